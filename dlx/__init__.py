@@ -1,0 +1,20 @@
+"""dlx: exact cover by Knuth's Dancing Links, with numba-jitted kernels.
+
+Glossary: *item* — something to cover (primary: exactly once; secondary: at
+most once); *option* — a set of items; *solution* — options that cover each
+primary item exactly once and each secondary item at most once.
+
+>>> from dlx import ExactCover
+>>> p = ExactCover(["a", "b", "c"])
+>>> p.add_options([["a", "b"], ["c"], ["a"], ["b", "c"]])
+[0, 1, 2, 3]
+>>> sorted(p.solutions())
+[[0, 1], [2, 3]]
+>>> p.count()
+2
+"""
+
+from .problem import BatchResult, BudgetExhausted, ExactCover, Stats
+
+__all__ = ["ExactCover", "Stats", "BatchResult", "BudgetExhausted"]
+__version__ = "0.1.0"

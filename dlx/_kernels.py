@@ -1,0 +1,355 @@
+"""The jitted heart of the engine: Knuth's DLX1 over flat int32 arrays.
+
+Every function here is a module-level ``@njit(cache=True)`` kernel.  They
+live in one module on purpose: numba's on-disk cache is keyed per file and
+does not notice edits to functions in other files.  The kernels never touch
+Python objects and never raise.
+
+Layout (Knuth, *Dancing Links*, and ``dlx1.w``), for ``N`` items of which
+the first ``N1`` are primary:
+
+* ``llink``/``rlink`` (length ``N + 2``): two circular doubly linked lists
+  of *active* items.  Node 0 is the root of the primary list; node ``N + 1``
+  is the root of the secondary list.  Item ``k`` (1-based) is node ``k``.
+* ``ulink``/``dlink``/``top`` (one entry per node): node ``k <= N`` is the
+  header of item ``k`` and heads the circular vertical list of the options
+  that still contain ``k``.  Option nodes follow, one option at a time, with
+  a *spacer* node before each option and after the last one.  For an option
+  node ``top`` is its item; for a spacer ``top <= 0``, ``ulink`` is the
+  first node of the option above it and ``dlink`` the last node of the
+  option below it, so a walk right (left) off the end of an option jumps
+  back to its start (end).
+* ``length[k]``: how many options in item ``k``'s vertical list.
+
+Knuth's toy matrix: items ``a b c d e | f g`` (N1=5, N=7), options
+``c e f``, ``a d g``, ``b c f``, ``a d``, ``b g``, ``d e g``::
+
+    node   0  1  2  3  4  5  6  7 | 8  9 10 11 | 12 13 14 15 | 16 ...
+    top    0  2  2  2  3  2  2  3 | 0  3  5  6 | -1  1  4  7 | -2 ...
+    (header nodes hold the item's own number in ``length``, not ``top``)
+
+The unique solution is ``{a d}, {b g}, {c e f}`` (options 3, 4, 0).
+
+Counters follow DLX1: ``nodes`` counts search-tree nodes where an item is
+chosen for branching; ``updates`` counts link changes made by ``cover``
+(one per item removed from the item list and one per option node hidden).
+"""
+
+import numpy as np
+from numba import njit
+
+# Where the search resumes (state[1]).
+FORWARD = 0  # X2/X3: enter a new level and choose an item
+RECOVER = 1  # X6: undo the option at this level and try the next one
+DONE = 2  # the whole tree has been explored
+
+# What search() returns.
+EXHAUSTED = 0  # no more solutions
+PAUSED = 1  # stopped after the requested number of solutions; resumable
+OUT_OF_NODES = 2  # stopped by the node budget; resumable
+
+
+@njit(cache=True)
+def hide(p, ulink, dlink, top, length):
+    """Remove the other nodes of p's option from their items' lists."""
+    updates = 0
+    q = p + 1
+    while q != p:
+        x = top[q]
+        u = ulink[q]
+        if x <= 0:  # spacer: wrap to the first node of this option
+            q = u
+        else:
+            d = dlink[q]
+            dlink[u] = d
+            ulink[d] = u
+            length[x] -= 1
+            updates += 1
+            q += 1
+    return updates
+
+
+@njit(cache=True)
+def unhide(p, ulink, dlink, top, length):
+    """Inverse of hide: walk the option leftward, the reverse of hide."""
+    q = p - 1
+    while q != p:
+        x = top[q]
+        d = dlink[q]
+        if x <= 0:  # spacer: wrap to the last node of this option
+            q = d
+        else:
+            u = ulink[q]
+            dlink[u] = q
+            ulink[d] = q
+            length[x] += 1
+            q -= 1
+
+
+@njit(cache=True)
+def cover(i, llink, rlink, ulink, dlink, top, length):
+    """Take item i out of the active list and hide every option that has it."""
+    left = llink[i]
+    right = rlink[i]
+    rlink[left] = right
+    llink[right] = left
+    updates = 1
+    p = dlink[i]
+    while p != i:
+        updates += hide(p, ulink, dlink, top, length)
+        p = dlink[p]
+    return updates
+
+
+@njit(cache=True)
+def uncover(i, llink, rlink, ulink, dlink, top, length):
+    """Inverse of cover: unhide bottom-up, then relink i (the reverse order)."""
+    p = ulink[i]
+    while p != i:
+        unhide(p, ulink, dlink, top, length)
+        p = ulink[p]
+    left = llink[i]
+    right = rlink[i]
+    rlink[left] = i
+    llink[right] = i
+
+
+@njit(cache=True)
+def cover_rest(p, llink, rlink, ulink, dlink, top, length):
+    """Cover the items of p's option other than top[p] (step X5)."""
+    updates = 0
+    q = p + 1
+    while q != p:
+        x = top[q]
+        if x <= 0:
+            q = ulink[q]
+        else:
+            updates += cover(x, llink, rlink, ulink, dlink, top, length)
+            q += 1
+    return updates
+
+
+@njit(cache=True)
+def uncover_rest(p, llink, rlink, ulink, dlink, top, length):
+    """Inverse of cover_rest, leftward (step X6)."""
+    q = p - 1
+    while q != p:
+        x = top[q]
+        if x <= 0:
+            q = dlink[q]
+        else:
+            uncover(x, llink, rlink, ulink, dlink, top, length)
+            q -= 1
+
+
+@njit(cache=True)
+def choose_item(llink, rlink, length):
+    """MRV: the active primary item with the fewest options, first on ties."""
+    best = -1
+    fewest = 0x7FFFFFFF
+    k = rlink[0]
+    while k != 0:
+        s = length[k]
+        if s < fewest:
+            best = k
+            fewest = s
+            if s == 0:
+                break
+        k = rlink[k]
+    return best
+
+
+@njit(cache=True)
+def search(llink, rlink, ulink, dlink, top, length, choice, state, out,
+           out_len, want, max_nodes, counters):
+    """Algorithm X, iterative, resumable.
+
+    ``choice[l]`` is the option node tried at level ``l``; ``state`` holds
+    ``(level, where)`` so a later call continues exactly where this one
+    stopped.  The first ``out.shape[0]`` solutions found by this call are
+    written to ``out``/``out_len`` as rows of option nodes.  The call
+    returns PAUSED after ``want`` solutions (``want <= 0``: never),
+    OUT_OF_NODES when ``counters[0]`` reaches ``max_nodes`` before a new
+    node, or EXHAUSTED.  ``counters`` is ``(nodes, updates, solutions)``.
+
+    The root list must hold at least one primary item on the first call.
+    """
+    level = state[0]
+    where = state[1]
+    nodes = counters[0]
+    updates = counters[1]
+    found = 0
+    cap = out.shape[0]
+    status = EXHAUSTED
+    best = 0
+    p = 0
+    if where == DONE:
+        return EXHAUSTED
+    if where == RECOVER:
+        p = choice[level]
+        best = top[p]
+    while True:
+        if where == FORWARD:
+            # X2 is folded into X5 (a solution is seen right after a cover);
+            # X3: choose an item.
+            if nodes >= max_nodes:
+                status = OUT_OF_NODES
+                break
+            nodes += 1
+            best = choose_item(llink, rlink, length)
+            # X4: cover it and start with its first option.
+            updates += cover(best, llink, rlink, ulink, dlink, top, length)
+            p = dlink[best]
+            choice[level] = p
+        else:
+            # X6: undo the option at this level and move down to the next.
+            uncover_rest(p, llink, rlink, ulink, dlink, top, length)
+            p = dlink[p]
+            choice[level] = p
+        # X5: try option p, or backtrack when best's list is used up.
+        while p == best:
+            # X7/X8: uncover and go back a level (X8).
+            uncover(best, llink, rlink, ulink, dlink, top, length)
+            if level == 0:
+                where = DONE
+                break
+            level -= 1
+            p = choice[level]
+            best = top[p]
+            uncover_rest(p, llink, rlink, ulink, dlink, top, length)
+            p = dlink[p]
+            choice[level] = p
+        if where == DONE:
+            break
+        updates += cover_rest(p, llink, rlink, ulink, dlink, top, length)
+        if rlink[0] == 0:
+            # X2: every primary item is covered; choice[0..level] is a cover.
+            if found < cap:
+                for l in range(level + 1):
+                    out[found, l] = choice[l]
+                out_len[found] = level + 1
+            found += 1
+            where = RECOVER
+            if found == want:
+                status = PAUSED
+                break
+        else:
+            level += 1
+            where = FORWARD
+    state[0] = level
+    state[1] = where
+    counters[0] = nodes
+    counters[1] = updates
+    counters[2] += found
+    return status
+
+
+@njit(cache=True)
+def unwind(llink, rlink, ulink, dlink, top, length, choice, state):
+    """Undo a paused search so the links are as before it started."""
+    level = state[0]
+    where = state[1]
+    if where == DONE:
+        return
+    if where == FORWARD:
+        level -= 1  # levels below the current one hold a covered option
+    while level >= 0:
+        p = choice[level]
+        uncover_rest(p, llink, rlink, ulink, dlink, top, length)
+        uncover(top[p], llink, rlink, ulink, dlink, top, length)
+        level -= 1
+    state[0] = 0
+    state[1] = DONE
+
+
+@njit(cache=True)
+def commit_option(p, llink, rlink, ulink, dlink, top, length):
+    """Choose the option holding node p before the search (a given).
+
+    Returns the number of link updates, or -1 (and changes nothing) when
+    one of its items is no longer active: the option clashes with an
+    option committed earlier.
+    """
+    # An item x is active iff rlink[llink[x]] == x: a covered item is
+    # skipped by its neighbours until uncover relinks it.
+    q = p
+    while True:
+        x = top[q]
+        if x <= 0:
+            q = ulink[q]
+        else:
+            if rlink[llink[x]] != x:
+                return -1
+            q += 1
+        if q == p:
+            break
+    updates = cover(top[p], llink, rlink, ulink, dlink, top, length)
+    return updates + cover_rest(p, llink, rlink, ulink, dlink, top, length)
+
+
+@njit(cache=True)
+def release_option(p, llink, rlink, ulink, dlink, top, length):
+    """Inverse of commit_option."""
+    uncover_rest(p, llink, rlink, ulink, dlink, top, length)
+    uncover(top[p], llink, rlink, ulink, dlink, top, length)
+
+
+@njit(cache=True)
+def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
+                given_start, limit, max_nodes, first, first_len, counts,
+                work):
+    """Solve many instances that differ only in committed options.
+
+    Instance ``b`` commits the option nodes
+    ``given_nodes[given_start[b]:given_start[b + 1]]``, counts solutions up
+    to ``limit`` and keeps the first in ``first[b]``.  ``counts[b]`` is the
+    number found, ``-1`` if the givens clash, ``-2`` if the node budget ran
+    out.  ``work[b]`` receives ``(nodes, updates)``.  The links are restored
+    after every instance, so one copy serves the whole batch.
+    """
+    nbatch = given_start.shape[0] - 1
+    depth = first.shape[1]
+    choice = np.zeros(depth + 1, np.int32)
+    state = np.zeros(2, np.int64)
+    counters = np.zeros(3, np.int64)
+    one_len = np.zeros(1, np.int32)
+    for b in range(nbatch):
+        lo = given_start[b]
+        hi = given_start[b + 1]
+        updates = 0
+        committed = lo
+        clash = False
+        while committed < hi:
+            u = commit_option(given_nodes[committed], llink, rlink, ulink,
+                              dlink, top, length)
+            if u < 0:
+                clash = True
+                break
+            updates += u
+            committed += 1
+        counters[0] = 0
+        counters[1] = 0
+        counters[2] = 0
+        if clash:
+            counts[b] = -1
+        elif rlink[0] == 0:
+            counts[b] = 1  # the givens alone are a cover
+            first_len[b] = 0
+        else:
+            state[0] = 0
+            state[1] = FORWARD
+            row = first[b:b + 1]
+            status = search(llink, rlink, ulink, dlink, top, length, choice,
+                            state, row, one_len, limit, max_nodes, counters)
+            first_len[b] = one_len[0] if counters[2] > 0 else 0
+            counts[b] = counters[2]
+            if status == OUT_OF_NODES:
+                counts[b] = -2
+            if status != EXHAUSTED:
+                unwind(llink, rlink, ulink, dlink, top, length, choice, state)
+        work[b, 0] = counters[0]
+        work[b, 1] = counters[1] + updates
+        while committed > lo:
+            committed -= 1
+            release_option(given_nodes[committed], llink, rlink, ulink,
+                           dlink, top, length)
