@@ -22,13 +22,26 @@ the first ``N1`` are primary:
 * ``length[k]``: how many options in item ``k``'s vertical list.
 
 Knuth's toy matrix: items ``a b c d e | f g`` (N1=5, N=7), options
-``c e f``, ``a d g``, ``b c f``, ``a d``, ``b g``, ``d e g``::
+``c e f``, ``a d g``, ``b c f``, ``a d``, ``b g``, ``d e g``.  The arrays
+the engine builds for it (``|`` marks the spacers 8, 12, 16, ..., 30)::
 
-    node   0  1  2  3  4  5  6  7 | 8  9 10 11 | 12 13 14 15 | 16 ...
-    top    0  2  2  2  3  2  2  3 | 0  3  5  6 | -1  1  4  7 | -2 ...
-    (header nodes hold the item's own number in ``length``, not ``top``)
+    item     0  1  2  3  4  5  6  7  8     (0 and 8 are the two roots)
+    llink    5  0  1  2  3  4  8  6  7
+    rlink    1  2  3  4  5  0  7  8  6
+    length   0  2  2  2  3  2  2  3  0
 
-The unique solution is ``{a d}, {b g}, {c e f}`` (options 3, 4, 0).
+    node     0  1  2  3  4  5  6  7 | 8  9 10 11 |12 13 14 15 |16 17 18 19
+    top      0  0  0  0  0  0  0  0 | 0  3  5  6 |-1  1  4  7 |-2  2  3  6
+    ulink    0 21 24 18 27 28 19 29 | 0  3  5  6 | 9  1  4  7 |13  2  9 11
+    dlink    0 13 17  9 14 10 11 15 |11 18 28 19 |15 21 22 25 |19 24  3  6
+
+    node    20 21 22 |23 24 25 |26 27 28 29 |30
+    top     -3  1  4 |-4  2  7 |-5  4  5  7 |-6
+    ulink   17 13 14 |21 17 15 |24 22 10 25 |27
+    dlink   22  1 27 |25  2 29 |29  4  5  7 | 0
+
+Header nodes do not use ``top`` (0).  The unique solution is
+``{a d}, {b g}, {c e f}``: options 3, 4 and 0.
 
 Counters follow DLX1: ``nodes`` counts search-tree nodes where an item is
 chosen for branching; ``updates`` counts link changes made by ``cover``

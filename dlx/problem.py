@@ -218,7 +218,7 @@ class ExactCover:
                              f"{a.shape}")
         if a.size and not np.isin(a, (0, 1)).all():
             r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
-            raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c]!r}; "
+            raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c].item()!r}; "
                              f"entries must be 0 or 1")
         ncols = a.shape[1]
         if not 0 <= secondary <= ncols:

@@ -1,0 +1,36 @@
+"""A tiny pure-Python Algorithm X: the yardstick for the jitted engine.
+
+Items are column numbers; an option is a set of them.  Secondary items may
+be covered at most once.  Plain recursion over dicts of sets, no cleverness.
+"""
+
+
+def exact_covers(options, nprimary, nitems, given=()):
+    """Every solution, as a sorted tuple of option numbers.
+
+    With ``given``, the solutions that contain those options (none when
+    they overlap): the search starts with them already chosen.
+    """
+    holders = {i: {k for k, opt in enumerate(options) if i in opt}
+               for i in range(nitems)}
+    solutions = []
+
+    def search(active, chosen):
+        open_primary = [i for i in range(nprimary) if i in active]
+        if not open_primary:
+            solutions.append(tuple(sorted(chosen)))
+            return
+        item = min(open_primary, key=lambda i: len(holders[i] & active_opts(active)))
+        for k in sorted(holders[item] & active_opts(active)):
+            rest = active - set(options[k])
+            chosen.append(k)
+            search(rest, chosen)
+            chosen.pop()
+
+    def active_opts(active):
+        return {k for k, opt in enumerate(options) if set(opt) <= active}
+
+    taken = [i for k in given for i in options[k]]
+    if len(taken) == len(set(taken)):
+        search(set(range(nitems)) - set(taken), list(given))
+    return sorted(solutions)

@@ -1,0 +1,345 @@
+"""The exact-cover engine against a pure-Python reference and known answers."""
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from dlx import BudgetExhausted, ExactCover
+from dlx import _kernels as K
+
+from reference import exact_covers
+
+TOY_OPTIONS = ["cef", "adg", "bcf", "ad", "bg", "deg"]
+
+
+def toy():
+    """Knuth's seven-item example, f and g secondary."""
+    p = ExactCover("abcde", secondary="fg")
+    p.add_options(TOY_OPTIONS)
+    return p
+
+
+def queens(n):
+    rows = [f"r{i}" for i in range(n)]
+    cols = [f"c{j}" for j in range(n)]
+    diagonals = [f"{d}{k}" for d in "ab" for k in range(2 * n - 1)]
+    p = ExactCover(rows + cols, diagonals)
+    for i, j in itertools.product(range(n), repeat=2):
+        p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{n - 1 - i + j}"])
+    return p
+
+
+def is_solution(problem, solution):
+    covered = [item for k in solution for item in problem.options[k]]
+    return (len(covered) == len(set(covered))
+            and set(problem.primary) <= set(covered))
+
+
+# -- known answers ----------------------------------------------------------
+
+def test_toy_has_its_one_solution():
+    p = toy()
+    assert p.solve() == [0, 3, 4]
+    assert [p.options[k] for k in p.solve()] == [
+        ("c", "e", "f"), ("a", "d"), ("b", "g")]
+    assert list(p.solutions()) == [[0, 3, 4]]
+    assert p.count() == 1
+
+
+@pytest.mark.parametrize("n,expected", [
+    (1, 1), (2, 0), (3, 0), (4, 2), (5, 10), (6, 4), (7, 40), (8, 92),
+    (9, 352), (10, 724)])
+def test_queens_counts(n, expected):
+    p = queens(n)
+    assert p.count() == expected
+    assert p.stats.solutions == expected and p.stats.complete
+
+
+def test_queens_solutions_are_distinct_and_valid():
+    p = queens(8)
+    solutions = list(p.solutions())
+    assert len(solutions) == 92 == len({tuple(s) for s in solutions})
+    assert all(is_solution(p, s) for s in solutions)
+    assert all(s == sorted(s) for s in solutions)
+
+
+def test_node_count_is_that_of_dlx1_on_the_toy():
+    # DLX1 by hand: a (first of the shortest) at the root; under "a d g",
+    # b then e (empty: dead end); under "a d", e then b and the solution.
+    p = toy()
+    p.count()
+    assert (p.stats.nodes, p.stats.solutions) == (5, 1)
+    assert p.stats.updates > 0 and p.stats.seconds >= 0
+
+
+# -- against the reference ----------------------------------------------------
+
+@st.composite
+def small_problems(draw):
+    nitems = draw(st.integers(1, 7))
+    nsecondary = draw(st.integers(0, min(3, nitems)))
+    options = draw(st.lists(
+        st.sets(st.integers(0, nitems - 1), min_size=1, max_size=nitems)
+        .map(sorted), min_size=0, max_size=14))
+    return nitems, nitems - nsecondary, options
+
+
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(small_problems())
+def test_matches_reference(case):
+    nitems, nprimary, options = case
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    expected = exact_covers(options, nprimary, nitems)
+    found = sorted(tuple(s) for s in p.solutions())
+    assert found == expected
+    assert p.count() == len(expected)
+    assert p.count(limit=2) == min(2, len(expected))
+    first = p.solve()
+    assert (first is None) == (not expected)
+    if first is not None:
+        assert tuple(first) in expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_problems(), st.data())
+def test_given_options_match_reference(case, data):
+    nitems, nprimary, options = case
+    if not options:
+        return
+    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
+                                max_size=2, unique=True))
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    expected = exact_covers(options, nprimary, nitems, given=forced)
+    assert sorted(tuple(s) for s in p.solutions(given=forced)) == expected
+    assert p.count(given=forced) == len(expected)
+    batch = p.solve_batch([forced], limit=1000)
+    overlap = len({i for k in forced for i in options[k]}) < sum(
+        len(options[k]) for k in forced)
+    assert batch.counts[0] == (-1 if overlap else len(expected))
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_problems())
+def test_from_matrix_agrees_with_add_option(case):
+    nitems, nprimary, options = case
+    matrix = np.zeros((len(options), nitems), np.int8)
+    for r, opt in enumerate(options):
+        matrix[r, opt] = 1
+    p = ExactCover.from_matrix(matrix, secondary=nitems - nprimary)
+    assert np.array_equal(p.to_matrix(), matrix)
+    expected = exact_covers(options, nprimary, nitems)
+    assert sorted(tuple(s) for s in p.solutions()) == expected
+
+
+# -- the kernel's own invariants ----------------------------------------------
+
+def run_kernel(problem, want, max_nodes=2**62):
+    links = problem.links
+    arrays = links.copy_arrays()
+    depth = len(problem.primary) + 1
+    choice = np.zeros(depth, np.int32)
+    state = np.array([0, K.FORWARD], np.int64)
+    out = np.zeros((0, depth), np.int32)
+    counters = np.zeros(3, np.int64)
+    status = K.search(*arrays, choice, state, out, np.zeros(0, np.int32),
+                      want, max_nodes, counters)
+    return arrays, choice, state, counters, status
+
+
+def same_links(problem, arrays):
+    links = problem.links
+    original = (links.llink, links.rlink, links.ulink, links.dlink, links.top,
+                links.length)
+    return all(np.array_equal(a, b) for a, b in zip(original, arrays))
+
+
+def test_links_come_back_after_a_full_search():
+    p = queens(7)
+    arrays, _, _, counters, status = run_kernel(p, want=0)
+    assert status == K.EXHAUSTED and counters[2] == 40
+    assert same_links(p, arrays)
+
+
+@pytest.mark.parametrize("want,max_nodes", [(1, 2**62), (7, 2**62), (0, 50)])
+def test_unwind_restores_a_paused_search(want, max_nodes):
+    p = queens(7)
+    arrays, choice, state, _, status = run_kernel(p, want, max_nodes)
+    assert status in (K.PAUSED, K.OUT_OF_NODES)
+    assert not same_links(p, arrays)
+    K.unwind(*arrays, choice, state)
+    assert same_links(p, arrays)
+
+
+def test_pausing_and_resuming_loses_nothing():
+    p = queens(8)
+    one_go = list(p.solutions())
+    arrays = p.links.copy_arrays()
+    depth = len(p.primary) + 1
+    choice = np.zeros(depth, np.int32)
+    state = np.array([0, K.FORWARD], np.int64)
+    counters = np.zeros(3, np.int64)
+    pieces = []
+    while True:
+        out = np.zeros((3, depth), np.int32)
+        out_len = np.zeros(3, np.int32)
+        before = counters[2]
+        status = K.search(*arrays, choice, state, out, out_len, 3, 2**62,
+                          counters)
+        for r in range(counters[2] - before):
+            pieces.append(sorted(p.links.option_of[out[r, :out_len[r]]]))
+        if status == K.EXHAUSTED:
+            break
+    assert pieces == one_go
+
+
+def test_the_kernel_logic_runs_unjitted():
+    # The same code as plain Python: covers the logic, not just the binary.
+    p = toy()
+    arrays = p.links.copy_arrays()
+    choice = np.zeros(6, np.int32)
+    state = np.array([0, K.FORWARD], np.int64)
+    out = np.zeros((2, 6), np.int32)
+    out_len = np.zeros(2, np.int32)
+    counters = np.zeros(3, np.int64)
+    status = K.search.py_func(*arrays, choice, state, out, out_len, 0, 2**62,
+                              counters)
+    assert status == K.EXHAUSTED and counters[2] == 1
+    assert sorted(p.links.option_of[out[0, :out_len[0]]]) == [0, 3, 4]
+
+
+# -- streaming, limits and budgets ----------------------------------------------
+
+def many_solutions(bits=24):
+    """2**bits solutions: each item is covered by either of two options."""
+    p = ExactCover(range(bits))
+    for i in range(bits):
+        p.add_options([[i], [i]])
+    return p
+
+
+def test_solutions_streams_without_searching_ahead():
+    p = many_solutions()
+    first = next(p.solutions())
+    assert first == list(range(0, 48, 2))
+    assert p.stats.solutions == 1 and p.stats.nodes == 24
+    firsts = list(itertools.islice(p.solutions(), 100))
+    assert len({tuple(s) for s in firsts}) == 100
+    assert p.stats.solutions < 300  # batches grow, but stay small
+
+
+def test_two_streams_are_independent():
+    p = queens(6)
+    a, b = p.solutions(), p.solutions()
+    assert [next(a), next(b), next(a), next(b)] == [
+        *itertools.chain.from_iterable(zip(*[list(p.solutions())[:2]] * 2))]
+
+
+def test_count_with_limit_stops_early():
+    p = many_solutions()
+    assert p.count(limit=2) == 2
+    assert p.stats.nodes == 24
+    assert p.count(limit=5) == 5
+    assert list(p.solutions(limit=3)) == list(itertools.islice(
+        p.solutions(), 3))
+
+
+def test_node_budget_raises_with_partial_count():
+    p = queens(10)
+    with pytest.raises(BudgetExhausted) as stop:
+        p.count(max_nodes=200)
+    assert stop.value.stats.nodes == 200 and not stop.value.stats.complete
+    assert 0 <= stop.value.count < 724
+    found = []
+    with pytest.raises(BudgetExhausted):
+        for s in p.solutions(max_nodes=2000):
+            found.append(s)
+    assert len(found) == p.stats.solutions > 0
+
+
+def test_time_limit_stops_the_search():
+    p = many_solutions(40)
+    t0 = time.perf_counter()
+    with pytest.raises(BudgetExhausted, match="time_limit"):
+        p.count(time_limit=0.2)
+    assert time.perf_counter() - t0 < 30  # stopped, not ran for 2**40
+
+
+def test_a_budget_large_enough_is_not_reported():
+    p = queens(6)
+    assert p.count(max_nodes=10**6) == 4 and p.stats.complete
+
+
+# -- edge cases ---------------------------------------------------------------
+
+def test_no_primary_items_has_the_empty_solution():
+    p = ExactCover([], ["x"])
+    p.add_option(["x"])
+    assert p.solve() == []
+    assert p.count() == 1
+    assert list(p.solutions()) == [[]]
+
+
+def test_no_items_at_all_has_the_empty_solution():
+    assert ExactCover().count() == 1
+
+
+def test_a_primary_item_in_no_option_means_no_solution():
+    p = ExactCover(["a", "b"])
+    p.add_option(["a"])
+    assert p.solve() is None and p.count() == 0
+
+
+def test_secondary_only_options_are_never_needed():
+    p = ExactCover(["a"], ["x", "y"])
+    p.add_options([["x", "y"], ["a"], ["a", "x"], ["y"]])
+    assert sorted(p.solutions()) == [[1], [2]]
+
+
+def test_given_options_are_part_of_the_answer():
+    p = toy()
+    assert p.solve(given=[3]) == [0, 3, 4]
+    assert p.solve(given=[1]) is None
+    assert p.solve(given=[0, 3, 4]) == [0, 3, 4]
+    assert p.solve(given=[0, 2]) is None  # they overlap in c and f
+
+
+def test_adding_options_after_a_search_rebuilds():
+    p = ExactCover(["a", "b"])
+    p.add_option(["a"])
+    assert p.count() == 0
+    p.add_option(["b"])
+    assert p.count() == 1
+
+
+# -- bad input ----------------------------------------------------------------
+
+@pytest.mark.parametrize("build,message", [
+    (lambda: ExactCover(["a", "a"]), "item 'a' is named twice"),
+    (lambda: ExactCover(["a"], ["a"]), "item 'a' is named twice"),
+    (lambda: ExactCover([["a"]]), "not hashable"),
+    (lambda: ExactCover(["a"]).add_option(["b"]), "unknown item 'b'"),
+    (lambda: ExactCover(["a", "b"]).add_option(["a", "b", "a"]),
+     "item 'a' appears twice"),
+    (lambda: ExactCover(["a"]).add_option([]), "option 0 is empty"),
+    (lambda: ExactCover(["ab"]).add_option("ab"), "pass a list of names"),
+    (lambda: ExactCover(["a"]).add_option(5), "not an iterable"),
+    (lambda: ExactCover.from_matrix([[0, 2]]), r"entry \[0, 1\] is 2"),
+    (lambda: ExactCover.from_matrix([[1, 0], [0, 0]]), "row 1 is empty"),
+    (lambda: ExactCover.from_matrix([1, 0]), "2-dimensional"),
+    (lambda: ExactCover.from_matrix([[1, 0]], secondary=3), "secondary=3"),
+    (lambda: toy().solve(given=[6]), "given option 6 does not exist"),
+    (lambda: toy().solve(given=["a"]), "not an option number"),
+    (lambda: toy().count(limit=-1), "limit must be"),
+    (lambda: toy().count(max_nodes=1.5), "max_nodes must be"),
+    (lambda: toy().count(time_limit=-1), "time_limit must be"),
+    (lambda: toy().solve_batch([[7]]), "given option 7 does not exist"),
+])
+def test_bad_input_gets_one_clear_value_error(build, message):
+    with pytest.raises(ValueError, match=message):
+        build()
