@@ -1,0 +1,614 @@
+"""Reading and writing Sudoku grids: ``parse``, ``Grid`` and the formatters.
+
+Accepted text
+-------------
+* **Characters**, one per cell, row by row, on one line or many: a digit is
+  a character of ``ALPHABET`` (``123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ``; the
+  value of a character is its position, so ``A`` is 10 and ``G`` is 16;
+  lower case is read as upper case) and a blank is one of ``. 0 _ - *``.
+  Spaces, tabs, ``|`` and ``+`` are decoration and are skipped, and so are
+  lines drawn only with ``- = + |`` (``---+---+---``).  A grid of size
+  ``n`` uses the first ``n`` characters of the alphabet:
+
+  ======  =========  =====================
+  grid    box        digits
+  ======  =========  =====================
+  4x4     2x2        ``1-4``
+  6x6     2x3        ``1-6``
+  8x8     2x4        ``1-8``
+  9x9     3x3        ``1-9``
+  12x12   3x4        ``1-9 A-C``
+  16x16   4x4        ``1-9 A-G``
+  25x25   5x5        ``1-9 A-P``
+  ======  =========  =====================
+
+  These are the alphabets of the benchmark files in ``shared/data/sudoku``
+  (``hexadoku16.txt``, ``sudoku25.txt``).
+* **Numbers with separators**: comma- or semicolon-separated values (CSV),
+  one grid row per line or all ``n*n`` values on one line, or
+  whitespace-separated numbers when some number has two digits (``10 0 3``).
+  ``0``, an empty field, ``.``, ``_`` and ``-`` are blanks.  This is the
+  only text form for grids larger than 35x35.
+* **Arrays**: nested lists or a numpy array of shape ``(n, n)`` or
+  ``(n*n,)`` with values ``0..n`` (0 = blank), a list of row strings, or a
+  ``Grid``.
+
+The size ``n`` comes from the number of cells (``n*n``); the box shape is
+the factor pair of ``n`` closest to square with rows <= columns (6 -> 2x3,
+8 -> 2x4, 12 -> 3x4) unless ``box=(rows, cols)`` is given.
+
+Writing
+-------
+``Grid.format()`` writes a grid in the layout it was read from (any
+character layout, decoration included, and any separated-number layout are
+reproduced exactly, with the solved digits filled in).  ``format_line``,
+``format_pretty`` and ``format_csv`` write the three standard layouts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Sequence
+
+import numpy as np
+
+ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+BLANKS = ".0_-*"
+_DECORATION = " \t|+"
+_RULE_CHARS = set("-=+| \t")
+_MAX_CHAR_SIZE = len(ALPHABET)
+
+
+class InvalidPuzzle(ValueError):
+    """The input is not a well-formed Sudoku grid (size, character, clash)."""
+
+
+# -- box shapes ------------------------------------------------------------
+def default_box(n: int) -> tuple[int, int]:
+    """The box shape used for an ``n x n`` grid when none is given."""
+    rows = math.isqrt(n)
+    while n % rows:
+        rows -= 1
+    if rows < 2:
+        raise InvalidPuzzle(
+            f"a {n}x{n} grid has no box shape ({n} has no factor pair "
+            f"other than 1x{n}); pass box=(rows, cols) explicitly")
+    return rows, n // rows
+
+
+def check_box(box: Any, n: int | None = None) -> tuple[int, int]:
+    """Validate ``box=(rows, cols)``; with ``n``, check that it fits."""
+    try:
+        rows, cols = (int(v) for v in box)
+        ok = all(int(v) == v for v in box) and rows >= 1 and cols >= 1
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise InvalidPuzzle(f"box must be a pair of positive integers "
+                            f"(rows, cols), got {box!r}")
+    if n is not None and rows * cols != n:
+        raise InvalidPuzzle(f"box {rows}x{cols} holds {rows * cols} cells "
+                            f"but the grid is {n}x{n}")
+    return rows, cols
+
+
+def _digits_text(n: int) -> str:
+    """How the digits of size ``n`` are written, e.g. ``1-9 and A-G``."""
+    if n > _MAX_CHAR_SIZE:
+        return f"1-{n}"
+    if n <= 9:
+        return f"1-{n}"
+    last = ALPHABET[n - 1]
+    return "1-9 and A" + ("" if last == "A" else f"-{last}")
+
+
+# -- the Grid type -----------------------------------------------------------
+class _Layout:
+    """Where the cells of a parsed text sit, to write a grid back the same
+    way: ``text`` with cell ``k`` at ``spans[k]`` (``spans`` is None for a
+    bare line of one character per cell, the common case)."""
+
+    __slots__ = ("text", "spans", "blank", "numeric")
+
+    def __init__(self, text: str, spans: list[tuple[int, int]] | None,
+                 blank: str, numeric: bool = False):
+        self.text = text
+        self.spans = spans
+        self.blank = blank
+        self.numeric = numeric
+
+    @classmethod
+    def line(cls, text: str) -> "_Layout":
+        """The layout of a bare one-line puzzle."""
+        counts = [text.count(ch) for ch in BLANKS]
+        blank = BLANKS[counts.index(max(counts))] if max(counts) else "."
+        return cls(text, None, blank)
+
+
+class Grid:
+    """An ``n x n`` Sudoku grid with ``r x c`` boxes (``n = r*c``).
+
+    ``cells`` is a read-only ``n x n`` numpy int array, 0 for an empty
+    cell.  ``str(grid)`` is the canonical one-line form (``.`` for empty
+    cells; comma-separated numbers beyond 35x35); ``grid.format()`` writes
+    the grid in the layout of the text it was parsed from.
+    """
+
+    __slots__ = ("cells", "box", "_layout")
+
+    def __init__(self, cells: Any, box: tuple[int, int] | None = None):
+        grid = _from_array(cells, box)
+        self.cells = grid.cells
+        self.box = grid.box
+        self._layout = None
+
+    @classmethod
+    def _make(cls, cells: np.ndarray, box: tuple[int, int],
+              layout: _Layout | None = None) -> "Grid":
+        """Trusted constructor: ``cells`` is already checked."""
+        grid = object.__new__(cls)
+        cells.flags.writeable = False
+        grid.cells = cells
+        grid.box = box
+        grid._layout = layout
+        return grid
+
+    @property
+    def n(self) -> int:
+        """The side of the grid (also the number of digits)."""
+        return self.cells.shape[0]
+
+    @property
+    def givens(self) -> int:
+        """How many cells are filled."""
+        return int(np.count_nonzero(self.cells))
+
+    def is_complete(self) -> bool:
+        """True when no cell is empty."""
+        return bool(self.cells.all())
+
+    def with_cells(self, cells: np.ndarray) -> "Grid":
+        """A grid of the same shape and layout holding ``cells``."""
+        cells = np.array(cells, dtype=np.int64).reshape(self.cells.shape)
+        return Grid._make(cells, self.box, self._layout)
+
+    def format(self, style: str | None = None) -> str:
+        """The grid as text: ``style`` is ``"line"``, ``"grid"`` (pretty),
+        ``"csv"``, or None for the layout it was parsed from."""
+        if style in (None, "same", "input"):
+            if self._layout is None:
+                return format_line(self)
+            return _format_like(self, self._layout)
+        try:
+            writer = _WRITERS[style]
+        except KeyError:
+            raise ValueError(f"unknown format {style!r}; choose one of "
+                             f"{', '.join(_WRITERS)}") from None
+        return writer(self)
+
+    def pretty(self) -> str:
+        """The grid drawn with box borders (``format_pretty``)."""
+        return format_pretty(self)
+
+    def __str__(self) -> str:
+        return format_line(self)
+
+    def __repr__(self) -> str:
+        return f"Grid({format_line(self)!r}, box={self.box})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Grid):
+            return NotImplemented
+        return self.box == other.box and np.array_equal(self.cells,
+                                                        other.cells)
+
+    def __hash__(self) -> int:
+        return hash((self.box, self.cells.tobytes()))
+
+
+# -- formatting --------------------------------------------------------------
+_CHAR_TABLE = np.frombuffer(("." + ALPHABET).encode(), np.uint8)
+
+
+def _chars(cells: np.ndarray, blank: str = ".") -> str:
+    """Cells as one character each (sizes up to 35)."""
+    table = _CHAR_TABLE.copy()
+    table[0] = ord(blank)
+    return table[cells.ravel()].tobytes().decode()
+
+
+def format_line(grid: Grid, blank: str = ".") -> str:
+    """One line, a character per cell (``.`` empty); comma-separated
+    numbers for grids larger than 35x35."""
+    if grid.n > _MAX_CHAR_SIZE:
+        return ",".join(map(str, grid.cells.ravel().tolist()))
+    return _chars(grid.cells, blank)
+
+
+def format_csv(grid: Grid, blank: str = "0") -> str:
+    """One comma-separated row per line, 0 for an empty cell."""
+    return "\n".join(",".join(str(v) if v else blank for v in row)
+                     for row in grid.cells.tolist())
+
+
+def format_pretty(grid: Grid) -> str:
+    """The grid with spaces between cells and lines between boxes."""
+    n = grid.n
+    rows, cols = grid.box
+    if n > _MAX_CHAR_SIZE:
+        width = len(str(n))
+        tokens = [[str(v).rjust(width) if v else "." .rjust(width)
+                   for v in row] for row in grid.cells.tolist()]
+    else:
+        width = 1
+        text = _chars(grid.cells)
+        tokens = [list(text[r * n:(r + 1) * n]) for r in range(n)]
+    group_width = cols * width + cols - 1
+    rule = "-+-".join(["-" * group_width] * (n // cols))
+    lines = []
+    for r, row in enumerate(tokens):
+        if r and r % rows == 0:
+            lines.append(rule)
+        groups = [" ".join(row[c:c + cols]) for c in range(0, n, cols)]
+        lines.append(" | ".join(groups))
+    return "\n".join(lines)
+
+
+_WRITERS = {"line": format_line, "grid": format_pretty, "pretty":
+            format_pretty, "csv": format_csv}
+FORMATS = ("line", "grid", "csv")
+
+
+def _format_like(grid: Grid, layout: _Layout) -> str:
+    """Write ``grid`` into the text it was parsed from: cells that kept
+    their value keep their original spelling."""
+    cells = grid.cells.ravel()
+    if layout.spans is None:
+        old = np.frombuffer(layout.text.encode("latin-1"), np.uint8)
+        new = np.frombuffer(_chars(cells, layout.blank).encode(), np.uint8)
+        keep = _VALUE_OF_BYTE[old] == cells
+        return np.where(keep, old, new).astype(np.uint8).tobytes().decode()
+    text = layout.text
+    pieces = []
+    last = 0
+    for k, (start, end) in enumerate(layout.spans):
+        value = int(cells[k])
+        token = text[start:end]
+        pieces.append(text[last:start])
+        if value == _token_value(token, layout.numeric):
+            pieces.append(token)
+        elif value == 0:
+            pieces.append(layout.blank)
+        elif layout.numeric:
+            pieces.append(str(value))
+        else:
+            pieces.append(ALPHABET[value - 1])
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _byte_values() -> np.ndarray:
+    table = np.full(256, -1, np.int64)
+    for ch in BLANKS:
+        table[ord(ch)] = 0
+    for v, ch in enumerate(ALPHABET):
+        table[ord(ch)] = table[ord(ch.lower())] = v + 1
+    return table
+
+
+_VALUE_OF_BYTE = _byte_values()
+
+
+def _token_value(token: str, numeric: bool) -> int:
+    """The value a (valid) cell token was read as."""
+    token = token.strip().upper()
+    if numeric and token.isdigit():
+        return int(token)
+    if len(token) == 1 and token in ALPHABET:
+        return ALPHABET.index(token) + 1
+    return 0
+
+
+# -- parsing -----------------------------------------------------------------
+def parse(source: Any, box: tuple[int, int] | None = None) -> Grid:
+    """Read a puzzle from text, nested lists, a numpy array or a ``Grid``.
+
+    ``box=(rows, cols)`` fixes the box shape (and so the size); otherwise
+    the size is inferred from the number of cells.  Raises
+    ``InvalidPuzzle`` with a one-sentence reason when the input is not a
+    grid.  Conflicting givens are *not* checked here (see ``conflicts``).
+    """
+    if box is not None:
+        box = check_box(box)
+    if isinstance(source, Grid):
+        if box is not None and box != source.box:
+            check_box(box, source.n)
+            return Grid._make(source.cells, box, source._layout)
+        return source
+    if isinstance(source, bytes):
+        source = source.decode("utf-8", errors="replace")
+    if isinstance(source, str):
+        return _parse_text(source, box)
+    if (isinstance(source, (list, tuple)) and source
+            and all(isinstance(row, str) for row in source)):
+        return _parse_text("\n".join(source), box)
+    return _from_array(source, box)
+
+
+def _from_array(source: Any, box: tuple[int, int] | None) -> Grid:
+    if isinstance(source, Grid):
+        return parse(source, box)
+    try:
+        a = np.asarray(source)
+    except (TypeError, ValueError):
+        raise InvalidPuzzle(f"cannot read a grid from {type(source).__name__}"
+                            f"; give text, nested lists or an array") \
+            from None
+    if a.dtype == object or a.dtype.kind not in "biuf":
+        raise InvalidPuzzle(f"a grid array must hold integers, got "
+                            f"{a.dtype} values")
+    if a.ndim == 1:
+        n = math.isqrt(a.size)
+        if n * n != a.size or a.size == 0:
+            raise InvalidPuzzle(_size_message(a.size))
+        a = a.reshape(n, n)
+    if a.ndim != 2 or a.shape[0] != a.shape[1] or a.size == 0:
+        raise InvalidPuzzle(f"a grid array must be square (n x n), got "
+                            f"shape {a.shape}")
+    n = a.shape[0]
+    box = _box_for(n, box)
+    if a.dtype.kind == "f":
+        bad = np.argwhere(a != np.round(a))
+        if len(bad):
+            r, c = bad[0]
+            raise InvalidPuzzle(f"bad value {a[r, c]!r} at row {r + 1}, "
+                                f"column {c + 1}: cells hold whole numbers")
+    cells = a.astype(np.int64)
+    bad = np.argwhere((cells < 0) | (cells > n))
+    if len(bad):
+        r, c = bad[0]
+        raise InvalidPuzzle(f"bad value {cells[r, c]} at row {r + 1}, column "
+                            f"{c + 1}: a {n}x{n} grid uses {_digits_text(n)} "
+                            f"(0 = empty)")
+    return Grid._make(cells.copy(), box)
+
+
+def _box_for(n: int, box: tuple[int, int] | None) -> tuple[int, int]:
+    if box is None:
+        return default_box(n)
+    return check_box(box, n)
+
+
+def _size_message(cells: int, n_expected: int | None = None) -> str:
+    if n_expected is not None:
+        return (f"wrong size: {cells} cells, but a {n_expected}x"
+                f"{n_expected} grid has {n_expected * n_expected}")
+    if cells == 0:
+        return "empty puzzle: no cells found"
+    near = max(2, round(math.sqrt(cells)))
+    return (f"wrong size: {cells} cells is not a square grid (a {near}x{near}"
+            f" grid has {near * near})")
+
+
+def _is_rule_line(line: str) -> bool:
+    """A line drawn only with ``- = + |`` and spaces (a box border)."""
+    return bool(line.strip()) and set(line) <= _RULE_CHARS
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _parse_text(text: str, box: tuple[int, int] | None) -> Grid:
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    text = text.strip("\n")
+    if not text.strip():
+        raise InvalidPuzzle("empty puzzle: no cells found")
+    if "," in text or ";" in text:
+        return _parse_numbers(text, box, separated=True)
+    tokens = [t for t in re.split(r"[\s|+]+", text) if t]
+    if (len(tokens) > 1 and any(len(t) > 1 and t.isdigit() for t in tokens)
+            and not _is_rule_line(text)):
+        return _parse_numbers(text, box, separated=False)
+    return _parse_chars(text, box)
+
+
+def _char_cells(text: str, skip_rules: bool) -> list[int]:
+    """Indices of the cell characters of ``text``."""
+    cells = []
+    pos = 0
+    for line in text.split("\n"):
+        if not (skip_rules and _is_rule_line(line)):
+            cells.extend(pos + i for i, ch in enumerate(line)
+                         if ch not in _DECORATION)
+        pos += len(line) + 1
+    return cells
+
+
+def _parse_chars(text: str, box: tuple[int, int] | None) -> Grid:
+    want = None if box is None else box[0] * box[1]
+    index = _char_cells(text, skip_rules=True)
+    if not _size_ok(len(index), want):
+        # Lines of dashes might be rows of empty cells after all.
+        other = _char_cells(text, skip_rules=False)
+        if _size_ok(len(other), want):
+            index = other
+    count = len(index)
+    if want is not None and count != want * want:
+        raise InvalidPuzzle(_size_message(count, want))
+    n = math.isqrt(count)
+    if n * n != count or count == 0:
+        raise InvalidPuzzle(_size_message(count))
+    if n > _MAX_CHAR_SIZE:
+        raise InvalidPuzzle(f"a {n}x{n} grid cannot be written one "
+                            f"character per cell; use separated numbers")
+    box = _box_for(n, box)
+    _check_row_lengths(text, index, n)
+    chars = "".join(text[i] for i in index)
+    lookup = {ch: v + 1 for v, ch in enumerate(ALPHABET[:n])}
+    lookup.update({ch.lower(): v for ch, v in list(lookup.items())})
+    values = []
+    blanks = []
+    for k, ch in enumerate(chars):
+        if ch in BLANKS:
+            values.append(0)
+            blanks.append(ch)
+        elif ch in lookup:
+            values.append(lookup[ch])
+        else:
+            r, c = divmod(k, n)
+            raise InvalidPuzzle(
+                f"bad character {ch!r} at row {r + 1}, column {c + 1}: a "
+                f"{n}x{n} grid uses {_digits_text(n)} and "
+                f"{' '.join(BLANKS)} for empty cells")
+    if len(index) == len(text):
+        layout = _Layout.line(text)
+    else:
+        blank = max(set(blanks), key=blanks.count) if blanks else "."
+        layout = _Layout(text, [(i, i + 1) for i in index], blank)
+    cells = np.array(values, np.int64).reshape(n, n)
+    return Grid._make(cells, box, layout)
+
+
+def _size_ok(count: int, want: int | None) -> bool:
+    if want is not None:
+        return count == want * want
+    n = math.isqrt(count)
+    return count > 0 and n * n == count
+
+
+def _check_row_lengths(text: str, index: list[int], n: int) -> None:
+    """With one line per row, every row must have ``n`` cells."""
+    per_line: dict[int, int] = {}
+    for i in index:
+        line = text.count("\n", 0, i)
+        per_line[line] = per_line.get(line, 0) + 1
+    counts = list(per_line.values())
+    if len(counts) == n and any(c != n for c in counts):
+        row = next(r for r, c in enumerate(counts) if c != n)
+        raise InvalidPuzzle(f"wrong size: row {row + 1} has {counts[row]} "
+                            f"cells, expected {n}")
+
+
+def _parse_numbers(text: str, box: tuple[int, int] | None,
+                   separated: bool) -> Grid:
+    """Separated numbers: CSV (``separated``) or whitespace-separated."""
+    spans = []
+    pos = 0
+    for line in text.split("\n"):
+        if line.strip() and not _is_rule_line(line):
+            if separated:
+                spans.extend(_csv_spans(line, pos))
+            else:
+                spans.extend((pos + m.start(), pos + m.end())
+                             for m in re.finditer(r"[^\s|+]+", line))
+        pos += len(line) + 1
+    count = len(spans)
+    want = None if box is None else box[0] * box[1]
+    if want is not None and count != want * want:
+        raise InvalidPuzzle(_size_message(count, want))
+    n = math.isqrt(count)
+    if n * n != count:
+        raise InvalidPuzzle(_size_message(count))
+    box = _box_for(n, box)
+    values = []
+    blanks = []
+    letters = ALPHABET[:n] if n <= _MAX_CHAR_SIZE else ""
+    for k, (start, end) in enumerate(spans):
+        token = text[start:end].strip()
+        if token in ("", ".", "_", "-", "*") or (token.isdigit()
+                                                 and int(token) == 0):
+            values.append(0)
+            blanks.append(token)
+        elif token.isdigit() and int(token) <= n:
+            values.append(int(token))
+        elif len(token) == 1 and token.upper() in letters:
+            values.append(letters.index(token.upper()) + 1)
+        else:
+            r, c = divmod(k, n)
+            what = "value" if token.isdigit() else "entry"
+            raise InvalidPuzzle(
+                f"bad {what} {token!r} at row {r + 1}, column {c + 1}: a "
+                f"{n}x{n} grid uses {_digits_text(n)} and 0 for empty cells")
+    blank = max(set(blanks), key=blanks.count) if blanks else "0"
+    layout = _Layout(text, spans, blank, numeric=True)
+    cells = np.array(values, np.int64).reshape(n, n)
+    return Grid._make(cells, box, layout)
+
+
+def _csv_spans(line: str, pos: int) -> list[tuple[int, int]]:
+    """The field spans of one CSV line (a trailing separator is ignored)."""
+    spans = []
+    start = 0
+    for m in re.finditer(r"[,;]", line):
+        spans.append((pos + start, pos + m.start()))
+        start = m.end()
+    tail = line[start:]
+    if tail.strip() or not spans:
+        spans.append((pos + start, pos + len(line)))
+    # Keep the spans tight around the value so rewriting keeps spacing.
+    tight = []
+    for a, b in spans:
+        field = line[a - pos:b - pos]
+        lead = len(field) - len(field.lstrip())
+        core = field.strip()
+        tight.append((a + lead, a + lead + len(core)))
+    return tight
+
+
+# -- checks ------------------------------------------------------------------
+def conflicts(grid: Grid) -> list[tuple[tuple[int, int], tuple[int, int],
+                                        int, str]]:
+    """Pairs of givens that share a row, column or box and a digit.
+
+    Each entry is ``((r1, c1), (r2, c2), digit, unit)`` with 0-based cells
+    in reading order and ``unit`` one of ``"row"``, ``"column"``, ``"box"``;
+    the list is sorted by the first cell, then the second.
+    """
+    cells = grid.cells
+    n = grid.n
+    rows, cols = grid.box
+    r, c = np.nonzero(cells)
+    d = cells[r, c]
+    b = (r // rows) * rows + c // cols
+    found = []
+    for unit, where in (("row", r), ("column", c), ("box", b)):
+        key = where * (n + 1) + d
+        order = np.lexsort((r * n + c, key))
+        same = np.flatnonzero(key[order][1:] == key[order][:-1])
+        for k in same:
+            i, j = order[k], order[k + 1]
+            found.append(((int(r[i]), int(c[i])), (int(r[j]), int(c[j])),
+                          int(d[i]), unit))
+    found.sort(key=lambda f: (f[0][0] * n + f[0][1], f[1][0] * n + f[1][1]))
+    return found
+
+
+def conflict_message(grid: Grid) -> str | None:
+    """One sentence naming the first pair of clashing givens, or None."""
+    found = conflicts(grid)
+    if not found:
+        return None
+    (r1, c1), (r2, c2), digit, unit = found[0]
+    shown = ALPHABET[digit - 1] if grid.n <= _MAX_CHAR_SIZE else str(digit)
+    return (f"givens conflict: r{r1 + 1}c{c1 + 1} and r{r2 + 1}c{c2 + 1} "
+            f"both hold {shown} in the same {unit}")
+
+
+def is_valid_solution(solution: Grid, puzzle: Grid | None = None) -> bool:
+    """True when ``solution`` is complete, every row, column and box holds
+    each digit once, and it keeps the givens of ``puzzle``."""
+    s = solution.cells
+    n = solution.n
+    rows, cols = solution.box
+    want = np.arange(1, n + 1)
+    boxes = s.reshape(n // rows, rows, n // cols, cols).swapaxes(1, 2)
+    units = (s, s.T, boxes.reshape(n, n))
+    if not all((np.sort(u, axis=1) == want).all() for u in units):
+        return False
+    if puzzle is not None:
+        p = puzzle.cells
+        if p.shape != s.shape or ((p != 0) & (p != s)).any():
+            return False
+    return True

@@ -1,0 +1,361 @@
+"""Sudoku as exact cover, solved by the ``dlx`` engine.
+
+Encoding for an ``n x n`` grid with ``r x c`` boxes (``n = r*c``):
+
+* option ``(row*n + col)*n + (digit - 1)``: "put ``digit`` in cell
+  ``(row, col)``", so decoding is a ``divmod``;
+* ``4*n*n`` primary items, in this order: cell ``(row, col)`` is filled,
+  ``row`` has ``digit``, ``col`` has ``digit``, box ``b`` has ``digit``
+  (boxes numbered in reading order).  For 9x9: 729 options, 324 items.
+
+The base problem of a box shape is built once (``base_problem``, cached)
+and every puzzle of that shape reuses it: the givens are passed to the
+engine as options chosen before the search, never as a new matrix.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import numpy as np
+
+from dlx import ExactCover
+
+from .grid import (_VALUE_OF_BYTE, ALPHABET, Grid, InvalidPuzzle, _Layout,
+                   check_box, conflict_message, default_box, parse)
+
+# Above this many matrix entries the base problem is built option by
+# option instead of from a dense 0/1 matrix.
+_DENSE_LIMIT = 64_000_000
+
+
+# -- encoding ----------------------------------------------------------------
+def option_items(rows: int, cols: int) -> np.ndarray:
+    """The 4 item numbers (0-based) of every option, shape ``(n**3, 4)``."""
+    n = rows * cols
+    option = np.arange(n ** 3)
+    cell, digit = np.divmod(option, n)
+    r, c = np.divmod(cell, n)
+    b = (r // rows) * rows + c // cols
+    return np.stack([cell,
+                     n * n + r * n + digit,
+                     2 * n * n + c * n + digit,
+                     3 * n * n + b * n + digit], axis=1)
+
+
+@functools.lru_cache(maxsize=None)
+def base_problem(rows: int, cols: int) -> ExactCover:
+    """The exact-cover problem of an empty ``(rows*cols)``-grid; cached."""
+    n = rows * cols
+    items = option_items(rows, cols)
+    if n ** 3 * 4 * n * n <= _DENSE_LIMIT:
+        matrix = np.zeros((n ** 3, 4 * n * n), np.uint8)
+        np.put_along_axis(matrix, items, 1, axis=1)
+        return ExactCover.from_matrix(matrix)
+    problem = ExactCover(range(4 * n * n))
+    problem.add_options(items.tolist())
+    return problem
+
+
+def given_options(cells: np.ndarray) -> np.ndarray:
+    """The option numbers of the filled cells of one ``n x n`` grid."""
+    flat = cells.ravel()
+    index = np.flatnonzero(flat)
+    return index * cells.shape[0] + flat[index] - 1
+
+
+def decode(options: Iterable[int], n: int) -> np.ndarray:
+    """Option numbers back to an ``n x n`` cells array."""
+    options = np.asarray(list(options), np.int64)
+    cells = np.zeros(n * n, np.int64)
+    cell, digit = np.divmod(options, n)
+    cells[cell] = digit + 1
+    return cells.reshape(n, n)
+
+
+def _checked(puzzle: Any, box) -> Grid:
+    """Parse and refuse clashing givens (InvalidPuzzle)."""
+    grid = parse(puzzle, box)
+    message = conflict_message(grid)
+    if message:
+        raise InvalidPuzzle(message)
+    return grid
+
+
+# -- one puzzle ----------------------------------------------------------------
+def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
+          max_nodes: int | None = None,
+          time_limit: float | None = None) -> Grid | None:
+    """The first solution of ``puzzle`` as a ``Grid``, or None if it has
+    none.  (A puzzle with several solutions gives one of them; see
+    ``is_unique``.)  Raises ``InvalidPuzzle`` for bad input and
+    ``dlx.BudgetExhausted`` when ``max_nodes``/``time_limit`` run out."""
+    grid = _checked(puzzle, box)
+    problem = base_problem(*grid.box)
+    found = problem.solve(given=given_options(grid.cells).tolist(),
+                          max_nodes=max_nodes, time_limit=time_limit)
+    if found is None:
+        return None
+    return grid.with_cells(decode(found, grid.n))
+
+
+def count(puzzle: Any, limit: int | None = None,
+          box: tuple[int, int] | None = None, *,
+          max_nodes: int | None = None,
+          time_limit: float | None = None) -> int:
+    """How many solutions ``puzzle`` has, counting at most ``limit``."""
+    grid = _checked(puzzle, box)
+    problem = base_problem(*grid.box)
+    return problem.count(limit, given=given_options(grid.cells).tolist(),
+                         max_nodes=max_nodes, time_limit=time_limit)
+
+
+def is_unique(puzzle: Any, box: tuple[int, int] | None = None, *,
+              max_nodes: int | None = None,
+              time_limit: float | None = None) -> bool:
+    """True when ``puzzle`` has exactly one solution (the search stops at
+    the second)."""
+    return count(puzzle, 2, box, max_nodes=max_nodes,
+                 time_limit=time_limit) == 1
+
+
+# -- batches -------------------------------------------------------------------
+SOLVED = "solved"
+NO_SOLUTION = "no solution"
+MULTIPLE = "multiple"
+INVALID = "invalid"
+UNKNOWN = "unknown"
+STATUSES = (SOLVED, NO_SOLUTION, MULTIPLE, INVALID, UNKNOWN)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The outcome for one puzzle of ``solve_many``.
+
+    ``status``: ``"solved"``, ``"no solution"``, ``"multiple"`` (two or
+    more solutions; only when uniqueness is checked), ``"invalid"`` (the
+    input is not a grid or its givens clash), or ``"unknown"`` (the
+    ``max_nodes`` budget ran out first).  ``grid``: the first solution
+    found (for ``"solved"`` and ``"multiple"``), else None.  ``error``: the
+    reason for ``"invalid"``, else None.
+    """
+
+    status: str
+    grid: Grid | None = None
+    error: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.status == SOLVED
+
+
+@dataclass
+class BatchArrays:
+    """``solve_many`` results as arrays, for callers that want no objects.
+
+    ``status[b]``: index into ``STATUSES``; ``solutions``: ``(B, n, n)``,
+    the first solution found (zeros when none); ``nodes``: search nodes.
+    """
+
+    status: np.ndarray
+    solutions: np.ndarray
+    nodes: np.ndarray
+
+
+def cells_conflict(cells: np.ndarray, box: tuple[int, int]) -> np.ndarray:
+    """For a ``(B, n, n)`` stack: True where some givens clash."""
+    rows, cols = box
+    batch, n, _ = cells.shape
+    bad = np.zeros(batch, bool)
+    step = max(1, 4_000_000 // (n ** 3))
+    digits = np.arange(1, n + 1, dtype=cells.dtype)
+    for lo in range(0, batch, step):
+        part = cells[lo:lo + step]
+        onehot = part[..., None] == digits  # (b, row, col, digit)
+        boxes = onehot.reshape(-1, n // rows, rows, n // cols, cols, n)
+        per_unit = (onehot.sum(axis=2), onehot.sum(axis=1),
+                    boxes.sum(axis=(2, 4)).reshape(len(part), n, n))
+        clash = np.zeros(len(part), bool)
+        for counts in per_unit:
+            clash |= (counts > 1).reshape(len(part), -1).any(axis=1)
+        bad[lo:lo + step] = clash
+    return bad
+
+
+def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
+                unique: bool = True,
+                max_nodes: int | None = None) -> BatchArrays:
+    """Solve a ``(B, n, n)`` int array of puzzles in one engine call.
+
+    The vectorised core of ``solve_many``: no Python work per puzzle.
+    Values must already be in ``0..n``; puzzles whose givens clash get
+    status ``"invalid"`` without reaching the engine.
+    """
+    cells = np.asarray(cells, np.int64)
+    if cells.ndim != 3 or cells.shape[1] != cells.shape[2]:
+        raise ValueError(f"cells must have shape (B, n, n), got {cells.shape}")
+    batch, n, _ = cells.shape
+    box = default_box(n) if box is None else tuple(box)
+    status = np.full(batch, STATUSES.index(INVALID), np.int8)
+    solutions = np.zeros_like(cells)
+    nodes = np.zeros(batch, np.int64)
+    if batch == 0:
+        return BatchArrays(status, solutions, nodes)
+    ok = ~cells_conflict(cells, box)
+    good = np.flatnonzero(ok)
+    flat = cells[good].reshape(len(good), n * n)
+    filled = flat != 0
+    starts = np.zeros(len(good) + 1, np.int64)
+    np.cumsum(filled.sum(axis=1), out=starts[1:])
+    where = np.nonzero(filled)
+    options = where[1] * n + flat[where] - 1
+    result = base_problem(*box).solve_batch(
+        (options.astype(np.int64), starts), limit=2 if unique else 1,
+        max_nodes=max_nodes)
+    counts = result.counts
+    code = np.select(
+        [counts == 0, counts == 1, counts >= 2, counts == -2],
+        [STATUSES.index(NO_SOLUTION), STATUSES.index(SOLVED),
+         STATUSES.index(MULTIPLE), STATUSES.index(UNKNOWN)],
+        STATUSES.index(INVALID))
+    status[good] = code
+    nodes[good] = result.nodes
+    picked = result.solutions
+    rows_of, cols_of = np.nonzero(picked >= 0)
+    cell, digit = np.divmod(picked[rows_of, cols_of], n)
+    out = flat.copy()
+    out[rows_of, cell] = digit + 1
+    out[counts <= 0] = 0
+    solutions[good] = out.reshape(len(good), n, n)
+    return BatchArrays(status, solutions, nodes)
+
+
+def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
+               *, unique: bool = True,
+               max_nodes: int | None = None) -> list[Result]:
+    """Solve a batch of puzzles; one ``Result`` per puzzle, in order.
+
+    ``puzzles``: any iterable of accepted inputs (lines of text, grids,
+    arrays), or a ``(B, n, n)`` numpy array.  All puzzles of one box shape
+    go through a single jitted engine call.  Uniqueness is checked by
+    default (``unique=True``: the search of each puzzle stops at its second
+    solution and reports ``"multiple"``); ``unique=False`` stops at the
+    first solution, which is faster.  A bad puzzle never stops the batch:
+    its result has status ``"invalid"`` and the reason in ``error``.
+    """
+    if isinstance(puzzles, np.ndarray) and puzzles.ndim == 3:
+        grids: list[Grid | str] = [None] * len(puzzles)  # type: ignore
+        groups = {_box_of_stack(puzzles, box): (np.arange(len(puzzles)),
+                                                 np.asarray(puzzles))}
+        template = None
+    else:
+        puzzles = list(puzzles)
+        grids, groups = _parse_batch(puzzles, box)
+        template = puzzles
+    results: list[Result | None] = [None] * len(grids)
+    for b, item in enumerate(grids):
+        if isinstance(item, str):
+            results[b] = Result(INVALID, None, item)
+    for shape, (index, cells) in groups.items():
+        arrays = solve_cells(cells, shape, unique=unique,
+                             max_nodes=max_nodes)
+        _collect(results, grids, index, cells, shape, arrays, template)
+    return results  # type: ignore[return-value]
+
+
+def _box_of_stack(cells: np.ndarray, box) -> tuple[int, int]:
+    n = cells.shape[1]
+    if cells.shape[2] != n:
+        raise InvalidPuzzle(f"a puzzle stack must have shape (B, n, n), got "
+                            f"{cells.shape}")
+    bad = (cells < 0) | (cells > n)
+    if bad.any():
+        b, r, c = np.argwhere(bad)[0]
+        raise InvalidPuzzle(f"bad value {cells[b, r, c]} in puzzle {b} at "
+                            f"row {r + 1}, column {c + 1}")
+    return default_box(n) if box is None else check_box(box, n)
+
+
+def _parse_batch(puzzles: list, box):
+    """Parse every puzzle; group the good ones by box shape.
+
+    Returns ``(grids, groups)``: ``grids[b]`` is a Grid, None (parsed in
+    bulk) or an error message; ``groups[shape] = (indices, cells stack)``.
+    """
+    grids: list = [None] * len(puzzles)
+    bulk = _parse_lines_bulk(puzzles, box)
+    by_shape: dict = {}
+    if bulk is not None:
+        shape, index, cells = bulk
+        by_shape[shape] = ([index], [cells])
+        done = np.zeros(len(puzzles), bool)
+        done[index] = True
+        rest = np.flatnonzero(~done).tolist()
+    else:
+        rest = range(len(puzzles))
+    for b in rest:
+        try:
+            grid = parse(puzzles[b], box)
+        except InvalidPuzzle as error:
+            grids[b] = str(error)
+            continue
+        grids[b] = grid
+        lists = by_shape.setdefault(grid.box, ([], []))
+        lists[0].append(np.array([b]))
+        lists[1].append(grid.cells[None])
+    groups = {shape: (np.concatenate(ix), np.concatenate(cs))
+              for shape, (ix, cs) in by_shape.items()}
+    return grids, groups
+
+
+def _parse_lines_bulk(puzzles: list, box):
+    """Vectorised reading of the common case: one-line puzzles of
+    ``n*n`` characters.  Returns ``(box, indices, cells)`` for the lines it
+    could read, or None; the others are left to ``parse``."""
+    if not puzzles or not all(type(p) is str for p in puzzles):
+        return None
+    length = len(puzzles[0])
+    n = int(round(length ** 0.5))
+    if n * n != length or n < 4 or n > len(ALPHABET):
+        return None
+    try:
+        shape = default_box(n) if box is None else check_box(box, n)
+    except InvalidPuzzle:
+        return None
+    same = np.array([len(p) == length for p in puzzles])
+    index = np.flatnonzero(same)
+    if not len(index):
+        return None
+    text = "".join(puzzles[i] for i in index.tolist())
+    raw = np.frombuffer(text.encode("latin-1", errors="replace"),
+                        np.uint8)
+    if len(raw) != len(index) * length:  # non-ASCII characters
+        return None
+    cells = _VALUE_OF_BYTE[raw].reshape(len(index), n, n)
+    readable = ((cells >= 0) & (cells <= n)).all(axis=(1, 2))
+    return shape, index[readable], cells[readable]
+
+
+def _collect(results, grids, index, cells, shape, arrays, template):
+    """Turn one group's arrays into ``Result`` objects."""
+    codes = arrays.status.tolist()
+    for k, b in enumerate(index.tolist()):
+        status = STATUSES[codes[k]]
+        source = grids[b]
+        if status == INVALID:
+            grid = source if isinstance(source, Grid) else Grid._make(
+                cells[k].copy(), shape)
+            results[b] = Result(INVALID, None, conflict_message(grid))
+            continue
+        if status in (SOLVED, MULTIPLE):
+            solution = arrays.solutions[k]
+            if isinstance(source, Grid):
+                results[b] = Result(status, source.with_cells(solution))
+            else:
+                layout = None if template is None else _Layout.line(
+                    template[b])
+                results[b] = Result(status, Grid._make(solution, shape,
+                                                       layout))
+        else:
+            results[b] = Result(status)
