@@ -307,7 +307,7 @@ def release_option(p, llink, rlink, ulink, dlink, top, length):
     uncover(top[p], llink, rlink, ulink, dlink, top, length)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
                 given_start, limit, max_nodes, first, first_len, counts,
                 work):
@@ -317,8 +317,10 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
     ``given_nodes[given_start[b]:given_start[b + 1]]``, counts solutions up
     to ``limit`` and keeps the first in ``first[b]``.  ``counts[b]`` is the
     number found, ``-1`` if the givens clash, ``-2`` if the node budget ran
-    out.  ``work[b]`` receives ``(nodes, updates)``.  The links are restored
-    after every instance, so one copy serves the whole batch.
+    out.  ``work[b]`` receives ``(nodes, search updates, updates made by
+    committing the givens)``.  The links are restored after every instance,
+    so one copy serves the whole batch.  It releases the GIL: threads may
+    run it at once on separate copies of the links.
     """
     nbatch = given_start.shape[0] - 1
     depth = first.shape[1]
@@ -361,7 +363,8 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
             if status != EXHAUSTED:
                 unwind(llink, rlink, ulink, dlink, top, length, choice, state)
         work[b, 0] = counters[0]
-        work[b, 1] = counters[1] + updates
+        work[b, 1] = counters[1]
+        work[b, 2] = updates
         while committed > lo:
             committed -= 1
             release_option(given_nodes[committed], llink, rlink, ulink,

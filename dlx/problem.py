@@ -9,7 +9,10 @@ order they were added, and solutions are lists of those numbers.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Hashable, Iterable, Iterator, Sequence
 
@@ -162,6 +165,54 @@ class Links:
         """Fresh copies of the mutable arrays, in kernel argument order."""
         return (self.llink.copy(), self.rlink.copy(), self.ulink.copy(),
                 self.dlink.copy(), self.top, self.length.copy())
+
+
+def _thread_count(threads) -> int:
+    """Validate ``threads`` (0 means one per core)."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
+            or threads < 0:
+        raise ValueError(f"threads must be a non-negative integer, got "
+                         f"{threads!r}")
+    return int(threads) or (os.cpu_count() or 1)
+
+
+def _run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads):
+    """Run ``K.solve_batch`` over CSR instances, in chunks on ``threads``
+    threads (each with its own copy of the links).
+
+    Returns ``counts``, ``first`` (option nodes of the first solution,
+    ``-1`` padded) and ``work`` (nodes, search updates, given updates).
+    """
+    nbatch = len(starts) - 1
+    first = np.full((nbatch, depth), -1, np.int32)
+    first_len = np.zeros(nbatch, np.int32)
+    counts = np.zeros(nbatch, np.int64)
+    work = np.zeros((nbatch, 3), np.int64)
+
+    def run(lo, hi, links):
+        sub = starts[lo:hi + 1]
+        K.solve_batch(*links, nodes[sub[0]:sub[-1]], sub - sub[0], limit,
+                      max_nodes, first[lo:hi], first_len[lo:hi],
+                      counts[lo:hi], work[lo:hi])
+
+    if threads <= 1 or nbatch < 2:
+        run(0, nbatch, arrays)
+    else:
+        # Many more chunks than threads, taken in turn: instances differ a
+        # lot in cost, and a static split would leave a thread idle.
+        bounds = np.linspace(0, nbatch, min(nbatch, 16 * threads) + 1)
+        bounds = np.unique(bounds.astype(np.int64))
+        local = threading.local()
+
+        def task(k):
+            if not hasattr(local, "links"):
+                local.links = tuple(a.copy() for a in arrays)
+            run(bounds[k], bounds[k + 1], local.links)
+
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(task, range(len(bounds) - 1)))
+    first[np.arange(depth) >= first_len[:, None]] = -1
+    return counts, first, work
 
 
 def _check_name(name, where: str):
@@ -322,14 +373,25 @@ class ExactCover:
         return None
 
     def count(self, limit: int | None = None, *, given: Iterable[int] = (),
-              max_nodes: int | None = None,
-              time_limit: float | None = None) -> int:
+              max_nodes: int | None = None, time_limit: float | None = None,
+              threads: int = 1) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
         ``BudgetExhausted`` (with the partial ``count``) when a budget stops
-        the search first.
+        the search first.  ``threads`` > 1 (0: one per core) splits the top
+        of the search tree into subtrees counted in parallel; it counts the
+        whole tree, so it does not combine with ``limit`` or a budget.  The
+        count, nodes and updates are the same as with one thread.
         """
+        nthreads = _thread_count(threads)
+        if nthreads > 1:
+            if limit is not None or max_nodes is not None or \
+                    time_limit is not None:
+                raise ValueError("threads > 1 counts the whole search tree; "
+                                 "it cannot be combined with limit, "
+                                 "max_nodes or time_limit")
+            return self._count_parallel(list(given), nthreads)
         total = 0
         for found in self._run(limit, given, max_nodes, time_limit,
                                store=False):
@@ -351,7 +413,8 @@ class ExactCover:
             yield from batch
 
     def solve_batch(self, givens, *, limit: int = 2,
-                    max_nodes: int | None = None) -> "BatchResult":
+                    max_nodes: int | None = None,
+                    threads: int = 1) -> "BatchResult":
         """Solve many instances of this problem in one jitted call.
 
         Instance ``b`` must contain the options ``givens[b]`` (option
@@ -360,6 +423,8 @@ class ExactCover:
         ``flat[starts[b]:starts[b + 1]]``.  Each instance is searched until
         ``limit`` solutions (``limit=2`` checks uniqueness) and its first
         solution is kept.  ``max_nodes`` bounds the search of each instance.
+        ``threads`` > 1 shares the instances among that many threads (0: one
+        per core); the answers do not depend on it.
         """
         if isinstance(givens, tuple) and len(givens) == 2 and all(
                 isinstance(a, np.ndarray) for a in givens):
@@ -381,24 +446,79 @@ class ExactCover:
             raise ValueError(f"limit must be a positive integer, got "
                              f"{limit!r}")
         links = self.links
-        nbatch = len(starts) - 1
-        depth = len(self.primary) + 1
-        first = np.zeros((nbatch, depth), np.int32)
-        first_len = np.zeros(nbatch, np.int32)
-        counts = np.zeros(nbatch, np.int64)
-        work = np.zeros((nbatch, 2), np.int64)
         nodes = links.option_start[flat].astype(np.int32)
         t0 = time.perf_counter()
-        K.solve_batch(*links.copy_arrays(), nodes, starts, int(limit),
-                      _NO_LIMIT if max_nodes is None else int(max_nodes),
-                      first, first_len, counts, work)
+        counts, first, work = _run_batch(
+            links.copy_arrays(), nodes, starts, int(limit),
+            _NO_LIMIT if max_nodes is None else int(max_nodes),
+            len(self.primary) + 1, _thread_count(threads))
         seconds = time.perf_counter() - t0
-        solutions = np.where(np.arange(depth) < first_len[:, None],
-                             links.option_of[first], -1)
+        solutions = np.where(first >= 0, links.option_of[first], -1)
+        work[:, 1] += work[:, 2]
         self.stats = Stats(int(work[:, 0].sum()), int(work[:, 1].sum()),
                            int(np.maximum(counts, 0).sum()), seconds,
                            bool((counts != -2).all()))
         return BatchResult(counts, solutions, work[:, 0], work[:, 1])
+
+    def _count_parallel(self, given: list[int], threads: int) -> int:
+        """Count by splitting the top levels of the tree into subtrees.
+
+        The top levels are expanded here, exactly as the kernel would
+        (MRV item, options in order), counting their nodes and updates like
+        DLX1; each frontier node becomes one instance of ``solve_batch``
+        whose givens are the options on its path.
+        """
+        links = self.links
+        stats = self.stats = Stats(complete=False)
+        t0 = time.perf_counter()
+        arrays = links.copy_arrays()
+        llink, rlink = arrays[0], arrays[1]
+        for p in self._given_nodes(given):
+            u = K.commit_option(p, *arrays)
+            if u < 0:
+                stats.complete = True
+                return 0
+            stats.updates += u
+        if rlink[0] == 0:
+            stats.solutions, stats.complete = 1, True
+            return 1
+        frontier = [()]
+        shallow = 0
+        target = 64 * threads
+        for _ in range(4):  # at most four levels expanded here
+            if not frontier or len(frontier) >= target:
+                break
+            grown = []
+            for path in frontier:
+                for p in path:
+                    K.commit_option(p, *arrays)
+                stats.nodes += 1
+                best = K.choose_item(llink, rlink, arrays[5])
+                stats.updates += K.cover(best, *arrays)
+                p = arrays[3][best]
+                while p != best:
+                    stats.updates += K.cover_rest(p, *arrays)
+                    if rlink[0] == 0:
+                        shallow += 1  # a solution: no node below it
+                    else:
+                        grown.append(path + (p,))
+                    K.uncover_rest(p, *arrays)
+                    p = arrays[3][p]
+                K.uncover(best, *arrays)
+                for p in reversed(path):
+                    K.release_option(p, *arrays)
+            frontier = grown
+        starts = np.zeros(len(frontier) + 1, np.int64)
+        np.cumsum([len(path) for path in frontier], out=starts[1:])
+        nodes = np.array([p for path in frontier for p in path], np.int32)
+        counts, _, work = _run_batch(arrays, nodes, starts, 0, _NO_LIMIT,
+                                     len(self.primary) + 1, threads)
+        stats.nodes += int(work[:, 0].sum())
+        stats.updates += int(work[:, 1].sum())
+        stats.solutions = shallow + int(counts.sum())
+        stats.seconds = time.perf_counter() - t0
+        stats.complete = True
+        return stats.solutions
 
     def _given_nodes(self, given: Iterable[int]) -> list[int]:
         links = self.links

@@ -343,3 +343,45 @@ def test_adding_options_after_a_search_rebuilds():
 def test_bad_input_gets_one_clear_value_error(build, message):
     with pytest.raises(ValueError, match=message):
         build()
+
+
+# -- threads ------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 4, 8, 9])
+def test_parallel_count_does_the_same_search(n):
+    p = queens(n)
+    one = p.count()
+    serial = (p.stats.nodes, p.stats.updates)
+    assert p.count(threads=2) == one
+    assert (p.stats.nodes, p.stats.updates) == serial
+
+
+def test_parallel_count_with_given_options():
+    p = queens(8)
+    assert p.count(given=[3], threads=2) == p.count(given=[3])
+    assert p.count(given=[0, 1], threads=2) == 0  # same row: they clash
+
+
+def test_parallel_count_sees_shallow_solutions():
+    p = many_solutions(3)
+    assert p.count(threads=3) == 8
+
+
+def test_parallel_count_refuses_a_limit():
+    with pytest.raises(ValueError, match="cannot be combined"):
+        queens(6).count(limit=2, threads=2)
+    with pytest.raises(ValueError, match="threads must be"):
+        queens(6).count(threads=-1)
+
+
+def test_batch_answers_do_not_depend_on_threads():
+    p = queens(8)
+    givens = [[k] for k in range(64)] + [[0, 1], [0, 10]]
+    one = p.solve_batch(givens, limit=100)
+    two = p.solve_batch(givens, limit=100, threads=2)
+    assert np.array_equal(one.counts, two.counts)
+    assert np.array_equal(one.solutions, two.solutions)
+    assert one.counts[:64].sum() == 92 * 8 and one.counts[64] == -1
+    for g, c, s in zip(givens, one.counts, one.solutions):
+        if c > 0:
+            assert is_solution(p, list(g) + [k for k in s if k >= 0])
