@@ -1,0 +1,489 @@
+"""Compare this project with the exact-cover solvers people would otherwise use.
+
+Runs every solver of ``bench/peers.py`` on the same instances in one run:
+the DLX-format counting problems of ``shared/data/exactcover`` and the
+Sudoku batches of ``shared/data/sudoku``.  Each (solver, problem) pair runs
+in its own subprocess with a time limit and a memory cap, so a slow or
+greedy peer cannot hang the table.  Inside it the solver is warmed up (that
+is where numba compiles), its input is converted outside the timed region,
+the best of up to ``--reps`` runs is kept, and the answer is validated
+after the clock stops.  One table per problem: time, rate, and the ratio
+of each solver's time to this project's (above 1: slower than us).
+
+    python bench/compare.py --quick             # a fast subset, ~2 min
+    python bench/compare.py                     # everything, ~10-15 min
+    python bench/compare.py --json out.json --markdown bench/RESULTS.md
+
+Run it with an interpreter that has the ``compare`` extra installed
+(``pip install -e '.[compare]'``); peers that are missing are marked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import peers as P  # noqa: E402
+
+# (key, file, expected count, DLX1 reference seconds, in --quick,
+#  time limit factor)
+COUNTING = [
+    ("queens-12", "queens-12.dlx", 14_200, 0.056, True, 1),
+    ("queens-13", "queens-13.dlx", 73_712, 0.225, False, 1),
+    ("langford-11", "langford-11.dlx", 35_584, 0.097, True, 1),
+    ("langford-12", "langford-12.dlx", 216_288, 0.61, False, 1),
+    ("pentomino-6x10-2339", "pentomino-6x10-xquarter.dlx", 2_339, 2.24,
+     True, 1),
+    ("pentomino-6x10-9356", "pentomino-6x10.dlx", 9_356, 9.6, False, 1),
+    ("sudoku-grids-4x4", "sudoku-grids-4x4.dlx", 288, None, True, 1),
+    ("sudoku-grids-6x6", "sudoku-grids-6x6.dlx", 28_200_960, 35.8, False,
+     2.5),
+]
+
+# (key, file, puzzles in a full run, in a --quick run)
+SUDOKU = [
+    ("kudoku20", "kudoku20.txt", None, None),
+    ("top95", "top95.txt", None, None),
+    ("forum_hardest", "forum_hardest.txt", None, None),
+    ("top1465", "top1465.txt", None, 0),
+    ("17clue-10k", "17clue.txt", 10_000, 1_000),
+]
+
+# Given figures (not measured by us), for the tables' reference column.
+REFERENCE = {
+    "DLX1 (C, -O3)": {
+        "queens-12": 0.056, "queens-13": 0.225, "langford-11": 0.097,
+        "langford-12": 0.61, "pentomino-6x10-2339": 2.24,
+        "pentomino-6x10-9356": 9.6, "sudoku-grids-6x6": 35.8},
+    "miniexact": {"queens-12": 0.078, "langford-11": 0.113,
+                  "pentomino-6x10-2339": 2.06, "pentomino-6x10-9356": 9.05},
+    "xcover": {"queens-12": 0.139, "langford-11": 0.228,
+               "pentomino-6x10-2339": 2.22, "pentomino-6x10-9356": 8.63},
+    "pyxcc": {"queens-12": 0.528, "langford-11": 0.340,
+              "pentomino-6x10-2339": 2.01, "pentomino-6x10-9356": 7.80},
+}
+REFERENCE_SUDOKU = {  # puzzles/s, uniqueness check (limit 2)
+    "kudoku (C)": {"top1465": 6_600, "17clue-10k": 26_600},
+    "tdoku (C++, SIMD)": {"top1465": 71_600, "17clue-10k": 193_600},
+    "best Python peer": {"top95": 500},
+}
+
+MEMORY_CAP = 6 << 30  # bytes of address space per worker
+
+
+# -- the worker: one solver on one problem, in its own process ---------------
+
+def _warm_instance():
+    path = os.path.join(P.EXACTCOVER_DIR, "queens-8.dlx")
+    if os.path.exists(path):
+        return P.read_dlx(path, expected=92)
+    inst = P.Instance("toy", list("abcde"), list("fg"),
+                      [list(o) for o in ["cef", "adg", "bcf", "ad", "bg",
+                                         "deg"]], 1)
+    return inst
+
+
+def _timed(prepare, run, source, reps, budget):
+    """Best of up to ``reps`` runs; each run gets freshly prepared input."""
+    best = None
+    result = None
+    spent = 0.0
+    for r in range(reps):
+        prepared = prepare(source)
+        t0 = time.perf_counter()
+        out = run(prepared)
+        dt = time.perf_counter() - t0
+        spent += dt
+        if best is None or dt < best:
+            best, result = dt, (out, prepared)
+        if dt > 2.0 or spent * (r + 2) / (r + 1) > budget:
+            break
+    return best, result, r + 1
+
+
+def worker(peer_name: str, kind: str, key: str, reps: int, budget: float):
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    except (ImportError, ValueError, OSError):
+        pass
+    peer = P.PEERS[peer_name]
+    out = {"peer": peer_name, "problem": key, "version": peer.version()}
+    if kind == "count":
+        (_, fname, expected, *_rest) = next(c for c in COUNTING
+                                            if c[0] == key)
+        inst = P.read_dlx(os.path.join(P.EXACTCOVER_DIR, fname),
+                          expected=expected)
+        warm = _warm_instance()
+        if peer.unsupported(warm):
+            warm = P.Instance("toy", list("abcdefg"), [], [
+                list(o) for o in ["cef", "adg", "bcf", "ad", "bg", "deg"]])
+        peer.count(peer.prepare_count(warm))  # compile / load caches
+        seconds, (res, _), runs = _timed(peer.prepare_count, peer.count,
+                                         inst, reps, budget)
+        n, extra = res
+        out.update(seconds=seconds, runs=runs, count=n,
+                   extra=extra, valid=(n == expected),
+                   detail="" if n == expected else
+                   f"counted {n}, expected {expected}")
+    else:
+        (_, fname, full, quick) = next(s for s in SUDOKU if s[0] == key)
+        limit = int(os.environ.get("DLX_BENCH_PUZZLES", "0")) or full
+        puzzles = P.read_puzzles(os.path.join(P.SUDOKU_DIR, fname), limit)
+        peer.solve_sudoku_batch(peer.prepare_sudoku(puzzles[:1]))  # warm
+        seconds, (res, prepared), runs = _timed(
+            peer.prepare_sudoku, peer.solve_sudoku_batch, puzzles, reps,
+            budget)
+        extra = {}
+        work = getattr(peer.solve_sudoku_batch, "last_work", None)
+        if work:
+            extra = {k: v / len(puzzles) for k, v in work.items()}
+        grids = [g for _, g in res]
+        if peer_name == "exact-cover":
+            grids = P.exact_cover_sudoku_solutions(prepared)
+        bad = [i for i, ((n, _), g, p) in enumerate(zip(res, grids, puzzles))
+               if n != 1 or not P.is_solved_grid(p, g)]
+        out.update(seconds=seconds, runs=runs, count=len(puzzles),
+                   extra=extra, valid=not bad,
+                   detail="" if not bad else
+                   f"{len(bad)} wrong, first at puzzle {bad[0]}: "
+                   f"{res[bad[0]][0]} solutions")
+    print(json.dumps(out))
+
+
+# -- the driver --------------------------------------------------------------
+
+def run_one(python, peer, kind, key, timeout, reps, env):
+    cmd = [python, os.path.abspath(__file__), "--worker", peer, kind, key,
+           "--reps", str(reps), "--budget", str(timeout / 2)]
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return {"peer": peer, "problem": key, "status": "timeout",
+                "detail": f"> {timeout:g} s"}
+    wall = time.perf_counter() - t0
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        err = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        if "MemoryError" in proc.stderr or "std::bad_alloc" in proc.stderr \
+                or "memory allocation" in proc.stderr:
+            err = f"out of memory (cap {MEMORY_CAP >> 30} GiB)"
+        return {"peer": peer, "problem": key, "status": "error",
+                "detail": err[:120]}
+    res = json.loads(lines[-1])
+    res["status"] = "ok" if res["valid"] else "wrong"
+    res["wall"] = wall
+    return res
+
+
+def _fmt_rate(x):
+    if x >= 1e6:
+        return f"{x / 1e6:.2f}M"
+    if x >= 1e3:
+        return f"{x / 1e3:.1f}k"
+    return f"{x:.1f}"
+
+
+def table_rows(kind, key, results, ours="dlx-toolkit"):
+    """Rows (list of str lists) of one problem's table."""
+    base = next((r for r in results if r["peer"] == ours
+                 and r.get("status") == "ok"), None)
+    rows = []
+    for r in results:
+        if r.get("status") == "ok":
+            t = r["seconds"]
+            rate = r["count"] / t if t > 0 else float("inf")
+            ratio = f"{t / base['seconds']:.2f}" if base else "-"
+            unit = "sol/s" if kind == "count" else "puzzles/s"
+            extra = r.get("extra") or {}
+            per = r["count"] if kind == "count" else 1
+            if kind == "count":
+                nodes = f"{extra['nodes']:,}" if "nodes" in extra else "-"
+                upd = f"{extra['updates']:,}" if "updates" in extra else "-"
+            else:
+                nodes = f"{extra['nodes']:.1f}" if "nodes" in extra else "-"
+                upd = f"{extra['updates']:.0f}" if "updates" in extra else "-"
+            extra_cols = ([f"{1e6 * t / r['count']:.1f}"]
+                          if kind == "sudoku" else [])
+            rows.append([r["peer"], r.get("version", ""), f"{t:.3f}",
+                         f"{_fmt_rate(rate)} {unit}"] + extra_cols
+                        + [ratio, nodes, upd, str(r.get("runs", ""))])
+        else:
+            status = r.get("status", "?")
+            label = {"unsupported": "not supported", "timeout": "timeout",
+                     "error": "error", "wrong": "WRONG ANSWER",
+                     "missing": "not installed"}.get(status, status)
+            cols = 9 if kind == "sudoku" else 8
+            rows.append([r["peer"], r.get("version", ""),
+                         f"{label}: {r.get('detail', '')}"]
+                        + [""] * (cols - 3))
+    return rows
+
+
+def headers(kind):
+    if kind == "count":
+        return ["solver", "version", "time (s)", "rate", "x ours",
+                "nodes", "updates", "runs"]
+    return ["solver", "version", "time (s)", "rate", "us/puzzle", "x ours",
+            "nodes/puzzle", "updates/puzzle", "runs"]
+
+
+def print_table(title, kind, rows):
+    hdr = headers(kind)
+    widths = [max(len(h), *(len(r[i]) for r in rows if len(r) > i
+                            and not (r[3] == "" and i == 2)))
+              for i, h in enumerate(hdr)]
+    print(f"\n{title}")
+    print("  ".join(h.ljust(w) for h, w in zip(hdr, widths)))
+    for r in rows:
+        if r[3] == "":  # a status line spans the rest
+            print("  ".join(c.ljust(w) for c, w in zip(r[:2], widths[:2]))
+                  + "  " + r[2])
+        else:
+            print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+    sys.stdout.flush()
+
+
+def markdown_table(kind, rows):
+    hdr = headers(kind)
+    lines = ["| " + " | ".join(hdr) + " |",
+             "|" + "|".join("---" for _ in hdr) + "|"]
+    for r in rows:
+        if r[3] == "":
+            r = r[:2] + [r[2]] + [""] * (len(hdr) - 3)
+        lines.append("| " + " | ".join(r) + " |")
+    return "\n".join(lines)
+
+
+def cpu_model():
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--quick", action="store_true",
+                    help="a fast subset of problems and puzzles")
+    ap.add_argument("--timeout", type=float, default=60.0,
+                    help="seconds per (solver, problem) run, warm-up and "
+                         "conversion included (default 60)")
+    ap.add_argument("--reps", type=int, default=3,
+                    help="best of this many timed runs (runs over 2 s are "
+                         "timed once)")
+    ap.add_argument("--peers", default=None,
+                    help="comma-separated solvers (default: all of "
+                         + ", ".join(P.PEERS) + ")")
+    ap.add_argument("--problems", default=None,
+                    help="comma-separated problem keys (default: all)")
+    ap.add_argument("--python", default=sys.executable,
+                    help="interpreter for the workers")
+    ap.add_argument("--json", default=None, help="write raw results here")
+    ap.add_argument("--markdown", default=None,
+                    help="write the tables as Markdown here (RESULTS.md)")
+    ap.add_argument("--cold-start", default=None,
+                    help="cold_start.py --json output to include in the "
+                         "Markdown")
+    ap.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--budget", type=float, default=30.0,
+                    help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    if args.worker:
+        worker(args.worker[0], args.worker[1], args.worker[2], args.reps,
+               args.budget)
+        return 0
+
+    names = args.peers.split(",") if args.peers else list(P.PEERS)
+    unknown = [n for n in names if n not in P.PEERS]
+    if unknown:
+        ap.error(f"unknown solver(s) {unknown}; known: {list(P.PEERS)}")
+    wanted = set(args.problems.split(",")) if args.problems else None
+
+    env = dict(os.environ)
+    puzzles_env = {}
+    jobs = []
+    for key, fname, expected, _ref, quick, factor in COUNTING:
+        if (wanted and key not in wanted) or (args.quick and not quick
+                                              and not wanted):
+            continue
+        path = os.path.join(P.EXACTCOVER_DIR, fname)
+        jobs.append(("count", key, path, factor))
+    for key, fname, full, quick in SUDOKU:
+        if (wanted and key not in wanted) or (args.quick and quick == 0
+                                              and not wanted):
+            continue
+        path = os.path.join(P.SUDOKU_DIR, fname)
+        n = quick if args.quick and quick else full
+        puzzles_env[key] = n
+        jobs.append(("sudoku", key, path, 1))
+
+    print(f"machine: {cpu_model()}, {os.cpu_count()} CPUs; python "
+          f"{platform.python_version()}")
+    print("solvers: " + ", ".join(f"{n} {P.PEERS[n].version()}"
+                                  for n in names))
+    all_results = []
+    t_start = time.perf_counter()
+    for kind, key, path, factor in jobs:
+        if not os.path.exists(path):
+            print(f"\n{key}: skipped, {path} is absent")
+            continue
+        if kind == "count":
+            inst = P.read_dlx(path)
+            c = next(c for c in COUNTING if c[0] == key)
+            title = (f"{key}: count {c[2]:,} solutions ({inst.name}.dlx, "
+                     f"{len(inst.primary)}+{len(inst.secondary)} items, "
+                     f"{len(inst.options)} options)")
+            if c[3]:
+                title += f"; DLX1 reference {c[3]} s (given)"
+        else:
+            inst = None
+            n = puzzles_env[key]
+            total = len(P.read_puzzles(path, n))
+            title = f"{key}: {total} puzzles, uniqueness check (limit=2)"
+        results = []
+        for name in names:
+            peer = P.PEERS[name]
+            base = {"peer": name, "problem": key, "version": peer.version()}
+            capable = peer.count if kind == "count" else \
+                peer.solve_sudoku_batch
+            if peer.version() == "not installed" and name != "dlx-toolkit" \
+                    and name != "python-cp":
+                results.append({**base, "status": "missing",
+                                "detail": "pip install -e '.[compare]'"})
+                continue
+            if capable is None:
+                results.append({**base, "status": "unsupported",
+                                "detail": "no exact-cover interface"
+                                if kind == "count" else "no batch interface"})
+                continue
+            reason = peer.unsupported(inst) if inst is not None else None
+            if reason:
+                results.append({**base, "status": "unsupported",
+                                "detail": reason})
+                continue
+            wenv = dict(env)
+            if kind == "sudoku" and puzzles_env[key]:
+                wenv["DLX_BENCH_PUZZLES"] = str(puzzles_env[key])
+            res = run_one(args.python, name, kind, key,
+                          args.timeout * factor, args.reps, wenv)
+            res.setdefault("version", peer.version())
+            results.append(res)
+        all_results.append({"kind": kind, "problem": key, "title": title,
+                            "results": results})
+        print_table(title, kind, table_rows(kind, key, results))
+    elapsed = time.perf_counter() - t_start
+    print(f"\n(total {elapsed:.0f} s)")
+
+    meta = {"cpu": cpu_model(), "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "versions": {n: P.PEERS[n].version() for n in names},
+            "numba": _version("numba"), "numpy": _version("numpy"),
+            "quick": args.quick, "timeout": args.timeout, "reps": args.reps,
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "elapsed": elapsed}
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "problems": all_results}, f, indent=1)
+    if args.markdown:
+        cold = None
+        if args.cold_start and os.path.exists(args.cold_start):
+            with open(args.cold_start) as f:
+                cold = json.load(f)
+        with open(args.markdown, "w") as f:
+            f.write(results_markdown(meta, all_results, cold))
+    return 0
+
+
+def _version(dist):
+    from importlib import metadata
+
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def results_markdown(meta, problems, cold=None):
+    out = ["# Benchmark results", "",
+           f"Written by `bench/compare.py{' --quick' if meta['quick'] else ''}"
+           f"` on {meta['date']}.  Machine: **{meta['cpu']}** "
+           f"({meta['cpus']} CPUs, shared and noisy, single thread per "
+           f"solver); Python {meta['python']}, numba {meta['numba']}, "
+           f"numpy {meta['numpy']}.  Versions: "
+           + ", ".join(f"{k} {v}" for k, v in meta["versions"].items())
+           + f".  Best of up to {meta['reps']} runs (runs over 2 s timed "
+           f"once); time limit {meta['timeout']:g} s per run.  "
+           "`x ours` is the solver's time divided by this project's "
+           "(above 1: slower than us).  Every answer was validated outside "
+           "the timed region.", ""]
+    out += ["## Counting problems (DLX-format instances, same item and "
+            "option order as measured with DLX1)", ""]
+    for p in problems:
+        if p["kind"] != "count":
+            continue
+        out += [f"### {p['title']}", "",
+                markdown_table("count", table_rows("count", p["problem"],
+                                                   p["results"])), ""]
+    out += ["## Sudoku batches (solve and prove unique, limit=2)", ""]
+    for p in problems:
+        if p["kind"] != "sudoku":
+            continue
+        out += [f"### {p['title']}", "",
+                markdown_table("sudoku", table_rows("sudoku", p["problem"],
+                                                    p["results"])), ""]
+    if cold:
+        out += ["## Cold start", "",
+                "A fresh process imports the package and solves one 9x9 "
+                "puzzle; wall time of the whole process (interpreter start "
+                "included), first with an empty numba cache "
+                "(`NUMBA_CACHE_DIR` a fresh temp dir), then warm.  "
+                f"Best of {cold.get('reps', 1)}.", "",
+                "| solver | empty cache (s) | warm cache (s) | "
+                "python -c pass (s) |", "|---|---|---|---|"]
+        for r in cold["results"]:
+            out.append(f"| {r['solver']} | {r['empty']:.2f} | "
+                       f"{r['warm']:.2f} | {cold['baseline']:.2f} |")
+        out.append("")
+    out += ["## Reference figures (given, not measured by us)", "",
+            "Measured earlier on this kind of machine, single thread, and "
+            "handed to us as targets; they are not from the runs above.", "",
+            "| solver | " + " | ".join(k for k, *_ in COUNTING
+                                       if k != "sudoku-grids-4x4") + " |",
+            "|---|" + "---|" * (len(COUNTING) - 1)]
+    for solver, figs in REFERENCE.items():
+        out.append(f"| {solver} | " + " | ".join(
+            f"{figs[k]} s" if k in figs else "" for k, *_ in COUNTING
+            if k != "sudoku-grids-4x4") + " |")
+    out += ["", "Sudoku uniqueness check (limit 2), puzzles/s:", "",
+            "| solver | top95 | top1465 | 17clue |", "|---|---|---|---|"]
+    for solver, figs in REFERENCE_SUDOKU.items():
+        out.append(f"| {solver} | {figs.get('top95', '')} | "
+                   f"{figs.get('top1465', '')} | "
+                   f"{figs.get('17clue-10k', '')} |")
+    out += ["", "Targets: counting faster than every Python peer and within "
+            "1.25x of DLX1; Sudoku `solve_many` at least kudoku's rate and "
+            "at least 10x the fastest Python peer; cold start under 1.0 s "
+            "warm and under 10 s with an empty cache.", ""]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,541 @@
+"""Every solver the benchmarks compare, behind one signature, in one registry.
+
+Glossary as in ``dlx``: an *instance* is an exact-cover problem given as
+primary items, secondary items and options (lists of item names, in file
+order); a *puzzle* is an 81-character Sudoku string (``.`` or ``0`` blank).
+
+A solver is a ``Peer`` with up to two capabilities, each split into an
+untimed ``prepare_*`` step (convert our instance into the peer's own input)
+and a timed step:
+
+* ``count(prepared) -> (solutions, extra)`` counts every solution;
+* ``solve_sudoku_batch(prepared, limit=2) -> [(count, solution), ...]``
+  searches each puzzle until ``limit`` solutions (``limit=2`` proves a
+  puzzle unique) and returns the first solution as an 81-digit string.
+
+``extra`` is a dict of work counters (``nodes``, ``updates``) when the
+solver reports them.  A capability the peer lacks is ``None``; one it lacks
+for a particular instance (say, secondary items) is named by
+``unsupported(instance)``, so the tables can mark it rather than drop it.
+Answers are validated by the caller, outside the timed region.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Callable
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.environ.get(
+    "DLX_BENCH_DATA",
+    os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data")))
+EXACTCOVER_DIR = os.path.join(DATA, "exactcover")
+SUDOKU_DIR = os.path.join(DATA, "sudoku")
+
+
+# -- instances ---------------------------------------------------------------
+
+@dataclass
+class Instance:
+    """An exact-cover problem in plain lists, the common input of every peer."""
+
+    name: str
+    primary: list
+    secondary: list
+    options: list  # list of lists of item names
+    expected: int | None = None
+
+    def __repr__(self):
+        return (f"<Instance {self.name}: {len(self.primary)}+"
+                f"{len(self.secondary)} items, {len(self.options)} options>")
+
+
+def read_dlx(path: str, name: str | None = None,
+             expected: int | None = None) -> Instance:
+    """Read Knuth's DLX1 text format (``|`` comments, item line, options).
+
+    A deliberately small reader so that every peer sees the very same items
+    and options in the very same order; ``dlx.formats`` is the project's
+    full one.
+    """
+    primary: list = []
+    secondary: list = []
+    options: list = []
+    seen_items = False
+    with open(path) as f:
+        for line in f:
+            text = line.strip()
+            if not text or text.startswith("|"):
+                continue
+            if not seen_items:
+                head, _, tail = text.partition("|")
+                primary = head.split()
+                secondary = tail.split()
+                seen_items = True
+            else:
+                options.append(text.split())
+    if name is None:
+        name = os.path.splitext(os.path.basename(path))[0]
+    return Instance(name, primary, secondary, options, expected)
+
+
+def to_exact_cover(instance: Instance):
+    """Our ``dlx.ExactCover`` with the instance's items and option order."""
+    from dlx import ExactCover
+
+    problem = ExactCover(instance.primary, instance.secondary)
+    problem.add_options(instance.options)
+    return problem
+
+
+def read_puzzles(path: str, limit: int | None = None) -> list[str]:
+    """The first ``limit`` puzzles of a one-puzzle-a-line file."""
+    puzzles = []
+    with open(path) as f:
+        for line in f:
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            text = text.split()[0].replace("0", ".")
+            if len(text) != 81:
+                continue
+            puzzles.append(text)
+            if limit is not None and len(puzzles) >= limit:
+                break
+    return puzzles
+
+
+# -- Sudoku as exact cover, reduced per puzzle like Knuth's sudoku-dlx --------
+
+def _box(r: int, c: int) -> int:
+    return (r // 3) * 3 + c // 3
+
+
+def sudoku_instance(puzzle: str) -> tuple[Instance, list[tuple[int, int]]]:
+    """The exact cover of one puzzle with the givens' items left out.
+
+    Returns the instance and, per option, its ``(cell, digit)``: an option is
+    written only for an empty cell and a digit that no given in its row,
+    column or box forbids.  Items are ``p<r><c>``, ``r<r><d>``, ``c<c><d>``,
+    ``b<b><d>``.
+    """
+    used = set()
+    for cell, ch in enumerate(puzzle):
+        if ch not in ".0":
+            r, c = divmod(cell, 9)
+            d = int(ch)
+            used.update((f"p{r}{c}", f"r{r}{d}", f"c{c}{d}",
+                         f"b{_box(r, c)}{d}"))
+    primary = []
+    for family in "prcb":
+        for a in range(9):
+            for b in range(9) if family == "p" else range(1, 10):
+                name = f"{family}{a}{b}"
+                if name not in used:
+                    primary.append(name)
+    options, meaning = [], []
+    for cell, ch in enumerate(puzzle):
+        if ch not in ".0":
+            continue
+        r, c = divmod(cell, 9)
+        for d in range(1, 10):
+            items = [f"p{r}{c}", f"r{r}{d}", f"c{c}{d}", f"b{_box(r, c)}{d}"]
+            if not any(x in used for x in items[1:]):
+                options.append(items)
+                meaning.append((cell, d))
+    return Instance("sudoku", primary, [], options, 1), meaning
+
+
+def fill(puzzle: str, meaning, chosen) -> str:
+    """The grid with the chosen options' digits written in."""
+    grid = [ch if ch not in ".0" else "0" for ch in puzzle]
+    for k in chosen:
+        cell, d = meaning[k]
+        grid[cell] = str(d)
+    return "".join(grid)
+
+
+def is_solved_grid(puzzle: str, grid: str) -> bool:
+    """Is ``grid`` a complete valid Sudoku that keeps every given?"""
+    if grid is None or len(grid) != 81 or not grid.isdigit() or "0" in grid:
+        return False
+    if any(p not in ".0" and p != g for p, g in zip(puzzle, grid)):
+        return False
+    units = ([[r * 9 + c for c in range(9)] for r in range(9)]
+             + [[r * 9 + c for r in range(9)] for c in range(9)]
+             + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)]
+                for br in (0, 3, 6) for bc in (0, 3, 6)])
+    return all(len({grid[i] for i in unit}) == 9 for unit in units)
+
+
+def is_exact_cover(instance: Instance, chosen) -> bool:
+    """Do the options ``chosen`` cover every primary item once, and every
+    secondary item at most once?"""
+    covered = [x for k in chosen for x in instance.options[k]]
+    return (len(covered) == len(set(covered))
+            and set(instance.primary) <= set(covered))
+
+
+# -- the registry ------------------------------------------------------------
+
+@dataclass
+class Peer:
+    name: str
+    dist: str  # distribution name, for the version
+    kind: str  # one line: what it is
+    prepare_count: Callable | None = None
+    count: Callable | None = None
+    prepare_sudoku: Callable | None = None
+    solve_sudoku_batch: Callable | None = None
+    unsupported: Callable = field(default=lambda instance: None)
+    numba: bool = False
+
+    def version(self) -> str:
+        try:
+            return metadata.version(self.dist)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+
+PEERS: dict[str, Peer] = {}
+
+
+def register(peer: Peer) -> Peer:
+    PEERS[peer.name] = peer
+    return peer
+
+
+# ---- this project ----
+
+def _ours_prepare_count(instance):
+    return to_exact_cover(instance)
+
+
+def _ours_count(problem):
+    n = problem.count()
+    s = problem.stats
+    return n, {"nodes": s.nodes, "updates": s.updates}
+
+
+_SUDOKU_EC = None
+
+
+def _sudoku_exact_cover():
+    """The full 9x9 exact cover (729 options, option = 81*... below) for the
+    fallback batch solver: option ``cell * 9 + d - 1``."""
+    global _SUDOKU_EC
+    if _SUDOKU_EC is None:
+        from dlx import ExactCover
+
+        items = [f"{f}{a}{b}" for f in "prcb" for a in range(9)
+                 for b in range(9)]
+        p = ExactCover(items)
+        for cell in range(81):
+            r, c = divmod(cell, 9)
+            for d in range(9):
+                p.add_option([f"p{r}{c}", f"r{r}{d}", f"c{c}{d}",
+                              f"b{_box(r, c)}{d}"])
+        _SUDOKU_EC = p
+    return _SUDOKU_EC
+
+
+def _ours_prepare_sudoku(puzzles):
+    return list(puzzles)
+
+
+def _ours_solve_sudoku_batch(puzzles, limit=2):
+    """``sudoku.solve_many`` when the adapter is there, else the engine's
+    ``solve_batch`` over the 729-option cover (what the adapter does)."""
+    try:
+        import sudoku
+        solve_many = sudoku.solve_many
+    except (ImportError, AttributeError):
+        solve_many = None
+    if solve_many is not None:
+        return _from_solve_many(solve_many(puzzles, limit=limit), puzzles)
+    p = _sudoku_exact_cover()
+    flat, starts = [], [0]
+    for puzzle in puzzles:
+        for cell, ch in enumerate(puzzle):
+            if ch not in ".0":
+                flat.append(cell * 9 + int(ch) - 1)
+        starts.append(len(flat))
+    res = p.solve_batch((np.asarray(flat, np.int64),
+                         np.asarray(starts, np.int64)), limit=limit)
+    out = []
+    for b, puzzle in enumerate(puzzles):
+        grid = list(puzzle)
+        for k in res.solutions[b]:
+            if k >= 0:
+                cell, d = divmod(int(k), 9)
+                grid[cell] = str(d + 1)
+        out.append((int(res.counts[b]), "".join(grid)))
+    _ours_solve_sudoku_batch.last_work = {
+        "nodes": int(res.nodes.sum()), "updates": int(res.updates.sum())}
+    return out
+
+
+def _from_solve_many(result, puzzles):
+    """Normalise what ``sudoku.solve_many`` returns to (count, grid) pairs."""
+    _ours_solve_sudoku_batch.last_work = None
+    counts = getattr(result, "counts", None)
+    grids = getattr(result, "solutions", None)
+    if grids is None:
+        grids = getattr(result, "grids", None)
+    nodes = getattr(result, "nodes", None)
+    updates = getattr(result, "updates", None)
+    if nodes is not None and updates is not None:
+        _ours_solve_sudoku_batch.last_work = {
+            "nodes": int(np.sum(nodes)), "updates": int(np.sum(updates))}
+    if counts is None:  # a plain list of results
+        items = list(result)
+        counts = [getattr(x, "count", 1 if x is not None else 0)
+                  for x in items]
+        grids = [getattr(x, "solution", x) for x in items]
+    out = []
+    for n, g in zip(counts, grids):
+        out.append((int(n), _grid_string(g)))
+    return out
+
+
+def _grid_string(g) -> str | None:
+    if g is None:
+        return None
+    if isinstance(g, str):
+        return g.replace(".", "0")
+    if hasattr(g, "cells"):
+        g = g.cells
+    a = np.asarray(g).ravel()
+    if a.size == 81:
+        return "".join(str(int(v)) for v in a)
+    return str(g)
+
+
+_ours_solve_sudoku_batch.last_work = None
+
+register(Peer(
+    "dlx-toolkit", "dlx-toolkit", "this project (numba DLX1)",
+    _ours_prepare_count, _ours_count,
+    _ours_prepare_sudoku, _ours_solve_sudoku_batch, numba=True))
+
+
+# ---- xcover (numba, dancing cells, Algorithm C) ----
+
+def _xcover_prepare_count(instance):
+    from xcover.solvers import input_as_arrays
+
+    return input_as_arrays(instance.options, primary=list(instance.primary),
+                           secondary=list(instance.secondary))
+
+
+def _xcover_count(arrays):
+    from xcover import algorithm_c
+
+    n = 0
+    for _ in algorithm_c(*arrays):
+        n += 1
+    return n, {}
+
+
+def _per_puzzle(puzzles, convert):
+    """Each puzzle's reduced cover, converted to the peer's input."""
+    out = []
+    for puzzle in puzzles:
+        instance, meaning = sudoku_instance(puzzle)
+        out.append((puzzle, meaning, convert(instance)))
+    return out
+
+
+def _xcover_prepare_sudoku(puzzles):
+    return _per_puzzle(puzzles, _xcover_prepare_count)
+
+
+def _xcover_solve_sudoku_batch(prepared, limit=2):
+    from xcover import algorithm_c
+
+    out = []
+    for puzzle, meaning, arrays in prepared:
+        found = list(itertools.islice(algorithm_c(*arrays), limit))
+        out.append((len(found), fill(puzzle, meaning, found[0])
+                    if found else None))
+    return out
+
+
+register(Peer(
+    "xcover", "xcover", "numba, dancing cells (Algorithm C)",
+    _xcover_prepare_count, _xcover_count,
+    _xcover_prepare_sudoku, _xcover_solve_sudoku_batch, numba=True))
+
+
+# ---- miniexact (C core, SWIG) ----
+
+def _miniexact_prepare_count(instance):
+    from miniexact import miniexacts_x
+
+    s = miniexacts_x()
+    index = {}
+    for name in instance.primary:
+        index[name] = s.primary(str(name))
+    for name in instance.secondary:
+        index[name] = s.secondary(str(name))
+    for option in instance.options:
+        s.add([index[x] for x in option])
+    return s
+
+
+def _miniexact_count(s):
+    n = 0
+    while s.solve() == 10:
+        n += 1
+    return n, {}
+
+
+def _miniexact_prepare_sudoku(puzzles):
+    return _per_puzzle(puzzles, _miniexact_prepare_count)
+
+
+def _miniexact_solve_sudoku_batch(prepared, limit=2):
+    out = []
+    for puzzle, meaning, s in prepared:
+        n = 0
+        first = None
+        while n < limit and s.solve() == 10:
+            if first is None:  # miniexact numbers options from 1
+                first = [k - 1 for k in s.selected_options()]
+            n += 1
+        out.append((n, fill(puzzle, meaning, first) if n else None))
+    return out
+
+
+register(Peer(
+    "miniexact", "miniexact", "C, Knuth's Algorithm X via SWIG",
+    _miniexact_prepare_count, _miniexact_count,
+    _miniexact_prepare_sudoku, _miniexact_solve_sudoku_batch))
+
+
+# ---- pyxcc (Rust, PyO3) ----
+
+def _pyxcc_prepare_count(instance):
+    import pyxcc
+
+    secondary = set(instance.secondary)
+    options = []
+    for k, option in enumerate(instance.options):
+        options.append(pyxcc.Option(
+            str(k), [str(x) for x in option if x not in secondary],
+            [(str(x), "") for x in option if x in secondary]))
+    return pyxcc.Problem([str(x) for x in instance.primary],
+                         [str(x) for x in instance.secondary], options)
+
+
+def _pyxcc_count(problem):
+    import pyxcc
+
+    return pyxcc.solve(problem, True).count(), {}
+
+
+def _pyxcc_prepare_sudoku(puzzles):
+    return _per_puzzle(puzzles, _pyxcc_prepare_count)
+
+
+def _pyxcc_solve_sudoku_batch(prepared, limit=2):
+    """pyxcc finds the first solution or all of them; all of a proper
+    puzzle is one, and proving that costs the same search as ``limit=2``."""
+    import pyxcc
+
+    out = []
+    for puzzle, meaning, problem in prepared:
+        sols = pyxcc.solve(problem, limit != 1)
+        n = sols.count()
+        first = [int(x) for x in sols.first()] if n else None
+        out.append((min(n, limit), fill(puzzle, meaning, first)
+                    if n else None))
+    return out
+
+
+register(Peer(
+    "pyxcc", "pyxcc", "Rust via PyO3, exact cover with colours",
+    _pyxcc_prepare_count, _pyxcc_count,
+    _pyxcc_prepare_sudoku, _pyxcc_solve_sudoku_batch))
+
+
+# ---- exact-cover (C extension, dense boolean matrix) ----
+
+def _matrix(instance):
+    index = {x: k for k, x in enumerate(instance.primary)}
+    a = np.zeros((len(instance.options), len(index)), np.bool_)
+    for r, option in enumerate(instance.options):
+        for x in option:
+            a[r, index[x]] = True
+    return a
+
+
+def _exact_cover_prepare_count(instance):
+    return np.ascontiguousarray(_matrix(instance))
+
+
+def _exact_cover_count(matrix):
+    from exact_cover import get_solution_count
+
+    return int(get_solution_count(matrix)), {}
+
+
+def _exact_cover_prepare_sudoku(puzzles):
+    return _per_puzzle(puzzles, _exact_cover_prepare_count)
+
+
+def _exact_cover_solve_sudoku_batch(prepared, limit=2):
+    """exact-cover has no limit: it counts every solution (for a proper
+    puzzle, the same search as ``limit=2``) and finds one by a second call,
+    made by ``sudoku_solutions_untimed`` outside the timed region."""
+    from exact_cover import get_solution_count
+
+    return [(min(int(get_solution_count(m)), limit), None)
+            for _, _, m in prepared]
+
+
+def exact_cover_sudoku_solutions(prepared):
+    """The untimed half of exact-cover's batch: one solution per puzzle."""
+    from exact_cover import get_exact_cover
+    from exact_cover.error import NoSolution
+
+    grids = []
+    for puzzle, meaning, m in prepared:
+        try:
+            chosen = [int(k) for k in get_exact_cover(m)]
+        except NoSolution:
+            grids.append(None)
+            continue
+        grids.append(fill(puzzle, meaning, chosen))
+    return grids
+
+
+register(Peer(
+    "exact-cover", "exact-cover", "C extension, dense 0/1 matrix",
+    _exact_cover_prepare_count, _exact_cover_count,
+    _exact_cover_prepare_sudoku, _exact_cover_solve_sudoku_batch,
+    unsupported=lambda inst: ("no secondary items" if inst.secondary
+                              else None)))
+
+
+# ---- plain-Python constraint propagation (ours, for reference) ----
+
+def _cp_prepare_sudoku(puzzles):
+    return list(puzzles)
+
+
+def _cp_solve_sudoku_batch(puzzles, limit=2):
+    from norvig_style import solve as cp_solve
+
+    return [cp_solve(p, limit) for p in puzzles]
+
+
+register(Peer(
+    "python-cp", "dlx-toolkit",
+    "pure Python constraint propagation + search (bench/norvig_style.py)",
+    None, None, _cp_prepare_sudoku, _cp_solve_sudoku_batch))
