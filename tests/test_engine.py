@@ -98,6 +98,7 @@ def test_matches_reference(case):
     found = sorted(tuple(s) for s in p.solutions())
     assert found == expected
     assert p.count() == len(expected)
+    assert p.count(mrv_cutoff=1) == len(expected)
     assert p.count(limit=2) == min(2, len(expected))
     first = p.solve()
     assert (first is None) == (not expected)
@@ -148,7 +149,7 @@ def run_kernel(problem, want, max_nodes=2**62):
     out = np.zeros((0, depth), np.int32)
     counters = np.zeros(3, np.int64)
     status = K.search(*arrays, choice, state, out, np.zeros(0, np.int32),
-                      want, max_nodes, counters)
+                      want, max_nodes, counters, 0)
     return arrays, choice, state, counters, status
 
 
@@ -190,7 +191,7 @@ def test_pausing_and_resuming_loses_nothing():
         out_len = np.zeros(3, np.int32)
         before = counters[2]
         status = K.search(*arrays, choice, state, out, out_len, 3, 2**62,
-                          counters)
+                          counters, 0)
         for r in range(counters[2] - before):
             pieces.append(sorted(p.links.option_of[out[r, :out_len[r]]]))
         if status == K.EXHAUSTED:
@@ -208,7 +209,7 @@ def test_the_kernel_logic_runs_unjitted():
     out_len = np.zeros(2, np.int32)
     counters = np.zeros(3, np.int64)
     status = K.search.py_func(*arrays, choice, state, out, out_len, 0, 2**62,
-                              counters)
+                              counters, 0)
     assert status == K.EXHAUSTED and counters[2] == 1
     assert sorted(p.links.option_of[out[0, :out_len[0]]]) == [0, 3, 4]
 
@@ -338,6 +339,7 @@ def test_adding_options_after_a_search_rebuilds():
     (lambda: toy().count(limit=-1), "limit must be"),
     (lambda: toy().count(max_nodes=1.5), "max_nodes must be"),
     (lambda: toy().count(time_limit=-1), "time_limit must be"),
+    (lambda: toy().count(mrv_cutoff=-1), "mrv_cutoff must be"),
     (lambda: toy().solve_batch([[7]]), "given option 7 does not exist"),
 ])
 def test_bad_input_gets_one_clear_value_error(build, message):
