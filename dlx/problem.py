@@ -518,7 +518,7 @@ class ExactCover:
                 stats.nodes += 1
                 best = K.choose_item(llink, rlink, arrays[5], cutoff)
                 stats.updates += K.cover(best, *arrays)
-                p = arrays[3][best]
+                p = int(arrays[3][best])
                 while p != best:
                     stats.updates += K.cover_rest(p, *arrays)
                     if rlink[0] == 0:
@@ -526,7 +526,7 @@ class ExactCover:
                     else:
                         grown.append(path + (p,))
                     K.uncover_rest(p, *arrays)
-                    p = arrays[3][p]
+                    p = int(arrays[3][p])
                 K.uncover(best, *arrays)
                 for p in reversed(path):
                     K.release_option(p, *arrays)
