@@ -257,7 +257,8 @@ def _ours_solve_sudoku_batch(puzzles, limit=2):
     except (ImportError, AttributeError):
         solve_many = None
     if solve_many is not None:
-        return _from_solve_many(solve_many(puzzles, limit=limit), puzzles)
+        return _from_solve_many(solve_many(puzzles, limit=limit),
+                                puzzles)
     p = _sudoku_exact_cover()
     flat, starts = [], [0]
     for puzzle in puzzles:
@@ -280,26 +281,19 @@ def _ours_solve_sudoku_batch(puzzles, limit=2):
     return out
 
 
-def _from_solve_many(result, puzzles):
-    """Normalise what ``sudoku.solve_many`` returns to (count, grid) pairs."""
+def _from_solve_many(results, puzzles):
+    """``sudoku.solve_many``'s ``Result`` list as (count, grid) pairs; the
+    work counters are read from the cached 9x9 cover's ``stats``."""
+    out = [(int(r.count), _grid_string(r.grid)) for r in results]
     _ours_solve_sudoku_batch.last_work = None
-    counts = getattr(result, "counts", None)
-    grids = getattr(result, "solutions", None)
-    if grids is None:
-        grids = getattr(result, "grids", None)
-    nodes = getattr(result, "nodes", None)
-    updates = getattr(result, "updates", None)
-    if nodes is not None and updates is not None:
-        _ours_solve_sudoku_batch.last_work = {
-            "nodes": int(np.sum(nodes)), "updates": int(np.sum(updates))}
-    if counts is None:  # a plain list of results
-        items = list(result)
-        counts = [getattr(x, "count", 1 if x is not None else 0)
-                  for x in items]
-        grids = [getattr(x, "solution", x) for x in items]
-    out = []
-    for n, g in zip(counts, grids):
-        out.append((int(n), _grid_string(g)))
+    try:
+        import sudoku
+
+        stats = sudoku.base_problem(3, 3).stats
+        _ours_solve_sudoku_batch.last_work = {"nodes": stats.nodes,
+                                              "updates": stats.updates}
+    except (ImportError, AttributeError):
+        pass
     return out
 
 
@@ -308,12 +302,8 @@ def _grid_string(g) -> str | None:
         return None
     if isinstance(g, str):
         return g.replace(".", "0")
-    if hasattr(g, "cells"):
-        g = g.cells
-    a = np.asarray(g).ravel()
-    if a.size == 81:
-        return "".join(str(int(v)) for v in a)
-    return str(g)
+    a = np.asarray(getattr(g, "cells", g)).ravel()
+    return "".join(str(int(v)) for v in a)
 
 
 _ours_solve_sudoku_batch.last_work = None

@@ -1,0 +1,42 @@
+"""Sudoku batch benchmarks: ``sudoku.solve_many`` (one jitted call per
+batch) solving and proving unique (limit=2) whole puzzle files.
+
+Each reports puzzles/s, µs per puzzle and the nodes and updates per puzzle
+in ``benchmark.extra_info``.  Answers are checked after the timed runs.
+"""
+
+import pytest
+
+import peers as P
+from conftest import load_puzzles
+
+# (file, how many puzzles, rounds)
+CASES = [
+    pytest.param("kudoku20.txt", None, 10, id="kudoku20"),
+    pytest.param("top95.txt", None, 10, id="top95"),
+    pytest.param("forum_hardest.txt", None, 3, id="forum_hardest"),
+    pytest.param("top1465.txt", None, 3, id="top1465"),
+    pytest.param("17clue.txt", 10_000, 3, id="17clue-10k"),
+]
+
+OURS = P.PEERS["dlx-toolkit"]
+
+
+@pytest.mark.parametrize("filename,limit,rounds", CASES)
+def test_solve_many(benchmark, filename, limit, rounds):
+    puzzles = load_puzzles(filename, limit)
+    OURS.solve_sudoku_batch(puzzles[:1])  # compile or load the kernels
+    benchmark.group = "sudoku"
+    results = benchmark.pedantic(OURS.solve_sudoku_batch, args=(puzzles,),
+                                 rounds=rounds, iterations=1)
+    work = OURS.solve_sudoku_batch.last_work or {}
+    bad = [i for i, ((n, grid), p) in enumerate(zip(results, puzzles))
+           if n != 1 or not P.is_solved_grid(p, grid)]
+    assert not bad, f"puzzle {bad[0]} of {filename}: {results[bad[0]]}"
+    best = benchmark.stats.stats.min
+    n = len(puzzles)
+    benchmark.extra_info.update(
+        puzzles=n, puzzles_per_s=round(n / best, 1),
+        us_per_puzzle=round(1e6 * best / n, 1),
+        nodes_per_puzzle=round(work["nodes"] / n, 1) if work else None,
+        updates_per_puzzle=round(work["updates"] / n, 1) if work else None)
