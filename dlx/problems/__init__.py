@@ -1,18 +1,19 @@
 """Problem builders: classic puzzles turned into ``dlx.ExactCover``.
 
-* ``polyomino``: pentominoes (and tetrominoes, hexominoes, any ASCII
-  shapes) packed into a board, counted up to the board's symmetries;
-* ``queens``: n queens on an n x n board;
-* ``langford``: Langford pairs, counted up to reversal.
+* ``dlx.problems.polyomino``: pentominoes (and tetrominoes, hexominoes,
+  any ASCII shapes) packed into a board, counted up to the board's
+  symmetries (``Polyomino``, ``polyomino``);
+* ``dlx.problems.queens``: n queens on an n x n board (``queens``);
+* ``dlx.problems.langford``: Langford pairs, counted up to reversal
+  (``langford``).
 
 Each builder returns an ``ExactCover`` whose options are tuples of item
-names, and has a ``render`` that turns a solution back into a picture.
+names, and its module has a ``render`` that turns a solution back into a
+picture.  The submodules are exported as modules (``queens.queens(8)``):
+their main functions share their names.
 """
 
-from .langford import langford
-from .polyomino import Polyomino, parse_board, parse_shapes, piece_set, \
-    polyomino
-from .queens import queens
+from . import langford, polyomino, queens
+from .polyomino import Polyomino
 
-__all__ = ["langford", "queens", "polyomino", "Polyomino", "parse_board",
-           "parse_shapes", "piece_set"]
+__all__ = ["langford", "queens", "polyomino", "Polyomino"]

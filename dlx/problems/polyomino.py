@@ -593,34 +593,48 @@ def polyomino(board, pieces="pentominoes", *, one_sided: bool = False,
                      copies=copies).problem
 
 
-def _symbols(names: Iterable[str]) -> dict[str, str]:
-    """One character per piece: its own name when that is one character,
-    otherwise the first unused of A-Z, a-z, 0-9."""
-    names = sorted(set(names))
-    table = {n: n for n in names if len(n) == 1}
-    spare = (ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-             "0123456789" if ch not in table.values())
-    for name in names:
-        if name not in table:
-            table[name] = next(spare, "?")
-    return table
+_SPARE = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+          "0123456789")
+
+
+def _letters(tiling: Sequence[Placement]) -> list[str]:
+    """One character per placement: the piece's name when it is one
+    character long, else (and for the second and later copies of a
+    piece) the lower-case name if free, else the first free of A-Z, a-z,
+    0-9 ("?" when they run out)."""
+    used = {name for name, _ in tiling if len(name) == 1}
+    spare = (ch for ch in _SPARE if ch not in used)
+    given: dict[str, str] = {}
+    letters = []
+    for name, _ in tiling:
+        if name not in given and len(name) == 1:
+            letter = name
+        elif name in given and len(name) == 1 and name.lower() not in used:
+            letter = name.lower()
+            used.add(letter)
+        else:
+            letter = next(spare, "?")
+            used.add(letter)
+        given.setdefault(name, letter)
+        letters.append(letter)
+    return letters
 
 
 def render(tiling: Iterable[Placement], board: Iterable[Cell] | None = None
            ) -> str:
-    """A tiling as a letter grid: each cell shows its piece's letter (the
-    name, or a letter chosen for names longer than one character); board
+    """A tiling as a letter grid.  Each cell shows its piece's name when
+    that is one character (a second copy of a piece gets the lower-case
+    letter, further copies and longer names get free letters); board
     cells left uncovered show ``.``, cells off the board ``#``."""
-    tiling = list(tiling)
-    letter = _symbols(name for name, _ in tiling)
+    tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
-    for name, cells in tiling:
+    for letter, (_, cells) in zip(_letters(tiling), tiling):
         for x in cells:
-            grid[x] = letter[name]
-    cells = set(grid) | set(board or ())
+            grid[x] = letter
+    board = set(board or ())
+    cells = set(grid) | board
     if not cells:
         return ""
-    board = set(board or ())
     rows = range(min(r for r, _ in cells), 1 + max(r for r, _ in cells))
     cols = range(min(c for _, c in cells), 1 + max(c for _, c in cells))
     return "\n".join("".join(grid.get((r, c), "." if (r, c) in board

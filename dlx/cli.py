@@ -1,0 +1,242 @@
+"""dlx: exact cover by Dancing Links, from the command line.
+
+  dlx solve FILE|-            solve a problem in Knuth's DLX format
+  dlx pentomino 6x10          pack pentominoes (or other pieces) in a board
+  dlx queens 12               place n queens
+  dlx langford 11             Langford pairs
+
+Solutions go to standard output (the first one by default; --all or
+--limit N for more); --count prints how many instead, the count alone on
+the last line.  Pentomino and Langford counts are up to symmetry (the
+board's rotations and reflections; reversal) unless --all-symmetries.
+--stats prints nodes, updates and time on standard error.  Exit status: 0
+when a solution exists, 1 when none does or the input is wrong, 2 for a
+usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Callable, Iterable
+
+from .formats import DLXFormatError, loads
+from .problem import ExactCover, Stats
+
+__all__ = ["main"]
+
+
+class InputError(Exception):
+    """Bad input data (a file, or a board or piece drawing): exit status 1."""
+
+
+# -- argument parsing -----------------------------------------------------
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not positive")
+    return value
+
+
+def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool):
+    how_many = parser.add_mutually_exclusive_group()
+    how_many.add_argument("--count", action="store_true",
+                          help="print the number of solutions (last line)")
+    how_many.add_argument("--all", action="store_true",
+                          help="print every solution")
+    how_many.add_argument("--limit", type=_positive, metavar="N",
+                          help="print at most N solutions (default 1)")
+    if symmetric:
+        parser.add_argument("--all-symmetries", action="store_true",
+                            help="count solutions that are symmetric "
+                                 "images of each other separately")
+    parser.add_argument("--stats", action="store_true",
+                        help="print nodes, updates and time on stderr")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dlx", description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    solve = commands.add_parser(
+        "solve", help="solve a file in Knuth's DLX format",
+        description="Solve an exact-cover problem in Knuth's DLX format "
+                    "(first line: primary items, '|', secondary items; "
+                    "then one option a line; '|' lines are comments). "
+                    "Solutions are printed as their option lines.")
+    solve.add_argument("file", metavar="FILE|-",
+                       help="the problem file, or - for standard input")
+    _add_output_options(solve, symmetric=False)
+
+    pento = commands.add_parser(
+        "pentomino", help="pack pentominoes (or other pieces) in a board",
+        description="Pack polyominoes into a board and print the tilings "
+                    "as letter grids, or count them (up to the board's "
+                    "symmetries unless --all-symmetries).")
+    pento.add_argument("size", nargs="?", metavar="RxC",
+                       help="a rectangular board, e.g. 6x10")
+    pento.add_argument("--board", metavar="FILE",
+                       help="the board as ASCII art: '.' a cell, '#' a hole")
+    pento.add_argument("--pieces", default="pentominoes",
+                       metavar="SET|FILE",
+                       help="pentominoes (default), tetrominoes, "
+                            "hexominoes, or a file of ASCII shapes")
+    pento.add_argument("--one-sided", action="store_true",
+                       help="pieces may turn but not flip over")
+    pento.add_argument("--copies", type=_positive, default=1, metavar="K",
+                       help="use every piece K times (default 1)")
+    _add_output_options(pento, symmetric=True)
+    pento.set_defaults(parser=pento)
+
+    queens = commands.add_parser(
+        "queens", help="place n non-attacking queens",
+        description="Place n queens on an n x n board, no two attacking; "
+                    "counts include every solution (OEIS A000170).")
+    queens.add_argument("n", type=_positive)
+    _add_output_options(queens, symmetric=False)
+
+    langford = commands.add_parser(
+        "langford", help="Langford pairs",
+        description="Arrange two copies of 1..n so that the copies of d "
+                    "have d numbers between them; a sequence and its "
+                    "reverse count once (OEIS A014552) unless "
+                    "--all-symmetries.")
+    langford.add_argument("n", type=_positive)
+    _add_output_options(langford, symmetric=True)
+    return parser
+
+
+# -- running --------------------------------------------------------------
+def _read_text(name: str) -> str:
+    if name == "-":
+        return sys.stdin.read()
+    try:
+        with open(name, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as error:
+        raise InputError(f"{name}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{name}: not a UTF-8 text file") from None
+
+
+def _limit(args) -> int | None:
+    if args.count:
+        return None
+    if args.all:
+        return None
+    return args.limit or 1
+
+
+def _report(args, pictures: Iterable[str], count: Callable[[], int],
+            stats: Callable[[], Stats]) -> int:
+    """Print pictures or the count; returns the exit status."""
+    if args.count:
+        found = count()
+        print(found)
+    else:
+        found = 0
+        for picture in pictures:
+            if found:
+                print()
+            print(picture, flush=args.all)
+            found += 1
+        if not found:
+            print("no solution", file=sys.stderr)
+    if args.stats:
+        print(stats(), file=sys.stderr)
+    return 0 if found else 1
+
+
+def _run_problem(args, problem: ExactCover, draw: Callable) -> int:
+    pictures = (draw(problem, solution)
+                for solution in problem.solutions(_limit(args)))
+    return _report(args, pictures, problem.count, lambda: problem.stats)
+
+
+def _solve(args) -> int:
+    text = _read_text(args.file)
+    source = "<stdin>" if args.file == "-" else args.file
+    try:
+        problem = loads(text, source=source, max_name_length=None)
+    except DLXFormatError as error:
+        raise InputError(str(error)) from None
+
+    def draw(problem, solution):
+        return "\n".join(" ".join(map(str, problem.options[i]))
+                         for i in solution)
+
+    return _run_problem(args, problem, draw)
+
+
+def _pentomino(args, parser) -> int:
+    from .problems.polyomino import PIECE_SET_NAMES, Polyomino, parse_shapes
+    if (args.size is None) == (args.board is None):
+        parser.error("give a board size like 6x10 or --board FILE "
+                     "(one of them)")
+    board = args.size
+    if args.board is not None:
+        board = _read_text(args.board)
+        if not board.strip():
+            raise InputError(f"{args.board}: the board file is empty")
+    pieces = args.pieces
+    try:
+        if pieces.lower() not in PIECE_SET_NAMES:
+            pieces = parse_shapes(_read_text(pieces))
+        puzzle = Polyomino(board, pieces, one_sided=args.one_sided,
+                           copies=args.copies)
+    except ValueError as error:
+        if args.board is None and args.pieces.lower() in PIECE_SET_NAMES:
+            parser.error(str(error))
+        raise InputError(str(error)) from None
+    distinct = not args.all_symmetries
+    pictures = map(puzzle.render,
+                   puzzle.solutions(distinct, limit=_limit(args)))
+    return _report(args, pictures, lambda: puzzle.count(distinct),
+                   lambda: puzzle.stats)
+
+
+def _queens(args) -> int:
+    from .problems.queens import queens, render
+    return _run_problem(args, queens(args.n), render)
+
+
+def _langford(args) -> int:
+    from .problems.langford import langford, render
+    problem = langford(args.n, distinct=not args.all_symmetries)
+    return _run_problem(args, problem, render)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``dlx`` command; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "solve":
+            return _solve(args)
+        if args.command == "pentomino":
+            return _pentomino(args, args.parser)
+        if args.command == "queens":
+            return _queens(args)
+        return _langford(args)
+    except InputError as error:
+        print(f"dlx: error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("dlx: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. "| head"): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
