@@ -51,6 +51,11 @@ chosen for branching; ``updates`` counts link changes made by ``cover``
 import numpy as np
 from numba import njit
 
+# Every link lookup indexes with U(...): numba wraps negative indices
+# around unless the index type is unsigned, and that test on every load
+# costs about a third of the search time.  Indices here are never negative.
+U = np.uint64
+
 # Where the search resumes (state[1]).
 FORWARD = 0  # X2/X3: enter a new level and choose an item
 RECOVER = 1  # X6: undo the option at this level and try the next one
@@ -68,15 +73,15 @@ def hide(p, ulink, dlink, top, length):
     updates = 0
     q = p + 1
     while q != p:
-        x = top[q]
-        u = ulink[q]
+        x = top[U(q)]
+        u = ulink[U(q)]
         if x <= 0:  # spacer: wrap to the first node of this option
             q = u
         else:
-            d = dlink[q]
-            dlink[u] = d
-            ulink[d] = u
-            length[x] -= 1
+            d = dlink[U(q)]
+            dlink[U(u)] = d
+            ulink[U(d)] = u
+            length[U(x)] -= 1
             updates += 1
             q += 1
     return updates
@@ -87,44 +92,44 @@ def unhide(p, ulink, dlink, top, length):
     """Inverse of hide: walk the option leftward, the reverse of hide."""
     q = p - 1
     while q != p:
-        x = top[q]
-        d = dlink[q]
+        x = top[U(q)]
+        d = dlink[U(q)]
         if x <= 0:  # spacer: wrap to the last node of this option
             q = d
         else:
-            u = ulink[q]
-            dlink[u] = q
-            ulink[d] = q
-            length[x] += 1
+            u = ulink[U(q)]
+            dlink[U(u)] = q
+            ulink[U(d)] = q
+            length[U(x)] += 1
             q -= 1
 
 
 @njit(cache=True)
 def cover(i, llink, rlink, ulink, dlink, top, length):
     """Take item i out of the active list and hide every option that has it."""
-    left = llink[i]
-    right = rlink[i]
-    rlink[left] = right
-    llink[right] = left
+    left = llink[U(i)]
+    right = rlink[U(i)]
+    rlink[U(left)] = right
+    llink[U(right)] = left
     updates = 1
-    p = dlink[i]
+    p = dlink[U(i)]
     while p != i:
         updates += hide(p, ulink, dlink, top, length)
-        p = dlink[p]
+        p = dlink[U(p)]
     return updates
 
 
 @njit(cache=True)
 def uncover(i, llink, rlink, ulink, dlink, top, length):
     """Inverse of cover: unhide bottom-up, then relink i (the reverse order)."""
-    p = ulink[i]
+    p = ulink[U(i)]
     while p != i:
         unhide(p, ulink, dlink, top, length)
-        p = ulink[p]
-    left = llink[i]
-    right = rlink[i]
-    rlink[left] = i
-    llink[right] = i
+        p = ulink[U(p)]
+    left = llink[U(i)]
+    right = rlink[U(i)]
+    rlink[U(left)] = i
+    llink[U(right)] = i
 
 
 @njit(cache=True)
@@ -133,9 +138,9 @@ def cover_rest(p, llink, rlink, ulink, dlink, top, length):
     updates = 0
     q = p + 1
     while q != p:
-        x = top[q]
+        x = top[U(q)]
         if x <= 0:
-            q = ulink[q]
+            q = ulink[U(q)]
         else:
             updates += cover(x, llink, rlink, ulink, dlink, top, length)
             q += 1
@@ -147,9 +152,9 @@ def uncover_rest(p, llink, rlink, ulink, dlink, top, length):
     """Inverse of cover_rest, leftward (step X6)."""
     q = p - 1
     while q != p:
-        x = top[q]
+        x = top[U(q)]
         if x <= 0:
-            q = dlink[q]
+            q = dlink[U(q)]
         else:
             uncover(x, llink, rlink, ulink, dlink, top, length)
             q -= 1
@@ -168,13 +173,13 @@ def choose_item(llink, rlink, length, cutoff):
     fewest = 0x7FFFFFFF
     k = rlink[0]
     while k != 0:
-        s = length[k]
+        s = length[U(k)]
         if s < fewest:
             best = k
             fewest = s
             if s <= cutoff:
                 break
-        k = rlink[k]
+        k = rlink[U(k)]
     return best
 
 
@@ -205,8 +210,8 @@ def search(llink, rlink, ulink, dlink, top, length, choice, state, out,
     if where == DONE:
         return EXHAUSTED
     if where == RECOVER:
-        p = choice[level]
-        best = top[p]
+        p = choice[U(level)]
+        best = top[U(p)]
     while True:
         if where == FORWARD:
             # X2 is folded into X5 (a solution is seen right after a cover);
@@ -218,13 +223,13 @@ def search(llink, rlink, ulink, dlink, top, length, choice, state, out,
             best = choose_item(llink, rlink, length, cutoff)
             # X4: cover it and start with its first option.
             updates += cover(best, llink, rlink, ulink, dlink, top, length)
-            p = dlink[best]
-            choice[level] = p
+            p = dlink[U(best)]
+            choice[U(level)] = p
         else:
             # X6: undo the option at this level and move down to the next.
             uncover_rest(p, llink, rlink, ulink, dlink, top, length)
-            p = dlink[p]
-            choice[level] = p
+            p = dlink[U(p)]
+            choice[U(level)] = p
         # X5: try option p, or backtrack when best's list is used up.
         while p == best:
             # X7/X8: uncover and go back a level (X8).
@@ -233,11 +238,11 @@ def search(llink, rlink, ulink, dlink, top, length, choice, state, out,
                 where = DONE
                 break
             level -= 1
-            p = choice[level]
-            best = top[p]
+            p = choice[U(level)]
+            best = top[U(p)]
             uncover_rest(p, llink, rlink, ulink, dlink, top, length)
-            p = dlink[p]
-            choice[level] = p
+            p = dlink[U(p)]
+            choice[U(level)] = p
         if where == DONE:
             break
         updates += cover_rest(p, llink, rlink, ulink, dlink, top, length)
@@ -245,7 +250,7 @@ def search(llink, rlink, ulink, dlink, top, length, choice, state, out,
             # X2: every primary item is covered; choice[0..level] is a cover.
             if found < cap:
                 for l in range(level + 1):
-                    out[found, l] = choice[l]
+                    out[found, l] = choice[U(l)]
                 out_len[found] = level + 1
             found += 1
             where = RECOVER
@@ -273,9 +278,9 @@ def unwind(llink, rlink, ulink, dlink, top, length, choice, state):
     if where == FORWARD:
         level -= 1  # levels below the current one hold a covered option
     while level >= 0:
-        p = choice[level]
+        p = choice[U(level)]
         uncover_rest(p, llink, rlink, ulink, dlink, top, length)
-        uncover(top[p], llink, rlink, ulink, dlink, top, length)
+        uncover(top[U(p)], llink, rlink, ulink, dlink, top, length)
         level -= 1
     state[0] = 0
     state[1] = DONE
@@ -293,16 +298,16 @@ def commit_option(p, llink, rlink, ulink, dlink, top, length):
     # skipped by its neighbours until uncover relinks it.
     q = p
     while True:
-        x = top[q]
+        x = top[U(q)]
         if x <= 0:
-            q = ulink[q]
+            q = ulink[U(q)]
         else:
-            if rlink[llink[x]] != x:
+            if rlink[llink[U(x)]] != x:
                 return -1
             q += 1
         if q == p:
             break
-    updates = cover(top[p], llink, rlink, ulink, dlink, top, length)
+    updates = cover(top[U(p)], llink, rlink, ulink, dlink, top, length)
     return updates + cover_rest(p, llink, rlink, ulink, dlink, top, length)
 
 
@@ -310,7 +315,7 @@ def commit_option(p, llink, rlink, ulink, dlink, top, length):
 def release_option(p, llink, rlink, ulink, dlink, top, length):
     """Inverse of commit_option."""
     uncover_rest(p, llink, rlink, ulink, dlink, top, length)
-    uncover(top[p], llink, rlink, ulink, dlink, top, length)
+    uncover(top[U(p)], llink, rlink, ulink, dlink, top, length)
 
 
 @njit(cache=True, nogil=True)
