@@ -381,10 +381,11 @@ def _box_for(n: int, box: tuple[int, int] | None) -> tuple[int, int]:
     return check_box(box, n)
 
 
-def _size_message(cells: int, n_expected: int | None = None) -> str:
-    if n_expected is not None:
-        return (f"wrong size: {cells} cells, but a {n_expected}x"
-                f"{n_expected} grid has {n_expected * n_expected}")
+def _size_message(cells: int, box: tuple[int, int] | None = None) -> str:
+    if box is not None:
+        n = box[0] * box[1]
+        return (f"wrong size: {cells} cells, but box {box[0]}x{box[1]} makes "
+                f"a {n}x{n} grid of {n * n}")
     if cells == 0:
         return "empty puzzle: no cells found"
     near = max(2, round(math.sqrt(cells)))
@@ -436,7 +437,7 @@ def _parse_chars(text: str, box: tuple[int, int] | None) -> Grid:
             index = other
     count = len(index)
     if want is not None and count != want * want:
-        raise InvalidPuzzle(_size_message(count, want))
+        raise InvalidPuzzle(_size_message(count, box))
     n = math.isqrt(count)
     if n * n != count or count == 0:
         raise InvalidPuzzle(_size_message(count))
@@ -507,7 +508,7 @@ def _parse_numbers(text: str, box: tuple[int, int] | None,
     count = len(spans)
     want = None if box is None else box[0] * box[1]
     if want is not None and count != want * want:
-        raise InvalidPuzzle(_size_message(count, want))
+        raise InvalidPuzzle(_size_message(count, box))
     n = math.isqrt(count)
     if n * n != count:
         raise InvalidPuzzle(_size_message(count))

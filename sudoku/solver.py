@@ -28,7 +28,7 @@ from .grid import (_VALUE_OF_BYTE, ALPHABET, Grid, InvalidPuzzle, _Layout,
 
 # Above this many matrix entries the base problem is built option by
 # option instead of from a dense 0/1 matrix.
-_DENSE_LIMIT = 64_000_000
+_DENSE_LIMIT = 4_000_000
 
 
 # -- encoding ----------------------------------------------------------------
@@ -139,12 +139,14 @@ class Result:
     input is not a grid or its givens clash), or ``"unknown"`` (the
     ``max_nodes`` budget ran out first).  ``grid``: the first solution
     found (for ``"solved"`` and ``"multiple"``), else None.  ``error``: the
-    reason for ``"invalid"``, else None.
+    reason for ``"invalid"``, else None.  ``count``: the solutions found,
+    at most the batch's ``limit``.
     """
 
     status: str
     grid: Grid | None = None
     error: str | None = None
+    count: int = 0
 
     def __bool__(self) -> bool:
         return self.status == SOLVED
@@ -155,11 +157,13 @@ class BatchArrays:
     """``solve_many`` results as arrays, for callers that want no objects.
 
     ``status[b]``: index into ``STATUSES``; ``solutions``: ``(B, n, n)``,
-    the first solution found (zeros when none); ``nodes``: search nodes.
+    the first solution found (zeros when none); ``counts``: solutions
+    found, at most the limit (0 when invalid); ``nodes``: search nodes.
     """
 
     status: np.ndarray
     solutions: np.ndarray
+    counts: np.ndarray
     nodes: np.ndarray
 
 
@@ -184,14 +188,17 @@ def cells_conflict(cells: np.ndarray, box: tuple[int, int]) -> np.ndarray:
 
 
 def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
-                unique: bool = True,
+                limit: int | None = 2,
                 max_nodes: int | None = None) -> BatchArrays:
     """Solve a ``(B, n, n)`` int array of puzzles in one engine call.
 
     The vectorised core of ``solve_many``: no Python work per puzzle.
     Values must already be in ``0..n``; puzzles whose givens clash get
-    status ``"invalid"`` without reaching the engine.
+    status ``"invalid"`` without reaching the engine.  ``limit``: stop each
+    search after this many solutions (2: check uniqueness; 1: first
+    solution only; None: count them all).
     """
+    limit = _check_limit(limit)
     cells = np.asarray(cells, np.int64)
     if cells.ndim != 3 or cells.shape[1] != cells.shape[2]:
         raise ValueError(f"cells must have shape (B, n, n), got {cells.shape}")
@@ -200,8 +207,9 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     status = np.full(batch, STATUSES.index(INVALID), np.int8)
     solutions = np.zeros_like(cells)
     nodes = np.zeros(batch, np.int64)
+    found = np.zeros(batch, np.int64)
     if batch == 0:
-        return BatchArrays(status, solutions, nodes)
+        return BatchArrays(status, solutions, found, nodes)
     ok = ~cells_conflict(cells, box)
     good = np.flatnonzero(ok)
     flat = cells[good].reshape(len(good), n * n)
@@ -211,8 +219,7 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     where = np.nonzero(filled)
     options = where[1] * n + flat[where] - 1
     result = base_problem(*box).solve_batch(
-        (options.astype(np.int64), starts), limit=2 if unique else 1,
-        max_nodes=max_nodes)
+        (options.astype(np.int64), starts), limit=limit, max_nodes=max_nodes)
     counts = result.counts
     code = np.select(
         [counts == 0, counts == 1, counts >= 2, counts == -2],
@@ -221,6 +228,7 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
         STATUSES.index(INVALID))
     status[good] = code
     nodes[good] = result.nodes
+    found[good] = np.maximum(counts, 0)
     picked = result.solutions
     rows_of, cols_of = np.nonzero(picked >= 0)
     cell, digit = np.divmod(picked[rows_of, cols_of], n)
@@ -228,22 +236,39 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     out[rows_of, cell] = digit + 1
     out[counts <= 0] = 0
     solutions[good] = out.reshape(len(good), n, n)
-    return BatchArrays(status, solutions, nodes)
+    return BatchArrays(status, solutions, found, nodes)
+
+
+def _check_limit(limit) -> int:
+    if limit is None:
+        return _ALL
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) \
+            or limit < 1:
+        raise ValueError(f"limit must be a positive integer or None, got "
+                         f"{limit!r}")
+    return int(limit)
+
+
+_ALL = 1 << 62
 
 
 def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
-               *, unique: bool = True,
+               *, limit: int | None = 2,
                max_nodes: int | None = None) -> list[Result]:
     """Solve a batch of puzzles; one ``Result`` per puzzle, in order.
 
     ``puzzles``: any iterable of accepted inputs (lines of text, grids,
     arrays), or a ``(B, n, n)`` numpy array.  All puzzles of one box shape
     go through a single jitted engine call.  Uniqueness is checked by
-    default (``unique=True``: the search of each puzzle stops at its second
-    solution and reports ``"multiple"``); ``unique=False`` stops at the
-    first solution, which is faster.  A bad puzzle never stops the batch:
-    its result has status ``"invalid"`` and the reason in ``error``.
+    default: with ``limit=2`` the search of each puzzle stops at its second
+    solution and reports ``"multiple"``; ``limit=1`` stops at the first
+    solution (faster; never ``"multiple"``); a larger ``limit`` or None
+    counts solutions into ``Result.count``.  ``max_nodes`` bounds the search
+    of each puzzle (status ``"unknown"`` when it runs out).  A bad puzzle
+    never stops the batch: its result has status ``"invalid"`` and the
+    reason in ``error``.
     """
+    limit = _check_limit(limit)
     if isinstance(puzzles, np.ndarray) and puzzles.ndim == 3:
         grids: list[Grid | str] = [None] * len(puzzles)  # type: ignore
         groups = {_box_of_stack(puzzles, box): (np.arange(len(puzzles)),
@@ -258,8 +283,7 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
         if isinstance(item, str):
             results[b] = Result(INVALID, None, item)
     for shape, (index, cells) in groups.items():
-        arrays = solve_cells(cells, shape, unique=unique,
-                             max_nodes=max_nodes)
+        arrays = solve_cells(cells, shape, limit=limit, max_nodes=max_nodes)
         _collect(results, grids, index, cells, shape, arrays, template)
     return results  # type: ignore[return-value]
 
@@ -340,6 +364,7 @@ def _parse_lines_bulk(puzzles: list, box):
 def _collect(results, grids, index, cells, shape, arrays, template):
     """Turn one group's arrays into ``Result`` objects."""
     codes = arrays.status.tolist()
+    found = arrays.counts.tolist()
     for k, b in enumerate(index.tolist()):
         status = STATUSES[codes[k]]
         source = grids[b]
@@ -351,11 +376,12 @@ def _collect(results, grids, index, cells, shape, arrays, template):
         if status in (SOLVED, MULTIPLE):
             solution = arrays.solutions[k]
             if isinstance(source, Grid):
-                results[b] = Result(status, source.with_cells(solution))
+                results[b] = Result(status, source.with_cells(solution),
+                                    None, found[k])
             else:
                 layout = None if template is None else _Layout.line(
                     template[b])
                 results[b] = Result(status, Grid._make(solution, shape,
-                                                       layout))
+                                                       layout), None, found[k])
         else:
-            results[b] = Result(status)
+            results[b] = Result(status, None, None, found[k])

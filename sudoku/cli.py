@@ -1,0 +1,400 @@
+"""The ``sudoku`` command line.
+
+    sudoku solve PUZZLE|FILE|-   solve a puzzle, or a file (one per line)
+    sudoku solve --example       a famous hard puzzle and its solution
+
+A FILE (or ``-`` for standard input) holding one grid over several lines is
+one puzzle; otherwise each non-blank line is a puzzle (text after the
+puzzle and a space, such as a name or a tag, is ignored).  In a batch the
+output has one entry per puzzle in input order.  With the line format a
+puzzle that is not simply solved is written ``<grid> <tag>``, where the tag
+is ``multiple``, ``nosolution``, ``invalid`` or ``unknown``, and the grid
+is the first solution (``multiple``) or the puzzle itself.
+
+Exit status: 0 when every puzzle is solved (with ``--unique``: has exactly
+one solution), 1 when some puzzle has no solution or is invalid, 2 for
+usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import TextIO
+
+from dlx import BudgetExhausted
+
+from . import grid as G
+from .grid import Grid, InvalidPuzzle, parse
+from .solver import (INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN, Result,
+                     count, solve_many)
+
+EXAMPLE_NAME = "AI Escargot (Arto Inkala, 2006)"
+EXAMPLE = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
+           "......7..7...3..")
+TAGS = {SOLVED: "", MULTIPLE: "multiple", NO_SOLUTION: "nosolution",
+        INVALID: "invalid", UNKNOWN: "unknown"}
+CHUNK = 4096
+PROGRESS_AFTER = 1.0  # seconds before a batch starts reporting progress
+
+
+class UsageError(Exception):
+    """A problem with the command line itself (exit status 2)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sudoku", description="Solve Sudoku puzzles (4x4 to 25x25 and "
+        "beyond) by exact cover with Dancing Links.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    solve = commands.add_parser(
+        "solve", help="solve a puzzle or a file of puzzles",
+        description="Solve PUZZLE (the grid itself), FILE (one puzzle per "
+        "line, or one multi-line grid) or - (standard input).")
+    solve.add_argument("source", nargs="?", metavar="PUZZLE|FILE|-")
+    solve.add_argument("--example", action="store_true",
+                       help="solve a famous hard puzzle and show both grids")
+    mode = solve.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true",
+                      help="count the solutions (see --limit)")
+    mode.add_argument("--unique", action="store_true",
+                      help="check that each puzzle has exactly one solution")
+    solve.add_argument("--limit", type=_positive, default=None, metavar="N",
+                       help="with --count, stop counting at N")
+    solve.add_argument("--format", choices=("same",) + G.FORMATS,
+                       default="same", help="output layout: same as the "
+                       "input (default), line, grid (pretty) or csv")
+    solve.add_argument("--box", type=_box, default=None, metavar="RxC",
+                       help="box shape, e.g. 2x3 (default: inferred)")
+    solve.add_argument("--max-nodes", type=_positive, default=None,
+                       metavar="N", help="give up on a puzzle after N "
+                       "search nodes (reported as unknown)")
+    solve.add_argument("-o", "--output", metavar="FILE",
+                       help="write results to FILE instead of stdout")
+    solve.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress or summary on stderr")
+    return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got "
+                                         f"{text!r}")
+    return value
+
+
+def _box(text: str) -> tuple[int, int]:
+    parts = text.lower().replace(",", "x").split("x")
+    if len(parts) == 2 and all(p.strip().isdigit() and int(p) > 0
+                               for p in parts):
+        return int(parts[0]), int(parts[1])
+    raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 3x3, got "
+                                     f"{text!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return run_solve(args)
+    except UsageError as error:
+        print(f"sudoku: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 1
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    if args.example:
+        if args.source is not None:
+            raise UsageError("--example takes no PUZZLE or FILE")
+        return show_example()
+    if args.source is None:
+        raise UsageError("give a PUZZLE, a FILE or - (see sudoku solve -h)")
+    if args.limit is not None and not args.count:
+        raise UsageError("--limit goes with --count")
+    text, where = read_source(args.source)
+    entries = split_puzzles(text, args.box)
+    if not entries:
+        print(f"sudoku: {where}: no puzzle found (the input is empty)",
+              file=sys.stderr)
+        return 1
+    with _open_output(args.output) as out:
+        if where == "the puzzle":
+            return solve_one(text, args, out)
+        if len(entries) == 1:
+            return solve_one(_without_comment(entries[0][1], args.box), args,
+                             out)
+        return solve_batch(entries, args, out)
+
+
+class _open_output:
+    """stdout, or a file opened for writing (a context manager)."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+        self.stream: TextIO = sys.stdout
+
+    def __enter__(self) -> TextIO:
+        if self.path is not None:
+            try:
+                self.stream = open(self.path, "w", encoding="utf-8")
+            except OSError as error:
+                raise UsageError(f"cannot write {self.path}: "
+                                 f"{error.strerror}") from None
+        return self.stream
+
+    def __exit__(self, *exc) -> None:
+        if self.stream is not sys.stdout:
+            self.stream.close()
+        else:
+            self.stream.flush()
+
+
+def read_source(source: str) -> tuple[str, str]:
+    """The text to solve and a name for it in messages."""
+    if source == "-":
+        return _decode(sys.stdin.buffer.read()), "-"
+    if os.path.isfile(source):
+        try:
+            with open(source, "rb") as f:
+                return _decode(f.read()), source
+        except OSError as error:
+            raise UsageError(f"cannot read {source}: {error.strerror}") \
+                from None
+    if os.path.isdir(source):
+        raise UsageError(f"{source} is a directory")
+    if (os.sep in source or source.lower().endswith((".txt", ".csv",
+                                                      ".sdk")))\
+            and not any(ch in source for ch in ",\n"):
+        raise UsageError(f"no such file: {source}")
+    return source, "the puzzle"
+
+
+def _decode(data: bytes) -> str:
+    text = data.decode("utf-8-sig", errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def split_puzzles(text: str, box) -> list[tuple[int, str]]:
+    """``(line number, puzzle text)`` pairs: the whole text when it is one
+    grid written over several lines, else each non-blank line."""
+    lines = [(k + 1, line.rstrip()) for k, line in
+             enumerate(text.split("\n")) if line.strip()]
+    if len(lines) <= 1:
+        return lines
+    rows = [line for _, line in lines if not G._is_rule_line(line)]
+    try:
+        whole = parse(text, box)
+    except InvalidPuzzle:
+        return lines
+    if whole.n == len(rows):
+        return [(lines[0][0], text.strip("\n"))]
+    return lines
+
+
+def _without_comment(line: str, box) -> str:
+    """``<puzzle> <comment>`` -> ``<puzzle>`` when the line as a whole is
+    not a puzzle but its first word is."""
+    first = line.split(None, 1)[0]
+    if first == line.strip():
+        return line
+    try:
+        parse(line, box)
+        return line
+    except InvalidPuzzle:
+        pass
+    try:
+        parse(first, box)
+        return first
+    except InvalidPuzzle:
+        return line
+
+
+# -- one puzzle --------------------------------------------------------------
+def solve_one(text: str, args, out: TextIO) -> int:
+    try:
+        puzzle = parse(text, args.box)
+        if args.count:
+            total = count(puzzle, args.limit, max_nodes=args.max_nodes)
+            print(total, file=out)
+            return 0 if total else 1
+        result = solve_many([puzzle], limit=2,
+                            max_nodes=args.max_nodes)[0]
+    except InvalidPuzzle as error:
+        print(f"sudoku: invalid puzzle: {error}", file=sys.stderr)
+        return 1
+    except BudgetExhausted as error:
+        print(f"sudoku: gave up: {error}", file=sys.stderr)
+        return 1
+    if result.status == INVALID:
+        print(f"sudoku: invalid puzzle: {result.error}", file=sys.stderr)
+        return 1
+    if args.unique:
+        print({SOLVED: "unique", MULTIPLE: "multiple",
+               NO_SOLUTION: "no solution", UNKNOWN: "unknown"}
+              [result.status], file=out)
+        return 0 if result.status == SOLVED else 1
+    if result.status in (NO_SOLUTION, UNKNOWN):
+        reason = ("no solution" if result.status == NO_SOLUTION
+                  else "gave up (node budget)")
+        print(f"sudoku: {reason}", file=sys.stderr)
+        return 1
+    print(_render(result.grid, args.format), file=out)
+    if result.status == MULTIPLE:
+        print("sudoku: note: the puzzle has more than one solution; this is "
+              "one of them", file=sys.stderr)
+    return 0
+
+
+def _render(grid: Grid, style: str) -> str:
+    return grid.format(None if style == "same" else style)
+
+
+# -- batches -----------------------------------------------------------------
+class Summary:
+    """Counts per status, timing and progress reports on stderr."""
+
+    def __init__(self, total: int, quiet: bool):
+        self.total = total
+        self.quiet = quiet
+        self.counts = {status: 0 for status in TAGS}
+        self.done = 0
+        self.start = time.perf_counter()
+        self.last_report = self.start
+        self.tty = sys.stderr.isatty()
+        self.reported = False
+
+    def add(self, status: str) -> None:
+        self.counts[status] += 1
+        self.done += 1
+
+    def progress(self) -> None:
+        now = time.perf_counter()
+        if self.quiet or now - self.start < PROGRESS_AFTER or (
+                not self.tty and now - self.last_report < 5.0):
+            return
+        self.last_report = now
+        rate = self.done / (now - self.start)
+        line = (f"sudoku: {self.done}/{self.total} puzzles "
+                f"({100 * self.done // self.total}%), {rate:,.0f} puzzles/s")
+        print(("\r" + line) if self.tty else line, end="" if self.tty
+              else "\n", file=sys.stderr, flush=True)
+        self.reported = True
+
+    def finish(self) -> None:
+        if self.quiet:
+            return
+        seconds = time.perf_counter() - self.start
+        if self.tty and self.reported:
+            print("\r\033[K", end="", file=sys.stderr)
+        rate = self.done / seconds if seconds > 0 else float("inf")
+        parts = [f"{self.counts[SOLVED]} solved",
+                 f"{self.counts[NO_SOLUTION]} no solution",
+                 f"{self.counts[MULTIPLE]} multiple",
+                 f"{self.counts[INVALID]} invalid"]
+        if self.counts[UNKNOWN]:
+            parts.append(f"{self.counts[UNKNOWN]} unknown")
+        print(f"sudoku: {self.done} puzzles in {seconds:.2f} s "
+              f"({rate:,.0f} puzzles/s): {', '.join(parts)}",
+              file=sys.stderr)
+
+
+def solve_batch(entries: list[tuple[int, str]], args, out: TextIO) -> int:
+    if args.count:
+        limit = args.limit
+    else:
+        limit = 2
+    summary = Summary(len(entries), args.quiet)
+    failed = False
+    first_block = True
+    for lo in range(0, len(entries), CHUNK):
+        chunk = entries[lo:lo + CHUNK]
+        texts = [line if " " not in line and "\t" not in line
+                 else _without_comment(line, args.box) for _, line in chunk]
+        results = solve_many(texts, args.box, limit=limit,
+                             max_nodes=args.max_nodes)
+        lines = []
+        for (number, line), text, result in zip(chunk, texts, results):
+            summary.add(result.status)
+            if result.status == INVALID:
+                print(f"sudoku: line {number}: {result.error}",
+                      file=sys.stderr)
+            failed |= _failed(result, args)
+            lines.append(_batch_entry(number, line, text, result, args,
+                                      first_block))
+            first_block = False
+        out.write("".join(lines))
+        summary.progress()
+    summary.finish()
+    return 1 if failed else 0
+
+
+def _failed(result: Result, args) -> bool:
+    if args.unique:
+        return result.status != SOLVED
+    return result.status not in (SOLVED, MULTIPLE)
+
+
+def _batch_entry(number: int, line: str, text: str, result: Result, args,
+                 first: bool) -> str:
+    """The output for one puzzle of a batch."""
+    style = args.format
+    if args.count:
+        shown = line if result.status == INVALID else _render(
+            parse(text, args.box), style)
+        value = "invalid" if result.status == INVALID else (
+            "unknown" if result.status == UNKNOWN else str(result.count))
+        return _entry(shown, value, style, number, first)
+    if args.unique:
+        tag = "unique" if result.status == SOLVED else TAGS[result.status]
+        shown = line if result.status == INVALID else _render(
+            parse(text, args.box), style)
+        return _entry(shown, tag, style, number, first)
+    if result.grid is not None:
+        return _entry(_render(result.grid, style), TAGS[result.status], style,
+                      number, first)
+    shown = line if result.status == INVALID else _render(
+        parse(text, args.box), style)
+    return _entry(shown, TAGS[result.status], style, number, first)
+
+
+def _entry(shown: str, tag: str, style: str, number: int,
+           first: bool) -> str:
+    if "\n" not in shown:
+        return f"{shown} {tag}\n" if tag else f"{shown}\n"
+    head = "" if first else "\n"
+    if tag:
+        head += f"# line {number}: {tag}\n"
+    return f"{head}{shown}\n"
+
+
+# -- the example -------------------------------------------------------------
+def show_example() -> int:
+    puzzle = parse(EXAMPLE)
+    solution = solve_many([puzzle])[0].grid
+    left = puzzle.pretty().split("\n")
+    right = solution.pretty().split("\n")
+    width = len(left[0])
+    middle = len(left) // 2
+    print(EXAMPLE_NAME)
+    print(EXAMPLE)
+    print()
+    print("puzzle".ljust(width + 7) + "solution")
+    for k, (a, b) in enumerate(zip(left, right)):
+        arrow = "  ->  " if k == middle else "      "
+        print(f"{a.ljust(width)} {arrow}{b}")
+    return 0

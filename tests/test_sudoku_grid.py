@@ -1,0 +1,175 @@
+"""Reading and writing grids: formats, size inference, round trips, errors."""
+
+import numpy as np
+import pytest
+
+import sudoku
+from sudoku import InvalidPuzzle, parse
+
+TOP1 = ("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2."
+        "....1.4......")
+
+PRETTY = """\
+4 . . | . . . | 8 . 5
+. 3 . | . . . | . . .
+. . . | 7 . . | . . .
+------+-------+------
+. 2 . | . . . | . 6 .
+. . . | . 8 . | 4 . .
+. . . | . 1 . | . . .
+------+-------+------
+. . . | 6 . 3 | . 7 .
+5 . . | 2 . . | . . .
+1 . 4 | . . . | . . ."""
+
+CSV = """\
+4,0,0,0,0,0,8,0,5
+0,3,0,0,0,0,0,0,0
+0,0,0,7,0,0,0,0,0
+0,2,0,0,0,0,0,6,0
+0,0,0,0,8,0,4,0,0
+0,0,0,0,1,0,0,0,0
+0,0,0,6,0,3,0,7,0
+5,0,0,2,0,0,0,0,0
+1,0,4,0,0,0,0,0,0"""
+
+
+def test_the_same_puzzle_in_every_format():
+    want = parse(TOP1).cells
+    assert want.shape == (9, 9) and want[0, 0] == 4 and want[0, 1] == 0
+    forms = [TOP1, TOP1.replace(".", "0"), TOP1.replace(".", "_"),
+             TOP1.replace(".", "-"), PRETTY, CSV, CSV.replace("\n", ","),
+             CSV.replace(",", ", "), CSV.replace(",", ";"),
+             want.tolist(), want, want.ravel(), TOP1.encode(),
+             [TOP1[9 * r:9 * r + 9] for r in range(9)],
+             "\r\n".join(PRETTY.split("\n")) + "\r\n",
+             "+-------+-------+-------+\n" + "\n".join(
+                 "| " + line + " |" for line in PRETTY.split("\n")
+                 if "+" not in line) + "\n+-------+-------+-------+"]
+    for form in forms:
+        grid = parse(form)
+        assert np.array_equal(grid.cells, want), form
+        assert grid.box == (3, 3)
+    assert parse(parse(TOP1)) == parse(TOP1)
+
+
+@pytest.mark.parametrize("text", [TOP1, TOP1.replace(".", "0"), PRETTY, CSV,
+                                  CSV.replace("\n", ","),
+                                  CSV.replace(",", ", "),
+                                  "5 3 . | . 7 .\n" * 0 + TOP1.lower()])
+def test_round_trips_are_exact(text):
+    grid = parse(text)
+    assert grid.format() == text
+    assert parse(grid.format()) == grid
+    for style in sudoku.FORMATS:
+        assert parse(grid.format(style)) == grid
+
+
+def test_canonical_forms():
+    grid = parse(CSV)
+    assert str(grid) == TOP1
+    assert grid.format("grid") == PRETTY
+    assert grid.format("csv") == CSV
+    assert grid.format("line") == TOP1
+    assert sudoku.format_pretty(grid) == PRETTY
+    assert sudoku.format_csv(grid) == CSV
+    assert grid.givens == 17 and not grid.is_complete()
+    assert "Grid(" in repr(grid)
+    with pytest.raises(ValueError, match="unknown format"):
+        grid.format("xml")
+
+
+def test_solution_written_in_the_input_layout():
+    solved = sudoku.solve(PRETTY)
+    text = solved.format()
+    assert text.count("\n") == PRETTY.count("\n")
+    assert "|" in text and "." not in text
+    assert parse(text) == solved
+    csv = sudoku.solve(CSV).format()
+    assert csv.count(",") == CSV.count(",") and ",0" not in csv
+    zeros = sudoku.solve(TOP1.replace(".", "0"))
+    assert zeros.format() == str(zeros)
+
+
+@pytest.mark.parametrize("n, box", [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)),
+                                    (9, (3, 3)), (12, (3, 4)), (16, (4, 4)),
+                                    (25, (5, 5)), (10, (2, 5))])
+def test_size_and_default_box(n, box):
+    grid = parse("." * (n * n))
+    assert grid.n == n and grid.box == box
+    assert sudoku.default_box(n) == box
+
+
+def test_explicit_box():
+    assert parse("." * 36, box=(3, 2)).box == (3, 2)
+    assert parse(np.zeros((6, 6), int), box=(3, 2)).box == (3, 2)
+    with pytest.raises(InvalidPuzzle, match="box 2x2"):
+        parse("." * 81, box=(2, 2))
+    with pytest.raises(InvalidPuzzle, match="box must be"):
+        parse("." * 81, box="3x3")
+
+
+def test_large_alphabets():
+    # 16x16: 1-9 then A-G; 25x25: 1-9 then A-P; lower case is accepted.
+    row16 = "123456789ABCDEFG"
+    grid = parse(row16 + "." * 240)
+    assert grid.cells[0].tolist() == list(range(1, 17))
+    assert parse(row16.lower() + "." * 240) == grid
+    row25 = "123456789ABCDEFGHIJKLMNOP"
+    assert parse(row25 + "0" * 600).cells[0, -1] == 25
+    with pytest.raises(InvalidPuzzle, match="bad character 'H' at row 1, "
+                       "column 8"):
+        parse("1234567H" + "." * 248)
+
+
+def test_numbers_for_large_grids():
+    cells = np.arange(256).reshape(16, 16) % 17
+    text = "\n".join(" ".join(map(str, row)) for row in cells)
+    assert np.array_equal(parse(text).cells, cells)
+    csv = "\n".join(",".join(map(str, row)) for row in cells)
+    grid = parse(csv)
+    assert np.array_equal(grid.cells, cells) and grid.format() == csv
+    big = np.zeros((36, 36), int)
+    big[0, :3] = [36, 1, 20]
+    grid = parse(",".join(map(str, big.ravel())))
+    assert grid.box == (6, 6) and grid.cells[0, 0] == 36
+    assert parse(str(grid)) == grid
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty puzzle"),
+    ("   \n\n", "empty puzzle"),
+    (TOP1[:80], "wrong size: 80 cells"),
+    (TOP1 + "1", "wrong size: 82 cells"),
+    (TOP1[:40] + "x" + TOP1[41:], "bad character 'x' at row 5, column 5"),
+    (TOP1[:9] + "A" + TOP1[10:], "bad character 'A' at row 2, column 1"),
+    (CSV.replace("0,8", "0,10", 1), "bad value '10' at row 1, column 7"),
+    (CSV.replace("0,8", "0,x", 1), "bad entry 'x' at row 1, column 7"),
+    (PRETTY.replace(". 3 .", ". 3", 1), "wrong size"),
+    ("." * 49, "has no box shape"),
+])
+def test_bad_text(text, message):
+    with pytest.raises(InvalidPuzzle, match=message) as info:
+        parse(text)
+    assert isinstance(info.value, ValueError)
+    assert "\n" not in str(info.value)
+
+
+def test_bad_arrays():
+    with pytest.raises(InvalidPuzzle, match="bad value 10 at row 1, column 2"):
+        parse([[1, 10] + [0] * 7] + [[0] * 9] * 8)
+    with pytest.raises(InvalidPuzzle, match="square"):
+        parse(np.zeros((9, 8), int))
+    with pytest.raises(InvalidPuzzle, match="integers"):
+        parse([["a"] * 4] * 4)
+    with pytest.raises(InvalidPuzzle, match="bad value -1"):
+        parse(np.full((4, 4), -1))
+
+
+def test_conflicts_named():
+    text = "5" + "." * 5 + "5" + "." * 74
+    found = sudoku.conflicts(parse(text))
+    assert found == [((0, 0), (0, 6), 5, "row")]
+    with pytest.raises(InvalidPuzzle, match="givens conflict: r1c1 and r1c7 "
+                       "both hold 5 in the same row"):
+        sudoku.solve(text)
