@@ -1,0 +1,204 @@
+"""Knuth's DLX text format: reading, writing, errors, round trips."""
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from dlx import ExactCover
+from dlx.formats import DLXFormatError, dump, dumps, load, loads
+from dlx.problems import langford, polyomino, queens
+
+DATA = Path(__file__).parent / "data"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / \
+    "exactcover"
+
+
+def test_toy_file():
+    problem = load(DATA / "toy.dlx")
+    assert problem.primary == tuple("abcde")
+    assert problem.secondary == ("f", "g")
+    assert len(problem) == 6
+    assert [problem.options[i] for i in problem.solve()] == [
+        ("c", "e", "f"), ("a", "d"), ("b", "g")]
+    assert problem.count() == 1
+
+
+def test_crlf_blank_lines_and_comments():
+    text = "| head\r\n\r\nA B | C\r\n  | indented comment\r\nA C\r\n\r\nB\r\n"
+    problem = loads(text)
+    assert problem.items == ("A", "B", "C")
+    assert problem.options == (("A", "C"), ("B",))
+
+
+def test_no_secondary_and_lone_bar():
+    assert loads("A B\nA B\n").secondary == ()
+    problem = loads("A B |\nA\nB\n")
+    assert problem.secondary == () and problem.count() == 1
+
+
+def test_file_objects_and_paths(tmp_path):
+    problem = load(io.StringIO("x y | z\nx z\ny\n"))
+    assert problem.count() == 1
+    path = tmp_path / "p.dlx"
+    dump(problem, path)
+    assert load(str(path)).options == problem.options
+    out = io.StringIO()
+    dump(problem, out)
+    assert out.getvalue() == "x y | z\nx z\ny\n"
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("", None, "no item line"),
+    ("| only a comment\n\n", None, "no item line"),
+    ("A B\nA C\n", 2, "unknown item 'C'"),
+    ("A A\n", 1, "listed twice"),
+    ("A B | A\n", 1, "listed twice"),
+    ("A B\nB A B\n", 2, "appears twice"),
+    ("A | B | C\n", 1, "'|' twice"),
+    ("| c\n| B\n", None, "no item line"),
+    ("A:1 B\n", 1, "colour"),
+    ("A B\n\n\nA:red\n", 4, "colour"),
+    ("ABCDEFGHI\n", 1, "longer than 8"),
+    ("A B|C\n", 1, "contains '|'"),
+    ("caf\u00e9\n", 1, "printable ASCII"),
+    ("| x\nA B\n| y\nA\n\nB Q\n", 6, "unknown item 'Q'"),
+])
+def test_errors_name_the_line(text, line, message):
+    with pytest.raises(DLXFormatError, match=re.escape(message)) as caught:
+        loads(text)
+    assert caught.value.line == line
+    if line is not None:
+        assert f"line {line}:" in str(caught.value)
+
+
+def test_error_names_the_file(tmp_path):
+    path = tmp_path / "bad.dlx"
+    path.write_text("A B\nA\nC\n")
+    with pytest.raises(DLXFormatError, match=r"bad\.dlx:3: unknown item"):
+        load(path)
+
+
+def test_long_names_when_allowed():
+    problem = loads("alphabetical beta\nalphabetical beta\n",
+                    max_name_length=None)
+    assert problem.count() == 1
+    assert loads(dumps(problem, max_name_length=None),
+                 max_name_length=None).options == problem.options
+
+
+@pytest.mark.parametrize("names", [["a b"], ["a|b"], ["a:b"], [""],
+                                   ["ok", "toolongname"], [1, "1"]])
+def test_unwritable_names(names):
+    problem = ExactCover(names)
+    with pytest.raises(ValueError):
+        dumps(problem)
+
+
+def test_dumps_comment_and_numbers():
+    problem = ExactCover([0, 1], [2])
+    problem.add_options([[0, 2], [1]])
+    text = dumps(problem, comment="two items\nand one more")
+    assert text == "| two items\n| and one more\n0 1 | 2\n0 2\n1\n"
+    back = loads(text)
+    assert back.items == ("0", "1", "2") and back.count() == 1
+
+
+BUILT = {
+    "queens 8": lambda: queens.queens(8),
+    "queens 10": lambda: queens.queens(10),
+    "langford 7": lambda: langford.langford(7),
+    "langford 8 all": lambda: langford.langford(8, distinct=False),
+    "pentomino 3x20": lambda: polyomino.polyomino("3x20"),
+    "toy": lambda: load(DATA / "toy.dlx"),
+}
+
+
+@pytest.mark.parametrize("name", BUILT)
+def test_round_trip_builders(name):
+    problem = BUILT[name]()
+    back = loads(dumps(problem))
+    assert back.primary == problem.primary
+    assert back.secondary == problem.secondary
+    assert back.options == problem.options
+    assert back.count() == problem.count()
+    assert dumps(back) == dumps(problem)
+
+
+names = st.text(alphabet="abcxyz0189_.-+*", min_size=1, max_size=8)
+
+
+@st.composite
+def problems(draw):
+    items = draw(st.lists(names, min_size=1, max_size=8, unique=True))
+    nprimary = draw(st.integers(1, len(items)))
+    problem = ExactCover(items[:nprimary], items[nprimary:])
+    options = draw(st.lists(st.lists(st.sampled_from(items), min_size=1,
+                                     unique=True), max_size=12))
+    problem.add_options(options)
+    return problem
+
+
+@settings(max_examples=60, deadline=None)
+@given(problems())
+def test_round_trip_random(problem):
+    back = loads(dumps(problem))
+    assert back.items == problem.items and back.options == problem.options
+    assert sorted(back.solutions()) == sorted(problem.solutions())
+
+
+# -- the shared instances ------------------------------------------------------
+def shared_cases():
+    """(file, expected count) from the table in the shared README."""
+    readme = SHARED / "README.md"
+    if not readme.exists():
+        return [pytest.param(None, None, marks=pytest.mark.skip(
+            reason=f"{SHARED} is absent"))]
+    cases = []
+    for line in readme.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 5 or not cells[0].endswith(".dlx"):
+            continue
+        count = re.match(r"[\d,]+", cells[4])
+        if not count:
+            continue
+        expected = int(count.group().replace(",", ""))
+        for name in _expand(cells[0]):
+            slow = expected > 1_000_000 or name == "pentomino-6x10.dlx"
+            cases.append(pytest.param(
+                name, expected, id=name,
+                marks=[pytest.mark.slow] if slow else []))
+    return cases
+
+
+def _expand(name):
+    """"x-0001..0003.dlx" -> x-0001.dlx, x-0002.dlx, x-0003.dlx."""
+    ranged = re.fullmatch(r"(.*?)(\d+)\.\.(\d+)\.dlx", name)
+    if not ranged:
+        return [name]
+    prefix, lo, hi = ranged.groups()
+    return [f"{prefix}{k:0{len(lo)}d}.dlx" for k in range(int(lo),
+                                                          int(hi) + 1)]
+
+
+@pytest.mark.parametrize("name, expected", shared_cases())
+def test_shared_instance(name, expected):
+    path = SHARED / name
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
+    problem = load(path)
+    assert problem.count() == expected
+    back = loads(dumps(problem))
+    assert back.options == problem.options
+
+
+def test_shared_pentomino_file_is_our_problem():
+    path = SHARED / "pentomino-6x10.dlx"
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
+    theirs = load(path)
+    ours = polyomino.polyomino("6x10")
+    assert theirs.items == ours.items
+    assert sorted(theirs.options) == sorted(ours.options)
