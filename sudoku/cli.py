@@ -328,13 +328,13 @@ def solve_batch(entries: list[tuple[int, str]], args, out: TextIO) -> int:
         results = solve_many(texts, args.box, limit=limit,
                              max_nodes=args.max_nodes)
         lines = []
-        for (number, line), text, result in zip(chunk, texts, results):
+        for (number, _), text, result in zip(chunk, texts, results):
             summary.add(result.status)
             if result.status == INVALID:
                 print(f"sudoku: line {number}: {result.error}",
                       file=sys.stderr)
             failed |= _failed(result, args)
-            lines.append(_batch_entry(number, line, text, result, args,
+            lines.append(_batch_entry(number, text, result, args,
                                       first_block))
             first_block = False
         out.write("".join(lines))
@@ -349,31 +349,27 @@ def _failed(result: Result, args) -> bool:
     return result.status not in (SOLVED, MULTIPLE)
 
 
-def _batch_entry(number: int, line: str, text: str, result: Result, args,
+def _batch_entry(number: int, text: str, result: Result, args,
                  first: bool) -> str:
     """The output for one puzzle of a batch."""
     style = args.format
     if args.count:
-        shown = line if result.status == INVALID else _render(
-            parse(text, args.box), style)
-        value = "invalid" if result.status == INVALID else (
-            "unknown" if result.status == UNKNOWN else str(result.count))
-        return _entry(shown, value, style, number, first)
-    if args.unique:
+        tag = {INVALID: "invalid", UNKNOWN: "unknown"}.get(
+            result.status, str(result.count))
+    elif args.unique:
         tag = "unique" if result.status == SOLVED else TAGS[result.status]
-        shown = line if result.status == INVALID else _render(
-            parse(text, args.box), style)
-        return _entry(shown, tag, style, number, first)
-    if result.grid is not None:
-        return _entry(_render(result.grid, style), TAGS[result.status], style,
-                      number, first)
-    shown = line if result.status == INVALID else _render(
-        parse(text, args.box), style)
-    return _entry(shown, TAGS[result.status], style, number, first)
+    else:
+        tag = TAGS[result.status]
+        if result.grid is not None:
+            return _entry(_render(result.grid, style), tag, number, first)
+    if result.status == INVALID or style == "same":
+        shown = text
+    else:
+        shown = _render(parse(text, args.box), style)
+    return _entry(shown, tag, number, first)
 
 
-def _entry(shown: str, tag: str, style: str, number: int,
-           first: bool) -> str:
+def _entry(shown: str, tag: str, number: int, first: bool) -> str:
     if "\n" not in shown:
         return f"{shown} {tag}\n" if tag else f"{shown}\n"
     head = "" if first else "\n"

@@ -1,0 +1,161 @@
+"""The ``sudoku`` command line, driven through ``main(argv)``."""
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import sudoku
+from sudoku import parse
+from sudoku.cli import main
+
+DATA = Path(__file__).parent / "data"
+TOP = (DATA / "sudoku_top95.txt").read_text().split()
+SPECIAL = [line.split(" ", 1) for line in
+           (DATA / "sudoku_special.txt").read_text().splitlines()]
+
+
+def solved(text: str, puzzle: str) -> bool:
+    grid = parse(text)
+    p = parse(puzzle).cells
+    s = grid.cells
+    n = grid.n
+    r, c = grid.box
+    units = list(s) + list(s.T) + [s[i:i + r, j:j + c].ravel() for i in
+                                   range(0, n, r) for j in range(0, n, c)]
+    return (all(sorted(u) == list(range(1, n + 1)) for u in units)
+            and bool(((p == 0) | (p == s)).all()))
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_example(capsys):
+    code, out, err = run(capsys, "solve", "--example")
+    assert code == 0 and "AI Escargot" in out
+    solution = [line.split("->")[-1][-21:] for line in out.splitlines()[4:]]
+    puzzle = out.splitlines()[1]
+    assert solved("\n".join(solution), puzzle)
+
+
+def test_one_puzzle_in_each_format(capsys):
+    code, out, err = run(capsys, "solve", TOP[0])
+    assert code == 0 and len(out.split()) == 1 and solved(out, TOP[0])
+    for style in ("line", "grid", "csv"):
+        code, out, _ = run(capsys, "solve", TOP[0], "--format", style)
+        assert code == 0 and solved(out, TOP[0])
+    code, out, _ = run(capsys, "solve", TOP[0], "--format", "grid")
+    assert out.count("\n") == 11 and "|" in out
+
+
+def test_one_puzzle_outcomes(capsys):
+    code, out, err = run(capsys, "solve", SPECIAL[6][0])
+    assert code == 1 and out == "" and "no solution" in err
+    code, out, err = run(capsys, "solve", SPECIAL[3][0])
+    assert code == 1 and "givens conflict: r4c6 and r5c4 both hold 5" in err
+    code, out, err = run(capsys, "solve", "12345")
+    assert code == 1 and "wrong size" in err
+    code, out, err = run(capsys, "solve", SPECIAL[10][0])
+    assert code == 0 and solved(out, SPECIAL[10][0]) and "more than one" in err
+    assert run(capsys, "solve", "." * 16, "--count")[:2] == (0, "288\n")
+    assert run(capsys, "solve", "." * 16, "--count", "--limit", "7")[1] == \
+        "7\n"
+    assert run(capsys, "solve", TOP[0], "--unique")[:2] == (0, "unique\n")
+    assert run(capsys, "solve", SPECIAL[10][0], "--unique")[:2] == \
+        (1, "multiple\n")
+    assert run(capsys, "solve", "." * 36, "--box", "3x2", "--count",
+               "--limit", "3")[1] == "3\n"
+
+
+def test_batch_file(capsys, tmp_path):
+    lines = [TOP[0], "", SPECIAL[3][0] + " invalid", TOP[1], "1" * 80,
+             "   ", SPECIAL[6][0], SPECIAL[10][0] + " multiple", TOP[2]]
+    path = tmp_path / "puzzles.txt"
+    path.write_bytes("\r\n".join(lines).encode() + b"\r\n")
+    code, out, err = run(capsys, "solve", str(path))
+    assert code == 1
+    rows = out.splitlines()
+    assert len(rows) == 7
+    assert solved(rows[0], TOP[0]) and solved(rows[2], TOP[1])
+    assert rows[1] == SPECIAL[3][0] + " invalid"
+    assert rows[3] == "1" * 80 + " invalid"
+    assert rows[4] == SPECIAL[6][0] + " nosolution"
+    assert rows[5].endswith(" multiple") and solved(rows[5].split()[0],
+                                                    SPECIAL[10][0])
+    assert "line 3: givens conflict" in err and "line 5: wrong size" in err
+    assert ("7 puzzles" in err and "3 solved, 1 no solution, 1 multiple, "
+            "2 invalid" in err and "puzzles/s" in err)
+
+
+def test_batch_modes_and_output_file(capsys, tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join(TOP[:5] + [SPECIAL[11][0]]) + "\n")
+    code, out, err = run(capsys, "solve", str(path), "--count")
+    assert code == 0
+    assert out.splitlines()[-1] == SPECIAL[11][0] + " 3"
+    assert out.splitlines()[0] == TOP[0] + " 1"
+    code, out, err = run(capsys, "solve", str(path), "--unique")
+    assert code == 1 and out.splitlines()[-1].endswith(" multiple")
+    assert out.splitlines()[0] == TOP[0] + " unique"
+    target = tmp_path / "out.txt"
+    code, out, err = run(capsys, "solve", str(path), "-o", str(target),
+                         "--format", "csv", "-q")
+    assert code == 0 and out == "" and err == ""
+    blocks = target.read_text().split("\n\n")
+    assert len(blocks) == 6 and solved(blocks[0], TOP[0])
+    assert blocks[-1].startswith("# line 6: multiple")
+
+
+def test_grid_file_is_one_puzzle(capsys, tmp_path):
+    path = tmp_path / "grid.txt"
+    path.write_text(parse(TOP[3]).format("grid") + "\n")
+    code, out, err = run(capsys, "solve", str(path))
+    assert code == 0 and solved(out, TOP[3]) and "|" in out
+    big = tmp_path / "big.csv"
+    grid = sudoku.solve("." * 256)
+    cells = grid.cells.copy()
+    cells[::2, ::3] = 0
+    big.write_text(sudoku.format_csv(parse(cells)) + "\n")
+    code, out, err = run(capsys, "solve", str(big))
+    assert code == 0 and solved(out, str(parse(cells)))
+
+
+def test_stdin(capsys, monkeypatch):
+    data = ("\n".join(TOP[:3]) + "\n").encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    code, out, err = run(capsys, "solve", "-")
+    assert code == 0 and len(out.splitlines()) == 3
+    assert all(solved(a, b) for a, b in zip(out.splitlines(), TOP))
+
+
+def test_bad_input_files(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    code, out, err = run(capsys, "solve", str(empty))
+    assert code == 1 and "no puzzle found" in err
+    blank = tmp_path / "blank.txt"
+    blank.write_text("\n\r\n  \n")
+    assert run(capsys, "solve", str(blank))[0] == 1
+
+
+@pytest.mark.parametrize("argv", [[], ["solve"], ["frobnicate"],
+                                  ["solve", "x", "--box", "3by3"],
+                                  ["solve", "no/such/file.txt"],
+                                  ["solve", TOP[0], "--limit", "3"],
+                                  ["solve", TOP[0], "--count", "--unique"],
+                                  ["solve", "--example", TOP[0]],
+                                  ["solve", TOP[0], "--format", "xml"]])
+def test_usage_errors(capsys, argv):
+    assert run(capsys, *argv)[0] == 2
+
+
+def test_python_dash_m():
+    done = subprocess.run([sys.executable, "-m", "sudoku", "solve", TOP[0]],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and solved(done.stdout, TOP[0])
