@@ -143,7 +143,7 @@ def _report(args, pictures: Iterable[str], count: Callable[[], int],
     else:
         found = 0
         for picture in pictures:
-            if found:
+            if found and "\n" in picture:  # a blank line between pictures
                 print()
             print(picture, flush=args.all)
             found += 1
@@ -216,8 +216,8 @@ def _langford(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Run the ``dlx`` command; returns the exit status."""
     parser = _parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
         if args.command == "solve":
             return _solve(args)
         if args.command == "pentomino":
@@ -225,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "queens":
             return _queens(args)
         return _langford(args)
-    except InputError as error:
+    except SystemExit as stop:  # argparse: --help, or a usage error
+        return stop.code if isinstance(stop.code, int) else 2
+    except (InputError, ValueError, OSError) as error:
         print(f"dlx: error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -1,0 +1,163 @@
+"""The ``dlx`` command: output, exit status and error messages."""
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dlx.cli import main
+
+DATA = Path(__file__).parent / "data"
+TOY = str(DATA / "toy.dlx")
+HOLE = str(DATA / "8x8-centre-hole.board")
+
+
+def run(capsys, *argv, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def last_line(out):
+    return out.strip().splitlines()[-1]
+
+
+def test_solve_prints_option_lines(capsys):
+    status, out, err = run(capsys, "solve", TOY)
+    assert status == 0
+    assert out.splitlines() == ["c e f", "a d", "b g"]
+    assert err == ""
+
+
+def test_solve_count_and_stats(capsys):
+    status, out, err = run(capsys, "solve", TOY, "--count", "--stats")
+    assert status == 0 and last_line(out) == "1"
+    assert err.startswith("Altogether 1 solution,")
+    assert "updates" in err and "nodes" in err and " s." in err
+
+
+def test_solve_all_and_limit(capsys, tmp_path):
+    path = tmp_path / "two.dlx"
+    path.write_text("a b\na b\na\nb\n")
+    status, out, _ = run(capsys, "solve", str(path), "--all")
+    assert status == 0
+    assert out.split("\n\n") == ["a b", "a\nb\n"]
+    status, out, _ = run(capsys, "solve", str(path), "--limit", "1")
+    assert out == "a b\n"
+
+
+def test_solve_stdin(capsys, monkeypatch):
+    status, out, _ = run(capsys, "solve", "-", "--count",
+                         stdin="x y\nx\ny\nx y\n", monkeypatch=monkeypatch)
+    assert status == 0 and last_line(out) == "2"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("a b\na c\n", "<stdin>:2: unknown item 'c'"),
+    ("a:1 b\n", "colour"),
+    ("", "no item line"),
+])
+def test_solve_bad_input_is_one_line(capsys, monkeypatch, text, message):
+    status, out, err = run(capsys, "solve", "-", stdin=text,
+                           monkeypatch=monkeypatch)
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and message in err
+    assert err.startswith("dlx: error:")
+
+
+def test_solve_missing_file(capsys, tmp_path):
+    status, _, err = run(capsys, "solve", str(tmp_path / "none.dlx"))
+    assert status == 1 and "No such file" in err
+
+
+def test_no_solution_exit_status(capsys, tmp_path):
+    path = tmp_path / "none.dlx"
+    path.write_text("a b\na\n")
+    status, out, err = run(capsys, "solve", str(path))
+    assert status == 1 and out == "" and "no solution" in err
+    status, out, _ = run(capsys, "solve", str(path), "--count")
+    assert status == 1 and last_line(out) == "0"
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["queens"],
+                                  ["queens", "0"], ["queens", "x"],
+                                  ["solve", TOY, "--count", "--all"],
+                                  ["pentomino"], ["pentomino", "6x10",
+                                                  "--board", HOLE],
+                                  ["pentomino", "7x9"]])
+def test_usage_errors(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == "" and "usage:" in err
+
+
+def test_help(capsys):
+    status, out, _ = run(capsys, "--help")
+    assert status == 0 and "exact cover" in out
+
+
+@pytest.mark.parametrize("argv, count", [
+    (["queens", "8"], 92), (["queens", "12"], 14200),
+    (["langford", "7"], 26), (["langford", "11"], 17792),
+    (["langford", "11", "--all-symmetries"], 35584),
+    (["pentomino", "3x20"], 2), (["pentomino", "3x20", "--all-symmetries"], 8),
+    (["pentomino", "6x10"], 2339),
+    (["pentomino", "--board", HOLE], 65),
+])
+def test_counts(capsys, argv, count):
+    status, out, _ = run(capsys, *argv, "--count")
+    assert status == 0 and last_line(out) == str(count)
+
+
+def test_queens_pictures(capsys):
+    status, out, _ = run(capsys, "queens", "8", "--limit", "2")
+    boards = out.strip().split("\n\n")
+    assert status == 0 and len(boards) == 2
+    for board in boards:
+        rows = board.splitlines()
+        assert len(rows) == 8 and all(r.count("Q") == 1 for r in rows)
+
+
+def test_langford_sequences(capsys):
+    status, out, _ = run(capsys, "langford", "7", "--all")
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == 26
+    assert all(len(line.split()) == 14 for line in lines)
+
+
+def test_pentomino_pictures(capsys):
+    status, out, _ = run(capsys, "pentomino", "3x20", "--all")
+    grids = out.strip().split("\n\n")
+    assert status == 0 and len(grids) == 2
+    for grid in grids:
+        rows = grid.splitlines()
+        assert [len(r) for r in rows] == [20, 20, 20]
+        assert sorted("".join(rows)) == sorted("FILNPTUVWXYZ" * 5)
+
+
+def test_pentomino_board_file_and_pieces_file(capsys):
+    status, out, _ = run(capsys, "pentomino", "--board", HOLE)
+    rows = out.splitlines()
+    assert status == 0 and rows[3][3:5] == "##"
+    pieces = str(DATA / "l-tromino.txt")
+    status, out, _ = run(capsys, "pentomino", "2x3", "--pieces", pieces,
+                         "--copies", "2", "--count", "--all-symmetries")
+    assert status == 0 and last_line(out) == "2"
+
+
+def test_pentomino_bad_board_file(capsys, tmp_path):
+    path = tmp_path / "bad.board"
+    path.write_text("...\n.x.\n")
+    status, out, err = run(capsys, "pentomino", "--board", str(path))
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and "line 2, column 2" in err
+
+
+def test_python_dash_m():
+    done = subprocess.run([sys.executable, "-m", "dlx", "queens", "8",
+                           "--count"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout == "92\n"
