@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -404,6 +404,9 @@ _NUMBER = re.compile(r"\d+")
 def _parse_text(text: str, box: tuple[int, int] | None) -> Grid:
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     text = text.strip("\n")
+    quick = _parse_bare_line(text, box)
+    if quick is not None:
+        return quick
     if not text.strip():
         raise InvalidPuzzle("empty puzzle: no cells found")
     if "," in text or ";" in text:
@@ -413,6 +416,23 @@ def _parse_text(text: str, box: tuple[int, int] | None) -> Grid:
             and not _is_rule_line(text)):
         return _parse_numbers(text, box, separated=False)
     return _parse_chars(text, box)
+
+
+def _parse_bare_line(text: str, box: tuple[int, int] | None) -> Grid | None:
+    """The common case fast: one character per cell and nothing else."""
+    n = math.isqrt(len(text))
+    if n * n != len(text) or not 4 <= n <= _MAX_CHAR_SIZE or not \
+            text.isascii():
+        return None
+    try:
+        box = _box_for(n, box)
+    except InvalidPuzzle:
+        return None
+    raw = np.frombuffer(text.encode("ascii"), np.uint8)
+    values = _VALUE_OF_BYTE[raw]
+    if ((values < 0) | (values > n)).any():
+        return None  # let the careful reader name the culprit
+    return Grid._make(values.reshape(n, n), box, _Layout.line(text))
 
 
 def _char_cells(text: str, skip_rules: bool) -> list[int]:
@@ -586,8 +606,23 @@ def conflicts(grid: Grid) -> list[tuple[tuple[int, int], tuple[int, int],
     return found
 
 
+def has_conflict(grid: Grid) -> bool:
+    """True when two givens share a digit and a row, column or box."""
+    n = grid.n
+    rows, cols = grid.box
+    r, c = np.nonzero(grid.cells)
+    if len(r) < 2:
+        return False
+    d = grid.cells[r, c] - 1
+    b = (r // rows) * rows + c // cols
+    keys = np.concatenate((r * n + d, (n + c) * n + d, (2 * n + b) * n + d))
+    return bool(np.bincount(keys).max() > 1)
+
+
 def conflict_message(grid: Grid) -> str | None:
     """One sentence naming the first pair of clashing givens, or None."""
+    if not has_conflict(grid):
+        return None
     found = conflicts(grid)
     if not found:
         return None

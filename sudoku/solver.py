@@ -93,9 +93,16 @@ def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
     ``is_unique``.)  Raises ``InvalidPuzzle`` for bad input and
     ``dlx.BudgetExhausted`` when ``max_nodes``/``time_limit`` run out."""
     grid = _checked(puzzle, box)
+    givens = given_options(grid.cells)
     problem = base_problem(*grid.box)
-    found = problem.solve(given=given_options(grid.cells).tolist(),
-                          max_nodes=max_nodes, time_limit=time_limit)
+    if max_nodes is None and time_limit is None:
+        found, options = _search_one(problem, givens, 1)
+        if not found:
+            return None
+        return grid.with_cells(decode(np.concatenate((givens, options)),
+                                      grid.n))
+    found = problem.solve(given=givens.tolist(), max_nodes=max_nodes,
+                          time_limit=time_limit)
     if found is None:
         return None
     return grid.with_cells(decode(found, grid.n))
@@ -105,11 +112,30 @@ def count(puzzle: Any, limit: int | None = None,
           box: tuple[int, int] | None = None, *,
           max_nodes: int | None = None,
           time_limit: float | None = None) -> int:
-    """How many solutions ``puzzle`` has, counting at most ``limit``."""
+    """How many solutions ``puzzle`` has, counting at most ``limit``.
+    Raises ``InvalidPuzzle`` for bad input and ``dlx.BudgetExhausted``
+    when ``max_nodes``/``time_limit`` run out."""
     grid = _checked(puzzle, box)
+    givens = given_options(grid.cells)
     problem = base_problem(*grid.box)
-    return problem.count(limit, given=given_options(grid.cells).tolist(),
-                         max_nodes=max_nodes, time_limit=time_limit)
+    if limit == 0:
+        return 0
+    if max_nodes is None and time_limit is None:
+        return _search_one(problem, givens, _check_limit(limit))[0]
+    return problem.count(limit, given=givens.tolist(), max_nodes=max_nodes,
+                         time_limit=time_limit)
+
+
+def _search_one(problem: ExactCover, givens: np.ndarray,
+                limit: int) -> tuple[int, np.ndarray]:
+    """One instance through the batch kernel (one jitted call, the
+    cheapest way in): the number of solutions up to ``limit`` and the
+    options of the first beyond the givens."""
+    result = problem.solve_batch(
+        (givens.astype(np.int64), np.array([0, len(givens)], np.int64)),
+        limit=limit)
+    options = result.solutions[0]
+    return int(result.counts[0]), options[options >= 0]
 
 
 def is_unique(puzzle: Any, box: tuple[int, int] | None = None, *,
