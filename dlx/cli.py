@@ -21,7 +21,7 @@ import os
 import sys
 from typing import Callable, Iterable
 
-from .formats import DLXFormatError, loads
+from .formats import DLXFormatError, dumps, loads
 from .problem import ExactCover, Stats
 
 __all__ = ["main"]
@@ -56,6 +56,10 @@ def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool):
                                  "images of each other separately")
     parser.add_argument("--stats", action="store_true",
                         help="print nodes, updates and time on stderr")
+    if parser.prog.split()[-1] != "solve":
+        parser.add_argument("--dlx", action="store_true",
+                            help="print the problem in Knuth's DLX format "
+                                 "instead of solving it")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -155,6 +159,9 @@ def _report(args, pictures: Iterable[str], count: Callable[[], int],
 
 
 def _run_problem(args, problem: ExactCover, draw: Callable) -> int:
+    if getattr(args, "dlx", False):
+        print(dumps(problem, comment=f"dlx {' '.join(args.argv)}"), end="")
+        return 0
     pictures = (draw(problem, solution)
                 for solution in problem.solutions(_limit(args)))
     return _report(args, pictures, problem.count, lambda: problem.stats)
@@ -196,6 +203,15 @@ def _pentomino(args, parser) -> int:
             parser.error(str(error))
         raise InputError(str(error)) from None
     distinct = not args.all_symmetries
+    if args.dlx:
+        try:
+            problem = puzzle.distinct_problem() if distinct else \
+                puzzle.problem
+        except ValueError:
+            parser.error("--dlx: this puzzle has no single DLX problem with "
+                         "one solution per tiling up to symmetry; add "
+                         "--all-symmetries")
+        return _run_problem(args, problem, None)
     pictures = map(puzzle.render,
                    puzzle.solutions(distinct, limit=_limit(args)))
     return _report(args, pictures, lambda: puzzle.count(distinct),
@@ -218,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
+        args.argv = sys.argv[1:] if argv is None else list(argv)
         if args.command == "solve":
             return _solve(args)
         if args.command == "pentomino":

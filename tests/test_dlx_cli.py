@@ -161,3 +161,28 @@ def test_python_dash_m():
                            "--count"], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0 and done.stdout == "92\n"
+
+
+@pytest.mark.parametrize("argv, count", [
+    (["queens", "8"], 92), (["langford", "8"], 150),
+    (["langford", "8", "--all-symmetries"], 300),
+    (["pentomino", "3x20", "--all-symmetries"], 8),
+    (["pentomino", "3x6", "--pieces", str(DATA / "l-tromino.txt"),
+      "--copies", "6", "--all-symmetries"], None),
+])
+def test_dlx_output_round_trips(capsys, monkeypatch, argv, count):
+    status, text, _ = run(capsys, *argv, "--dlx")
+    assert status == 0 and text.startswith("| dlx ")
+    if count is None:
+        status, out, _ = run(capsys, *argv, "--count")
+        count = int(last_line(out))
+        # Each tiling once per numbering of the 6 copies.
+        count *= 720
+    status, out, _ = run(capsys, "solve", "-", "--count", stdin=text,
+                         monkeypatch=monkeypatch)
+    assert int(last_line(out)) == count
+
+
+def test_dlx_output_needs_all_symmetries_when_not_exact(capsys):
+    status, _, err = run(capsys, "pentomino", "5x12", "--dlx")
+    assert status == 2 and "--all-symmetries" in err

@@ -11,6 +11,8 @@ from dlx.problems.polyomino import (Polyomino, free_polyominoes, normalize,
                                     piece_set, render)
 
 DATA = Path(__file__).parent / "data"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / \
+    "exactcover"
 
 
 def known_counts():
@@ -316,3 +318,18 @@ def test_bad_pieces_and_boards():
         Polyomino("2x2", {"m": "m"}, copies=0)
     with pytest.raises(ValueError, match="no piece named"):
         Polyomino("2x2", {"m": "m"}, copies={"q": 4})
+
+
+def test_distinct_problem():
+    problem = Polyomino("6x10").distinct_problem()
+    # X kept at one placement per orbit: 8 of its 32 (Knuth's quarter).
+    assert len(problem) == 2056 - 24
+    assert sum(o[0] == "X" for o in problem.options) == 8
+    shared = SHARED / "pentomino-6x10-xquarter.dlx"
+    if shared.exists():
+        from dlx.formats import load
+        assert sorted(load(shared).options) == sorted(problem.options)
+    with pytest.raises(ValueError):
+        Polyomino("5x12").distinct_problem()  # X on the middle row
+    with pytest.raises(ValueError):
+        Polyomino("2x4", {"D": "DD"}, copies=4).distinct_problem()

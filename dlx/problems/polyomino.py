@@ -410,7 +410,7 @@ class Polyomino:
         items += [self._cell_name(x) for x in sorted(self.board)]
         problem = ExactCover(items)
         option_placement, option_copy = [], []
-        kept = list(kept)
+        kept = sorted(kept)
         name_of = self._cell_name
         for copy in range(max(self.copies.values())):
             for index in kept:
@@ -449,6 +449,22 @@ class Polyomino:
     # -- counting up to symmetry ---------------------------------------
     def _labelings(self) -> int:
         return math.prod(math.factorial(k) for k in self.copies.values())
+
+    def distinct_problem(self) -> ExactCover:
+        """One ``ExactCover`` whose solutions are the tilings up to
+        symmetry, one each: ``problem`` with the chosen piece kept at one
+        placement per orbit (step 2 of the module doc).  Raises
+        ``ValueError`` when step 3 or 4 is needed (no such problem), or
+        when a piece is used several times (each tiling would appear once
+        per numbering of the copies)."""
+        if len(self.symmetries) == 1 and self._labelings() == 1:
+            return self.problem
+        plan = self._breaking_plan()
+        if plan is None or plan[2] or self._labelings() != 1:
+            raise ValueError("no single exact-cover problem has exactly one "
+                             "solution per tiling up to symmetry here; "
+                             "count with Polyomino.count() instead")
+        return self._build(plan[1] + self._others(plan[0]))
 
     def _breaking_plan(self):
         """(piece, trivial reps, [(rep, stabilizer)]) for step 1 of the
