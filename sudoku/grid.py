@@ -109,21 +109,28 @@ class _Layout:
     way: ``text`` with cell ``k`` at ``spans[k]`` (``spans`` is None for a
     bare line of one character per cell, the common case)."""
 
-    __slots__ = ("text", "spans", "blank", "numeric")
+    __slots__ = ("text", "spans", "_blank", "numeric")
 
     def __init__(self, text: str, spans: list[tuple[int, int]] | None,
-                 blank: str, numeric: bool = False):
+                 blank: str | None, numeric: bool = False):
         self.text = text
         self.spans = spans
-        self.blank = blank
+        self._blank = blank
         self.numeric = numeric
 
     @classmethod
     def line(cls, text: str) -> "_Layout":
         """The layout of a bare one-line puzzle."""
-        counts = [text.count(ch) for ch in BLANKS]
-        blank = BLANKS[counts.index(max(counts))] if max(counts) else "."
-        return cls(text, None, blank)
+        return cls(text, None, None)
+
+    @property
+    def blank(self) -> str:
+        """How an empty cell is written: the text's most common blank."""
+        if self._blank is None:
+            counts = [self.text.count(ch) for ch in BLANKS]
+            self._blank = (BLANKS[counts.index(max(counts))] if max(counts)
+                           else ".")
+        return self._blank
 
 
 class Grid:
