@@ -149,7 +149,7 @@ def test_round_trip_random(problem):
     assert sorted(back.solutions()) == sorted(problem.solutions())
 
 
-# -- the shared instances ------------------------------------------------------
+# -- the shared instances ---------------------------------------------------
 def shared_cases():
     """(file, expected count) from the table in the shared README."""
     readme = SHARED / "README.md"

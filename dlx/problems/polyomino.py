@@ -404,8 +404,8 @@ class Polyomino:
         return found
 
     def _build(self, kept: Iterable[int]) -> ExactCover:
-        """The problem with only the placements numbered in ``kept``; the
-        option-to-placement tables describe the last problem built."""
+        """The problem with only the placements numbered in ``kept``,
+        recording the placement and copy of each of its options."""
         items = [i for name in self.shapes for i in self._piece_items[name]]
         items += [self._cell_name(x) for x in sorted(self.board)]
         problem = ExactCover(items)
@@ -430,7 +430,9 @@ class Polyomino:
         """The tiling of a solution (option numbers of ``problem``,
         default ``self.problem``); None for a relabelling of copies that
         is not the canonical one (copy i+1 placed after copy i)."""
-        placement_of, copy_of = self._tables[problem or self.problem]
+        if problem is None:
+            problem = self.problem
+        placement_of, copy_of = self._tables[problem]
         last: dict[str, int] = {}
         tiling = []
         for number in sorted(solution, key=lambda o: copy_of[o]):
