@@ -418,11 +418,22 @@ def _parse_text(text: str, box: tuple[int, int] | None) -> Grid:
         raise InvalidPuzzle("empty puzzle: no cells found")
     if "," in text or ";" in text:
         return _parse_numbers(text, box, separated=True)
-    tokens = [t for t in re.split(r"[\s|+]+", text) if t]
-    if (len(tokens) > 1 and any(len(t) > 1 and t.isdigit() for t in tokens)
-            and not _is_rule_line(text)):
+    if _looks_like_numbers(text):
         return _parse_numbers(text, box, separated=False)
     return _parse_chars(text, box)
+
+
+def _looks_like_numbers(text: str) -> bool:
+    """Whitespace-separated numbers, one per cell, some with two digits
+    (``10 0 3 ...``); rows of digits such as ``530070000`` are not."""
+    tokens = [t for line in text.split("\n") if not _is_rule_line(line)
+              for t in re.split(r"[\s|+]+", line) if t]
+    n = math.isqrt(len(tokens))
+    if n * n != len(tokens) or n < 4:
+        return False
+    widest = max(len(t) for t in tokens)
+    return 1 < widest <= len(str(n)) and all(
+        t.isdigit() or t in BLANKS or t.upper() in ALPHABET for t in tokens)
 
 
 def _parse_bare_line(text: str, box: tuple[int, int] | None) -> Grid | None:

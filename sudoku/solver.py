@@ -295,6 +295,9 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     reason in ``error``.
     """
     limit = _check_limit(limit)
+    if isinstance(puzzles, (str, bytes)):
+        raise TypeError("solve_many takes a list of puzzles, not one string; "
+                        "use text.splitlines() for one puzzle per line")
     if isinstance(puzzles, np.ndarray) and puzzles.ndim == 3:
         grids: list[Grid | str] = [None] * len(puzzles)  # type: ignore
         groups = {_box_of_stack(puzzles, box): (np.arange(len(puzzles)),

@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sudoku
 from sudoku import InvalidPuzzle, parse
@@ -122,6 +124,13 @@ def test_large_alphabets():
         parse("1234567H" + "." * 248)
 
 
+def test_rows_of_digits_are_not_numbers():
+    rows = "\n".join(TOP1.replace(".", "0")[9 * r:9 * r + 9] for r in range(9))
+    assert str(parse(rows)) == TOP1
+    zeros = "\n".join(["0" * 16] * 16)
+    assert parse(zeros).n == 16
+
+
 def test_numbers_for_large_grids():
     cells = np.arange(256).reshape(16, 16) % 17
     text = "\n".join(" ".join(map(str, row)) for row in cells)
@@ -173,3 +182,29 @@ def test_conflicts_named():
     with pytest.raises(InvalidPuzzle, match="givens conflict: r1c1 and r1c7 "
                        "both hold 5 in the same row"):
         sudoku.solve(text)
+
+
+@st.composite
+def grids(draw):
+    box = draw(st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4),
+                                (5, 5), (6, 6)]))
+    n = box[0] * box[1]
+    values = draw(st.lists(st.integers(0, n), min_size=n * n,
+                           max_size=n * n))
+    return np.array(values).reshape(n, n), box
+
+
+@settings(max_examples=60, deadline=None)
+@given(grids(), st.sampled_from([None, "line", "grid", "csv"]))
+def test_every_layout_reads_back(data, style):
+    cells, box = data
+    grid = parse(cells, box=box)
+    text = grid.format(style)
+    again = parse(text, box=box)
+    assert again == grid
+    assert again.format() == text
+
+
+def test_solve_many_wants_a_list():
+    with pytest.raises(TypeError, match="list of puzzles"):
+        sudoku.solve_many(TOP1)
