@@ -95,9 +95,7 @@ def check_box(box: Any, n: int | None = None) -> tuple[int, int]:
 
 def _digits_text(n: int) -> str:
     """How the digits of size ``n`` are written, e.g. ``1-9 and A-G``."""
-    if n > _MAX_CHAR_SIZE:
-        return f"1-{n}"
-    if n <= 9:
+    if n <= 9 or n > _MAX_CHAR_SIZE:
         return f"1-{n}"
     last = ALPHABET[n - 1]
     return "1-9 and A" + ("" if last == "A" else f"-{last}")
@@ -395,7 +393,7 @@ def _size_message(cells: int, box: tuple[int, int] | None = None) -> str:
                 f"a {n}x{n} grid of {n * n}")
     if cells == 0:
         return "empty puzzle: no cells found"
-    near = max(2, round(math.sqrt(cells)))
+    near = max(4, round(math.sqrt(cells)))
     return (f"wrong size: {cells} cells is not a square grid (a {near}x{near}"
             f" grid has {near * near})")
 
