@@ -8,7 +8,7 @@ import pytest
 from dlx.problems import langford, polyomino, queens
 from dlx.problems.polyomino import (Polyomino, free_polyominoes, normalize,
                                     orientations, parse_board, parse_shapes,
-                                    piece_set, render)
+                                    piece_set, render, tiling_of)
 
 DATA = Path(__file__).parent / "data"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / \
@@ -333,3 +333,14 @@ def test_distinct_problem():
         Polyomino("5x12").distinct_problem()  # X on the middle row
     with pytest.raises(ValueError):
         Polyomino("2x4", {"D": "DD"}, copies=4).distinct_problem()
+
+
+def test_tiling_of_a_problem_read_back():
+    from dlx.formats import dumps, loads
+    puzzle = Polyomino("2x5", {"L": "LLLL\nL..."}, copies=2)
+    problem = loads(dumps(puzzle.problem))
+    assert "L.1" in problem.primary
+    tilings = {tiling_of(problem, s) for s in problem.solutions()}
+    assert tilings == set(puzzle.solutions(distinct=False))
+    picture = render(next(iter(tilings)))
+    assert sorted(picture.replace("\n", "")) == sorted("LLLLLlllll")

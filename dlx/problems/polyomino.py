@@ -69,9 +69,9 @@ from typing import Iterable, Iterator, Mapping, Sequence, Union
 
 from ..problem import ExactCover, Stats
 
-__all__ = ["Polyomino", "polyomino", "parse_board", "parse_shapes",
-           "piece_set", "orientations", "normalize", "free_polyominoes",
-           "render", "PIECE_SET_NAMES"]
+__all__ = ["Polyomino", "polyomino", "tiling_of", "parse_board",
+           "parse_shapes", "piece_set", "orientations", "normalize",
+           "free_polyominoes", "render", "PIECE_SET_NAMES"]
 
 Cell = tuple[int, int]
 Shape = tuple[Cell, ...]
@@ -600,6 +600,29 @@ class Polyomino:
         for tiling in self._tilings(problem):
             if all(tiling <= g.tiling(tiling) for g in group):
                 yield tiling
+
+
+def _cell_of(name: str) -> Cell:
+    """The cell named ``name`` (``<row><col>`` in 0-9a-zA-Z digits, or
+    ``r<row>c<col>``)."""
+    long = re.fullmatch(r"r(\d+)c(\d+)", name)
+    if long:
+        return int(long.group(1)), int(long.group(2))
+    if len(name) == 2 and all(ch in _DIGITS for ch in name):
+        return _DIGITS.index(name[0]), _DIGITS.index(name[1])
+    raise ValueError(f"{name!r} is not a cell name")
+
+
+def tiling_of(problem: ExactCover, solution: Sequence[int]) -> Tiling:
+    """The tiling of a solution of any problem built like ``polyomino``'s
+    (also one read back from a DLX file): each option is a piece name
+    (``<name>.<copy>`` for copies) followed by cell names."""
+    tiling = []
+    for number in solution:
+        piece, *cells = problem.options[number]
+        name = re.sub(r"\.\d+$", "", str(piece))
+        tiling.append((name, tuple(sorted(_cell_of(str(x)) for x in cells))))
+    return tuple(sorted(tiling))
 
 
 def polyomino(board, pieces="pentominoes", *, one_sided: bool = False,
