@@ -19,10 +19,11 @@ usage errors.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
-from typing import TextIO
+from typing import Iterator, TextIO
 
 from dlx import BudgetExhausted
 
@@ -37,6 +38,8 @@ EXAMPLE = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
 TAGS = {SOLVED: "", MULTIPLE: "multiple", NO_SOLUTION: "nosolution",
         INVALID: "invalid", UNKNOWN: "unknown"}
 CHUNK = 4096
+# A file with more lines than this is never read as a single grid.
+MAX_GRID_LINES = 256
 PROGRESS_AFTER = 1.0  # seconds before a batch starts reporting progress
 
 
@@ -127,41 +130,34 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.limit is not None and not args.count:
         raise UsageError("--limit goes with --count")
     text, where = read_source(args.source)
+    if where == "the puzzle":
+        with output_to(args.output) as out:
+            return solve_one(text, args, out)
     entries = split_puzzles(text, args.box)
     if not entries:
         print(f"sudoku: {where}: no puzzle found (the input is empty)",
               file=sys.stderr)
         return 1
-    with _open_output(args.output) as out:
-        if where == "the puzzle":
-            return solve_one(text, args, out)
+    with output_to(args.output) as out:
         if len(entries) == 1:
             return solve_one(_without_comment(entries[0][1], args.box), args,
                              out)
         return solve_batch(entries, args, out)
 
 
-class _open_output:
-    """stdout, or a file opened for writing (a context manager)."""
-
-    def __init__(self, path: str | None):
-        self.path = path
-        self.stream: TextIO = sys.stdout
-
-    def __enter__(self) -> TextIO:
-        if self.path is not None:
-            try:
-                self.stream = open(self.path, "w", encoding="utf-8")
-            except OSError as error:
-                raise UsageError(f"cannot write {self.path}: "
-                                 f"{error.strerror}") from None
-        return self.stream
-
-    def __exit__(self, *exc) -> None:
-        if self.stream is not sys.stdout:
-            self.stream.close()
-        else:
-            self.stream.flush()
+@contextlib.contextmanager
+def output_to(path: str | None) -> Iterator[TextIO]:
+    """Standard output, or the file ``path`` opened for writing."""
+    if path is None:
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    try:
+        stream = open(path, "w", encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+    with stream:
+        yield stream
 
 
 def read_source(source: str) -> tuple[str, str]:
@@ -194,7 +190,7 @@ def split_puzzles(text: str, box) -> list[tuple[int, str]]:
     grid written over several lines, else each non-blank line."""
     lines = [(k + 1, line.rstrip()) for k, line in
              enumerate(text.split("\n")) if line.strip()]
-    if len(lines) <= 1:
+    if len(lines) <= 1 or len(lines) > MAX_GRID_LINES:
         return lines
     rows = [line for _, line in lines if not G._is_rule_line(line)]
     try:
