@@ -74,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--max-nodes", type=_positive, default=None,
                        metavar="N", help="give up on a puzzle after N "
                        "search nodes (reported as unknown)")
+    solve.add_argument("--threads", type=_count, default=1, metavar="N",
+                       help="solve a batch on N threads (0: one per core; "
+                       "default 1)")
     solve.add_argument("-o", "--output", metavar="FILE",
                        help="write results to FILE instead of stdout")
     solve.add_argument("-q", "--quiet", action="store_true",
@@ -90,6 +93,13 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got "
                                          f"{text!r}")
     return value
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got "
+                                         f"{text!r}")
+    return int(text)
 
 
 def _box(text: str) -> tuple[int, int]:
@@ -322,7 +332,7 @@ def solve_batch(entries: list[tuple[int, str]], args, out: TextIO) -> int:
         texts = [line if " " not in line and "\t" not in line
                  else _without_comment(line, args.box) for _, line in chunk]
         results = solve_many(texts, args.box, limit=limit,
-                             max_nodes=args.max_nodes)
+                             max_nodes=args.max_nodes, threads=args.threads)
         lines = []
         for (number, _), text, result in zip(chunk, texts, results):
             summary.add(result.status)

@@ -26,6 +26,13 @@ from dlx import ExactCover
 from .grid import (_VALUE_OF_BYTE, ALPHABET, Grid, InvalidPuzzle, _Layout,
                    check_box, conflict_message, default_box, parse)
 
+# The engine's MRV scan may stop at the first item with this many options:
+# a forced cell or digit is taken at once instead of looking further for an
+# impossible one.  Sudoku has many forced moves, and stopping at them costs a
+# few more nodes but makes each node much cheaper (about 1.5x faster
+# overall).  Answers and counts do not depend on it.
+MRV_CUTOFF = 1
+
 # Above this many matrix entries the base problem is built option by
 # option instead of from a dense 0/1 matrix.
 _DENSE_LIMIT = 4_000_000
@@ -102,7 +109,7 @@ def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
         return grid.with_cells(decode(np.concatenate((givens, options)),
                                       grid.n))
     found = problem.solve(given=givens.tolist(), max_nodes=max_nodes,
-                          time_limit=time_limit)
+                          time_limit=time_limit, mrv_cutoff=MRV_CUTOFF)
     if found is None:
         return None
     return grid.with_cells(decode(found, grid.n))
@@ -123,7 +130,7 @@ def count(puzzle: Any, limit: int | None = None,
     if max_nodes is None and time_limit is None:
         return _search_one(problem, givens, _check_limit(limit))[0]
     return problem.count(limit, given=givens.tolist(), max_nodes=max_nodes,
-                         time_limit=time_limit)
+                         time_limit=time_limit, mrv_cutoff=MRV_CUTOFF)
 
 
 def _search_one(problem: ExactCover, givens: np.ndarray,
@@ -133,7 +140,7 @@ def _search_one(problem: ExactCover, givens: np.ndarray,
     options of the first beyond the givens."""
     result = problem.solve_batch(
         (givens.astype(np.int64), np.array([0, len(givens)], np.int64)),
-        limit=limit)
+        limit=limit, mrv_cutoff=MRV_CUTOFF)
     options = result.solutions[0]
     return int(result.counts[0]), options[options >= 0]
 
@@ -214,15 +221,16 @@ def cells_conflict(cells: np.ndarray, box: tuple[int, int]) -> np.ndarray:
 
 
 def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
-                limit: int | None = 2,
-                max_nodes: int | None = None) -> BatchArrays:
+                limit: int | None = 2, max_nodes: int | None = None,
+                threads: int = 1) -> BatchArrays:
     """Solve a ``(B, n, n)`` int array of puzzles in one engine call.
 
     The vectorised core of ``solve_many``: no Python work per puzzle.
     Values must already be in ``0..n``; puzzles whose givens clash get
     status ``"invalid"`` without reaching the engine.  ``limit``: stop each
     search after this many solutions (2: check uniqueness; 1: first
-    solution only; None: count them all).
+    solution only; None: count them all).  ``threads``: share the batch
+    among that many threads (0: one per core).
     """
     limit = _check_limit(limit)
     cells = np.asarray(cells, np.int64)
@@ -245,7 +253,8 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     where = np.nonzero(filled)
     options = where[1] * n + flat[where] - 1
     result = base_problem(*box).solve_batch(
-        (options.astype(np.int64), starts), limit=limit, max_nodes=max_nodes)
+        (options.astype(np.int64), starts), limit=limit, max_nodes=max_nodes,
+        threads=threads, mrv_cutoff=MRV_CUTOFF)
     counts = result.counts
     code = np.select(
         [counts == 0, counts == 1, counts >= 2, counts == -2],
@@ -279,8 +288,8 @@ _ALL = 1 << 62
 
 
 def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
-               *, limit: int | None = 2,
-               max_nodes: int | None = None) -> list[Result]:
+               *, limit: int | None = 2, max_nodes: int | None = None,
+               threads: int = 1) -> list[Result]:
     """Solve a batch of puzzles; one ``Result`` per puzzle, in order.
 
     ``puzzles``: any iterable of accepted inputs (lines of text, grids,
@@ -290,7 +299,9 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     solution and reports ``"multiple"``; ``limit=1`` stops at the first
     solution (faster; never ``"multiple"``); a larger ``limit`` or None
     counts solutions into ``Result.count``.  ``max_nodes`` bounds the search
-    of each puzzle (status ``"unknown"`` when it runs out).  A bad puzzle
+    of each puzzle (status ``"unknown"`` when it runs out).  ``threads``
+    shares the engine call among that many threads (0: one per core; the
+    answers do not depend on it).  A bad puzzle
     never stops the batch: its result has status ``"invalid"`` and the
     reason in ``error``.
     """
@@ -312,7 +323,8 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
         if isinstance(item, str):
             results[b] = Result(INVALID, None, item)
     for shape, (index, cells) in groups.items():
-        arrays = solve_cells(cells, shape, limit=limit, max_nodes=max_nodes)
+        arrays = solve_cells(cells, shape, limit=limit, max_nodes=max_nodes,
+                             threads=threads)
         _collect(results, grids, index, cells, shape, arrays, template)
     return results  # type: ignore[return-value]
 

@@ -5,7 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import sudoku
@@ -100,6 +99,8 @@ def test_batch_modes_and_output_file(capsys, tmp_path):
     assert code == 0
     assert out.splitlines()[-1] == SPECIAL[11][0] + " 3"
     assert out.splitlines()[0] == TOP[0] + " 1"
+    assert run(capsys, "solve", str(path), "--threads", "2")[1] == run(
+        capsys, "solve", str(path))[1]
     code, out, err = run(capsys, "solve", str(path), "--unique")
     assert code == 1 and out.splitlines()[-1].endswith(" multiple")
     assert out.splitlines()[0] == TOP[0] + " unique"

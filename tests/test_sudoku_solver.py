@@ -1,6 +1,5 @@
 """Solving: every solution is checked independently of the solver."""
 
-import itertools
 from pathlib import Path
 
 import numpy as np
@@ -216,6 +215,13 @@ def test_solve_many_on_an_array_stack_and_limits():
     assert arrays.solutions.shape == stack.shape
     assert sudoku.STATUSES[arrays.status[-1]] == "invalid"
     assert sudoku.solve_many([]) == []
+
+
+def test_threads_give_the_same_answers():
+    puzzles = lines("sudoku_17clue_50.txt") + lines("sudoku_top95.txt")
+    one = sudoku.solve_many(puzzles)
+    two = sudoku.solve_many(puzzles, threads=2)
+    assert [r.grid for r in one] == [r.grid for r in two]
 
 
 def test_node_budget_reports_unknown():
