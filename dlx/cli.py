@@ -91,7 +91,9 @@ def _parser() -> argparse.ArgumentParser:
     pento.add_argument("--pieces", default="pentominoes",
                        metavar="SET|FILE",
                        help="pentominoes (default), tetrominoes, "
-                            "hexominoes, or a file of ASCII shapes")
+                            "hexominoes (named h01..h35), or a file of "
+                            "ASCII shapes (each character other than '.' "
+                            "and blanks is a cell of the piece it names)")
     pento.add_argument("--one-sided", action="store_true",
                        help="pieces may turn but not flip over")
     pento.add_argument("--copies", type=_positive, default=1, metavar="K",
@@ -183,7 +185,7 @@ def _solve(args) -> int:
 
 
 def _pentomino(args, parser) -> int:
-    from .problems.polyomino import PIECE_SET_NAMES, Polyomino, parse_shapes
+    from .problems.polyomino import Polyomino, parse_shapes, piece_set
     if (args.size is None) == (args.board is None):
         parser.error("give a board size like 6x10 or --board FILE "
                      "(one of them)")
@@ -192,14 +194,14 @@ def _pentomino(args, parser) -> int:
         board = _read_text(args.board)
         if not board.strip():
             raise InputError(f"{args.board}: the board file is empty")
-    pieces = args.pieces
+    from_files = args.board is not None or os.path.exists(args.pieces)
     try:
-        if pieces.lower() not in PIECE_SET_NAMES:
-            pieces = parse_shapes(_read_text(pieces))
+        pieces = piece_set(args.pieces) if not os.path.exists(args.pieces) \
+            else parse_shapes(_read_text(args.pieces))
         puzzle = Polyomino(board, pieces, one_sided=args.one_sided,
                            copies=args.copies)
     except ValueError as error:
-        if args.board is None and args.pieces.lower() in PIECE_SET_NAMES:
+        if not from_files:  # the arguments alone are wrong
             parser.error(str(error))
         raise InputError(str(error)) from None
     distinct = not args.all_symmetries

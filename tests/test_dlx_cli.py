@@ -88,7 +88,8 @@ def test_no_solution_exit_status(capsys, tmp_path):
                                   ["solve", TOY, "--count", "--all"],
                                   ["pentomino"], ["pentomino", "6x10",
                                                   "--board", HOLE],
-                                  ["pentomino", "7x9"]])
+                                  ["pentomino", "7x9"],
+                                  ["pentomino", "6x10", "--pieces", "nope"]])
 def test_usage_errors(capsys, argv):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == "" and "usage:" in err
