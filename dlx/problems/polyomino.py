@@ -44,14 +44,16 @@ The rule, exact for every board and piece set:
    orbits under the symmetry group ``G`` and keep one placement ``r`` of
    each orbit.  Orbits of tilings correspond one to one to the pairs
    (``r``, orbit of ``Stab(r)`` on the tilings with ``p`` at ``r``).
-2. When ``Stab(r)`` is trivial (the usual case) every tiling with ``p`` at
-   ``r`` is its own orbit: those are counted by DLX directly, in one
-   search over the kept placements (for 6x10 that is Knuth's rule of
-   keeping the X in one quarter of the board).
+2. When ``Stab(r)`` is trivial (the usual case) no two tilings with ``p``
+   at such an ``r`` are images of each other, so one DLX search over the
+   kept placements counts their orbits exactly (for 6x10 this is Knuth's
+   rule of keeping the X in one quarter of the board, and
+   ``distinct_problem()`` returns that search as an ``ExactCover``).
 3. When ``r`` is itself symmetric (the X centred on the middle row of a
    5x12 box), the tilings with ``p`` at ``r`` are listed and their
    ``Stab(r)``-orbits counted by Burnside's lemma: each tiling adds
-   (number of elements of ``Stab(r)`` fixing it) / ``|Stab(r)|``.
+   (number of elements of ``Stab(r)`` fixing it) / ``|Stab(r)|``;
+   ``solutions()`` yields the least tiling of each of those orbits.
 4. If no piece fits step 1, every tiling is listed and Burnside's lemma is
    applied with the whole group (exact, but slow on large problems).
 
