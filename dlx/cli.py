@@ -177,9 +177,10 @@ def _solve(args) -> int:
     except DLXFormatError as error:
         raise InputError(str(error)) from None
 
+    options = problem.options
+
     def draw(problem, solution):
-        return "\n".join(" ".join(map(str, problem.options[i]))
-                         for i in solution)
+        return "\n".join(" ".join(map(str, options[i])) for i in solution)
 
     return _run_problem(args, problem, draw)
 

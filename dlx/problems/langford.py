@@ -42,8 +42,9 @@ def langford(n: int, distinct: bool = True) -> ExactCover:
 def sequence(problem: ExactCover, solution: Sequence[int]) -> list[int]:
     """The arrangement: the digit in each of the ``2n`` slots."""
     slots = {}
+    options = problem.options  # one copy, not one per solution option
     for number in solution:
-        digit, *places = problem.options[number]
+        digit, *places = options[number]
         for place in places:
             slots[int(place[1:])] = int(digit)
     return [slots[j] for j in sorted(slots)]

@@ -645,8 +645,9 @@ def tiling_of(problem: ExactCover, solution: Sequence[int]) -> Tiling:
     (also one read back from a DLX file): each option is a piece name
     (``<name>.<copy>`` for copies) followed by cell names."""
     tiling = []
+    options = problem.options  # one copy, not one per solution option
     for number in solution:
-        piece, *cells = problem.options[number]
+        piece, *cells = options[number]
         name = re.sub(r"\.\d+$", "", str(piece))
         tiling.append((name, tuple(sorted(_cell_of(str(x)) for x in cells))))
     return tuple(sorted(tiling))

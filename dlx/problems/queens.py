@@ -53,8 +53,9 @@ def queens(n: int) -> ExactCover:
 def positions(problem: ExactCover, solution: Sequence[int]) -> list[int]:
     """The column of the queen in each row (a permutation of 0..n-1)."""
     where = {}
+    options = problem.options  # one copy, not one per solution option
     for number in solution:
-        names = problem.options[number]
+        names = options[number]
         row = next(int(x[1:]) for x in names if x.startswith("r"))
         col = next(int(x[1:]) for x in names if x.startswith("c"))
         where[row] = col
