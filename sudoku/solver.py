@@ -237,7 +237,9 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     if cells.ndim != 3 or cells.shape[1] != cells.shape[2]:
         raise ValueError(f"cells must have shape (B, n, n), got {cells.shape}")
     batch, n, _ = cells.shape
-    box = default_box(n) if box is None else tuple(box)
+    box = default_box(n) if box is None else check_box(box, n)
+    if cells.size and (cells.min() < 0 or cells.max() > n):
+        raise ValueError(f"cells must hold values 0..{n}")
     status = np.full(batch, STATUSES.index(INVALID), np.int8)
     solutions = np.zeros_like(cells)
     nodes = np.zeros(batch, np.int64)
@@ -301,18 +303,15 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     counts solutions into ``Result.count``.  ``max_nodes`` bounds the search
     of each puzzle (status ``"unknown"`` when it runs out).  ``threads``
     shares the engine call among that many threads (0: one per core; the
-    answers do not depend on it).  A bad puzzle
-    never stops the batch: its result has status ``"invalid"`` and the
-    reason in ``error``.
+    answers do not depend on it).  A bad puzzle never stops the batch: its
+    result has status ``"invalid"`` and the reason in ``error``.
     """
     limit = _check_limit(limit)
     if isinstance(puzzles, (str, bytes)):
         raise TypeError("solve_many takes a list of puzzles, not one string; "
                         "use text.splitlines() for one puzzle per line")
     if isinstance(puzzles, np.ndarray) and puzzles.ndim == 3:
-        grids: list[Grid | str] = [None] * len(puzzles)  # type: ignore
-        groups = {_box_of_stack(puzzles, box): (np.arange(len(puzzles)),
-                                                 np.asarray(puzzles))}
+        grids, groups = _stack_groups(puzzles, box)
         template = None
     else:
         puzzles = list(puzzles)
@@ -329,17 +328,23 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     return results  # type: ignore[return-value]
 
 
-def _box_of_stack(cells: np.ndarray, box) -> tuple[int, int]:
-    n = cells.shape[1]
-    if cells.shape[2] != n:
-        raise InvalidPuzzle(f"a puzzle stack must have shape (B, n, n), got "
-                            f"{cells.shape}")
-    bad = (cells < 0) | (cells > n)
-    if bad.any():
-        b, r, c = np.argwhere(bad)[0]
-        raise InvalidPuzzle(f"bad value {cells[b, r, c]} in puzzle {b} at "
-                            f"row {r + 1}, column {c + 1}")
-    return default_box(n) if box is None else check_box(box, n)
+def _stack_groups(stack: np.ndarray, box):
+    """``(grids, groups)`` as in ``_parse_batch`` for a ``(B, n, n)``
+    array: puzzles holding a value outside ``0..n`` are invalid."""
+    batch, n, width = stack.shape
+    if n != width or stack.dtype.kind not in "biu":
+        raise InvalidPuzzle(f"a puzzle stack must be a (B, n, n) integer "
+                            f"array, got shape {stack.shape} of {stack.dtype}")
+    shape = default_box(n) if box is None else check_box(box, n)
+    cells = stack.astype(np.int64)
+    bad = ((cells < 0) | (cells > n)).any(axis=(1, 2))
+    grids: list = [None] * batch
+    for b in np.flatnonzero(bad).tolist():
+        r, c = np.argwhere((cells[b] < 0) | (cells[b] > n))[0]
+        grids[b] = (f"bad value {cells[b, r, c]} at row {r + 1}, column "
+                    f"{c + 1}: a {n}x{n} grid uses 1-{n} (0 = empty)")
+    good = np.flatnonzero(~bad)
+    return grids, {shape: (good, cells[good])}
 
 
 def _parse_batch(puzzles: list, box):

@@ -211,6 +211,12 @@ def test_solve_many_on_an_array_stack_and_limits():
     assert [r.status for r in first_only] == ["solved"] * 3
     counted = sudoku.solve_many(["." * 16, "1" + "." * 15], limit=None)
     assert [r.count for r in counted] == [288, 72]
+    broken = stack[:3].copy()
+    broken[1, 2, 3] = 10
+    status = [r.status for r in sudoku.solve_many(broken)]
+    assert status == ["solved", "invalid", "solved"]
+    assert "bad value 10 at row 3, column 4" in sudoku.solve_many(
+        broken)[1].error
     arrays = sudoku.solve_cells(stack)
     assert arrays.solutions.shape == stack.shape
     assert sudoku.STATUSES[arrays.status[-1]] == "invalid"
