@@ -14,7 +14,10 @@ primary item exactly once and each secondary item at most once.
 2
 """
 
+from . import problems
+from .formats import DLXFormatError, dump, dumps, load, loads
 from .problem import BatchResult, BudgetExhausted, ExactCover, Stats
 
-__all__ = ["ExactCover", "Stats", "BatchResult", "BudgetExhausted"]
+__all__ = ["ExactCover", "Stats", "BatchResult", "BudgetExhausted",
+           "DLXFormatError", "load", "loads", "dump", "dumps", "problems"]
 __version__ = "0.1.0"

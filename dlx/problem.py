@@ -263,6 +263,7 @@ class ExactCover:
         self._sizes: list[int] = []
         self._options: list[tuple] = []
         self._links: Links | None = None
+        self._options_view: tuple | None = None
         self.stats = Stats()
 
     # -- building -----------------------------------------------------
@@ -332,6 +333,7 @@ class ExactCover:
         self._sizes.append(len(numbers))
         self._options.append(names)
         self._links = None
+        self._options_view = None
         return index
 
     def add_options(self, options: Iterable[Iterable[Hashable]]) -> list[int]:
@@ -341,7 +343,9 @@ class ExactCover:
     @property
     def options(self) -> Sequence[tuple]:
         """``options[i]`` is the tuple of item names of option ``i``."""
-        return tuple(self._options)
+        if self._options_view is None:
+            self._options_view = tuple(self._options)
+        return self._options_view
 
     def __len__(self) -> int:
         return len(self._options)
