@@ -247,3 +247,38 @@ def test_encoding_sizes():
     problem = sudoku.base_problem(3, 3)
     assert len(problem) == 729 and len(problem.primary) == 324
     assert sudoku.base_problem(3, 3) is problem
+
+
+# -- restarts -------------------------------------------------------------------
+def test_luby_sequence():
+    from sudoku.solver import luby
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2,
+                                               1, 1, 2, 4, 8]
+
+
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3), (4, 4)])
+def test_symmetries_map_solutions_to_solutions(box):
+    from sudoku.solver import Symmetry
+    n = box[0] * box[1]
+    solution = sudoku.solve(np.zeros((n, n), int), box=box)
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        sym = Symmetry.random(rng, box)
+        moved = sym.apply(solution.cells[None])
+        assert is_valid_solution(sudoku.Grid(moved[0], box), moved[0])
+        assert np.array_equal(sym.undo(moved)[0], solution.cells)
+
+
+def test_restarts_keep_answers_exact(monkeypatch):
+    from sudoku import solver
+    monkeypatch.setattr(solver, "RESTART_NODES", 8)
+    special = tagged("sudoku_special.txt")
+    puzzles = lines("sudoku_top95.txt")[:6] + [p for p, _ in special[6:15]]
+    results = sudoku.solve_many(puzzles)
+    want = ["solved"] * 6 + ["no solution"] * 4 + ["multiple"] * 5
+    assert [r.status for r in results] == want
+    for puzzle, result in zip(puzzles, results):
+        if result.grid is not None:
+            assert is_valid_solution(result.grid, puzzle)
+    assert sudoku.count(special[14][0]) == 125
+    assert is_valid_solution(sudoku.solve(puzzles[0]), puzzles[0])
