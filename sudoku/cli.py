@@ -38,6 +38,8 @@ EXAMPLE = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
 TAGS = {SOLVED: "", MULTIPLE: "multiple", NO_SOLUTION: "nosolution",
         INVALID: "invalid", UNKNOWN: "unknown"}
 CHUNK = 4096
+# How hard a single solve looks for a second solution, to warn about it.
+UNIQUE_CHECK_NODES = 1_000_000
 # A file with more lines than this is never read as a single grid.
 MAX_GRID_LINES = 256
 PROGRESS_AFTER = 1.0  # seconds before a batch starts reporting progress
@@ -238,7 +240,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
             total = count(puzzle, args.limit, max_nodes=args.max_nodes)
             print(total, file=out)
             return 0 if total else 1
-        result = solve_many([puzzle], limit=2,
+        result = solve_many([puzzle], limit=2 if args.unique else 1,
                             max_nodes=args.max_nodes)[0]
     except InvalidPuzzle as error:
         print(f"sudoku: invalid puzzle: {error}", file=sys.stderr)
@@ -260,10 +262,17 @@ def solve_one(text: str, args, out: TextIO) -> int:
         print(f"sudoku: {reason}", file=sys.stderr)
         return 1
     print(_render(result.grid, args.format), file=out)
-    if result.status == MULTIPLE:
+    if _has_several(puzzle):
         print("sudoku: note: the puzzle has more than one solution; this is "
               "one of them", file=sys.stderr)
     return 0
+
+
+def _has_several(puzzle: Grid) -> bool:
+    """Whether a second solution turns up within a modest search (proving
+    uniqueness can cost far more than solving; ``--unique`` does that)."""
+    check = solve_many([puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES)[0]
+    return check.status == MULTIPLE
 
 
 def _render(grid: Grid, style: str) -> str:
