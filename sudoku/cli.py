@@ -232,7 +232,7 @@ def _without_comment(line: str, box) -> str:
         return line
 
 
-# -- one puzzle --------------------------------------------------------------
+# -- one puzzle ---------------------------------------------------------------
 def solve_one(text: str, args, out: TextIO) -> int:
     try:
         puzzle = parse(text, args.box)
@@ -279,7 +279,7 @@ def _render(grid: Grid, style: str) -> str:
     return grid.format(None if style == "same" else style)
 
 
-# -- batches -----------------------------------------------------------------
+# -- batches ------------------------------------------------------------------
 class Summary:
     """Counts per status, timing and progress reports on stderr."""
 
@@ -393,7 +393,7 @@ def _entry(shown: str, tag: str, number: int, first: bool) -> str:
     return f"{head}{shown}\n"
 
 
-# -- the example -------------------------------------------------------------
+# -- the example --------------------------------------------------------------
 def show_example() -> int:
     puzzle = parse(EXAMPLE)
     solution = solve_many([puzzle])[0].grid

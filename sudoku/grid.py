@@ -64,7 +64,7 @@ class InvalidPuzzle(ValueError):
     """The input is not a well-formed Sudoku grid (size, character, clash)."""
 
 
-# -- box shapes ------------------------------------------------------------
+# -- box shapes ---------------------------------------------------------------
 def default_box(n: int) -> tuple[int, int]:
     """The box shape used for an ``n x n`` grid when none is given."""
     rows = math.isqrt(n)
@@ -101,7 +101,7 @@ def _digits_text(n: int) -> str:
     return "1-9 and A" + ("" if last == "A" else f"-{last}")
 
 
-# -- the Grid type -----------------------------------------------------------
+# -- the Grid type ------------------------------------------------------------
 class _Layout:
     """Where the cells of a parsed text sit, to write a grid back the same
     way: ``text`` with cell ``k`` at ``spans[k]`` (``spans`` is None for a
@@ -212,7 +212,7 @@ class Grid:
         return hash((self.box, self.cells.tobytes()))
 
 
-# -- formatting --------------------------------------------------------------
+# -- formatting ---------------------------------------------------------------
 _CHAR_TABLE = np.frombuffer(("." + ALPHABET).encode(), np.uint8)
 
 
@@ -316,7 +316,7 @@ def _token_value(token: str, numeric: bool) -> int:
     return 0
 
 
-# -- parsing -----------------------------------------------------------------
+# -- parsing ------------------------------------------------------------------
 def parse(source: Any, box: tuple[int, int] | None = None) -> Grid:
     """Read a puzzle from text, nested lists, a numpy array or a ``Grid``.
 
@@ -594,7 +594,7 @@ def _csv_spans(line: str, pos: int) -> list[tuple[int, int]]:
     return tight
 
 
-# -- checks ------------------------------------------------------------------
+# -- checks -------------------------------------------------------------------
 def conflicts(grid: Grid) -> list[tuple[tuple[int, int], tuple[int, int],
                                         int, str]]:
     """Pairs of givens that share a row, column or box and a digit.

@@ -39,7 +39,7 @@ MRV_CUTOFF = 1
 _DENSE_LIMIT = 4_000_000
 
 
-# -- encoding ----------------------------------------------------------------
+# -- encoding -----------------------------------------------------------------
 def option_items(rows: int, cols: int) -> np.ndarray:
     """The 4 item numbers (0-based) of every option, shape ``(n**3, 4)``."""
     n = rows * cols
@@ -92,7 +92,7 @@ def _checked(puzzle: Any, box) -> Grid:
     return grid
 
 
-# -- one puzzle ----------------------------------------------------------------
+# -- one puzzle ---------------------------------------------------------------
 def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
           max_nodes: int | None = None,
           time_limit: float | None = None) -> Grid | None:
@@ -142,7 +142,7 @@ def is_unique(puzzle: Any, box: tuple[int, int] | None = None, *,
                  time_limit=time_limit) == 1
 
 
-# -- batches -------------------------------------------------------------------
+# -- batches ------------------------------------------------------------------
 SOLVED = "solved"
 NO_SOLUTION = "no solution"
 MULTIPLE = "multiple"
@@ -248,7 +248,7 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     return BatchArrays(status, solutions, found, nodes)
 
 
-# -- the search, with restarts -------------------------------------------------
+# -- the search, with restarts ------------------------------------------------
 # Backtracking times are heavy-tailed.  One public 25x25 puzzle needs more
 # than 20 million nodes as written, yet the same puzzle with its digits
 # renamed and its bands, stacks, rows and columns shuffled takes 200

@@ -64,7 +64,7 @@ def brute_count(cells: np.ndarray, box) -> int:
     return go(0)
 
 
-# -- known answers -----------------------------------------------------------
+# -- known answers ------------------------------------------------------------
 def test_all_4x4_grids():
     assert sudoku.count("." * 16) == 288
     assert sudoku.count("." * 16, limit=10) == 10
@@ -149,7 +149,7 @@ def test_shared_sets_when_present():
             assert is_valid_solution(result.grid, puzzle)
 
 
-# -- sizes and shapes ----------------------------------------------------------
+# -- sizes and shapes ---------------------------------------------------------
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3),
                                  (3, 4), (4, 4), (5, 5), (6, 6)])
 def test_empty_grid_of_every_shape(box):
@@ -249,7 +249,7 @@ def test_encoding_sizes():
     assert sudoku.base_problem(3, 3) is problem
 
 
-# -- restarts -------------------------------------------------------------------
+# -- restarts -----------------------------------------------------------------
 def test_luby_sequence():
     from sudoku.solver import luby
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2,
