@@ -151,7 +151,6 @@ UNKNOWN = "unknown"
 STATUSES = (SOLVED, NO_SOLUTION, MULTIPLE, INVALID, UNKNOWN)
 
 
-@dataclass(frozen=True, slots=True)
 class Result:
     """The outcome for one puzzle of ``solve_many``.
 
@@ -159,18 +158,46 @@ class Result:
     more solutions; only when uniqueness is checked), ``"invalid"`` (the
     input is not a grid or its givens clash), or ``"unknown"`` (the
     ``max_nodes`` budget ran out first).  ``grid``: the first solution
-    found (for ``"solved"`` and ``"multiple"``), else None.  ``error``: the
-    reason for ``"invalid"``, else None.  ``count``: the solutions found,
-    at most the batch's ``limit``.
+    found (for ``"solved"`` and ``"multiple"``), else None; it is built on
+    first use, so a large batch costs little until its grids are read.
+    ``error``: the reason for ``"invalid"``, else None.  ``count``: the
+    solutions found, at most the batch's ``limit``.  A ``Result`` is true
+    when the status is ``"solved"``.
     """
 
-    status: str
-    grid: Grid | None = None
-    error: str | None = None
-    count: int = 0
+    __slots__ = ("status", "error", "count", "_grid", "_pending")
+
+    def __init__(self, status: str, grid: Grid | None = None,
+                 error: str | None = None, count: int = 0):
+        self.status = status
+        self.error = error
+        self.count = count
+        self._grid = grid
+        self._pending = None  # arguments of _solution_grid, until first use
+
+    @property
+    def grid(self) -> Grid | None:
+        if self._pending is not None:
+            self._grid = _solution_grid(*self._pending)
+            self._pending = None
+        return self._grid
 
     def __bool__(self) -> bool:
         return self.status == SOLVED
+
+    def _key(self):
+        return (self.status, self.grid, self.error, self.count)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Result):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Result(status={self.status!r}, grid={self.grid!r}, "
+                f"error={self.error!r}, count={self.count})")
 
 
 @dataclass
@@ -194,7 +221,7 @@ def cells_conflict(cells: np.ndarray, box: tuple[int, int]) -> np.ndarray:
     batch, n, _ = cells.shape
     units = 3 * n * n  # (unit, digit) pairs of one puzzle
     bad = np.zeros(batch, bool)
-    step = max(1, 8_000_000 // units)
+    step = max(1, 1_000_000 // units)
     for lo in range(0, batch, step):
         part = cells[lo:lo + step]
         b, r, c = np.nonzero(part)
@@ -221,7 +248,9 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     among that many threads (0: one per core).
     """
     limit = _check_limit(limit)
-    cells = np.asarray(cells, np.int64)
+    cells = np.asarray(cells)
+    if cells.dtype.kind not in "iu":
+        cells = cells.astype(np.int64)
     if cells.ndim != 3 or cells.shape[1] != cells.shape[2]:
         raise ValueError(f"cells must have shape (B, n, n), got {cells.shape}")
     batch, n, _ = cells.shape
@@ -351,9 +380,21 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
         symmetry = Symmetry.random(rng, box)
 
 
+# Puzzles per engine call.  The engine returns each first solution as a
+# row as long as the deepest possible cover (4*n*n + 1 entries, 325 for
+# 9x9), so a call over a million puzzles would hold gigabytes; calls of
+# this size keep that near 50 MB at no measurable cost.
+ENGINE_CHUNK = 1 << 13
+
+
 def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
                  max_nodes: int, threads: int):
-    """One ``solve_batch`` call: ``(counts, first solutions, nodes)``."""
+    """``solve_batch`` over a stack: ``(counts, first solutions, nodes)``."""
+    if len(cells) > ENGINE_CHUNK:
+        parts = [_engine_call(cells[lo:lo + ENGINE_CHUNK], box, limit,
+                              max_nodes, threads)
+                 for lo in range(0, len(cells), ENGINE_CHUNK)]
+        return tuple(np.concatenate(column) for column in zip(*parts))
     batch, n, _ = cells.shape
     flat = cells.reshape(batch, n * n)
     filled = flat != 0
@@ -434,15 +475,15 @@ def _stack_groups(stack: np.ndarray, box):
         raise InvalidPuzzle(f"a puzzle stack must be a (B, n, n) integer "
                             f"array, got shape {stack.shape} of {stack.dtype}")
     shape = default_box(n) if box is None else check_box(box, n)
-    cells = stack.astype(np.int64)
-    bad = ((cells < 0) | (cells > n)).any(axis=(1, 2))
+    out_of_range = (stack < 0) | (stack > n)
+    bad = out_of_range.any(axis=(1, 2))
     grids: list = [None] * batch
     for b in np.flatnonzero(bad).tolist():
-        r, c = np.argwhere((cells[b] < 0) | (cells[b] > n))[0]
-        grids[b] = (f"bad value {cells[b, r, c]} at row {r + 1}, column "
+        r, c = np.argwhere(out_of_range[b])[0]
+        grids[b] = (f"bad value {stack[b, r, c]} at row {r + 1}, column "
                     f"{c + 1}: a {n}x{n} grid uses 1-{n} (0 = empty)")
     good = np.flatnonzero(~bad)
-    return grids, {shape: (good, cells[good])}
+    return grids, {shape: (good, stack[good].astype(_cell_dtype(n)))}
 
 
 def _parse_batch(puzzles: list, box):
@@ -500,9 +541,14 @@ def _parse_lines_bulk(puzzles: list, box):
                         np.uint8)
     if len(raw) != len(index) * length:  # non-ASCII characters
         return None
-    cells = _VALUE_OF_BYTE[raw].reshape(len(index), n, n)
+    cells = _VALUE_OF_BYTE.astype(np.int8)[raw].reshape(len(index), n, n)
     readable = ((cells >= 0) & (cells <= n)).all(axis=(1, 2))
     return shape, index[readable], cells[readable]
+
+
+def _cell_dtype(n: int):
+    """The smallest integer type for the cells of a stack of size ``n``."""
+    return np.int8 if n < 128 else np.int16 if n < 32768 else np.int64
 
 
 def _collect(results, grids, index, cells, shape, arrays, template):
@@ -514,18 +560,21 @@ def _collect(results, grids, index, cells, shape, arrays, template):
         source = grids[b]
         if status == INVALID:
             grid = source if isinstance(source, Grid) else Grid._make(
-                cells[k].copy(), shape)
+                cells[k].astype(np.int64), shape)
             results[b] = Result(INVALID, None, conflict_message(grid))
             continue
+        result = Result(status, None, None, found[k])
         if status in (SOLVED, MULTIPLE):
-            solution = arrays.solutions[k]
-            if isinstance(source, Grid):
-                results[b] = Result(status, source.with_cells(solution),
-                                    None, found[k])
-            else:
-                layout = None if template is None else _Layout.line(
-                    template[b])
-                results[b] = Result(status, Grid._make(solution, shape,
-                                                       layout), None, found[k])
-        else:
-            results[b] = Result(status, None, None, found[k])
+            result._pending = (arrays.solutions, k, shape, source,
+                               None if template is None else template[b])
+        results[b] = result
+
+
+def _solution_grid(solutions: np.ndarray, k: int, shape: tuple[int, int],
+                   source: Grid | None, text: str | None) -> Grid:
+    """The ``Grid`` of batch solution ``k``, in its puzzle's layout."""
+    cells = solutions[k].astype(np.int64)
+    if isinstance(source, Grid):
+        return source.with_cells(cells)
+    layout = None if text is None else _Layout.line(text)
+    return Grid._make(cells, shape, layout)
