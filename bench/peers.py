@@ -194,6 +194,9 @@ class Peer:
     solve_sudoku_batch: Callable | None = None
     unsupported: Callable = field(default=lambda instance: None)
     numba: bool = False
+    # False when the prepared input is used up by a run (a stateful solver
+    # object), so every timed run needs a fresh one.
+    reusable: bool = True
 
     def version(self) -> str:
         try:
@@ -405,7 +408,8 @@ def _miniexact_solve_sudoku_batch(prepared, limit=2):
 register(Peer(
     "miniexact", "miniexact", "C, Knuth's Algorithm X via SWIG",
     _miniexact_prepare_count, _miniexact_count,
-    _miniexact_prepare_sudoku, _miniexact_solve_sudoku_batch))
+    _miniexact_prepare_sudoku, _miniexact_solve_sudoku_batch,
+    reusable=False))
 
 
 # ---- pyxcc (Rust, PyO3) ----
