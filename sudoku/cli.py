@@ -76,9 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--max-nodes", type=_positive, default=None,
                        metavar="N", help="give up on a puzzle after N "
                        "search nodes (reported as unknown)")
-    solve.add_argument("--threads", type=_count, default=1, metavar="N",
+    solve.add_argument("--threads", type=_count, default=0, metavar="N",
                        help="solve a batch on N threads (0: one per core; "
-                       "default 1)")
+                       "the default)")
     solve.add_argument("-o", "--output", metavar="FILE",
                        help="write results to FILE instead of stdout")
     solve.add_argument("-q", "--quiet", action="store_true",

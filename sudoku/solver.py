@@ -237,7 +237,7 @@ def cells_conflict(cells: np.ndarray, box: tuple[int, int]) -> np.ndarray:
 
 def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
                 limit: int | None = 2, max_nodes: int | None = None,
-                threads: int = 1) -> BatchArrays:
+                threads: int = 0) -> BatchArrays:
     """Solve a ``(B, n, n)`` int array of puzzles in one engine call.
 
     The vectorised core of ``solve_many``: no Python work per puzzle.
@@ -245,7 +245,7 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     status ``"invalid"`` without reaching the engine.  ``limit``: stop each
     search after this many solutions (2: check uniqueness; 1: first
     solution only; None: count them all).  ``threads``: share the batch
-    among that many threads (0: one per core).
+    among that many threads (0, the default: one per core).
     """
     limit = _check_limit(limit)
     cells = np.asarray(cells)
@@ -430,7 +430,7 @@ _ALL = 1 << 62
 
 def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
                *, limit: int | None = 2, max_nodes: int | None = None,
-               threads: int = 1) -> list[Result]:
+               threads: int = 0) -> list[Result]:
     """Solve a batch of puzzles; one ``Result`` per puzzle, in order.
 
     ``puzzles``: any iterable of accepted inputs (lines of text, grids,
@@ -441,8 +441,8 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     solution (faster; never ``"multiple"``); a larger ``limit`` or None
     counts solutions into ``Result.count``.  ``max_nodes`` bounds the search
     of each puzzle (status ``"unknown"`` when it runs out).  ``threads``
-    shares the engine call among that many threads (0: one per core; the
-    answers do not depend on it).  A bad puzzle never stops the batch: its
+    shares the engine call among that many threads (0, the default: one
+    per core; the answers do not depend on it).  A bad puzzle never stops the batch: its
     result has status ``"invalid"`` and the reason in ``error``.
     """
     limit = _check_limit(limit)
