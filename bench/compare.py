@@ -460,6 +460,48 @@ def _version(dist):
         return "not installed"
 
 
+def dlx1_section(problems):
+    """Our counting times against the given DLX1 figures, calibrated by how
+    the peers' times here compare with their given figures."""
+    ours_t, peer_ratio = {}, []
+    for p in problems:
+        if p["kind"] != "count":
+            continue
+        for r in p["results"]:
+            if r.get("status") != "ok":
+                continue
+            if r["peer"] == "dlx-toolkit":
+                ours_t[p["problem"]] = r["seconds"]
+            given = REFERENCE.get(r["peer"], {}).get(p["problem"])
+            if given:
+                peer_ratio.append(r["seconds"] / given)
+    rows = [k for k in ours_t if k in REFERENCE["DLX1 (C, -O3)"]]
+    if not rows:
+        return []
+    peer_ratio.sort()
+    c = peer_ratio[len(peer_ratio) // 2] if peer_ratio else None
+    out = ["## Against DLX1 (given figures)", "",
+           "DLX1 was not run here; its times are the given ones.  To allow "
+           "for this machine's speed, the peers' times measured above are "
+           "set against their given times on the same problems: the median "
+           "of measured/given is the calibration factor"
+           + (f" **{c:.2f}** (over {len(peer_ratio)} peer runs; below 1: "
+              "this run was faster than the reference machine)"
+              if c else " (no peer figure to compare)")
+           + ".  `x DLX1 (est.)` = our time / (DLX1's given time x the "
+           "factor); the 1.25 target applies to it.", "",
+           "| problem | ours (s) | DLX1 given (s) | x DLX1 (raw) | "
+           "x DLX1 (est.) |", "|---|---|---|---|---|"]
+    for k in rows:
+        given = REFERENCE["DLX1 (C, -O3)"][k]
+        raw = ours_t[k] / given
+        est = f"{raw / c:.2f}" if c else "-"
+        out.append(f"| {k} | {ours_t[k]:.3f} | {given} | {raw:.2f} | "
+                   f"{est} |")
+    out.append("")
+    return out
+
+
 def results_markdown(meta, problems, cold=None):
     out = ["# Benchmark results", "",
            f"Written by `bench/compare.py{' --quick' if meta['quick'] else ''}"
@@ -488,6 +530,7 @@ def results_markdown(meta, problems, cold=None):
         out += [f"### {p['title']}", "",
                 markdown_table("sudoku", table_rows("sudoku", p["problem"],
                                                     p["results"])), ""]
+    out += dlx1_section(problems)
     if cold:
         out += ["## Cold start", "",
                 "A fresh process imports the package and solves one 9x9 "
