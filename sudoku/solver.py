@@ -359,7 +359,7 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
     if batch == 0:
         return counts, solutions, nodes
     pending = np.arange(batch)
-    rng = np.random.default_rng(RESTART_SEED)
+    rng = None
     symmetry = None
     for attempt in itertools.count(1):
         budget = max_nodes if max_nodes is not None else (
@@ -377,6 +377,7 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
         pending = pending[~done]
         if not len(pending):
             return counts, solutions, nodes
+        rng = rng or np.random.default_rng(RESTART_SEED)
         symmetry = Symmetry.random(rng, box)
 
 
