@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
+import itertools
 import os
 import sys
 import time
-from typing import Iterator, TextIO
+from typing import Iterable, Iterator, TextIO
 
 from dlx import BudgetExhausted
 
@@ -141,20 +143,23 @@ def run_solve(args: argparse.Namespace) -> int:
         raise UsageError("give a PUZZLE, a FILE or - (see sudoku solve -h)")
     if args.limit is not None and not args.count:
         raise UsageError("--limit goes with --count")
-    text, where = read_source(args.source)
-    if where == "the puzzle":
+    if not _names_input(args.source):
         with output_to(args.output) as out:
-            return solve_one(text, args, out)
-    entries = split_puzzles(text, args.box)
-    if not entries:
-        print(f"sudoku: {where}: no puzzle found (the input is empty)",
-              file=sys.stderr)
-        return 1
-    with output_to(args.output) as out:
-        if len(entries) == 1:
-            return solve_one(_without_comment(entries[0][1], args.box), args,
-                             out)
-        return solve_batch(entries, args, out)
+            return solve_one(args.source, args, out)
+    with open_input(args.source) as (stream, total):
+        lines = numbered_lines(stream)
+        head = list(itertools.islice(lines, MAX_GRID_LINES + 1))
+        if not head:
+            print(f"sudoku: {args.source}: no puzzle found (the input is "
+                  f"empty)", file=sys.stderr)
+            return 1
+        grid = one_grid(head, args.box)
+        with output_to(args.output) as out:
+            if grid is not None or len(head) == 1:
+                text = grid or _without_comment(head[0][1], args.box)
+                return solve_one(text, args, out)
+            return solve_batch(itertools.chain(head, lines), total, args,
+                               out)
 
 
 @contextlib.contextmanager
@@ -172,46 +177,72 @@ def output_to(path: str | None) -> Iterator[TextIO]:
         yield stream
 
 
-def read_source(source: str) -> tuple[str, str]:
-    """The text to solve and a name for it in messages."""
-    if source == "-":
-        return _decode(sys.stdin.buffer.read()), "-"
-    if os.path.isfile(source):
-        try:
-            with open(source, "rb") as f:
-                return _decode(f.read()), source
-        except OSError as error:
-            raise UsageError(f"cannot read {source}: {error.strerror}") \
-                from None
+def _names_input(source: str) -> bool:
+    """Whether ``source`` names a file or standard input (rather than
+    being a puzzle); a path-like name that does not exist is an error."""
+    if source == "-" or os.path.isfile(source):
+        return True
     if os.path.isdir(source):
         raise UsageError(f"{source} is a directory")
-    if (os.sep in source or source.lower().endswith((".txt", ".csv",
-                                                      ".sdk")))\
-            and not any(ch in source for ch in ",\n"):
+    looks_like_path = os.sep in source or source.lower().endswith(
+        (".txt", ".csv", ".sdk"))
+    if looks_like_path and not any(ch in source for ch in ",\n"):
         raise UsageError(f"no such file: {source}")
-    return source, "the puzzle"
+    return False
 
 
-def _decode(data: bytes) -> str:
-    text = data.decode("utf-8-sig", errors="replace")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+@contextlib.contextmanager
+def open_input(source: str):
+    """``(text stream, line count or None)`` for a file or ``-``; any line
+    ending is accepted and a UTF-8 byte-order mark is skipped."""
+    if source == "-":
+        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig",
+                                  errors="replace", newline=None)
+        try:
+            yield stream, None
+        finally:
+            stream.detach()  # leave standard input open
+        return
+    try:
+        stream = open(source, encoding="utf-8-sig", errors="replace",
+                      newline=None)
+        total = _count_lines(source)
+    except OSError as error:
+        raise UsageError(f"cannot read {source}: {error.strerror}") from None
+    with stream:
+        yield stream, total
 
 
-def split_puzzles(text: str, box) -> list[tuple[int, str]]:
-    """``(line number, puzzle text)`` pairs: the whole text when it is one
-    grid written over several lines, else each non-blank line."""
-    lines = [(k + 1, line.rstrip()) for k, line in
-             enumerate(text.split("\n")) if line.strip()]
-    if len(lines) <= 1 or len(lines) > MAX_GRID_LINES:
-        return lines
-    rows = [line for _, line in lines if not G._is_rule_line(line)]
+def _count_lines(path: str) -> int:
+    """Lines in a file (a fast binary pass, for progress reports)."""
+    total = 0
+    last = b"\n"
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            total += block.count(b"\n")
+            last = block[-1:]
+    return total + (last != b"\n")
+
+
+def numbered_lines(stream: TextIO) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` for the non-blank lines of ``stream``."""
+    for number, line in enumerate(stream, 1):
+        if line.strip():
+            yield number, line.rstrip()
+
+
+def one_grid(head: list[tuple[int, str]], box) -> str | None:
+    """The text of ``head`` when its lines are the rows of one grid (with
+    any decoration), else None: then each line is a puzzle."""
+    if len(head) <= 1 or len(head) > MAX_GRID_LINES:
+        return None
+    text = "\n".join(line for _, line in head)
+    rows = [line for _, line in head if not G._is_rule_line(line)]
     try:
         whole = parse(text, box)
     except InvalidPuzzle:
-        return lines
-    if whole.n == len(rows):
-        return [(lines[0][0], text.strip("\n"))]
-    return lines
+        return None
+    return text if whole.n == len(rows) else None
 
 
 def _without_comment(line: str, box) -> str:
@@ -283,7 +314,7 @@ def _render(grid: Grid, style: str) -> str:
 class Summary:
     """Counts per status, timing and progress reports on stderr."""
 
-    def __init__(self, total: int, quiet: bool):
+    def __init__(self, total: int | None, quiet: bool):
         self.total = total
         self.quiet = quiet
         self.counts = {status: 0 for status in TAGS}
@@ -304,8 +335,12 @@ class Summary:
             return
         self.last_report = now
         rate = self.done / (now - self.start)
-        line = (f"sudoku: {self.done}/{self.total} puzzles "
-                f"({100 * self.done // self.total}%), {rate:,.0f} puzzles/s")
+        if self.total:
+            share = min(99, 100 * self.done // self.total)
+            line = (f"sudoku: {self.done}/{self.total} puzzles ({share}%), "
+                    f"{rate:,.0f} puzzles/s")
+        else:
+            line = f"sudoku: {self.done} puzzles, {rate:,.0f} puzzles/s"
         print(("\r" + line) if self.tty else line, end="" if self.tty
               else "\n", file=sys.stderr, flush=True)
         self.reported = True
@@ -328,16 +363,16 @@ class Summary:
               file=sys.stderr)
 
 
-def solve_batch(entries: list[tuple[int, str]], args, out: TextIO) -> int:
-    if args.count:
-        limit = args.limit
-    else:
-        limit = 2
-    summary = Summary(len(entries), args.quiet)
+def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
+                args, out: TextIO) -> int:
+    """Solve ``(line number, line)`` entries chunk by chunk, writing as it
+    goes; ``total`` (an estimate, or None) is for progress reports."""
+    limit = args.limit if args.count else 2
+    entries = iter(entries)
+    summary = Summary(total, args.quiet)
     failed = False
     first_block = True
-    for lo in range(0, len(entries), CHUNK):
-        chunk = entries[lo:lo + CHUNK]
+    while chunk := list(itertools.islice(entries, CHUNK)):
         texts = [line if " " not in line and "\t" not in line
                  else _without_comment(line, args.box) for _, line in chunk]
         results = solve_many(texts, args.box, limit=limit,

@@ -143,6 +143,10 @@ def test_bad_input_files(capsys, tmp_path):
     blank = tmp_path / "blank.txt"
     blank.write_text("\n\r\n  \n")
     assert run(capsys, "solve", str(blank))[0] == 1
+    old_mac = tmp_path / "bom.txt"
+    old_mac.write_bytes(b"\xef\xbb\xbf" + "\r".join(TOP[:2]).encode() + b"\r")
+    code, out, err = run(capsys, "solve", str(old_mac))
+    assert code == 0 and solved(out.split()[1], TOP[1])
 
 
 @pytest.mark.parametrize("argv", [[], ["solve"], ["frobnicate"],
