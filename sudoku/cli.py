@@ -11,9 +11,13 @@ puzzle that is not simply solved is written ``<grid> <tag>``, where the tag
 is ``multiple``, ``nosolution``, ``invalid`` or ``unknown``, and the grid
 is the first solution (``multiple``) or the puzzle itself.
 
-Exit status: 0 when every puzzle is solved (with ``--unique``: has exactly
-one solution), 1 when some puzzle has no solution or is invalid, 2 for
-usage errors.
+A batch reports progress on stderr once it runs for more than a second,
+and ends with a summary: solved, no solution, multiple, invalid, and
+puzzles per second.
+
+Exit status: 0 when every puzzle has a solution (with ``--unique``: exactly
+one; with ``--count``: at least one), 1 when some puzzle has none or is
+invalid, 2 for usage errors.
 """
 
 from __future__ import annotations
