@@ -143,7 +143,7 @@ def worker(peer_name: str, kind: str, key: str, reps: int, budget: float):
             peer.prepare_sudoku, peer.solve_sudoku_batch, puzzles, reps,
             budget, peer.reusable)
         extra = {}
-        work = getattr(peer.solve_sudoku_batch, "last_work", None)
+        work = peer.sudoku_work(puzzles) if peer.sudoku_work else None
         if work:
             extra = {k: v / len(puzzles) for k, v in work.items()}
         grids = [g for _, g in res]

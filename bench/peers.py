@@ -197,6 +197,8 @@ class Peer:
     # False when the prepared input is used up by a run (a stateful solver
     # object), so every timed run needs a fresh one.
     reusable: bool = True
+    # Untimed: (puzzles) -> {"nodes": .., "updates": ..} for the batch.
+    sudoku_work: Callable | None = None
 
     def version(self) -> str:
         try:
@@ -225,79 +227,61 @@ def _ours_count(problem):
     return n, {"nodes": s.nodes, "updates": s.updates}
 
 
-_SUDOKU_EC = None
-
-
-def _sudoku_exact_cover():
-    """The full 9x9 exact cover (729 options, option = 81*... below) for the
-    fallback batch solver: option ``cell * 9 + d - 1``."""
-    global _SUDOKU_EC
-    if _SUDOKU_EC is None:
-        from dlx import ExactCover
-
-        items = [f"{f}{a}{b}" for f in "prcb" for a in range(9)
-                 for b in range(9)]
-        p = ExactCover(items)
-        for cell in range(81):
-            r, c = divmod(cell, 9)
-            for d in range(9):
-                p.add_option([f"p{r}{c}", f"r{r}{d}", f"c{c}{d}",
-                              f"b{_box(r, c)}{d}"])
-        _SUDOKU_EC = p
-    return _SUDOKU_EC
+def _ours_count_mt(problem):
+    try:
+        n = problem.count(threads=0)
+    except TypeError:  # an engine without threads
+        n = problem.count()
+    s = problem.stats
+    return n, {"nodes": s.nodes, "updates": s.updates}
 
 
 def _ours_prepare_sudoku(puzzles):
     return list(puzzles)
 
 
-def _ours_solve_sudoku_batch(puzzles, limit=2):
-    """``sudoku.solve_many`` when the adapter is there, else the engine's
-    ``solve_batch`` over the 729-option cover (what the adapter does)."""
+def _solve_many(puzzles, limit, threads):
+    import sudoku
+
     try:
-        import sudoku
-        solve_many = sudoku.solve_many
-    except (ImportError, AttributeError):
-        solve_many = None
-    if solve_many is not None:
-        return _from_solve_many(solve_many(puzzles, limit=limit),
-                                puzzles)
-    p = _sudoku_exact_cover()
-    flat, starts = [], [0]
-    for puzzle in puzzles:
-        for cell, ch in enumerate(puzzle):
-            if ch not in ".0":
-                flat.append(cell * 9 + int(ch) - 1)
-        starts.append(len(flat))
-    res = p.solve_batch((np.asarray(flat, np.int64),
-                         np.asarray(starts, np.int64)), limit=limit)
-    out = []
-    for b, puzzle in enumerate(puzzles):
-        grid = list(puzzle)
-        for k in res.solutions[b]:
-            if k >= 0:
-                cell, d = divmod(int(k), 9)
-                grid[cell] = str(d + 1)
-        out.append((int(res.counts[b]), "".join(grid)))
-    _ours_solve_sudoku_batch.last_work = {
-        "nodes": int(res.nodes.sum()), "updates": int(res.updates.sum())}
-    return out
+        return sudoku.solve_many(puzzles, limit=limit, threads=threads)
+    except TypeError:  # an adapter without the threads keyword
+        return sudoku.solve_many(puzzles, limit=limit)
 
 
-def _from_solve_many(results, puzzles):
-    """``sudoku.solve_many``'s ``Result`` list as (count, grid) pairs; the
-    work counters are read from the cached 9x9 cover's ``stats``."""
-    out = [(int(r.count), _grid_string(r.grid)) for r in results]
-    _ours_solve_sudoku_batch.last_work = None
+def _ours_solve_sudoku_batch(puzzles, limit=2, threads=1):
+    """``sudoku.solve_many`` on one thread (the peers all run on one)."""
+    return [(int(r.count), _grid_string(r.grid))
+            for r in _solve_many(puzzles, limit, threads)]
+
+
+def _ours_solve_sudoku_batch_mt(puzzles, limit=2):
+    """``sudoku.solve_many`` with its default threads (one per core)."""
+    return [(int(r.count), _grid_string(r.grid))
+            for r in _solve_many(puzzles, limit, 0)]
+
+
+def ours_sudoku_work(puzzles, limit=2):
+    """Nodes and updates of ``solve_many`` over ``puzzles`` (an untimed
+    extra run): every engine call on the cached 9x9 cover is tallied."""
+    import sudoku
+
+    problem = sudoku.base_problem(3, 3)
+    original = problem.solve_batch
+    total = {"nodes": 0, "updates": 0}
+
+    def tally(*args, **kwargs):
+        result = original(*args, **kwargs)
+        total["nodes"] += int(result.nodes.sum())
+        total["updates"] += int(result.updates.sum())
+        return result
+
+    problem.solve_batch = tally
     try:
-        import sudoku
-
-        stats = sudoku.base_problem(3, 3).stats
-        _ours_solve_sudoku_batch.last_work = {"nodes": stats.nodes,
-                                              "updates": stats.updates}
-    except (ImportError, AttributeError):
-        pass
-    return out
+        _solve_many(puzzles, limit, 1)
+    finally:
+        del problem.solve_batch
+    return total
 
 
 def _grid_string(g) -> str | None:
@@ -309,12 +293,17 @@ def _grid_string(g) -> str | None:
     return "".join(str(int(v)) for v in a)
 
 
-_ours_solve_sudoku_batch.last_work = None
+register(Peer(
+    "dlx-toolkit", "dlx-toolkit", "this project (numba DLX1), one thread",
+    _ours_prepare_count, _ours_count,
+    _ours_prepare_sudoku, _ours_solve_sudoku_batch, numba=True,
+    sudoku_work=ours_sudoku_work))
 
 register(Peer(
-    "dlx-toolkit", "dlx-toolkit", "this project (numba DLX1)",
-    _ours_prepare_count, _ours_count,
-    _ours_prepare_sudoku, _ours_solve_sudoku_batch, numba=True))
+    "dlx-toolkit-mt", "dlx-toolkit",
+    "this project on every core (threads=0); not in the ratios",
+    _ours_prepare_count, _ours_count_mt, _ours_prepare_sudoku, _ours_solve_sudoku_batch_mt,
+    numba=True, sudoku_work=ours_sudoku_work))
 
 
 # ---- xcover (numba, dancing cells, Algorithm C) ----
