@@ -340,6 +340,9 @@ def main(argv=None):
     ap.add_argument("--cold-start", default=None,
                     help="cold_start.py --json output to include in the "
                          "Markdown")
+    ap.add_argument("--from-json", default=None,
+                    help="run nothing: rewrite --markdown from a --json "
+                         "file of an earlier run")
     ap.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     ap.add_argument("--budget", type=float, default=30.0,
                     help=argparse.SUPPRESS)
@@ -348,6 +351,12 @@ def main(argv=None):
     if args.worker:
         worker(args.worker[0], args.worker[1], args.worker[2], args.reps,
                args.budget)
+        return 0
+
+    if args.from_json:
+        with open(args.from_json) as f:
+            saved = json.load(f)
+        _write_markdown(args, saved["meta"], saved["problems"])
         return 0
 
     names = args.peers.split(",") if args.peers else list(P.PEERS)
@@ -441,14 +450,19 @@ def main(argv=None):
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"meta": meta, "problems": all_results}, f, indent=1)
-    if args.markdown:
-        cold = None
-        if args.cold_start and os.path.exists(args.cold_start):
-            with open(args.cold_start) as f:
-                cold = json.load(f)
-        with open(args.markdown, "w") as f:
-            f.write(results_markdown(meta, all_results, cold))
+    _write_markdown(args, meta, all_results)
     return 0
+
+
+def _write_markdown(args, meta, problems):
+    if not args.markdown:
+        return
+    cold = None
+    if args.cold_start and os.path.exists(args.cold_start):
+        with open(args.cold_start) as f:
+            cold = json.load(f)
+    with open(args.markdown, "w") as f:
+        f.write(results_markdown(meta, problems, cold))
 
 
 def _version(dist):
@@ -538,11 +552,13 @@ def results_markdown(meta, problems, cold=None):
                 "included), first with an empty numba cache "
                 "(`NUMBA_CACHE_DIR` a fresh temp dir), then warm.  "
                 f"Best of {cold.get('reps', 1)}.", "",
-                "| solver | empty cache (s) | warm cache (s) | "
-                "python -c pass (s) |", "|---|---|---|---|"]
+                "| solver | empty cache (s) | warm cache (s) |", "|---|---|---|"]
         for r in cold["results"]:
             out.append(f"| {r['solver']} | {r['empty']:.2f} | "
-                       f"{r['warm']:.2f} | {cold['baseline']:.2f} |")
+                       f"{r['warm']:.2f} |")
+        out += ["", f"For scale: `python -c pass` takes "
+                f"{cold['baseline']:.2f} s and `python -c 'import numba'` "
+                f"{cold.get('numba_import', float('nan')):.2f} s here."]
         out.append("")
     out += ["## Reference figures (given, not measured by us)", "",
             "Measured earlier on this kind of machine, single thread, and "
