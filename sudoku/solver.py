@@ -284,7 +284,9 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
 # thousand.  So a search that runs past its budget is started again on a
 # random equivalent puzzle, with budgets RESTART_NODES times Luby's sequence
 # 1 1 2 1 1 2 4 1 1 2 ... (within a log factor of the best fixed budget).
-# No ordinary 9x9 puzzle comes near the first budget.
+# No ordinary 9x9 puzzle comes near the first budget.  Restarts are for
+# finding a solution and proving it unique (limit <= 2); a count of many
+# solutions must walk a whole tree anyway, so it runs once, unbounded.
 RESTART_NODES = 200_000
 RESTART_SEED = 2024
 
@@ -347,9 +349,9 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
 
     Returns ``(counts, solutions, nodes)``: solutions found up to ``limit``
     (-2: ``max_nodes`` ran out), the first solution found as a ``(B, n, n)``
-    array (zeros when none), and the nodes searched.  Without
-    ``max_nodes`` a puzzle that outlasts its budget is restarted as a
-    random equivalent puzzle (see ``RESTART_NODES``), so every search ends
+    array (zeros when none), and the nodes searched.  With ``limit <= 2``
+    and no ``max_nodes`` a puzzle that outlasts its budget is restarted as
+    a random equivalent puzzle (see ``RESTART_NODES``); every search ends
     with an exact answer.
     """
     batch = len(cells)
@@ -361,16 +363,17 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
     pending = np.arange(batch)
     rng = None
     symmetry = None
+    restarts = max_nodes is None and limit <= 2
     for attempt in itertools.count(1):
-        budget = max_nodes if max_nodes is not None else (
-            RESTART_NODES * luby(attempt))
+        budget = (RESTART_NODES * luby(attempt) if restarts else
+                  max_nodes if max_nodes is not None else _ALL)
         part = cells[pending]
         if symmetry is not None:
             part = symmetry.apply(part)
         found, first, work = _engine_call(part, box, limit, budget, threads)
         if symmetry is not None:
             first = symmetry.undo(first)
-        done = (found != -2) | (max_nodes is not None)
+        done = (found != -2) | (not restarts)
         counts[pending[done]] = found[done]
         solutions[pending[done]] = first[done]
         nodes[pending] += work
