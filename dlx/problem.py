@@ -72,8 +72,9 @@ class BatchResult:
 
     ``counts[b]``: solutions found (at most the limit); ``-1`` when the
     given options overlap, ``-2`` when ``max_nodes`` stopped the search.
-    ``solutions[b]``: the option numbers of the first solution beyond the
-    givens, padded with ``-1`` (all ``-1`` when there is none).
+    ``solutions[b]``: the option numbers (int32) of the first solution
+    beyond the givens, in the order the search chose them, padded with
+    ``-1`` (all ``-1`` when there is none); as many columns as the longest.
     ``nodes``/``updates``: the work per instance.
     """
 
@@ -174,6 +175,12 @@ def _thread_count(threads) -> int:
         raise ValueError(f"threads must be a non-negative integer, got "
                          f"{threads!r}")
     return int(threads) or (os.cpu_count() or 1)
+
+
+def _columns_used(first: np.ndarray) -> int:
+    """How many columns of a ``-1``-padded solutions array are in use."""
+    used = (first >= 0).sum(axis=1)
+    return int(used.max()) if len(used) else 0
 
 
 def _cutoff(mrv_cutoff) -> int:
@@ -479,7 +486,10 @@ class ExactCover:
             len(self.primary) + 1, _thread_count(threads),
             _cutoff(mrv_cutoff))
         seconds = time.perf_counter() - t0
-        solutions = np.where(first >= 0, links.option_of[first], -1)
+        width = _columns_used(first)
+        solutions = np.where(first[:, :width] >= 0,
+                             links.option_of[first[:, :width]],
+                             np.int32(-1)).astype(np.int32, copy=False)
         work[:, 1] += work[:, 2]
         self.stats = Stats(int(work[:, 0].sum()), int(work[:, 1].sum()),
                            int(np.maximum(counts, 0).sum()), seconds,
