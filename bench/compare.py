@@ -327,6 +327,9 @@ def main(argv=None):
     ap.add_argument("--reps", type=int, default=3,
                     help="best of this many timed runs (runs over 2 s are "
                          "timed once)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run every solver this many times in turn, "
+                         "keeping each one's best (default 1)")
     ap.add_argument("--peers", default=None,
                     help="comma-separated solvers (default: all of "
                          + ", ".join(P.PEERS) + ")")
@@ -407,6 +410,7 @@ def main(argv=None):
             total = len(P.read_puzzles(path, n))
             title = f"{key}: {total} puzzles, uniqueness check (limit=2)"
         results = []
+        runnable = []
         for name in names:
             peer = P.PEERS[name]
             base = {"peer": name, "problem": key, "version": peer.version()}
@@ -427,13 +431,28 @@ def main(argv=None):
                 results.append({**base, "status": "unsupported",
                                 "detail": reason})
                 continue
-            wenv = dict(env)
-            if kind == "sudoku" and puzzles_env[key]:
-                wenv["DLX_BENCH_PUZZLES"] = str(puzzles_env[key])
-            res = run_one(args.python, name, kind, key,
-                          args.timeout * factor, args.reps, wenv)
-            res.setdefault("version", peer.version())
-            results.append(res)
+            results.append(None)
+            runnable.append((len(results) - 1, name))
+        wenv = dict(env)
+        if kind == "sudoku" and puzzles_env[key]:
+            wenv["DLX_BENCH_PUZZLES"] = str(puzzles_env[key])
+        # Rounds interleave the solvers in time, so a burst of load on the
+        # shared machine hits them alike; each keeps its best round.
+        for _ in range(args.rounds):
+            for slot, name in runnable:
+                res = run_one(args.python, name, kind, key,
+                              args.timeout * factor, args.reps, wenv)
+                res.setdefault("version", P.PEERS[name].version())
+                old = results[slot]
+                if old is None or (res.get("status") == "ok" and (
+                        old.get("status") != "ok"
+                        or res["seconds"] < old["seconds"])):
+                    res["rounds"] = (old or {}).get("rounds", 0) + 1
+                    results[slot] = res
+                else:
+                    old["rounds"] = old.get("rounds", 1) + 1
+                if res.get("status") == "timeout":
+                    runnable = [(s, n) for s, n in runnable if n != name]
         all_results.append({"kind": kind, "problem": key, "title": title,
                             "results": results})
         print_table(title, kind, table_rows(kind, key, results))
@@ -445,6 +464,7 @@ def main(argv=None):
             "versions": {n: P.PEERS[n].version() for n in names},
             "numba": _version("numba"), "numpy": _version("numpy"),
             "quick": args.quick, "timeout": args.timeout, "reps": args.reps,
+            "rounds": args.rounds,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "elapsed": elapsed}
     if args.json:
@@ -525,7 +545,9 @@ def results_markdown(meta, problems, cold=None):
            f"numpy {meta['numpy']}.  Versions: "
            + ", ".join(f"{k} {v}" for k, v in meta["versions"].items())
            + f".  Best of up to {meta['reps']} runs (runs over 2 s timed "
-           f"once); time limit {meta['timeout']:g} s per run.  "
+           f"once) in each of {meta.get('rounds', 1)} round(s) that take "
+           f"the solvers in turn; time limit {meta['timeout']:g} s per "
+           f"run.  "
            "`x ours` is the solver's time divided by this project's "
            "(above 1: slower than us).  Every answer was validated outside "
            "the timed region.", ""]
