@@ -523,7 +523,11 @@ def dlx1_section(problems):
               "this run was faster than the reference machine)"
               if c else " (no peer figure to compare)")
            + ".  `x DLX1 (est.)` = our time / (DLX1's given time x the "
-           "factor); the 1.25 target applies to it.", "",
+           "factor); the 1.25 target applies to it.  Our nodes and updates "
+           "for these files are in the tables above; DLX1's own counts for "
+           "them are recorded in `research/native-anchors.md` (see "
+           "`shared/data/exactcover/README.md`), which was not in this "
+           "workspace when these results were written.", "",
            "| problem | ours (s) | DLX1 given (s) | x DLX1 (raw) | "
            "x DLX1 (est.) |", "|---|---|---|---|---|"]
     for k in rows:
@@ -534,6 +538,42 @@ def dlx1_section(problems):
                    f"{est} |")
     out.append("")
     return out
+
+
+def sudoku_summary(problems):
+    """Our single-thread Sudoku rates against the fastest peer measured
+    here and the given C/C++ figures."""
+    out = ["## Sudoku against the targets", "",
+           "Rates in puzzles/s.  `fastest peer` is the fastest other solver "
+           "in the same run (all single-threaded); kudoku and tdoku are "
+           "given figures (not measured here, and not calibrated).", "",
+           "| batch | ours, 1 thread | ours, all cores | fastest peer | "
+           "ours / fastest peer | kudoku (given) | tdoku (given) |",
+           "|---|---|---|---|---|---|---|"]
+    any_row = False
+    for p in problems:
+        if p["kind"] != "sudoku":
+            continue
+        ok = {r["peer"]: r["count"] / r["seconds"] for r in p["results"]
+              if r.get("status") == "ok" and r["seconds"] > 0}
+        if "dlx-toolkit" not in ok:
+            continue
+        peers = {k: v for k, v in ok.items() if not k.startswith("dlx-")}
+        best = max(peers, key=peers.get) if peers else None
+        ours = ok["dlx-toolkit"]
+        mt = ok.get("dlx-toolkit-mt")
+        given = {s: f.get(p["problem"]) for s, f in REFERENCE_SUDOKU.items()}
+        out.append(
+            f"| {p['problem']} | {ours:,.0f} | "
+            + (f"{mt:,.0f}" if mt else "-") + " | "
+            + (f"{best} {peers[best]:,.0f}" if best else "-") + " | "
+            + (f"{ours / peers[best]:.1f}" if best else "-") + " | "
+            + (f"{given['kudoku (C)']:,}" if given["kudoku (C)"] else "")
+            + " | "
+            + (f"{given['tdoku (C++, SIMD)']:,}"
+               if given["tdoku (C++, SIMD)"] else "") + " |")
+        any_row = True
+    return out + [""] if any_row else []
 
 
 def results_markdown(meta, problems, cold=None):
@@ -567,6 +607,7 @@ def results_markdown(meta, problems, cold=None):
                 markdown_table("sudoku", table_rows("sudoku", p["problem"],
                                                     p["results"])), ""]
     out += dlx1_section(problems)
+    out += sudoku_summary(problems)
     if cold:
         out += ["## Cold start", "",
                 "A fresh process imports the package and solves one 9x9 "
