@@ -384,10 +384,10 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
         symmetry = Symmetry.random(rng, box)
 
 
-# Puzzles per engine call.  The engine returns each first solution as a
-# row as long as the deepest possible cover (4*n*n + 1 entries, 325 for
-# 9x9), so a call over a million puzzles would hold gigabytes; calls of
-# this size keep that near 50 MB at no measurable cost.
+# Puzzles per engine call.  Every call keeps, per puzzle, a row of option
+# nodes as long as the deepest possible cover (325 entries for 9x9) while
+# it runs, so a call over a million puzzles would hold over a gigabyte;
+# calls of this size keep that near 10 MB at no measurable cost.
 ENGINE_CHUNK = 1 << 13
 
 
