@@ -193,9 +193,10 @@ def _cutoff(mrv_cutoff) -> int:
 
 
 def _run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
-               cutoff):
+               cutoff, chunks_per_thread=16):
     """Run ``K.solve_batch`` over CSR instances, in chunks on ``threads``
-    threads (each with its own copy of the links).
+    threads (each with its own copy of the links); about
+    ``chunks_per_thread`` chunks per thread.
 
     Returns ``counts``, ``first`` (option nodes of the first solution,
     ``-1`` padded) and ``work`` (nodes, search updates, given updates).
@@ -217,7 +218,8 @@ def _run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
     else:
         # Many more chunks than threads, taken in turn: instances differ a
         # lot in cost, and a static split would leave a thread idle.
-        bounds = np.linspace(0, nbatch, min(nbatch, 16 * threads) + 1)
+        bounds = np.linspace(
+            0, nbatch, min(nbatch, chunks_per_thread * threads) + 1)
         bounds = np.unique(bounds.astype(np.int64))
         local = threading.local()
 
@@ -548,8 +550,11 @@ class ExactCover:
         starts = np.zeros(len(frontier) + 1, np.int64)
         np.cumsum([len(path) for path in frontier], out=starts[1:])
         nodes = np.array([p for path in frontier for p in path], np.int32)
+        # Subtrees next to each other in the frontier share a prefix and
+        # are often alike in size, so each is a chunk of its own.
         counts, _, work = _run_batch(arrays, nodes, starts, 0, _NO_LIMIT,
-                                     len(self.primary) + 1, threads, cutoff)
+                                     len(self.primary) + 1, threads, cutoff,
+                                     chunks_per_thread=len(frontier))
         stats.nodes += int(work[:, 0].sum())
         stats.updates += int(work[:, 1].sum())
         stats.solutions = shallow + int(counts.sum())
