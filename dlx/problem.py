@@ -21,6 +21,9 @@ import numpy as np
 from . import _kernels as K
 
 _NO_LIMIT = np.iinfo(np.int64).max
+# count(threads=N) first searches this many nodes on one thread, and only
+# splits the tree among threads when that does not finish it.
+_SERIAL_PROBE_NODES = 20_000
 # How many nodes one kernel call may explore before Python looks at the
 # clock again when a time limit is set.
 _TIME_SLICE_NODES = 1 << 20
@@ -423,8 +426,13 @@ class ExactCover:
                 raise ValueError("threads > 1 counts the whole search tree; "
                                  "it cannot be combined with limit, "
                                  "max_nodes or time_limit")
-            return self._count_parallel(list(given), nthreads,
-                                        _cutoff(mrv_cutoff))
+            given = list(given)
+            try:  # a small tree is over before threads would pay off
+                return self.count(given=given, max_nodes=_SERIAL_PROBE_NODES,
+                                  mrv_cutoff=mrv_cutoff)
+            except BudgetExhausted:
+                return self._count_parallel(given, nthreads,
+                                            _cutoff(mrv_cutoff))
         total = 0
         for found in self._run(limit, given, max_nodes, time_limit,
                                mrv_cutoff, store=False):

@@ -349,8 +349,14 @@ def test_bad_input_gets_one_clear_value_error(build, message):
 
 # -- threads ------------------------------------------------------------------
 
+@pytest.fixture
+def always_split(monkeypatch):
+    """Make count(threads=N) split even the smallest tree."""
+    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+
+
 @pytest.mark.parametrize("n", [1, 4, 8, 9])
-def test_parallel_count_does_the_same_search(n):
+def test_parallel_count_does_the_same_search(n, always_split):
     p = queens(n)
     one = p.count()
     serial = (p.stats.nodes, p.stats.updates)
@@ -358,13 +364,24 @@ def test_parallel_count_does_the_same_search(n):
     assert (p.stats.nodes, p.stats.updates) == serial
 
 
-def test_parallel_count_with_given_options():
+def test_parallel_count_leaves_small_trees_to_one_thread(monkeypatch):
+    def no_split(*args):
+        raise AssertionError("split a tree of a few hundred nodes")
+
+    monkeypatch.setattr(ExactCover, "_count_parallel", no_split)
+    p = queens(6)
+    assert p.count(threads=2) == 4 and p.stats.complete
+    with pytest.raises(AssertionError, match="split"):
+        queens(11).count(threads=2)
+
+
+def test_parallel_count_with_given_options(always_split):
     p = queens(8)
     assert p.count(given=[3], threads=2) == p.count(given=[3])
     assert p.count(given=[0, 1], threads=2) == 0  # same row: they clash
 
 
-def test_parallel_count_sees_shallow_solutions():
+def test_parallel_count_sees_shallow_solutions(always_split):
     p = many_solutions(3)
     assert p.count(threads=3) == 8
 
