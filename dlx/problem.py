@@ -171,6 +171,42 @@ class Links:
                 self.dlink.copy(), self.top, self.length.copy())
 
 
+_loaded: set = set()
+
+
+def _load_kernels(steps: bool = False) -> None:
+    """Load (or compile) the kernels once per process, outside any timing.
+
+    numba compiles a kernel, or loads it from its cache, on the first call;
+    that call is made here on a one-item problem so that ``stats.seconds``
+    measures the search alone.  ``steps`` also loads the single steps that
+    the parallel count calls from Python.
+    """
+    wanted = {"search", "steps"} if steps else {"search"}
+    if wanted <= _loaded:
+        return
+    tiny = Links(1, 1, np.array([1], np.int64), np.array([1], np.int64))
+    arrays = tiny.copy_arrays()
+    if steps:
+        p = int(tiny.option_start[0])
+        K.commit_option(p, *arrays)
+        K.release_option(p, *arrays)
+        K.choose_item(arrays[0], arrays[1], arrays[5], 0)
+        K.cover(1, *arrays)
+        K.cover_rest(p, *arrays)
+        K.uncover_rest(p, *arrays)
+        K.uncover(1, *arrays)
+        _loaded.add("steps")
+    K.search(*arrays, np.zeros(2, np.int32), np.array([0, K.FORWARD]),
+             np.zeros((1, 2), np.int32), np.zeros(1, np.int32), 0,
+             _NO_LIMIT, np.zeros(3, np.int64), 0)
+    K.solve_batch(*arrays, np.zeros(0, np.int32), np.array([0, 0]), 1,
+                  _NO_LIMIT, np.zeros((1, 2), np.int32),
+                  np.zeros(1, np.int32), np.zeros(1, np.int64),
+                  np.zeros((1, 3), np.int64), 0)
+    _loaded.add("search")
+
+
 def _thread_count(threads) -> int:
     """Validate ``threads`` (0 means one per core)."""
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
@@ -489,6 +525,7 @@ class ExactCover:
                              f"{limit!r}")
         links = self.links
         nodes = links.option_start[flat].astype(np.int32)
+        _load_kernels()
         t0 = time.perf_counter()
         counts, first, work = _run_batch(
             links.copy_arrays(), nodes, starts, int(limit),
@@ -516,6 +553,7 @@ class ExactCover:
         whose givens are the options on its path.
         """
         links = self.links
+        _load_kernels(steps=True)
         stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
         arrays = links.copy_arrays()
@@ -599,6 +637,7 @@ class ExactCover:
         given = list(given)
         nodes = self._given_nodes(given)
         links = self.links
+        _load_kernels()
         stats = self.stats = Stats(complete=False)
         if limit == 0:
             stats.complete = True
