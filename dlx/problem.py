@@ -49,7 +49,8 @@ class Stats:
     ``nodes``: search-tree nodes (items chosen for branching);
     ``updates``: link changes made while covering; ``solutions``: solutions
     found; ``seconds``: time spent in the search (array building excluded);
-    ``complete``: False when the search was stopped by a limit or a budget.
+    ``complete``: True when the whole search tree was explored, False when
+    a limit or a budget stopped the search before its end.
     """
 
     nodes: int = 0
@@ -269,7 +270,6 @@ def _run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
 
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(task, range(len(bounds) - 1)))
-    first[np.arange(depth) >= first_len[:, None]] = -1
     return counts, first, work
 
 
@@ -538,9 +538,11 @@ class ExactCover:
                              links.option_of[first[:, :width]],
                              np.int32(-1)).astype(np.int32, copy=False)
         work[:, 1] += work[:, 2]
+        # An instance that found `limit` solutions paused: it may have more.
+        explored = (counts == -1) | ((counts >= 0) & (counts < limit))
         self.stats = Stats(int(work[:, 0].sum()), int(work[:, 1].sum()),
                            int(np.maximum(counts, 0).sum()), seconds,
-                           bool((counts != -2).all()))
+                           bool(explored.all()))
         return BatchResult(counts, solutions, work[:, 0], work[:, 1])
 
     def _count_parallel(self, given: list[int], threads: int,
@@ -609,9 +611,10 @@ class ExactCover:
         return stats.solutions
 
     def _given_nodes(self, given: Iterable[int]) -> list[int]:
+        """The first nodes of the given options (each once), validated."""
         links = self.links
         nodes = []
-        for option in given:
+        for option in dict.fromkeys(given):
             if isinstance(option, (bool, np.bool_)) or not isinstance(
                     option, (int, np.integer)):
                 raise ValueError(f"given option {option!r} is not an option "
@@ -651,7 +654,7 @@ class ExactCover:
                 stats.complete = True
                 return
             counters[1] += u
-        given_sorted = sorted(set(given))
+        given_sorted = sorted({int(g) for g in given})
         if rlink[0] == 0:
             # No primary item left to cover: the empty set of further
             # options is the one solution.
@@ -689,14 +692,13 @@ class ExactCover:
             remaining -= found
             stats.nodes, stats.updates = int(counters[0]), int(counters[1])
             stats.solutions, stats.seconds = int(counters[2]), elapsed
-            if status == K.EXHAUSTED or remaining == 0:
-                stats.complete = status == K.EXHAUSTED or limit is not None
+            stats.complete = status == K.EXHAUSTED
             if found:
                 if store:
                     result = []
                     for r in range(found):
                         picked = option_of[out[r, : out_len[r]]].tolist()
-                        result.append(sorted(picked + given))
+                        result.append(sorted(picked + given_sorted))
                     yield result
                 else:
                     yield found

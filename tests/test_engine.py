@@ -310,6 +310,24 @@ def test_given_options_are_part_of_the_answer():
     assert p.solve(given=[0, 2]) is None  # they overlap in c and f
 
 
+def test_a_given_option_listed_twice_counts_once():
+    p = toy()
+    assert p.solve(given=[3, 3]) == [0, 3, 4]
+    assert p.count(given=[3, 3, 4]) == 1
+
+
+def test_complete_means_the_whole_tree_was_explored():
+    p = queens(6)
+    p.count()
+    assert p.stats.complete
+    p.count(limit=1)
+    assert not p.stats.complete and "stopped early" in str(p.stats)
+    p.solve_batch([[0], [1]], limit=100)
+    assert p.stats.complete
+    p.solve_batch([[]], limit=1)
+    assert not p.stats.complete
+
+
 def test_adding_options_after_a_search_rebuilds():
     p = ExactCover(["a", "b"])
     p.add_option(["a"])
