@@ -175,20 +175,21 @@ class Links:
 _loaded: set = set()
 
 
-def _load_kernels(steps: bool = False) -> None:
-    """Load (or compile) the kernels once per process, outside any timing.
+def _load_kernels(*kernels: str) -> None:
+    """Load (or compile) kernels once per process, outside any timing.
 
-    numba compiles a kernel, or loads it from its cache, on the first call;
+    numba compiles a kernel, or loads it from its cache, on its first call;
     that call is made here on a one-item problem so that ``stats.seconds``
-    measures the search alone.  ``steps`` also loads the single steps that
-    the parallel count calls from Python.
+    measures the search alone.  ``kernels`` names what the caller is about
+    to use: ``"search"``, ``"batch"`` (solve_batch) or ``"steps"`` (the
+    single steps the parallel count calls from Python).
     """
-    wanted = {"search", "steps"} if steps else {"search"}
-    if wanted <= _loaded:
+    wanted = set(kernels) - _loaded
+    if not wanted:
         return
     tiny = Links(1, 1, np.array([1], np.int64), np.array([1], np.int64))
     arrays = tiny.copy_arrays()
-    if steps:
+    if "steps" in wanted:
         p = int(tiny.option_start[0])
         K.commit_option(p, *arrays)
         K.release_option(p, *arrays)
@@ -197,15 +198,16 @@ def _load_kernels(steps: bool = False) -> None:
         K.cover_rest(p, *arrays)
         K.uncover_rest(p, *arrays)
         K.uncover(1, *arrays)
-        _loaded.add("steps")
-    K.search(*arrays, np.zeros(2, np.int32), np.array([0, K.FORWARD]),
-             np.zeros((1, 2), np.int32), np.zeros(1, np.int32), 0,
-             _NO_LIMIT, np.zeros(3, np.int64), 0)
-    K.solve_batch(*arrays, np.zeros(0, np.int32), np.array([0, 0]), 1,
-                  _NO_LIMIT, np.zeros((1, 2), np.int32),
-                  np.zeros(1, np.int32), np.zeros(1, np.int64),
-                  np.zeros((1, 3), np.int64), 0)
-    _loaded.add("search")
+    if "search" in wanted:
+        K.search(*arrays, np.zeros(2, np.int32), np.array([0, K.FORWARD]),
+                 np.zeros((1, 2), np.int32), np.zeros(1, np.int32), 0,
+                 _NO_LIMIT, np.zeros(3, np.int64), 0)
+    if "batch" in wanted:
+        K.solve_batch(*arrays, np.zeros(0, np.int32), np.array([0, 0]), 1,
+                      _NO_LIMIT, np.zeros((1, 2), np.int32),
+                      np.zeros(1, np.int32), np.zeros(1, np.int64),
+                      np.zeros((1, 3), np.int64), 0)
+    _loaded.update(wanted)
 
 
 def _thread_count(threads) -> int:
@@ -525,7 +527,7 @@ class ExactCover:
                              f"{limit!r}")
         links = self.links
         nodes = links.option_start[flat].astype(np.int32)
-        _load_kernels()
+        _load_kernels("batch")
         t0 = time.perf_counter()
         counts, first, work = _run_batch(
             links.copy_arrays(), nodes, starts, int(limit),
@@ -555,7 +557,7 @@ class ExactCover:
         whose givens are the options on its path.
         """
         links = self.links
-        _load_kernels(steps=True)
+        _load_kernels("steps", "batch")
         stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
         arrays = links.copy_arrays()
@@ -640,7 +642,7 @@ class ExactCover:
         given = list(given)
         nodes = self._given_nodes(given)
         links = self.links
-        _load_kernels()
+        _load_kernels("search")
         stats = self.stats = Stats(complete=False)
         if limit == 0:
             stats.complete = True
