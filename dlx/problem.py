@@ -275,6 +275,32 @@ def _run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
     return counts, first, work
 
 
+def _option_numbers(values, where: str) -> np.ndarray:
+    """``values`` as a flat int64 array; anything but integers is refused."""
+    a = np.asarray(values)
+    if a.size == 0:
+        return np.zeros(0, np.int64)
+    if a.ndim != 1 or a.dtype.kind not in "iu":
+        raise ValueError(f"{where} must be a flat sequence of option "
+                         f"numbers, got {values!r}"[:200])
+    return a.astype(np.int64)
+
+
+def _without_repeats(flat: np.ndarray, starts: np.ndarray):
+    """Drop an option listed twice in one instance (CSR in, CSR out)."""
+    instance = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
+    order = np.lexsort((flat, instance))
+    flat, instance = flat[order], instance[order]
+    keep = np.ones(len(flat), bool)
+    keep[1:] = (flat[1:] != flat[:-1]) | (instance[1:] != instance[:-1])
+    if keep.all():
+        return flat, starts
+    counts = np.bincount(instance[keep], minlength=len(starts) - 1)
+    starts = np.zeros(len(starts), np.int64)
+    np.cumsum(counts, out=starts[1:])
+    return flat[keep], starts
+
+
 def _check_name(name, where: str):
     try:
         hash(name)
@@ -492,36 +518,39 @@ class ExactCover:
                                mrv_cutoff, store=True):
             yield from batch
 
-    def solve_batch(self, givens, *, limit: int = 2,
+    def solve_batch(self, givens, *, starts=None, limit: int = 2,
                     max_nodes: int | None = None, threads: int = 1,
                     mrv_cutoff: int = 0) -> "BatchResult":
         """Solve many instances of this problem in one jitted call.
 
         Instance ``b`` must contain the options ``givens[b]`` (option
-        numbers).  ``givens`` is a sequence of sequences, or a pair
-        ``(flat, starts)`` of int arrays in CSR form: instance ``b`` has
-        ``flat[starts[b]:starts[b + 1]]``.  Each instance is searched until
-        ``limit`` solutions (``limit=2`` checks uniqueness) and its first
-        solution is kept.  ``max_nodes`` bounds the search of each instance.
+        numbers; one listed twice counts once).  With ``starts``, ``givens``
+        is instead one flat int array in CSR form: instance ``b`` has
+        ``givens[starts[b]:starts[b + 1]]`` (build it with numpy for
+        millions of instances).  Each instance is searched until ``limit``
+        solutions (``limit=2`` checks uniqueness) and its first solution is
+        kept.  ``max_nodes`` bounds the search of each instance.
         ``threads`` > 1 shares the instances among that many threads (0: one
         per core); the answers do not depend on it.
         """
-        if isinstance(givens, tuple) and len(givens) == 2 and all(
-                isinstance(a, np.ndarray) for a in givens):
-            flat = np.ascontiguousarray(givens[0], np.int64)
-            starts = np.ascontiguousarray(givens[1], np.int64)
-        else:
-            rows = [np.asarray(g, np.int64).ravel() for g in givens]
+        if starts is None:
+            rows = [_option_numbers(g, f"givens[{b}]")
+                    for b, g in enumerate(givens)]
             starts = np.zeros(len(rows) + 1, np.int64)
             np.cumsum([len(r) for r in rows], out=starts[1:])
-            flat = (np.concatenate(rows) if rows else np.zeros(0, np.int64))
-        if starts.ndim != 1 or len(starts) < 1 or starts[0] != 0 or (
-                np.diff(starts) < 0).any() or starts[-1] != len(flat):
-            raise ValueError("givens: starts must rise from 0 to len(flat)")
+            flat = np.concatenate(rows) if rows else np.zeros(0, np.int64)
+        else:
+            flat = _option_numbers(givens, "givens")
+            starts = _option_numbers(starts, "starts")
+            if len(starts) < 1 or starts[0] != 0 or (
+                    np.diff(starts) < 0).any() or starts[-1] != len(flat):
+                raise ValueError(f"starts must rise from 0 to "
+                                 f"len(givens) = {len(flat)}")
         if len(flat) and (flat.min() < 0 or flat.max() >= len(self._options)):
             bad = flat[(flat < 0) | (flat >= len(self._options))][0]
             raise ValueError(f"given option {bad} does not exist (there are "
                              f"{len(self._options)})")
+        flat, starts = _without_repeats(flat, starts)
         if not isinstance(limit, (int, np.integer)) or limit < 1:
             raise ValueError(f"limit must be a positive integer, got "
                              f"{limit!r}")

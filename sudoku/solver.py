@@ -407,8 +407,8 @@ def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
     where = np.nonzero(filled)
     options = (where[1] * n + flat[where] - 1).astype(np.int64)
     result = base_problem(*box).solve_batch(
-        (options, starts), limit=limit, max_nodes=max_nodes, threads=threads,
-        mrv_cutoff=MRV_CUTOFF)
+        options, starts=starts, limit=limit, max_nodes=max_nodes,
+        threads=threads, mrv_cutoff=MRV_CUTOFF)
     counts = result.counts
     picked = result.solutions
     rows_of, cols_of = np.nonzero(picked >= 0)

@@ -316,6 +316,23 @@ def test_a_given_option_listed_twice_counts_once():
     assert p.count(given=[3, 3, 4]) == 1
 
 
+def test_solve_batch_reads_csr_only_when_told():
+    p = queens(8)
+    pair = (np.array([3, 12]), np.array([0, 1, 2]))
+    as_instances = p.solve_batch(pair, limit=1000)
+    assert as_instances.counts.tolist() == [-1, -1]  # each clashes itself
+    csr = p.solve_batch(np.array([3, 12]), starts=np.array([0, 1, 2]),
+                        limit=1000)
+    assert csr.counts.tolist() == [p.count(given=[3]), p.count(given=[12])]
+
+
+def test_solve_batch_counts_a_repeated_given_once():
+    p = toy()
+    assert p.solve_batch([[3, 3], [3, 4, 3]]).counts.tolist() == [1, 1]
+    result = p.solve_batch(np.array([3, 3, 0]), starts=np.array([0, 2, 3]))
+    assert result.counts.tolist() == [1, 1]
+
+
 def test_complete_means_the_whole_tree_was_explored():
     p = queens(6)
     p.count()
@@ -359,6 +376,9 @@ def test_adding_options_after_a_search_rebuilds():
     (lambda: toy().count(time_limit=-1), "time_limit must be"),
     (lambda: toy().count(mrv_cutoff=-1), "mrv_cutoff must be"),
     (lambda: toy().solve_batch([[7]]), "given option 7 does not exist"),
+    (lambda: toy().solve_batch([[3.9]]), r"givens\[0\] must be a flat"),
+    (lambda: toy().solve_batch(np.array([1]), starts=np.array([0, 2])),
+     "starts must rise"),
 ])
 def test_bad_input_gets_one_clear_value_error(build, message):
     with pytest.raises(ValueError, match=message):
