@@ -5,8 +5,12 @@
 
 A FILE (or ``-`` for standard input) holding one grid over several lines is
 one puzzle; otherwise each non-blank line is a puzzle (text after the
-puzzle and a space, such as a name or a tag, is ignored).  In a batch the
-output has one entry per puzzle in input order.  With the line format a
+puzzle and a space, such as a name or a tag, is ignored).  Lines that are
+each a whole puzzle are never read as the rows of one grid (16 lines of
+16 cells are 16 4x4 puzzles; ``--box 4x4`` makes them one 16x16 grid).
+A FILE or ``-`` is always a batch, even with one puzzle: the output has one
+entry per puzzle in input order (a PUZZLE given on the command line is
+answered alone: its solution, a bare count or verdict).  With the line format a
 puzzle that is not simply solved is written ``<grid> <tag>``, where the tag
 is ``multiple``, ``nosolution``, ``invalid`` or ``unknown``, and the grid
 is the first solution (``multiple``) or the puzzle itself.
@@ -134,8 +138,27 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as error:
         print(f"sudoku: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\nsudoku: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
+        # The reader went away (``sudoku solve big.txt | head -1``): stop
+        # quietly, and keep Python from reporting the pipe again when it
+        # flushes standard output at exit.
+        _silence_stdout()
         return 1
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"sudoku: {where}{error.strerror or error}", file=sys.stderr)
+        return 1
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -158,12 +181,11 @@ def run_solve(args: argparse.Namespace) -> int:
                   f"empty)", file=sys.stderr)
             return 1
         grid = one_grid(head, args.box)
+        entries = ([(head[0][0], grid)] if grid is not None
+                   else itertools.chain(head, lines))
         with output_to(args.output) as out:
-            if grid is not None or len(head) == 1:
-                text = grid or _without_comment(head[0][1], args.box)
-                return solve_one(text, args, out)
-            return solve_batch(itertools.chain(head, lines), total, args,
-                               out)
+            return solve_batch(entries, 1 if grid is not None else total,
+                               args, out)
 
 
 @contextlib.contextmanager
@@ -246,7 +268,20 @@ def one_grid(head: list[tuple[int, str]], box) -> str | None:
         whole = parse(text, box)
     except InvalidPuzzle:
         return None
-    return text if whole.n == len(rows) else None
+    if whole.n != len(rows) or all(_is_puzzle(row, box) for row in rows):
+        # 16 lines of 16 cells are 16 4x4 puzzles, not one 16x16 grid
+        # (``--box 4x4`` reads them as the grid).
+        return None
+    return text
+
+
+def _is_puzzle(line: str, box) -> bool:
+    """Whether ``line`` is a whole puzzle on its own."""
+    try:
+        parse(_without_comment(line, box), box)
+    except InvalidPuzzle:
+        return False
+    return True
 
 
 def _without_comment(line: str, box) -> str:

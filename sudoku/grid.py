@@ -351,6 +351,8 @@ def _from_array(source: Any, box: tuple[int, int] | None) -> Grid:
         raise InvalidPuzzle(f"cannot read a grid from {type(source).__name__}"
                             f"; give text, nested lists or an array") \
             from None
+    if a.dtype == object:
+        _reject_odd_values(a)
     if a.dtype == object or a.dtype.kind not in "biuf":
         raise InvalidPuzzle(f"a grid array must hold integers, got "
                             f"{a.dtype} values")
@@ -365,19 +367,52 @@ def _from_array(source: Any, box: tuple[int, int] | None) -> Grid:
     n = a.shape[0]
     box = _box_for(n, box)
     if a.dtype.kind == "f":
-        bad = np.argwhere(a != np.round(a))
+        bad = np.argwhere(~np.isfinite(a) | (a != np.round(a)))
         if len(bad):
             r, c = bad[0]
-            raise InvalidPuzzle(f"bad value {a[r, c]!r} at row {r + 1}, "
-                                f"column {c + 1}: cells hold whole numbers")
-    cells = a.astype(np.int64)
-    bad = np.argwhere((cells < 0) | (cells > n))
+            raise InvalidPuzzle(f"bad value {a[r, c].item()!r} at row {r + 1}"
+                                f", column {c + 1}: cells hold whole numbers")
+    # Check the range before any cast, which could wrap a large value.
+    bad = np.argwhere((a < 0) | (a > n))
     if len(bad):
         r, c = bad[0]
-        raise InvalidPuzzle(f"bad value {cells[r, c]} at row {r + 1}, column "
-                            f"{c + 1}: a {n}x{n} grid uses {_digits_text(n)} "
-                            f"(0 = empty)")
+        raise InvalidPuzzle(_value_message(a[r, c].item(), r, c, n))
+    cells = a.astype(np.int64)
     return Grid._make(cells.copy(), box)
+
+
+def _value_message(value: Any, r: int, c: int, n: int | None) -> str:
+    """``bad value ... at row r+1, column c+1: ...`` (0-based r, c)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        value = int(value)
+    where = f"bad value {value!r} at row {r + 1}, column {c + 1}"
+    if n is None:
+        return f"{where}: cells hold whole numbers"
+    return (f"{where}: a {n}x{n} grid uses {_digits_text(n)} (0 = empty)")
+
+
+def _reject_odd_values(a: np.ndarray) -> None:
+    """For an object array (numpy found no common number type): name the
+    first value that is not a whole number, or a whole number out of range
+    (Python ints too large for int64 end up here)."""
+    shape = a.shape
+    if a.ndim == 1:
+        side = math.isqrt(a.size)
+        if side * side != a.size or a.size == 0:
+            return
+        shape = (side, side)
+    elif a.ndim != 2 or a.shape[0] != a.shape[1]:
+        return
+    n = shape[0]
+    for k, value in enumerate(a.ravel().tolist()):
+        r, c = divmod(k, n)
+        whole = (isinstance(value, (int, np.integer))
+                 or (isinstance(value, (float, np.floating))
+                     and math.isfinite(value) and float(value).is_integer()))
+        if isinstance(value, bool) or not whole:
+            raise InvalidPuzzle(_value_message(value, r, c, None))
+        if not 0 <= value <= n:
+            raise InvalidPuzzle(_value_message(value, r, c, n))
 
 
 def _box_for(n: int, box: tuple[int, int] | None) -> tuple[int, int]:
@@ -437,18 +472,33 @@ def _looks_like_numbers(text: str) -> bool:
 def _parse_bare_line(text: str, box: tuple[int, int] | None) -> Grid | None:
     """The common case fast: one character per cell and nothing else."""
     n = math.isqrt(len(text))
-    if n * n != len(text) or not 4 <= n <= _MAX_CHAR_SIZE or not \
-            text.isascii():
+    if n * n != len(text) or not 4 <= n <= _MAX_CHAR_SIZE:
         return None
     try:
         box = _box_for(n, box)
     except InvalidPuzzle:
         return None
-    raw = np.frombuffer(text.encode("ascii"), np.uint8)
-    values = _VALUE_OF_BYTE[raw]
-    if ((values < 0) | (values > n)).any():
+    readable, cells = _bare_cells(text, 1, n)
+    if not readable[0]:
         return None  # let the careful reader name the culprit
-    return Grid._make(values.reshape(n, n), box, _Layout.line(text))
+    return Grid._make(cells[0].astype(np.int64), box, _Layout.line(text))
+
+
+_VALUE_OF_BYTE_8 = _VALUE_OF_BYTE.astype(np.int8)
+
+
+def _bare_cells(text: str, count: int,
+                n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Read ``count`` one-line puzzles of ``n*n`` characters each, joined
+    in ``text``: ``(readable, cells)``, where ``readable[b]`` says whether
+    every character of puzzle ``b`` is a blank or a digit of size ``n``
+    and ``cells`` is a ``(count, n, n)`` int8 stack (valid where readable).
+    A character beyond Latin-1 becomes ``?``, which is never readable, so
+    the encoding keeps one byte per character."""
+    raw = np.frombuffer(text.encode("latin-1", errors="replace"), np.uint8)
+    cells = _VALUE_OF_BYTE_8[raw].reshape(count, n, n)
+    readable = ((cells >= 0) & (cells <= n)).all(axis=(1, 2))
+    return readable, cells
 
 
 def _char_cells(text: str, skip_rules: bool) -> list[int]:
@@ -622,17 +672,29 @@ def conflicts(grid: Grid) -> list[tuple[tuple[int, int], tuple[int, int],
     return found
 
 
+def cells_conflict(cells: np.ndarray, box: tuple[int, int]) -> np.ndarray:
+    """For a ``(B, n, n)`` stack: True where some givens clash."""
+    rows, cols = box
+    batch, n, _ = cells.shape
+    units = 3 * n * n  # (unit, digit) pairs of one puzzle
+    bad = np.zeros(batch, bool)
+    step = max(1, 1_000_000 // units)
+    for lo in range(0, batch, step):
+        part = cells[lo:lo + step]
+        b, r, c = np.nonzero(part)
+        d = part[b, r, c] - 1
+        x = (r // rows) * rows + c // cols
+        base = b * units
+        keys = np.concatenate((base + r * n + d, base + (n + c) * n + d,
+                               base + (2 * n + x) * n + d))
+        seen = np.bincount(keys, minlength=len(part) * units)
+        bad[lo:lo + step] = (seen.reshape(len(part), units) > 1).any(axis=1)
+    return bad
+
+
 def has_conflict(grid: Grid) -> bool:
     """True when two givens share a digit and a row, column or box."""
-    n = grid.n
-    rows, cols = grid.box
-    r, c = np.nonzero(grid.cells)
-    if len(r) < 2:
-        return False
-    d = grid.cells[r, c] - 1
-    b = (r // rows) * rows + c // cols
-    keys = np.concatenate((r * n + d, (n + c) * n + d, (2 * n + b) * n + d))
-    return bool(np.bincount(keys).max() > 1)
+    return bool(cells_conflict(grid.cells[None], grid.box)[0])
 
 
 def conflict_message(grid: Grid) -> str | None:
@@ -648,9 +710,16 @@ def conflict_message(grid: Grid) -> str | None:
             f"both hold {shown} in the same {unit}")
 
 
-def is_valid_solution(solution: Grid, puzzle: Grid | None = None) -> bool:
+def is_valid_solution(solution: Any, puzzle: Any = None,
+                      box: tuple[int, int] | None = None) -> bool:
     """True when ``solution`` is complete, every row, column and box holds
-    each digit once, and it keeps the givens of ``puzzle``."""
+    each digit once, and it keeps the givens of ``puzzle``.
+
+    Both take any input ``parse`` accepts (text, nested lists, arrays,
+    a ``Grid``); ``box`` fixes the box shape of ``solution`` (by default
+    its own, or the inferred one).  A puzzle of another size is not kept,
+    so the answer is False; unreadable input raises ``InvalidPuzzle``."""
+    solution = parse(solution, box)
     s = solution.cells
     n = solution.n
     rows, cols = solution.box
@@ -660,7 +729,10 @@ def is_valid_solution(solution: Grid, puzzle: Grid | None = None) -> bool:
     if not all((np.sort(u, axis=1) == want).all() for u in units):
         return False
     if puzzle is not None:
-        p = puzzle.cells
+        try:
+            p = parse(puzzle, solution.box).cells
+        except InvalidPuzzle:
+            p = parse(puzzle).cells  # another size (False), or unreadable
         if p.shape != s.shape or ((p != 0) & (p != s)).any():
             return False
     return True

@@ -24,8 +24,9 @@ import numpy as np
 
 from dlx import ExactCover
 
-from .grid import (_VALUE_OF_BYTE, ALPHABET, Grid, InvalidPuzzle, _Layout,
-                   check_box, conflict_message, default_box, parse)
+from .grid import (ALPHABET, Grid, InvalidPuzzle, _bare_cells, _Layout,
+                   cells_conflict, check_box, conflict_message, default_box,
+                   parse)
 
 # The engine's MRV scan may stop at the first item with this many options:
 # a forced cell or digit is taken at once instead of looking further for an
@@ -117,15 +118,14 @@ def count(puzzle: Any, limit: int | None = None,
           box: tuple[int, int] | None = None, *,
           max_nodes: int | None = None,
           time_limit: float | None = None) -> int:
-    """How many solutions ``puzzle`` has, counting at most ``limit``.
-    Raises ``InvalidPuzzle`` for bad input and ``dlx.BudgetExhausted``
+    """How many solutions ``puzzle`` has, counting at most ``limit`` (a
+    positive integer, or None for all; 0 raises ``ValueError``).  Raises ``InvalidPuzzle`` for bad input and ``dlx.BudgetExhausted``
     when ``max_nodes``/``time_limit`` run out."""
+    checked_limit = _check_limit(limit)
     grid = _checked(puzzle, box)
-    if limit == 0:
-        return 0
     if max_nodes is None and time_limit is None:
         counts, _, _ = search_stack(grid.cells[None], grid.box,
-                                    _check_limit(limit))
+                                    checked_limit)
         return int(counts[0])
     problem = base_problem(*grid.box)
     return problem.count(limit, given=given_options(grid.cells).tolist(),
@@ -213,26 +213,6 @@ class BatchArrays:
     solutions: np.ndarray
     counts: np.ndarray
     nodes: np.ndarray
-
-
-def cells_conflict(cells: np.ndarray, box: tuple[int, int]) -> np.ndarray:
-    """For a ``(B, n, n)`` stack: True where some givens clash."""
-    rows, cols = box
-    batch, n, _ = cells.shape
-    units = 3 * n * n  # (unit, digit) pairs of one puzzle
-    bad = np.zeros(batch, bool)
-    step = max(1, 1_000_000 // units)
-    for lo in range(0, batch, step):
-        part = cells[lo:lo + step]
-        b, r, c = np.nonzero(part)
-        d = part[b, r, c] - 1
-        x = (r // rows) * rows + c // cols
-        base = b * units
-        keys = np.concatenate((base + r * n + d, base + (n + c) * n + d,
-                               base + (2 * n + x) * n + d))
-        seen = np.bincount(keys, minlength=len(part) * units)
-        bad[lo:lo + step] = (seen.reshape(len(part), units) > 1).any(axis=1)
-    return bad
 
 
 def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
@@ -541,12 +521,7 @@ def _parse_lines_bulk(puzzles: list, box):
     if not len(index):
         return None
     text = "".join(puzzles[i] for i in index.tolist())
-    raw = np.frombuffer(text.encode("latin-1", errors="replace"),
-                        np.uint8)
-    if len(raw) != len(index) * length:  # non-ASCII characters
-        return None
-    cells = _VALUE_OF_BYTE.astype(np.int8)[raw].reshape(len(index), n, n)
-    readable = ((cells >= 0) & (cells <= n)).all(axis=(1, 2))
+    readable, cells = _bare_cells(text, len(index), n)
     return shape, index[readable], cells[readable]
 
 

@@ -124,7 +124,10 @@ def test_grid_file_is_one_puzzle(capsys, tmp_path):
     cells[::2, ::3] = 0
     big.write_text(sudoku.format_csv(parse(cells)) + "\n")
     code, out, err = run(capsys, "solve", str(big))
-    assert code == 0 and solved(out, str(parse(cells)))
+    # A file is a batch even with one puzzle: this one has many solutions.
+    head, grid_text = out.split("\n", 1)
+    assert code == 0 and head == "# line 1: multiple"
+    assert solved(grid_text, str(parse(cells)))
 
 
 def test_stdin(capsys, monkeypatch):
@@ -164,3 +167,77 @@ def test_python_dash_m():
     done = subprocess.run([sys.executable, "-m", "sudoku", "solve", TOP[0]],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and solved(done.stdout, TOP[0])
+
+
+FOUR = "1234341221434321"  # a solved 4x4 grid
+
+
+def test_sixteen_4x4_lines_are_sixteen_puzzles(capsys, tmp_path):
+    """16 lines of 16 cells could be the rows of a 16x16 grid, but each is
+    a whole 4x4 puzzle: a batch (``--box 4x4`` asks for the grid)."""
+    path = tmp_path / "fours.txt"
+    puzzles = [FOUR[:k] + "." + FOUR[k + 1:] for k in range(16)]
+    path.write_text("\n".join(puzzles) + "\n")
+    code, out, err = run(capsys, "solve", str(path))
+    assert code == 0 and out.splitlines() == [FOUR] * 16
+    assert "16 puzzles" in err
+    code, out, err = run(capsys, "solve", str(path), "--box", "4x4")
+    assert code == 1 and "# line 1: invalid" in out  # one clashing grid
+    rows = tmp_path / "rows.txt"  # the rows of a real 16x16 grid
+    rows.write_text("\n".join(str(sudoku.solve("." * 256)).replace(
+        "1", ".", 5)[r * 16:(r + 1) * 16] for r in range(16)) + "\n")
+    code, out, err = run(capsys, "solve", str(rows))
+    assert code == 0 and len(out.splitlines()) == 16 and "1 puzzles" in err
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_one_puzzle_file_is_a_batch(capsys, tmp_path, monkeypatch, source):
+    """A FILE or ``-`` holding one puzzle is answered in the batch format,
+    the same as the first line of a longer file."""
+    def answer(puzzle, *options):
+        text = puzzle + "\n"
+        if source == "file":
+            path = tmp_path / "one.txt"
+            path.write_text(text)
+            return run(capsys, "solve", str(path), "-q", *options)
+        monkeypatch.setattr(sys, "stdin",
+                            io.TextIOWrapper(io.BytesIO(text.encode())))
+        return run(capsys, "solve", "-", "-q", *options)
+
+    none, several = SPECIAL[6][0], SPECIAL[10][0]
+    assert answer(TOP[0], "--unique") == (0, TOP[0] + " unique\n", "")
+    assert answer(none, "--unique") == (1, none + " nosolution\n", "")
+    assert answer(none) == (1, none + " nosolution\n", "")
+    assert answer(several, "--unique") == (1, several + " multiple\n", "")
+    assert answer("." * 16, "--count") == (0, "." * 16 + " 288\n", "")
+    code, out, err = answer(several)
+    assert code == 0 and out.endswith(" multiple\n")
+    assert solved(out.split()[0], several)
+
+
+def test_interrupt_is_one_line(capsys, monkeypatch):
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(sudoku.cli, "run_solve", interrupted)
+    code, out, err = run(capsys, "solve", TOP[0])
+    assert code == 130 and err.strip() == "sudoku: interrupted"
+    assert "Traceback" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_write_error_is_one_line(capsys):
+    code, out, err = run(capsys, "solve", TOP[0],
+                         "-o", "/dev/full")
+    assert code == 1 and err == "sudoku: No space left on device\n"
+
+
+def test_closed_pipe_exits_quietly(tmp_path):
+    path = tmp_path / "many.txt"
+    path.write_text((FOUR[:5] + "." + FOUR[6:] + "\n") * 100_000)
+    reader = subprocess.Popen([sys.executable, "-m", "sudoku", "solve",
+                               str(path), "-q"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    assert reader.stdout.readline() == (FOUR + "\n").encode()
+    reader.stdout.close()
+    err = reader.stderr.read().decode()
+    assert reader.wait(timeout=120) == 1 and err == ""

@@ -175,6 +175,66 @@ def test_bad_arrays():
         parse(np.full((4, 4), -1))
 
 
+@pytest.mark.parametrize("cells, message", [
+    ([[2 ** 70, 0, 0, 0]] + [[0] * 4] * 3,
+     "bad value 1180591620717411303424 at row 1, column 1: a 4x4 grid"),
+    ([[0] * 4] * 3 + [[0, 0, 0, -2 ** 80]],
+     "bad value -1208925819614629174706176 at row 4, column 4"),
+    ([[0, float("inf"), 0, 0]] + [[0] * 4] * 3,
+     "bad value inf at row 1, column 2: cells hold whole numbers"),
+    ([[0] * 4, [0, 0, float("nan"), 0]] + [[0] * 4] * 2,
+     "bad value nan at row 2, column 3"),
+    ([[0, 0, None, 0]] + [[0] * 4] * 3, "bad value None at row 1, column 3"),
+    (np.array([0] * 15 + [2 ** 63 + 1], np.uint64),
+     "bad value 9223372036854775809 at row 4, column 4"),
+    ([[0, 5.0, 0, 0]] + [[0] * 4] * 3, "bad value 5 at row 1, column 2"),
+    ([[0, 1e30, 0, 0]] + [[0] * 4] * 3, "bad value 1e\\+30 at row 1, col"),
+])
+def test_bad_values_are_named_where_they_are(cells, message):
+    with pytest.raises(InvalidPuzzle, match=message):
+        parse(cells)
+
+
+def test_is_valid_solution_takes_any_input():
+    puzzle = TOP1
+    solution = sudoku.solve(puzzle)
+    for form in (solution, str(solution), solution.format("grid"),
+                 solution.cells.tolist(), solution.cells):
+        assert sudoku.is_valid_solution(form, puzzle)
+        assert sudoku.is_valid_solution(form, parse(puzzle).cells.tolist())
+        assert sudoku.is_valid_solution(form)
+    other = next(d for d in "123456789" if d != str(solution)[0])
+    assert not sudoku.is_valid_solution(solution, other + puzzle[1:])
+    assert not sudoku.is_valid_solution(str(solution), "." * 16)
+    assert not sudoku.is_valid_solution(puzzle)
+    six = sudoku.solve("." * 36, box=(3, 2))
+    assert sudoku.is_valid_solution(str(six), "." * 36, box=(3, 2))
+    assert sudoku.is_valid_solution(six, "." * 36)
+    with pytest.raises(InvalidPuzzle):
+        sudoku.is_valid_solution("12345")
+
+
+def test_bare_lines_outside_latin1_are_read_carefully():
+    with pytest.raises(InvalidPuzzle, match="bad character '\u20ac' at row 1"
+                       ", column 2"):
+        parse("1\u20ac" + "." * 14)
+    with pytest.raises(InvalidPuzzle, match="bad character"):
+        parse("1\xe9" + "." * 14)
+    result = sudoku.solve_many(["1\u20ac" + "." * 14, "1" + "." * 15],
+                               limit=1)
+    assert [r.status for r in result] == ["invalid", "solved"]
+    assert "bad character" in result[0].error
+
+
+def test_has_conflict_agrees_with_conflicts():
+    from sudoku.grid import has_conflict
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        cells = rng.integers(0, 5, (4, 4)) * (rng.random((4, 4)) < 0.3)
+        grid = parse(cells)
+        assert has_conflict(grid) == bool(sudoku.conflicts(grid))
+
+
 def test_conflicts_named():
     text = "5" + "." * 5 + "5" + "." * 74
     found = sudoku.conflicts(parse(text))

@@ -12,8 +12,10 @@ DATA = Path(__file__).parent / "data"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "sudoku"
 
 
-def is_valid_solution(solution, puzzle) -> bool:
-    """Rows, columns and boxes each hold 1..n once; givens are kept."""
+def obviously_valid(solution, puzzle) -> bool:
+    """An independent check of ``sudoku.is_valid_solution``, kept as plain
+    as possible: rows, columns and boxes each hold 1..n once; givens are
+    kept."""
     s = np.asarray(solution.cells)
     p = parse(puzzle).cells
     n = s.shape[0]
@@ -27,6 +29,34 @@ def is_valid_solution(solution, puzzle) -> bool:
     if any(set(u.tolist()) != want or len(u) != n for u in units):
         return False
     return bool(((p == 0) | (p == s)).all())
+
+
+is_valid_solution = sudoku.is_valid_solution
+
+
+def test_is_valid_solution_agrees_with_an_obvious_check():
+    rng = np.random.default_rng(7)
+    cases = 0
+    for box in [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4)]:
+        n = box[0] * box[1]
+        good = sudoku.solve("." * (n * n), box=box)
+        for trial in range(60):
+            cells = good.cells.copy()
+            if trial % 3 == 1:  # swap two cells: usually breaks a unit
+                (a, b), (c, d) = rng.integers(0, n, (2, 2))
+                cells[a, b], cells[c, d] = cells[c, d], cells[a, b]
+            elif trial % 3 == 2:  # relabel two digits: still a solution
+                x, y = rng.choice(np.arange(1, n + 1), 2, replace=False)
+                cells = np.where(cells == x, y, np.where(cells == y, x,
+                                                         cells))
+            solution = sudoku.Grid(cells, box)
+            puzzle = good.cells * (rng.random((n, n)) < 0.3)
+            want = obviously_valid(solution, sudoku.Grid(puzzle, box))
+            assert is_valid_solution(solution, puzzle) == want
+            assert is_valid_solution(str(solution), str(sudoku.Grid(
+                puzzle, box)), box=box) == want
+            cases += want
+    assert 0 < cases < 300
 
 
 def lines(name: str) -> list[str]:
@@ -68,6 +98,13 @@ def brute_count(cells: np.ndarray, box) -> int:
 def test_all_4x4_grids():
     assert sudoku.count("." * 16) == 288
     assert sudoku.count("." * 16, limit=10) == 10
+    for call in (sudoku.count, sudoku.solve_many, sudoku.solve_cells):
+        with pytest.raises(ValueError, match="limit must be a positive"):
+            call(np.zeros((1, 4, 4), int) if call is sudoku.solve_cells
+                 else ["." * 16] if call is sudoku.solve_many else "." * 16,
+                 limit=0)
+    with pytest.raises(ValueError, match="limit must be a positive"):
+        sudoku.count("." * 16, 0, max_nodes=100)
     assert not sudoku.is_unique("." * 16)
 
 
