@@ -11,7 +11,8 @@ the last line.  Pentomino and Langford counts are up to symmetry (the
 board's rotations and reflections; reversal) unless --all-symmetries.
 --stats prints nodes, updates and time on standard error.  Exit status: 0
 when a solution exists, 1 when none does or the input is wrong, 2 for a
-usage error.
+usage error (a file that cannot be opened is one), 130 when interrupted,
+141 (as for SIGPIPE) when the reader of the output goes away.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import os
 import sys
 from typing import Callable, Iterable
 
-from .formats import DLXFormatError, dumps, loads
+from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
 
 __all__ = ["main"]
@@ -29,6 +30,10 @@ __all__ = ["main"]
 
 class InputError(Exception):
     """Bad input data (a file, or a board or piece drawing): exit status 1."""
+
+
+class UsageError(Exception):
+    """A problem with the command line, told in one line: exit status 2."""
 
 
 # -- argument parsing -----------------------------------------------------
@@ -121,15 +126,19 @@ def _parser() -> argparse.ArgumentParser:
 
 # -- running --------------------------------------------------------------
 def _read_text(name: str) -> str:
-    if name == "-":
-        return sys.stdin.read()
+    """A board or pieces file (``-`` is standard input), without a leading
+    byte-order mark; a file that cannot be opened is a usage error."""
     try:
-        with open(name, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as error:
-        raise InputError(f"{name}: {error.strerror}") from None
+        if name == "-":
+            text = sys.stdin.read()
+        else:
+            with open(name, encoding="utf-8", newline="") as handle:
+                text = handle.read()
     except UnicodeDecodeError:
         raise InputError(f"{name}: not a UTF-8 text file") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {name}: {error.strerror}") from None
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def _limit(args) -> int | None:
@@ -170,12 +179,13 @@ def _run_problem(args, problem: ExactCover, draw: Callable) -> int:
 
 
 def _solve(args) -> int:
-    text = _read_text(args.file)
-    source = "<stdin>" if args.file == "-" else args.file
     try:
-        problem = loads(text, source=source, max_name_length=None)
+        problem = load(args.file, max_name_length=None)
     except DLXFormatError as error:
         raise InputError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"cannot read {args.file}: {error.strerror}") \
+            from None
 
     options = problem.options
 
@@ -195,10 +205,19 @@ def _pentomino(args, parser) -> int:
         board = _read_text(args.board)
         if not board.strip():
             raise InputError(f"{args.board}: the board file is empty")
+    if os.path.exists(args.pieces):
+        pieces = _read_text(args.pieces)
+        try:
+            pieces = parse_shapes(pieces)
+        except ValueError as error:
+            raise InputError(f"{args.pieces}: {error}") from None
+    else:
+        try:
+            pieces = piece_set(args.pieces)
+        except ValueError as error:  # a typo in a set name: not a file
+            parser.error(str(error))
     from_files = args.board is not None or os.path.exists(args.pieces)
     try:
-        pieces = piece_set(args.pieces) if not os.path.exists(args.pieces) \
-            else parse_shapes(_read_text(args.pieces))
         puzzle = Polyomino(board, pieces, one_sided=args.one_sided,
                            copies=args.copies)
     except ValueError as error:
@@ -207,13 +226,19 @@ def _pentomino(args, parser) -> int:
         raise InputError(str(error)) from None
     distinct = not args.all_symmetries
     if args.dlx:
+        if any(k > 1 for k in puzzle.copies.values()):
+            raise UsageError(
+                f"--dlx cannot be used with --copies {args.copies}: the DLX "
+                f"problem would have one solution per numbering of the "
+                f"copies ({args.copies}! per piece) for each tiling")
         try:
             problem = puzzle.distinct_problem() if distinct else \
                 puzzle.problem
         except ValueError:
-            parser.error("--dlx: this puzzle has no single DLX problem with "
-                         "one solution per tiling up to symmetry; add "
-                         "--all-symmetries")
+            raise UsageError(
+                "--dlx: no single DLX problem has exactly one solution per "
+                "tiling up to symmetry for this board; add --all-symmetries "
+                "to write the one with every tiling") from None
         return _run_problem(args, problem, None)
     pictures = map(puzzle.render,
                    puzzle.solutions(distinct, limit=_limit(args)))
@@ -239,26 +264,34 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         args.argv = sys.argv[1:] if argv is None else list(argv)
         if args.command == "solve":
-            return _solve(args)
-        if args.command == "pentomino":
-            return _pentomino(args, args.parser)
-        if args.command == "queens":
-            return _queens(args)
-        return _langford(args)
+            status = _solve(args)
+        elif args.command == "pentomino":
+            status = _pentomino(args, args.parser)
+        elif args.command == "queens":
+            status = _queens(args)
+        else:
+            status = _langford(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return status
     except SystemExit as stop:  # argparse: --help, or a usage error
         return stop.code if isinstance(stop.code, int) else 2
-    except (InputError, ValueError, OSError) as error:
-        print(f"dlx: error: {error}", file=sys.stderr)
-        return 1
+    except BrokenPipeError:
+        # The reader went away (e.g. "| head"): stop quietly, with the
+        # status of a process killed by SIGPIPE (128 + 13); stdout goes to
+        # /dev/null so that flushing it at exit does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 141
     except KeyboardInterrupt:
         print("dlx: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # The reader went away (e.g. "| head"): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
-
+    except UsageError as error:
+        print(f"dlx: error: {error}", file=sys.stderr)
+        return 2
+    except (InputError, ValueError, OSError) as error:
+        print(f"dlx: error: {error}", file=sys.stderr)
+        return 1
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -15,7 +15,9 @@ The format, one problem per file::
 * Item names follow Knuth's DLX1 rules: 1 to 8 printable ASCII characters,
   none of them ``|`` or ``:``.  (The 8-character limit can be lifted with
   ``max_name_length=None``.)
-* Blank lines are ignored and CRLF line ends are accepted.
+* Blank lines are ignored, CRLF line ends and a leading UTF-8 byte-order
+  mark are accepted.  Lines end at "\\n" only, and names are separated
+  by ASCII blanks (space, tab, "\\v", "\\f", "\\r") only, as in DLX1.
 
 DLX2's colour suffixes (``item:colour``) are *not* supported: a ``:`` in a
 name is reported as such rather than silently misread.
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from typing import IO, Iterable, Union
 
 from .problem import ExactCover
@@ -77,10 +80,18 @@ def _name_problem(name: str, max_length: int | None) -> str | None:
     return None
 
 
+_BLANK_CHARS = " \t\v\f\r"
+_BLANKS = re.compile(f"[{_BLANK_CHARS}]+")
+
+
 def _content_lines(text: str):
     """(line number, tokens) of each line that is not blank or a comment."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        tokens = line.split()
+    if text.startswith("\ufeff"):  # a UTF-8 byte-order mark
+        text = text[1:]
+    for number, line in enumerate(text.split("\n"), start=1):
+        tokens = _BLANKS.split(line.strip(_BLANK_CHARS))
+        if tokens == [""]:
+            tokens = []
         if not tokens or tokens[0].startswith("|"):
             continue
         yield number, tokens
@@ -161,7 +172,12 @@ def load(path_or_file: PathOrFile, **kwargs) -> ExactCover:
             import sys
             return loads(sys.stdin.read(), source="<stdin>", **kwargs)
         with open(name, encoding="utf-8", newline="") as handle:
-            return loads(handle.read(), source=name, **kwargs)
+            try:
+                text = handle.read()
+            except UnicodeDecodeError:
+                raise DLXFormatError("not a UTF-8 text file", None,
+                                     name) from None
+        return loads(text, source=name, **kwargs)
     source = getattr(path_or_file, "name", None)
     return loads(path_or_file.read(),
                  source=source if isinstance(source, str) else None, **kwargs)

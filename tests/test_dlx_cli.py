@@ -69,9 +69,47 @@ def test_solve_bad_input_is_one_line(capsys, monkeypatch, text, message):
     assert err.startswith("dlx: error:")
 
 
-def test_solve_missing_file(capsys, tmp_path):
-    status, _, err = run(capsys, "solve", str(tmp_path / "none.dlx"))
-    assert status == 1 and "No such file" in err
+@pytest.mark.parametrize("argv", [
+    ["solve", "{missing}"],
+    ["pentomino", "--board", "{missing}"],
+    ["pentomino", "3x20", "--pieces", "{tmp}"],  # a directory
+])
+def test_unreadable_file_is_a_one_line_usage_error(capsys, tmp_path, argv):
+    missing = str(tmp_path / "none.dlx")
+    argv = [a.format(missing=missing, tmp=tmp_path) for a in argv]
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("dlx: error: cannot read")
+    if "none.dlx" in err:
+        assert "No such file" in err
+
+
+def test_unknown_piece_set_with_board_file_is_a_usage_error(capsys):
+    status, out, err = run(capsys, "pentomino", "--board", HOLE,
+                           "--pieces", "pentominos-typo")
+    assert status == 2 and out == "" and "unknown piece set" in err
+
+
+def test_byte_order_mark_is_accepted(capsys, tmp_path):
+    path = tmp_path / "bom.dlx"
+    path.write_bytes(b"\xef\xbb\xbfA B\r\nA\r\nB\r\n")
+    status, out, err = run(capsys, "solve", str(path))
+    assert status == 0 and out == "A\nB\n" and err == ""
+    board = tmp_path / "bom.board"
+    board.write_bytes(b"\xef\xbb\xbf..\r\n..\r\n")
+    pieces = tmp_path / "bom.txt"
+    pieces.write_bytes(b"\xef\xbb\xbfDD\r\n")
+    status, out, err = run(capsys, "pentomino", "--board", str(board),
+                           "--pieces", str(pieces), "--copies", "2",
+                           "--count")
+    assert status == 0 and last_line(out) == "1" and err == ""
+
+
+def test_form_feed_does_not_split_a_line(capsys, tmp_path):
+    path = tmp_path / "ff.dlx"
+    path.write_text("A B\nA\x0cB\nZ\n")  # one option "A B", then line 3
+    status, _, err = run(capsys, "solve", str(path))
+    assert status == 1 and f"{path}:3: unknown item 'Z'" in err
 
 
 def test_no_solution_exit_status(capsys, tmp_path):
@@ -168,22 +206,64 @@ def test_python_dash_m():
     (["queens", "8"], 92), (["langford", "8"], 150),
     (["langford", "8", "--all-symmetries"], 300),
     (["pentomino", "3x20", "--all-symmetries"], 8),
-    (["pentomino", "3x6", "--pieces", str(DATA / "l-tromino.txt"),
-      "--copies", "6", "--all-symmetries"], None),
+    (["pentomino", "6x10"], 2339),
 ])
 def test_dlx_output_round_trips(capsys, monkeypatch, argv, count):
     status, text, _ = run(capsys, *argv, "--dlx")
     assert status == 0 and text.startswith("| dlx ")
-    if count is None:
-        status, out, _ = run(capsys, *argv, "--count")
-        count = int(last_line(out))
-        # Each tiling once per numbering of the 6 copies.
-        count *= 720
     status, out, _ = run(capsys, "solve", "-", "--count", stdin=text,
                          monkeypatch=monkeypatch)
+    assert int(last_line(out)) == count
+    status, out, _ = run(capsys, *argv, "--count")
     assert int(last_line(out)) == count
 
 
 def test_dlx_output_needs_all_symmetries_when_not_exact(capsys):
-    status, _, err = run(capsys, "pentomino", "5x12", "--dlx")
-    assert status == 2 and "--all-symmetries" in err
+    status, out, err = run(capsys, "pentomino", "5x12", "--dlx")
+    assert status == 2 and out == "" and "--all-symmetries" in err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("extra", [[], ["--all-symmetries"]])
+def test_dlx_output_refused_with_copies(capsys, tmp_path, extra):
+    # Two dominoes on 2x2: 1 tiling up to symmetry, 2 in all, but the
+    # problem with labelled copies has 4 solutions.
+    pieces = tmp_path / "domino.txt"
+    pieces.write_text("DD\n")
+    argv = ["pentomino", "2x2", "--pieces", str(pieces), "--copies", "2"]
+    status, out, err = run(capsys, *argv, "--dlx", *extra)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "--copies" in err and "--all-symmetries" not in err
+    status, out, _ = run(capsys, *argv, "--count", *extra)
+    assert status == 0 and last_line(out) == ("2" if extra else "1")
+
+
+def test_huge_board_is_refused_before_it_is_built(capsys):
+    status, out, err = run(capsys, "pentomino", "100000x100000")
+    assert status == 2 and out == "" and "10000000000" in err
+
+
+def _python_dlx(*argv):
+    return subprocess.Popen([sys.executable, "-m", "dlx", *argv],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def test_closed_pipe_stops_quietly():
+    # Like "dlx queens 12 --all | head -1" (far more than a pipe buffer).
+    process = _python_dlx("queens", "12", "--all")
+    assert process.stdout.readline()
+    process.stdout.close()
+    err = process.stderr.read()
+    assert process.wait(timeout=120) == 141
+    assert err == ""
+
+
+def test_interrupt_is_one_line(capsys, monkeypatch):
+    import dlx.cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(dlx.cli, "_queens", interrupted)
+    status, out, err = run(capsys, "queens", "8")
+    assert status == 130 and out == "" and err == "dlx: interrupted\n"

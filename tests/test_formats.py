@@ -81,6 +81,31 @@ def test_error_names_the_file(tmp_path):
         load(path)
 
 
+def test_byte_order_mark_is_dropped(tmp_path):
+    problem = loads("\ufeffA B\nA\nB\n")
+    assert problem.items == ("A", "B") and problem.count() == 1
+    path = tmp_path / "bom.dlx"
+    path.write_bytes("\ufeffA B\r\nA B\r\n".encode("utf-8"))
+    assert load(path).options == (("A", "B"),)
+
+
+@pytest.mark.parametrize("separator", ["\x0c", "\x0b", "\x1c", "\x1d",
+                                       "\x1e", "\x85", "\u2028"])
+def test_lines_end_at_newline_only(separator):
+    # Not a line break: the options stay one line each, numbers stay right.
+    text = f"A B C\nA{separator}B\nQ\n"
+    with pytest.raises(DLXFormatError, match="line 3: unknown item 'Q'"
+                       if separator in "\x0c\x0b" else "line 2:"):
+        loads(text)
+
+
+def test_undecodable_file(tmp_path):
+    path = tmp_path / "latin1.dlx"
+    path.write_bytes(b"A B\ncaf\xe9\n")
+    with pytest.raises(DLXFormatError, match="not a UTF-8 text file"):
+        load(path)
+
+
 def test_long_names_when_allowed():
     problem = loads("alphabetical beta\nalphabetical beta\n",
                     max_name_length=None)

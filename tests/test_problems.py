@@ -149,6 +149,35 @@ def test_parse_shapes():
         parse_shapes("AA\n\nA\n")
 
 
+def test_board_and_shapes_lines_end_at_newline_only():
+    # A form feed is not a line break: it is reported on line 2.
+    with pytest.raises(ValueError, match="line 2, column 2: '.x0c'"):
+        parse_board("...\n.\x0cx\n")
+    # A byte-order mark and CRLF line ends are accepted.
+    assert parse_board("\ufeff..\r\n.#\r\n") == {(0, 0), (0, 1), (1, 0)}
+    assert parse_shapes("\ufeffAA\r\n.A\r\n") == {
+        "A": ((0, 0), (0, 1), (1, 1))}
+    with pytest.raises(ValueError, match="two pictures"):
+        parse_shapes("A\x1cA\n\nA\n")  # \x1c is not a line break
+
+
+def test_huge_board_size_is_refused_before_it_is_built():
+    with pytest.raises(ValueError, match="at most 1000000"):
+        parse_board("100000x100000")
+    with pytest.raises(ValueError,
+                       match="60 cells but the board has 10000000000"):
+        Polyomino("100000x100000")
+
+
+def test_single_piece_drawings():
+    puzzle = Polyomino("2x2", {"L": "L.\r\nLL", "i": "i"})
+    assert puzzle.shapes["L"] == ((0, 0), (1, 0), (1, 1))
+    with pytest.raises(ValueError, match="piece 'i': the drawing has no"):
+        Polyomino("2x2", {"L": "LL\nL.", "i": ". \n."})
+    # Blank lines inside one drawing are empty rows.
+    assert Polyomino("1x2", {"d": "d\n\nd"}).shapes["d"] == ((0, 0), (2, 0))
+
+
 def test_one_sided_orientations():
     f = piece_set("pentominoes")["F"]
     assert len(orientations(f)) == 8

@@ -156,6 +156,26 @@ def free_polyominoes(n: int) -> list[Shape]:
 
 
 # -- parsing --------------------------------------------------------------
+#: The largest board ``parse_board`` builds from a size like ``"RxC"``.
+MAX_BOARD_CELLS = 1_000_000
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``: a leading byte-order mark dropped, split at
+    "\\n" only (not at form feeds and other separators ``splitlines``
+    knows), a trailing "\\r" (CRLF) removed from each."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return [line[:-1] if line.endswith("\r") else line
+            for line in text.split("\n")]
+
+
+def _board_size(spec: str) -> tuple[int, int] | None:
+    """(rows, columns) of a board given as ``"RxC"``, else None."""
+    size = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", spec)
+    return (int(size.group(1)), int(size.group(2))) if size else None
+
+
 def parse_board(spec: Union[str, Iterable[Cell]]) -> frozenset:
     """A board from ``"RxC"``, from ASCII art (``.`` cell, ``#`` or blank
     hole), or from an iterable of cells; moved to start at row/col 0."""
@@ -164,15 +184,19 @@ def parse_board(spec: Union[str, Iterable[Cell]]) -> frozenset:
         if not cells:
             raise ValueError("the board has no cells")
         return frozenset(normalize(cells))
-    size = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", spec)
+    size = _board_size(spec)
     if size:
-        rows, cols = int(size.group(1)), int(size.group(2))
+        rows, cols = size
         if rows < 1 or cols < 1:
             raise ValueError(f"board {spec.strip()!r} has no cells")
+        if rows * cols > MAX_BOARD_CELLS:
+            raise ValueError(f"board {spec.strip()!r} has {rows * cols} "
+                             f"cells; at most {MAX_BOARD_CELLS} are "
+                             f"supported")
         return frozenset((r, c) for r in range(rows) for c in range(cols))
     cells = []
-    for r, line in enumerate(spec.splitlines()):
-        for c, ch in enumerate(line.rstrip("\r\n")):
+    for r, line in enumerate(_lines(spec)):
+        for c, ch in enumerate(line):
             if ch == ".":
                 cells.append((r, c))
             elif ch not in "# \t":
@@ -194,7 +218,7 @@ def parse_shapes(text: str) -> dict[str, Shape]:
     pieces: dict[str, list[Cell]] = {}
     done: set[str] = set()
     picture: set[str] = set()
-    for r, line in enumerate(text.splitlines()):
+    for r, line in enumerate(_lines(text)):
         if not line.strip():
             done |= picture
             picture = set()
@@ -228,12 +252,16 @@ def piece_set(name: str) -> dict[str, Shape]:
 
 def _shape_from_text(name: str, text: str) -> Shape:
     """One piece drawn in ASCII: every character other than ``.`` and
-    blanks is one of its cells."""
-    cells = [(r, c) for r, line in enumerate(text.splitlines())
-             for c, ch in enumerate(line) if ch not in ". \t"]
-    if not cells:
-        raise ValueError(f"piece {name!r}: the drawing has no cell")
-    return normalize(cells)
+    blanks is one of its cells (``parse_shapes`` with all of them read as
+    one piece, and blank lines kept as empty rows)."""
+    drawing = "\n".join(
+        "".join(ch if ch in ". \t" else "#" for ch in line)
+        if line.strip() else "." for line in _lines(text))
+    try:
+        (shape,) = parse_shapes(drawing).values()
+    except ValueError:
+        raise ValueError(f"piece {name!r}: the drawing has no cell") from None
+    return shape
 
 
 def _pieces_from(spec) -> dict[str, Shape]:
@@ -349,13 +377,16 @@ class Polyomino:
 
     def __init__(self, board, pieces="pentominoes", *,
                  one_sided: bool = False, copies=1):
-        self.board = parse_board(board)
         self.shapes = _pieces_from(pieces)
         self.one_sided = one_sided
         self.copies = _copies_from(copies, self.shapes)
+        size = _board_size(board) if isinstance(board, str) else None
+        if size:  # before listing the cells of a board that may be huge
+            self._check_areas(size[0] * size[1])
+        self.board = parse_board(board)
         self.orientations = {name: orientations(shape, one_sided)
                              for name, shape in self.shapes.items()}
-        self._check_areas()
+        self._check_areas(len(self.board))
         self._cell_name = _cell_namer(self.board)
         self._piece_items = self._name_piece_items()
         self.placements: list[Placement] = self._find_placements()
@@ -366,12 +397,12 @@ class Polyomino:
         self.problem = self._build(range(len(self.placements)))
 
     # -- construction -------------------------------------------------
-    def _check_areas(self):
+    def _check_areas(self, board_area: int):
         area = sum(len(shape) * self.copies[name]
                    for name, shape in self.shapes.items())
-        if area != len(self.board):
+        if area != board_area:
             raise ValueError(f"the pieces have {area} cells but the board "
-                             f"has {len(self.board)}; they must be equal")
+                             f"has {board_area}; they must be equal")
 
     def _name_piece_items(self) -> dict[str, list[str]]:
         items = {}
