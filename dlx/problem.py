@@ -289,6 +289,9 @@ def _option_numbers(values, where: str) -> np.ndarray:
 def _without_repeats(flat: np.ndarray, starts: np.ndarray):
     """Drop an option listed twice in one instance (CSR in, CSR out)."""
     instance = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
+    same = instance[1:] == instance[:-1]
+    if not (same & (flat[1:] <= flat[:-1])).any():
+        return flat, starts  # every instance strictly rising: no repeats
     order = np.lexsort((flat, instance))
     flat, instance = flat[order], instance[order]
     keep = np.ones(len(flat), bool)
