@@ -591,21 +591,17 @@ def results_markdown(meta, problems, cold=None):
            "`x ours` is the solver's time divided by this project's "
            "(above 1: slower than us).  Every answer was validated outside "
            "the timed region.", ""]
-    out += ["## Counting problems (DLX-format instances, same item and "
-            "option order as measured with DLX1)", ""]
-    for p in problems:
-        if p["kind"] != "count":
-            continue
-        out += [f"### {p['title']}", "",
-                markdown_table("count", table_rows("count", p["problem"],
-                                                   p["results"])), ""]
-    out += ["## Sudoku batches (solve and prove unique, limit=2)", ""]
-    for p in problems:
-        if p["kind"] != "sudoku":
-            continue
-        out += [f"### {p['title']}", "",
-                markdown_table("sudoku", table_rows("sudoku", p["problem"],
-                                                    p["results"])), ""]
+    sections = [("count", "## Counting problems (DLX-format instances, "
+                 "same item and option order as measured with DLX1)"),
+                ("sudoku", "## Sudoku batches (solve and prove unique, "
+                 "limit=2)")]
+    for kind, heading in sections:
+        out += [heading, ""]
+        for p in problems:
+            if p["kind"] == kind:
+                out += [f"### {p['title']}", "",
+                        markdown_table(kind, table_rows(kind, p["problem"],
+                                                        p["results"])), ""]
     out += dlx1_section(problems)
     out += sudoku_summary(problems)
     if cold:
