@@ -68,11 +68,18 @@ def base_problem(rows: int, cols: int) -> ExactCover:
     return problem
 
 
-def given_options(cells: np.ndarray) -> np.ndarray:
-    """The option numbers of the filled cells of one ``n x n`` grid."""
-    flat = cells.ravel()
-    index = np.flatnonzero(flat)
-    return index * cells.shape[0] + flat[index] - 1
+def given_options(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The option numbers of the filled cells of a ``(B, n, n)`` stack, in
+    CSR form ``(options, starts)``: puzzle ``b`` has
+    ``options[starts[b]:starts[b + 1]]``, rising."""
+    batch, n, _ = cells.shape
+    flat = cells.reshape(batch, n * n)
+    filled = flat != 0
+    starts = np.zeros(batch + 1, np.int64)
+    np.cumsum(filled.sum(axis=1), out=starts[1:])
+    where = np.nonzero(filled)
+    options = (where[1] * n + flat[where] - 1).astype(np.int64)
+    return options, starts
 
 
 def decode(options: Iterable[int], n: int) -> np.ndarray:
@@ -106,7 +113,7 @@ def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
         counts, solutions, _ = search_stack(grid.cells[None], grid.box, 1)
         return grid.with_cells(solutions[0]) if counts[0] else None
     problem = base_problem(*grid.box)
-    found = problem.solve(given=given_options(grid.cells).tolist(),
+    found = problem.solve(given=given_options(grid.cells[None])[0].tolist(),
                           max_nodes=max_nodes, time_limit=time_limit,
                           mrv_cutoff=MRV_CUTOFF)
     if found is None:
@@ -128,7 +135,7 @@ def count(puzzle: Any, limit: int | None = None,
                                     checked_limit)
         return int(counts[0])
     problem = base_problem(*grid.box)
-    return problem.count(limit, given=given_options(grid.cells).tolist(),
+    return problem.count(limit, given=given_options(grid.cells[None])[0].tolist(),
                          max_nodes=max_nodes, time_limit=time_limit,
                          mrv_cutoff=MRV_CUTOFF)
 
@@ -380,12 +387,7 @@ def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
                  for lo in range(0, len(cells), ENGINE_CHUNK)]
         return tuple(np.concatenate(column) for column in zip(*parts))
     batch, n, _ = cells.shape
-    flat = cells.reshape(batch, n * n)
-    filled = flat != 0
-    starts = np.zeros(batch + 1, np.int64)
-    np.cumsum(filled.sum(axis=1), out=starts[1:])
-    where = np.nonzero(filled)
-    options = (where[1] * n + flat[where] - 1).astype(np.int64)
+    options, starts = given_options(cells)
     result = base_problem(*box).solve_batch(
         options, starts=starts, limit=limit, max_nodes=max_nodes,
         threads=threads, mrv_cutoff=MRV_CUTOFF)
@@ -393,7 +395,7 @@ def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
     picked = result.solutions
     rows_of, cols_of = np.nonzero(picked >= 0)
     cell, digit = np.divmod(picked[rows_of, cols_of], n)
-    out = flat.copy()
+    out = cells.reshape(batch, n * n).copy()
     out[rows_of, cell] = digit + 1
     out[counts <= 0] = 0
     return counts, out.reshape(batch, n, n), result.nodes
