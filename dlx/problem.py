@@ -210,6 +210,19 @@ def _load_kernels(*kernels: str) -> None:
     _loaded.update(wanted)
 
 
+def _commit_givens(nodes, arrays) -> int | None:
+    """Choose the given options (by first node) on ``arrays``: returns the
+    link updates, or None when one overlaps an earlier one (the arrays are
+    then left part-way and must be dropped)."""
+    updates = 0
+    for p in nodes:
+        u = K.commit_option(p, *arrays)
+        if u < 0:
+            return None
+        updates += u
+    return updates
+
+
 def _thread_count(threads) -> int:
     """Validate ``threads`` (0 means one per core)."""
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
@@ -594,12 +607,11 @@ class ExactCover:
         t0 = time.perf_counter()
         arrays = links.copy_arrays()
         llink, rlink = arrays[0], arrays[1]
-        for p in self._given_nodes(given):
-            u = K.commit_option(p, *arrays)
-            if u < 0:
-                stats.complete = True
-                return 0
-            stats.updates += u
+        updates = _commit_givens(self._given_nodes(given), arrays)
+        if updates is None:  # the givens overlap: no solution
+            stats.complete = True
+            return 0
+        stats.updates += updates
         if rlink[0] == 0:
             stats.solutions, stats.complete = 1, True
             return 1
@@ -682,12 +694,11 @@ class ExactCover:
         arrays = links.copy_arrays()
         llink, rlink = arrays[0], arrays[1]
         counters = np.zeros(3, np.int64)
-        for p in nodes:
-            u = K.commit_option(p, *arrays)
-            if u < 0:  # the givens overlap: no solution
-                stats.complete = True
-                return
-            counters[1] += u
+        updates = _commit_givens(nodes, arrays)
+        if updates is None:  # the givens overlap: no solution
+            stats.complete = True
+            return
+        counters[1] = updates
         given_sorted = sorted({int(g) for g in given})
         if rlink[0] == 0:
             # No primary item left to cover: the empty set of further
