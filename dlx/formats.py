@@ -84,11 +84,20 @@ _BLANK_CHARS = " \t\v\f\r"
 _BLANKS = re.compile(f"[{_BLANK_CHARS}]+")
 
 
+def text_lines(text: str) -> list[str]:
+    """The lines of ``text``: a leading byte-order mark dropped, split at
+    "\\n" only (not at form feeds and other separators ``splitlines``
+    knows), a trailing "\\r" (CRLF) removed from each.  The DLX reader and
+    the polyomino board and shape readers share it."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return [line[:-1] if line.endswith("\r") else line
+            for line in text.split("\n")]
+
+
 def _content_lines(text: str):
     """(line number, tokens) of each line that is not blank or a comment."""
-    if text.startswith("\ufeff"):  # a UTF-8 byte-order mark
-        text = text[1:]
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(text_lines(text), start=1):
         tokens = _BLANKS.split(line.strip(_BLANK_CHARS))
         if tokens == [""]:
             tokens = []

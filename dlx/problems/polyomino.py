@@ -73,6 +73,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping, Sequence, Union
 
+from ..formats import text_lines
 from ..problem import ExactCover, Stats
 
 __all__ = ["Polyomino", "polyomino", "tiling_of", "parse_board",
@@ -160,16 +161,6 @@ def free_polyominoes(n: int) -> list[Shape]:
 MAX_BOARD_CELLS = 1_000_000
 
 
-def _lines(text: str) -> list[str]:
-    """The lines of ``text``: a leading byte-order mark dropped, split at
-    "\\n" only (not at form feeds and other separators ``splitlines``
-    knows), a trailing "\\r" (CRLF) removed from each."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return [line[:-1] if line.endswith("\r") else line
-            for line in text.split("\n")]
-
-
 def _board_size(spec: str) -> tuple[int, int] | None:
     """(rows, columns) of a board given as ``"RxC"``, else None."""
     size = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", spec)
@@ -195,7 +186,7 @@ def parse_board(spec: Union[str, Iterable[Cell]]) -> frozenset:
                              f"supported")
         return frozenset((r, c) for r in range(rows) for c in range(cols))
     cells = []
-    for r, line in enumerate(_lines(spec)):
+    for r, line in enumerate(text_lines(spec)):
         for c, ch in enumerate(line):
             if ch == ".":
                 cells.append((r, c))
@@ -218,7 +209,7 @@ def parse_shapes(text: str) -> dict[str, Shape]:
     pieces: dict[str, list[Cell]] = {}
     done: set[str] = set()
     picture: set[str] = set()
-    for r, line in enumerate(_lines(text)):
+    for r, line in enumerate(text_lines(text)):
         if not line.strip():
             done |= picture
             picture = set()
@@ -256,7 +247,7 @@ def _shape_from_text(name: str, text: str) -> Shape:
     one piece, and blank lines kept as empty rows)."""
     drawing = "\n".join(
         "".join(ch if ch in ". \t" else "#" for ch in line)
-        if line.strip() else "." for line in _lines(text))
+        if line.strip() else "." for line in text_lines(text))
     try:
         (shape,) = parse_shapes(drawing).values()
     except ValueError:
