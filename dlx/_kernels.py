@@ -19,7 +19,8 @@ the first ``N1`` are primary:
   first node of the option above it and ``dlink`` the last node of the
   option below it, so a walk right (left) off the end of an option jumps
   back to its start (end).
-* ``length[k]``: how many options in item ``k``'s vertical list.
+* ``length[k]``: how many options in item ``k``'s vertical list, plus
+  ``COVERED`` while item ``k`` is covered (see ``choose_item``).
 
 Knuth's toy matrix: items ``a b c d e | f g`` (N1=5, N=7), options
 ``c e f``, ``a d g``, ``b c f``, ``a d``, ``b g``, ``d e g``.  The arrays
@@ -56,6 +57,16 @@ from numba import njit
 # made the search 1.6-2.6x slower (bench/, same nodes and updates).
 # Indices here are never negative.
 U = np.uint64
+
+# Added to length[i] while item i is covered, so that a plain scan over a
+# range of item numbers (choose_item) never prefers a covered item.  It is
+# far above any real length: a length never exceeds the number of nodes,
+# and node numbers are int32.
+COVERED = 1 << 30
+
+# choose_item looks at items in blocks of this many: the minimum of a block
+# is one vectorised pass, and the scan can stop after any block.
+MRV_BLOCK = 16
 
 # Where the search resumes (state[1]).
 FORWARD = 0  # X2/X3: enter a new level and choose an item
@@ -112,6 +123,7 @@ def cover(i, llink, rlink, ulink, dlink, top, length):
     right = rlink[U(i)]
     rlink[U(left)] = right
     llink[U(right)] = left
+    length[U(i)] += COVERED
     updates = 1
     p = dlink[U(i)]
     while p != i:
@@ -131,6 +143,7 @@ def uncover(i, llink, rlink, ulink, dlink, top, length):
     right = rlink[U(i)]
     rlink[U(left)] = i
     llink[U(right)] = i
+    length[U(i)] -= COVERED
 
 
 @njit(cache=True)
@@ -169,19 +182,40 @@ def choose_item(llink, rlink, length, cutoff):
     ``cutoff == 0`` this is exactly DLX1's choice (an empty item cannot be
     beaten); ``cutoff == 1`` takes the first forced item without looking
     for an empty one, which trades a few more nodes for shorter scans.
+
+    DLX1 walks the active list.  This scan reads ``length`` straight
+    through the item numbers from the first active primary item
+    (``rlink[0]``) to the last (``llink[0]``) instead: the active list is
+    always in item-number order (cover and uncover unlink and relink in
+    place), and a covered item in that range carries ``COVERED`` in its
+    length, so the choice is the same.  Blocks of ``MRV_BLOCK`` items are
+    reduced to their minimum without branches (the compiler vectorises
+    that); only the block holding the choice is searched item by item.
     """
-    best = -1
+    last = llink[0]
+    block = rlink[0]
+    best_block = block
     fewest = 0x7FFFFFFF
-    k = rlink[0]
-    while k != 0:
-        s = length[U(k)]
-        if s < fewest:
-            best = k
-            fewest = s
-            if s <= cutoff:
+    while block <= last:
+        end = min(block + MRV_BLOCK, last + 1)
+        least = length[U(block)]
+        for k in range(block + 1, end):
+            s = length[U(k)]
+            least = s if s < least else least
+        if least < fewest:
+            fewest = least
+            best_block = block
+            if least <= cutoff:
                 break
-        k = rlink[U(k)]
-    return best
+        block = end
+    # In best_block, the first item with the block's minimum, or (after a
+    # cutoff stop) the first with at most cutoff options, as DLX1's walk
+    # would have met it.
+    bound = max(fewest, cutoff)
+    k = best_block
+    while length[U(k)] > bound:
+        k += 1
+    return k
 
 
 @njit(cache=True)

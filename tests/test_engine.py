@@ -75,6 +75,34 @@ def test_node_count_is_that_of_dlx1_on_the_toy():
     assert p.stats.updates > 0 and p.stats.seconds >= 0
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.booleans()), min_size=1,
+                max_size=70), st.integers(0, 2))
+def test_block_scan_chooses_as_a_walk_of_the_active_list(items, cutoff):
+    # items[k-1] = (length, covered) of primary item k; the kernel must
+    # pick what DLX1's walk of the active list picks: the first item with
+    # at most `cutoff` options, else the first with the fewest.
+    n = len(items)
+    active = [k for k in range(1, n + 1) if not items[k - 1][1]]
+    if not active:
+        active = [n]
+    ring = [0] + active
+    llink = np.zeros(n + 2, np.int32)
+    rlink = np.zeros(n + 2, np.int32)
+    for a, b in zip(ring, ring[1:] + ring[:1]):
+        rlink[a], llink[b] = b, a
+    length = np.zeros(n + 2, np.int32)
+    for k, (size, _) in enumerate(items, 1):
+        length[k] = size + (0 if k in active else K.COVERED)
+    walk = None
+    for k in active:
+        if walk is None or length[k] < length[walk]:
+            walk = k
+            if length[k] <= cutoff:
+                break
+    assert K.choose_item(llink, rlink, length, cutoff) == walk
+
+
 # -- against the reference ----------------------------------------------------
 
 @st.composite
