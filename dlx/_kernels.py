@@ -44,9 +44,12 @@ the engine builds for it (``|`` marks the spacers 8, 12, 16, ..., 30)::
 Header nodes do not use ``top`` (0).  The unique solution is
 ``{a d}, {b g}, {c e f}``: options 3, 4 and 0.
 
-Counters follow DLX1: ``nodes`` counts search-tree nodes where an item is
-chosen for branching; ``updates`` counts link changes made by ``cover``
-(one per item removed from the item list and one per option node hidden).
+Counters follow DLX1, and equal its own on the same input: ``nodes``
+counts search-tree nodes, that is every level entered to choose an item
+plus every solution (a solution is a leaf node, TAOCP 7.2.2-(4));
+``updates`` counts link changes made by ``cover`` (one per item removed
+from the item list and one per option node hidden).  ``max_nodes`` is
+checked before an item is chosen.
 """
 
 import numpy as np
@@ -282,7 +285,9 @@ def search(llink, rlink, ulink, dlink, top, length, choice, state, out,
             break
         updates += cover_rest(p, llink, rlink, ulink, dlink, top, length)
         if rlink[0] == 0:
-            # X2: every primary item is covered; choice[0..level] is a cover.
+            # X2: every primary item is covered; choice[0..level] is a cover,
+            # and a leaf node of the search tree.
+            nodes += 1
             if found < cap:
                 for l in range(level + 1):
                     out[found, l] = choice[U(l)]
@@ -394,8 +399,9 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
         if clash:
             counts[b] = -1
         elif rlink[0] == 0:
-            counts[b] = 1  # the givens alone are a cover
+            counts[b] = 1  # the givens alone are a cover: one leaf node
             first_len[b] = 0
+            counters[0] = 1
         else:
             state[0] = 0
             state[1] = FORWARD

@@ -46,7 +46,8 @@ class BudgetExhausted(RuntimeError):
 class Stats:
     """The work of the last search, counted like Knuth's DLX1.
 
-    ``nodes``: search-tree nodes (items chosen for branching);
+    ``nodes``: search-tree nodes (each item chosen for branching, and each
+    solution, a leaf; DLX1 counts the same);
     ``updates``: link changes made while covering; ``solutions``: solutions
     found; ``seconds``: time spent in the search (array building excluded);
     ``complete``: True when the whole search tree was explored, False when
@@ -612,8 +613,9 @@ class ExactCover:
             stats.complete = True
             return 0
         stats.updates += updates
-        if rlink[0] == 0:
-            stats.solutions, stats.complete = 1, True
+        if rlink[0] == 0:  # the givens alone are a cover: one leaf node
+            stats.nodes = stats.solutions = 1
+            stats.complete = True
             return 1
         frontier = [()]
         shallow = 0
@@ -631,8 +633,9 @@ class ExactCover:
                 p = int(arrays[3][best])
                 while p != best:
                     stats.updates += K.cover_rest(p, *arrays)
-                    if rlink[0] == 0:
-                        shallow += 1  # a solution: no node below it
+                    if rlink[0] == 0:  # a solution: a leaf node
+                        shallow += 1
+                        stats.nodes += 1
                     else:
                         grown.append(path + (p,))
                     K.uncover_rest(p, *arrays)
@@ -702,8 +705,8 @@ class ExactCover:
         given_sorted = sorted({int(g) for g in given})
         if rlink[0] == 0:
             # No primary item left to cover: the empty set of further
-            # options is the one solution.
-            stats.solutions = 1
+            # options is the one solution, and the tree's one (leaf) node.
+            stats.nodes = stats.solutions = 1
             stats.updates = int(counters[1])
             stats.complete = True
             yield [given_sorted] if store else 1

@@ -68,10 +68,11 @@ def test_queens_solutions_are_distinct_and_valid():
 
 def test_node_count_is_that_of_dlx1_on_the_toy():
     # DLX1 by hand: a (first of the shortest) at the root; under "a d g",
-    # b then e (empty: dead end); under "a d", e then b and the solution.
+    # b then e (empty: dead end); under "a d", e then b, and the solution
+    # is a leaf node of its own.
     p = toy()
     p.count()
-    assert (p.stats.nodes, p.stats.solutions) == (5, 1)
+    assert (p.stats.nodes, p.stats.solutions) == (6, 1)
     assert p.stats.updates > 0 and p.stats.seconds >= 0
 
 
@@ -256,7 +257,7 @@ def test_solutions_streams_without_searching_ahead():
     p = many_solutions()
     first = next(p.solutions())
     assert first == list(range(0, 48, 2))
-    assert p.stats.solutions == 1 and p.stats.nodes == 24
+    assert p.stats.solutions == 1 and p.stats.nodes == 24 + 1  # + a leaf
     firsts = list(itertools.islice(p.solutions(), 100))
     assert len({tuple(s) for s in firsts}) == 100
     assert p.stats.solutions < 300  # batches grow, but stay small
@@ -272,7 +273,7 @@ def test_two_streams_are_independent():
 def test_count_with_limit_stops_early():
     p = many_solutions()
     assert p.count(limit=2) == 2
-    assert p.stats.nodes == 24
+    assert p.stats.nodes == 24 + 2  # 24 levels down, then two leaves
     assert p.count(limit=5) == 5
     assert list(p.solutions(limit=3)) == list(itertools.islice(
         p.solutions(), 3))

@@ -208,6 +208,37 @@ def _expand(name):
                                                           int(hi) + 1)]
 
 
+def dlx1_figures():
+    """{file: (solutions, nodes, updates)} as Knuth's DLX1 printed them."""
+    figures = {}
+    for line in (DATA / "dlx1" / "figures.tsv").read_text().splitlines():
+        if line.startswith(("#", "file\t")):
+            continue
+        name, *numbers = line.split("\t")
+        figures[name] = tuple(int(x) for x in numbers[:3])
+    return figures
+
+
+DLX1 = dlx1_figures()
+
+
+def assert_same_search_as_dlx1(name, problem):
+    """Same count, nodes and updates: DLX1's search, step for step."""
+    problem.count()
+    s = problem.stats
+    assert (s.solutions, s.nodes, s.updates) == DLX1[name]
+
+
+def test_dlx1_figures_cover_the_shared_files():
+    assert len(DLX1) == 37 and "toy-knuth.dlx" in DLX1
+
+
+@pytest.mark.parametrize("name", sorted(
+    p.name for p in (DATA / "dlx1").glob("*.dlx")))
+def test_same_nodes_and_updates_as_dlx1(name):
+    assert_same_search_as_dlx1(name, load(DATA / "dlx1" / name))
+
+
 @pytest.mark.parametrize("name, expected", shared_cases())
 def test_shared_instance(name, expected):
     path = SHARED / name
@@ -215,6 +246,7 @@ def test_shared_instance(name, expected):
         pytest.skip(f"{path} is absent")
     problem = load(path)
     assert problem.count() == expected
+    assert_same_search_as_dlx1(name, problem)
     back = loads(dumps(problem))
     assert back.options == problem.options
 
