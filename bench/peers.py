@@ -9,9 +9,12 @@ untimed ``prepare_*`` step (convert our instance into the peer's own input)
 and a timed step:
 
 * ``count(prepared) -> (solutions, extra)`` counts every solution;
-* ``solve_sudoku_batch(prepared, limit=2) -> [(count, solution), ...]``
-  searches each puzzle until ``limit`` solutions (``limit=2`` proves a
-  puzzle unique) and returns the first solution as an 81-digit string.
+* ``solve_sudoku_batch(prepared, limit=2)`` searches each puzzle until
+  ``limit`` solutions (``limit=2`` proves a puzzle unique) and returns its
+  answers in the solver's own form; the untimed
+  ``sudoku_answers(output, prepared) -> [(count, solution), ...]`` turns
+  them into counts and 81-digit strings for validation (by default the
+  output is already in that form).
 
 ``extra`` is a dict of work counters (``nodes``, ``updates``) when the
 solver reports them.  A capability the peer lacks is ``None``; one it lacks
@@ -116,6 +119,15 @@ def _box(r: int, c: int) -> int:
     return (r // 3) * 3 + c // 3
 
 
+# Every item name in family order, and every (cell, digit)'s four items,
+# worked out once: a peer's setup then costs what a careful user's would.
+_ITEMS = [f"{family}{a}{b}" for family in "prcb" for a in range(9)
+          for b in (range(9) if family == "p" else range(1, 10))]
+_CELL_ITEMS = [[(f"p{r}{c}", f"r{r}{d}", f"c{c}{d}", f"b{_box(r, c)}{d}")
+                for d in range(1, 10)]
+               for r in range(9) for c in range(9)]
+
+
 def sudoku_instance(puzzle: str) -> tuple[Instance, list[tuple[int, int]]]:
     """The exact cover of one puzzle with the givens' items left out.
 
@@ -127,26 +139,16 @@ def sudoku_instance(puzzle: str) -> tuple[Instance, list[tuple[int, int]]]:
     used = set()
     for cell, ch in enumerate(puzzle):
         if ch not in ".0":
-            r, c = divmod(cell, 9)
-            d = int(ch)
-            used.update((f"p{r}{c}", f"r{r}{d}", f"c{c}{d}",
-                         f"b{_box(r, c)}{d}"))
-    primary = []
-    for family in "prcb":
-        for a in range(9):
-            for b in range(9) if family == "p" else range(1, 10):
-                name = f"{family}{a}{b}"
-                if name not in used:
-                    primary.append(name)
+            used.update(_CELL_ITEMS[cell][int(ch) - 1])
+    primary = [name for name in _ITEMS if name not in used]
     options, meaning = [], []
     for cell, ch in enumerate(puzzle):
         if ch not in ".0":
             continue
-        r, c = divmod(cell, 9)
-        for d in range(1, 10):
-            items = [f"p{r}{c}", f"r{r}{d}", f"c{c}{d}", f"b{_box(r, c)}{d}"]
-            if not any(x in used for x in items[1:]):
-                options.append(items)
+        for d, items in enumerate(_CELL_ITEMS[cell], 1):
+            if (items[1] not in used and items[2] not in used
+                    and items[3] not in used):
+                options.append(list(items))
                 meaning.append((cell, d))
     return Instance("sudoku", primary, [], options, 1), meaning
 
@@ -199,8 +201,18 @@ class Peer:
     reusable: bool = True
     # Untimed: (puzzles) -> {"nodes": .., "updates": ..} for the batch.
     sudoku_work: Callable | None = None
+    # Untimed: (batch output, prepared) -> [(count, 81-digit string), ...].
+    sudoku_answers: Callable = field(default=lambda out, prepared: out)
+
+    # Where it comes from when it is not a Python distribution: a callable
+    # returning its version, or "not installed".
+    local_version: Callable | None = None
+    # How to get it, for the "not installed" row.
+    install_hint: str = "pip install -e '.[compare]'"
 
     def version(self) -> str:
+        if self.local_version is not None:
+            return self.local_version()
         try:
             return metadata.version(self.dist)
         except metadata.PackageNotFoundError:
@@ -250,15 +262,18 @@ def _solve_many(puzzles, limit, threads):
 
 
 def _ours_solve_sudoku_batch(puzzles, limit=2, threads=1):
-    """``sudoku.solve_many`` on one thread (the peers all run on one)."""
-    return [(int(r.count), _grid_string(r.grid))
-            for r in _solve_many(puzzles, limit, threads)]
+    """``sudoku.solve_many`` on one thread (the peers all run on one):
+    ``Result`` objects holding decoded grids."""
+    return _solve_many(puzzles, limit, threads)
 
 
 def _ours_solve_sudoku_batch_mt(puzzles, limit=2):
     """``sudoku.solve_many`` with its default threads (one per core)."""
-    return [(int(r.count), _grid_string(r.grid))
-            for r in _solve_many(puzzles, limit, 0)]
+    return _solve_many(puzzles, limit, 0)
+
+
+def _ours_sudoku_answers(results, prepared):
+    return [(int(r.count), _grid_string(r.grid)) for r in results]
 
 
 def ours_sudoku_work(puzzles, limit=2):
@@ -290,20 +305,21 @@ def _grid_string(g) -> str | None:
     if isinstance(g, str):
         return g.replace(".", "0")
     a = np.asarray(getattr(g, "cells", g)).ravel()
-    return "".join(str(int(v)) for v in a)
+    return (a.astype(np.uint8) + ord("0")).tobytes().decode()
 
 
 register(Peer(
     "dlx-toolkit", "dlx-toolkit", "this project (numba DLX1), one thread",
     _ours_prepare_count, _ours_count,
     _ours_prepare_sudoku, _ours_solve_sudoku_batch, numba=True,
-    sudoku_work=ours_sudoku_work))
+    sudoku_work=ours_sudoku_work, sudoku_answers=_ours_sudoku_answers))
 
 register(Peer(
     "dlx-toolkit-mt", "dlx-toolkit",
     "this project on every core (threads=0); not in the ratios",
-    _ours_prepare_count, _ours_count_mt, _ours_prepare_sudoku, _ours_solve_sudoku_batch_mt,
-    numba=True, sudoku_work=ours_sudoku_work))
+    _ours_prepare_count, _ours_count_mt, _ours_prepare_sudoku,
+    _ours_solve_sudoku_batch_mt, numba=True, sudoku_work=ours_sudoku_work,
+    sudoku_answers=_ours_sudoku_answers))
 
 
 # ---- xcover (numba, dancing cells, Algorithm C) ----
@@ -475,33 +491,34 @@ def _exact_cover_prepare_sudoku(puzzles):
 def _exact_cover_solve_sudoku_batch(prepared, limit=2):
     """exact-cover has no limit: it counts every solution (for a proper
     puzzle, the same search as ``limit=2``) and finds one by a second call,
-    made by ``sudoku_solutions_untimed`` outside the timed region."""
+    made by ``_exact_cover_sudoku_answers`` outside the timed region."""
     from exact_cover import get_solution_count
 
     return [(min(int(get_solution_count(m)), limit), None)
             for _, _, m in prepared]
 
 
-def exact_cover_sudoku_solutions(prepared):
+def _exact_cover_sudoku_answers(counts, prepared):
     """The untimed half of exact-cover's batch: one solution per puzzle."""
     from exact_cover import get_exact_cover
     from exact_cover.error import NoSolution
 
-    grids = []
-    for puzzle, meaning, m in prepared:
+    answers = []
+    for (n, _), (puzzle, meaning, m) in zip(counts, prepared):
         try:
             chosen = [int(k) for k in get_exact_cover(m)]
         except NoSolution:
-            grids.append(None)
+            answers.append((n, None))
             continue
-        grids.append(fill(puzzle, meaning, chosen))
-    return grids
+        answers.append((n, fill(puzzle, meaning, chosen)))
+    return answers
 
 
 register(Peer(
     "exact-cover", "exact-cover", "C extension, dense 0/1 matrix",
     _exact_cover_prepare_count, _exact_cover_count,
     _exact_cover_prepare_sudoku, _exact_cover_solve_sudoku_batch,
+    sudoku_answers=_exact_cover_sudoku_answers,
     unsupported=lambda inst: ("no secondary items" if inst.secondary
                               else None)))
 
@@ -522,3 +539,59 @@ register(Peer(
     "python-cp", "dlx-toolkit",
     "pure Python constraint propagation + search (bench/norvig_style.py)",
     None, None, _cp_prepare_sudoku, _cp_solve_sudoku_batch))
+
+
+# ---- Knuth's DLX1 (C), when a build of it is at hand ----
+#
+# Not installable from a package registry: build it from dlx1.w (ctangle,
+# then gcc -O3; see bench/README.md) and point DLX1 at the binary.  Each
+# timed run is one process reading the instance from a file, so its time
+# includes process start and input (for these files, under 0.1% of the mems
+# and a few ms).
+
+def _dlx1_binary() -> str | None:
+    path = os.environ.get("DLX1")
+    return path if path and os.access(path, os.X_OK) else None
+
+
+def _dlx1_prepare_count(instance):
+    import atexit
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".dlx",
+                                     delete=False) as f:
+        atexit.register(os.unlink, f.name)
+        f.write(" ".join(instance.primary))
+        if instance.secondary:
+            f.write(" | " + " ".join(instance.secondary))
+        f.write("\n")
+        for option in instance.options:
+            f.write(" ".join(option) + "\n")
+    return f.name
+
+
+DLX1_TOTALS = (r"Altogether (\d+) solutions?, \d+\+\d+ mems, (\d+) updates,"
+               r" \d+ bytes, (\d+) nodes")
+
+
+def _dlx1_count(path):
+    import re
+    import subprocess
+
+    with open(path) as f:
+        done = subprocess.run([_dlx1_binary()], stdin=f,
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, check=True)
+    found = re.search(DLX1_TOTALS, done.stderr)
+    if not found:
+        raise RuntimeError(f"no totals in DLX1's output: {done.stderr!r}")
+    n, updates, nodes = (int(x) for x in found.groups())
+    return n, {"nodes": nodes, "updates": updates}
+
+
+register(Peer(
+    "dlx1", "dlx1", "Knuth's DLX1 in C (gcc -O3), a local build ($DLX1)",
+    _dlx1_prepare_count, _dlx1_count,
+    local_version=lambda: "dlx1.w" if _dlx1_binary() else "not installed",
+    install_hint="build dlx1.w and set DLX1 to the binary "
+                 "(bench/README.md)"))

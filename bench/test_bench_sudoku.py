@@ -1,5 +1,6 @@
 """Sudoku batch benchmarks: ``sudoku.solve_many`` (one jitted call per
-batch, on one thread like the references) solving and proving unique (limit=2) whole puzzle files.
+batch, on one thread like the references) solving and proving unique
+(limit=2) whole puzzle files.
 
 Each reports puzzles/s, µs per puzzle and the nodes and updates per puzzle
 in ``benchmark.extra_info``.  Answers are checked after the timed runs.
@@ -27,8 +28,9 @@ def test_solve_many(benchmark, filename, limit, rounds):
     puzzles = load_puzzles(filename, limit)
     OURS.solve_sudoku_batch(puzzles[:1])  # compile or load the kernels
     benchmark.group = "sudoku"
-    results = benchmark.pedantic(OURS.solve_sudoku_batch, args=(puzzles,),
-                                 rounds=rounds, iterations=1)
+    output = benchmark.pedantic(OURS.solve_sudoku_batch, args=(puzzles,),
+                                rounds=rounds, iterations=1)
+    results = OURS.sudoku_answers(output, puzzles)
     work = P.ours_sudoku_work(puzzles)
     bad = [i for i, ((n, grid), p) in enumerate(zip(results, puzzles))
            if n != 1 or not P.is_solved_grid(p, grid)]
