@@ -224,13 +224,18 @@ def _commit_givens(nodes, arrays) -> int | None:
     return updates
 
 
+def _non_negative(name: str, value) -> int:
+    """``value`` as an int, or ValueError naming the argument ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got "
+                         f"{value!r}")
+    return int(value)
+
+
 def _thread_count(threads) -> int:
     """Validate ``threads`` (0 means one per core)."""
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) \
-            or threads < 0:
-        raise ValueError(f"threads must be a non-negative integer, got "
-                         f"{threads!r}")
-    return int(threads) or (os.cpu_count() or 1)
+    return _non_negative("threads", threads) or (os.cpu_count() or 1)
 
 
 def _columns_used(first: np.ndarray) -> int:
@@ -241,11 +246,7 @@ def _columns_used(first: np.ndarray) -> int:
 
 def _cutoff(mrv_cutoff) -> int:
     """Validate ``mrv_cutoff`` (see ``ExactCover.solve``)."""
-    if isinstance(mrv_cutoff, bool) or not isinstance(
-            mrv_cutoff, (int, np.integer)) or mrv_cutoff < 0:
-        raise ValueError(f"mrv_cutoff must be a non-negative integer, got "
-                         f"{mrv_cutoff!r}")
-    return int(mrv_cutoff)
+    return _non_negative("mrv_cutoff", mrv_cutoff)
 
 
 def _run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
