@@ -42,7 +42,7 @@ def langford(n: int, distinct: bool = True) -> ExactCover:
 def sequence(problem: ExactCover, solution: Sequence[int]) -> list[int]:
     """The arrangement: the digit in each of the ``2n`` slots."""
     slots = {}
-    options = problem.options  # one copy, not one per solution option
+    options = problem.options
     for number in solution:
         digit, *places = options[number]
         for place in places:

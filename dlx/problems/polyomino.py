@@ -667,7 +667,7 @@ def tiling_of(problem: ExactCover, solution: Sequence[int]) -> Tiling:
     (also one read back from a DLX file): each option is a piece name
     (``<name>.<copy>`` for copies) followed by cell names."""
     tiling = []
-    options = problem.options  # one copy, not one per solution option
+    options = problem.options
     for number in solution:
         piece, *cells = options[number]
         name = re.sub(r"\.\d+$", "", str(piece))

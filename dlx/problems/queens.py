@@ -53,7 +53,7 @@ def queens(n: int) -> ExactCover:
 def positions(problem: ExactCover, solution: Sequence[int]) -> list[int]:
     """The column of the queen in each row (a permutation of 0..n-1)."""
     where = {}
-    options = problem.options  # one copy, not one per solution option
+    options = problem.options
     for number in solution:
         names = options[number]
         row = next(int(x[1:]) for x in names if x.startswith("r"))
