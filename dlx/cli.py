@@ -18,6 +18,7 @@ usage error (a file that cannot be opened is one), 130 when interrupted,
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from typing import Callable, Iterable
@@ -257,6 +258,17 @@ def _langford(args) -> int:
     return _run_problem(args, problem, render)
 
 
+def silence_stdout() -> None:
+    """Point standard output at /dev/null, after its reader went away, so
+    that flushing it at exit does not report the broken pipe again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``dlx`` command; returns the exit status."""
     parser = _parser()
@@ -277,11 +289,8 @@ def main(argv: list[str] | None = None) -> int:
         return stop.code if isinstance(stop.code, int) else 2
     except BrokenPipeError:
         # The reader went away (e.g. "| head"): stop quietly, with the
-        # status of a process killed by SIGPIPE (128 + 13); stdout goes to
-        # /dev/null so that flushing it at exit does not fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        # status of a process killed by SIGPIPE (128 + 13).
+        silence_stdout()
         return 141
     except KeyboardInterrupt:
         print("dlx: interrupted", file=sys.stderr)
@@ -292,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     except (InputError, ValueError, OSError) as error:
         print(f"dlx: error: {error}", file=sys.stderr)
         return 1
+
 
 if __name__ == "__main__":
     sys.exit(main())

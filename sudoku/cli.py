@@ -36,6 +36,7 @@ import time
 from typing import Iterable, Iterator, TextIO
 
 from dlx import BudgetExhausted
+from dlx.cli import silence_stdout
 
 from . import grid as G
 from .grid import Grid, InvalidPuzzle, parse
@@ -145,20 +146,12 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (``sudoku solve big.txt | head -1``): stop
         # quietly, and keep Python from reporting the pipe again when it
         # flushes standard output at exit.
-        _silence_stdout()
+        silence_stdout()
         return 1
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         print(f"sudoku: {where}{error.strerror or error}", file=sys.stderr)
         return 1
-
-
-def _silence_stdout() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        pass
 
 
 def run_solve(args: argparse.Namespace) -> int:
