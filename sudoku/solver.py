@@ -91,6 +91,11 @@ def decode(options: Iterable[int], n: int) -> np.ndarray:
     return cells.reshape(n, n)
 
 
+def _givens(grid: Grid) -> list[int]:
+    """The option numbers of one grid's givens (see ``given_options``)."""
+    return given_options(grid.cells[None])[0].tolist()
+
+
 def _checked(puzzle: Any, box) -> Grid:
     """Parse and refuse clashing givens (InvalidPuzzle)."""
     grid = parse(puzzle, box)
@@ -112,10 +117,9 @@ def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
     if max_nodes is None and time_limit is None:
         counts, solutions, _ = search_stack(grid.cells[None], grid.box, 1)
         return grid.with_cells(solutions[0]) if counts[0] else None
-    problem = base_problem(*grid.box)
-    found = problem.solve(given=given_options(grid.cells[None])[0].tolist(),
-                          max_nodes=max_nodes, time_limit=time_limit,
-                          mrv_cutoff=MRV_CUTOFF)
+    found = base_problem(*grid.box).solve(
+        given=_givens(grid), max_nodes=max_nodes, time_limit=time_limit,
+        mrv_cutoff=MRV_CUTOFF)
     if found is None:
         return None
     return grid.with_cells(decode(found, grid.n))
@@ -126,18 +130,18 @@ def count(puzzle: Any, limit: int | None = None,
           max_nodes: int | None = None,
           time_limit: float | None = None) -> int:
     """How many solutions ``puzzle`` has, counting at most ``limit`` (a
-    positive integer, or None for all; 0 raises ``ValueError``).  Raises ``InvalidPuzzle`` for bad input and ``dlx.BudgetExhausted``
-    when ``max_nodes``/``time_limit`` run out."""
+    positive integer, or None for all; 0 raises ``ValueError``).  Raises
+    ``InvalidPuzzle`` for bad input and ``dlx.BudgetExhausted`` when
+    ``max_nodes``/``time_limit`` run out."""
     checked_limit = _check_limit(limit)
     grid = _checked(puzzle, box)
     if max_nodes is None and time_limit is None:
         counts, _, _ = search_stack(grid.cells[None], grid.box,
                                     checked_limit)
         return int(counts[0])
-    problem = base_problem(*grid.box)
-    return problem.count(limit, given=given_options(grid.cells[None])[0].tolist(),
-                         max_nodes=max_nodes, time_limit=time_limit,
-                         mrv_cutoff=MRV_CUTOFF)
+    return base_problem(*grid.box).count(
+        limit, given=_givens(grid), max_nodes=max_nodes,
+        time_limit=time_limit, mrv_cutoff=MRV_CUTOFF)
 
 
 def is_unique(puzzle: Any, box: tuple[int, int] | None = None, *,
@@ -428,8 +432,9 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     counts solutions into ``Result.count``.  ``max_nodes`` bounds the search
     of each puzzle (status ``"unknown"`` when it runs out).  ``threads``
     shares the engine call among that many threads (0, the default: one
-    per core; the answers do not depend on it).  A bad puzzle never stops the batch: its
-    result has status ``"invalid"`` and the reason in ``error``.
+    per core; the answers do not depend on it).  A bad puzzle never stops
+    the batch: its result has status ``"invalid"`` and the reason in
+    ``error``.
     """
     limit = _check_limit(limit)
     if isinstance(puzzles, (str, bytes)):
