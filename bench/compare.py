@@ -33,29 +33,27 @@ sys.path.insert(0, HERE)
 
 import peers as P  # noqa: E402
 
-# (key, file, expected count, DLX1 reference seconds, in --quick,
-#  time limit factor)
-COUNTING = [
-    ("queens-12", "queens-12.dlx", 14_200, 0.056, True, 1),
-    ("queens-13", "queens-13.dlx", 73_712, 0.225, False, 1),
-    ("langford-11", "langford-11.dlx", 35_584, 0.097, True, 1),
-    ("langford-12", "langford-12.dlx", 216_288, 0.61, False, 1),
-    ("pentomino-6x10-2339", "pentomino-6x10-xquarter.dlx", 2_339, 2.24,
-     True, 1),
-    ("pentomino-6x10-9356", "pentomino-6x10.dlx", 9_356, 9.6, False, 1),
-    ("sudoku-grids-4x4", "sudoku-grids-4x4.dlx", 288, None, True, 1),
-    ("sudoku-grids-6x6", "sudoku-grids-6x6.dlx", 28_200_960, 35.8, False,
-     1),
-]
+# key -> (file, expected count, in --quick)
+COUNTING = {
+    "queens-12": ("queens-12.dlx", 14_200, True),
+    "queens-13": ("queens-13.dlx", 73_712, False),
+    "langford-11": ("langford-11.dlx", 35_584, True),
+    "langford-12": ("langford-12.dlx", 216_288, False),
+    "pentomino-6x10-2339": ("pentomino-6x10-xquarter.dlx", 2_339, True),
+    "pentomino-6x10-9356": ("pentomino-6x10.dlx", 9_356, False),
+    "sudoku-grids-4x4": ("sudoku-grids-4x4.dlx", 288, True),
+    "sudoku-grids-6x6": ("sudoku-grids-6x6.dlx", 28_200_960, False),
+}
 
-# (key, file, puzzles in a full run, in a --quick run)
-SUDOKU = [
-    ("kudoku20", "kudoku20.txt", None, None),
-    ("top95", "top95.txt", None, None),
-    ("forum_hardest", "forum_hardest.txt", None, None),
-    ("top1465", "top1465.txt", None, 0),
-    ("17clue-10k", "17clue.txt", 10_000, 1_000),
-]
+# key -> (file, puzzles in a full run, in a --quick run); None: the whole
+# file, 0: not in a --quick run
+SUDOKU = {
+    "kudoku20": ("kudoku20.txt", None, None),
+    "top95": ("top95.txt", None, None),
+    "forum_hardest": ("forum_hardest.txt", None, None),
+    "top1465": ("top1465.txt", None, 0),
+    "17clue-10k": ("17clue.txt", 10_000, 1_000),
+}
 
 # Given figures (not measured by us), for the tables' reference column.
 REFERENCE = {
@@ -81,14 +79,19 @@ MEMORY_CAP = 6 << 30  # bytes of resident memory per worker
 
 # -- the worker: one solver on one problem, in its own process ---------------
 
-def _warm_instance():
+_TOY = [list(o) for o in ["cef", "adg", "bcf", "ad", "bg", "deg"]]
+
+
+def _warm_instance(peer):
+    """A small instance ``peer`` takes, to compile or load its caches:
+    8 queens when the file is there, else Knuth's toy matrix (with its
+    secondary items made primary for a peer that has none)."""
+    choices = [P.Instance("toy", list("abcde"), list("fg"), _TOY),
+               P.Instance("toy", list("abcdefg"), [], _TOY)]
     path = os.path.join(P.EXACTCOVER_DIR, "queens-8.dlx")
     if os.path.exists(path):
-        return P.read_dlx(path, expected=92)
-    inst = P.Instance("toy", list("abcde"), list("fg"),
-                      [list(o) for o in ["cef", "adg", "bcf", "ad", "bg",
-                                         "deg"]], 1)
-    return inst
+        choices.insert(0, P.read_dlx(path))
+    return next(i for i in choices if not peer.unsupported(i))
 
 
 def _timed(prepare, run, source, reps, budget, reusable=True):
@@ -121,19 +124,14 @@ def _timed(prepare, run, source, reps, budget, reusable=True):
     return best, result, r + 1, setup
 
 
-def worker(peer_name: str, kind: str, key: str, reps: int, budget: float):
+def worker(peer_name: str, kind: str, key: str, reps: int, budget: float,
+           puzzles_wanted: int | None):
     peer = P.PEERS[peer_name]
     out = {"peer": peer_name, "problem": key, "version": peer.version()}
     if kind == "count":
-        (_, fname, expected, *_rest) = next(c for c in COUNTING
-                                            if c[0] == key)
-        inst = P.read_dlx(os.path.join(P.EXACTCOVER_DIR, fname),
-                          expected=expected)
-        warm = _warm_instance()
-        if peer.unsupported(warm):
-            warm = P.Instance("toy", list("abcdefg"), [], [
-                list(o) for o in ["cef", "adg", "bcf", "ad", "bg", "deg"]])
-        peer.count(peer.prepare_count(warm))  # compile / load caches
+        fname, expected, _ = COUNTING[key]
+        inst = P.read_dlx(os.path.join(P.EXACTCOVER_DIR, fname))
+        peer.count(peer.prepare_count(_warm_instance(peer)))
         seconds, (res, _), runs, _ = _timed(
             peer.prepare_count, peer.count, inst, reps, budget,
             peer.reusable)
@@ -143,9 +141,9 @@ def worker(peer_name: str, kind: str, key: str, reps: int, budget: float):
                    detail="" if n == expected else
                    f"counted {n}, expected {expected}")
     else:
-        (_, fname, full, quick) = next(s for s in SUDOKU if s[0] == key)
-        limit = int(os.environ.get("DLX_BENCH_PUZZLES", "0")) or full
-        puzzles = P.read_puzzles(os.path.join(P.SUDOKU_DIR, fname), limit)
+        fname, _, _ = SUDOKU[key]
+        puzzles = P.read_puzzles(os.path.join(P.SUDOKU_DIR, fname),
+                                 puzzles_wanted)
         peer.solve_sudoku_batch(peer.prepare_sudoku(puzzles[:1]))  # warm
         seconds, (output, prepared), runs, setup = _timed(
             peer.prepare_sudoku, peer.solve_sudoku_batch, puzzles, reps,
@@ -179,7 +177,7 @@ def _rss(pid: int) -> int:
     return 0
 
 
-def run_one(python, peer, kind, key, timeout, reps, env):
+def run_one(python, peer, kind, key, timeout, reps, puzzles):
     """One worker: its JSON result, or a status row (timeout, error).
 
     The worker is watched rather than limited with RLIMIT_AS: some peers
@@ -189,9 +187,11 @@ def run_one(python, peer, kind, key, timeout, reps, env):
     """
     cmd = [python, os.path.abspath(__file__), "--worker", peer, kind, key,
            "--reps", str(reps), "--budget", str(timeout / 2)]
+    if puzzles:
+        cmd += ["--puzzles", str(puzzles)]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True)
     killed = None
     while proc.poll() is None:
         try:
@@ -252,7 +252,6 @@ def table_rows(kind, key, results, ours="dlx-toolkit"):
             ratio = f"{t / base['seconds']:.2f}" if base else "-"
             unit = "sol/s" if kind == "count" else "puzzles/s"
             extra = r.get("extra") or {}
-            per = r["count"] if kind == "count" else 1
             if kind == "count":
                 nodes = f"{extra['nodes']:,}" if "nodes" in extra else "-"
                 upd = f"{extra['updates']:,}" if "updates" in extra else "-"
@@ -317,8 +316,6 @@ def markdown_table(kind, rows):
     lines = ["| " + " | ".join(hdr) + " |",
              "|" + "|".join("---" for _ in hdr) + "|"]
     for r in rows:
-        if r[3] == "":
-            r = r[:2] + [r[2]] + [""] * (len(hdr) - 3)
         lines.append("| " + " | ".join(r) + " |")
     return "\n".join(lines)
 
@@ -367,11 +364,12 @@ def main(argv=None):
     ap.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     ap.add_argument("--budget", type=float, default=30.0,
                     help=argparse.SUPPRESS)
+    ap.add_argument("--puzzles", type=int, default=None,
+                    help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 
     if args.worker:
-        worker(args.worker[0], args.worker[1], args.worker[2], args.reps,
-               args.budget)
+        worker(*args.worker, args.reps, args.budget, args.puzzles)
         return 0
 
     if args.from_json:
@@ -386,23 +384,19 @@ def main(argv=None):
         ap.error(f"unknown solver(s) {unknown}; known: {list(P.PEERS)}")
     wanted = set(args.problems.split(",")) if args.problems else None
 
-    env = dict(os.environ)
-    puzzles_env = {}
-    jobs = []
-    for key, fname, expected, _ref, quick, factor in COUNTING:
+    jobs = []  # (kind, key, path, puzzles: how many, None for all)
+    for key, (fname, _, quick) in COUNTING.items():
         if (wanted and key not in wanted) or (args.quick and not quick
                                               and not wanted):
             continue
-        path = os.path.join(P.EXACTCOVER_DIR, fname)
-        jobs.append(("count", key, path, factor))
-    for key, fname, full, quick in SUDOKU:
+        jobs.append(("count", key, os.path.join(P.EXACTCOVER_DIR, fname),
+                     None))
+    for key, (fname, full, quick) in SUDOKU.items():
         if (wanted and key not in wanted) or (args.quick and quick == 0
                                               and not wanted):
             continue
-        path = os.path.join(P.SUDOKU_DIR, fname)
-        n = quick if args.quick and quick else full
-        puzzles_env[key] = n
-        jobs.append(("sudoku", key, path, 1))
+        jobs.append(("sudoku", key, os.path.join(P.SUDOKU_DIR, fname),
+                     quick if args.quick and quick else full))
 
     print(f"machine: {cpu_model()}, {os.cpu_count()} CPUs; python "
           f"{platform.python_version()}")
@@ -410,22 +404,22 @@ def main(argv=None):
                                   for n in names))
     all_results = []
     t_start = time.perf_counter()
-    for kind, key, path, factor in jobs:
+    for kind, key, path, puzzles in jobs:
         if not os.path.exists(path):
             print(f"\n{key}: skipped, {path} is absent")
             continue
         if kind == "count":
             inst = P.read_dlx(path)
-            c = next(c for c in COUNTING if c[0] == key)
-            title = (f"{key}: count {c[2]:,} solutions ({inst.name}.dlx, "
-                     f"{len(inst.primary)}+{len(inst.secondary)} items, "
-                     f"{len(inst.options)} options)")
-            if c[3]:
-                title += f"; DLX1 reference {c[3]} s (given)"
+            given = REFERENCE["DLX1 (C, -O3)"].get(key)
+            title = (f"{key}: count {COUNTING[key][1]:,} solutions "
+                     f"({inst.name}.dlx, {len(inst.primary)}+"
+                     f"{len(inst.secondary)} items, {len(inst.options)} "
+                     f"options)")
+            if given:
+                title += f"; DLX1 reference {given} s (given)"
         else:
             inst = None
-            n = puzzles_env[key]
-            total = len(P.read_puzzles(path, n))
+            total = len(P.read_puzzles(path, puzzles))
             title = f"{key}: {total} puzzles, uniqueness check (limit=2)"
         results = []
         runnable = []
@@ -434,8 +428,7 @@ def main(argv=None):
             base = {"peer": name, "problem": key, "version": peer.version()}
             capable = peer.count if kind == "count" else \
                 peer.solve_sudoku_batch
-            if peer.version() == "not installed" and name != "dlx-toolkit" \
-                    and name != "python-cp":
+            if peer.version() == "not installed":
                 results.append({**base, "status": "missing",
                                 "detail": peer.install_hint})
                 continue
@@ -451,15 +444,12 @@ def main(argv=None):
                 continue
             results.append(None)
             runnable.append((len(results) - 1, name))
-        wenv = dict(env)
-        if kind == "sudoku" and puzzles_env[key]:
-            wenv["DLX_BENCH_PUZZLES"] = str(puzzles_env[key])
         # Rounds interleave the solvers in time, so a burst of load on the
         # shared machine hits them alike; each keeps its best round.
         for _ in range(args.rounds):
             for slot, name in runnable:
                 res = run_one(args.python, name, kind, key,
-                              args.timeout * factor, args.reps, wenv)
+                              args.timeout, args.reps, puzzles)
                 res.setdefault("version", P.PEERS[name].version())
                 old = results[slot]
                 if old is None or (res.get("status") == "ok" and (
@@ -566,11 +556,10 @@ def dlx1_section(problems):
            "| problem | nodes | updates | same search as DLX1 | ours (s) | "
            "DLX1 here (s) | x DLX1 here | DLX1 given (s) | x DLX1 (est.) |",
            "|---|---|---|---|---|---|---|---|---|"]
-    files = {c[0]: c[1] for c in COUNTING}
     for key, r in ours.items():
         extra = r.get("extra") or {}
         work = (r["count"], extra.get("nodes"), extra.get("updates"))
-        known = figures.get(files[key])
+        known = figures.get(COUNTING[key][0])
         same = ("-" if known is None else
                 "yes" if work == known else
                 f"no: DLX1 {known[1]:,} nodes, {known[2]:,} updates")
@@ -677,16 +666,15 @@ def results_markdown(meta, problems, cold=None):
                 f"{cold['baseline']:.2f} s and `python -c 'import numba'` "
                 f"{cold.get('numba_import', float('nan')):.2f} s here."]
         out.append("")
+    given = [k for k in COUNTING if any(k in f for f in REFERENCE.values())]
     out += ["## Reference figures (given, not measured by us)", "",
             "Measured earlier on this kind of machine, single thread, and "
             "handed to us as targets; they are not from the runs above.", "",
-            "| solver | " + " | ".join(k for k, *_ in COUNTING
-                                       if k != "sudoku-grids-4x4") + " |",
-            "|---|" + "---|" * (len(COUNTING) - 1)]
+            "| solver | " + " | ".join(given) + " |",
+            "|---|" + "---|" * len(given)]
     for solver, figs in REFERENCE.items():
         out.append(f"| {solver} | " + " | ".join(
-            f"{figs[k]} s" if k in figs else "" for k, *_ in COUNTING
-            if k != "sudoku-grids-4x4") + " |")
+            f"{figs[k]} s" if k in figs else "" for k in given) + " |")
     out += ["", "Sudoku uniqueness check (limit 2), puzzles/s:", "",
             "| solver | top95 | top1465 | 17clue |", "|---|---|---|---|"]
     for solver, figs in REFERENCE_SUDOKU.items():

@@ -26,16 +26,12 @@ def pytest_configure(config):
 
 
 def load_instance(filename):
-    """Our ExactCover for a DLX file, read by the project's own reader when
-    it is there; skips when the file is absent."""
+    """Our ExactCover for a DLX file, built as ``compare.py`` builds it;
+    skips when the file is absent."""
     path = os.path.join(P.EXACTCOVER_DIR, filename)
     if not os.path.exists(path):
         pytest.skip(f"{path} is absent")
-    try:
-        from dlx.formats import load
-    except ImportError:
-        return P.to_exact_cover(P.read_dlx(path))
-    return load(path)
+    return P.to_exact_cover(P.read_dlx(path))
 
 
 def load_puzzles(filename, limit=None):

@@ -51,15 +51,13 @@ class Instance:
     primary: list
     secondary: list
     options: list  # list of lists of item names
-    expected: int | None = None
 
     def __repr__(self):
         return (f"<Instance {self.name}: {len(self.primary)}+"
                 f"{len(self.secondary)} items, {len(self.options)} options>")
 
 
-def read_dlx(path: str, name: str | None = None,
-             expected: int | None = None) -> Instance:
+def read_dlx(path: str, name: str | None = None) -> Instance:
     """Read Knuth's DLX1 text format (``|`` comments, item line, options).
 
     A deliberately small reader so that every peer sees the very same items
@@ -84,7 +82,7 @@ def read_dlx(path: str, name: str | None = None,
                 options.append(text.split())
     if name is None:
         name = os.path.splitext(os.path.basename(path))[0]
-    return Instance(name, primary, secondary, options, expected)
+    return Instance(name, primary, secondary, options)
 
 
 def to_exact_cover(instance: Instance):
@@ -150,7 +148,7 @@ def sudoku_instance(puzzle: str) -> tuple[Instance, list[tuple[int, int]]]:
                     and items[3] not in used):
                 options.append(list(items))
                 meaning.append((cell, d))
-    return Instance("sudoku", primary, [], options, 1), meaning
+    return Instance("sudoku", primary, [], options), meaning
 
 
 def fill(puzzle: str, meaning, chosen) -> str:
@@ -162,25 +160,22 @@ def fill(puzzle: str, meaning, chosen) -> str:
     return "".join(grid)
 
 
+# The 27 units (rows, columns, boxes) of a 9x9 grid, as cell numbers.
+_UNITS = ([[r * 9 + c for c in range(9)] for r in range(9)]
+          + [[r * 9 + c for r in range(9)] for c in range(9)]
+          + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)]
+             for br in (0, 3, 6) for bc in (0, 3, 6)])
+
+
 def is_solved_grid(puzzle: str, grid: str) -> bool:
-    """Is ``grid`` a complete valid Sudoku that keeps every given?"""
+    """Is ``grid`` a complete valid Sudoku that keeps every given?  (Written
+    here, apart from ``sudoku.is_valid_solution``, so that the benchmark
+    does not check the project with its own code.)"""
     if grid is None or len(grid) != 81 or not grid.isdigit() or "0" in grid:
         return False
     if any(p not in ".0" and p != g for p, g in zip(puzzle, grid)):
         return False
-    units = ([[r * 9 + c for c in range(9)] for r in range(9)]
-             + [[r * 9 + c for r in range(9)] for c in range(9)]
-             + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)]
-                for br in (0, 3, 6) for bc in (0, 3, 6)])
-    return all(len({grid[i] for i in unit}) == 9 for unit in units)
-
-
-def is_exact_cover(instance: Instance, chosen) -> bool:
-    """Do the options ``chosen`` cover every primary item once, and every
-    secondary item at most once?"""
-    covered = [x for k in chosen for x in instance.options[k]]
-    return (len(covered) == len(set(covered))
-            and set(instance.primary) <= set(covered))
+    return all(len({grid[i] for i in unit}) == 9 for unit in _UNITS)
 
 
 # -- the registry ------------------------------------------------------------
@@ -195,7 +190,6 @@ class Peer:
     prepare_sudoku: Callable | None = None
     solve_sudoku_batch: Callable | None = None
     unsupported: Callable = field(default=lambda instance: None)
-    numba: bool = False
     # False when the prepared input is used up by a run (a stateful solver
     # object), so every timed run needs a fresh one.
     reusable: bool = True
@@ -229,47 +223,28 @@ def register(peer: Peer) -> Peer:
 
 # ---- this project ----
 
-def _ours_prepare_count(instance):
-    return to_exact_cover(instance)
-
-
-def _ours_count(problem):
-    n = problem.count()
+def _ours_count(problem, threads=1):
+    n = problem.count(threads=threads)
     s = problem.stats
     return n, {"nodes": s.nodes, "updates": s.updates}
 
 
 def _ours_count_mt(problem):
-    try:
-        n = problem.count(threads=0)
-    except TypeError:  # an engine without threads
-        n = problem.count()
-    s = problem.stats
-    return n, {"nodes": s.nodes, "updates": s.updates}
-
-
-def _ours_prepare_sudoku(puzzles):
-    return list(puzzles)
-
-
-def _solve_many(puzzles, limit, threads):
-    import sudoku
-
-    try:
-        return sudoku.solve_many(puzzles, limit=limit, threads=threads)
-    except TypeError:  # an adapter without the threads keyword
-        return sudoku.solve_many(puzzles, limit=limit)
+    """``count`` on every core (``threads=0``)."""
+    return _ours_count(problem, threads=0)
 
 
 def _ours_solve_sudoku_batch(puzzles, limit=2, threads=1):
     """``sudoku.solve_many`` on one thread (the peers all run on one):
     ``Result`` objects holding decoded grids."""
-    return _solve_many(puzzles, limit, threads)
+    import sudoku
+
+    return sudoku.solve_many(puzzles, limit=limit, threads=threads)
 
 
 def _ours_solve_sudoku_batch_mt(puzzles, limit=2):
     """``sudoku.solve_many`` with its default threads (one per core)."""
-    return _solve_many(puzzles, limit, 0)
+    return _ours_solve_sudoku_batch(puzzles, limit, threads=0)
 
 
 def _ours_sudoku_answers(results, prepared):
@@ -293,7 +268,7 @@ def ours_sudoku_work(puzzles, limit=2):
 
     problem.solve_batch = tally
     try:
-        _solve_many(puzzles, limit, 1)
+        _ours_solve_sudoku_batch(puzzles, limit)
     finally:
         del problem.solve_batch
     return total
@@ -308,18 +283,27 @@ def _grid_string(g) -> str | None:
     return (a.astype(np.uint8) + ord("0")).tobytes().decode()
 
 
+def _project_version() -> str:
+    """This project's version; it is there (run from the checkout) even
+    when the distribution is not installed."""
+    try:
+        return metadata.version("dlx-toolkit")
+    except metadata.PackageNotFoundError:
+        return "checkout"
+
+
 register(Peer(
     "dlx-toolkit", "dlx-toolkit", "this project (numba DLX1), one thread",
-    _ours_prepare_count, _ours_count,
-    _ours_prepare_sudoku, _ours_solve_sudoku_batch, numba=True,
-    sudoku_work=ours_sudoku_work, sudoku_answers=_ours_sudoku_answers))
+    to_exact_cover, _ours_count, list, _ours_solve_sudoku_batch,
+    sudoku_work=ours_sudoku_work, sudoku_answers=_ours_sudoku_answers,
+    local_version=_project_version))
 
 register(Peer(
     "dlx-toolkit-mt", "dlx-toolkit",
     "this project on every core (threads=0); not in the ratios",
-    _ours_prepare_count, _ours_count_mt, _ours_prepare_sudoku,
-    _ours_solve_sudoku_batch_mt, numba=True, sudoku_work=ours_sudoku_work,
-    sudoku_answers=_ours_sudoku_answers))
+    to_exact_cover, _ours_count_mt, list, _ours_solve_sudoku_batch_mt,
+    sudoku_work=ours_sudoku_work, sudoku_answers=_ours_sudoku_answers,
+    local_version=_project_version))
 
 
 # ---- xcover (numba, dancing cells, Algorithm C) ----
@@ -367,7 +351,7 @@ def _xcover_solve_sudoku_batch(prepared, limit=2):
 register(Peer(
     "xcover", "xcover", "numba, dancing cells (Algorithm C)",
     _xcover_prepare_count, _xcover_count,
-    _xcover_prepare_sudoku, _xcover_solve_sudoku_batch, numba=True))
+    _xcover_prepare_sudoku, _xcover_solve_sudoku_batch))
 
 
 # ---- miniexact (C core, SWIG) ----
@@ -525,10 +509,6 @@ register(Peer(
 
 # ---- plain-Python constraint propagation (ours, for reference) ----
 
-def _cp_prepare_sudoku(puzzles):
-    return list(puzzles)
-
-
 def _cp_solve_sudoku_batch(puzzles, limit=2):
     from norvig_style import solve as cp_solve
 
@@ -538,7 +518,8 @@ def _cp_solve_sudoku_batch(puzzles, limit=2):
 register(Peer(
     "python-cp", "dlx-toolkit",
     "pure Python constraint propagation + search (bench/norvig_style.py)",
-    None, None, _cp_prepare_sudoku, _cp_solve_sudoku_batch))
+    None, None, list, _cp_solve_sudoku_batch,
+    local_version=_project_version))
 
 
 # ---- Knuth's DLX1 (C), when a build of it is at hand ----

@@ -26,17 +26,12 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
 
 import sudoku  # noqa: E402
+from peers import DATA, read_puzzles  # noqa: E402
 
-DEFAULT_DATA = os.environ.get("DLX_BENCH_DATA", os.path.normpath(
-    os.path.join(HERE, "..", "..", "shared", "data")))
 SETS = ["top95.txt", "top1465.txt", "17clue.txt"]
-
-
-def load(path: str, take: int) -> list[str]:
-    with open(path) as f:
-        return [line.split()[0] for line in f if line.strip()][:take]
 
 
 def best_of(repeat: int, fn, *args):
@@ -69,6 +64,7 @@ def bench_set(name: str, puzzles: list[str], loop_size: int,
           f"{len(sample)})")
     print(f"  {'':26s}{'batch/s':>10s}{'2 threads':>11s}{'loop/s':>9s}"
           f"{'ratio':>7s}{'ratio 2t':>9s}{'nodes':>8s}")
+    stack = [sudoku.parse(p).cells for p in puzzles]
     for label, limit, single in (("first solution (limit=1)", 1,
                                   sudoku.solve),
                                  ("unique check (limit=2)", 2,
@@ -78,7 +74,6 @@ def bench_set(name: str, puzzles: list[str], loop_size: int,
 
         batch_s, results = best_of(repeat, batch, puzzles)
         check(puzzles, results)
-        stack = [sudoku.parse(p).cells for p in puzzles]
         nodes = sudoku.solve_cells(stack, limit=limit).nodes.mean()
         threaded_s, results = best_of(repeat, batch, puzzles, 2)
         check(puzzles, results)
@@ -97,7 +92,7 @@ def bench_set(name: str, puzzles: list[str], loop_size: int,
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="*", default=SETS, metavar="SET")
-    parser.add_argument("--data", default=DEFAULT_DATA,
+    parser.add_argument("--data", default=DATA,
                         help="directory holding sudoku/ (default: "
                         "../shared/data)")
     parser.add_argument("--take", type=int, default=10_000,
@@ -116,7 +111,8 @@ def main(argv=None) -> int:
         if not os.path.exists(path):
             print(f"\n{name}: skipped ({path} not found)")
             continue
-        bench_set(name, load(path, args.take), args.loop, args.repeat)
+        bench_set(name, read_puzzles(path, args.take), args.loop,
+                  args.repeat)
     return 0
 
 

@@ -7,23 +7,22 @@ figures for the same files.
 
 import pytest
 
+from compare import COUNTING, REFERENCE
 from conftest import load_instance
+
+# Timed rounds per problem (the problems are compare.py's).
+ROUNDS = {"queens-12": 5, "queens-13": 3, "langford-11": 5,
+          "langford-12": 3, "pentomino-6x10-2339": 2,
+          "pentomino-6x10-9356": 1, "sudoku-grids-4x4": 20,
+          "sudoku-grids-6x6": 1}
+SLOW = {"sudoku-grids-6x6"}
 
 # (file, expected solutions, rounds, DLX1 seconds given as reference)
 CASES = [
-    pytest.param("queens-12.dlx", 14_200, 5, 0.056, id="queens-12"),
-    pytest.param("queens-13.dlx", 73_712, 3, 0.225, id="queens-13"),
-    pytest.param("langford-11.dlx", 35_584, 5, 0.097, id="langford-11"),
-    pytest.param("langford-12.dlx", 216_288, 3, 0.61, id="langford-12"),
-    pytest.param("pentomino-6x10-xquarter.dlx", 2_339, 2, 2.24,
-                 id="pentomino-6x10-2339"),
-    pytest.param("pentomino-6x10.dlx", 9_356, 1, 9.6,
-                 id="pentomino-6x10-9356"),
-    pytest.param("sudoku-grids-4x4.dlx", 288, 20, None,
-                 id="sudoku-grids-4x4"),
-    pytest.param("sudoku-grids-6x6.dlx", 28_200_960, 1, 35.8,
-                 id="sudoku-grids-6x6", marks=pytest.mark.slow),
-]
+    pytest.param(fname, expected, ROUNDS[key],
+                 REFERENCE["DLX1 (C, -O3)"].get(key), id=key,
+                 marks=[pytest.mark.slow] if key in SLOW else [])
+    for key, (fname, expected, _) in COUNTING.items()]
 
 
 @pytest.mark.parametrize("filename,expected,rounds,dlx1", CASES)

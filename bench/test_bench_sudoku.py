@@ -9,16 +9,16 @@ in ``benchmark.extra_info``.  Answers are checked after the timed runs.
 import pytest
 
 import peers as P
+from compare import SUDOKU
 from conftest import load_puzzles
 
+# Timed rounds per batch (the batches are compare.py's).
+ROUNDS = {"kudoku20": 10, "top95": 10, "forum_hardest": 3, "top1465": 3,
+          "17clue-10k": 3}
+
 # (file, how many puzzles, rounds)
-CASES = [
-    pytest.param("kudoku20.txt", None, 10, id="kudoku20"),
-    pytest.param("top95.txt", None, 10, id="top95"),
-    pytest.param("forum_hardest.txt", None, 3, id="forum_hardest"),
-    pytest.param("top1465.txt", None, 3, id="top1465"),
-    pytest.param("17clue.txt", 10_000, 3, id="17clue-10k"),
-]
+CASES = [pytest.param(fname, full, ROUNDS[key], id=key)
+         for key, (fname, full, _) in SUDOKU.items()]
 
 OURS = P.PEERS["dlx-toolkit"]
 
@@ -42,5 +42,5 @@ def test_solve_many(benchmark, filename, limit, rounds):
     benchmark.extra_info.update(
         puzzles=n, puzzles_per_s=round(n / best, 1),
         us_per_puzzle=round(1e6 * best / n, 1),
-        nodes_per_puzzle=round(work["nodes"] / n, 1) if work else None,
-        updates_per_puzzle=round(work["updates"] / n, 1) if work else None)
+        nodes_per_puzzle=round(work["nodes"] / n, 1),
+        updates_per_puzzle=round(work["updates"] / n, 1))
