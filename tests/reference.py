@@ -34,3 +34,11 @@ def exact_covers(options, nprimary, nitems, given=()):
     if len(taken) == len(set(taken)):
         search(set(range(nitems)) - set(taken), list(given))
     return sorted(solutions)
+
+
+def is_exact_cover(problem, solution):
+    """Do the options ``solution`` of an ``ExactCover`` cover every primary
+    item once and every secondary item at most once?"""
+    covered = [item for k in solution for item in problem.options[k]]
+    return (len(covered) == len(set(covered))
+            and set(problem.primary) <= set(covered))

@@ -9,6 +9,7 @@ from dlx.problems import langford, polyomino, queens
 from dlx.problems.polyomino import (Polyomino, free_polyominoes, normalize,
                                     orientations, parse_board, parse_shapes,
                                     piece_set, render, tiling_of)
+from reference import is_exact_cover
 
 DATA = Path(__file__).parent / "data"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / \
@@ -56,12 +57,6 @@ def test_known_count(builder, argument, symmetry, expected):
 
 
 # -- independent checks of decoded solutions ------------------------------
-def is_exact_cover(problem, solution):
-    covered = [item for i in solution for item in problem.options[i]]
-    return (len(covered) == len(set(covered))
-            and set(problem.primary) <= set(covered))
-
-
 def test_queens_pictures_are_valid():
     problem = queens.queens(8)
     for solution in problem.solutions():
