@@ -57,8 +57,7 @@ def test_the_same_puzzle_in_every_format():
 
 @pytest.mark.parametrize("text", [TOP1, TOP1.replace(".", "0"), PRETTY, CSV,
                                   CSV.replace("\n", ","),
-                                  CSV.replace(",", ", "),
-                                  "5 3 . | . 7 .\n" * 0 + TOP1.lower()])
+                                  CSV.replace(",", ", ")])
 def test_round_trips_are_exact(text):
     grid = parse(text)
     assert grid.format() == text
