@@ -163,17 +163,31 @@ def test_from_matrix_agrees_with_add_option(case):
 
 # -- the kernel's own invariants ----------------------------------------------
 
-def run_kernel(problem, want, max_nodes=2**62):
-    links = problem.links
-    arrays = links.copy_arrays()
-    depth = len(problem.primary) + 1
-    choice = np.zeros(depth, np.int32)
-    state = np.array([0, K.FORWARD], np.int64)
-    out = np.zeros((0, depth), np.int32)
-    counters = np.zeros(3, np.int64)
-    status = K.search(*arrays, choice, state, out, np.zeros(0, np.int32),
-                      want, max_nodes, counters, 0)
-    return arrays, choice, state, counters, status
+class KernelRun:
+    """One search of ``problem``, driven kernel call by kernel call (by
+    ``search``: the jitted kernel, or its plain-Python ``py_func``)."""
+
+    def __init__(self, problem, search=K.search):
+        self.problem = problem
+        self.search = search
+        self.arrays = problem.links.copy_arrays()
+        self.depth = len(problem.primary) + 1
+        self.choice = np.zeros(self.depth, np.int32)
+        self.state = np.array([0, K.FORWARD], np.int64)
+        self.counters = np.zeros(3, np.int64)
+
+    def step(self, want, rows=0, max_nodes=2**62):
+        """One call; returns its status and the first ``rows`` solutions
+        it found, as sorted option numbers."""
+        out = np.zeros((rows, self.depth), np.int32)
+        out_len = np.zeros(rows, np.int32)
+        before = self.counters[2]
+        status = self.search(*self.arrays, self.choice, self.state, out,
+                             out_len, want, max_nodes, self.counters, 0)
+        option_of = self.problem.links.option_of
+        found = min(rows, self.counters[2] - before)
+        return status, [sorted(option_of[out[r, :out_len[r]]])
+                        for r in range(found)]
 
 
 def same_links(problem, arrays):
@@ -185,38 +199,31 @@ def same_links(problem, arrays):
 
 def test_links_come_back_after_a_full_search():
     p = queens(7)
-    arrays, _, _, counters, status = run_kernel(p, want=0)
-    assert status == K.EXHAUSTED and counters[2] == 40
-    assert same_links(p, arrays)
+    run = KernelRun(p)
+    status, _ = run.step(want=0)
+    assert status == K.EXHAUSTED and run.counters[2] == 40
+    assert same_links(p, run.arrays)
 
 
 @pytest.mark.parametrize("want,max_nodes", [(1, 2**62), (7, 2**62), (0, 50)])
 def test_unwind_restores_a_paused_search(want, max_nodes):
     p = queens(7)
-    arrays, choice, state, _, status = run_kernel(p, want, max_nodes)
+    run = KernelRun(p)
+    status, _ = run.step(want, max_nodes=max_nodes)
     assert status in (K.PAUSED, K.OUT_OF_NODES)
-    assert not same_links(p, arrays)
-    K.unwind(*arrays, choice, state)
-    assert same_links(p, arrays)
+    assert not same_links(p, run.arrays)
+    K.unwind(*run.arrays, run.choice, run.state)
+    assert same_links(p, run.arrays)
 
 
 def test_pausing_and_resuming_loses_nothing():
     p = queens(8)
     one_go = list(p.solutions())
-    arrays = p.links.copy_arrays()
-    depth = len(p.primary) + 1
-    choice = np.zeros(depth, np.int32)
-    state = np.array([0, K.FORWARD], np.int64)
-    counters = np.zeros(3, np.int64)
+    run = KernelRun(p)
     pieces = []
     while True:
-        out = np.zeros((3, depth), np.int32)
-        out_len = np.zeros(3, np.int32)
-        before = counters[2]
-        status = K.search(*arrays, choice, state, out, out_len, 3, 2**62,
-                          counters, 0)
-        for r in range(counters[2] - before):
-            pieces.append(sorted(p.links.option_of[out[r, :out_len[r]]]))
+        status, found = run.step(3, rows=3)
+        pieces += found
         if status == K.EXHAUSTED:
             break
     assert pieces == one_go
@@ -224,17 +231,10 @@ def test_pausing_and_resuming_loses_nothing():
 
 def test_the_kernel_logic_runs_unjitted():
     # The same code as plain Python: covers the logic, not just the binary.
-    p = toy()
-    arrays = p.links.copy_arrays()
-    choice = np.zeros(6, np.int32)
-    state = np.array([0, K.FORWARD], np.int64)
-    out = np.zeros((2, 6), np.int32)
-    out_len = np.zeros(2, np.int32)
-    counters = np.zeros(3, np.int64)
-    status = K.search.py_func(*arrays, choice, state, out, out_len, 0, 2**62,
-                              counters, 0)
-    assert status == K.EXHAUSTED and counters[2] == 1
-    assert sorted(p.links.option_of[out[0, :out_len[0]]]) == [0, 3, 4]
+    run = KernelRun(toy(), K.search.py_func)
+    status, found = run.step(0, rows=2)
+    assert status == K.EXHAUSTED and run.counters[2] == 1
+    assert found == [[0, 3, 4]]
 
 
 # -- streaming, limits and budgets ----------------------------------------------
