@@ -193,13 +193,12 @@ def run_one(python, peer, kind, key, timeout, reps, puzzles):
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     killed = None
-    while proc.poll() is None:
+    while True:
         try:
             proc.wait(0.2)
+            break
         except subprocess.TimeoutExpired:
             pass
-        if proc.poll() is not None:
-            break
         if time.perf_counter() - t0 > timeout:
             killed = "timeout"
         elif _rss(proc.pid) > MEMORY_CAP:
