@@ -18,7 +18,7 @@ from typing import Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from . import _kernels as K
+from .kernels import links as K
 
 _NO_LIMIT = np.iinfo(np.int64).max
 # count(threads=N) first searches this many nodes on one thread, and only
@@ -90,7 +90,7 @@ class BatchResult:
 
 
 class Links:
-    """The DLX1 arrays of one problem (see ``dlx._kernels``)."""
+    """The DLX1 arrays of one problem (see ``dlx.kernels.links``)."""
 
     __slots__ = ("llink", "rlink", "ulink", "dlink", "top", "length",
                  "option_of", "option_start", "nprimary")

@@ -1,9 +1,9 @@
 """The jitted heart of the engine: Knuth's DLX1 over flat int32 arrays.
 
-Every function here is a module-level ``@njit(cache=True)`` kernel.  They
-live in one module on purpose: numba's on-disk cache is keyed per file and
-does not notice edits to functions in other files.  The kernels never touch
-Python objects and never raise.
+Every function here is a module-level ``@njit(cache=True)`` kernel, and
+calls only kernels of this module (numba's on-disk cache is keyed per file
+and does not notice edits to functions in other files).  The kernels never
+touch Python objects and never raise.
 
 Layout (Knuth, *Dancing Links*, and ``dlx1.w``), for ``N`` items of which
 the first ``N1`` are primary:
