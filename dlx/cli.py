@@ -2,13 +2,15 @@
 
   dlx solve FILE|-            solve a problem in Knuth's DLX format
   dlx pentomino 6x10          pack pentominoes (or other pieces) in a board
+  dlx polycube soma           pack polycubes in a box
   dlx queens 12               place n queens
   dlx langford 11             Langford pairs
 
 Solutions go to standard output (the first one by default; --all or
 --limit N for more); --count prints how many instead, the count alone on
 the last line.  Pentomino and Langford counts are up to symmetry (the
-board's rotations and reflections; reversal) unless --all-symmetries.
+board's rotations and reflections; reversal) unless --all-symmetries;
+so are polycube counts.
 --stats prints nodes, updates and time on standard error.  Exit status: 0
 when a solution exists, 1 when none does or the input is wrong, 2 for a
 usage error (a file that cannot be opened is one), 130 when interrupted,
@@ -106,6 +108,32 @@ def _parser() -> argparse.ArgumentParser:
                        help="use every piece K times (default 1)")
     _add_output_options(pento, symmetric=True)
     pento.set_defaults(parser=pento)
+
+    cube = commands.add_parser(
+        "polycube", help="pack polycubes (Soma, Bedlam, pentacubes) in a box",
+        description="Pack polycubes into a box and print the packings as "
+                    "letter grids, one per layer side by side, or count "
+                    "them (up to the box's symmetries unless "
+                    "--all-symmetries).  Pieces turn but are not mirrored "
+                    "unless --mirror.")
+    cube.add_argument("set", nargs="?", metavar="SET",
+                      help="soma (default; box 3x3x3), bedlam (4x4x4), "
+                           "flat-pentacubes (3x4x5) or pentacubes")
+    cube.add_argument("--pieces", metavar="SET|FILE",
+                      help="a piece set, or a file with one piece a line: "
+                           "its name, then each cell as three digits "
+                           "(layer, row, column)")
+    cube.add_argument("--box", metavar="AxBxC",
+                      help="the box: layers x rows x columns")
+    cube.add_argument("--board", metavar="FILE",
+                      help="the board as layers of ASCII art separated by "
+                           "blank lines: '.' a cell, '#' a hole")
+    cube.add_argument("--mirror", action="store_true",
+                      help="pieces may also be mirrored (48 orientations)")
+    cube.add_argument("--copies", type=_positive, default=1, metavar="K",
+                      help="use every piece K times (default 1)")
+    _add_output_options(cube, symmetric=True)
+    cube.set_defaults(parser=cube)
 
     queens = commands.add_parser(
         "queens", help="place n non-attacking queens",
@@ -225,6 +253,11 @@ def _pentomino(args, parser) -> int:
         if not from_files:  # the arguments alone are wrong
             parser.error(str(error))
         raise InputError(str(error)) from None
+    return _run_packing(args, puzzle)
+
+
+def _run_packing(args, puzzle) -> int:
+    """Print, count or write as DLX the tilings of a ``Packing``."""
     distinct = not args.all_symmetries
     if args.dlx:
         if any(k > 1 for k in puzzle.copies.values()):
@@ -245,6 +278,46 @@ def _pentomino(args, parser) -> int:
                    puzzle.solutions(distinct, limit=_limit(args)))
     return _report(args, pictures, lambda: puzzle.count(distinct),
                    lambda: puzzle.stats)
+
+
+def _polycube(args, parser) -> int:
+    from .problems.polycube import (DEFAULT_BOXES, Polycube, parse_pieces,
+                                    piece_set)
+    if args.set is not None and args.pieces is not None:
+        parser.error("give the piece set once (SET or --pieces)")
+    name = args.set or args.pieces or "soma"
+    if args.box is not None and args.board is not None:
+        parser.error("give --box or --board, not both")
+    from_files = args.board is not None
+    if os.path.exists(name) and args.set is None:
+        try:
+            pieces = parse_pieces(_read_text(name))
+        except ValueError as error:
+            raise InputError(f"{name}: {error}") from None
+        from_files = True
+    else:
+        try:
+            pieces = piece_set(name)
+        except ValueError as error:
+            parser.error(str(error))
+    board = args.box
+    if args.board is not None:
+        board = _read_text(args.board)
+        if not board.strip():
+            raise InputError(f"{args.board}: the board file is empty")
+    elif board is None:
+        board = DEFAULT_BOXES.get(name.strip().lower())
+        if board is None:
+            parser.error(f"give a box like --box 3x4x5 or --board FILE for "
+                         f"the pieces {name!r}")
+    try:
+        puzzle = Polycube(board, pieces, one_sided=not args.mirror,
+                          copies=args.copies)
+    except ValueError as error:
+        if not from_files:
+            parser.error(str(error))
+        raise InputError(str(error)) from None
+    return _run_packing(args, puzzle)
 
 
 def _queens(args) -> int:
@@ -279,6 +352,8 @@ def main(argv: list[str] | None = None) -> int:
             status = _solve(args)
         elif args.command == "pentomino":
             status = _pentomino(args, args.parser)
+        elif args.command == "polycube":
+            status = _polycube(args, args.parser)
         elif args.command == "queens":
             status = _queens(args)
         else:
