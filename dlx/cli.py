@@ -70,6 +70,21 @@ def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool):
                                  "instead of solving it")
 
 
+def _add_svg_option(parser: argparse.ArgumentParser):
+    parser.add_argument("--svg", metavar="FILE",
+                        help="also draw the first solution printed as an "
+                             "SVG picture in FILE")
+
+
+def _write_svg(args, picture: str):
+    try:
+        with open(args.svg, "w", encoding="utf-8") as handle:
+            handle.write(picture)
+    except OSError as error:
+        raise UsageError(f"cannot write {args.svg}: {error.strerror}") \
+            from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dlx", description=__doc__,
@@ -107,6 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     pento.add_argument("--copies", type=_positive, default=1, metavar="K",
                        help="use every piece K times (default 1)")
     _add_output_options(pento, symmetric=True)
+    _add_svg_option(pento)
     pento.set_defaults(parser=pento)
 
     cube = commands.add_parser(
@@ -133,6 +149,7 @@ def _parser() -> argparse.ArgumentParser:
     cube.add_argument("--copies", type=_positive, default=1, metavar="K",
                       help="use every piece K times (default 1)")
     _add_output_options(cube, symmetric=True)
+    _add_svg_option(cube)
     cube.set_defaults(parser=cube)
 
     queens = commands.add_parser(
@@ -259,6 +276,9 @@ def _pentomino(args, parser) -> int:
 def _run_packing(args, puzzle) -> int:
     """Print, count or write as DLX the tilings of a ``Packing``."""
     distinct = not args.all_symmetries
+    if args.svg and (args.count or args.dlx):
+        raise UsageError(f"--svg draws a solution; it cannot go with "
+                         f"{'--count' if args.count else '--dlx'}")
     if args.dlx:
         if any(k > 1 for k in puzzle.copies.values()):
             raise UsageError(
@@ -274,8 +294,10 @@ def _run_packing(args, puzzle) -> int:
                 "tiling up to symmetry for this board; add --all-symmetries "
                 "to write the one with every tiling") from None
         return _run_problem(args, problem, None)
-    pictures = map(puzzle.render,
-                   puzzle.solutions(distinct, limit=_limit(args)))
+    tilings = puzzle.solutions(distinct, limit=_limit(args))
+    if args.svg:
+        tilings = _drawing_first(args, puzzle, tilings)
+    pictures = map(puzzle.render, tilings)
     return _report(args, pictures, lambda: puzzle.count(distinct),
                    lambda: puzzle.stats)
 
@@ -318,6 +340,14 @@ def _polycube(args, parser) -> int:
             parser.error(str(error))
         raise InputError(str(error)) from None
     return _run_packing(args, puzzle)
+
+
+def _drawing_first(args, puzzle, tilings):
+    """The tilings, the first one also drawn to ``args.svg``."""
+    for number, tiling in enumerate(tilings):
+        if number == 0:
+            _write_svg(args, puzzle.svg(tiling))
+        yield tiling
 
 
 def _queens(args) -> int:

@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..problem import ExactCover, Stats
+from ..draw import colour, tiling_svg
 from .lattice import Cell, Lattice, Shape
 
 __all__ = ["Packing", "Symmetry", "Placement", "Tiling", "cell_namer",
@@ -157,6 +158,30 @@ def copies_from(copies, names) -> dict[str, int]:
             raise ValueError(f"piece {name!r}: the number of copies must be "
                              f"a positive integer, got {k!r}")
     return counts
+
+
+def polygon(lattice: Lattice, cell: Cell) -> list[tuple[float, float]]:
+    """The corners of a cell of a plane lattice, in units of its side,
+    x to the right and y downwards."""
+    h = math.sqrt(3) / 2
+    if lattice.name == "square":
+        r, c = cell
+        return [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
+    if lattice.name == "hexagonal":
+        q, r = cell
+        x, y = q + r / 2, r * h
+        radius = 1 / math.sqrt(3)
+        return [(x + radius * math.cos(math.radians(30 + 60 * k)),
+                 y + radius * math.sin(math.radians(30 + 60 * k)))
+                for k in range(6)]
+    if lattice.name == "triangular":
+        i, j = cell[0] // 3, cell[1] // 3
+        if cell[0] % 3 == 1:
+            points = [(i, j), (i + 1, j), (i, j + 1)]
+        else:
+            points = [(i + 1, j), (i + 1, j + 1), (i, j + 1)]
+        return [(a + b / 2, b * h) for a, b in points]
+    raise ValueError(f"no plane drawing for the {lattice.name} lattice")
 
 
 class Packing:
@@ -299,6 +324,24 @@ class Packing:
                 return False
             used[name] = used.get(name, 0) + 1
         return used == self.copies
+
+    # -- pictures -------------------------------------------------------
+    def svg(self, tiling: Iterable[Placement], *, scale: float = 30,
+            labels: bool = True, title: str | None = None) -> str:
+        """A tiling as SVG text: coloured pieces with dark borders between
+        pieces (not between cells), board cells left uncovered pale
+        (see ``dlx.draw.tiling_svg``)."""
+        names = sorted(self.shapes)
+        colours = {name: colour(i) for i, name in enumerate(names)}
+        return tiling_svg(sorted(tiling), self._polygon, self.board,
+                          scale=scale, labels=labels, colours=colours,
+                          part=self._part, title=title)
+
+    _part = None  # see dlx.draw.tiling_svg
+
+    def _polygon(self, cell: Cell) -> list[tuple[float, float]]:
+        """The corners of a cell in the plane, in grid units."""
+        return polygon(self.lattice, cell)
 
     # -- counting up to symmetry ---------------------------------------
     def _labelings(self) -> int:

@@ -251,6 +251,18 @@ class Polycube(Packing):
         """A packing as letter grids, one per layer, side by side."""
         return render(tiling, self.board)
 
+    @staticmethod
+    def _part(cell: Cell) -> int:
+        return cell[0]  # label each piece once per layer
+
+    def _polygon(self, cell: Cell) -> list[tuple[float, float]]:
+        # The layers side by side, one empty column between them, as in
+        # ``render``: each piece is one group across the layers it meets.
+        layer, row, col = cell
+        x = col + layer * (1 + max(c for _, _, c in self.board))
+        x += layer  # the gap
+        return [(x, row), (x + 1, row), (x + 1, row + 1), (x, row + 1)]
+
 
 def polycube(board, pieces="soma", *, one_sided: bool = True, copies=1
              ) -> ExactCover:
