@@ -3,6 +3,8 @@
   dlx solve FILE|-            solve a problem in Knuth's DLX format
   dlx pentomino 6x10          pack pentominoes (or other pieces) in a board
   dlx polycube soma           pack polycubes in a box
+  dlx polyiamond 6x6          pack hexiamonds (triangular grid)
+  dlx polyhex 4x7             pack tetrahexes (hexagonal grid)
   dlx queens 12               place n queens
   dlx langford 11             Langford pairs
 
@@ -151,6 +153,31 @@ def _parser() -> argparse.ArgumentParser:
     _add_output_options(cube, symmetric=True)
     _add_svg_option(cube)
     cube.set_defaults(parser=cube)
+
+    for command, default, grid in (
+            ("polyiamond", "hexiamonds", "triangular"),
+            ("polyhex", "tetrahexes", "hexagonal")):
+        planar = commands.add_parser(
+            command, help=f"pack {default} (or other pieces) in a board "
+                          f"of the {grid} grid",
+            description=f"Pack pieces of the {grid} grid into a board and "
+                        f"print the tilings as slanted rows of letters, or "
+                        f"count them (up to the board's 12 rotations and "
+                        f"reflections unless --all-symmetries).")
+        planar.add_argument("board", metavar="BOARD",
+                            help="AxB (a parallelogram; 6x6 a rhombus), "
+                                 "hexagon:N or triangle:N")
+        other = "pentiamonds" if grid == "triangular" else "pentahexes"
+        planar.add_argument("--pieces", default=default, metavar="SET",
+                            help=f"{default} (default), or another set "
+                                 f"such as {other}")
+        planar.add_argument("--one-sided", action="store_true",
+                            help="pieces may turn but not flip over")
+        planar.add_argument("--copies", type=_positive, default=1,
+                            metavar="K", help="use every piece K times")
+        _add_output_options(planar, symmetric=True)
+        _add_svg_option(planar)
+        planar.set_defaults(parser=planar)
 
     queens = commands.add_parser(
         "queens", help="place n non-attacking queens",
@@ -350,6 +377,17 @@ def _drawing_first(args, puzzle, tilings):
         yield tiling
 
 
+def _planar(args, parser) -> int:
+    from .problems.planar import Polyhex, Polyiamond
+    cls = Polyiamond if args.command == "polyiamond" else Polyhex
+    try:
+        puzzle = cls(args.board, args.pieces, one_sided=args.one_sided,
+                     copies=args.copies)
+    except ValueError as error:
+        parser.error(str(error))
+    return _run_packing(args, puzzle)
+
+
 def _queens(args) -> int:
     from .problems.queens import queens, render
     return _run_problem(args, queens(args.n), render)
@@ -384,6 +422,8 @@ def main(argv: list[str] | None = None) -> int:
             status = _pentomino(args, args.parser)
         elif args.command == "polycube":
             status = _polycube(args, args.parser)
+        elif args.command in ("polyiamond", "polyhex"):
+            status = _planar(args, args.parser)
         elif args.command == "queens":
             status = _queens(args)
         else:

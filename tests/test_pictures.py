@@ -224,3 +224,21 @@ def test_rendered_picture_looks_like_the_reference(tmp_path):
     assert worst < 24, f"rendering differs from the reference by {worst}"
     # And it is not blank: the blocks show many colours.
     assert len({tuple(round(v / 32) for v in p) for p in a}) > 8
+
+
+@pytest.mark.parametrize("command, board, pieces", [
+    ("polyiamond", "6x6", 12), ("polyhex", "4x7", 7)])
+def test_planar_svg(tmp_path, capsys, command, board, pieces):
+    out = tmp_path / "t.svg"
+    assert dlx_main([command, board, "--svg", str(out)]) == 0
+    svg = out.read_text()
+    groups = pieces_of(svg)
+    assert len(groups) == pieces
+    # one polygon per cell: 6 triangles (4 hexagons) per piece
+    cells = 6 if command == "polyiamond" else 4
+    assert all(g.find(SVG + "path").get("d").count("M") == cells
+               for g in groups)
+    corners = 3 if command == "polyiamond" else 6
+    first = groups[0].find(SVG + "path").get("d").split("M")[1]
+    assert first.count("L") == corners - 1
+    capsys.readouterr()

@@ -9,6 +9,7 @@ import pytest
 from dlx.problems.lattice import CUBIC, HEXAGONAL, SQUARE, TRIANGULAR
 from dlx.problems.polycube import (Polycube, parse_box, parse_pieces,
                                    piece_set, polycube)
+from dlx.problems.planar import Polyhex, Polyiamond, parse_board
 from reference import is_exact_cover
 
 DATA = Path(__file__).parent / "data"
@@ -29,9 +30,7 @@ def known_counts():
 def make(builder, board, pieces):
     if builder == "polycube":
         return Polycube(board, pieces)
-    from dlx.problems import polyhex, polyiamond
-    cls = {"polyiamond": polyiamond.Polyiamond,
-           "polyhex": polyhex.Polyhex}[builder]
+    cls = {"polyiamond": Polyiamond, "polyhex": Polyhex}[builder]
     return cls(board, pieces)
 
 
@@ -128,6 +127,78 @@ def test_polycube_counts_match_brute_force(name):
     distinct = list(puzzle.solutions())
     assert len(distinct) == orbits
     assert all(puzzle.is_tiling(t) for t in distinct)
+
+
+SMALL_PLANAR = {
+    "tetriamonds twice in a hexagon": (
+        Polyiamond, "hexagon:2", "tetriamonds", {"copies": 2}),
+    "tetriamonds twice in a 3x4 parallelogram": (
+        Polyiamond, "3x4", "tetriamonds", {"copies": 2}),
+    "one-sided tetriamonds twice in 3x4": (
+        Polyiamond, "3x4", "tetriamonds", {"copies": 2, "one_sided": True}),
+    "triamonds in a triangle": (Polyiamond, "triangle:3", "triamonds",
+                                {"copies": 3}),
+    "triamonds in the unit hexagon": (Polyiamond, "hexagon:1", "triamonds",
+                                      {"copies": 2}),
+    "dihexes in a 2x3 parallelogram": (Polyhex, "2x3", "2-hexes",
+                                       {"copies": 3}),
+    "dihexes in a triangle": (Polyhex, "triangle:3", "2-hexes",
+                              {"copies": 3}),
+    "tetrahexes in a 4x7 parallelogram": (Polyhex, "4x7", "tetrahexes",
+                                          {}),
+}
+
+
+@pytest.mark.parametrize("name", SMALL_PLANAR)
+def test_planar_counts_match_brute_force(name):
+    cls, board, pieces, options = SMALL_PLANAR[name]
+    puzzle = cls(board, pieces, **options)
+    total, orbits = brute_force_orbits(puzzle)
+    assert total > 0
+    assert puzzle.count(distinct=False) == total
+    assert puzzle.count(distinct=False, exhaustive=True) == total
+    assert puzzle.count() == orbits
+    distinct = list(puzzle.solutions())
+    assert len(distinct) == orbits
+    assert all(puzzle.is_tiling(t) for t in distinct)
+
+
+def test_planar_boards():
+    from dlx.problems.lattice import HEXAGONAL as H, TRIANGULAR as T
+    for n in range(1, 5):
+        assert len(parse_board(f"hexagon {n}", T)) == 6 * n * n
+        assert len(parse_board(f"hexagon:{n}", H)) == 3 * n * (n - 1) + 1
+        assert len(parse_board(f"triangle {n}", T)) == n * n
+        assert len(parse_board(f"triangle {n}", H)) == n * (n + 1) // 2
+    assert len(parse_board("6x6", T)) == 72 and len(parse_board("6x6", H)) \
+        == 36
+    # the hexagon of side 2 has all 12 symmetries, the rhombus 4
+    assert len(Polyiamond("hexagon:2", "tetriamonds", copies=2)
+               .symmetries) == 12
+    assert len(Polyiamond("6x6").symmetries) == 4
+    with pytest.raises(ValueError, match="not 'AxB'"):
+        parse_board("circle 3", T)
+    with pytest.raises(ValueError, match="no cells"):
+        parse_board("0x3", H)
+    with pytest.raises(ValueError, match="unknown piece set"):
+        Polyhex("4x7", "hexiamonds")
+    with pytest.raises(ValueError, match="not a cell"):
+        Polyiamond("1x1", {"A": [(0, 0)]})
+
+
+def test_planar_render_and_pieces():
+    puzzle = Polyiamond("6x6")
+    assert len(puzzle.shapes) == 12
+    tiling = next(puzzle.solutions())
+    rows = puzzle.render(tiling).splitlines()
+    assert [len(r) for r in rows] == [12 + k for k in range(6)]
+    assert all(r.startswith(" " * k) for k, r in enumerate(rows))
+    assert sorted("".join(rows).replace(" ", "")) == sorted(
+        "ABCDEFGHIJKL" * 6)
+    hexes = Polyhex("4x7")
+    rows = hexes.render(next(hexes.solutions())).splitlines()
+    assert [r.split() for r in rows] and all(
+        len(r.split()) == 7 for r in rows)
 
 
 def test_soma_solutions_are_packings():
@@ -277,3 +348,25 @@ def test_cli_polycube_pictures_and_errors(capsys, tmp_path):
     status, out, err = run(capsys, "polycube", "--pieces", str(pieces),
                            "--box", "1x1x2")
     assert status == 1 and "line 1" in err
+
+
+@pytest.mark.parametrize("argv, count", [
+    (["polyiamond", "6x6", "--count"], 156),
+    (["polyiamond", "6x6", "--count", "--all-symmetries"], 624),
+    (["polyhex", "4x7", "--count", "--all-symmetries"], 18),
+    (["polyiamond", "hexagon:2", "--pieces", "tetriamonds", "--copies",
+      "2", "--count", "--all-symmetries"], 6),
+])
+def test_cli_planar_counts(capsys, argv, count):
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and out.splitlines()[-1] == str(count)
+
+
+def test_cli_planar_errors(capsys):
+    for argv in (["polyiamond", "hexagon:3"], ["polyhex", "4x7", "--pieces",
+                                               "bogus"],
+                 ["polyhex", "circle"]):
+        status, out, err = run(capsys, *argv)
+        assert status == 2 and out == "" and "error:" in err
+    status, out, _ = run(capsys, "polyiamond", "3x12", "--count")
+    assert (status, out) == (1, "0\n")

@@ -377,7 +377,10 @@ class Packing:
             # fraction of the tilings the searches visit; then fewer
             # Burnside listings, then fewer options (Knuth's X on 6x10).
             total = sum(p[0] == name for p in self.placements)
-            key = (Fraction(kept, total), len(plan[1]), kept)
+            # (A piece with no placement at all: no tilings, nothing to
+            # search.)
+            key = (Fraction(kept, total) if total else Fraction(0),
+                   len(plan[1]), kept)
             if best is None or key < best[0]:
                 best = (key, name, plan)
         if best is None:
