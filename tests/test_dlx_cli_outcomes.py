@@ -36,3 +36,15 @@ def test_stats_count_the_solutions_printed(capsys, argv, shown):
         assert out == f"{shown}\n"
     else:
         assert len([b for b in out.split("\n\n") if b.strip()]) == shown
+
+
+def test_version(capsys):
+    import dlx
+    status, out, err = run(capsys, "--version")
+    assert status == 0 and out == f"dlx {dlx.__version__}\n"
+
+
+def test_help_exits_0(capsys):
+    for argv in (["--help"], ["solve", "-h"], ["pentomino", "--help"]):
+        status, out, err = run(capsys, *argv)
+        assert status == 0 and "usage: dlx" in out
