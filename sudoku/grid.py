@@ -354,6 +354,7 @@ def _from_array(source: Any, box: tuple[int, int] | None) -> Grid:
     try:
         a = np.asarray(source)
     except (TypeError, ValueError):
+        _reject_ragged(source)
         raise InvalidPuzzle(f"cannot read a grid from {type(source).__name__}"
                             f"; give text, nested lists or an array") \
             from None
@@ -385,6 +386,19 @@ def _from_array(source: Any, box: tuple[int, int] | None) -> Grid:
         raise InvalidPuzzle(_value_message(a[r, c].item(), r, c, n))
     cells = a.astype(np.int64)
     return Grid._make(cells.copy(), box)
+
+
+def _reject_ragged(rows: Any) -> None:
+    """Name the first row of nested lists whose length is not the number
+    of rows."""
+    try:
+        lengths = [len(row) for row in rows]
+    except TypeError:
+        return
+    for r, length in enumerate(lengths):
+        if length != len(lengths):
+            raise InvalidPuzzle(f"wrong size: row {r + 1} has {length} "
+                                f"cells, expected {len(lengths)}")
 
 
 def _value_message(value: Any, r: int, c: int, n: int | None) -> str:
