@@ -125,10 +125,23 @@ class ExactCover:
         Items are named by column number; the last ``secondary`` columns are
         secondary items.
         """
-        a = np.asarray(matrix)
+        try:
+            a = np.asarray(matrix)
+        except ValueError:  # ragged rows
+            raise ValueError("matrix rows must all have the same length") \
+                from None
         if a.ndim != 2:
             raise ValueError(f"matrix must be 2-dimensional, got shape "
                              f"{a.shape}")
+        if a.dtype.kind not in "biuf":  # None, strings, mixed objects
+            a = np.array(matrix, dtype=object)
+            for (r, c), value in np.ndenumerate(a):
+                if isinstance(value, np.generic):
+                    value = value.item()
+                if isinstance(value, (str, bytes)) or value not in (0, 1):
+                    raise ValueError(f"matrix entry [{r}, {c}] is {value!r};"
+                                     f" entries must be 0 or 1")
+            a = a.astype(np.int8)
         if a.size and not np.isin(a, (0, 1)).all():
             r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
             raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c].item()!r}; "
@@ -153,7 +166,24 @@ class ExactCover:
 
     def add_option(self, items: Iterable[Hashable]) -> int:
         """Add an option (a set of items); returns its number."""
-        index = len(self._options)
+        return self.add_options([items])[0]
+
+    def add_options(self, options: Iterable[Iterable[Hashable]]) -> list[int]:
+        """Add several options; returns their numbers.  All or nothing:
+        when one is bad, none is added."""
+        first = len(self._options)
+        checked = [self._checked_option(first + k, items)
+                   for k, items in enumerate(options)]
+        for names, numbers in checked:
+            self._members.extend(numbers)
+            self._sizes.append(len(numbers))
+            self._options.append(names)
+        self._links = None
+        self._options_view = None
+        return list(range(first, first + len(checked)))
+
+    def _checked_option(self, index: int, items) -> tuple[tuple, list[int]]:
+        """``(names, item numbers)`` of option ``index``, or ValueError."""
         where = f"option {index}"
         if isinstance(items, (str, bytes)) and not all(
                 ch in self._index for ch in items):
@@ -180,16 +210,7 @@ class ExactCover:
                                  f"appears twice")
             seen.add(k)
             numbers.append(k)
-        self._members.extend(numbers)
-        self._sizes.append(len(numbers))
-        self._options.append(names)
-        self._links = None
-        self._options_view = None
-        return index
-
-    def add_options(self, options: Iterable[Iterable[Hashable]]) -> list[int]:
-        """Add several options; returns their numbers."""
-        return [self.add_option(items) for items in options]
+        return names, numbers
 
     @property
     def options(self) -> Sequence[tuple]:
