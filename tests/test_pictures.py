@@ -242,3 +242,21 @@ def test_planar_svg(tmp_path, capsys, command, board, pieces):
     first = groups[0].find(SVG + "path").get("d").split("M")[1]
     assert first.count("L") == corners - 1
     capsys.readouterr()
+
+
+def test_readme_pictures_are_what_their_commands_draw(tmp_path, capsys):
+    """The README's pictures are committed files: redrawing them with the
+    commands the README names gives the same text."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    commands = [line.split() for line in readme.splitlines()
+                if "--svg docs/pictures/" in line]
+    assert len(commands) == 5
+    for program, *argv in commands:
+        target = argv[-1]
+        argv[-1] = str(tmp_path / "drawn.svg")
+        main = {"dlx": dlx_main, "sudoku": sudoku_main}[program]
+        assert main(argv) == 0
+        committed = Path(__file__).parent.parent / target
+        assert (tmp_path / "drawn.svg").read_text() == committed.read_text()
+        assert f"({target})" in readme  # and the README shows it
+    capsys.readouterr()
