@@ -188,6 +188,7 @@ def _parser() -> argparse.ArgumentParser:
                     "counts include every solution (OEIS A000170).")
     queens.add_argument("n", type=_positive)
     _add_output_options(queens, symmetric=False)
+    _add_svg_option(queens)
 
     langford = commands.add_parser(
         "langford", help="Langford pairs",
@@ -245,12 +246,19 @@ def _report(args, pictures: Iterable[str], count: Callable[[], int],
     return 0 if found else 1
 
 
-def _run_problem(args, problem: ExactCover, draw: Callable) -> int:
+def _run_problem(args, problem: ExactCover, draw: Callable,
+                 svg: Callable | None = None) -> int:
+    if svg is not None and args.svg and (args.count or args.dlx):
+        raise UsageError(f"--svg draws a solution; it cannot go with "
+                         f"{'--count' if args.count else '--dlx'}")
     if getattr(args, "dlx", False):
         print(dumps(problem, comment=f"dlx {' '.join(args.argv)}"), end="")
         return 0
-    pictures = (draw(problem, solution)
-                for solution in problem.solutions(_limit(args)))
+    solutions = problem.solutions(_limit(args))
+    if svg is not None and args.svg:
+        solutions = _drawing_first(args, lambda s: svg(problem, s),
+                                   solutions)
+    pictures = (draw(problem, solution) for solution in solutions)
     return _report(args, pictures, problem.count, lambda: problem.stats)
 
 
@@ -326,7 +334,7 @@ def _run_packing(args, puzzle) -> int:
         return _run_problem(args, problem, None)
     tilings = puzzle.solutions(distinct, limit=_limit(args))
     if args.svg:
-        tilings = _drawing_first(args, puzzle, tilings)
+        tilings = _drawing_first(args, puzzle.svg, tilings)
     pictures = map(puzzle.render, tilings)
     return _report(args, pictures, lambda: puzzle.count(distinct),
                    lambda: puzzle.stats)
@@ -372,12 +380,12 @@ def _polycube(args, parser) -> int:
     return _run_packing(args, puzzle)
 
 
-def _drawing_first(args, puzzle, tilings):
-    """The tilings, the first one also drawn to ``args.svg``."""
-    for number, tiling in enumerate(tilings):
+def _drawing_first(args, picture: Callable, solutions):
+    """The solutions, the first one also drawn to ``args.svg``."""
+    for number, solution in enumerate(solutions):
         if number == 0:
-            _write_svg(args, puzzle.svg(tiling))
-        yield tiling
+            _write_svg(args, picture(solution))
+        yield solution
 
 
 def _planar(args, parser) -> int:
@@ -392,8 +400,8 @@ def _planar(args, parser) -> int:
 
 
 def _queens(args) -> int:
-    from .problems.queens import queens, render
-    return _run_problem(args, queens(args.n), render)
+    from .problems.queens import queens, render, svg
+    return _run_problem(args, queens(args.n), render, svg)
 
 
 def _langford(args) -> int:

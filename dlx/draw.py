@@ -16,17 +16,12 @@ are rounded to two decimals so that the text is stable.
 from __future__ import annotations
 
 import colorsys
-import math
 from typing import Callable, Hashable, Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-__all__ = ["document", "colour", "tiling_svg", "fmt", "text", "line",
-           "HEX_RATIO"]
+__all__ = ["document", "colour", "tiling_svg", "fmt", "text", "line"]
 
 Point = tuple[float, float]
-
-#: The height of an equilateral triangle of side 1.
-HEX_RATIO = math.sqrt(3) / 2
 
 BORDER = "#222"
 EMPTY = "#f4f4f4"

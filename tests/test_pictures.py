@@ -260,3 +260,19 @@ def test_readme_pictures_are_what_their_commands_draw(tmp_path, capsys):
         assert (tmp_path / "drawn.svg").read_text() == committed.read_text()
         assert f"({target})" in readme  # and the README shows it
     capsys.readouterr()
+
+
+def test_queens_svg(tmp_path, capsys):
+    out = tmp_path / "q.svg"
+    assert dlx_main(["queens", "8", "--svg", str(out)]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    root = ET.fromstring(out.read_text())
+    queens = [c for c in root.iter(SVG + "circle")
+              if c.get("class") == "queen"]
+    assert len(queens) == 8
+    # the picture shows the board printed: queen in row r at column c
+    for row, circle in zip(rows, queens):
+        column = row.split().index("Q")
+        assert float(circle.get("cx")) == (column + 0.5) * 30
+    assert dlx_main(["queens", "8", "--count", "--svg", str(out)]) == 2
+    capsys.readouterr()

@@ -259,8 +259,9 @@ class Polycube(Packing):
         # The layers side by side, one empty column between them, as in
         # ``render``: each piece is one group across the layers it meets.
         layer, row, col = cell
-        x = col + layer * (1 + max(c for _, _, c in self.board))
-        x += layer  # the gap
+        if not hasattr(self, "_columns"):
+            self._columns = 1 + max(c for _, _, c in self.board)
+        x = col + layer * (self._columns + 1)  # a gap between layers
         return [(x, row), (x + 1, row), (x + 1, row + 1), (x, row + 1)]
 
 
