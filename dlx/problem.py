@@ -18,6 +18,7 @@ from typing import Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from . import xcc
 from .kernels import links as K
 
 _NO_LIMIT = np.iinfo(np.int64).max
@@ -93,15 +94,26 @@ class Links:
     """The DLX1 arrays of one problem (see ``dlx.kernels.links``)."""
 
     __slots__ = ("llink", "rlink", "ulink", "dlink", "top", "length",
-                 "option_of", "option_start", "nprimary")
+                 "option_of", "option_start", "nprimary", "color")
 
     def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
-                 sizes: np.ndarray):
+                 sizes: np.ndarray, colors: np.ndarray | None = None):
         """Build from ``members`` (1-based item numbers, option after option)
-        and ``sizes`` (items per option)."""
+        and ``sizes`` (items per option); ``colors`` (one code per member,
+        0 for none) adds DLX2's ``color`` array.
+
+        An option with no primary item is left out of the vertical lists
+        (its nodes point to themselves), as Knuth's programs ignore it: no
+        search can choose it, and covering its items does not count it.
+        """
         n = nitems
         m = len(sizes)
-        total = n + 1 + len(members) + m + 1
+        owner = np.repeat(np.arange(m), sizes)
+        linked = np.zeros(m, bool)
+        linked[owner[members <= nprimary]] = True
+        all_members, all_owner = members, owner
+        members = members[linked[owner]]
+        total = n + 1 + len(all_members) + m + 1
         # Node numbers: option j's first node is n + 2 + start_j + j.
         starts = np.zeros(m + 1, np.int64)
         np.cumsum(sizes, out=starts[1:])
@@ -109,13 +121,15 @@ class Links:
         spacers = np.empty(m + 1, np.int64)
         spacers[0] = n + 1
         spacers[1:] = first + sizes
-        node_of_member = (np.arange(len(members))
-                          + n + 2 + np.repeat(np.arange(m), sizes))
+        node_of_all = np.arange(len(all_members)) + n + 2 + all_owner
+        node_of_member = node_of_all[linked[all_owner]]
 
         top = np.zeros(total, np.int32)
         ulink = np.zeros(total, np.int32)
         dlink = np.zeros(total, np.int32)
-        top[node_of_member] = members
+        top[node_of_all] = all_members
+        ulink[node_of_all] = node_of_all  # unlinked options point to
+        dlink[node_of_all] = node_of_all  # themselves
         top[spacers] = -np.arange(m + 1)
         # Vertical lists: each item's nodes in option order, closed through
         # the header node (item k's header is node k).
@@ -159,7 +173,11 @@ class Links:
             llink[ring] = np.roll(ring, 1)
 
         option_of = np.full(total, -1, np.int32)
-        option_of[node_of_member] = np.repeat(np.arange(m), sizes)
+        option_of[node_of_all] = all_owner
+        self.color = None
+        if colors is not None:
+            self.color = np.zeros(total, np.int32)
+            self.color[node_of_all] = colors
         self.llink, self.rlink = llink, rlink
         self.ulink, self.dlink, self.top = ulink, dlink, top
         self.length = length
@@ -343,7 +361,8 @@ class ExactCover:
     """
 
     def __init__(self, primary: Iterable[Hashable] = (),
-                 secondary: Iterable[Hashable] = ()):
+                 secondary: Iterable[Hashable] = (), *,
+                 bounds: dict | None = None):
         self.primary: tuple = tuple(primary)
         self.secondary: tuple = tuple(secondary)
         self.items: tuple = self.primary + self.secondary
@@ -359,6 +378,13 @@ class ExactCover:
         self._links: Links | None = None
         self._options_view: tuple | None = None
         self.stats = Stats()
+        # Colors and multiplicities (dlx.xcc): {option: {position: color}}
+        # for colored options only, color codes from 1, and
+        # {item number: (u, v)} for bounded primary items.
+        self._option_colors: dict = {}
+        self._color_codes: dict = {}
+        self._bounds = xcc.check_bounds(bounds, self._index,
+                                        len(self.primary))
 
     # -- building -----------------------------------------------------
     @classmethod
@@ -394,8 +420,13 @@ class ExactCover:
                             for lo, hi in zip(bounds[:-1], bounds[1:])]
         return problem
 
-    def add_option(self, items: Iterable[Hashable]) -> int:
-        """Add an option (a set of items); returns its number."""
+    def add_option(self, items: Iterable[Hashable],
+                   colors: dict | None = None) -> int:
+        """Add an option (a set of items); returns its number.
+
+        ``colors`` gives secondary items of the option a color (any
+        hashable): ``{item: color}``.
+        """
         index = len(self._options)
         where = f"option {index}"
         if isinstance(items, (str, bytes)) and not all(
@@ -423,6 +454,13 @@ class ExactCover:
                                  f"appears twice")
             seen.add(k)
             numbers.append(k)
+        if colors:
+            colors = xcc.check_colors(colors, names, self._index,
+                                      len(self.primary), where)
+            for color in colors.values():
+                self._color_codes.setdefault(color,
+                                             len(self._color_codes) + 1)
+            self._option_colors[index] = colors
         self._members.extend(numbers)
         self._sizes.append(len(numbers))
         self._options.append(names)
@@ -450,12 +488,36 @@ class ExactCover:
                 f"{len(self._options)} options>")
 
     @property
+    def bounds(self) -> dict:
+        """``{item: (u, v)}`` for the primary items given bounds."""
+        return {self.items[k - 1]: uv for k, uv in self._bounds.items()}
+
+    def option_colors(self, option: int) -> dict:
+        """``{item: color}`` for the colored items of ``option``."""
+        names = self._options[option]
+        return {names[at]: color for at, color in
+                self._option_colors.get(option, {}).items()}
+
+    @property
+    def kind(self) -> str:
+        """The kernel this problem needs: ``dlx.xcc.EXACT`` (DLX1),
+        ``COLORS`` (DLX2) or ``MULTIPLICITIES`` (DLX3)."""
+        if any(uv != (1, 1) for uv in self._bounds.values()):
+            return xcc.MULTIPLICITIES
+        return xcc.COLORS if self._option_colors else xcc.EXACT
+
+    @property
     def links(self) -> Links:
-        """The DLX1 arrays (built on first use and after any change)."""
+        """The DLX arrays (built on first use and after any change), with
+        DLX2's ``color`` when the problem has colors or bounds."""
         if self._links is None:
+            colors = None
+            if self.kind != xcc.EXACT:
+                colors = xcc.member_colors(self._option_colors,
+                                           self._color_codes, self._sizes)
             self._links = Links(len(self.items), len(self.primary),
                                 np.asarray(self._members, np.int64),
-                                np.asarray(self._sizes, np.int64))
+                                np.asarray(self._sizes, np.int64), colors)
         return self._links
 
     def to_matrix(self) -> np.ndarray:
