@@ -138,27 +138,31 @@ def kernel(kind: str):
     return links
 
 
-def depth(problem) -> int:
+def depth(problem, kind: str | None = None) -> int:
     """Levels a search of ``problem`` may need, plus one: one per option of
     a solution for DLX1/DLX2; for DLX3 each level spends one unit of some
     item's upper bound (an option, or a null move)."""
-    if problem.kind != MULTIPLICITIES:
+    if (kind or problem.kind) != MULTIPLICITIES:
         return len(problem.primary) + 1
     return len(problem.primary) + 1 + sum(
         v - 1 for _, v in problem._bounds.values())
 
 
-def kernel_arrays(problem) -> tuple:
+def kernel_arrays(problem, kind: str | None = None) -> tuple:
     """Fresh copies of the arrays the problem's kernel takes, in its
     argument order: DLX1's, then ``color`` (DLX2), then ``bound``,
-    ``slack`` and ``first_tweak`` (DLX3)."""
+    ``slack`` and ``first_tweak`` (DLX3).  ``kind`` asks for a more general
+    kernel's arrays than the problem needs (DLX3's for a plain problem)."""
     links = problem.links
     arrays = links.copy_arrays()
-    kind = problem.kind
+    kind = kind or problem.kind
+    color = links.color
+    if color is None and kind != EXACT:
+        color = np.zeros(len(links.top), np.int32)
     if kind == EXACT:
         return arrays
-    arrays += (links.color.copy(),)
+    arrays += (color.copy(),)
     if kind == COLORS:
         return arrays
     bound, slack = bound_arrays(problem._bounds, len(problem.primary))
-    return arrays + (bound, slack, np.zeros(depth(problem), np.int32))
+    return arrays + (bound, slack, np.zeros(depth(problem, kind), np.int32))
