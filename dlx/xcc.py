@@ -166,3 +166,85 @@ def kernel_arrays(problem, kind: str | None = None) -> tuple:
         return arrays
     bound, slack = bound_arrays(problem._bounds, len(problem.primary))
     return arrays + (bound, slack, np.zeros(depth(problem, kind), np.int32))
+
+
+_loaded: set = set()
+
+
+def load_kernels(kind: str) -> None:
+    """Compile (or load from numba's cache) the search, batch and given
+    kernels of ``kind`` once per process, on a one-item problem, so that
+    ``stats.seconds`` measures the search alone."""
+    if kind in _loaded or kind == EXACT:
+        return
+    from .links import Links
+    from .search import NO_LIMIT
+    K = kernel(kind)
+    tiny = Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
+                 np.array([0, 1], np.int32))
+    arrays = _tiny_arrays(tiny, kind)
+    levels = 2
+    p = int(tiny.option_start[0])
+    K.commit_option(p, *arrays)
+    K.release_option(p, *arrays)
+    K.search(*arrays, np.zeros(levels, np.int32),
+             np.array([0, K.FORWARD], np.int64),
+             np.zeros((1, levels), np.int32), np.zeros(1, np.int32), 1,
+             NO_LIMIT, np.zeros(3, np.int64), 0)
+    K.unwind(*arrays, np.zeros(levels, np.int32),
+             np.array([0, K.DONE], np.int64))
+    K.solve_batch(*_tiny_arrays(tiny, kind), np.zeros(0, np.int32),
+                  np.array([0, 0]), 1, NO_LIMIT,
+                  np.zeros((1, levels), np.int32), np.zeros(1, np.int32),
+                  np.zeros(1, np.int64), np.zeros((1, 3), np.int64), 0,
+                  np.zeros(1, np.uint8))
+    _loaded.add(kind)
+
+
+def _tiny_arrays(tiny, kind):
+    arrays = tiny.copy_arrays() + (tiny.color.copy(),)
+    if kind == MULTIPLICITIES:
+        arrays += (np.ones(2, np.int32), np.zeros(2, np.int32),
+                   np.zeros(2, np.int32))
+    return arrays
+
+
+class XccRun:
+    """One DLX2 or DLX3 search of ``problem``, for ``dlx.search.run``: the
+    counterpart of ``dlx.links.LinksRun`` (same attributes and ``step``)."""
+
+    def __init__(self, problem, given_nodes: list[int], cutoff: int):
+        kind = problem.kind
+        self.K = K = kernel(kind)
+        load_kernels(kind)
+        self.arrays = kernel_arrays(problem)
+        self.counters = np.zeros(3, np.int64)
+        self.clash = False
+        for p in given_nodes:
+            u = K.commit_option(p, *self.arrays)
+            if u < 0:
+                self.clash = True
+                break
+            self.counters[1] += u
+        # DLX2, like DLX1, starts with a primary item to branch on; DLX3
+        # sees "no active item" as its solution by itself.
+        self.covered = (not self.clash and kind == COLORS
+                        and self.arrays[1][0] == 0)
+        self.depth = depth(problem)
+        self.choice = np.zeros(self.depth, np.int32)
+        self.state = np.array([0, K.FORWARD], np.int64)
+        self.option_of = problem.links.option_of
+        self.cutoff = cutoff
+
+    def step(self, want: int, stop_at: int, store: bool):
+        """One kernel call: see ``dlx.search``."""
+        keep = want if store else 0
+        out = np.zeros((keep, self.depth), np.int32)
+        out_len = np.zeros(keep, np.int32)
+        before = int(self.counters[2])
+        status = self.K.search(*self.arrays, self.choice, self.state, out,
+                               out_len, want, stop_at, self.counters,
+                               self.cutoff)
+        stored = min(int(self.counters[2]) - before, keep)
+        return status, [self.option_of[out[r, :out_len[r]]].tolist()
+                        for r in range(stored)]

@@ -566,10 +566,17 @@ def release_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
         q -= 1
 
 
+# solve_batch reads its stop flag every this many nodes, and marks an
+# instance it cut short (or never started) with STOPPED: the values of
+# dlx.kernels.links.
+BATCH_SLICE_NODES = 1 << 14
+STOPPED = -3
+
+
 @njit(cache=True, nogil=True)
 def solve_batch(llink, rlink, ulink, dlink, top, length, color, bound, slack,
                 first_tweak, given_nodes, given_start, limit, max_nodes,
-                first, first_len, counts, work, cutoff):
+                first, first_len, counts, work, cutoff, stop):
     """Many instances that differ only in committed options, as
     ``dlx.kernels.links.solve_batch`` (same arguments after the arrays,
     same results).  ``first`` needs a column per level: the sum of the
@@ -581,6 +588,9 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, color, bound, slack,
     counters = np.zeros(3, np.int64)
     one_len = np.zeros(1, np.int32)
     for b in range(nbatch):
+        if stop[0] != 0:
+            counts[b] = STOPPED
+            continue
         lo = given_start[b]
         hi = given_start[b + 1]
         updates = 0
@@ -603,14 +613,26 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, color, bound, slack,
         else:
             state[0] = 0
             state[1] = FORWARD
-            row = first[b:b + 1]
-            status = search(llink, rlink, ulink, dlink, top, length, color,
-                            bound, slack, first_tweak, choice, state, row,
-                            one_len, limit, max_nodes, counters, cutoff)
-            first_len[b] = one_len[0] if counters[2] > 0 else 0
+            first_len[b] = 0
+            while True:
+                # In slices, so that the stop flag is read every
+                # BATCH_SLICE_NODES nodes (invisible to nodes and updates).
+                want = limit - counters[2] if limit > 0 else 0
+                row = first[b:b + 1] if counters[2] == 0 else first[b:b]
+                status = search(llink, rlink, ulink, dlink, top, length,
+                                color, bound, slack, first_tweak, choice,
+                                state, row, one_len, want,
+                                min(max_nodes,
+                                    counters[0] + BATCH_SLICE_NODES),
+                                counters, cutoff)
+                if counters[2] > 0 and first_len[b] == 0:
+                    first_len[b] = one_len[0]
+                if status != OUT_OF_NODES or counters[0] >= max_nodes \
+                        or stop[0] != 0:
+                    break
             counts[b] = counters[2]
             if status == OUT_OF_NODES:
-                counts[b] = -2
+                counts[b] = -2 if counters[0] >= max_nodes else STOPPED
             if status != EXHAUSTED:
                 unwind(llink, rlink, ulink, dlink, top, length, color, bound,
                        slack, first_tweak, choice, state)
