@@ -58,7 +58,7 @@ def test_solve_stdin(capsys, monkeypatch):
 
 @pytest.mark.parametrize("text, message", [
     ("a b\na c\n", "<stdin>:2: unknown item 'c'"),
-    ("a:1 b\n", "colour"),
+    ("a:1 b\n", "contains ':'"),
     ("", "no item line"),
 ])
 def test_solve_bad_input_is_one_line(capsys, monkeypatch, text, message):
