@@ -131,7 +131,7 @@ def colored_problems(draw, bounded=False):
     return nitems, nprimary, options, colors, bounds
 
 
-@settings(max_examples=400, deadline=None,
+@settings(max_examples=250, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(colored_problems())
 def test_colors_match_reference(case):
@@ -148,7 +148,7 @@ def test_colors_match_reference(case):
         assert dlx3.counters[0] == dlx2.counters[0]
 
 
-@settings(max_examples=400, deadline=None,
+@settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(colored_problems(bounded=True))
 def test_multiplicities_match_reference(case):
@@ -158,7 +158,7 @@ def test_multiplicities_match_reference(case):
     assert Run(p, xcc.MULTIPLICITIES).all() == expected
 
 
-@settings(max_examples=300, deadline=None,
+@settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(colored_problems(bounded=True), st.data())
 def test_givens_match_reference(case, data):
@@ -310,3 +310,54 @@ def test_kind_picks_the_least_general_kernel():
     p.add_option("bx", colors={"x": "red"})
     assert p.kind == xcc.COLORS
     assert p.option_colors(1) == {"x": "red"} and p.option_colors(0) == {}
+
+
+# -- through ExactCover: solve, solutions, count, solve_batch -----------------
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(colored_problems(bounded=True), st.data())
+def test_the_api_matches_reference(case, data):
+    nitems, nprimary, options, colors, bounds = case
+    p = build(nitems, nprimary, options, colors, bounds)
+    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
+                                max_size=2, unique=True)) if options else []
+    expected = generalized_covers(options, nprimary, nitems, colors, bounds,
+                                  given=forced)
+    assert sorted(tuple(s) for s in p.solutions(given=forced)) == expected
+    assert p.count(given=forced) == len(expected) == p.stats.solutions
+    assert p.count(limit=1, given=forced) == min(1, len(expected))
+    first = p.solve(given=forced)
+    assert (first is None) == (not expected)
+    assert first is None or tuple(first) in expected
+    batch = p.solve_batch([forced, []], limit=1000)
+    plain = generalized_covers(options, nprimary, nitems, colors, bounds)
+    assert batch.counts[1] == len(plain)
+    assert batch.counts[0] in (len(expected), -1)
+    if batch.counts[0] == -1:
+        assert not expected
+    for b, g in enumerate([forced, []]):
+        if batch.counts[b] > 0:
+            found = tuple(sorted(set(g) | {k for k in batch.solutions[b]
+                                           if k >= 0}))
+            assert found in (expected if b == 0 else plain)
+
+
+def test_budgets_and_stats_for_colors_and_bounds():
+    p = queens_with_bounds(6, (1, 2))
+    total = p.count()
+    assert total > 100 and p.stats.complete
+    from dlx import BudgetExhausted
+    with pytest.raises(BudgetExhausted) as stop:
+        p.count(max_nodes=50)
+    assert stop.value.stats.nodes == 50 and stop.value.count < total
+    assert p.count(limit=7) == 7 and not p.stats.complete
+    q = knuth_queens_colored(8)
+    assert q.count() == 92
+    assert sum(1 for _ in q.solutions(limit=5)) == 5
+
+
+def test_threads_are_refused_for_colors_and_bounds():
+    with pytest.raises(ValueError, match="one thread"):
+        queens_with_bounds(5, (1, 2)).count(threads=2)
+    assert queens_with_bounds(5, (1, 2)).count(threads=1) > 0

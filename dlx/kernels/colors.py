@@ -184,7 +184,12 @@ def cover_rest(p, llink, rlink, ulink, dlink, top, color, length):
             updates += cover(x, llink, rlink, ulink, dlink, top, color,
                              length)
         elif c > 0:
-            updates += purify(q, ulink, dlink, top, color, length)
+            if color[U(top[U(q)])] == c:
+                # Already purified with c: a node outside the lists (an
+                # option with no primary item) agrees, as purify marks.
+                color[U(q)] = -1
+            else:
+                updates += purify(q, ulink, dlink, top, color, length)
         q += 1
     return updates
 
@@ -405,7 +410,12 @@ def commit_option(p, llink, rlink, ulink, dlink, top, length, color):
             updates += cover(top[U(q)], llink, rlink, ulink, dlink, top,
                              color, length)
         elif c > 0:
-            updates += purify(q, ulink, dlink, top, color, length)
+            if color[U(top[U(q)])] == c:
+                # Already purified with c: a node outside the lists (an
+                # option with no primary item) agrees, as purify marks.
+                color[U(q)] = -1
+            else:
+                updates += purify(q, ulink, dlink, top, color, length)
         q += 1
     return updates
 
@@ -423,6 +433,8 @@ def release_option(p, llink, rlink, ulink, dlink, top, length, color):
                     length)
         elif c > 0:
             unpurify(q, ulink, dlink, top, color, length)
+        elif dlink[U(q)] == q:  # marked by commit_option: its color back
+            color[U(q)] = color[U(top[U(q)])]
         q -= 1
     unhide_option(p, ulink, dlink, top, color, length)
 

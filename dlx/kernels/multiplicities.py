@@ -502,20 +502,18 @@ def commit_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
             length[U(top[U(q)])] -= 1
             updates += 1
         q += 1
-    last = q - 1
-    # cover_rest walks the option from the node after p round to p's left;
-    # starting at the spacer's right makes it walk p..last.
-    updates += cover_rest(last, llink, rlink, ulink, dlink, top, length,
-                          color, bound)
-    # ...which skipped `last` itself.
-    updates += _settle(last, llink, rlink, ulink, dlink, top, length, color,
-                       bound)
+    q = p
+    while top[U(q)] > 0:
+        updates += _settle(q, llink, rlink, ulink, dlink, top, length, color,
+                           bound)
+        q += 1
     return updates
 
 
 @njit(cache=True)
 def _settle(q, llink, rlink, ulink, dlink, top, length, color, bound):
-    """cover_rest's action on the single node q."""
+    """What choosing q's option does to q's item: cover_rest's action on
+    one node, for a given option."""
     nprimary = bound.shape[0] - 1
     x = top[U(q)]
     if x <= nprimary:
@@ -527,6 +525,11 @@ def _settle(q, llink, rlink, ulink, dlink, top, length, color, bound):
     if c == 0:
         return cover(x, llink, rlink, ulink, dlink, top, color, length)
     if c > 0:
+        if color[U(x)] == c:
+            # Already purified with c: a node outside the lists (an option
+            # with no primary item) agrees, as purify marks.
+            color[U(q)] = -1
+            return 0
         return purify(q, ulink, dlink, top, color, length)
     return 0
 
@@ -546,6 +549,8 @@ def _unsettle(q, llink, rlink, ulink, dlink, top, length, color, bound):
         uncover(x, True, llink, rlink, ulink, dlink, top, color, length)
     elif c > 0:
         unpurify(q, ulink, dlink, top, color, length)
+    elif dlink[U(q)] == q:  # marked by _settle: its color back
+        color[U(q)] = color[U(x)]
 
 
 @njit(cache=True)
@@ -555,8 +560,10 @@ def release_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
     last = p
     while top[U(last + 1)] > 0:
         last += 1
-    _unsettle(last, llink, rlink, ulink, dlink, top, length, color, bound)
-    uncover_rest(last, llink, rlink, ulink, dlink, top, length, color, bound)
+    q = last
+    while q >= p:
+        _unsettle(q, llink, rlink, ulink, dlink, top, length, color, bound)
+        q -= 1
     q = last
     while q >= p:
         if color[U(q)] >= 0 and dlink[U(q)] != q:
