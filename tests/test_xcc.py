@@ -1,10 +1,13 @@
 """Colors (DLX2) and multiplicities (DLX3) against a brute-force reference."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover, xcc
+from dlx.formats import load
 from dlx.kernels import colors as C, multiplicities as M
 
 from reference import generalized_covers
@@ -361,3 +364,46 @@ def test_threads_are_refused_for_colors_and_bounds():
     with pytest.raises(ValueError, match="one thread"):
         queens_with_bounds(5, (1, 2)).count(threads=2)
     assert queens_with_bounds(5, (1, 2)).count(threads=1) > 0
+
+
+# -- Knuth's own figures -------------------------------------------------------
+
+DATA = Path(__file__).parent / "data"
+
+
+def knuth_figures(program):
+    """{file: (solutions, nodes, updates)} as Knuth's program printed them."""
+    figures = {}
+    for line in (DATA / program / "figures.tsv").read_text().splitlines():
+        if line.startswith(("#", "file\t")):
+            continue
+        name, *numbers = line.split("\t")
+        figures[name] = tuple(int(x) for x in numbers[:3])
+    return figures
+
+
+FIGURES = {"dlx2": knuth_figures("dlx2"), "dlx3": knuth_figures("dlx3")}
+KIND_OF = {"dlx2": xcc.COLORS, "dlx3": xcc.MULTIPLICITIES}
+
+
+@pytest.mark.parametrize("program,name", [
+    (program, name) for program in ("dlx2", "dlx3")
+    for name in sorted(FIGURES[program])])
+def test_same_nodes_and_updates_as_knuth(program, name):
+    problem = load(DATA / program / name)
+    run = Run(problem, KIND_OF[program])
+    run.step(0)
+    counters = run.counters.tolist()
+    assert (counters[2], counters[0], counters[1]) == FIGURES[program][name]
+    if problem.kind == KIND_OF[program]:
+        # The same search through the API, on the kernel it picks.
+        problem.count()
+        stats = problem.stats
+        assert (stats.solutions, stats.nodes, stats.updates) == \
+            FIGURES[program][name]
+
+
+def test_every_recorded_file_has_figures():
+    for program in ("dlx2", "dlx3"):
+        files = {p.name for p in (DATA / program).glob("*.dlx")}
+        assert files == set(FIGURES[program])
