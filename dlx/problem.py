@@ -131,7 +131,8 @@ class ExactCover:
         """A problem from a 0/1 matrix: rows are options, columns items.
 
         Items are named by column number; the last ``secondary`` columns are
-        secondary items.
+        secondary items.  An all-zero row is an option that covers nothing:
+        it keeps its number and is never part of a solution.
         """
         a = np.asarray(matrix)
         if a.ndim != 2:
@@ -145,10 +146,6 @@ class ExactCover:
         if not 0 <= secondary <= ncols:
             raise ValueError(f"secondary={secondary} is not between 0 and "
                              f"the {ncols} columns")
-        empty = np.flatnonzero(~a.astype(bool).any(axis=1))
-        if len(empty):
-            raise ValueError(f"matrix row {empty[0]} is empty; every option "
-                             f"needs at least one item")
         problem = cls(range(ncols - secondary), range(ncols - secondary, ncols))
         rows, cols = np.nonzero(a)
         problem._members = (cols + 1).tolist()
@@ -383,6 +380,10 @@ class ExactCover:
             bad = flat[(flat < 0) | (flat >= len(self._options))][0]
             raise ValueError(f"given option {bad} does not exist (there are "
                              f"{len(self._options)})")
+        if len(flat) and 0 in self._sizes:
+            sizes = np.asarray(self._sizes)[flat]
+            if not sizes.all():
+                raise ValueError(_EMPTY_GIVEN.format(flat[sizes == 0][0]))
         flat, starts = _without_repeats(flat, starts)
         limit = whole_number("limit", limit, positive=True)
         max_nodes = whole_number("max_nodes", max_nodes, optional=True)
@@ -430,6 +431,8 @@ class ExactCover:
             if not 0 <= option < len(self._options):
                 raise ValueError(f"given option {option} does not exist "
                                  f"(there are {len(self._options)})")
+            if not self._sizes[option]:
+                raise ValueError(_EMPTY_GIVEN.format(option))
             nodes.append(int(links.option_start[option]))
         return nodes
 
@@ -476,6 +479,10 @@ class ExactCover:
                                 given=list(given_sorted)):
             yield found
             self.stats = stats
+
+
+_EMPTY_GIVEN = ("given option {} is empty (an all-zero matrix row): it "
+                "covers nothing and is never part of a solution")
 
 
 def _thread_count(threads) -> int:
