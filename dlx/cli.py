@@ -1,6 +1,7 @@
 """dlx: exact cover by Dancing Links, from the command line.
 
-  dlx solve FILE|-            solve a problem in Knuth's DLX format
+  dlx solve FILE|-            solve a problem in Knuth's DLX format (DLX1,
+                              DLX2 colors item:color, DLX3 bounds u:v|item)
   dlx pentomino 6x10          pack pentominoes (or other pieces) in a board
   dlx queens 12               place n queens
   dlx langford 11             Langford pairs
@@ -79,8 +80,11 @@ def _parser() -> argparse.ArgumentParser:
         "solve", help="solve a file in Knuth's DLX format",
         description="Solve an exact-cover problem in Knuth's DLX format "
                     "(first line: primary items, '|', secondary items; "
-                    "then one option a line; '|' lines are comments). "
-                    "Solutions are printed as their option lines.")
+                    "then one option a line; '|' and '//' lines are "
+                    "comments). DLX2 colors ('item:color' in options) and "
+                    "DLX3 bounds ('u:v|item' or 'v|item' on the item line) "
+                    "are understood. Solutions are printed as their option "
+                    "lines.")
     solve.add_argument("file", metavar="FILE|-",
                        help="the problem file, or - for standard input")
     _add_output_options(solve, symmetric=False)
@@ -190,8 +194,13 @@ def _solve(args) -> int:
 
     options = problem.options
 
+    def line(k):  # an option as the file wrote it, colors included
+        colors = problem.option_colors(k)
+        return " ".join(str(x) if x not in colors else f"{x}:{colors[x]}"
+                        for x in options[k])
+
     def draw(problem, solution):
-        return "\n".join(" ".join(map(str, options[i])) for i in solution)
+        return "\n".join(line(i) for i in solution)
 
     return _run_problem(args, problem, draw)
 

@@ -50,6 +50,22 @@ def test_solve_all_and_limit(capsys, tmp_path):
     assert out == "a b\n"
 
 
+def test_solve_colors_and_bounds(capsys):
+    # Knuth's DLX3 example: the option lines come back with their colors,
+    # and --stats prints dlx3's own figures (1 solution, 14 updates, 6
+    # nodes).
+    example = str(DATA / "dlx3" / "dlx3-example.dlx")
+    status, out, err = run(capsys, "solve", example, "--all", "--stats")
+    assert status == 0
+    assert out.splitlines() == ["A C X:1 Y:1", "B X:1", "C Y:1"]
+    assert err.startswith("Altogether 1 solution, 14 updates, 6 nodes,")
+    words = str(DATA / "dlx2" / "words-3x3.dlx")
+    status, out, err = run(capsys, "solve", words, "--count", "--stats")
+    assert last_line(out) == "119"
+    assert err.startswith("Altogether 119 solutions, 115 590 updates, 891 "
+                          "nodes,")
+
+
 def test_solve_stdin(capsys, monkeypatch):
     status, out, _ = run(capsys, "solve", "-", "--count",
                          stdin="x y\nx\ny\nx y\n", monkeypatch=monkeypatch)
@@ -60,6 +76,9 @@ def test_solve_stdin(capsys, monkeypatch):
     ("a b\na c\n", "<stdin>:2: unknown item 'c'"),
     ("a:1 b\n", "contains ':'"),
     ("", "no item line"),
+    ("a | x\na:1 x\n", "<stdin>:2: primary item 'a' has color '1'"),
+    ("a 2:1|b\nb\n", "<stdin>:1: item 'b' has bounds 2..1"),
+    ("a 1:x|b\nb\n", "<stdin>:1: bad item '1:x|b'"),
 ])
 def test_solve_bad_input_is_one_line(capsys, monkeypatch, text, message):
     status, out, err = run(capsys, "solve", "-", stdin=text,
