@@ -5,6 +5,8 @@
   dlx pentomino 6x10          pack pentominoes (or other pieces) in a board
   dlx queens 12               place n queens
   dlx langford 11             Langford pairs
+  dlx debruijn 4 [--symbols K]  de Bruijn sequences (colors: XCC)
+  dlx rooks 6 2               k rooks in every row and column (bounds: MCC)
 
 Solutions go to standard output (the first one by default; --all or
 --limit N for more); --count prints how many instead, the count alone on
@@ -126,6 +128,28 @@ def _parser() -> argparse.ArgumentParser:
                     "--all-symmetries.")
     langford.add_argument("n", type=_positive)
     _add_output_options(langford, symmetric=True)
+
+    debruijn = commands.add_parser(
+        "debruijn", help="de Bruijn sequences (an XCC problem)",
+        description="Cyclic sequences of K**N symbols in which every word "
+                    "of N symbols appears once, counted up to rotation "
+                    "(OEIS A016031 for K = 2). Exact cover with colors: "
+                    "the symbol at each position is a colored secondary "
+                    "item.")
+    debruijn.add_argument("n", type=_positive)
+    debruijn.add_argument("--symbols", type=_positive, default=2,
+                          metavar="K", help="alphabet size (default 2)")
+    _add_output_options(debruijn, symmetric=False)
+
+    rooks = commands.add_parser(
+        "rooks", help="k rooks in every row and column (an MCC problem)",
+        description="Place rooks on an n x n board, exactly k in every row "
+                    "and column (OEIS A001499 for k = 2, A001501 for "
+                    "k = 3). Exact cover with multiplicities: rows and "
+                    "columns are items with bounds k..k.")
+    rooks.add_argument("n", type=_positive)
+    rooks.add_argument("k", type=_positive)
+    _add_output_options(rooks, symmetric=False)
     return parser
 
 
@@ -267,6 +291,26 @@ def _langford(args) -> int:
     return _run_problem(args, problem, render)
 
 
+def _debruijn(args) -> int:
+    from .problems.debruijn import debruijn, render
+    if args.symbols < 2:
+        raise UsageError("--symbols must be at least 2")
+    try:
+        problem = debruijn(args.n, args.symbols)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return _run_problem(args, problem, render)
+
+
+def _rooks(args) -> int:
+    from .problems.rooks import render, rooks
+    try:
+        problem = rooks(args.n, args.k)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return _run_problem(args, problem, render)
+
+
 def silence_stdout() -> None:
     """Point standard output at /dev/null, after its reader went away, so
     that flushing it at exit does not report the broken pipe again."""
@@ -290,6 +334,10 @@ def main(argv: list[str] | None = None) -> int:
             status = _pentomino(args, args.parser)
         elif args.command == "queens":
             status = _queens(args)
+        elif args.command == "debruijn":
+            status = _debruijn(args)
+        elif args.command == "rooks":
+            status = _rooks(args)
         else:
             status = _langford(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit

@@ -286,3 +286,16 @@ def test_interrupt_is_one_line(capsys, monkeypatch):
     monkeypatch.setattr(dlx.cli, "_queens", interrupted)
     status, out, err = run(capsys, "queens", "8")
     assert status == 130 and out == "" and err == "dlx: interrupted\n"
+
+
+def test_debruijn_and_rooks_commands(capsys):
+    status, out, _ = run(capsys, "debruijn", "3", "--all")
+    assert status == 0 and out.split() == ["00010111", "00011101"]
+    status, out, _ = run(capsys, "rooks", "5", "2", "--count")
+    assert status == 0 and last_line(out) == "2040"
+    status, out, _ = run(capsys, "rooks", "3", "2", "--limit", "1")
+    assert out.count("R") == 6
+    status, out, _ = run(capsys, "debruijn", "3", "--dlx")
+    assert "w000 p0 b0:0 b1:0 b2:0" in out
+    status, _, err = run(capsys, "rooks", "3", "4")
+    assert status == 2 and "cannot fit" in err
