@@ -234,6 +234,15 @@ class ExactCover:
         return {names[at]: color for at, color in
                 self._option_colors.get(option, {}).items()}
 
+    def solution_colors(self, solution: Iterable[int]) -> dict:
+        """``{item: color}``: the color each secondary item ends with in
+        ``solution`` (a list of option numbers); uncolored items are left
+        out."""
+        colors = {}
+        for k in solution:
+            colors.update(self.option_colors(k))
+        return colors
+
     @property
     def kind(self) -> str:
         """The kernel this problem needs: ``dlx.xcc.EXACT`` (DLX1),

@@ -313,6 +313,9 @@ def test_kind_picks_the_least_general_kernel():
     p.add_option("bx", colors={"x": "red"})
     assert p.kind == xcc.COLORS
     assert p.option_colors(1) == {"x": "red"} and p.option_colors(0) == {}
+    assert p.solution_colors([1]) == {"x": "red"}
+    q = knuth_dlx2_example()
+    assert q.solution_colors(q.solve()) == {"X": 0, "Y": 0}
 
 
 # -- through ExactCover: solve, solutions, count, solve_batch -----------------
