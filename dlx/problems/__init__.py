@@ -12,7 +12,11 @@
   the grids and their symmetry groups;
 * ``dlx.problems.queens``: n queens on an n x n board (``queens``);
 * ``dlx.problems.langford``: Langford pairs, counted up to reversal
-  (``langford``).
+  (``langford``);
+* ``dlx.problems.debruijn``: de Bruijn sequences, up to rotation
+  (``debruijn``; colors: Knuth's XCC);
+* ``dlx.problems.rooks``: k rooks in every row and column (``rooks``;
+  multiplicities: Knuth's MCC).
 
 Each builder returns an ``ExactCover`` whose options are tuples of item
 names, and its module has a ``render`` that turns a solution back into a
@@ -20,10 +24,11 @@ picture.  The submodules are exported as modules (``queens.queens(8)``):
 their main functions share their names.
 """
 
-from . import langford, planar, polycube, polyomino, queens
+from . import debruijn, langford, planar, polycube, polyomino, queens, rooks
 from .planar import Polyhex, Polyiamond
 from .polycube import Polycube
 from .polyomino import Polyomino
 
-__all__ = ["langford", "queens", "polyomino", "polycube", "planar",
-           "Polyomino", "Polycube", "Polyiamond", "Polyhex"]
+__all__ = ["debruijn", "langford", "queens", "polyomino", "polycube",
+           "planar", "rooks", "Polyomino", "Polycube", "Polyiamond",
+           "Polyhex"]
