@@ -237,8 +237,14 @@ def test_dlx_output_round_trips(capsys, monkeypatch, argv, count):
     assert int(last_line(out)) == count
 
 
-def test_dlx_output_needs_all_symmetries_when_not_exact(capsys):
-    status, out, err = run(capsys, "pentomino", "5x12", "--dlx")
+def test_dlx_output_needs_all_symmetries_when_not_exact(capsys, tmp_path):
+    # The X's only placement in the cross is symmetric: no single
+    # problem has one solution per tiling up to symmetry.
+    (tmp_path / "cross.txt").write_text("#.#\n...\n#.#\n")
+    (tmp_path / "x.txt").write_text(".X.\nXXX\n.X.\n")
+    status, out, err = run(capsys, "pentomino", "--board",
+                           str(tmp_path / "cross.txt"), "--pieces",
+                           str(tmp_path / "x.txt"), "--dlx")
     assert status == 2 and out == "" and "--all-symmetries" in err
     assert err.count("\n") == 1
 
