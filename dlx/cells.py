@@ -13,9 +13,9 @@ from .kernels import cells as C
 
 
 class Cells:
-    """SSXC1's sparse sets for one problem: ``item``, ``set``, ``itm``,
-    ``loc`` and ``second`` as ``dlx.kernels.cells`` describes them, plus
-    ``option_of`` (the option number of each node, -1 for spacers) and
+    """SSXC1's sparse sets for one problem: ``item``, ``set``, ``nd``
+    (``itm`` and ``loc`` side by side) and ``second`` as
+    ``dlx.kernels.cells`` describes them, plus ``option_of`` (the option number of each node, -1 for spacers) and
     ``option_start`` (the first node of each option).
 
     ``uncoverable`` is True when some primary item is in no option that
@@ -23,7 +23,7 @@ class Cells:
     search at all.
     """
 
-    __slots__ = ("item", "set", "itm", "loc", "second", "option_of",
+    __slots__ = ("item", "set", "nd", "second", "option_of",
                  "option_start", "nprimary", "uncoverable")
 
     def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
@@ -81,19 +81,31 @@ class Cells:
         option_of[node_of_member] = option_of_member
         self.item = x.astype(np.int32)
         self.set = set_
-        self.itm = itm
-        self.loc = loc
+        self.nd = np.empty(2 * nnodes, np.int32)
+        self.nd[0::2] = itm
+        self.nd[1::2] = loc
         self.second = int(x[nprimary]) if nprimary < n else total + head
         self.option_of = option_of
         self.option_start = first.astype(np.int32)
         self.nprimary = nprimary
         self.uncoverable = bool((length[:nprimary] == 0).any())
 
+    @property
+    def itm(self) -> np.ndarray:
+        """Each node's item (a set index), or minus the size of the option
+        before a spacer: a view of ``nd``."""
+        return self.nd[0::2]
+
+    @property
+    def loc(self) -> np.ndarray:
+        """Where each node sits in its item's set: a view of ``nd``."""
+        return self.nd[1::2]
+
     def copy_arrays(self):
         """Fresh copies of the mutable arrays, in kernel argument order:
-        ``item, set, itm, loc, second`` (``itm`` never changes)."""
-        return (self.item.copy(), self.set.copy(), self.itm,
-                self.loc.copy(), self.second)
+        ``item, set, nd, second``."""
+        return (self.item.copy(), self.set.copy(), self.nd.copy(),
+                self.second)
 
     def new_state(self):
         """A state for a search that has not started (see
@@ -111,7 +123,7 @@ class Cells:
 
 def _show(cells: Cells) -> str:  # pragma: no cover - a docstring helper
     lines = []
-    for name in ("item", "set", "itm", "loc"):
+    for name in ("item", "set", "itm", "loc"):  # itm, loc: halves of nd
         lines.append(f"{name:6}" + " ".join(f"{v:3d}"
                                             for v in getattr(cells, name)))
     lines.append(f"second {cells.second}")

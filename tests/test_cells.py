@@ -45,14 +45,14 @@ class CellsRun:
         self.counters = np.zeros(3, np.int64)
         self.given = [int(self.cells.option_start[g]) for g in given]
         self.clash = False
-        item, set_, itm, loc, second = self.arrays
+        item, set_, nd, second = self.arrays
         for p in self.given:
-            u = C.commit_option(p, item, set_, itm, loc, second, self.stack,
+            u = C.commit_option(p, item, set_, nd, second, self.stack,
                                 self.state)
             while u == -2:
                 self.grow()
-                u = C.commit_option(p, item, set_, itm, loc, second,
-                                    self.stack, self.state)
+                u = C.commit_option(p, item, set_, nd, second, self.stack,
+                                    self.state)
             if u == -1:
                 self.clash = True
                 break
@@ -93,15 +93,16 @@ class CellsRun:
                 return found
 
     def release(self):
-        item, set_, itm, loc, second = self.arrays
+        item, set_, nd, second = self.arrays
         for p in reversed(self.given):
-            C.release_option(p, set_, itm, self.stack, self.state)
+            C.release_option(p, set_, nd, self.stack, self.state)
 
 
 def same_sets(cells, arrays, active=None):
     """Do the arrays hold the same active items, and every item the same
     set of active options, as ``cells`` (order aside)?"""
-    item, set_, itm, loc, second = arrays
+    item, set_, nd, second = arrays
+    loc = nd[1::2]
     n = len(cells.item)
     if sorted(item.tolist()) != sorted(cells.item.tolist()):
         return False
@@ -328,7 +329,7 @@ def batch(problem, givens, limit):
     first_len = np.zeros(len(givens), np.int32)
     counts = np.zeros(len(givens), np.int64)
     work = np.zeros((len(givens), 3), np.int64)
-    C.solve_batch(*arrays, c.item, c.set, c.loc, nodes, starts, limit,
+    C.solve_batch(*arrays, c.item, c.set, c.nd, nodes, starts, limit,
                   2**62, first, first_len, counts, work)
     return c, counts, first, first_len, work
 
