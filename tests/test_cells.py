@@ -330,7 +330,8 @@ def batch(problem, givens, limit):
     counts = np.zeros(len(givens), np.int64)
     work = np.zeros((len(givens), 3), np.int64)
     C.solve_batch(*arrays, c.item, c.set, c.nd, nodes, starts, limit,
-                  2**62, first, first_len, counts, work)
+                  2**62, first, first_len, counts, work,
+                  np.zeros(1, np.uint8))
     return c, counts, first, first_len, work
 
 

@@ -448,22 +448,41 @@ def release_option(p, set, nd, stack, state):
     state[SAVEPTR] = saveptr - before
 
 
+# solve_batch searches an instance this many nodes at a time between looks
+# at its stop flag (a few milliseconds at most).
+BATCH_SLICE_NODES = 1 << 14
+
+# counts[b] in solve_batch for an instance the stop flag cut short (or never
+# started); the values of dlx.kernels.links.
+STOPPED = -3
+
+
+@njit(cache=True)
+def grown(stack):
+    """A copy of the save stack twice as large."""
+    bigger = np.zeros(2 * stack.shape[0], np.int32)
+    bigger[:stack.shape[0]] = stack
+    return bigger
+
+
 @njit(cache=True, nogil=True)
 def solve_batch(item, set, nd, second, pristine_item, pristine_set,
                 pristine_nd, given_nodes, given_start, limit, max_nodes,
-                first, first_len, counts, work):
+                first, first_len, counts, work, stop):
     """Solve many instances that differ only in committed options.
 
     As ``dlx.kernels.links.solve_batch``: instance ``b`` commits the nodes
     ``given_nodes[given_start[b]:given_start[b + 1]]``, counts solutions up
-    to ``limit`` (0: all) and keeps the first in ``first[b]``;
-    ``counts[b]`` is the number found, ``-1`` if the givens clash, ``-2``
-    if the node budget ran out; ``work[b]`` is ``(nodes, search updates,
-    updates made by committing the givens)``.  Before every instance the
-    arrays are reset from the ``pristine_*`` copies, so that each instance
-    searches exactly as a fresh ``count``/``solve`` would (the sets'
-    order, which breaks ties, is the input order) whatever ran before it
-    on this copy.  Releases the GIL.
+    to ``limit`` (``limit <= 0``: all of them) and keeps the first in
+    ``first[b]``; ``counts[b]`` is the number found, ``-1`` if the givens
+    clash, ``-2`` if the node budget ran out, ``STOPPED`` if ``stop[0]``
+    became nonzero first (another thread sets it: Ctrl-C, a deadline);
+    ``work[b]`` is ``(nodes, search updates, updates made by committing
+    the givens)``.  Before every instance the arrays are reset from the
+    ``pristine_*`` copies, so that each instance searches exactly as a
+    fresh ``count``/``solve`` would (the item order, which breaks ties,
+    starts as the input order) whatever ran before it on this copy.  It
+    releases the GIL: threads may run it at once on separate copies.
     """
     nbatch = given_start.shape[0] - 1
     depth = first.shape[1]
@@ -475,6 +494,10 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
     counters = np.zeros(3, np.int64)
     one_len = np.zeros(1, np.int32)
     for b in range(nbatch):
+        first_len[b] = 0
+        if stop[0] != 0:
+            counts[b] = STOPPED
+            continue
         item[:] = pristine_item
         set[:] = pristine_set
         nd[:] = pristine_nd
@@ -482,19 +505,15 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
         state[WHERE] = FORWARD
         state[ACTIVE] = n
         state[SAVEPTR] = 0
-        lo = given_start[b]
-        hi = given_start[b + 1]
         updates = 0
         clash = False
-        for g in range(lo, hi):
-            u = commit_option(given_nodes[g], item, set, nd, second,
-                              stack, state)
+        for g in range(given_start[b], given_start[b + 1]):
+            u = commit_option(given_nodes[g], item, set, nd, second, stack,
+                              state)
             while u == -2:
-                bigger = np.zeros(2 * stack.shape[0], np.int32)
-                bigger[:stack.shape[0]] = stack
-                stack = bigger
-                u = commit_option(given_nodes[g], item, set, nd,
-                                  second, stack, state)
+                stack = grown(stack)
+                u = commit_option(given_nodes[g], item, set, nd, second,
+                                  stack, state)
             if u < 0:
                 clash = True
                 break
@@ -502,25 +521,31 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
         counters[0] = 0
         counters[1] = 0
         counters[2] = 0
-        first_len[b] = 0
+        status = EXHAUSTED
         if clash:
             counts[b] = -1
         else:
-            row = first[b:b + 1]
             while True:
-                status = search(item, set, nd, second, stack, saved,
-                                choice, state, row, one_len, limit,
-                                max_nodes, counters)
-                if status != STACK_FULL:
+                # In slices, as one call would have run (pausing is
+                # invisible to nodes and updates), so that the stop flag is
+                # read every BATCH_SLICE_NODES nodes.
+                want = limit - counters[2] if limit > 0 else 0
+                row = first[b:b + 1] if counters[2] == 0 else first[b:b]
+                status = search(item, set, nd, second, stack, saved, choice,
+                                state, row, one_len, want,
+                                min(max_nodes,
+                                    counters[0] + BATCH_SLICE_NODES),
+                                counters)
+                if counters[2] > 0 and first_len[b] == 0:
+                    first_len[b] = one_len[0]
+                if status == STACK_FULL:
+                    stack = grown(stack)
+                elif status != OUT_OF_NODES or counters[0] >= max_nodes \
+                        or stop[0] != 0:
                     break
-                bigger = np.zeros(2 * stack.shape[0], np.int32)
-                bigger[:stack.shape[0]] = stack
-                stack = bigger
-            if counters[2] > 0:
-                first_len[b] = one_len[0]
             counts[b] = counters[2]
             if status == OUT_OF_NODES:
-                counts[b] = -2
+                counts[b] = -2 if counters[0] >= max_nodes else STOPPED
         work[b, 0] = counters[0]
         work[b, 1] = counters[1]
         work[b, 2] = updates
