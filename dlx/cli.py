@@ -83,6 +83,11 @@ def _parser() -> argparse.ArgumentParser:
                     "Solutions are printed as their option lines.")
     solve.add_argument("file", metavar="FILE|-",
                        help="the problem file, or - for standard input")
+    solve.add_argument("--algorithm", choices=("auto", "links", "cells"),
+                       default="auto",
+                       help="links: Knuth's DLX1 (dancing links); cells: "
+                            "his SSXC1 (dancing cells); auto (default): "
+                            "the faster for the problem's shape")
     _add_output_options(solve, symmetric=False)
 
     pento = commands.add_parser(
@@ -174,9 +179,12 @@ def _run_problem(args, problem: ExactCover, draw: Callable) -> int:
     if getattr(args, "dlx", False):
         print(dumps(problem, comment=f"dlx {' '.join(args.argv)}"), end="")
         return 0
-    pictures = (draw(problem, solution)
-                for solution in problem.solutions(_limit(args)))
-    return _report(args, pictures, problem.count, lambda: problem.stats)
+    algorithm = getattr(args, "algorithm", "auto")
+    pictures = (draw(problem, solution) for solution in
+                problem.solutions(_limit(args), algorithm=algorithm))
+    return _report(args, pictures,
+                   lambda: problem.count(algorithm=algorithm),
+                   lambda: problem.stats)
 
 
 def _solve(args) -> int:

@@ -403,6 +403,9 @@ def test_adding_options_after_a_search_rebuilds():
     (lambda: toy().count(time_limit=-1), "time_limit must be"),
     (lambda: toy().count(mrv_cutoff=-1), "mrv_cutoff must be"),
     (lambda: toy().solve_batch([[7]]), "given option 7 does not exist"),
+    (lambda: toy().count(algorithm="dance"), "algorithm must be one of"),
+    (lambda: toy().solve(algorithm="DLX1"), "algorithm must be one of"),
+    (lambda: toy().solve_batch([[1]], algorithm=""), "algorithm must be"),
     (lambda: toy().solve_batch([[3.9]]), r"givens\[0\] must be a flat"),
     (lambda: toy().solve_batch(np.array([1]), starts=np.array([0, 2])),
      "starts must rise"),
@@ -419,6 +422,7 @@ def test_bad_input_gets_one_clear_value_error(build, message):
     (lambda: toy().count(time_limit="1"), "time_limit must be a number"),
     (lambda: toy().count(threads=True), "threads must be an integer"),
     (lambda: toy().solve_batch([[1]], limit=2.0), "limit must be an integer"),
+    (lambda: toy().count(algorithm=None), "algorithm must be one of"),
 ])
 def test_a_wrong_type_is_a_type_error(build, message):
     with pytest.raises(TypeError, match=message):
