@@ -127,14 +127,12 @@ def take_out(x, item, set, active):
 
 
 @njit(cache=True)
-def hide(c, check, set, nd, active, second):
+def hide(c, set, nd):
     """Remove every option in c's set from the other sets it is in.
 
-    Returns the number of nodes removed (updates).  With ``check``, stops
-    as soon as an active primary item would be left with no option and
-    returns ``-1 - updates`` instead (the sets are then part-way and are
-    put right by restoring the saved sizes).  An option in the set of an
-    active item holds active items only, so a node is never removed twice.
+    Returns the number of nodes removed (updates).  An option in the set
+    of an active item holds active items only, so a node is never removed
+    twice.
     """
     updates = 0
     rr = c
@@ -147,10 +145,43 @@ def hide(c, check, set, nd, active, second):
             if uu < 0:  # spacer: wrap to the option's first node
                 nn += uu
                 continue
-            ss = set[U(uu - 1)] - 1
-            if ss == 0 and check and uu < second and set[U(uu - 2)] < active:
-                return -1 - updates
             # Swap node nn with the last active node of uu's set.
+            ss = set[U(uu - 1)] - 1
+            vv = nd[U(2 * nn + 1)]
+            last = uu + ss
+            nnp = set[U(last)]
+            set[U(uu - 1)] = ss
+            set[U(last)] = nn
+            set[U(vv)] = nnp
+            nd[U(2 * nn + 1)] = last
+            nd[U(2 * nnp + 1)] = vv
+            nn += 1
+            updates += 1
+        rr += 1
+    return updates
+
+
+@njit(cache=True)
+def hide_checked(c, set, nd, active, second):
+    """``hide``, but stop as soon as an active primary item would be left
+    with no option, and return ``-1 - updates`` then (the sets are left
+    part-way, to be put right by restoring the saved sizes).  Two
+    functions rather than a flag: the unchecked loop, SSXC1's busiest,
+    stays free of the test."""
+    updates = 0
+    rr = c
+    end = c + set[U(c - 1)]
+    while rr < end:
+        tt = set[U(rr)]
+        nn = tt + 1
+        while nn != tt:
+            uu = nd[U(2 * nn)]
+            if uu < 0:
+                nn += uu
+                continue
+            ss = set[U(uu - 1)] - 1
+            if ss == 0 and uu < second and set[U(uu - 2)] < active:
+                return -1 - updates
             vv = nd[U(2 * nn + 1)]
             last = uu + ss
             nnp = set[U(last)]
@@ -269,8 +300,7 @@ def search(item, set, nd, second, stack, saved, choice, state, out,
             else:
                 take_out(best, item, set, active)
                 active -= 1
-                updates += 1 + hide(best, False, set, nd, active,
-                                    second)
+                updates += 1 + hide(best, set, nd)
                 saveptr = save_sizes(item, set, stack, saveptr, active)
                 saved[U(level + 1)] = saveptr
                 cur = best
@@ -319,7 +349,7 @@ def search(item, set, nd, second, stack, saved, choice, state, out,
                 if c < 0:
                     q += c
                 else:
-                    u = hide(c, True, set, nd, active, second)
+                    u = hide_checked(c, set, nd, active, second)
                     if u < 0:
                         updates += -1 - u
                         ok = False
@@ -428,7 +458,7 @@ def commit_option(p, item, set, nd, second, stack, state):
         if c < 0:
             q += c
         else:
-            updates += hide(c, False, set, nd, active, second)
+            updates += hide(c, set, nd)
             q += 1
         if q == p:
             break
