@@ -111,6 +111,11 @@ def _parser() -> argparse.ArgumentParser:
                     "lines.")
     solve.add_argument("file", metavar="FILE|-",
                        help="the problem file, or - for standard input")
+    solve.add_argument("--algorithm", choices=("auto", "links", "cells"),
+                       default="auto",
+                       help="links: Knuth's DLX1 (dancing links); cells: "
+                            "his SSXC1 (dancing cells); auto (default): "
+                            "the faster for the problem's shape")
     _add_output_options(solve, symmetric=False)
 
     pento = commands.add_parser(
@@ -282,12 +287,15 @@ def _run_problem(args, problem: ExactCover, draw: Callable,
     if getattr(args, "dlx", False):
         print(dumps(problem, comment=f"dlx {' '.join(args.argv)}"), end="")
         return 0
-    solutions = problem.solutions(_limit(args))
+    algorithm = getattr(args, "algorithm", "auto")
+    solutions = problem.solutions(_limit(args), algorithm=algorithm)
     if svg is not None and args.svg:
         solutions = _drawing_first(args, lambda s: svg(problem, s),
                                    solutions)
     pictures = (draw(problem, solution) for solution in solutions)
-    return _report(args, pictures, problem.count, lambda: problem.stats)
+    return _report(args, pictures,
+                   lambda: problem.count(algorithm=algorithm),
+                   lambda: problem.stats)
 
 
 def _solve(args) -> int:
