@@ -120,6 +120,18 @@ def _short(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _only(params: dict, *names: str) -> None:
+    """Refuse fields an endpoint does not know (a typo would otherwise be
+    ignored in silence)."""
+    for key in params:
+        if key not in names and key != "time_limit":
+            raise RequestError(f"unknown field {_short(key)} (this request "
+                               f"takes {', '.join(names + ('time_limit',))})")
+
+
+GRID_FIELDS = ("puzzle", "box", "variant")
+
+
 def time_limit_of(params: dict, settings: Settings) -> float:
     """The request's ``time_limit`` (seconds), checked against the cap."""
     value = _field(params, "time_limit", (int, float), settings.time_limit,
@@ -237,7 +249,7 @@ def _digit(n: int, value: int) -> str:
     return ALPHABET[value - 1] if n <= len(ALPHABET) else str(value)
 
 
-def _grid_fields(grid: Grid, fmt: str | None) -> dict:
+def _grid_fields(grid: Grid) -> dict:
     return {"n": grid.n, "box": f"{grid.box[0]}x{grid.box[1]}"}
 
 
@@ -317,11 +329,12 @@ def solve(params: dict, settings: Settings, budget: Budget) -> dict:
     (two cells where the two differ are named), ``"no solution"``, or
     ``"stopped"`` (the time budget ran out; a solution found by then is
     still shown)."""
+    _only(params, *GRID_FIELDS, "format")
     grid = read_grid(params, settings)
     fmt = _format(params)
     found = _search_grid(grid, budget, 2, True)
     grids = [_decode(grid, s) for s in found.solutions]
-    answer = _grid_fields(grid, fmt)
+    answer = _grid_fields(grid)
     answer.update(count=found.count, nodes=found.nodes, ms=budget.ms(),
                   solution=None, cells=None)
     if grids:
@@ -367,11 +380,12 @@ def count(params: dict, settings: Settings, budget: Budget) -> dict:
     """POST /api/count: how many solutions, counting at most ``limit``
     (default 1000; ``null`` for all).  ``verdict`` tells unique / several
     / none (``unknown`` when the budget stopped the count before two)."""
+    _only(params, *GRID_FIELDS, "limit")
     grid = read_grid(params, settings)
     limit = _positive(params, "limit", COUNT_LIMIT) if params.get(
         "limit", COUNT_LIMIT) is not None else None
     found = _search_grid(grid, budget, limit, False)
-    answer = _grid_fields(grid, None)
+    answer = _grid_fields(grid)
     total = found.count
     verdict = ("several" if total >= 2 else "unknown" if found.stopped
                else "unique" if total == 1 else "none")
@@ -395,9 +409,10 @@ def count(params: dict, settings: Settings, budget: Budget) -> dict:
 def hint(params: dict, settings: Settings, budget: Budget) -> dict:
     """POST /api/hint: one empty cell and its digit, from the solution:
     the empty cell with the fewest candidates left by the givens."""
+    _only(params, *GRID_FIELDS)
     grid = read_grid(params, settings)
     found = _search_grid(grid, budget, 2, True)
-    answer = _grid_fields(grid, None)
+    answer = _grid_fields(grid)
     answer.update(nodes=found.nodes, ms=budget.ms())
     if not found.solutions:
         answer["status"] = "stopped" if found.stopped else "no solution"
@@ -449,8 +464,9 @@ def _most_constrained(grid: Grid) -> tuple[int, int, int]:
 def parse_puzzle(params: dict, settings: Settings) -> dict:
     """POST /api/parse: a pasted puzzle read as the CLI reads it, for the
     page's grid (no search).  Clashing givens are listed, not refused."""
+    _only(params, *GRID_FIELDS)
     grid = read_grid(params, settings, check=False)
-    answer = _grid_fields(grid, None)
+    answer = _grid_fields(grid)
     answer.update(cells=grid.cells.tolist(), puzzle=grid.format("line"),
                   message=conflict_message(grid),
                   conflicts=_conflict_cells(grid))
@@ -476,6 +492,7 @@ _rng = random.Random()
 def random_puzzle(params: dict, settings: Settings) -> dict:
     """POST /api/random: a puzzle from a bundled set (``set``: easy, hard,
     16x16), relabelled and shuffled into an equivalent one."""
+    _only(params, "set", "seed")
     name = _field(params, "set", str, "easy", what="a set name")
     if name not in BUNDLED:
         raise RequestError(f"no bundled set {_short(name)} (sets: "
@@ -486,7 +503,7 @@ def random_puzzle(params: dict, settings: Settings) -> dict:
     symmetry = Symmetry.random(
         np.random.default_rng(rng.getrandbits(64)), puzzle.box)
     shuffled = puzzle.with_cells(symmetry.apply(puzzle.cells[None])[0])
-    answer = _grid_fields(shuffled, None)
+    answer = _grid_fields(shuffled)
     answer.update(set=name, puzzle=shuffled.format("line"),
                   cells=shuffled.cells.tolist())
     return answer
@@ -573,6 +590,8 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
     count, up to ``limit``) or list the first ``limit`` (``mode``
     solutions, default 1, at most 100), each as text: option lines, a
     queens board, a Langford sequence or a tiling's letter grid."""
+    _only(params, "builder", "mode", "limit", "problem", "n", "board",
+          "pieces", "distinct")
     mode = _field(params, "mode", str, "count", what="count or solutions")
     if mode not in ("count", "solutions"):
         raise RequestError(f"'mode' must be count or solutions, got "
