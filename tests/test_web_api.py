@@ -126,6 +126,34 @@ def test_every_size_and_box_shape(client):
     assert is_valid_solution(data["solution"], HEX16[0])
 
 
+def test_solve_many_writes_what_the_cli_writes(client, capsys):
+    from sudoku.cli import main
+    path = DATA / "sudoku_special.txt"
+    main(["solve", str(path), "-q"])
+    cli = capsys.readouterr().out
+    data = post(client, "/api/solve-many", {"puzzles": path.read_text()})
+    assert data["text"] == cli and data["status"] == "done"
+    assert data["done"] == data["puzzles"] == 24
+    assert data["summary"]["multiple"] == 11
+    assert [r["line"] for r in data["results"]] == list(range(1, 25))
+    data = post(client, "/api/solve-many", {"puzzles": TOP95,
+                                            "format": "grid"})
+    assert data["summary"]["solved"] == 95
+    for puzzle, result in zip(TOP95, data["results"]):
+        assert is_valid_solution(result["solution"], puzzle)
+
+
+def test_solve_many_stops_between_chunks_at_the_budget(client):
+    data = post(client, "/api/solve-many", {"puzzles": TOP95 * 3,
+                                            "time_limit": 0.001})
+    assert data["status"] == "stopped" and 0 < data["done"] < 285
+    assert len(data["results"]) == data["done"]
+    for body in ({"puzzles": 5}, {"puzzles": [1, 2]},
+                 {"puzzles": [",".join(["0"] * 36 * 36)]},
+                 {"puzzles": TOP95, "limit": 3}):
+        assert_error(client.post("/api/solve-many", json=body), 400)
+
+
 # -- /api/count, /api/hint, /api/parse, /api/random -----------------------
 def test_count(client):
     data = post(client, "/api/count", {"puzzle": "." * 16, "limit": None})

@@ -3,8 +3,8 @@ the work is done in ``sudoku.web.service``).
 
 * ``GET /`` the page, ``GET /static/...`` its files, from the package only;
 * ``GET /api/status``: limits, load and features;
-* ``POST /api/parse | solve | count | hint | random | generate | rate |
-  exact-cover``: a JSON object in, a JSON object out.
+* ``POST /api/parse | solve | solve-many | count | hint | random |
+  generate | rate | exact-cover``: a JSON object in, a JSON object out.
 
 Errors are JSON ``{"error": "<one sentence>"}``: 400 bad input, 404/405
 unknown route or method, 413 body over the limit, 501 not in this version,
@@ -255,6 +255,7 @@ def create_app(settings: Settings | None = None, *,
     settings = settings or Settings()
     api = [("/api/solve", _searching(service.solve)),
            ("/api/count", _searching(service.count)),
+           ("/api/solve-many", _searching(service.solve_many)),
            ("/api/hint", _searching(service.hint)),
            ("/api/exact-cover", _searching(service.exact_cover)),
            ("/api/generate", _searching(service.generate)),

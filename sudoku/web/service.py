@@ -22,6 +22,7 @@ import threading
 import time
 from dataclasses import dataclass
 from importlib import resources
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import numpy as np
@@ -33,7 +34,8 @@ from dlx.problems.polyomino import Polyomino, piece_set
 
 from ..grid import (ALPHABET, FORMATS, Grid, InvalidPuzzle, check_box,
                     conflict_message, conflicts, parse)
-from ..solver import MRV_CUTOFF, Symmetry, base_problem, given_options
+from ..solver import (MRV_CUTOFF, STATUSES, Symmetry, base_problem,
+                      given_options)
 
 
 # -- settings and errors -------------------------------------------------------
@@ -471,6 +473,102 @@ def parse_puzzle(params: dict, settings: Settings) -> dict:
                   message=conflict_message(grid),
                   conflicts=_conflict_cells(grid))
     return answer
+
+
+# -- batches --------------------------------------------------------------------
+# A batch is solved chunk by chunk (solve_many, one engine call each), the
+# budget looked at between chunks; chunks grow from the first so that a
+# small batch answers at once and a large one pays little per call.
+BATCH_FIRST_CHUNK = 64
+BATCH_MAX_CHUNK = 4096
+# Each puzzle of a batch stops after this many nodes (status "unknown", as
+# with `sudoku solve --max-nodes`); no ordinary 9x9 puzzle comes near it.
+BATCH_MAX_NODES = 5_000_000
+
+
+BATCH_MAX_PUZZLES = 100_000
+
+
+def _check_size(number: int, text: str, box, settings: Settings) -> None:
+    """Refuse a batch's puzzle larger than the server takes, before any
+    search (a line of up to max_size**2 characters cannot be)."""
+    if len(text) <= settings.max_size ** 2:
+        return
+    try:
+        n = parse(text, box).n
+    except InvalidPuzzle:
+        return  # solve_many reports it, as "invalid"
+    if n > settings.max_size:
+        raise RequestError(f"puzzle {number}: {_too_big(n, settings)}")
+
+
+def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
+    """POST /api/solve-many: a batch, as ``sudoku solve FILE`` solves it.
+
+    ``puzzles``: a list of puzzles, or text with one puzzle a line (text
+    after the puzzle and a space is a comment).  ``limit`` 2 (default)
+    checks uniqueness, 1 stops at the first solution.  ``text`` is the
+    CLI's output for the batch (a solution, or ``<grid> <tag>``, a line
+    per puzzle); ``results`` the same per puzzle.  When the budget runs
+    out, the puzzles done so far are answered and ``status`` is
+    ``"stopped"``.
+    """
+    from ..cli import _batch_entry, _without_comment
+    from ..solver import solve_many as solve_batch
+
+    _only(params, "puzzles", "box", "format", "limit")
+    box = _box(params)
+    fmt = _format(params)
+    limit = _positive(params, "limit", 2, 2)
+    source = params.get("puzzles")
+    if isinstance(source, str):
+        entries = [(k, line.strip()) for k, line in
+                   enumerate(source.splitlines(), 1) if line.strip()]
+        entries = [(k, _without_comment(line, box)) for k, line in entries]
+    elif isinstance(source, list) and all(isinstance(p, str)
+                                          for p in source):
+        entries = list(enumerate(source, 1))
+    else:
+        raise RequestError("'puzzles' must be a list of puzzles or text "
+                           "with one puzzle a line")
+    if box is not None and box[0] * box[1] > settings.max_size:
+        raise RequestError(_too_big(box[0] * box[1], settings))
+    if len(entries) > BATCH_MAX_PUZZLES:
+        raise RequestError(f"a batch holds at most {BATCH_MAX_PUZZLES} "
+                           f"puzzles, this one {len(entries)}")
+    for number, text in entries:
+        _check_size(number, text, box, settings)
+    style = SimpleNamespace(format=fmt or "same", count=False, unique=False,
+                            box=box)
+    results, lines = [], []
+    summary = dict.fromkeys(STATUSES, 0)
+    done = 0
+    chunk = BATCH_FIRST_CHUNK
+    stopped = False
+    while done < len(entries):
+        if budget.remaining() <= 0:
+            stopped = True
+            break
+        part = entries[done:done + chunk]
+        found = solve_batch([text for _, text in part], box, limit=limit,
+                            max_nodes=BATCH_MAX_NODES, threads=1)
+        for (number, text), result in zip(part, found):
+            summary[result.status] += 1
+            grid = result.grid
+            results.append({"line": number, "status": result.status,
+                            "solution": None if grid is None
+                            else grid.format(fmt), "error": result.error})
+            lines.append(_batch_entry(number, text, result, style,
+                                      number == 1))
+        done += len(part)
+        chunk = min(2 * chunk, BATCH_MAX_CHUNK)
+    message = (f"{done} of {len(entries)} puzzles: " + ", ".join(
+        f"{v} {k}" for k, v in summary.items() if v))
+    return {"status": "stopped" if stopped else "done",
+            "message": (_stopped_message(budget) + "; " if stopped else "")
+            + message, "puzzles": len(entries), "done": done,
+            "summary": summary, "results": results, "text": "".join(lines),
+            "ms": budget.ms()}
 
 
 # -- bundled puzzles -----------------------------------------------------------
