@@ -17,7 +17,7 @@ def live_server(settings=None, timeout=30.0):
     ``http://127.0.0.1:PORT/`` and stops the server on exit."""
     sock = _bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    app = create_app(settings)
+    app = create_app(settings, warm_up=False)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
                                            lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
