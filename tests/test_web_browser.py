@@ -198,6 +198,18 @@ def test_check_count_and_hint(page):
     status(page, "288 solutions")
 
 
+def test_stop_drops_a_long_search(page):
+    page.fill("#time-limit", "3")
+    page.fill("#count-limit", "")  # count them all: far beyond 3 s
+    page.click("#count")
+    expect(page.locator("#stop")).to_be_visible()
+    expect(page.locator("#solve")).to_be_disabled()
+    page.click("#stop")
+    status(page, "stopped: the search was dropped")
+    expect(page.locator("#stop")).to_be_hidden()
+    expect(page.locator("#solve")).to_be_enabled()
+
+
 def test_paste_any_format_the_cli_reads(page):
     pretty = parse("." * 20 + "1" + "." * 15, box=(2, 3)).pretty()
     page.evaluate("""([text]) => {
@@ -239,11 +251,14 @@ def test_exact_cover_tab_tiles_a_pentomino_board(page):
 
 
 def test_screenshot(page, tmp_path):
+    page.evaluate("""() => fetch('/api/solve', {method: 'POST',
+        body: JSON.stringify({puzzle: '.'.repeat(81)})})""")  # warm
     cell(page, 0, 0).click()
     page.keyboard.type(ESCARGOT)
     page.click("#solve")
     status(page, "solved")
     target = Path(os.environ.get("SUDOKU_SCREENSHOT") or
                   tmp_path / "page.png")
-    page.locator("main").screenshot(path=str(target))
+    page.set_viewport_size({"width": 760, "height": 690})
+    page.screenshot(path=str(target))
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

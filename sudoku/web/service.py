@@ -27,7 +27,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from dlx import BudgetExhausted, DLXFormatError, ExactCover, loads
+from dlx import (BudgetExhausted, DLXFormatError, ExactCover, Stats, loads,
+                 search)
+from dlx.links import LinksRun
 from dlx.problems import langford as langford_builder
 from dlx.problems import queens as queens_builder
 from dlx.problems.polyomino import Polyomino, piece_set
@@ -256,19 +258,6 @@ def _grid_fields(grid: Grid) -> dict:
 
 
 # -- searching -----------------------------------------------------------------
-_local = threading.local()
-
-
-def _sudoku_problem(box: tuple[int, int]) -> ExactCover:
-    """This thread's own copy of the base problem of a box shape: the
-    engine keeps the ``stats`` of the last run on the problem, so threads
-    sharing one would read each other's."""
-    problems = _local.__dict__.setdefault("problems", {})
-    if box not in problems:
-        problems[box] = base_problem.__wrapped__(*box)
-    return problems[box]
-
-
 @dataclass
 class Found:
     """What one budgeted search found: solutions (option numbers) or a
@@ -284,25 +273,43 @@ class Found:
 def run_search(problem: ExactCover, budget: Budget, *, limit: int | None,
                store: bool, given=(), mrv_cutoff: int = 0) -> Found:
     """Search ``problem`` under ``budget``: the first ``limit`` solutions
-    (``store``) or their count."""
-    time_limit = budget.remaining()
+    (``store``) or their count.
+
+    The engine's DLX1 run object goes through ``dlx.search.run`` here
+    (rather than ``ExactCover.count``) for its progress hook: between two
+    slices of a few milliseconds it raises ``Cancelled`` once the client
+    has gone, so a dropped search stops at once.  Its stats are this
+    run's own, so threads may share one problem.
+    """
+    given = sorted({int(g) for g in given})
+    links = problem.links
+    run = LinksRun(links, [int(links.option_start[g]) for g in given],
+                   mrv_cutoff)
+    if run.clash:  # the givens overlap: no solution
+        return Found([], 0, 0, True, False)
+    if run.covered:  # nothing left to cover: the one empty completion
+        return Found([given] if store else [], 1, 1, True, False)
+
+    def watch(_run, _stats):
+        if budget.cancel.is_set():
+            raise Cancelled()
+
+    stats = Stats(complete=False)
     solutions: list = []
+    total = 0
     try:
-        if store:
-            for solution in problem.solutions(
-                    limit, given=given, time_limit=time_limit,
-                    mrv_cutoff=mrv_cutoff):
-                solutions.append(solution)
-            total = len(solutions)
-        else:
-            total = problem.count(limit, given=given, time_limit=time_limit,
-                                  mrv_cutoff=mrv_cutoff)
-    except BudgetExhausted as stop:
+        for found in search.run(run, stats, limit=limit, max_nodes=None,
+                                time_limit=budget.remaining(), store=store,
+                                given=given, progress=watch):
+            if store:
+                solutions.extend(found)
+            else:
+                total += found
+    except BudgetExhausted:
         budget.remaining()  # a client that left is told apart from time
-        return Found(solutions, stop.count, stop.stats.nodes, False, True)
-    budget.remaining()
-    stats = problem.stats
-    return Found(solutions, total, stats.nodes, stats.complete, False)
+        return Found(solutions, stats.solutions, stats.nodes, False, True)
+    return Found(solutions, len(solutions) if store else total, stats.nodes,
+                 stats.complete, False)
 
 
 def _stopped_message(budget: Budget) -> str:
@@ -319,7 +326,7 @@ def _decode(grid: Grid, options: list[int]) -> Grid:
 def _search_grid(grid: Grid, budget: Budget, limit: int | None,
                  store: bool) -> Found:
     given = given_options(grid.cells[None])[0].tolist()
-    return run_search(_sudoku_problem(grid.box), budget, limit=limit,
+    return run_search(base_problem(*grid.box), budget, limit=limit,
                       store=store, given=given, mrv_cutoff=MRV_CUTOFF)
 
 
@@ -546,7 +553,7 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
     chunk = BATCH_FIRST_CHUNK
     stopped = False
     while done < len(entries):
-        if budget.remaining() <= 0:
+        if done and budget.remaining() <= 0:  # the first chunk always runs
             stopped = True
             break
         part = entries[done:done + chunk]
