@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from importlib import resources
 from types import SimpleNamespace
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -733,25 +733,93 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
     return answer
 
 
-# -- not yet -------------------------------------------------------------------
+# -- generating and rating (sudoku.generate, where this version has it) --------
+def _generator():
+    """``sudoku.generate`` (the generator and the rating), or None in a
+    version without it."""
+    try:
+        from .. import generate as module
+    except ImportError:
+        return None
+    if not (hasattr(module, "generate") and hasattr(module, "rate")):
+        return None
+    return module
+
+
+GENERATOR = _generator()
+# Generated puzzles are kept to this size here: larger ones take seconds
+# to make and the generator cannot be stopped half-way.
+MAX_GENERATED = 16
+
+
 def features() -> dict:
     """What this server can do beyond solving (the page adapts to it)."""
-    return {"generate": False, "rate": False, "variants": list(VARIANTS),
-            "sets": list(BUNDLED)}
+    return {"generate": GENERATOR is not None, "rate": GENERATOR is not None,
+            "levels": list(GENERATOR.LEVELS) if GENERATOR else [],
+            "variants": list(VARIANTS), "sets": list(BUNDLED)}
 
 
-def not_available(what: str, instead: str) -> Callable[..., dict]:
-    def answer(params: dict, settings: Settings, budget: Budget) -> dict:
-        raise RequestError(f"{what} is not available in this version; "
-                           f"{instead}", status=501)
+def _not_available(what: str, instead: str):
+    raise RequestError(f"{what} is not available in this version; "
+                       f"{instead}", status=501)
+
+
+def generate(params: dict, settings: Settings, budget: Budget) -> dict:
+    """POST /api/generate: a new minimal puzzle with one solution, of
+    ``size`` (or ``box``), ``difficulty`` (a level) and ``symmetry``;
+    ``seed`` makes it reproducible."""
+    if GENERATOR is None:
+        _not_available("puzzle generation", "POST /api/random gives a "
+                       "puzzle from the bundled sets")
+    _only(params, "size", "box", "difficulty", "symmetry", "seed")
+    box = _box(params)
+    size = _positive(params, "size", box[0] * box[1] if box else 9,
+                     MAX_GENERATED)
+    seed = _field(params, "seed", int, None, what="an integer")
+    difficulty = _field(params, "difficulty", str, None, what="a level")
+    symmetry = _field(params, "symmetry", str, None, what="a symmetry")
+    budget.remaining()
+    try:
+        grid = GENERATOR.generate(size, box, difficulty=difficulty,
+                                  symmetry=symmetry, seed=seed)
+    except (ValueError, TypeError) as error:  # InvalidPuzzle, UnknownLevel
+        raise RequestError(str(error)) from None
+    except RuntimeError as error:  # GenerationFailed
+        budget.remaining()
+        return {"status": "failed", "message": str(error), "ms": budget.ms()}
+    budget.remaining()
+    answer = _grid_fields(grid)
+    answer.update(status="generated", puzzle=grid.format("line"),
+                  cells=grid.cells.tolist(), givens=grid.givens,
+                  difficulty=difficulty, ms=budget.ms(),
+                  message=f"a new {grid.n}x{grid.n} puzzle with "
+                  f"{grid.givens} givens"
+                  + (f", {difficulty}" if difficulty else ""))
     return answer
 
 
-generate = not_available("puzzle generation",
-                         "POST /api/random gives a puzzle from the "
-                         "bundled sets")
-rate = not_available("difficulty rating", "POST /api/count with limit 2 "
-                     "tells unique, several or none")
+def rate(params: dict, settings: Settings, budget: Budget) -> dict:
+    """POST /api/rate: how hard the puzzle is for the engine (``score``,
+    ``level``, mean ``nodes``); a puzzle without exactly one solution is
+    answered ``"status": "unrated"``."""
+    if GENERATOR is None:
+        _not_available("difficulty rating", "POST /api/count with limit 2 "
+                       "tells unique, several or none")
+    _only(params, *GRID_FIELDS)
+    grid = read_grid(params, settings)
+    try:
+        rating = GENERATOR.rate(grid)
+    except InvalidPuzzle as error:
+        raise RequestError(str(error)) from None
+    except ValueError as error:  # not exactly one solution
+        return {"status": "unrated", "message": str(error),
+                "ms": budget.ms()}
+    answer = _grid_fields(grid)
+    answer.update(status="rated", score=round(rating.score, 2),
+                  level=rating.level, nodes=round(rating.nodes, 1),
+                  ms=budget.ms(), message=f"rating: {rating.level} "
+                  f"(score {rating.score:.2f})")
+    return answer
 
 
 def warm_up() -> None:

@@ -266,13 +266,32 @@ async function run(what) {
 
 async function randomPuzzle() {
   const set = $("random-set").value;
-  const answer = await call("/api/random", { set }, false);
+  let answer, message;
+  if (set.startsWith("new:")) {  // made by the generator
+    const difficulty = set.slice(4) || undefined;
+    answer = await call("/api/generate", { box: `${grid.rows}x${grid.cols}`, difficulty });
+    if (answer.ok && answer.data.status !== "generated") {
+      say(answer.data.message, "warn");
+      return;
+    }
+    message = answer.ok && answer.data.message;
+  } else {
+    answer = await call("/api/random", { set }, false);
+    message = `a puzzle from the bundled set "${set}", relabelled and shuffled`;
+  }
   if (!answer.ok) return show(answer);
   const [rows, cols] = answer.data.box.split("x").map(Number);
   setShape(rows, cols, answer.data.cells);
   $("puzzle-text").value = answer.data.puzzle;
-  say(`a puzzle from the bundled set "${set}", relabelled and shuffled`, "");
-  $("stats").textContent = "";
+  say(message, "");
+  $("stats").textContent = answer.data.ms !== undefined ? `${answer.data.ms} ms` : "";
+}
+
+async function ratePuzzle() {
+  const answer = await call("/api/rate", request());
+  if (!answer.ok) return show(answer);
+  say(answer.data.message, answer.data.status === "rated" ? "good" : "warn");
+  stats(answer.data);
 }
 
 // -- exact cover -----------------------------------------------------------
@@ -374,6 +393,7 @@ async function init() {
     grid.givens.fill(0); edited(); $("puzzle-text").value = "";
   });
   $("random").addEventListener("click", randomPuzzle);
+  $("rate").addEventListener("click", ratePuzzle);
   $("load-text").addEventListener("click", () => loadText($("puzzle-text").value));
   for (const id of ["stop", "cover-stop"]) $(id).addEventListener("click", () => controller && controller.abort());
   for (const [tab, panel] of [["tab-sudoku", "panel-sudoku"], ["tab-cover", "panel-cover"]]) {
@@ -388,6 +408,10 @@ async function init() {
   try {
     const status = await (await fetch("/api/status")).json();
     for (const set of status.features.sets) $("random-set").add(new Option(set, set));
+    if (status.features.generate) {
+      $("random-set").add(new Option("new puzzle", "new:"));
+      for (const level of status.features.levels) $("random-set").add(new Option(`new: ${level}`, `new:${level}`));
+    }
     $("time-limit").value = status.time_limit;
     $("time-limit").max = status.max_time_limit;
     $("rate-box").hidden = !status.features.rate;
