@@ -234,6 +234,9 @@ def test_exact_cover_builders(client):
     text = data["solutions"][0]["text"]
     assert data["status"] == "limit" and len(text.split()) == 6
     assert set(text) - {"\n"} == set("FILNPTUVWXYZ")
+    svg = data["solutions"][0].get("svg")
+    if svg is not None:  # where dlx.draw exists: one group per piece
+        assert svg.startswith("<svg") and svg.count('class="piece"') == 12
 
 
 def test_exact_cover_dlx_text(client):

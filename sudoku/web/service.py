@@ -648,8 +648,11 @@ def _pentomino(params: dict):
 
     def picture(solution):
         tiling = puzzle.decode(solution, problem)
-        return {"text": puzzle.render(tiling),
-                "pieces": [name for name, _ in tiling]}
+        drawn = {"text": puzzle.render(tiling),
+                 "pieces": [name for name, _ in tiling]}
+        if hasattr(puzzle, "svg"):  # dlx.draw, where this version has it
+            drawn["svg"] = puzzle.svg(tiling)
+        return drawn
     return problem, picture, distinct
 
 

@@ -334,7 +334,13 @@ function picture(builder, solution, number) {
   const title = document.createElement("h3");
   title.textContent = `solution ${number}`;
   box.append(title);
-  if (builder === "queens" || builder === "pentomino") {
+  if (solution.svg) {  // drawn by the server (dlx.draw); as an image, so nothing in it can run
+    const img = document.createElement("img");
+    img.className = "tiling";
+    img.alt = solution.text;
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(solution.svg);
+    box.append(img);
+  } else if (builder === "queens" || builder === "pentomino") {
     const rows = solution.text.split("\n");
     const table = document.createElement("table");
     table.className = "picture" + (builder === "queens" ? " chess" : "");
