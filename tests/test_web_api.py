@@ -222,11 +222,14 @@ def test_exact_cover_builders(client):
     assert cover(builder="langford", n=7, distinct=False)["count"] == 52
     assert cover(builder="pentomino", board="3x20", distinct=False)[
         "count"] == 8
-    # 3x20 has symmetric tilings (Burnside), so no one problem counts them
-    # up to symmetry: said in one sentence.
-    assert "distinct" in assert_error(client.post(
-        "/api/exact-cover", json={"builder": "pentomino", "board": "3x20"}),
-        400)["error"]
+    # Up to symmetry: 2, or one sentence saying that no single problem
+    # counts them so here (where symmetric tilings need Burnside's lemma).
+    r = client.post("/api/exact-cover", json={"builder": "pentomino",
+                                               "board": "3x20"})
+    if r.status_code == 200:
+        assert r.json()["count"] == 2
+    else:
+        assert "distinct" in assert_error(r, 400)["error"]
     data = cover(builder="queens", n=6, mode="solutions", limit=10)
     assert data["count"] == 4 and data["status"] == "counted"
     assert all(s["text"].count("Q") == 6 for s in data["solutions"])
@@ -303,11 +306,34 @@ def test_routes_methods_and_not_yet(client):
     assert_error(client.post("/api/nothing", json={}), 404)
     assert_error(client.get("/static/../service.py"), 404)
     assert_error(client.get("/static/%2e%2e/service.py"), 404)
-    for path in ("/api/generate", "/api/rate"):
-        assert_error(client.post(path, json={"puzzle": ESCARGOT}), 501)
     status = client.get("/api/status").json()
-    assert status["features"]["generate"] is False
     assert status["time_limit"] == 20.0
+    if not status["features"]["generate"]:
+        assert_error(client.post("/api/generate", json={}), 501)
+        assert_error(client.post("/api/rate", json={"puzzle": ESCARGOT}),
+                     501)
+
+
+def test_generate_and_rate_where_the_generator_exists(client):
+    if service.GENERATOR is None:
+        pytest.skip("this version has no sudoku.generate (501 is tested)")
+    data = post(client, "/api/generate", {"seed": 5, "box": "2x3"})
+    assert data["status"] == "generated" and data["box"] == "2x3"
+    assert sudoku.is_unique(data["puzzle"], box=(2, 3))
+    assert post(client, "/api/generate", {"seed": 5, "box": "2x3"}) \
+        ["puzzle"] == data["puzzle"]
+    data = post(client, "/api/generate", {"difficulty": "easy", "seed": 1})
+    assert sudoku.is_unique(data["puzzle"])
+    rated = post(client, "/api/rate", {"puzzle": data["puzzle"]})
+    assert rated["status"] == "rated" and rated["level"] == "easy"
+    assert post(client, "/api/rate", {"puzzle": ESCARGOT})["level"] in \
+        ("expert", "extreme")
+    assert post(client, "/api/rate", {"puzzle": "." * 81})["status"] == \
+        "unrated"
+    for body in ({"difficulty": "nope"}, {"size": 25}, {"size": 7},
+                 {"puzzle": ESCARGOT}):
+        assert_error(client.post("/api/generate", json=body), 400)
+    assert_error(client.post("/api/rate", json={"puzzle": CONFLICT}), 400)
 
 
 def test_page_and_static_files_with_a_strict_policy(client):
