@@ -155,6 +155,38 @@ def test_solve_many_stops_between_chunks_at_the_budget(client):
         assert_error(client.post("/api/solve-many", json=body), 400)
 
 
+def test_variants_where_the_solver_has_them(client):
+    if service.ENCODE is None:
+        for body in ({"puzzle": ESCARGOT, "variant": "x"},
+                     {"puzzle": ESCARGOT, "regions": "A" * 81}):
+            assert_error(client.post("/api/solve", json=body), 400)
+        pytest.skip("this version has standard rules only (400 is tested)")
+    data = post(client, "/api/solve", {"puzzle": "." * 81, "variant": "x"})
+    grid = parse(data["solution"]).cells
+    assert is_valid_solution(grid)
+    assert len(set(grid.diagonal())) == len(set(grid[:, ::-1].diagonal())) \
+        == 9
+    assert data["variant"] == "x" and len(data["diagonal"]) == 17
+    data = post(client, "/api/parse", {"puzzle": "." * 81,
+                                       "variant": "windoku"})
+    assert len(data["windows"]) == 36
+    # A jigsaw whose regions are the boxes is classic Sudoku.
+    boxes = "".join("ABCDEFGHI"[(r // 3) * 3 + c // 3]
+                    for r in range(9) for c in range(9))
+    data = post(client, "/api/solve", {"puzzle": ESCARGOT,
+                                       "variant": "jigsaw",
+                                       "regions": boxes})
+    assert data["solution"] == str(sudoku.solve(ESCARGOT))
+    clash = "1" + "." * 10 + "1" + "." * 69  # r1c1 and r2c3: a knight apart
+    data = assert_error(client.post("/api/solve", json={
+        "puzzle": clash, "variant": "anti-knight"}), 400)
+    assert data["conflicts"] == [[0, 0], [1, 2]]
+    for body in ({"puzzle": ESCARGOT, "variant": "jigsaw"},
+                 {"puzzle": ESCARGOT, "variant": "nope"},
+                 {"puzzle": "." * 16, "variant": "windoku"}):
+        assert_error(client.post("/api/solve", json=body), 400)
+
+
 # -- /api/count, /api/hint, /api/parse, /api/random -----------------------
 def test_count(client):
     data = post(client, "/api/count", {"puzzle": "." * 16, "limit": None})

@@ -163,6 +163,18 @@ def test_new_puzzle_of_a_difficulty_and_rate(page):
     assert is_valid_solution(grid_text(page), puzzle)
 
 
+def test_x_variant_is_drawn_and_solved(page):
+    if not page.locator("#variant option[value='x']").count():
+        pytest.skip("this version has standard rules only")
+    page.select_option("#variant", "x")
+    expect(page.locator("#grid td.diag")).to_have_count(17)
+    page.click("#solve")
+    status(page, "several solutions")
+    cells = parse(grid_text(page)).cells
+    assert len(set(cells.diagonal())) == 9
+    assert len(set(cells[:, ::-1].diagonal())) == 9
+
+
 def test_invalid_puzzle_shows_the_conflict(page):
     cell(page, 0, 0).click()
     page.keyboard.type("1......1")

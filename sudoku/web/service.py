@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -133,7 +134,7 @@ def _only(params: dict, *names: str) -> None:
                                f"takes {', '.join(names + ('time_limit',))})")
 
 
-GRID_FIELDS = ("puzzle", "box", "variant")
+GRID_FIELDS = ("puzzle", "box", "variant", "regions")
 
 
 def time_limit_of(params: dict, settings: Settings) -> float:
@@ -186,22 +187,48 @@ def _format(params: dict) -> str | None:
     return None if value == "same" else value
 
 
-VARIANTS = ("standard",)
+def _variants():
+    """``(sudoku.encode, solver.problem_for)`` where this version has the
+    variants (X, windoku, jigsaw, anti-knight, anti-king), else None."""
+    try:
+        from .. import encode
+        from ..solver import problem_for
+    except ImportError:
+        return None, None
+    return encode, problem_for
 
 
-def _variant(params: dict) -> str:
+ENCODE, PROBLEM_FOR = _variants()
+VARIANTS = ("standard",) + (tuple(ENCODE.RULES) if ENCODE else ())
+
+
+def _variant(params: dict):
+    """The request's ``variant`` (rules joined by ``+``, e.g. ``x+anti-king``)
+    and ``regions`` (jigsaw), as the solver's Variant; None for standard
+    rules."""
     value = _field(params, "variant", str, "standard", what="a variant name")
-    if value not in VARIANTS:
+    regions = params.get("regions")
+    if regions is not None and not isinstance(regions, (str, list)):
+        raise RequestError(f"'regions' must be text or a list of rows, got "
+                           f"{_short(regions)}")
+    if value in ("standard", "classic", ""):
+        if regions is not None:
+            raise RequestError("'regions' goes with the jigsaw variant")
+        return None
+    if ENCODE is None:
         raise RequestError(f"variant {_short(value)} is not supported (this "
-                           f"server knows: {', '.join(VARIANTS)})")
-    return value
+                           f"server knows: standard)")
+    try:
+        return ENCODE.as_variant(ENCODE.Variant(value, regions))
+    except (ValueError, TypeError) as error:
+        raise RequestError(str(error)) from None
 
 
-def read_grid(params: dict, settings: Settings, *,
-              check: bool = True) -> Grid:
-    """The ``puzzle`` of a request (any text the CLI reads, or a list of
-    rows), with ``box`` and ``variant``; clashing givens are refused
-    (``check``) with their cells listed in ``conflicts``."""
+def read_grid(params: dict, settings: Settings, *, check: bool = True):
+    """``(grid, variant)``: the ``puzzle`` of a request (any text the CLI
+    reads, or a list of rows), with ``box``, ``variant`` and ``regions``;
+    clashing givens are refused (``check``) with their cells listed in
+    ``conflicts``."""
     if "puzzle" not in params:
         raise RequestError("the request has no 'puzzle' (the grid as text, "
                            "e.g. {\"puzzle\": \"4.....8.5.3...\"})")
@@ -210,7 +237,7 @@ def read_grid(params: dict, settings: Settings, *,
         raise RequestError(f"'puzzle' must be text or a list of rows, got "
                            f"{_short(source)}")
     box = _box(params)
-    _variant(params)
+    variant = _variant(params)
     try:
         if box is not None:
             check_box(box)
@@ -225,11 +252,29 @@ def read_grid(params: dict, settings: Settings, *,
                            "rows of numbers") from None
     if grid.n > settings.max_size:
         raise RequestError(_too_big(grid.n, settings))
+    if variant is not None:
+        try:
+            variant.fits(grid.n)
+            variant.units(grid.box)  # windoku needs room for its windows
+        except ValueError as error:
+            raise RequestError(str(error)) from None
     if check:
-        message = conflict_message(grid)
+        message, cells = clash(grid, variant)
         if message:
-            raise RequestError(message, conflicts=_conflict_cells(grid))
-    return grid
+            raise RequestError(message, conflicts=cells)
+    return grid, variant
+
+
+def clash(grid: Grid, variant) -> tuple[str | None, list[list[int]]]:
+    """The sentence naming clashing givens (None when there are none) and
+    the cells to highlight, as ``[row, col]`` (0-based)."""
+    if variant is None:
+        return conflict_message(grid), _conflict_cells(grid)
+    message = ENCODE.clash_message(grid.cells, grid.box, variant)
+    if message is None:
+        return None, []
+    cells = re.findall(r"r(\d+)c(\d+)", message)
+    return message, [[int(r) - 1, int(c) - 1] for r, c in cells]
 
 
 def _too_big(n: int, settings: Settings) -> str:
@@ -253,8 +298,22 @@ def _digit(n: int, value: int) -> str:
     return ALPHABET[value - 1] if n <= len(ALPHABET) else str(value)
 
 
-def _grid_fields(grid: Grid) -> dict:
-    return {"n": grid.n, "box": f"{grid.box[0]}x{grid.box[1]}"}
+def _grid_fields(grid: Grid, variant=None) -> dict:
+    """Size and box; for a variant its name and what the page draws:
+    ``regions`` (each cell's box or jigsaw region), ``diagonal`` (X) and
+    ``windows`` (windoku cells)."""
+    fields = {"n": grid.n, "box": f"{grid.box[0]}x{grid.box[1]}"}
+    if variant is not None:
+        n = grid.n
+        kinds, units = variant.units(grid.box)
+        marked = lambda kind: sorted({int(c) for k, u in zip(kinds, units)
+                                      if k == kind for c in u})
+        fields.update(
+            variant=variant.name,
+            regions=variant.region_of(grid.box).reshape(n, n).tolist(),
+            diagonal=[[c // n, c % n] for c in marked("diagonal")],
+            windows=[[c // n, c % n] for c in marked("window")])
+    return fields
 
 
 # -- searching -----------------------------------------------------------------
@@ -323,10 +382,12 @@ def _decode(grid: Grid, options: list[int]) -> Grid:
     return grid.with_cells(cells.reshape(grid.n, grid.n))
 
 
-def _search_grid(grid: Grid, budget: Budget, limit: int | None,
-                 store: bool) -> Found:
+def _search_grid(grid: Grid, variant, budget: Budget, limit: int | None,
+                  store: bool) -> Found:
     given = given_options(grid.cells[None])[0].tolist()
-    return run_search(base_problem(*grid.box), budget, limit=limit,
+    problem = (base_problem(*grid.box) if variant is None
+               else PROBLEM_FOR(grid.box, variant))
+    return run_search(problem, budget, limit=limit,
                       store=store, given=given, mrv_cutoff=MRV_CUTOFF)
 
 
@@ -339,11 +400,11 @@ def solve(params: dict, settings: Settings, budget: Budget) -> dict:
     ``"stopped"`` (the time budget ran out; a solution found by then is
     still shown)."""
     _only(params, *GRID_FIELDS, "format")
-    grid = read_grid(params, settings)
+    grid, variant = read_grid(params, settings)
     fmt = _format(params)
-    found = _search_grid(grid, budget, 2, True)
+    found = _search_grid(grid, variant, budget, 2, True)
     grids = [_decode(grid, s) for s in found.solutions]
-    answer = _grid_fields(grid)
+    answer = _grid_fields(grid, variant)
     answer.update(count=found.count, nodes=found.nodes, ms=budget.ms(),
                   solution=None, cells=None)
     if grids:
@@ -390,11 +451,11 @@ def count(params: dict, settings: Settings, budget: Budget) -> dict:
     (default 1000; ``null`` for all).  ``verdict`` tells unique / several
     / none (``unknown`` when the budget stopped the count before two)."""
     _only(params, *GRID_FIELDS, "limit")
-    grid = read_grid(params, settings)
+    grid, variant = read_grid(params, settings)
     limit = _positive(params, "limit", COUNT_LIMIT) if params.get(
         "limit", COUNT_LIMIT) is not None else None
-    found = _search_grid(grid, budget, limit, False)
-    answer = _grid_fields(grid)
+    found = _search_grid(grid, variant, budget, limit, False)
+    answer = _grid_fields(grid, variant)
     total = found.count
     verdict = ("several" if total >= 2 else "unknown" if found.stopped
                else "unique" if total == 1 else "none")
@@ -419,9 +480,9 @@ def hint(params: dict, settings: Settings, budget: Budget) -> dict:
     """POST /api/hint: one empty cell and its digit, from the solution:
     the empty cell with the fewest candidates left by the givens."""
     _only(params, *GRID_FIELDS)
-    grid = read_grid(params, settings)
-    found = _search_grid(grid, budget, 2, True)
-    answer = _grid_fields(grid)
+    grid, variant = read_grid(params, settings)
+    found = _search_grid(grid, variant, budget, 2, True)
+    answer = _grid_fields(grid, variant)
     answer.update(nodes=found.nodes, ms=budget.ms())
     if not found.solutions:
         answer["status"] = "stopped" if found.stopped else "no solution"
@@ -474,11 +535,11 @@ def parse_puzzle(params: dict, settings: Settings) -> dict:
     """POST /api/parse: a pasted puzzle read as the CLI reads it, for the
     page's grid (no search).  Clashing givens are listed, not refused."""
     _only(params, *GRID_FIELDS)
-    grid = read_grid(params, settings, check=False)
-    answer = _grid_fields(grid)
+    grid, variant = read_grid(params, settings, check=False)
+    answer = _grid_fields(grid, variant)
     answer.update(cells=grid.cells.tolist(), puzzle=grid.format("line"),
-                  message=conflict_message(grid),
-                  conflicts=_conflict_cells(grid))
+                  message=clash(grid, variant)[0],
+                  conflicts=clash(grid, variant)[1])
     return answer
 
 
@@ -791,7 +852,7 @@ def generate(params: dict, settings: Settings, budget: Budget) -> dict:
         budget.remaining()
         return {"status": "failed", "message": str(error), "ms": budget.ms()}
     budget.remaining()
-    answer = _grid_fields(grid)
+    answer = _grid_fields(grid, variant)
     answer.update(status="generated", puzzle=grid.format("line"),
                   cells=grid.cells.tolist(), givens=grid.givens,
                   difficulty=difficulty, ms=budget.ms(),
@@ -809,15 +870,15 @@ def rate(params: dict, settings: Settings, budget: Budget) -> dict:
         _not_available("difficulty rating", "POST /api/count with limit 2 "
                        "tells unique, several or none")
     _only(params, *GRID_FIELDS)
-    grid = read_grid(params, settings)
+    grid, variant = read_grid(params, settings)
     try:
-        rating = GENERATOR.rate(grid)
+        rating = GENERATOR.rate(grid, variant=variant)
     except InvalidPuzzle as error:
         raise RequestError(str(error)) from None
     except ValueError as error:  # not exactly one solution
         return {"status": "unrated", "message": str(error),
                 "ms": budget.ms()}
-    answer = _grid_fields(grid)
+    answer = _grid_fields(grid, variant)
     answer.update(status="rated", score=round(rating.score, 2),
                   level=rating.level, nodes=round(rating.nodes, 1),
                   ms=budget.ms(), message=f"rating: {rating.level} "

@@ -47,6 +47,7 @@ function setShape(rows, cols, cells) {
   }
   select.value = value;
   draw();
+  if ($("variant").value !== "standard") refreshShape();
 }
 
 function draw() {
@@ -137,7 +138,7 @@ async function onPaste(event) {
 async function loadText(text) {
   const box = text.trim().split(/\s+/).length === 1 && text.trim().length === grid.n * grid.n
     ? `${grid.rows}x${grid.cols}` : null;
-  const answer = await call("/api/parse", { puzzle: text, box }, false);
+  const answer = await call("/api/parse", { puzzle: text, box, ...rules() }, false);
   if (!answer.ok) return show(answer);
   const [rows, cols] = answer.data.box.split("x").map(Number);
   setShape(rows, cols, answer.data.cells);
@@ -209,8 +210,46 @@ function timeLimit() {
   return value > 0 ? value : undefined;
 }
 
+function rules() {  // the variant fields of a request (none for standard rules)
+  const variant = $("variant").value;
+  if (variant === "standard") return {};
+  return variant === "jigsaw" ? { variant, regions: $("regions").value } : { variant };
+}
+
 function request(extra = {}) {
-  return { puzzle: puzzleText(), box: `${grid.rows}x${grid.cols}`, time_limit: timeLimit(), ...extra };
+  return { puzzle: puzzleText(), box: `${grid.rows}x${grid.cols}`, time_limit: timeLimit(), ...rules(), ...extra };
+}
+
+// Borders follow the boxes, or a variant's regions; X diagonals and
+// windoku windows are shaded.
+function drawShape(shape = {}) {
+  const n = grid.n;
+  const region = shape.regions ||
+    Array.from({ length: n }, (_, r) => Array.from({ length: n }, (_, c) =>
+      Math.floor(r / grid.rows) * grid.rows + Math.floor(c / grid.cols)));
+  const mark = (cells) => new Set((cells || []).map(([r, c]) => r * n + c));
+  const diagonal = mark(shape.diagonal), windows = mark(shape.windows);
+  grid.inputs.forEach((input, k) => {
+    const r = Math.floor(k / n), c = k % n, td = input.parentElement;
+    td.classList.toggle("box-right", c + 1 < n && region[r][c] !== region[r][c + 1]);
+    td.classList.toggle("box-bottom", r + 1 < n && region[r][c] !== region[r + 1][c]);
+    td.classList.toggle("diag", diagonal.has(k));
+    td.classList.toggle("window", windows.has(k));
+  });
+}
+
+async function refreshShape() {
+  const variant = $("variant").value;
+  $("regions-box").hidden = variant !== "jigsaw";
+  if (variant === "standard") return drawShape();
+  if (variant === "jigsaw" && !$("regions").value.trim()) {
+    drawShape();
+    return say("type the jigsaw regions: one letter per cell", "warn");
+  }
+  const answer = await call("/api/parse", request(), false);
+  if (!answer.ok) return say(answer.data.error, "error");
+  drawShape(answer.data);
+  say(`rules: ${answer.data.variant}`, "");
 }
 
 const KIND = { solved: "good", multiple: "warn", "no solution": "error", stopped: "warn" };
@@ -400,6 +439,8 @@ async function init() {
   });
   $("random").addEventListener("click", randomPuzzle);
   $("rate").addEventListener("click", ratePuzzle);
+  $("variant").addEventListener("change", () => { edited(); refreshShape(); });
+  $("regions").addEventListener("change", refreshShape);
   $("load-text").addEventListener("click", () => loadText($("puzzle-text").value));
   for (const id of ["stop", "cover-stop"]) $(id).addEventListener("click", () => controller && controller.abort());
   for (const [tab, panel] of [["tab-sudoku", "panel-sudoku"], ["tab-cover", "panel-cover"]]) {
@@ -421,6 +462,8 @@ async function init() {
     $("time-limit").value = status.time_limit;
     $("time-limit").max = status.max_time_limit;
     $("rate-box").hidden = !status.features.rate;
+    for (const rule of status.features.variants.slice(1)) $("variant").add(new Option(rule, rule));
+    $("variant-box").hidden = status.features.variants.length < 2;
   } catch {
     say("the server cannot be reached", "error");
   }
