@@ -183,7 +183,8 @@ def test_variants_where_the_solver_has_them(client):
     assert data["conflicts"] == [[0, 0], [1, 2]]
     for body in ({"puzzle": ESCARGOT, "variant": "jigsaw"},
                  {"puzzle": ESCARGOT, "variant": "nope"},
-                 {"puzzle": "." * 16, "variant": "windoku"}):
+                 {"puzzle": "." * 16, "variant": "jigsaw",
+                  "regions": "AABB"}):
         assert_error(client.post("/api/solve", json=body), 400)
 
 

@@ -852,7 +852,7 @@ def generate(params: dict, settings: Settings, budget: Budget) -> dict:
         budget.remaining()
         return {"status": "failed", "message": str(error), "ms": budget.ms()}
     budget.remaining()
-    answer = _grid_fields(grid, variant)
+    answer = _grid_fields(grid)
     answer.update(status="generated", puzzle=grid.format("line"),
                   cells=grid.cells.tolist(), givens=grid.givens,
                   difficulty=difficulty, ms=budget.ms(),
