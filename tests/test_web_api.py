@@ -540,3 +540,20 @@ def test_service_functions_run_without_a_server():
         service.count({"puzzle": ESCARGOT}, Settings(), budget)
     with pytest.raises(ValueError):
         Settings(time_limit=100, max_time_limit=60)
+
+
+def test_serve_command_line(capsys):
+    from sudoku.cli import main
+    assert main(["serve", "--port", "http"]) == 2
+    assert main(["serve", "--time-limit", "90"]) == 2  # above the cap
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 1
+    finally:
+        taken.close()
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1 port {port}" in err
+    assert "--time-limit is larger than --max-time-limit" in err
