@@ -557,3 +557,15 @@ def test_serve_command_line(capsys):
     err = capsys.readouterr().err
     assert f"cannot listen on 127.0.0.1 port {port}" in err
     assert "--time-limit is larger than --max-time-limit" in err
+
+
+def test_listening_socket_is_tcp_so_answers_are_not_delayed():
+    """asyncio sets TCP_NODELAY on accepted sockets only when the
+    listening socket says TCP; without it every answer on a kept-alive
+    connection waited 40 ms for a delayed acknowledgement."""
+    from sudoku.web.server import _bind
+    sock = _bind("127.0.0.1", 0)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP
+    finally:
+        sock.close()

@@ -547,7 +547,7 @@ def parse_puzzle(params: dict, settings: Settings) -> dict:
 # A batch is solved chunk by chunk (solve_many, one engine call each), the
 # budget looked at between chunks; chunks grow from the first so that a
 # small batch answers at once and a large one pays little per call.
-BATCH_FIRST_CHUNK = 64
+BATCH_FIRST_CHUNK = 256
 BATCH_MAX_CHUNK = 4096
 # Each puzzle of a batch stops after this many nodes (status "unknown", as
 # with `sudoku solve --max-nodes`); no ordinary 9x9 puzzle comes near it.
