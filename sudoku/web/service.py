@@ -581,7 +581,7 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
     out, the puzzles done so far are answered and ``status`` is
     ``"stopped"``.
     """
-    from ..cli import _batch_entry, _without_comment
+    from ..cli import TAGS, _batch_entry, _entry, _without_comment
     from ..solver import solve_many as solve_batch
 
     _only(params, "puzzles", "box", "format", "limit")
@@ -623,11 +623,15 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
         for (number, text), result in zip(part, found):
             summary[result.status] += 1
             grid = result.grid
+            shown = None if grid is None else grid.format(fmt)
             results.append({"line": number, "status": result.status,
-                            "solution": None if grid is None
-                            else grid.format(fmt), "error": result.error})
-            lines.append(_batch_entry(number, text, result, style,
-                                      number == 1))
+                            "solution": shown, "error": result.error})
+            if shown is not None:  # what _batch_entry writes, formatted once
+                lines.append(_entry(shown, TAGS[result.status], number,
+                                    number == 1))
+            else:
+                lines.append(_batch_entry(number, text, result, style,
+                                          number == 1))
         done += len(part)
         chunk = min(2 * chunk, BATCH_MAX_CHUNK)
     message = (f"{done} of {len(entries)} puzzles: " + ", ".join(
