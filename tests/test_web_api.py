@@ -296,6 +296,7 @@ def test_exact_cover_dlx_text(client):
     {"builder": "pentomino", "board": "3x20", "distinct": "yes"},
     {"problem": ""}, {}, {"problem": 3},
     {"builder": "queens", "n": 8, "mode": "all"},
+    {"builder": "queens", "n": 8, "limit": 10 ** 30},
     {"builder": "queens", "n": 8, "mode": "solutions", "limit": 101},
 ])
 def test_exact_cover_bad_input(client, body):
@@ -310,6 +311,7 @@ def test_exact_cover_bad_input(client, body):
     {"puzzle": ",".join(["0"] * 36 * 36)},  # 36x36: larger than served
     {"puzzle": ESCARGOT, "limit": 0}, {"puzzle": ESCARGOT, "limit": -1},
     {"puzzle": ESCARGOT, "limit": "2"}, {"puzzle": ESCARGOT, "limit": True},
+    {"puzzle": ESCARGOT, "limit": 10 ** 30}, {"puzzle": ESCARGOT, "limit": 1.5},
     {"puzzle": ESCARGOT, "time_limit": 0},
     {"puzzle": ESCARGOT, "time_limit": 61},
     {"puzzle": ESCARGOT, "time_limit": "1"},

@@ -190,11 +190,17 @@ def test_sixteen_by_sixteen(page):
     page.select_option("#size", "4x4")
     assert page.locator("#grid input").count() == 256
     cell(page, 0, 0).click()
-    page.keyboard.type(HEX16.lower())  # letters in either case
+    page.keyboard.type(HEX16[:32].lower())  # letters in either case
+    assert grid_text(page)[:32] == HEX16[:32]
+    page.click("#text-box summary")  # the rest through the text box
+    page.fill("#puzzle-text", HEX16)
+    page.click("#load-text")
+    status(page, "loaded a 16x16 puzzle")
     assert grid_text(page) == HEX16
     page.click("#solve")
     status(page, "solved")
     assert is_valid_solution(grid_text(page), HEX16)
+    assert page.inner_text("#solution-text") == str(sudoku.solve(HEX16))
 
 
 def test_several_solutions_show_two_differing_cells(page):

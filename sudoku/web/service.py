@@ -444,6 +444,8 @@ def _differing_cells(first: Grid, second: Grid, at_most: int = 2):
 
 
 COUNT_LIMIT = 1000
+# The largest limit taken (the engine counts in 64-bit integers).
+MAX_LIMIT = 1 << 62
 
 
 def count(params: dict, settings: Settings, budget: Budget) -> dict:
@@ -452,7 +454,7 @@ def count(params: dict, settings: Settings, budget: Budget) -> dict:
     / none (``unknown`` when the budget stopped the count before two)."""
     _only(params, *GRID_FIELDS, "limit")
     grid, variant = read_grid(params, settings)
-    limit = _positive(params, "limit", COUNT_LIMIT) if params.get(
+    limit = _positive(params, "limit", COUNT_LIMIT, MAX_LIMIT) if params.get(
         "limit", COUNT_LIMIT) is not None else None
     found = _search_grid(grid, variant, budget, limit, False)
     answer = _grid_fields(grid, variant)
@@ -770,7 +772,7 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
         raise RequestError(f"'mode' must be count or solutions, got "
                            f"{_short(mode)}")
     if mode == "count":
-        limit = _positive(params, "limit", None)
+        limit = _positive(params, "limit", None, MAX_LIMIT)
     else:
         limit = _positive(params, "limit", 1, MAX_SHOWN)
     problem, picture, distinct = _problem_of(params)
