@@ -1,9 +1,12 @@
 """dlx: exact cover by Dancing Links, from the command line.
 
-  dlx solve FILE|-            solve a problem in Knuth's DLX format
+  dlx solve FILE|-            solve a problem in Knuth's DLX format (DLX1,
+                              DLX2 colors item:color, DLX3 bounds u:v|item)
   dlx pentomino 6x10          pack pentominoes (or other pieces) in a board
   dlx queens 12               place n queens
   dlx langford 11             Langford pairs
+  dlx debruijn 4 [--symbols K]  de Bruijn sequences (colors: XCC)
+  dlx rooks 6 2               k rooks in every row and column (bounds: MCC)
 
 Solutions go to standard output (the first one by default; --all or
 --limit N for more); --count prints how many instead, the count alone on
@@ -72,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dlx", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    from . import __version__
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
@@ -79,8 +85,11 @@ def _parser() -> argparse.ArgumentParser:
         "solve", help="solve a file in Knuth's DLX format",
         description="Solve an exact-cover problem in Knuth's DLX format "
                     "(first line: primary items, '|', secondary items; "
-                    "then one option a line; '|' lines are comments). "
-                    "Solutions are printed as their option lines.")
+                    "then one option a line; '|' and '//' lines are "
+                    "comments). DLX2 colors ('item:color' in options) and "
+                    "DLX3 bounds ('u:v|item' or 'v|item' on the item line) "
+                    "are understood. Solutions are printed as their option "
+                    "lines.")
     solve.add_argument("file", metavar="FILE|-",
                        help="the problem file, or - for standard input")
     _add_output_options(solve, symmetric=False)
@@ -122,6 +131,28 @@ def _parser() -> argparse.ArgumentParser:
                     "--all-symmetries.")
     langford.add_argument("n", type=_positive)
     _add_output_options(langford, symmetric=True)
+
+    debruijn = commands.add_parser(
+        "debruijn", help="de Bruijn sequences (an XCC problem)",
+        description="Cyclic sequences of K**N symbols in which every word "
+                    "of N symbols appears once, counted up to rotation "
+                    "(OEIS A016031 for K = 2). Exact cover with colors: "
+                    "the symbol at each position is a colored secondary "
+                    "item.")
+    debruijn.add_argument("n", type=_positive)
+    debruijn.add_argument("--symbols", type=_positive, default=2,
+                          metavar="K", help="alphabet size (default 2)")
+    _add_output_options(debruijn, symmetric=False)
+
+    rooks = commands.add_parser(
+        "rooks", help="k rooks in every row and column (an MCC problem)",
+        description="Place rooks on an n x n board, exactly k in every row "
+                    "and column (OEIS A001499 for k = 2, A001501 for "
+                    "k = 3). Exact cover with multiplicities: rows and "
+                    "columns are items with bounds k..k.")
+    rooks.add_argument("n", type=_positive)
+    rooks.add_argument("k", type=_positive)
+    _add_output_options(rooks, symmetric=False)
     return parser
 
 
@@ -190,8 +221,13 @@ def _solve(args) -> int:
 
     options = problem.options
 
+    def line(k):  # an option as the file wrote it, colors included
+        colors = problem.option_colors(k)
+        return " ".join(str(x) if x not in colors else f"{x}:{colors[x]}"
+                        for x in options[k])
+
     def draw(problem, solution):
-        return "\n".join(" ".join(map(str, options[i])) for i in solution)
+        return "\n".join(line(i) for i in solution)
 
     return _run_problem(args, problem, draw)
 
@@ -258,6 +294,26 @@ def _langford(args) -> int:
     return _run_problem(args, problem, render)
 
 
+def _debruijn(args) -> int:
+    from .problems.debruijn import debruijn, render
+    if args.symbols < 2:
+        raise UsageError("--symbols must be at least 2")
+    try:
+        problem = debruijn(args.n, args.symbols)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return _run_problem(args, problem, render)
+
+
+def _rooks(args) -> int:
+    from .problems.rooks import render, rooks
+    try:
+        problem = rooks(args.n, args.k)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return _run_problem(args, problem, render)
+
+
 def silence_stdout() -> None:
     """Point standard output at /dev/null, after its reader went away, so
     that flushing it at exit does not report the broken pipe again."""
@@ -281,6 +337,10 @@ def main(argv: list[str] | None = None) -> int:
             status = _pentomino(args, args.parser)
         elif args.command == "queens":
             status = _queens(args)
+        elif args.command == "debruijn":
+            status = _debruijn(args)
+        elif args.command == "rooks":
+            status = _rooks(args)
         else:
             status = _langford(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit

@@ -5,7 +5,11 @@
   symmetries (``Polyomino``, ``polyomino``);
 * ``dlx.problems.queens``: n queens on an n x n board (``queens``);
 * ``dlx.problems.langford``: Langford pairs, counted up to reversal
-  (``langford``).
+  (``langford``);
+* ``dlx.problems.debruijn``: de Bruijn sequences, up to rotation
+  (``debruijn``; colors: Knuth's XCC);
+* ``dlx.problems.rooks``: k rooks in every row and column (``rooks``;
+  multiplicities: Knuth's MCC).
 
 Each builder returns an ``ExactCover`` whose options are tuples of item
 names, and its module has a ``render`` that turns a solution back into a
@@ -13,7 +17,8 @@ picture.  The submodules are exported as modules (``queens.queens(8)``):
 their main functions share their names.
 """
 
-from . import langford, polyomino, queens
+from . import debruijn, langford, polyomino, queens, rooks
 from .polyomino import Polyomino
 
-__all__ = ["langford", "queens", "polyomino", "Polyomino"]
+__all__ = ["debruijn", "langford", "queens", "polyomino", "Polyomino",
+           "rooks"]

@@ -621,15 +621,15 @@ class Polyomino:
                   ) -> Iterator[Tiling]:
         """Stream the tilings: one per symmetry class (``distinct``) or
         all of them; at most ``limit``."""
-        self.stats = Stats()
+        self.stats = stats = Stats()
         if not distinct or len(self.symmetries) == 1:
-            yield from self._tilings(self.problem, limit)
-            return
-        taken = 0
-        for tiling in self._distinct_tilings():
+            tilings = self._tilings(self.problem, limit)
+        else:
+            tilings = self._distinct_tilings()
+        for tiling in tilings:
+            stats.solutions += 1  # the tilings yielded, not the covers
             yield tiling
-            taken += 1
-            if limit is not None and taken >= limit:
+            if limit is not None and stats.solutions >= limit:
                 return
 
     def _distinct_tilings(self) -> Iterator[Tiling]:
