@@ -547,15 +547,17 @@ def parse_puzzle(params: dict, settings: Settings) -> dict:
 
 # -- batches --------------------------------------------------------------------
 # A batch is solved chunk by chunk (solve_many, one engine call each), the
-# budget looked at between chunks; chunks grow from the first so that a
-# small batch answers at once and a large one pays little per call.
+# budget and the client looked at between chunks.  The first chunk is
+# BATCH_FIRST_CHUNK puzzles; later ones are sized from the time per puzzle
+# so far to last about BATCH_CHUNK_SECONDS (and never past the budget),
+# between BATCH_MIN_CHUNK and BATCH_MAX_CHUNK puzzles.
 BATCH_FIRST_CHUNK = 256
+BATCH_MIN_CHUNK = 16
 BATCH_MAX_CHUNK = 4096
+BATCH_CHUNK_SECONDS = 0.25
 # Each puzzle of a batch stops after this many nodes (status "unknown", as
 # with `sudoku solve --max-nodes`); no ordinary 9x9 puzzle comes near it.
-BATCH_MAX_NODES = 5_000_000
-
-
+BATCH_MAX_NODES = 2_000_000
 BATCH_MAX_PUZZLES = 100_000
 
 
@@ -620,8 +622,10 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
             stopped = True
             break
         part = entries[done:done + chunk]
+        t0 = time.perf_counter()
         found = solve_batch([text for _, text in part], box, limit=limit,
                             max_nodes=BATCH_MAX_NODES, threads=1)
+        per_puzzle = max(time.perf_counter() - t0, 1e-6) / len(part)
         for (number, text), result in zip(part, found):
             summary[result.status] += 1
             grid = result.grid
@@ -635,7 +639,9 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
                 lines.append(_batch_entry(number, text, result, style,
                                           number == 1))
         done += len(part)
-        chunk = min(2 * chunk, BATCH_MAX_CHUNK)
+        seconds = min(BATCH_CHUNK_SECONDS, budget.remaining())
+        chunk = int(min(BATCH_MAX_CHUNK, max(BATCH_MIN_CHUNK,
+                                             seconds / per_puzzle)))
     message = (f"{done} of {len(entries)} puzzles: " + ", ".join(
         f"{v} {k}" for k, v in summary.items() if v))
     return {"status": "stopped" if stopped else "done",
