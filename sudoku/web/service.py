@@ -238,11 +238,9 @@ def read_grid(params: dict, settings: Settings, *, check: bool = True):
                            f"{_short(source)}")
     box = _box(params)
     variant = _variant(params)
+    if box is not None and box[0] * box[1] > settings.max_size:
+        raise RequestError(_too_big(box[0] * box[1], settings))
     try:
-        if box is not None:
-            check_box(box)
-            if box[0] * box[1] > settings.max_size:
-                raise RequestError(_too_big(box[0] * box[1], settings))
         grid = parse(source, box)
     except InvalidPuzzle as error:
         raise RequestError(str(error)) from None
