@@ -60,3 +60,12 @@ def test_budget_and_settings():
     with pytest.raises(ValueError):
         Settings(queue=-1)
     assert Settings(workers=0).workers >= 1
+
+
+def test_messages_count_in_the_singular_and_plural():
+    knuth = "a b c d e | f g\nc e f\na d g\nb c f\na d\nb g\nd e g\n"
+    assert call(service.exact_cover, problem=knuth)["message"] == \
+        "1 solution"
+    assert call(service.exact_cover, builder="queens", n=4)["message"] == \
+        "2 solutions"
+    assert call(service.count, puzzle=ESCARGOT)["message"] == "1 solution"
