@@ -2,6 +2,7 @@
 
     sudoku solve PUZZLE|FILE|-   solve a puzzle, or a file (one per line)
     sudoku solve --example       a famous hard puzzle and its solution
+    sudoku serve [--open]        a web page and JSON API on 127.0.0.1:8000
 
 A FILE (or ``-`` for standard input) holding one grid over several lines is
 one puzzle; otherwise each non-blank line is a puzzle (text after the
@@ -46,6 +47,7 @@ from . import reader
 from .grid import Grid, InvalidPuzzle, parse
 from .solver import (INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN, Result,
                      count, solve_many)
+from .web import server as serve
 
 EXAMPLE_NAME = "AI Escargot (Arto Inkala, 2006)"
 EXAMPLE = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
@@ -116,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "--example only")
     solve.add_argument("-q", "--quiet", action="store_true",
                        help="no progress or summary on stderr")
+    serve.add_parser(commands)
     return parser
 
 
@@ -170,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        if args.command == "serve":
+            return serve.run(args)
         return run_solve(args)
     except UsageError as error:
         print(f"sudoku: {error}", file=sys.stderr)
