@@ -48,3 +48,118 @@ def test_help_exits_0(capsys):
     for argv in (["--help"], ["solve", "-h"], ["pentomino", "--help"]):
         status, out, err = run(capsys, *argv)
         assert status == 0 and "usage: dlx" in out
+
+
+NONE = "a b c\na b\nb c\n"      # no exact cover
+TWO = "a b | x\na b\na x\nb\n"  # two: {a b}, {a x, b}
+
+
+def write(tmp_path, text, name="p.dlx"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("extra, status, out", [
+    ([], 1, ""),
+    (["--count"], 1, "0\n"),
+    (["--all"], 1, ""),
+    (["--limit", "3"], 1, ""),
+])
+def test_no_solution_exits_1(capsys, tmp_path, extra, status, out):
+    code, printed, err = run(capsys, "solve", write(tmp_path, NONE), *extra)
+    assert code == status and printed == out
+    if "--count" not in extra:
+        assert err == "no solution\n"
+
+
+@pytest.mark.parametrize("extra, out", [
+    ([], "a b\n"),
+    (["--count"], "2\n"),
+    (["--all"], "a b\n\na x\nb\n"),
+    (["--limit", "1"], "a b\n"),
+    (["--limit", "2"], "a b\n\na x\nb\n"),
+])
+def test_solutions_exit_0(capsys, tmp_path, extra, out):
+    code, printed, err = run(capsys, "solve", write(tmp_path, TWO), *extra)
+    assert code == 0 and printed == out and err == ""
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve"], "required"),
+    (["solve", "x.dlx", "--count", "--all"], "not allowed"),
+    (["solve", "x.dlx", "--limit", "0"], "not positive"),
+    (["solve", "x.dlx", "--limit", "x"], "not an integer"),
+    (["queens", "0"], "not positive"),
+    (["queens", "-3"], ""),
+    (["queens", "8", "--all-symmetries"], "unrecognized"),
+    (["pentomino"], "one of them"),
+    (["pentomino", "6x10", "--board", "b.txt"], "one of them"),
+    (["pentomino", "6x10", "--copies", "0"], "not positive"),
+    (["pentomino", "6x10", "--pieces", "heptominoes"], "unknown piece set"),
+    (["pentomino", "7x9"], "60 cells but the board has 63"),
+    (["pentomino", "seven"], "is neither"),
+    (["pentomino", "6x20", "--copies", "2", "--dlx"], "--dlx cannot"),
+    (["pentomino", "3x20", "--dlx"], "add --all-symmetries"),
+    (["pentomino", "--board", "/no/such/board"], "cannot read"),
+    (["solve", "/no/such/file.dlx"], "cannot read"),
+    (["langford", "x"], "not an integer"),
+])
+def test_usage_errors_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and message in err
+
+
+@pytest.mark.parametrize("files, message", [
+    ({"p.dlx": "a b\na c\n"}, "p.dlx:2: unknown item 'c'"),
+    ({"p.dlx": ""}, "no item line"),
+    ({"b.txt": "..x\n"}, "neither '.'"),
+    ({"b.txt": "...\n"}, "cells but the board has 3"),
+    ({"b.txt": "....", "s.txt": "AA\n\nA"}, "drawn in two pictures"),
+])
+def test_bad_input_files_exit_1(capsys, tmp_path, files, message):
+    paths = {name: write(tmp_path, text, name) for name, text in
+             files.items()}
+    if "p.dlx" in paths:
+        argv = ["solve", paths["p.dlx"]]
+    else:
+        argv = ["pentomino", "--board", paths["b.txt"]]
+        if "s.txt" in paths:
+            argv += ["--pieces", paths["s.txt"]]
+    code, out, err = run(capsys, *argv)
+    assert code == 1 and out == "" and message in err
+    assert err.count("\n") == 1
+
+
+def test_pieces_and_board_files(capsys, tmp_path):
+    board = write(tmp_path, "...\n...\n", "b.txt")
+    pieces = write(tmp_path, "LL\nL.\n\nJJ\n.J\n", "s.txt")
+    code, out, err = run(capsys, "pentomino", "--board", board, "--pieces",
+                         pieces, "--count", "--all-symmetries")
+    assert code == 0 and out == "4\n"  # two tilings, L and J swapped
+    code, out, err = run(capsys, "pentomino", "--board", board, "--pieces",
+                         pieces, "--count")
+    # one orbit: a mirror swaps the two tilings, a half turn swaps L and J
+    assert code == 0 and out == "1\n"
+    code, out, err = run(capsys, "pentomino", "--board", board, "--pieces",
+                         pieces, "--one-sided", "--count",
+                         "--all-symmetries")
+    assert code == 0 and out == "4\n"  # the L tromino turns into itself
+
+
+@pytest.mark.parametrize("argv, count", [
+    (["queens", "6"], 4), (["queens", "3"], 0), (["langford", "4"], 1),
+    (["langford", "4", "--all-symmetries"], 2), (["langford", "5"], 0),
+    (["pentomino", "3x20", "--all-symmetries"], 8),
+])
+def test_dlx_files_count_the_same(capsys, tmp_path, monkeypatch, argv,
+                                  count):
+    import io
+    import sys
+    code, text, err = run(capsys, *argv, "--dlx")
+    assert code == 0 and text.startswith("| dlx ")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    code, out, err = run(capsys, "solve", "-", "--count")
+    assert out == f"{count}\n" and code == (0 if count else 1)
+    code, out, err = run(capsys, *argv, "--count")
+    assert out == f"{count}\n" and code == (0 if count else 1)
