@@ -420,10 +420,11 @@ class Summary:
         rate = self.done / (now - self.start)
         if self.total:
             share = min(99, 100 * line // self.total)
-            text = (f"sudoku: {self.done} puzzles, {share}% of the input, "
-                    f"{rate:,.0f} puzzles/s")
+            text = (f"sudoku: {_plural(self.done, 'puzzle')}, {share}% of "
+                    f"the input, {rate:,.0f} puzzles/s")
         else:
-            text = f"sudoku: {self.done} puzzles, {rate:,.0f} puzzles/s"
+            text = (f"sudoku: {_plural(self.done, 'puzzle')}, "
+                    f"{rate:,.0f} puzzles/s")
         print(("\r" + text) if self.tty else text, end="" if self.tty
               else "\n", file=sys.stderr, flush=True)
         self.reported = True

@@ -172,3 +172,21 @@ def test_matrix_round_trip_and_secondary_columns():
     with pytest.raises(ValueError, match="secondary=-1"):
         ExactCover.from_matrix(m, secondary=-1)
     assert ExactCover.from_matrix(m, secondary=3).count() == 1
+
+
+@pytest.mark.parametrize("bad", [6, -1, 100])
+def test_batch_givens_must_exist(bad):
+    with pytest.raises(ValueError, match=f"given option {bad} does not "
+                                         f"exist \\(there are 6\\)"):
+        toy().solve_batch([[0], [bad]])
+    with pytest.raises(ValueError, match=f"given option {bad} does not"):
+        toy().solve_batch(np.array([0, bad]), starts=[0, 1, 2])
+    with pytest.raises(ValueError, match=f"given option {bad} does not"):
+        toy().count(given=[bad])
+
+
+def test_batch_edges():
+    p = toy()
+    assert p.solve_batch([[5]]).counts.tolist() == [0]
+    assert p.solve_batch([]).counts.tolist() == []
+    assert p.solve_batch(np.zeros(0, int), starts=[0]).counts.tolist() == []

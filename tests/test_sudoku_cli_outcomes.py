@@ -151,3 +151,64 @@ def test_the_same_tag_alone_and_in_a_batch(capsys, monkeypatch):
 def test_example_alone(capsys):
     code, out, err = run(capsys, "solve", "--example")
     assert code == 0 and EXAMPLE in out
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.mark.parametrize("tty", [False, True])
+def test_progress_reports(capsys, monkeypatch, tty):
+    import sudoku.cli as cli
+    clock = FakeClock()
+    monkeypatch.setattr(cli.time, "perf_counter", clock)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: tty, raising=False)
+    summary = cli.Summary(total=200, quiet=False)
+    for status in ("solved", "solved", "no solution", "multiple",
+                   "invalid", "unknown"):
+        summary.add(status)
+    clock.now += 0.5  # too early to report
+    summary.progress(50)
+    assert capsys.readouterr().err == ""
+    clock.now += 1.5
+    summary.progress(50)
+    err = capsys.readouterr().err
+    line = "sudoku: 6 puzzles, 25% of the input, 3 puzzles/s"
+    # a terminal is told at once, a log only every 5 seconds
+    assert err == ("\r" + line if tty else "")
+    clock.now += 1.0
+    summary.progress(100)
+    err = capsys.readouterr().err
+    assert err == ("\rsudoku: 6 puzzles, 50% of the input, 2 puzzles/s"
+                   if tty else "")
+    clock.now += 5.0
+    summary.progress(199)
+    err = capsys.readouterr().err
+    line = "sudoku: 6 puzzles, 99% of the input, 1 puzzles/s"
+    assert err == ("\r" + line if tty else line + "\n")
+    summary.finish()
+    err = capsys.readouterr().err
+    assert err == ("\r\x1b[K" if tty else "") + (
+        "sudoku: 6 puzzles in 8.00 s (1 puzzles/s): 2 solved, 1 no "
+        "solution, 1 multiple, 1 invalid, 1 unknown\n")
+    quiet = cli.Summary(total=None, quiet=True)
+    clock.now += 10
+    quiet.progress(1)
+    quiet.finish()
+    assert capsys.readouterr().err == ""
+    unknown_total = cli.Summary(total=None, quiet=False)
+    unknown_total.add("solved")
+    clock.now += 2
+    unknown_total.progress(1)
+    assert capsys.readouterr().err == (
+        "\rsudoku: 1 puzzle, 0 puzzles/s" if tty else "")
+    clock.now += 5
+    unknown_total.progress(1)
+    unknown_total.finish()
+    err = capsys.readouterr().err
+    assert "sudoku: 1 puzzle in 7.00 s (0 puzzles/s): 1 solved, 0 no " \
+        "solution, 0 multiple, 0 invalid\n" in err and "unknown" not in err
