@@ -190,3 +190,15 @@ def test_batch_edges():
     assert p.solve_batch([[5]]).counts.tolist() == [0]
     assert p.solve_batch([]).counts.tolist() == []
     assert p.solve_batch(np.zeros(0, int), starts=[0]).counts.tolist() == []
+
+
+def test_batch_stats_complete_only_when_every_tree_was_explored():
+    p = toy()
+    p.solve_batch([[5]])  # no solution: explored to the end
+    assert p.stats.complete and p.stats.solutions == 0
+    p.solve_batch([[0, 2]])  # overlapping givens: nothing to explore
+    assert p.stats.complete
+    p.solve_batch([[], [5]], limit=1)  # stopped at its limit: may have more
+    assert not p.stats.complete and p.stats.solutions == 1
+    p.solve_batch([[], [5]], limit=2)  # one solution < limit: explored
+    assert p.stats.complete and p.stats.solutions == 1
