@@ -163,3 +163,92 @@ def test_dlx_files_count_the_same(capsys, tmp_path, monkeypatch, argv,
     assert out == f"{count}\n" and code == (0 if count else 1)
     code, out, err = run(capsys, *argv, "--count")
     assert out == f"{count}\n" and code == (0 if count else 1)
+
+
+@pytest.mark.parametrize("argv, partial", [
+    (["queens", "8"], 3), (["langford", "7"], 3),
+    # one search with the X in a quarter: 3 orbits of 4 tilings each
+    (["pentomino", "6x10"], 3), (["pentomino", "6x10", "--all-sym"], 12),
+    # no tiling is complete before the Burnside search ends: none counted
+    (["pentomino", "3x20"], 0)])
+def test_interrupted_count_prints_the_partial_count(capsys, monkeypatch,
+                                                    argv, partial):
+    from dlx import ExactCover, Interrupted, Stats
+
+    def interrupted(self, *args, **kwargs):
+        raise Interrupted(3, Stats(10, 20, 3, 0.5, False))
+
+    def interrupted_stream(self, *args, **kwargs):
+        yield from ()
+        raise Interrupted(3, Stats(10, 20, 3, 0.5, False))
+    monkeypatch.setattr(ExactCover, "count", interrupted)
+    monkeypatch.setattr(ExactCover, "solutions", interrupted_stream)
+    if argv[0] == "pentomino":  # Polyomino counts its own partial count
+        from dlx.problems import polyomino
+        monkeypatch.setattr(polyomino.Polyomino, "_labelings", lambda s: 1)
+    status, out, err = run(capsys, *argv, "--count", "--stats")
+    assert status == 130 and out == f"{partial} (partial: interrupted)\n"
+    assert err.startswith(f"dlx: interrupted after {partial} solutions "
+                          f"(partial)\n")
+    assert "(stopped early)" in err
+
+
+def test_interrupted_listing_says_how_many_were_printed(capsys, monkeypatch):
+    from dlx import ExactCover, Interrupted, Stats
+
+    def two_then_stop(self, *args, **kwargs):
+        yield [0]
+        yield [1]
+        raise Interrupted(2, Stats(10, 20, 2, 0.5, False))
+    monkeypatch.setattr(ExactCover, "solutions", two_then_stop)
+    status, out, err = run(capsys, "queens", "4", "--all")
+    assert status == 130 and out == "Q\n.\n"  # options 0 and 1, drawn
+    assert err == "dlx: interrupted after 2 solutions (partial)\n"
+
+
+def test_ctrl_c_stops_a_listing_at_once():
+    import signal
+    import subprocess
+    import sys
+    import time
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dlx", "queens", "18", "--all"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline()  # the search is running
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert time.monotonic() - sent < 30
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert "dlx: interrupted after" in err and "(partial)" in err
+    assert "Traceback" not in err
+
+
+def test_ctrl_c_stops_a_count_with_its_partial_count():
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = ("import sys, dlx.cli; print('ready', flush=True); "
+              "sys.exit(dlx.cli.main(['queens', '17', '--count', "
+              "'--stats']))")
+    process = subprocess.Popen([sys.executable, "-c", script],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline() == "ready\n"
+        time.sleep(5)  # the kernels load, the count starts
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert time.monotonic() - sent < 30
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    count = int(out.split()[0])
+    assert out == f"{count} (partial: interrupted)\n"
+    assert err.startswith(f"dlx: interrupted after {count} solution")
+    assert "(stopped early)" in err
