@@ -38,7 +38,7 @@ import tempfile
 import time
 from typing import Iterable, Iterator, TextIO
 
-from dlx import BudgetExhausted
+from dlx import BudgetExhausted, Interrupted
 from dlx.cli import silence_stdout
 
 from . import grid as G
@@ -171,7 +171,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sudoku: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\nsudoku: interrupted", file=sys.stderr)
+        output = getattr(args, "output", None)
+        where = "" if output is None or not os.path.isfile(output) else \
+            f" ({output} left as it was)"
+        print(f"\nsudoku: interrupted{where}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (``sudoku solve big.txt | head -1``): stop
@@ -343,7 +346,14 @@ def solve_one(text: str, args, out: TextIO) -> int:
     try:
         puzzle = parse(text, args.box)
         if args.count:
-            total = count(puzzle, args.limit, max_nodes=args.max_nodes)
+            try:
+                total = count(puzzle, args.limit, max_nodes=args.max_nodes)
+            except Interrupted as stop:
+                print(f"{stop.count} (partial: interrupted)", file=out)
+                found = _plural(stop.count, "solution")
+                print(f"sudoku: interrupted after {found} (partial)",
+                      file=sys.stderr)
+                return 130
             print(total, file=out)
             return 0 if total else 1
         result = solve_many([puzzle], limit=2 if args.unique else 1,
@@ -429,8 +439,8 @@ class Summary:
               else "\n", file=sys.stderr, flush=True)
         self.reported = True
 
-    def finish(self) -> None:
-        if self.quiet:
+    def finish(self, interrupted: bool = False) -> None:
+        if self.quiet and not interrupted:
             return
         seconds = time.perf_counter() - self.start
         if self.tty and self.reported:
@@ -442,8 +452,9 @@ class Summary:
                  f"{self.counts[INVALID]} invalid"]
         if self.counts[UNKNOWN]:
             parts.append(f"{self.counts[UNKNOWN]} unknown")
-        print(f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s "
-              f"({rate:,.0f} puzzles/s): {', '.join(parts)}",
+        stopped = " before an interrupt (partial)" if interrupted else ""
+        print(f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s"
+              f"{stopped} ({rate:,.0f} puzzles/s): {', '.join(parts)}",
               file=sys.stderr)
 
 
@@ -460,7 +471,14 @@ def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
         texts = [line if not isinstance(line, str) or "\n" in line
                  or (" " not in line and "\t" not in line)
                  else _without_comment(line, args.box) for _, line in chunk]
-        results = _solve_texts(texts, args, limit)
+        try:
+            results = _solve_texts(texts, args, limit)
+        except KeyboardInterrupt:
+            # What was written stays (on standard output; a file given
+            # with -o is left as it was); the summary says it is partial.
+            out.flush()
+            summary.finish(interrupted=True)
+            raise
         lines = []
         for (number, _), text, result in zip(chunk, texts, results):
             summary.add(result.status)

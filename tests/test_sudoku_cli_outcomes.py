@@ -212,3 +212,64 @@ def test_progress_reports(capsys, monkeypatch, tty):
     err = capsys.readouterr().err
     assert "sudoku: 1 puzzle in 7.00 s (0 puzzles/s): 1 solved, 0 no " \
         "solution, 0 multiple, 0 invalid\n" in err and "unknown" not in err
+
+
+def test_interrupted_count_prints_the_partial_count(capsys, monkeypatch):
+    import sudoku.cli as cli
+    from dlx import Interrupted, Stats
+
+    def interrupted(*args, **kwargs):
+        raise Interrupted(5, Stats(10, 20, 5, 0.5, False))
+    monkeypatch.setattr(cli, "count", interrupted)
+    code, out, err = run(capsys, "solve", "." * 81, "--count")
+    assert code == 130 and out == "5 (partial: interrupted)\n"
+    assert err == "sudoku: interrupted after 5 solutions (partial)\n"
+
+
+def test_interrupted_batch_keeps_what_it_wrote(capsys, monkeypatch,
+                                               tmp_path):
+    import sudoku.cli as cli
+    calls = []
+    real = cli.solve_many
+
+    def second_call_interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+    monkeypatch.setattr(cli, "solve_many", second_call_interrupted)
+    monkeypatch.setattr(cli, "CHUNK", 2)
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join(TOP[:5]) + "\n")
+    code, out, err = run(capsys, "solve", path, "-q")
+    assert code == 130 and len(out.splitlines()) == 2
+    assert "sudoku: 2 puzzles in" in err and "(partial)" in err
+    assert err.endswith("sudoku: interrupted\n")
+    calls.clear()
+    code, out, err = run(capsys, "solve", path, "-o", path)
+    assert code == 130 and path.read_text() == "\n".join(TOP[:5]) + "\n"
+    assert err.endswith(f"sudoku: interrupted ({path} left as it was)\n")
+
+
+def test_ctrl_c_stops_a_count_with_its_partial_count():
+    import signal
+    import subprocess
+    import time
+    script = ("import sys, sudoku.cli; print('ready', flush=True); "
+              "sys.exit(sudoku.cli.main(['solve', '.' * 81, '--count']))")
+    process = subprocess.Popen([sys.executable, "-c", script],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline() == "ready\n"
+        time.sleep(5)  # the kernels load, the count starts
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert time.monotonic() - sent < 30
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    count = int(out.split()[0])
+    assert out == f"{count} (partial: interrupted)\n"
+    assert err.startswith(f"sudoku: interrupted after {count} solution")
