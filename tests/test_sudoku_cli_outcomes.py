@@ -273,3 +273,74 @@ def test_ctrl_c_stops_a_count_with_its_partial_count():
     count = int(out.split()[0])
     assert out == f"{count} (partial: interrupted)\n"
     assert err.startswith(f"sudoku: interrupted after {count} solution")
+
+
+def test_batch_tags_in_every_mode(capsys, tmp_path):
+    path = tmp_path / "p.txt"
+    hard = "." * 81
+    path.write_text(f"{TOP[0]}\n{NONE}\n{SEVERAL}\n{CLASH}\n{hard}\n")
+    code, out, err = run(capsys, "solve", path, "--count", "--limit", "5",
+                         "-q")
+    tags = [line.split()[-1] for line in out.splitlines()]
+    assert code == 1 and tags[:2] == ["1", "0"] and int(tags[2]) >= 2
+    assert tags[3:] == ["invalid", "5"]
+    code, out, err = run(capsys, "solve", path, "--count", "--max-nodes",
+                         "3", "-q")
+    assert code == 1 and out.splitlines()[-1] == hard + " unknown"
+    code, out, err = run(capsys, "solve", path, "--unique", "-q",
+                         "--max-nodes", "100000")
+    tags = [line.split()[-1] for line in out.splitlines()]
+    assert code == 1 and tags == ["unique", "nosolution", "multiple",
+                                  "invalid", "multiple"]
+    code, out, err = run(capsys, "solve", path, "-q", "--max-nodes", "100000")
+    rows = out.splitlines()
+    assert code == 1 and len(rows) == 5
+    assert sudoku.is_valid_solution(rows[0], TOP[0])
+    assert rows[1] == NONE + " nosolution" and rows[3] == CLASH + " invalid"
+    assert rows[2].endswith(" multiple") and rows[4].endswith(" multiple")
+
+
+def test_batch_in_the_grid_layout(capsys, tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{TOP[0]}\n{NONE}\n{CLASH}\n")
+    code, out, err = run(capsys, "solve", path, "--format", "grid", "-q")
+    blocks = out.split("\n\n")
+    assert code == 1 and len(blocks) == 2
+    assert sudoku.is_valid_solution(blocks[0], TOP[0])
+    # an invalid puzzle is written as it was read, with its tag
+    assert blocks[1] == "# line 2: nosolution\n" + sudoku.parse(
+        NONE).pretty() + f"\n{CLASH} invalid\n"
+    code, out, err = run(capsys, "solve", path, "--format", "csv", "-q",
+                         "--unique")
+    blocks = out.split("\n\n")
+    assert blocks[0].startswith("# line 1: unique\n")
+    assert sudoku.parse(blocks[0].split("\n", 1)[1]) == sudoku.parse(TOP[0])
+
+
+def test_comment_after_a_puzzle_is_ignored(capsys, tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{TOP[0]} the first one\n{TOP[1]}\tsecond\n")
+    code, out, err = run(capsys, "solve", path, "-q")
+    rows = out.splitlines()
+    assert code == 0 and len(rows) == 2
+    assert sudoku.is_valid_solution(rows[0], TOP[0])
+    assert sudoku.is_valid_solution(rows[1], TOP[1])
+
+
+def test_several_solutions_note(capsys):
+    code, out, err = run(capsys, "solve", SEVERAL)
+    assert code == 0 and "more than one solution" in err
+    code, out, err = run(capsys, "solve", TOP[0])
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("box, ok", [("3x3", True), ("3X3", True),
+                                     ("3,3", True), ("1x9", True),
+                                     ("0x9", False), ("3x", False),
+                                     ("x3", False), ("3x3x3", False)])
+def test_box_flag(capsys, box, ok):
+    code, out, err = run(capsys, "solve", TOP[0], "--box", box)
+    if ok:
+        assert code in (0, 1) and "expected ROWSxCOLS" not in err
+    else:
+        assert code == 2 and "expected ROWSxCOLS" in err
