@@ -175,10 +175,8 @@ def _report(args, pictures: Iterable[str], count: Callable[[], int],
         # is not a bare number, so no script takes it for the answer).
         # The engine's Interrupted carries its count; Ctrl-C between two
         # solutions of a listing leaves the number printed.
-        if args.count:
-            if not isinstance(stop, Interrupted):
-                raise
-            found = stop.count
+        if args.count:  # before the search started, nothing was counted
+            found = getattr(stop, "count", 0)
             print(f"{found} (partial: interrupted)", flush=True)
         print(f"dlx: interrupted after {found} solution"
               f"{'' if found == 1 else 's'} (partial)", file=sys.stderr)

@@ -38,7 +38,7 @@ import tempfile
 import time
 from typing import Iterable, Iterator, TextIO
 
-from dlx import BudgetExhausted, Interrupted
+from dlx import BudgetExhausted
 from dlx.cli import silence_stdout
 
 from . import grid as G
@@ -348,9 +348,10 @@ def solve_one(text: str, args, out: TextIO) -> int:
         if args.count:
             try:
                 total = count(puzzle, args.limit, max_nodes=args.max_nodes)
-            except Interrupted as stop:
-                print(f"{stop.count} (partial: interrupted)", file=out)
-                found = _plural(stop.count, "solution")
+            except KeyboardInterrupt as stop:  # Interrupted, or before it
+                partial = getattr(stop, "count", 0)
+                print(f"{partial} (partial: interrupted)", file=out)
+                found = _plural(partial, "solution")
                 print(f"sudoku: interrupted after {found} (partial)",
                       file=sys.stderr)
                 return 130

@@ -597,7 +597,7 @@ class Polyomino:
                 found = self._burnside(self.problem, self.symmetries)[0]
             else:
                 found = self._run_count(self.problem, 1)[1]
-        except Interrupted:
+        except KeyboardInterrupt:  # Interrupted, or Ctrl-C between searches
             self.stats.complete = False
             self.stats.solutions = self._partial[0 if distinct else 1]
             raise Interrupted(self.stats.solutions, self.stats) from None
