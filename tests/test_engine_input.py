@@ -107,8 +107,7 @@ def test_batch_limit_must_be_positive(limit):
         pairs().solve_batch([[]], limit=limit)
 
 
-@pytest.mark.parametrize("kwargs", [{"max_nodes": 5}, {"limit": 2},
-                                    {"time_limit": 1.0}])
+@pytest.mark.parametrize("kwargs", [{"max_nodes": 5}, {"limit": 2}])
 def test_threads_refuse_budgets(kwargs):
     with pytest.raises(ValueError, match="threads"):
         pairs().count(threads=2, **kwargs)
