@@ -159,6 +159,9 @@ SPELLINGS = [
     "1, 0,0 ,4\n0,0, 0,0\n0 ,0,0,0\n 4,0,0,1",
     "1;;;4\n;;;;\n;;;;\n4;;;1",
     "10 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 " + "0 " * 239 + "16",
+    # letters in a decorated layout, in lower case
+    ("a b . . | " + ". " * 12).rstrip() + "\n" + "\n".join(
+        ". . . . | " + " ".join(["."] * 12) for _ in range(15)),
 ]
 
 
@@ -245,6 +248,14 @@ def test_grid_methods():
         "1 2 | . .\n. . | . .\n----+----\n. . | . .\n. . | . ."
     assert puzzle.format("csv") == "1,2,0,0\n0,0,0,0\n0,0,0,0\n0,0,0,0"
     assert puzzle.cells.flags.writeable is False
+
+
+def test_35x35_is_the_largest_grid_in_letters():
+    cells = np.zeros((35, 35), int)
+    cells[0, 0], cells[0, 1] = 35, 10
+    grid = parse(cells, (5, 7))
+    assert str(grid).startswith("ZA.") and grid.pretty().startswith("Z A .")
+    assert parse(grid.pretty(), (5, 7)) == grid
 
 
 def test_six_by_six_pretty_and_big_grids():
