@@ -286,3 +286,19 @@ def test_digits_past_nine_are_letters():
         parse("B" + "." * 99)
     with pytest.raises(InvalidPuzzle, match="uses 1-8 and"):
         parse("9" + "." * 63)
+
+
+@pytest.mark.parametrize("source, box, message", [
+    (np.arange(15) % 4, None, "wrong size: 15 cells is not a square grid"),
+    (np.zeros(0, int), None, "empty puzzle|wrong size: 0 cells"),
+    ([0] * 15 + [None], None, "bad value None at row 4, column 4"),
+    ([0] * 14 + [1.5, 0], None, "bad value 1.5 at row 4, column 3"),
+    ("." * 20, (2, 3), "wrong size: 20 cells, but box 2x3 makes a 6x6 "
+                       "grid of 36"),
+    ("1," * 19 + "1", (3, 2), "wrong size: 20 cells, but box 3x2 makes a "
+                              "6x6 grid of 36"),
+    (np.zeros((4, 4, 1), int), None, "square"),
+])
+def test_flat_and_boxed_input_errors(source, box, message):
+    with pytest.raises(InvalidPuzzle, match=message):
+        parse(source, box)
