@@ -74,6 +74,8 @@ def test_conflicts_match_plain_loops(case):
     expected = plain_conflicts(cells, box)
     found = conflicts(grid)
     assert set(found) == expected and len(found) == len(expected)
+    # in reading order of the first cell, then of the second
+    assert found == sorted(found, key=lambda f: (f[0], f[1]))
     assert has_conflict(grid) == bool(expected)
     stack = np.array([cells, np.zeros_like(cells), cells])
     assert cells_conflict(stack, box).tolist() == [bool(expected), False,
