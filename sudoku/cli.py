@@ -67,7 +67,7 @@ DASH_MARK = "\0"
 def _is_dashed_puzzle(arg: str) -> bool:
     """An argument starting with ``-`` that is a one-line puzzle (16 cells
     or more of blanks and digits), not an option."""
-    return (arg.startswith("-") and len(arg) >= 16 and arg.strip("-") != ""
+    return (arg.startswith("-") and len(arg) >= 16
             and all(ch in G.BLANKS or ch.upper() in G.ALPHABET
                     for ch in arg))
 

@@ -344,3 +344,26 @@ def test_box_flag(capsys, box, ok):
         assert code in (0, 1) and "expected ROWSxCOLS" not in err
     else:
         assert code == 2 and "expected ROWSxCOLS" in err
+
+
+@pytest.mark.parametrize("word, status, message", [
+    ("abcdefghijklmno", 2, "no such file: abcdefghijklmno (nor is it a "
+                           "puzzle: wrong size: 15 cells"),
+    ("abcdefghijklmnop", 1, "invalid puzzle: bad character 'a'"),
+    ("puzzle.sdk", 2, "no such file: puzzle.sdk"),
+    ("1234", 1, "invalid puzzle"),
+    ("~/p", 2, "no such file"),
+])
+def test_words_that_are_neither_file_nor_puzzle(capsys, word, status,
+                                                message):
+    code, out, err = run(capsys, "solve", word)
+    assert code == status and message in err and out == ""
+
+
+@pytest.mark.parametrize("arg, dashed", [
+    ("-" * 16, True), ("-" + "." * 80, True), ("-q", False),
+    ("--quiet", False), ("-" * 15, False), ("-x" + "." * 14, True),
+    ("-!" + "." * 14, False), ("--", False)])
+def test_dashed_puzzles_are_told_from_options(arg, dashed):
+    from sudoku.cli import _is_dashed_puzzle
+    assert _is_dashed_puzzle(arg) == dashed
