@@ -69,7 +69,7 @@ DASH_MARK = "\0"
 def _is_dashed_puzzle(arg: str) -> bool:
     """An argument starting with ``-`` that is a one-line puzzle (16 cells
     or more of blanks and digits), not an option."""
-    return (arg.startswith("-") and len(arg) >= 16 and arg.strip("-") != ""
+    return (arg.startswith("-") and len(arg) >= 16
             and all(ch in G.BLANKS or ch.upper() in G.ALPHABET
                     for ch in arg))
 
@@ -180,7 +180,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sudoku: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\nsudoku: interrupted", file=sys.stderr)
+        output = getattr(args, "output", None)
+        where = "" if output is None or not os.path.isfile(output) else \
+            f" ({output} left as it was)"
+        print(f"\nsudoku: interrupted{where}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (``sudoku solve big.txt | head -1``): stop
@@ -358,7 +361,15 @@ def solve_one(text: str, args, out: TextIO) -> int:
     try:
         puzzle = parse(text, args.box)
         if args.count:
-            total = count(puzzle, args.limit, max_nodes=args.max_nodes)
+            try:
+                total = count(puzzle, args.limit, max_nodes=args.max_nodes)
+            except KeyboardInterrupt as stop:  # Interrupted, or before it
+                partial = getattr(stop, "count", 0)
+                print(f"{partial} (partial: interrupted)", file=out)
+                found = _plural(partial, "solution")
+                print(f"sudoku: interrupted after {found} (partial)",
+                      file=sys.stderr)
+                return 130
             print(total, file=out)
             return 0 if total else 1
         result = solve_many([puzzle], limit=2 if args.unique else 1,
@@ -437,16 +448,17 @@ class Summary:
         rate = self.done / (now - self.start)
         if self.total:
             share = min(99, 100 * line // self.total)
-            text = (f"sudoku: {self.done} puzzles, {share}% of the input, "
-                    f"{rate:,.0f} puzzles/s")
+            text = (f"sudoku: {_plural(self.done, 'puzzle')}, {share}% of "
+                    f"the input, {rate:,.0f} puzzles/s")
         else:
-            text = f"sudoku: {self.done} puzzles, {rate:,.0f} puzzles/s"
+            text = (f"sudoku: {_plural(self.done, 'puzzle')}, "
+                    f"{rate:,.0f} puzzles/s")
         print(("\r" + text) if self.tty else text, end="" if self.tty
               else "\n", file=sys.stderr, flush=True)
         self.reported = True
 
-    def finish(self) -> None:
-        if self.quiet:
+    def finish(self, interrupted: bool = False) -> None:
+        if self.quiet and not interrupted:
             return
         seconds = time.perf_counter() - self.start
         if self.tty and self.reported:
@@ -458,8 +470,9 @@ class Summary:
                  f"{self.counts[INVALID]} invalid"]
         if self.counts[UNKNOWN]:
             parts.append(f"{self.counts[UNKNOWN]} unknown")
-        print(f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s "
-              f"({rate:,.0f} puzzles/s): {', '.join(parts)}",
+        stopped = " before an interrupt (partial)" if interrupted else ""
+        print(f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s"
+              f"{stopped} ({rate:,.0f} puzzles/s): {', '.join(parts)}",
               file=sys.stderr)
 
 
@@ -476,7 +489,14 @@ def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
         texts = [line if not isinstance(line, str) or "\n" in line
                  or (" " not in line and "\t" not in line)
                  else _without_comment(line, args.box) for _, line in chunk]
-        results = _solve_texts(texts, args, limit)
+        try:
+            results = _solve_texts(texts, args, limit)
+        except KeyboardInterrupt:
+            # What was written stays (on standard output; a file given
+            # with -o is left as it was); the summary says it is partial.
+            out.flush()
+            summary.finish(interrupted=True)
+            raise
         lines = []
         for (number, _), text, result in zip(chunk, texts, results):
             summary.add(result.status)
