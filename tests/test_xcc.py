@@ -363,6 +363,15 @@ def test_budgets_and_stats_for_colors_and_bounds():
     assert sum(1 for _ in q.solutions(limit=5)) == 5
 
 
+def test_time_limit_stops_colors_and_bounds():
+    from dlx import BudgetExhausted
+    from dlx.problems import debruijn, rooks
+    for p in (rooks.rooks(8, 2), debruijn.debruijn(3, 3)):
+        with pytest.raises(BudgetExhausted, match="time_limit"):
+            p.count(time_limit=0.05)
+        assert p.stats.seconds < 2 and not p.stats.complete
+
+
 def test_threads_are_refused_for_colors_and_bounds():
     with pytest.raises(ValueError, match="one thread"):
         queens_with_bounds(5, (1, 2)).count(threads=2)
