@@ -312,10 +312,10 @@ class ExactCover:
         one thread.
         """
         nthreads = _thread_count(threads)
-        if nthreads > 1 and self.kind != xcc.EXACT:
-            raise ValueError(f"count(threads={threads}) splits DLX1's "
-                             f"search tree; problems with colors or bounds "
-                             f"are counted on one thread (threads=1)")
+        if nthreads > 1 and self.kind == xcc.MULTIPLICITIES:
+            raise ValueError(f"count(threads={threads}) is not available for "
+                             f"problems with bounds yet; count them on one "
+                             f"thread (threads=1)")
         if nthreads > 1:
             if limit is not None or max_nodes is not None:
                 raise ValueError("threads > 1 counts the whole search tree; "
@@ -335,6 +335,9 @@ class ExactCover:
                 if stop.stats.nodes < _SERIAL_PROBE_NODES:
                     raise  # the time limit, not the probe's node budget
             stats = self.stats = Stats()
+            if self.kind == xcc.COLORS:
+                return xcc.count_parallel_colors(self, nodes, nthreads,
+                                                 cutoff, stats, deadline)
             return count_parallel(self.links, nodes, nthreads, cutoff, stats,
                                   deadline)
         return sum(self._run(limit, given, max_nodes, time_limit, mrv_cutoff,

@@ -372,10 +372,25 @@ def test_time_limit_stops_colors_and_bounds():
         assert p.stats.seconds < 2 and not p.stats.complete
 
 
-def test_threads_are_refused_for_colors_and_bounds():
+def test_threads_are_refused_for_bounds():
     with pytest.raises(ValueError, match="one thread"):
         queens_with_bounds(5, (1, 2)).count(threads=2)
     assert queens_with_bounds(5, (1, 2)).count(threads=1) > 0
+
+
+@pytest.mark.parametrize("n", [1, 5, 8])
+def test_parallel_count_with_colors_does_the_same_search(n, monkeypatch):
+    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    p = knuth_queens_colored(n)
+    one = p.count()
+    serial = (p.stats.nodes, p.stats.updates)
+    assert p.count(threads=2) == one
+    assert (p.stats.nodes, p.stats.updates) == serial
+    from dlx.problems import debruijn
+    q = debruijn.debruijn(4)
+    assert q.count(threads=2) == 16 and q.stats.nodes == 189
+    assert q.stats.updates == 5660  # dlx2's own figures for this file
+    assert q.count(threads=2, given=[0]) == q.count(given=[0])
 
 
 # -- Knuth's own figures -------------------------------------------------------
