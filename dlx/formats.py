@@ -81,6 +81,9 @@ def _name_problem(name: str, max_length: int | None) -> str | None:
                 f"'item:color' in options only)")
     if "|" in name:
         return f"item name {name!r} contains '|'"
+    if any(ch in " \t\n\v\f\r" for ch in name):
+        return (f"item name {name!r} contains a blank (names are separated "
+                f"by blanks)")
     if not all(33 <= ord(ch) <= 126 for ch in name):
         return (f"item name {name!r} has a character that is not printable "
                 f"ASCII")
