@@ -320,7 +320,7 @@ def test_kind_picks_the_least_general_kernel():
 
 # -- through ExactCover: solve, solutions, count, solve_batch -----------------
 
-@settings(max_examples=120, deadline=None,
+@settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(colored_problems(bounded=True), st.data())
 def test_the_api_matches_reference(case, data):
