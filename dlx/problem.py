@@ -473,7 +473,7 @@ class ExactCover:
         elif kind == xcc.EXACT:
             load_kernels("batch")
         else:
-            xcc.load_kernels(kind)
+            xcc.load_kernels(kind, "batch")
         stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
         if algorithm == "cells":

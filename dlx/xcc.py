@@ -172,34 +172,39 @@ def kernel_arrays(problem, kind: str | None = None) -> tuple:
 _loaded: set = set()
 
 
-def load_kernels(kind: str) -> None:
-    """Compile (or load from numba's cache) the search, batch and given
-    kernels of ``kind`` once per process, on a one-item problem, so that
-    ``stats.seconds`` measures the search alone."""
-    if kind in _loaded or kind == EXACT:
+def load_kernels(kind: str, *parts: str) -> None:
+    """Compile (or load from numba's cache) the kernels of ``kind`` that
+    ``parts`` name, once per process, on a one-item problem, so that
+    ``stats.seconds`` measures the search alone: ``"search"`` (search,
+    unwind and the givens' commit and release) and ``"batch"``
+    (solve_batch, compiled apart since a first run seldom needs it)."""
+    wanted = {(kind, part) for part in parts or ("search",)} - _loaded
+    if not wanted or kind == EXACT:
         return
     from .links import Links
     from .search import NO_LIMIT
     K = kernel(kind)
     tiny = Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
                  np.array([0, 1], np.int32))
-    arrays = _tiny_arrays(tiny, kind)
     levels = 2
-    p = int(tiny.option_start[0])
-    K.commit_option(p, *arrays)
-    K.release_option(p, *arrays)
-    K.search(*arrays, np.zeros(levels, np.int32),
-             np.array([0, K.FORWARD], np.int64),
-             np.zeros((1, levels), np.int32), np.zeros(1, np.int32), 1,
-             NO_LIMIT, np.zeros(3, np.int64), 0)
-    K.unwind(*arrays, np.zeros(levels, np.int32),
-             np.array([0, K.DONE], np.int64))
-    K.solve_batch(*_tiny_arrays(tiny, kind), np.zeros(0, np.int32),
-                  np.array([0, 0]), 1, NO_LIMIT,
-                  np.zeros((1, levels), np.int32), np.zeros(1, np.int32),
-                  np.zeros(1, np.int64), np.zeros((1, 3), np.int64), 0,
-                  np.zeros(1, np.uint8))
-    _loaded.add(kind)
+    if (kind, "search") in wanted:
+        arrays = _tiny_arrays(tiny, kind)
+        p = int(tiny.option_start[0])
+        K.commit_option(p, *arrays)
+        K.release_option(p, *arrays)
+        K.search(*arrays, np.zeros(levels, np.int32),
+                 np.array([0, K.FORWARD], np.int64),
+                 np.zeros((1, levels), np.int32), np.zeros(1, np.int32), 1,
+                 NO_LIMIT, np.zeros(3, np.int64), 0)
+        K.unwind(*arrays, np.zeros(levels, np.int32),
+                 np.array([0, K.DONE], np.int64))
+    if (kind, "batch") in wanted:
+        K.solve_batch(*_tiny_arrays(tiny, kind), np.zeros(0, np.int32),
+                      np.array([0, 0]), 1, NO_LIMIT,
+                      np.zeros((1, levels), np.int32), np.zeros(1, np.int32),
+                      np.zeros(1, np.int64), np.zeros((1, 3), np.int64), 0,
+                      np.zeros(1, np.uint8))
+    _loaded.update(wanted)
 
 
 def _tiny_arrays(tiny, kind):
@@ -267,7 +272,7 @@ def count_parallel_colors(problem, given_nodes: list[int], threads: int,
     from .kernels import colors as C
     from .links import run_batch
     from .search import BudgetExhausted, Interrupted, NO_LIMIT
-    load_kernels(COLORS)
+    load_kernels(COLORS, "search", "batch")
     stats.complete = False
     t0 = time.perf_counter()
     arrays = kernel_arrays(problem)
