@@ -112,6 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "the default)")
     solve.add_argument("-o", "--output", metavar="FILE",
                        help="write results to FILE instead of stdout")
+    solve.add_argument("--svg", metavar="FILE",
+                       help="also draw the solved grid as an SVG picture "
+                       "in FILE (givens bold on grey); one PUZZLE or "
+                       "--example only")
     solve.add_argument("-q", "--quiet", action="store_true",
                        help="no progress or summary on stderr")
     serve.add_parser(commands)
@@ -192,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    if args.svg and (args.count or args.unique):
+        raise UsageError("--svg draws a solution; it cannot go with "
+                         + ("--count" if args.count else "--unique"))
     if args.example:
         if args.source is not None:
             raise UsageError("--example takes no PUZZLE or FILE")
@@ -203,11 +210,14 @@ def run_solve(args: argparse.Namespace) -> int:
         if ignored:
             raise UsageError(f"--example shows one fixed puzzle and its "
                              f"solution; it takes no {', '.join(ignored)}")
-        return show_example()
+        return show_example(args.svg)
     if args.source is None:
         raise UsageError("give a PUZZLE, a FILE or - (see sudoku solve -h)")
     if args.limit is not None and not args.count:
         raise UsageError("--limit goes with --count")
+    if args.svg and _names_input(args.source):
+        raise UsageError("--svg draws one PUZZLE given on the command line "
+                         "(or --example), not a FILE")
     if not _names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
@@ -375,6 +385,8 @@ def solve_one(text: str, args, out: TextIO) -> int:
         print(f"sudoku: {reason}", file=sys.stderr)
         return 1
     print(_render(result.grid, args.format), file=out)
+    if args.svg:
+        write_svg(args.svg, result.grid, puzzle)
     if _has_several(puzzle):
         print("sudoku: note: the puzzle has more than one solution; this is "
               "one of them", file=sys.stderr)
@@ -553,10 +565,22 @@ def _entry(shown: str, tag: str, number: int, first: bool) -> str:
     return f"{head}{shown}\n"
 
 
+def write_svg(path: str, grid: Grid, puzzle: Grid) -> None:
+    """Draw ``grid`` with ``puzzle``'s givens set apart into ``path``."""
+    from .draw import grid_svg
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(grid_svg(grid, puzzle))
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+
+
 # -- the example --------------------------------------------------------------
-def show_example() -> int:
+def show_example(svg: str | None = None) -> int:
     puzzle = parse(EXAMPLE)
     solution = solve_many([puzzle])[0].grid
+    if svg:
+        write_svg(svg, solution, puzzle)
     left = puzzle.pretty().split("\n")
     right = solution.pretty().split("\n")
     width = len(left[0])

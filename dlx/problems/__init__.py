@@ -3,6 +3,13 @@
 * ``dlx.problems.polyomino``: pentominoes (and tetrominoes, hexominoes,
   any ASCII shapes) packed into a board, counted up to the board's
   symmetries (``Polyomino``, ``polyomino``);
+* ``dlx.problems.polycube``: Soma, Bedlam and pentacubes packed into a
+  box (``Polycube``);
+* ``dlx.problems.planar``: polyiamonds and polyhexes on the triangular
+  and hexagonal grids (``Polyiamond``, ``Polyhex``);
+* ``dlx.problems.packing`` holds what all of these share (placements,
+  counting up to symmetry, SVG pictures) and ``dlx.problems.lattice``
+  the grids and their symmetry groups;
 * ``dlx.problems.queens``: n queens on an n x n board (``queens``);
 * ``dlx.problems.langford``: Langford pairs, counted up to reversal
   (``langford``);
@@ -17,8 +24,11 @@ picture.  The submodules are exported as modules (``queens.queens(8)``):
 their main functions share their names.
 """
 
-from . import debruijn, langford, polyomino, queens, rooks
+from . import debruijn, langford, planar, polycube, polyomino, queens, rooks
+from .planar import Polyhex, Polyiamond
+from .polycube import Polycube
 from .polyomino import Polyomino
 
-__all__ = ["debruijn", "langford", "queens", "polyomino", "Polyomino",
-           "rooks"]
+__all__ = ["debruijn", "langford", "queens", "polyomino", "polycube",
+           "planar", "rooks", "Polyomino", "Polycube", "Polyiamond",
+           "Polyhex"]
