@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from . import xcc
+
 ALGORITHMS = ("links", "cells", "auto")
 
 # "auto" searches with cells when hide_work(problem) is at least this.
@@ -50,6 +52,13 @@ def choose_algorithm(algorithm, problem, purpose: str = "search") -> str:
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of "
                          f"{', '.join(ALGORITHMS)}; got {algorithm!r}")
+    if problem.kind != xcc.EXACT:
+        # Colors and bounds run on DLX2/DLX3; dancing cells has neither yet.
+        if algorithm == "cells":
+            raise ValueError("algorithm='cells' solves plain exact cover; "
+                             "problems with colors or bounds run on "
+                             "dancing links (algorithm='links' or 'auto')")
+        return "links"
     if algorithm != "auto":
         return algorithm
     if purpose == "batch":
