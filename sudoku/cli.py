@@ -38,6 +38,7 @@ from typing import Iterable, Iterator, TextIO
 from dlx import BudgetExhausted
 from dlx.cli import silence_stdout
 
+from . import cli_generate
 from . import grid as G
 from .grid import Grid, InvalidPuzzle, parse
 from .solver import (INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN, Result,
@@ -94,6 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write results to FILE instead of stdout")
     solve.add_argument("-q", "--quiet", action="store_true",
                        help="no progress or summary on stderr")
+    cli_generate.add_variant_options(solve)
+    cli_generate.add_commands(commands, _positive, _count, _box)
     return parser
 
 
@@ -135,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        if args.command in cli_generate.COMMANDS:
+            return cli_generate.run(args, UsageError)
         return run_solve(args)
     except UsageError as error:
         print(f"sudoku: {error}", file=sys.stderr)
@@ -163,6 +168,10 @@ def run_solve(args: argparse.Namespace) -> int:
         raise UsageError("give a PUZZLE, a FILE or - (see sudoku solve -h)")
     if args.limit is not None and not args.count:
         raise UsageError("--limit goes with --count")
+    try:
+        args.variant = cli_generate.variant_of(args)
+    except (ValueError, TypeError) as error:
+        raise UsageError(str(error)) from None
     if not _names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
@@ -300,11 +309,13 @@ def solve_one(text: str, args, out: TextIO) -> int:
     try:
         puzzle = parse(text, args.box)
         if args.count:
-            total = count(puzzle, args.limit, max_nodes=args.max_nodes)
+            total = count(puzzle, args.limit, max_nodes=args.max_nodes,
+                          variant=args.variant)
             print(total, file=out)
             return 0 if total else 1
         result = solve_many([puzzle], limit=2 if args.unique else 1,
-                            max_nodes=args.max_nodes)[0]
+                            max_nodes=args.max_nodes,
+                            variant=args.variant)[0]
     except InvalidPuzzle as error:
         print(f"sudoku: invalid puzzle: {error}", file=sys.stderr)
         return 1
@@ -325,16 +336,17 @@ def solve_one(text: str, args, out: TextIO) -> int:
         print(f"sudoku: {reason}", file=sys.stderr)
         return 1
     print(_render(result.grid, args.format), file=out)
-    if _has_several(puzzle):
+    if _has_several(puzzle, args.variant):
         print("sudoku: note: the puzzle has more than one solution; this is "
               "one of them", file=sys.stderr)
     return 0
 
 
-def _has_several(puzzle: Grid) -> bool:
+def _has_several(puzzle: Grid, variant=None) -> bool:
     """Whether a second solution turns up within a modest search (proving
     uniqueness can cost far more than solving; ``--unique`` does that)."""
-    check = solve_many([puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES)[0]
+    check = solve_many([puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES,
+                       variant=variant)[0]
     return check.status == MULTIPLE
 
 
@@ -408,7 +420,8 @@ def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
         texts = [line if " " not in line and "\t" not in line
                  else _without_comment(line, args.box) for _, line in chunk]
         results = solve_many(texts, args.box, limit=limit,
-                             max_nodes=args.max_nodes, threads=args.threads)
+                             max_nodes=args.max_nodes, threads=args.threads,
+                             variant=args.variant)
         lines = []
         for (number, _), text, result in zip(chunk, texts, results):
             summary.add(result.status)

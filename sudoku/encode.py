@@ -33,7 +33,7 @@ import numpy as np
 
 from dlx import ExactCover
 
-from .grid import ALPHABET
+from .grid import ALPHABET, InvalidPuzzle
 
 RULES = ("jigsaw", "x", "windoku", "anti-knight", "anti-king")
 ALIASES = {"irregular": "jigsaw", "diagonal": "x", "sudoku-x": "x",
@@ -107,12 +107,12 @@ class Variant:
         return f"Variant({self.name!r}, regions={letters!r})"
 
     def fits(self, n: int) -> None:
-        """Raise ``InvalidVariant`` unless the rules work on an ``n x n``
-        grid."""
+        """Raise ``InvalidPuzzle`` unless the rules work on an ``n x n``
+        grid (the puzzle does not fit its region map)."""
         if self.size is not None and self.size != n:
-            raise InvalidVariant(
-                f"the region map is {self.size}x{self.size} but the puzzle "
-                f"is {n}x{n}")
+            raise InvalidPuzzle(
+                f"the puzzle is {n}x{n} but the region map is "
+                f"{self.size}x{self.size}")
 
     # -- the units and cliques, as arrays of cell numbers --------------------
     def units(self, box: tuple[int, int]) -> tuple[list[str], np.ndarray]:

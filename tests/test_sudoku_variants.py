@@ -223,8 +223,8 @@ def test_bad_variants_raise_one_clear_error(spec, regions, message):
 
 def test_a_region_map_of_another_size_is_refused():
     variant = Variant("jigsaw", JIGSAW_MAP)
-    with pytest.raises(InvalidVariant, match="region map is 9x9 but the "
-                       "puzzle is 4x4"):
+    with pytest.raises(InvalidPuzzle, match="the puzzle is 4x4 but the "
+                       "region map is 9x9"):
         sudoku.solve("." * 16, variant=variant)
     [result] = sudoku.solve_many(["." * 16], variant=variant)
     assert result.status == "invalid" and "9x9" in result.error

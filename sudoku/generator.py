@@ -1,7 +1,6 @@
-"""Making puzzles and rating them, with the engine doing the searching.
+"""Making puzzles: random full grids from the engine, then givens removed
+while the puzzle keeps one solution.
 
-Generating
-----------
 1. A random full grid: a few random givens (the first row a random
    permutation of the digits, plus a handful of random cells) are completed
    by the engine in one batch call, on a randomly relabelled and shuffled
@@ -17,151 +16,33 @@ Generating
    Many puzzles are made in lock step: at each step every puzzle tries one
    removal, and all the uniqueness checks of the step are one engine call
    (``solve_batch``), not one Python call per check.
-
-Rating
-------
-The engine's own effort, made independent of luck: the puzzle is searched
-to the end (its solution found and proved unique) on ``samples`` random
-relabellings of itself (digits renamed; for classic rules also bands,
-stacks, rows within bands, columns within stacks shuffled and the grid
-transposed), each of which presents the items in another order.  The score
-is ``log2(1 + extra)``, where ``extra`` is the mean number of search nodes
-beyond one per empty cell: 0 when every step is forced, about 9 for
-Norvig's top95, about 12.5 for the forum's hardest list.  Levels:
-
-=========  ===========
-level      score
-=========  ===========
-easy       below 2
-medium     2 to 5
-hard       5 to 8
-expert     8 to 11
-extreme    11 and more
-=========  ===========
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
 from .encode import Variant, as_variant
-from .grid import Grid, InvalidPuzzle, check_box, default_box, parse
-from .encode import clashes
-from .grid import cells_conflict
-from .solver import Symmetry, _conflict, _parse_batch, search_stack
+from .grid import Grid, check_box, default_box
+from .rating import (_clashing, _positive, check_level, level_of,
+                     rate_cells)
+from .solver import Symmetry, search_stack
 
-LEVELS = ("easy", "medium", "hard", "expert", "extreme")
-# Lower score bound of each level after the first.
-LEVEL_BOUNDS = (2.0, 5.0, 8.0, 11.0)
 SYMMETRIES = ("none", "rotational", "mirror")
-SAMPLES = 4          # relabellings averaged by the rating
-RATING_SEED = 13     # the relabellings are fixed: a rating is reproducible
 # Candidates made per wanted puzzle and per round when a level is asked for,
 # and the most rounds before giving up.
 LEVEL_BATCH = 8
 LEVEL_ROUNDS = 200
-
-
-class UnknownLevel(ValueError):
-    """A difficulty level or symmetry that does not exist."""
+# A random seed grid that takes more search nodes than this times n to
+# complete is dropped (it may have no completion) and another drawn.
+SEED_NODES = 2000
+SEED_ROUNDS = 100
 
 
 class GenerationFailed(RuntimeError):
     """No puzzle of the wanted level turned up within the budget."""
-
-
-# -- rating -------------------------------------------------------------------
-@dataclass(frozen=True)
-class Rating:
-    """A puzzle's difficulty: ``score`` (see the module docstring),
-    ``level`` (one of ``LEVELS``) and ``nodes`` (mean search nodes over
-    the relabellings)."""
-
-    score: float
-    level: str
-    nodes: float
-
-    def __str__(self) -> str:
-        return f"{self.level} {self.score:.2f}"
-
-
-def level_of(score: float) -> str:
-    """The level name of a score."""
-    return LEVELS[int(np.searchsorted(LEVEL_BOUNDS, score, side="right"))]
-
-
-def check_level(level: Any) -> str:
-    """``level`` as a level name, or UnknownLevel."""
-    if not isinstance(level, str):
-        raise TypeError(f"difficulty must be a level name, got "
-                        f"{type(level).__name__}")
-    key = level.strip().lower()
-    if key not in LEVELS:
-        raise UnknownLevel(f"unknown difficulty {level!r}; choose one of "
-                           f"{', '.join(LEVELS)}")
-    return key
-
-
-def rate_cells(cells: np.ndarray, box: tuple[int, int],
-               variant: Variant | None = None, *, samples: int = SAMPLES,
-               threads: int = 1) -> tuple[np.ndarray, np.ndarray,
-                                          np.ndarray]:
-    """Rate a ``(B, n, n)`` stack of clash-free puzzles.
-
-    Returns ``(scores, nodes, counts)``: the score and mean nodes of each
-    puzzle, and its solution count (at most 2; only a puzzle with count 1
-    has a meaningful score).  Every puzzle sees the same relabellings, so a
-    puzzle's rating does not depend on the rest of the batch.
-    """
-    batch, n, _ = cells.shape
-    rng = np.random.default_rng(RATING_SEED)
-    nodes = np.zeros(batch, np.float64)
-    counts = np.zeros(batch, np.int64)
-    for k in range(samples):
-        symmetry = (Symmetry.random(rng, box) if variant is None
-                    else Symmetry.relabel(rng, n))
-        found, _, work = search_stack(symmetry.apply(cells), box, 2,
-                                      threads=threads, variant=variant)
-        nodes += work
-        counts = found
-    nodes /= samples
-    empty = (cells.reshape(batch, -1) == 0).sum(axis=1)
-    extra = np.maximum(nodes - empty - 1, 0)
-    return np.log2(1 + extra), nodes, counts
-
-
-def rate(puzzle: Any, box: tuple[int, int] | None = None, *,
-         variant: Any = None, samples: int = SAMPLES) -> Rating:
-    """How hard ``puzzle`` is for the engine (see the module docstring).
-
-    Raises ``InvalidPuzzle`` for bad input or clashing givens and
-    ``ValueError`` when the puzzle does not have exactly one solution."""
-    variant = as_variant(variant)
-    samples = _positive("samples", samples)
-    grid = parse(puzzle, box)
-    message = _conflict(grid, variant)
-    if message:
-        raise InvalidPuzzle(message)
-    scores, nodes, counts = rate_cells(grid.cells[None], grid.box, variant,
-                                       samples=samples)
-    if counts[0] != 1:
-        raise ValueError("the puzzle has no solution; only puzzles with "
-                         "exactly one solution are rated" if counts[0] == 0
-                         else "the puzzle has more than one solution; only "
-                         "puzzles with exactly one solution are rated")
-    return Rating(float(scores[0]), level_of(scores[0]), float(nodes[0]))
-
-
-def _positive(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got "
-                        f"{type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    return int(value)
 
 
 # -- full grids ---------------------------------------------------------------
@@ -173,15 +54,18 @@ def full_grids(count: int, box: tuple[int, int], rng: np.random.Generator,
     n = rows * cols
     found: list[np.ndarray] = []
     have = 0
-    extra = max(1, n // 2)  # random cells beyond the first row
-    for attempt in range(1000):
+    extra = max(1, n // 2)  # random cells (beyond the first row: classic)
+    for attempt in range(SEED_ROUNDS):
         want = count - have
         if want <= 0:
             break
-        size = max(8, want + want // 2)
+        size = max(8, want + want // 2) if variant is None else max(
+            32, 4 * want)
         seeds = np.zeros((size, n, n), np.int64)
-        seeds[:, 0, :] = np.argsort(rng.random((size, n)), axis=1) + 1
-        cells = rng.integers(n, n * n, (size, extra))
+        if variant is None:
+            seeds[:, 0, :] = np.argsort(rng.random((size, n)), axis=1) + 1
+        cells = rng.integers(n if variant is None else 0, n * n,
+                             (size, extra))
         digits = rng.integers(1, n + 1, (size, extra))
         flat = seeds.reshape(size, n * n)
         np.put_along_axis(flat, cells, digits, axis=1)
@@ -190,7 +74,7 @@ def full_grids(count: int, box: tuple[int, int], rng: np.random.Generator,
         symmetry = (Symmetry.random(rng, box) if variant is None
                     else Symmetry.relabel(rng, n))
         counts, solved, _ = search_stack(symmetry.apply(seeds), box, 1,
-                                         max_nodes=20_000 * n,
+                                         max_nodes=SEED_NODES * n,
                                          threads=threads, variant=variant)
         solved = symmetry.undo(solved)[counts == 1]
         found.append(solved[:want])
@@ -198,21 +82,19 @@ def full_grids(count: int, box: tuple[int, int], rng: np.random.Generator,
         if attempt == 3 and have == 0:
             _check_some_grid(box, variant)
     if have < count:
-        raise GenerationFailed(f"could not complete {count} random grids")
+        name = "" if variant is None else f" {variant.name}"
+        raise GenerationFailed(
+            f"could not complete {count} random{name} grids within "
+            f"{SEED_ROUNDS} rounds of {SEED_NODES * n} search nodes a seed "
+            f"(some rule sets leave very few grids)")
     return np.concatenate(found)
-
-
-def _clashing(cells: np.ndarray, box, variant) -> np.ndarray:
-    """True where the givens of a ``(B, n, n)`` stack clash."""
-    if variant is None:
-        return cells_conflict(cells, box)
-    return clashes(cells, box, variant)
 
 
 def _check_some_grid(box, variant) -> None:
     """Raise when no grid at all keeps the rules (e.g. anti-king 4x4)."""
     n = box[0] * box[1]
     counts, _, _ = search_stack(np.zeros((1, n, n), np.int64), box, 1,
+                                max_nodes=SEED_NODES * n * 100,
                                 variant=variant)
     if counts[0] == 0:
         name = variant.name if variant is not None else "classic"
@@ -382,7 +264,7 @@ def _arguments(size, box, symmetry, difficulty, variant):
         raise TypeError(f"symmetry must be a string, got "
                         f"{type(symmetry).__name__}")
     if symmetry.lower() not in SYMMETRIES:
-        raise UnknownLevel(f"unknown symmetry {symmetry!r}; choose one of "
+        raise ValueError(f"unknown symmetry {symmetry!r}; choose one of "
                            f"{', '.join(SYMMETRIES)}")
     if difficulty is not None:
         difficulty = check_level(difficulty)
@@ -392,38 +274,3 @@ def _arguments(size, box, symmetry, difficulty, variant):
     return box, symmetry.lower(), difficulty, variant
 
 
-def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
-              *, variant: Any = None, samples: int = SAMPLES,
-              threads: int = 1) -> list[Rating | str]:
-    """Rate many puzzles at once: a ``Rating`` per puzzle, or a string
-    saying why it has none (``invalid: ...``, ``multiple``,
-    ``nosolution``)."""
-    variant = as_variant(variant)
-    samples = _positive("samples", samples)
-    if isinstance(puzzles, (str, bytes)):
-        raise TypeError("rate_many takes a list of puzzles, not one string")
-    puzzles = list(puzzles)
-    grids, groups = _parse_batch(puzzles, box)
-    out: list[Rating | str | None] = [
-        f"invalid: {g}" if isinstance(g, str) else None for g in grids]
-    for shape, (index, stack) in groups.items():
-        if variant is not None and variant.size not in (None,
-                                                        shape[0] * shape[1]):
-            for b in index.tolist():
-                out[b] = (f"invalid: the region map is {variant.size}x"
-                          f"{variant.size} but the puzzle is not")
-            continue
-        bad = _clashing(stack, shape, variant)
-        for k in np.flatnonzero(bad).tolist():
-            grid = Grid._make(stack[k].astype(np.int64), shape)
-            out[index[k]] = f"invalid: {_conflict(grid, variant)}"
-        index, stack = index[~bad], stack[~bad]
-        scores, nodes, counts = rate_cells(stack, shape, variant,
-                                           samples=samples, threads=threads)
-        levels = [level_of(x) for x in scores.tolist()]
-        for k, b in enumerate(index.tolist()):
-            if counts[k] == 1:
-                out[b] = Rating(float(scores[k]), levels[k], float(nodes[k]))
-            else:
-                out[b] = "nosolution" if counts[k] == 0 else "multiple"
-    return out  # type: ignore[return-value]
