@@ -2,6 +2,10 @@
 
     sudoku solve PUZZLE|FILE|-   solve a puzzle, or a file (one per line)
     sudoku solve --example       a famous hard puzzle and its solution
+    sudoku generate [-n COUNT]   random minimal puzzles with one solution
+    sudoku rate PUZZLE|FILE|-    difficulty: <puzzle> <level> <score>
+    (every command takes --variant RULES and --regions MAP|FILE; see
+    sudoku/cli_generate.py)
 
 A FILE (or ``-`` for standard input) holding one grid over several lines is
 one puzzle; otherwise each non-blank line is a puzzle (text after the

@@ -239,7 +239,7 @@ def _parse_regions(source: Any) -> tuple[int, ...]:
     region numbers ``0..n-1`` in order of first appearance."""
     if isinstance(source, str):
         symbols = [ch for line in source.splitlines() if not _is_rule(line)
-                   for ch in line if not ch.isspace() and ch not in "|"]
+                   for ch in line if not ch.isspace() and ch not in "|,"]
     else:
         try:
             array = np.asarray(source)
@@ -315,7 +315,7 @@ def option_items(box: tuple[int, int], variant: Variant | None = None):
     return items.reshape(n ** 3, -1), nprimary, labels
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=64)  # jigsaw maps are many: keep the recent
 def problem(box: tuple[int, int], variant: Variant | None = None
             ) -> ExactCover:
     """The exact-cover problem of an empty grid under ``variant``; cached.

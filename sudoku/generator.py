@@ -183,7 +183,8 @@ def generate_cells(count: int, box: tuple[int, int], *,
                    ) -> tuple[np.ndarray, np.ndarray]:
     """``count`` minimal unique puzzles and their solutions, as two
     ``(count, n, n)`` arrays.  ``stats`` (a dict) receives ``candidates``:
-    how many puzzles were made to find them."""
+    how many puzzles were made to find them, and with a ``difficulty``
+    ``hits``: how many of those had the level."""
     rng = np.random.default_rng(seed)
     if difficulty is None:
         solutions = full_grids(count, box, rng, variant, threads)
@@ -193,7 +194,7 @@ def generate_cells(count: int, box: tuple[int, int], *,
         return puzzles, solutions
     kept_p: list[np.ndarray] = []
     kept_s: list[np.ndarray] = []
-    have = made = 0
+    have = made = hits = 0
     for _ in range(LEVEL_ROUNDS):
         size = max(LEVEL_BATCH, LEVEL_BATCH * (count - have))
         solutions = full_grids(size, box, rng, variant, threads)
@@ -202,6 +203,7 @@ def generate_cells(count: int, box: tuple[int, int], *,
         scores, _, _ = rate_cells(puzzles, box, variant, threads=threads)
         hit = np.array([level_of(s) == difficulty for s in scores.tolist()],
                        bool)
+        hits += int(hit.sum())
         kept_p.append(puzzles[hit][:count - have])
         kept_s.append(solutions[hit][:count - have])
         have += len(kept_p[-1])
@@ -209,6 +211,7 @@ def generate_cells(count: int, box: tuple[int, int], *,
             break
     if stats is not None:
         stats["candidates"] = made
+        stats["hits"] = hits
     if have < count:
         raise GenerationFailed(
             f"only {have} of {count} {difficulty} puzzles among {made} "
