@@ -251,6 +251,20 @@ def bench_meaning(args, lines: list[str], generated: np.ndarray) -> None:
                  f"{spearman(pooled_s, pooled_set):+.2f}; score vs givens "
                  f"{spearman(pooled_s, pooled_g):+.2f}; givens vs set "
                  f"{spearman(pooled_g, pooled_set):+.2f}.")
+    if "top95" in scores:
+        from sudoku.solver import Symmetry
+        cells = np.array([sudoku.parse(p).cells for p in load("top95")])
+        base, _, _ = R.rate_cells(cells, (3, 3))
+        rng = np.random.default_rng(11)
+        gaps = np.concatenate([
+            np.abs(R.rate_cells(Symmetry.random(rng, (3, 3)).apply(cells),
+                                (3, 3))[0] - base) for _ in range(3)])
+        lines.append(f"Stability: top95 against 3 random relabellings of "
+                     f"each puzzle, score gap median {np.median(gaps):.2f}, "
+                     f"mean {gaps.mean():.2f}, 90% below "
+                     f"{np.quantile(gaps, 0.9):.2f}, largest "
+                     f"{gaps.max():.2f} (levels are 3 wide).")
+        lines.append("")
     pairs = [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
     lines.append("Chance that a puzzle of the harder set scores above one "
                  "of the easier: " + "; ".join(

@@ -87,17 +87,27 @@ def rate_cells(cells: np.ndarray, box: tuple[int, int],
     """
     batch, n, _ = cells.shape
     rng = np.random.default_rng(RATING_SEED)
-    nodes = np.zeros(batch, np.float64)
+    empty = (cells.reshape(batch, -1) == 0).sum(axis=1)
+    total = np.zeros(batch, np.float64)
     counts = np.zeros(batch, np.int64)
+    live = np.arange(batch)
     for k in range(samples):
         symmetry = (Symmetry.random(rng, box) if variant is None
                     else Symmetry.relabel(rng, n))
-        found, _, work = search_stack(symmetry.apply(cells), box, 2,
+        found, _, work = search_stack(symmetry.apply(cells[live]), box, 2,
                                       threads=threads, variant=variant)
-        nodes += work
-        counts = found
-    nodes /= samples
-    empty = (cells.reshape(batch, -1) == 0).sum(axis=1)
+        if k == 0:
+            counts = found
+            # Not one wasted node: every step was forced (a single), and
+            # that holds for any relabelling, since placing singles never
+            # removes another single.  The later samples would repeat it.
+            total += work
+            forced = (work <= empty + 1) | (found != 1)
+            total[forced] *= samples
+            live = np.flatnonzero(~forced)
+        else:
+            total[live] += work
+    nodes = total / samples
     extra = np.maximum(nodes - empty - 1, 0)
     return np.log2(1 + extra), nodes, counts
 

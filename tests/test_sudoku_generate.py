@@ -186,3 +186,21 @@ def test_rating_bad_input():
 def test_levels():
     assert [R.level_of(s) for s in (0, 1.99, 2, 5, 8, 11, 30)] == [
         "easy", "easy", "medium", "hard", "expert", "extreme", "extreme"]
+
+
+def test_a_puzzle_of_singles_wastes_no_node_under_any_relabelling():
+    """Why the rating stops after one sample when no node was wasted."""
+    from sudoku.solver import Symmetry, search_stack
+    rng = np.random.default_rng(1)
+    puzzles = sample_sets()["easy50"] + G.generate_many(20, seed=4)
+    cells = np.array([sudoku.parse(p).cells for p in puzzles])
+    empty = (cells.reshape(len(cells), -1) == 0).sum(axis=1)
+    _, _, first = search_stack(cells, (3, 3), 2)
+    forced = first == empty + 1
+    assert 0 < forced.sum() < len(cells)
+    for _ in range(6):
+        moved = Symmetry.random(rng, (3, 3)).apply(cells)
+        _, _, nodes = search_stack(moved, (3, 3), 2)
+        assert ((nodes == empty + 1) == forced).all()
+    scores, _, _ = R.rate_cells(cells, (3, 3))
+    assert ((scores == 0) == forced).all()
