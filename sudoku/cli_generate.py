@@ -16,7 +16,7 @@ import time
 from . import generator as G
 from . import rating as R
 from .encode import RULES, InvalidVariant, Variant
-from .grid import FORMATS, InvalidPuzzle
+from .grid import FORMATS, InvalidPuzzle, parse
 
 COMMANDS = ("generate", "rate")
 
@@ -154,28 +154,35 @@ def run_generate(args, variant, usage_error) -> int:
 
 def run_rate(args, variant, usage_error) -> int:
     from . import cli as base
+    from . import reader
     start = time.perf_counter()
     if base._names_input(args.source):
         with base.open_input(args.source) as (stream, _):
-            entries = list(base.numbered_lines(stream))
+            entries = list(reader.entries(reader.read_lines(stream),
+                                          args.box))
     else:
         entries = [(0, args.source)]
-    texts = [line if " " not in line.strip() and "\t" not in line
-             else base._without_comment(line, args.box)
-             for _, line in entries]
-    if not texts:
+    if not entries:
         print(f"sudoku: {args.source}: no puzzle found", file=sys.stderr)
         return 1
-    ratings = R.rate_many(texts, args.box, variant=variant,
-                          samples=args.samples, threads=args.threads)
+    texts = [text if not isinstance(text, str) or "\n" in text
+             or (" " not in text.strip() and "\t" not in text)
+             else base._without_comment(text, args.box)
+             for _, text in entries]
+    readable = [k for k, text in enumerate(texts) if isinstance(text, str)]
+    ratings: list = [f"invalid: {text}" for text in texts]
+    for k, rating in zip(readable, R.rate_many(
+            [texts[k] for k in readable], args.box, variant=variant,
+            samples=args.samples, threads=args.threads)):
+        ratings[k] = rating
     counts = dict.fromkeys(R.LEVELS + ("multiple", "nosolution",
                                        "invalid"), 0)
     lines = []
     for (number, _), text, rating in zip(entries, texts, ratings):
+        shown = _one_line(text)
         if isinstance(rating, R.Rating):
             counts[rating.level] += 1
-            lines.append(f"{text.strip()} {rating.level} "
-                         f"{rating.score:.2f}\n")
+            lines.append(f"{shown} {rating.level} {rating.score:.2f}\n")
             continue
         tag = rating.split(":", 1)[0]
         counts[tag] += 1
@@ -183,7 +190,7 @@ def run_rate(args, variant, usage_error) -> int:
         if tag == "invalid":
             print(f"sudoku: {where}{rating.split(': ', 1)[1]}",
                   file=sys.stderr)
-        lines.append(f"{text.strip()} {tag}\n")
+        lines.append(f"{shown} {tag}\n")
     sys.stdout.write("".join(lines))
     if not args.quiet and number:
         seconds = time.perf_counter() - start
@@ -192,3 +199,16 @@ def run_rate(args, variant, usage_error) -> int:
               f"({len(texts) / seconds:,.0f} puzzles/s): {shown}",
               file=sys.stderr)
     return 0 if all(isinstance(r, R.Rating) for r in ratings) else 1
+
+
+def _one_line(text) -> str:
+    """A puzzle as one line for the output (a grid over several lines is
+    written as its line form; unreadable text as it came, first line)."""
+    if not isinstance(text, str):
+        return "?"
+    if "\n" in text:
+        try:
+            return str(parse(text))
+        except InvalidPuzzle:
+            return text.strip().splitlines()[0]
+    return text.strip()

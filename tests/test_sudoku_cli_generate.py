@@ -135,3 +135,13 @@ def test_a_region_map_that_does_not_fit_the_puzzle(capsys):
                          "--regions", VARIANTS[-1][3])
     assert code == 1
     assert "the puzzle is 4x4 but the region map is 9x9" in err
+
+
+def test_rate_a_grid_over_several_lines(capsys, tmp_path):
+    puzzle = sudoku.generate(seed=8)
+    path = tmp_path / "grid.txt"
+    path.write_text(puzzle.pretty() + "\n")
+    code, out, _ = run(capsys, "rate", str(path), "-q")
+    assert code == 0
+    shown, level, score = out.split()
+    assert shown == str(puzzle) and level == sudoku.rate(puzzle).level
