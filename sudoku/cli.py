@@ -3,6 +3,10 @@
     sudoku solve PUZZLE|FILE|-   solve a puzzle, or a file (one per line)
     sudoku solve --example       a famous hard puzzle and its solution
     sudoku serve [--open]        a web page and JSON API on 127.0.0.1:8000
+    sudoku generate [-n COUNT]   random minimal puzzles with one solution
+    sudoku rate PUZZLE|FILE|-    difficulty: <puzzle> <level> <score>
+    (every command takes --variant RULES and --regions MAP|FILE; see
+    sudoku/cli_generate.py)
 
 A FILE (or ``-`` for standard input) holding one grid over several lines is
 one puzzle; otherwise each non-blank line is a puzzle (text after the
@@ -42,6 +46,7 @@ from typing import Iterable, Iterator, TextIO
 from dlx import BudgetExhausted
 from dlx.cli import silence_stdout
 
+from . import cli_generate
 from . import grid as G
 from . import reader
 from .grid import Grid, InvalidPuzzle, parse
@@ -119,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("-q", "--quiet", action="store_true",
                        help="no progress or summary on stderr")
     serve.add_parser(commands)
+    cli_generate.add_variant_options(solve)
+    cli_generate.add_commands(commands, _positive, _count, _box)
     return parser
 
 
@@ -175,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return serve.run(args)
+        if args.command in cli_generate.COMMANDS:
+            return cli_generate.run(args, UsageError)
         return run_solve(args)
     except UsageError as error:
         print(f"sudoku: {error}", file=sys.stderr)
@@ -221,6 +230,10 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.svg and _names_input(args.source):
         raise UsageError("--svg draws one PUZZLE given on the command line "
                          "(or --example), not a FILE")
+    try:
+        args.variant = cli_generate.variant_of(args)
+    except (ValueError, TypeError) as error:
+        raise UsageError(str(error)) from None
     if not _names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
@@ -362,7 +375,8 @@ def solve_one(text: str, args, out: TextIO) -> int:
         puzzle = parse(text, args.box)
         if args.count:
             try:
-                total = count(puzzle, args.limit, max_nodes=args.max_nodes)
+                total = count(puzzle, args.limit, max_nodes=args.max_nodes,
+                              variant=args.variant)
             except KeyboardInterrupt as stop:  # Interrupted, or before it
                 partial = getattr(stop, "count", 0)
                 print(f"{partial} (partial: interrupted)", file=out)
@@ -373,7 +387,8 @@ def solve_one(text: str, args, out: TextIO) -> int:
             print(total, file=out)
             return 0 if total else 1
         result = solve_many([puzzle], limit=2 if args.unique else 1,
-                            max_nodes=args.max_nodes)[0]
+                            max_nodes=args.max_nodes,
+                            variant=args.variant)[0]
     except InvalidPuzzle as error:
         print(f"sudoku: invalid puzzle: {_for_cli(str(error))}",
               file=sys.stderr)
@@ -398,16 +413,17 @@ def solve_one(text: str, args, out: TextIO) -> int:
     print(_render(result.grid, args.format), file=out)
     if args.svg:
         write_svg(args.svg, result.grid, puzzle)
-    if _has_several(puzzle):
+    if _has_several(puzzle, args.variant):
         print("sudoku: note: the puzzle has more than one solution; this is "
               "one of them", file=sys.stderr)
     return 0
 
 
-def _has_several(puzzle: Grid) -> bool:
+def _has_several(puzzle: Grid, variant=None) -> bool:
     """Whether a second solution turns up within a modest search (proving
     uniqueness can cost far more than solving; ``--unique`` does that)."""
-    check = solve_many([puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES)[0]
+    check = solve_many([puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES,
+                       variant=variant)[0]
     return check.status == MULTIPLE
 
 
@@ -520,7 +536,8 @@ def _solve_texts(texts: list, args, limit) -> list[Result]:
     known to be invalid (an ``InvalidPuzzle`` in place of the text)."""
     good = [k for k, text in enumerate(texts) if isinstance(text, str)]
     solved = solve_many([texts[k] for k in good], args.box, limit=limit,
-                        max_nodes=args.max_nodes, threads=args.threads)
+                        max_nodes=args.max_nodes, threads=args.threads,
+                        variant=args.variant)
     if len(good) == len(texts):
         return solved
     results = [Result(INVALID, None, str(text)) for text in texts]
