@@ -377,3 +377,40 @@ def _load_kernels() -> None:
                 np.iinfo(np.int64).max, np.zeros(3, np.int64))
     M.rehash(table, bigger, 1, tstats)
     _loaded = True
+
+
+# -- the command line ----------------------------------------------------------
+def add_cli_options(parser) -> None:
+    """``--memo``, ``--choose`` and ``--memo-mb`` for a ``dlx`` command."""
+    group = parser.add_argument_group("memoized counting (with --count)")
+    group.add_argument("--memo", action="store_true",
+                       help="remember the count of every subproblem (set "
+                            "of uncovered items): far faster where they "
+                            "repeat, as in tilings")
+    group.add_argument("--choose", choices=CHOICE_RULES, default=None,
+                       help="the item to branch on: mrv (fewest options), "
+                            "first (sweep the items in order) or auto "
+                            "(default: first when every option is local "
+                            "in item order)")
+    group.add_argument("--memo-mb", type=float, default=None, metavar="MB",
+                       help=f"the table's size limit in MiB (default "
+                            f"{DEFAULT_MEMO_BYTES >> 20})")
+
+
+def cli_options(args) -> dict | None:
+    """The ``count`` keywords the memo options ask for, None without
+    ``--memo``; a ValueError for options that need ``--memo``/``--count``."""
+    if not args.memo:
+        if args.choose is not None or args.memo_mb is not None:
+            raise ValueError("--choose and --memo-mb need --memo")
+        return None
+    if not args.count:
+        raise ValueError("--memo needs --count (a memoized search counts, "
+                         "it does not list solutions)")
+    kwargs = {"memo": True, "choose": args.choose or "auto"}
+    if args.memo_mb is not None:
+        if not args.memo_mb >= 0:
+            raise ValueError(f"--memo-mb must be a non-negative number, "
+                             f"got {args.memo_mb}")
+        kwargs["memo_bytes"] = int(args.memo_mb * (1 << 20))
+    return kwargs
