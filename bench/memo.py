@@ -24,9 +24,10 @@ dxz by killing its process) and shows as ``> T``.
     python bench/memo.py --problems dominoes-8x8,dominoes-10x10 --rounds 1
     python bench/memo.py --rounds 2 --markdown bench/RESULTS.md
 
-``--markdown`` rewrites the section of RESULTS.md that starts at the line
-``<!-- bench/memo.py -->`` (appending it the first time); the rest of the
-file is left as it is.
+``--markdown`` rewrites the section of RESULTS.md headed ``HEADING`` (up to
+the next second-level heading; appended the first time) and leaves the rest
+of the file as it is; ``bench/compare.py`` keeps the section when it
+rewrites the file.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ sys.path.insert(0, HERE)
 
 import peers as P  # noqa: E402
 
-MARKER = "<!-- bench/memo.py -->"
+HEADING = "## Memoized counts (bench/memo.py)"
 
 # key -> (how to build it, known count)
 PROBLEMS = {
@@ -233,8 +234,7 @@ def _cell(r):
 def markdown(meta, results, contenders):
     timeout = meta["timeout"]
     lines = [
-        MARKER, "",
-        "## Memoized counts (`bench/memo.py`)", "",
+        HEADING, "",
         f"Written by `python bench/memo.py --rounds {meta['rounds']} "
         f"--markdown bench/RESULTS.md` on {meta['date']}; {meta['cpus']} "
         f"shared CPUs, Python {meta['python']}, dxz "
@@ -297,21 +297,21 @@ def _ratio(x):
 
 
 def write_section(path, text):
-    """Replace the memo section of ``path`` (from MARKER to the end, or to
-    the next ``<!-- bench/`` marker), or append it."""
+    """Replace the section headed ``HEADING`` in ``path`` (up to the next
+    second-level heading) with ``text``, or append it."""
     try:
         with open(path) as f:
             old = f.read()
     except FileNotFoundError:
         old = ""
-    if MARKER in old:
-        head, rest = old.split(MARKER, 1)
-        nxt = rest.find("<!-- bench/")
-        tail = rest[nxt:] if nxt >= 0 else ""
+    start = old.find(HEADING + "\n")
+    if start < 0:
+        new = old.rstrip("\n") + "\n\n" + text
     else:
-        head, tail = old.rstrip("\n") + "\n\n", ""
+        end = old.find("\n## ", start + len(HEADING))
+        new = old[:start] + text + (old[end:] if end >= 0 else "")
     with open(path, "w") as f:
-        f.write(head + text + ("\n" + tail if tail else ""))
+        f.write(new)
 
 
 if __name__ == "__main__":

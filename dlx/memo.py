@@ -10,12 +10,15 @@ Ctrl-C are honoured) and turns the limbs of the count into an ``int``.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from . import search
 from .kernels import memo as M
+from .links import Links, commit_givens, load_kernels
+from . import xcc
+from .search import Stats
 
 __all__ = ["MemoStats", "count", "choose_rule", "DEFAULT_MEMO_BYTES",
            "CHOICE_RULES"]
@@ -26,9 +29,6 @@ DEFAULT_MEMO_BYTES = 256 << 20
 _FIRST_SLOTS = 1 << 12
 #: Bits per limb of a count (a sum of two limbs and a carry fits an int64).
 _LIMB_BITS = 62
-#: Nodes per kernel call: small enough that Ctrl-C and time limits are
-#: seen within a few milliseconds, large enough that calls cost nothing.
-_SLICE_NODES = 1 << 15
 
 CHOICE_RULES = ("auto", "mrv", "first")
 #: memo="auto" with MRV decides after this many nodes ...
@@ -41,32 +41,30 @@ PROBE_GAIN = 1.8
 
 
 @dataclass
-class MemoStats:
+class MemoStats(Stats):
     """The work of a memoized count (``ExactCover.stats`` after one).
 
     As ``dlx.Stats``: ``nodes`` (each node entered to choose an item, a
     memo hit included, and each solution the search reached itself),
-    ``updates``, ``solutions`` (the count), ``seconds``, ``complete``.
-    The table: ``memo_entries`` (entries held at the end), ``memo_slots``
-    and ``memo_bytes`` (its size), ``memo_lookups``, ``memo_hits``,
-    ``memo_replaced`` (entries that took the place of older ones once
-    their bucket was full), ``memo_limbs`` (62-bit limbs per count) and
-    ``choose`` (the item choice rule used, ``"mrv"`` or ``"first"``).
+    ``updates``, ``solutions`` (the count; after a budget or an interrupt,
+    the solutions in the part of the tree already explored), ``seconds``,
+    ``complete``.  The table: ``memo_entries`` (entries held at the end),
+    ``memo_slots`` and ``memo_bytes`` (its size), ``memo_lookups``,
+    ``memo_hits``, ``memo_saved`` (the nodes the hits stood for: the work
+    recorded with their entries), ``memo_replaced`` (entries that took the
+    place of older ones once their bucket was full), ``memo_limbs`` (62-bit
+    limbs per count) and ``choose`` (the item choice rule used, ``"mrv"``
+    or ``"first"``).
     """
 
-    nodes: int = 0
-    updates: int = 0
-    solutions: int = 0
-    seconds: float = 0.0
-    complete: bool = True
     memo_entries: int = 0
     memo_slots: int = 0
     memo_bytes: int = 0
     memo_lookups: int = 0
     memo_hits: int = 0
+    memo_saved: int = 0
     memo_replaced: int = 0
     memo_limbs: int = 1
-    memo_saved: int = 0
     choose: str = "mrv"
 
     @property
@@ -116,8 +114,8 @@ def choose_rule(problem) -> str:
         else "mrv"
 
 
-def wanted(problem, memo, limit, threads, mrv_cutoff, memo_bytes,
-           choose) -> bool:
+def wanted(problem, memo, limit, threads, mrv_cutoff, algorithm, memo_bytes,
+           choose):
     """Validate ``ExactCover.count``'s memo arguments; is the count to be
     memoized (``True``, ``False``, or ``"auto"``: see ``count``)?"""
     if isinstance(memo, str) and memo == "auto":
@@ -134,7 +132,11 @@ def wanted(problem, memo, limit, threads, mrv_cutoff, memo_bytes,
                          f"got {choose!r}")
     clashes = [name for name, value, plain in (
         ("limit", limit, None), ("threads", threads, 1),
-        ("mrv_cutoff", mrv_cutoff, 0)) if value != plain]
+        ("mrv_cutoff", mrv_cutoff, 0), ("algorithm", algorithm, "auto"))
+        if value != plain]
+    if problem.kind != xcc.EXACT:
+        raise ValueError(f"a memoized count takes plain exact cover; this "
+                         f"problem has {problem.kind}")
     if clashes:
         raise ValueError(f"a memoized count counts the whole tree on one "
                          f"thread with its own item choice; memo={memo!r} "
@@ -186,15 +188,148 @@ def _value(limbs: np.ndarray, limb_bits: int) -> int:
     return sum(int(x) << (limb_bits * k) for k, x in enumerate(limbs))
 
 
+class _NotWorthIt(Exception):
+    """memo="auto": the probe found the memo of little use."""
+
+
+class MemoRun:
+    """One memoized count over a private copy of ``links``, a run object
+    for ``dlx.search.run`` (see its docstring).
+
+    ``counters[2]`` is the number of solutions in the part of the tree
+    explored so far (the sum of the finished levels' partial counts), and
+    the whole count once the search is over.  ``counters`` is a list of
+    Python ints, not an int64 array, as counts outgrow 64 bits.  Growing the
+    table and widening the counts happen inside ``step``.
+    """
+
+    def __init__(self, links: Links, given_nodes, nwords: int, memo_bytes,
+                 rule: int, limb_bits: int, min_cost: int, probe: bool):
+        _load_kernels()
+        self.links = links
+        self.given_nodes = given_nodes
+        self.nwords = nwords
+        self.memo_bytes = memo_bytes
+        self.limb_bits = limb_bits
+        self.depth = links.nprimary + 1
+        self.counters = [0, 0, 0]
+        self.clash = not self._start()
+        self.covered = not self.clash and self.arrays[1][0] == 0
+        self.counters[1] = self.given_updates
+        if self.clash or self.covered:
+            return
+        # Counts start with one limb and widen on overflow, up to a bound.
+        self.enough_limbs = _limbs_for(self.arrays[5], self.arrays[0],
+                                       self.arrays[1], limb_bits)
+        self.limbs = 1
+        self.most_slots = _slots_within(memo_bytes, self._entry_bytes())
+        self.table = _table(min(_FIRST_SLOTS, self.most_slots), nwords, 1)
+        self.tstats = np.zeros(6, np.int64)
+        self.config = np.array([rule, limb_bits, 0, 0, min_cost], np.int64)
+        self.kernel_counters = np.zeros(3, np.int64)
+        self.kernel_counters[1] = self.given_updates
+        self.probe = probe
+        self._fresh_stack()
+
+    def _start(self) -> bool:
+        """Fresh links with the givens chosen; False when they clash."""
+        self.arrays = self.links.copy_arrays()
+        updates = commit_givens(self.given_nodes, self.arrays)
+        if updates is None:
+            self.given_updates = 0
+            return False
+        self.given_updates = updates
+        self.active = np.zeros(self.nwords, np.int64)
+        M.init_active(self.arrays[0], self.arrays[1], self.active)
+        return True
+
+    def _fresh_stack(self):
+        d = self.depth
+        self.choice = np.zeros(d, np.int32)
+        self.item = np.zeros(d, np.int32)
+        self.acc = np.zeros((d, self.limbs), np.int64)
+        self.born = np.zeros(d, np.int64)
+        self.hashes = np.zeros(d, np.uint64)
+        self.state = np.array([0, M.FORWARD], np.int64)
+
+    def _entry_bytes(self) -> int:
+        return 8 * (1 + self.nwords + self.limbs)
+
+    def step(self, want: int, stop_at: int, store: bool):
+        """Count on until ``counters[0]`` reaches ``stop_at`` or the end."""
+        if self.probe:
+            stop_at = min(stop_at, PROBE_NODES)
+        while True:
+            table = self.table
+            self.config[2] = 1 if 2 * len(table) <= self.most_slots else 0
+            self.config[3] = len(table) // 2
+            status = M.count(*self.arrays, self.active, self.choice,
+                             self.item, self.acc, self.born, self.hashes,
+                             self.state, table, self.tstats, self.config,
+                             stop_at, self.kernel_counters)
+            if status == M.GROW:
+                bigger = _table(2 * len(table), self.nwords, self.limbs)
+                M.rehash(table, bigger, self.nwords, self.tstats)
+                self.table = bigger
+            elif status == M.OVERFLOW:
+                # Every count in the table is exact (a store comes before
+                # the addition that could overflow): widen them all and
+                # search again from the root, which the table now mostly
+                # answers.
+                self.limbs = min(self.enough_limbs, 2 * self.limbs)
+                self.most_slots = _slots_within(self.memo_bytes,
+                                                self._entry_bytes())
+                wider = _table(min(len(table), self.most_slots), self.nwords,
+                               self.limbs)
+                M.rehash(table, wider, self.nwords, self.tstats)
+                self.table = wider
+                self._start()
+                self._fresh_stack()
+            else:
+                break
+        nodes, updates, _ = (int(x) for x in self.kernel_counters)
+        self.counters[0] = nodes
+        self.counters[1] = updates
+        self.counters[2] = self.partial()
+        if self.probe and status != M.EXHAUSTED and nodes >= PROBE_NODES:
+            self.probe = False
+            if nodes + int(self.tstats[M.SAVED]) < PROBE_GAIN * nodes:
+                raise _NotWorthIt()
+        return (search.EXHAUSTED if status == M.EXHAUSTED
+                else search.OUT_OF_NODES), []
+
+    def partial(self) -> int:
+        """Solutions in the part of the tree explored so far."""
+        level = int(self.state[0])
+        if self.state[1] == M.DONE:
+            return _value(self.acc[0], self.limb_bits)
+        done = level if self.state[1] == M.FORWARD else level + 1
+        return sum(_value(self.acc[k], self.limb_bits) for k in range(done))
+
+    def record(self, stats: MemoStats) -> None:
+        """Copy the table's figures into ``stats``."""
+        if self.clash or self.covered:
+            return
+        t = self.tstats
+        stats.memo_entries = int(t[M.USED])
+        stats.memo_slots = len(self.table)
+        stats.memo_bytes = self.table.nbytes
+        stats.memo_lookups = int(t[M.LOOKUPS])
+        stats.memo_hits = int(t[M.HITS])
+        stats.memo_replaced = int(t[M.REPLACED])
+        stats.memo_saved = int(t[M.SAVED])
+        stats.memo_limbs = self.limbs
+
+
 def count(problem, given=(), max_nodes=None, time_limit=None, *,
           memo_bytes=None, choose="auto", auto=False, limb_bits=_LIMB_BITS,
           min_cost=1):
     """Count the solutions of ``problem`` (an ``ExactCover``) with a memo.
 
     See ``ExactCover.count``; ``problem.stats`` becomes a ``MemoStats``.
-    Raises ``dlx.BudgetExhausted`` when ``max_nodes`` or ``time_limit``
-    stops the count: its ``count`` is the number of solutions in the part
-    of the search tree already explored.
+    The count runs in slices (``dlx.search.run``): ``BudgetExhausted`` at
+    ``max_nodes`` or ``time_limit`` and ``Interrupted`` on Ctrl-C carry
+    the number of solutions in the part of the tree already explored.
 
     ``auto=True`` (``memo="auto"``): when the item choice is MRV, the count
     gives up after ``PROBE_NODES`` nodes, returning None, unless the memo
@@ -206,138 +341,37 @@ def count(problem, given=(), max_nodes=None, time_limit=None, *,
     exercise the carries on small counts; ``min_cost`` leaves out of the
     table the subproblems whose search took fewer nodes.
     """
-    from .problem import BudgetExhausted, _commit_givens, _non_negative
-
-    if max_nodes is not None:
-        max_nodes = _non_negative("max_nodes", max_nodes)
-    if time_limit is not None and not time_limit >= 0:
-        raise ValueError(f"time_limit must be a non-negative number of "
-                         f"seconds, got {time_limit!r}")
-    if memo_bytes is None:
-        memo_bytes = DEFAULT_MEMO_BYTES
-    memo_bytes = _non_negative("memo_bytes", memo_bytes)
+    max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
+    time_limit = search.seconds("time_limit", time_limit)
+    memo_bytes = search.whole_number(
+        "memo_bytes", DEFAULT_MEMO_BYTES if memo_bytes is None
+        else memo_bytes)
     if not isinstance(choose, str) or choose not in CHOICE_RULES:
         raise ValueError(f"choose must be one of {', '.join(CHOICE_RULES)}; "
                          f"got {choose!r}")
     if choose == "auto":
         choose = choose_rule(problem)
-    probing = auto and choose == "mrv"
     given_nodes = problem._given_nodes(list(given))
-    links = problem.links
-    _load_kernels()
-    words = (len(problem.items) + 2 + 63) // 64
-    stats = MemoStats(complete=False, choose=choose)
-    problem.stats = stats
-
-    t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + time_limit
-    node_cap = np.iinfo(np.int64).max if max_nodes is None else max_nodes
-
-    def start():
-        """Fresh links with the givens chosen: (arrays, active, updates),
-        or None when the givens clash."""
-        arrays = links.copy_arrays()
-        updates = _commit_givens(given_nodes, arrays)
-        if updates is None:
-            return None
-        active = np.zeros(words, np.int64)
-        M.init_active(arrays[0], arrays[1], active)
-        return arrays, active, updates
-
-    begun = start()
-    if begun is None:  # the givens overlap: no solution
+    run = MemoRun(problem.links, given_nodes,
+                  (len(problem.items) + 2 + 63) // 64, memo_bytes,
+                  M.FIRST if choose == "first" else M.MRV, limb_bits,
+                  min_cost, probe=auto and choose == "mrv")
+    stats = problem.stats = MemoStats(complete=False, choose=choose)
+    stats.updates = run.counters[1]
+    if run.clash:  # the givens overlap: no solution
         stats.complete = True
         return 0
-    arrays, active, given_updates = begun
-    if arrays[1][0] == 0:  # the givens cover everything: one solution
+    if run.covered:  # the givens cover everything: one (leaf) solution
         stats.nodes = stats.solutions = 1
-        stats.updates = given_updates
         stats.complete = True
         return 1
-
-    # Counts start with one limb and widen on overflow, up to a bound.
-    enough_limbs = _limbs_for(arrays[5], arrays[0], arrays[1], limb_bits)
-    limbs = 1
-    most_slots = _slots_within(memo_bytes, 8 * (1 + words + limbs))
-    table = _table(min(_FIRST_SLOTS, most_slots), words, limbs)
-    tstats = np.zeros(6, np.int64)
-    config = np.array([M.FIRST if choose == "first" else M.MRV, limb_bits,
-                       0, 0, min_cost], np.int64)
-    depth = len(problem.primary) + 1
-    counters = np.zeros(3, np.int64)
-    counters[1] = given_updates
-
-    def fresh_stack():
-        return (np.zeros(depth, np.int32), np.zeros(depth, np.int32),
-                np.zeros((depth, limbs), np.int64),
-                np.zeros(depth, np.int64), np.zeros(depth, np.uint64),
-                np.array([0, M.FORWARD], np.int64))
-
-    choice, item, acc, born, hashes, state = fresh_stack()
-
-    def record(complete):
-        stats.nodes, stats.updates = int(counters[0]), int(counters[1])
-        stats.seconds = time.perf_counter() - t0
-        stats.complete = complete
-        stats.memo_entries = int(tstats[M.USED])
-        stats.memo_slots = len(table)
-        stats.memo_bytes = table.nbytes
-        stats.memo_lookups = int(tstats[M.LOOKUPS])
-        stats.memo_hits = int(tstats[M.HITS])
-        stats.memo_replaced = int(tstats[M.REPLACED])
-        stats.memo_saved = int(tstats[M.SAVED])
-        stats.memo_limbs = limbs
-
-    while True:
-        config[2] = 1 if 2 * len(table) <= most_slots else 0
-        config[3] = len(table) // 2
-        stop_at = min(node_cap, int(counters[0]) + _SLICE_NODES)
-        if probing:
-            stop_at = min(stop_at, PROBE_NODES)
-        status = M.count(*arrays, active, choice, item, acc, born, hashes,
-                         state, table, tstats, config, stop_at, counters)
-        if status == M.EXHAUSTED:
-            break
-        if status == M.GROW:
-            bigger = _table(2 * len(table), words, limbs)
-            M.rehash(table, bigger, words, tstats)
-            table = bigger
-            continue
-        if status == M.OVERFLOW:
-            # Every count in the table is exact (a store comes before the
-            # addition that could overflow): widen them all and search
-            # again from the root, which the table now mostly answers.
-            limbs = min(enough_limbs, 2 * limbs)
-            most_slots = _slots_within(memo_bytes, 8 * (1 + words + limbs))
-            wider = _table(min(len(table), most_slots), words, limbs)
-            M.rehash(table, wider, words, tstats)
-            table = wider
-            arrays, active, _ = start()
-            choice, item, acc, born, hashes, state = fresh_stack()
-            continue
-        # OUT_OF_NODES: a slice ended.
-        if probing and counters[0] >= PROBE_NODES:
-            probing = False
-            if counters[0] + tstats[M.SAVED] < PROBE_GAIN * counters[0]:
-                record(False)
-                return None
-        spent = counters[0] >= node_cap
-        late = deadline is not None and time.perf_counter() >= deadline
-        if spent or late:
-            record(False)
-            level = int(state[0])
-            done_levels = level if state[1] == M.FORWARD else level + 1
-            partial = sum(_value(acc[k], limb_bits)
-                          for k in range(done_levels))
-            stats.solutions = partial
-            what = (f"max_nodes={node_cap} nodes" if spent else
-                    f"time_limit={time_limit} s")
-            raise BudgetExhausted(
-                f"memoized count stopped after {what} with {partial} "
-                f"solution(s) found so far", partial, stats)
-    record(True)
-    stats.solutions = _value(acc[0], limb_bits)
-    return stats.solutions
+    try:
+        total = sum(search.run(run, stats, limit=None, max_nodes=max_nodes,
+                               time_limit=time_limit, store=False, given=[],
+                               progress=lambda run, stats: run.record(stats)))
+    except _NotWorthIt:
+        return None
+    return total
 
 
 def _slots_within(memo_bytes: int, entry_bytes: int) -> int:
@@ -358,8 +392,7 @@ def _load_kernels() -> None:
     global _loaded
     if _loaded:
         return
-    from .problem import Links, _load_kernels as load_links
-    load_links("steps")  # the givens are chosen with DLX1's own kernels
+    load_kernels("steps")  # the givens are chosen with DLX1's own kernels
     tiny = Links(1, 1, np.array([1], np.int64), np.array([1], np.int64))
     arrays = tiny.copy_arrays()
     active = np.zeros(1, np.int64)

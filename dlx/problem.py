@@ -10,65 +10,25 @@ order they were added, and solutions are lists of those numbers.
 from __future__ import annotations
 
 import os
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .kernels import links as K
+from . import cells as cells_run, search, xcc
+from .algorithm import choose_algorithm
+from .cells import Cells
+from .links import (Links, LinksRun, columns_used, count_parallel,
+                    load_kernels, run_batch)
+from .search import BudgetExhausted, Interrupted, Stats, whole_number
 
-_NO_LIMIT = np.iinfo(np.int64).max
+__all__ = ["ExactCover", "BatchResult", "BudgetExhausted", "Interrupted",
+           "Stats"]
+
 # count(threads=N) first searches this many nodes on one thread, and only
 # splits the tree among threads when that does not finish it.
 _SERIAL_PROBE_NODES = 20_000
-# How many nodes one kernel call may explore before Python looks at the
-# clock again when a time limit is set.
-_TIME_SLICE_NODES = 1 << 20
-
-
-class BudgetExhausted(RuntimeError):
-    """The search stopped at ``max_nodes`` or ``time_limit`` before it ended.
-
-    ``count`` is the number of solutions found before the stop and
-    ``stats`` the work done; no solution was lost, but there may be more.
-    """
-
-    def __init__(self, message: str, count: int, stats: "Stats"):
-        super().__init__(message)
-        self.count = count
-        self.stats = stats
-
-
-@dataclass
-class Stats:
-    """The work of the last search, counted like Knuth's DLX1.
-
-    ``nodes``: search-tree nodes (each item chosen for branching, and each
-    solution, a leaf; DLX1 counts the same);
-    ``updates``: link changes made while covering; ``solutions``: solutions
-    found; ``seconds``: time spent in the search (array building excluded);
-    ``complete``: True when the whole search tree was explored, False when
-    a limit or a budget stopped the search before its end.
-    """
-
-    nodes: int = 0
-    updates: int = 0
-    solutions: int = 0
-    seconds: float = 0.0
-    complete: bool = True
-
-    def __str__(self) -> str:
-        def group(n: int) -> str:
-            return f"{n:,}".replace(",", " ")
-
-        return (f"Altogether {group(self.solutions)} solution"
-                f"{'' if self.solutions == 1 else 's'}, "
-                f"{group(self.updates)} updates, {group(self.nodes)} nodes, "
-                f"{self.seconds:.3f} s"
-                + ("" if self.complete else " (stopped early)") + ".")
 
 
 @dataclass
@@ -87,207 +47,6 @@ class BatchResult:
     solutions: np.ndarray
     nodes: np.ndarray
     updates: np.ndarray
-
-
-class Links:
-    """The DLX1 arrays of one problem (see ``dlx.kernels.links``)."""
-
-    __slots__ = ("llink", "rlink", "ulink", "dlink", "top", "length",
-                 "option_of", "option_start", "nprimary")
-
-    def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
-                 sizes: np.ndarray):
-        """Build from ``members`` (1-based item numbers, option after option)
-        and ``sizes`` (items per option)."""
-        n = nitems
-        m = len(sizes)
-        total = n + 1 + len(members) + m + 1
-        # Node numbers: option j's first node is n + 2 + start_j + j.
-        starts = np.zeros(m + 1, np.int64)
-        np.cumsum(sizes, out=starts[1:])
-        first = n + 2 + starts[:-1] + np.arange(m)
-        spacers = np.empty(m + 1, np.int64)
-        spacers[0] = n + 1
-        spacers[1:] = first + sizes
-        node_of_member = (np.arange(len(members))
-                          + n + 2 + np.repeat(np.arange(m), sizes))
-
-        top = np.zeros(total, np.int32)
-        ulink = np.zeros(total, np.int32)
-        dlink = np.zeros(total, np.int32)
-        top[node_of_member] = members
-        top[spacers] = -np.arange(m + 1)
-        # Vertical lists: each item's nodes in option order, closed through
-        # the header node (item k's header is node k).
-        order = np.argsort(members, kind="stable")
-        nodes_sorted = node_of_member[order]
-        items_sorted = members[order]
-        length = np.bincount(members, minlength=n + 2).astype(np.int32)
-        length[0] = 0
-        length[n + 1] = 0
-        ulink[: n + 1] = np.arange(n + 1)
-        dlink[: n + 1] = np.arange(n + 1)
-        if len(members):
-            is_head = np.ones(len(members), bool)
-            is_head[1:] = items_sorted[1:] != items_sorted[:-1]
-            is_tail = np.ones(len(members), bool)
-            is_tail[:-1] = is_head[1:]
-            prev = np.empty(len(members), np.int64)
-            prev[1:] = nodes_sorted[:-1]
-            prev[is_head] = items_sorted[is_head]
-            nxt = np.empty(len(members), np.int64)
-            nxt[:-1] = nodes_sorted[1:]
-            nxt[is_tail] = items_sorted[is_tail]
-            ulink[nodes_sorted] = prev
-            dlink[nodes_sorted] = nxt
-            dlink[items_sorted[is_head]] = nodes_sorted[is_head]
-            ulink[items_sorted[is_tail]] = nodes_sorted[is_tail]
-        # Spacers: ulink = first node of the option above, dlink = last node
-        # of the option below.
-        ulink[spacers[1:]] = first
-        dlink[spacers[:-1]] = first + sizes - 1
-        ulink[spacers[0]] = 0
-        dlink[spacers[-1]] = 0
-
-        # Item lists: primary 1..nprimary around root 0, secondary around
-        # root n+1.
-        llink = np.zeros(n + 2, np.int32)
-        rlink = np.zeros(n + 2, np.int32)
-        for root, lo, hi in ((0, 1, nprimary), (n + 1, nprimary + 1, n)):
-            ring = np.concatenate(([root], np.arange(lo, hi + 1)))
-            rlink[ring] = np.roll(ring, -1)
-            llink[ring] = np.roll(ring, 1)
-
-        option_of = np.full(total, -1, np.int32)
-        option_of[node_of_member] = np.repeat(np.arange(m), sizes)
-        self.llink, self.rlink = llink, rlink
-        self.ulink, self.dlink, self.top = ulink, dlink, top
-        self.length = length
-        self.option_of = option_of
-        self.option_start = first.astype(np.int32)
-        self.nprimary = nprimary
-
-    def copy_arrays(self):
-        """Fresh copies of the mutable arrays, in kernel argument order."""
-        return (self.llink.copy(), self.rlink.copy(), self.ulink.copy(),
-                self.dlink.copy(), self.top, self.length.copy())
-
-
-_loaded: set = set()
-
-
-def _load_kernels(*kernels: str) -> None:
-    """Load (or compile) kernels once per process, outside any timing.
-
-    numba compiles a kernel, or loads it from its cache, on its first call;
-    that call is made here on a one-item problem so that ``stats.seconds``
-    measures the search alone.  ``kernels`` names what the caller is about
-    to use: ``"search"``, ``"batch"`` (solve_batch) or ``"steps"`` (the
-    single steps the parallel count calls from Python).
-    """
-    wanted = set(kernels) - _loaded
-    if not wanted:
-        return
-    tiny = Links(1, 1, np.array([1], np.int64), np.array([1], np.int64))
-    arrays = tiny.copy_arrays()
-    if "steps" in wanted:
-        p = int(tiny.option_start[0])
-        K.commit_option(p, *arrays)
-        K.release_option(p, *arrays)
-        K.choose_item(arrays[0], arrays[1], arrays[5], 0)
-        K.cover(1, *arrays)
-        K.cover_rest(p, *arrays)
-        K.uncover_rest(p, *arrays)
-        K.uncover(1, *arrays)
-    if "search" in wanted:
-        K.search(*arrays, np.zeros(2, np.int32), np.array([0, K.FORWARD]),
-                 np.zeros((1, 2), np.int32), np.zeros(1, np.int32), 0,
-                 _NO_LIMIT, np.zeros(3, np.int64), 0)
-    if "batch" in wanted:
-        K.solve_batch(*arrays, np.zeros(0, np.int32), np.array([0, 0]), 1,
-                      _NO_LIMIT, np.zeros((1, 2), np.int32),
-                      np.zeros(1, np.int32), np.zeros(1, np.int64),
-                      np.zeros((1, 3), np.int64), 0)
-    _loaded.update(wanted)
-
-
-def _commit_givens(nodes, arrays) -> int | None:
-    """Choose the given options (by first node) on ``arrays``: returns the
-    link updates, or None when one overlaps an earlier one (the arrays are
-    then left part-way and must be dropped)."""
-    updates = 0
-    for p in nodes:
-        u = K.commit_option(p, *arrays)
-        if u < 0:
-            return None
-        updates += u
-    return updates
-
-
-def _non_negative(name: str, value) -> int:
-    """``value`` as an int, or ValueError naming the argument ``name``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or value < 0:
-        raise ValueError(f"{name} must be a non-negative integer, got "
-                         f"{value!r}")
-    return int(value)
-
-
-def _thread_count(threads) -> int:
-    """Validate ``threads`` (0 means one per core)."""
-    return _non_negative("threads", threads) or (os.cpu_count() or 1)
-
-
-def _columns_used(first: np.ndarray) -> int:
-    """How many columns of a ``-1``-padded solutions array are in use."""
-    used = (first >= 0).sum(axis=1)
-    return int(used.max()) if len(used) else 0
-
-
-def _cutoff(mrv_cutoff) -> int:
-    """Validate ``mrv_cutoff`` (see ``ExactCover.solve``)."""
-    return _non_negative("mrv_cutoff", mrv_cutoff)
-
-
-def _run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
-               cutoff, chunks_per_thread=16):
-    """Run ``K.solve_batch`` over CSR instances, in chunks on ``threads``
-    threads (each with its own copy of the links); about
-    ``chunks_per_thread`` chunks per thread.
-
-    Returns ``counts``, ``first`` (option nodes of the first solution,
-    ``-1`` padded) and ``work`` (nodes, search updates, given updates).
-    """
-    nbatch = len(starts) - 1
-    first = np.full((nbatch, depth), -1, np.int32)
-    first_len = np.zeros(nbatch, np.int32)
-    counts = np.zeros(nbatch, np.int64)
-    work = np.zeros((nbatch, 3), np.int64)
-
-    def run(lo, hi, links):
-        sub = starts[lo:hi + 1]
-        K.solve_batch(*links, nodes[sub[0]:sub[-1]], sub - sub[0], limit,
-                      max_nodes, first[lo:hi], first_len[lo:hi],
-                      counts[lo:hi], work[lo:hi], cutoff)
-
-    if threads <= 1 or nbatch < 2:
-        run(0, nbatch, arrays)
-    else:
-        # Many more chunks than threads, taken in turn: instances differ a
-        # lot in cost, and a static split would leave a thread idle.
-        bounds = np.linspace(
-            0, nbatch, min(nbatch, chunks_per_thread * threads) + 1)
-        bounds = np.unique(bounds.astype(np.int64))
-        local = threading.local()
-
-        def task(k):
-            if not hasattr(local, "links"):
-                local.links = tuple(a.copy() for a in arrays)
-            run(bounds[k], bounds[k + 1], local.links)
-
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(task, range(len(bounds) - 1)))
-    return counts, first, work
 
 
 def _option_numbers(values, where: str) -> np.ndarray:
@@ -343,7 +102,8 @@ class ExactCover:
     """
 
     def __init__(self, primary: Iterable[Hashable] = (),
-                 secondary: Iterable[Hashable] = ()):
+                 secondary: Iterable[Hashable] = (), *,
+                 bounds: dict | None = None):
         self.primary: tuple = tuple(primary)
         self.secondary: tuple = tuple(secondary)
         self.items: tuple = self.primary + self.secondary
@@ -357,8 +117,16 @@ class ExactCover:
         self._sizes: list[int] = []
         self._options: list[tuple] = []
         self._links: Links | None = None
+        self._cells: Cells | None = None
         self._options_view: tuple | None = None
         self.stats = Stats()
+        # Colors and multiplicities (dlx.xcc): {option: {position: color}}
+        # for colored options only, color codes from 1, and
+        # {item number: (u, v)} for bounded primary items.
+        self._option_colors: dict = {}
+        self._color_codes: dict = {}
+        self._bounds = xcc.check_bounds(bounds, self._index,
+                                        len(self.primary))
 
     # -- building -----------------------------------------------------
     @classmethod
@@ -366,12 +134,26 @@ class ExactCover:
         """A problem from a 0/1 matrix: rows are options, columns items.
 
         Items are named by column number; the last ``secondary`` columns are
-        secondary items.
+        secondary items.  An all-zero row is an option that covers nothing:
+        it keeps its number and is never part of a solution.
         """
-        a = np.asarray(matrix)
+        try:
+            a = np.asarray(matrix)
+        except ValueError:  # ragged rows
+            raise ValueError("matrix rows must all have the same length") \
+                from None
         if a.ndim != 2:
             raise ValueError(f"matrix must be 2-dimensional, got shape "
                              f"{a.shape}")
+        if a.dtype.kind not in "biuf":  # None, strings, mixed objects
+            a = np.array(matrix, dtype=object)
+            for (r, c), value in np.ndenumerate(a):
+                if isinstance(value, np.generic):
+                    value = value.item()
+                if isinstance(value, (str, bytes)) or value not in (0, 1):
+                    raise ValueError(f"matrix entry [{r}, {c}] is {value!r};"
+                                     f" entries must be 0 or 1")
+            a = a.astype(np.int8)
         if a.size and not np.isin(a, (0, 1)).all():
             r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
             raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c].item()!r}; "
@@ -380,10 +162,6 @@ class ExactCover:
         if not 0 <= secondary <= ncols:
             raise ValueError(f"secondary={secondary} is not between 0 and "
                              f"the {ncols} columns")
-        empty = np.flatnonzero(~a.astype(bool).any(axis=1))
-        if len(empty):
-            raise ValueError(f"matrix row {empty[0]} is empty; every option "
-                             f"needs at least one item")
         problem = cls(range(ncols - secondary), range(ncols - secondary, ncols))
         rows, cols = np.nonzero(a)
         problem._members = (cols + 1).tolist()
@@ -394,9 +172,43 @@ class ExactCover:
                             for lo, hi in zip(bounds[:-1], bounds[1:])]
         return problem
 
-    def add_option(self, items: Iterable[Hashable]) -> int:
-        """Add an option (a set of items); returns its number."""
-        index = len(self._options)
+    def add_option(self, items: Iterable[Hashable],
+                   colors: dict | None = None) -> int:
+        """Add an option (a set of items); returns its number.
+
+        ``colors`` gives secondary items of the option a color (any
+        hashable): ``{item: color}``.
+        """
+        return self._add([self._checked_option(len(self._options), items,
+                                               colors)])[0]
+
+    def add_options(self, options: Iterable[Iterable[Hashable]]) -> list[int]:
+        """Add several options; returns their numbers.  All or nothing:
+        when one is bad, none is added."""
+        first = len(self._options)
+        return self._add([self._checked_option(first + k, items, None)
+                          for k, items in enumerate(options)])
+
+    def _add(self, checked) -> list[int]:
+        """Add options checked by ``_checked_option``."""
+        first = len(self._options)
+        for index, (names, numbers, colors) in enumerate(checked, first):
+            if colors:
+                for color in colors.values():
+                    self._color_codes.setdefault(color,
+                                                 len(self._color_codes) + 1)
+                self._option_colors[index] = colors
+            self._members.extend(numbers)
+            self._sizes.append(len(numbers))
+            self._options.append(names)
+        self._links = None
+        self._cells = None
+        self._options_view = None
+        return list(range(first, first + len(checked)))
+
+    def _checked_option(self, index: int, items, colors):
+        """``(names, item numbers, colors)`` of option ``index``, or
+        ValueError."""
         where = f"option {index}"
         if isinstance(items, (str, bytes)) and not all(
                 ch in self._index for ch in items):
@@ -423,16 +235,10 @@ class ExactCover:
                                  f"appears twice")
             seen.add(k)
             numbers.append(k)
-        self._members.extend(numbers)
-        self._sizes.append(len(numbers))
-        self._options.append(names)
-        self._links = None
-        self._options_view = None
-        return index
-
-    def add_options(self, options: Iterable[Iterable[Hashable]]) -> list[int]:
-        """Add several options; returns their numbers."""
-        return [self.add_option(items) for items in options]
+        if colors:
+            colors = xcc.check_colors(colors, names, self._index,
+                                      len(self.primary), where)
+        return names, numbers, colors
 
     @property
     def options(self) -> Sequence[tuple]:
@@ -450,13 +256,60 @@ class ExactCover:
                 f"{len(self._options)} options>")
 
     @property
+    def bounds(self) -> dict:
+        """``{item: (u, v)}`` for the primary items given bounds."""
+        return {self.items[k - 1]: uv for k, uv in self._bounds.items()}
+
+    def option_colors(self, option: int) -> dict:
+        """``{item: color}`` for the colored items of ``option``."""
+        names = self._options[option]
+        return {names[at]: color for at, color in
+                self._option_colors.get(option, {}).items()}
+
+    def solution_colors(self, solution: Iterable[int]) -> dict:
+        """``{item: color}``: the color each secondary item ends with in
+        ``solution`` (a list of option numbers); uncolored items are left
+        out."""
+        colors = {}
+        for k in solution:
+            colors.update(self.option_colors(k))
+        return colors
+
+    @property
+    def kind(self) -> str:
+        """The kernel this problem needs: ``dlx.xcc.EXACT`` (DLX1),
+        ``COLORS`` (DLX2) or ``MULTIPLICITIES`` (DLX3)."""
+        if any(uv != (1, 1) for uv in self._bounds.values()):
+            return xcc.MULTIPLICITIES
+        return xcc.COLORS if self._option_colors else xcc.EXACT
+
+    @property
     def links(self) -> Links:
-        """The DLX1 arrays (built on first use and after any change)."""
+        """The DLX arrays (built on first use and after any change), with
+        DLX2's ``color`` when the problem has colors or bounds."""
         if self._links is None:
+            colors = None
+            if self.kind != xcc.EXACT:
+                colors = xcc.member_colors(self._option_colors,
+                                           self._color_codes, self._sizes)
             self._links = Links(len(self.items), len(self.primary),
                                 np.asarray(self._members, np.int64),
-                                np.asarray(self._sizes, np.int64))
+                                np.asarray(self._sizes, np.int64), colors)
         return self._links
+
+    @property
+    def cells(self) -> Cells:
+        """The dancing-cells (SSXC1) arrays, built like ``links``."""
+        if self._cells is None:
+            self._cells = Cells(len(self.items), len(self.primary),
+                                np.asarray(self._members, np.int64),
+                                np.asarray(self._sizes, np.int64))
+        return self._cells
+
+    def _algorithm(self, algorithm, purpose: str = "search") -> str:
+        """``"links"`` or ``"cells"``: ``algorithm`` checked, and ``"auto"``
+        decided (``dlx.algorithm``)."""
+        return choose_algorithm(algorithm, self, purpose)
 
     def to_matrix(self) -> np.ndarray:
         """The 0/1 matrix (options x items, primary columns first)."""
@@ -465,42 +318,55 @@ class ExactCover:
         a[rows, np.asarray(self._members, np.int64) - 1] = 1
         return a
 
-    # -- solving ------------------------------------------------------
+    # -- solving ---
     def solve(self, *, given: Iterable[int] = (), max_nodes: int | None = None,
-              time_limit: float | None = None,
-              mrv_cutoff: int = 0) -> list[int] | None:
+              time_limit: float | None = None, mrv_cutoff: int = 0,
+              algorithm: str = "auto") -> list[int] | None:
         """The first solution (option numbers, ascending), or None.
 
         ``given`` lists options that every solution must contain: they are
         chosen before the search and are part of the answer.  Raises
         ``BudgetExhausted`` if ``max_nodes`` or ``time_limit`` (seconds)
-        stops the search before it finds a solution or proves there is none.
+        stops the search before it finds a solution or proves there is none,
+        and ``Interrupted`` on Ctrl-C.
 
         ``mrv_cutoff`` (every search method has it): the item to branch on
         is the first active primary item with the fewest options, and the
         scan for it stops at the first item with at most ``mrv_cutoff``
         options.  0 (the default) is DLX1's rule exactly; 1 branches on the
         first forced item at once, which is often faster on Sudoku-like
-        problems though it may visit more nodes.
+        problems though it may visit more nodes.  ``algorithm="cells"``
+        always stops at the first item with one option, as SSXC1 does.
+
+        ``algorithm`` (every search method has it): ``"links"`` is Knuth's
+        DLX1 (dancing links), ``"cells"`` his SSXC1 (dancing cells: sparse
+        sets), ``"auto"`` (the default) picks the one that measured faster
+        for problems of this shape (see the README).  Both find the same
+        solutions, in their own order; ``stats`` counts nodes and updates
+        as the chosen program counts them.
         """
         for solution in self.solutions(1, given=given, max_nodes=max_nodes,
                                        time_limit=time_limit,
-                                       mrv_cutoff=mrv_cutoff):
+                                       mrv_cutoff=mrv_cutoff,
+                                       algorithm=algorithm):
             return solution
         return None
 
     def count(self, limit: int | None = None, *, given: Iterable[int] = (),
               max_nodes: int | None = None, time_limit: float | None = None,
-              threads: int = 1, mrv_cutoff: int = 0, memo=False,
+              threads: int = 1, mrv_cutoff: int = 0,
+              algorithm: str = "auto", memo=False,
               memo_bytes: int | None = None, choose: str = "auto") -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
         ``BudgetExhausted`` (with the partial ``count``) when a budget stops
-        the search first.  ``threads`` > 1 (0: one per core) splits the top
-        of the search tree into subtrees counted in parallel; it counts the
-        whole tree, so it does not combine with ``limit`` or a budget.  The
-        count, nodes and updates are the same as with one thread.
+        the search first, and ``Interrupted`` (likewise) on Ctrl-C.
+        ``threads`` > 1 (0: one per core) splits the top of the search tree
+        into subtrees counted in parallel; it counts the whole tree, so it
+        combines with ``time_limit`` but not with ``limit`` or
+        ``max_nodes``.  The count, nodes and updates are the same as with
+        one thread.
 
         ``memo=True`` remembers the count of every subproblem (keyed by its
         set of active items) in a table of at most ``memo_bytes`` bytes
@@ -509,13 +375,14 @@ class ExactCover:
         is its item choice rule (``"mrv"``, ``"first"`` or ``"auto"``) and
         ``stats`` becomes a ``dlx.memo.MemoStats``.  ``memo="auto"`` keeps
         the memo only where it pays (see ``dlx.memo.count``).  A memoized
-        count does not combine with ``limit``, ``threads`` or
-        ``mrv_cutoff``.
+        count combines with ``given``, ``max_nodes`` and ``time_limit``,
+        not with ``limit``, ``threads``, ``mrv_cutoff``, an ``algorithm``
+        other than ``"auto"``, colors or bounds.
         """
         if memo is not False or memo_bytes is not None or choose != "auto":
             from . import memo as memo_count
             use = memo_count.wanted(self, memo, limit, threads, mrv_cutoff,
-                                    memo_bytes, choose)
+                                    algorithm, memo_bytes, choose)
             found = memo_count.count(self, given, max_nodes, time_limit,
                                      memo_bytes=memo_bytes, choose=choose,
                                      auto=use == "auto")
@@ -525,43 +392,59 @@ class ExactCover:
             if time_limit is not None:
                 time_limit = max(0.0, time_limit - self.stats.seconds)
         nthreads = _thread_count(threads)
+        algorithm = self._algorithm(algorithm)
+        if nthreads > 1 and self.kind != xcc.EXACT:
+            raise ValueError(f"count(threads={threads}) splits DLX1's "
+                             f"search tree; problems with colors or bounds "
+                             f"are counted on one thread (threads=1)")
         if nthreads > 1:
-            if limit is not None or max_nodes is not None or \
-                    time_limit is not None:
+            if limit is not None or max_nodes is not None:
                 raise ValueError("threads > 1 counts the whole search tree; "
-                                 "it cannot be combined with limit, "
-                                 "max_nodes or time_limit")
-            given = list(given)
-            try:  # a small tree is over before threads would pay off
-                return self.count(given=given, max_nodes=_SERIAL_PROBE_NODES,
-                                  mrv_cutoff=mrv_cutoff)
-            except BudgetExhausted:
-                return self._count_parallel(given, nthreads,
-                                            _cutoff(mrv_cutoff))
-        total = 0
-        for found in self._run(limit, given, max_nodes, time_limit,
-                               mrv_cutoff, store=False):
-            total += found
-        return total
+                                 "it cannot be combined with limit or "
+                                 "max_nodes")
+            time_limit = search.seconds("time_limit", time_limit)
+            cutoff = _cutoff(mrv_cutoff)
+            nodes = self._given_nodes(given, algorithm)
+            start = time.perf_counter()
+            deadline = None if time_limit is None else start + time_limit
+            # A small tree is over before threads would pay off.
+            probe = self._search(None, nodes, _SERIAL_PROBE_NODES, time_limit,
+                                 cutoff, store=False, algorithm=algorithm)
+            try:
+                return sum(probe)
+            except BudgetExhausted as stop:
+                if stop.stats.nodes < _SERIAL_PROBE_NODES:
+                    raise  # the time limit, not the probe's node budget
+            stats = self.stats = Stats()
+            if algorithm == "cells":
+                return cells_run.count_parallel(self.cells, nodes, nthreads,
+                                                stats, deadline)
+            return count_parallel(self.links, nodes, nthreads, cutoff, stats,
+                                  deadline)
+        return sum(self._run(limit, given, max_nodes, time_limit, mrv_cutoff,
+                             store=False, algorithm=algorithm))
 
     def solutions(self, limit: int | None = None, *,
                   given: Iterable[int] = (), max_nodes: int | None = None,
-                  time_limit: float | None = None,
-                  mrv_cutoff: int = 0) -> Iterator[list[int]]:
+                  time_limit: float | None = None, mrv_cutoff: int = 0,
+                  algorithm: str = "auto") -> Iterator[list[int]]:
         """Stream solutions lazily, each a sorted list of option numbers.
 
         The jitted search pauses after each batch of solutions and resumes
         where it stopped, so taking the first few is cheap whatever the
         total.  Raises ``BudgetExhausted`` when a budget stops the search
-        (after yielding every solution found before the stop).
+        (after yielding every solution found before the stop), and
+        ``Interrupted`` on Ctrl-C.
         """
+        algorithm = self._algorithm(algorithm)
         for batch in self._run(limit, given, max_nodes, time_limit,
-                               mrv_cutoff, store=True):
+                               mrv_cutoff, store=True, algorithm=algorithm):
             yield from batch
 
     def solve_batch(self, givens, *, starts=None, limit: int = 2,
                     max_nodes: int | None = None, threads: int = 1,
-                    mrv_cutoff: int = 0) -> "BatchResult":
+                    mrv_cutoff: int = 0,
+                    algorithm: str = "auto") -> "BatchResult":
         """Solve many instances of this problem in one jitted call.
 
         Instance ``b`` must contain the options ``givens[b]`` (option
@@ -572,7 +455,8 @@ class ExactCover:
         solutions (``limit=2`` checks uniqueness) and its first solution is
         kept.  ``max_nodes`` bounds the search of each instance.
         ``threads`` > 1 shares the instances among that many threads (0: one
-        per core); the answers do not depend on it.
+        per core); the answers do not depend on it.  Ctrl-C stops every
+        thread at once and raises ``Interrupted``.
         """
         if starts is None:
             rows = [_option_numbers(g, f"givens[{b}]")
@@ -591,200 +475,130 @@ class ExactCover:
             bad = flat[(flat < 0) | (flat >= len(self._options))][0]
             raise ValueError(f"given option {bad} does not exist (there are "
                              f"{len(self._options)})")
+        if len(flat) and 0 in self._sizes:
+            sizes = np.asarray(self._sizes)[flat]
+            if not sizes.all():
+                raise ValueError(_EMPTY_GIVEN.format(flat[sizes == 0][0]))
         flat, starts = _without_repeats(flat, starts)
-        if not isinstance(limit, (int, np.integer)) or limit < 1:
-            raise ValueError(f"limit must be a positive integer, got "
-                             f"{limit!r}")
-        links = self.links
+        limit = whole_number("limit", limit, positive=True)
+        max_nodes = whole_number("max_nodes", max_nodes, optional=True)
+        nthreads = _thread_count(threads)
+        cutoff = _cutoff(mrv_cutoff)
+        algorithm = self._algorithm(algorithm, "batch")
+        links = self.cells if algorithm == "cells" else self.links
         nodes = links.option_start[flat].astype(np.int32)
-        _load_kernels("batch")
+        budget = search.NO_LIMIT if max_nodes is None else max_nodes
+        kind = self.kind
+        if algorithm == "cells":
+            cells_run.load_kernels("batch")
+        elif kind == xcc.EXACT:
+            load_kernels("batch")
+        else:
+            xcc.load_kernels(kind)
+        stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
-        counts, first, work = _run_batch(
-            links.copy_arrays(), nodes, starts, int(limit),
-            _NO_LIMIT if max_nodes is None else int(max_nodes),
-            len(self.primary) + 1, _thread_count(threads),
-            _cutoff(mrv_cutoff))
-        seconds = time.perf_counter() - t0
-        width = _columns_used(first)
+        if algorithm == "cells":
+            counts, first, work, stopped_by = cells_run.run_batch(
+                links, nodes, starts, limit, budget, len(self.primary) + 1,
+                nthreads)
+        else:
+            counts, first, work, stopped_by = run_batch(
+                xcc.kernel_arrays(self), nodes, starts, limit, budget,
+                xcc.depth(self), nthreads, cutoff,
+                solve=xcc.kernel(kind).solve_batch)
+        stats.seconds = time.perf_counter() - t0
+        width = columns_used(first)
         solutions = np.where(first[:, :width] >= 0,
                              links.option_of[first[:, :width]],
                              np.int32(-1)).astype(np.int32, copy=False)
         work[:, 1] += work[:, 2]
         # An instance that found `limit` solutions paused: it may have more.
         explored = (counts == -1) | ((counts >= 0) & (counts < limit))
-        self.stats = Stats(int(work[:, 0].sum()), int(work[:, 1].sum()),
-                           int(np.maximum(counts, 0).sum()), seconds,
-                           bool(explored.all()))
+        stats.nodes = int(work[:, 0].sum())
+        stats.updates = int(work[:, 1].sum())
+        stats.solutions = int(np.maximum(counts, 0).sum())
+        stats.complete = bool(explored.all())
+        if stopped_by == "interrupt":
+            raise Interrupted(stats.solutions, stats)
         return BatchResult(counts, solutions, work[:, 0], work[:, 1])
 
-    def _count_parallel(self, given: list[int], threads: int,
-                        cutoff: int) -> int:
-        """Count by splitting the top levels of the tree into subtrees.
-
-        The top levels are expanded here, exactly as the kernel would
-        (MRV item, options in order), counting their nodes and updates like
-        DLX1; each frontier node becomes one instance of ``solve_batch``
-        whose givens are the options on its path.
-        """
-        links = self.links
-        _load_kernels("steps", "batch")
-        stats = self.stats = Stats(complete=False)
-        t0 = time.perf_counter()
-        arrays = links.copy_arrays()
-        llink, rlink = arrays[0], arrays[1]
-        updates = _commit_givens(self._given_nodes(given), arrays)
-        if updates is None:  # the givens overlap: no solution
-            stats.complete = True
-            return 0
-        stats.updates += updates
-        if rlink[0] == 0:  # the givens alone are a cover: one leaf node
-            stats.nodes = stats.solutions = 1
-            stats.complete = True
-            return 1
-        frontier = [()]
-        shallow = 0
-        target = 64 * threads
-        for _ in range(4):  # at most four levels expanded here
-            if not frontier or len(frontier) >= target:
-                break
-            grown = []
-            for path in frontier:
-                for p in path:
-                    K.commit_option(p, *arrays)
-                stats.nodes += 1
-                best = K.choose_item(llink, rlink, arrays[5], cutoff)
-                stats.updates += K.cover(best, *arrays)
-                p = int(arrays[3][best])
-                while p != best:
-                    stats.updates += K.cover_rest(p, *arrays)
-                    if rlink[0] == 0:  # a solution: a leaf node
-                        shallow += 1
-                        stats.nodes += 1
-                    else:
-                        grown.append(path + (p,))
-                    K.uncover_rest(p, *arrays)
-                    p = int(arrays[3][p])
-                K.uncover(best, *arrays)
-                for p in reversed(path):
-                    K.release_option(p, *arrays)
-            frontier = grown
-        starts = np.zeros(len(frontier) + 1, np.int64)
-        np.cumsum([len(path) for path in frontier], out=starts[1:])
-        nodes = np.array([p for path in frontier for p in path], np.int32)
-        # Subtrees next to each other in the frontier share a prefix and
-        # are often alike in size, so each is a chunk of its own.
-        counts, _, work = _run_batch(arrays, nodes, starts, 0, _NO_LIMIT,
-                                     len(self.primary) + 1, threads, cutoff,
-                                     chunks_per_thread=len(frontier))
-        stats.nodes += int(work[:, 0].sum())
-        stats.updates += int(work[:, 1].sum())
-        stats.solutions = shallow + int(counts.sum())
-        stats.seconds = time.perf_counter() - t0
-        stats.complete = True
-        return stats.solutions
-
-    def _given_nodes(self, given: Iterable[int]) -> list[int]:
-        """The first nodes of the given options (each once), validated."""
-        links = self.links
+    def _given_nodes(self, given: Iterable[int],
+                     algorithm: str = "links") -> list[int]:
+        """The first nodes of the given options (each once), validated, in
+        ``algorithm``'s arrays."""
+        links = self.cells if algorithm == "cells" else self.links
         nodes = []
         for option in dict.fromkeys(given):
             if isinstance(option, (bool, np.bool_)) or not isinstance(
                     option, (int, np.integer)):
-                raise ValueError(f"given option {option!r} is not an option "
-                                 f"number")
+                raise TypeError(f"given option {option!r} is not an option "
+                                f"number")
             if not 0 <= option < len(self._options):
                 raise ValueError(f"given option {option} does not exist "
                                  f"(there are {len(self._options)})")
+            if not self._sizes[option]:
+                raise ValueError(_EMPTY_GIVEN.format(option))
             nodes.append(int(links.option_start[option]))
         return nodes
 
-    def _run(self, limit, given, max_nodes, time_limit, mrv_cutoff, store):
-        """Drive the kernel: yields per call a list of solutions (store) or
-        a number of solutions found."""
-        for name, value in (("limit", limit), ("max_nodes", max_nodes)):
-            if value is not None and (not isinstance(value, (int, np.integer))
-                                      or value < 0):
-                raise ValueError(f"{name} must be a non-negative integer, "
-                                 f"got {value!r}")
-        if time_limit is not None and not time_limit >= 0:
-            raise ValueError(f"time_limit must be a non-negative number of "
-                             f"seconds, got {time_limit!r}")
+    def _run(self, limit, given, max_nodes, time_limit, mrv_cutoff, store,
+             algorithm="links"):
+        """Validate the arguments, then ``_search``."""
+        limit = whole_number("limit", limit, optional=True)
+        max_nodes = whole_number("max_nodes", max_nodes, optional=True)
+        time_limit = search.seconds("time_limit", time_limit)
         cutoff = _cutoff(mrv_cutoff)
         given = list(given)
-        nodes = self._given_nodes(given)
-        links = self.links
-        _load_kernels("search")
+        nodes = self._given_nodes(given, algorithm)
+        return self._search(limit, nodes, max_nodes, time_limit, cutoff,
+                            store, sorted({int(g) for g in given}),
+                            algorithm)
+
+    def _search(self, limit, nodes, max_nodes, time_limit, cutoff, store,
+                given_sorted=(), algorithm="links"):
+        """One run (a generator, see ``dlx.search.run``) with its own stats.
+
+        ``self.stats`` is this run's record from its start, and again
+        whenever it resumes: it always belongs to the run that searched
+        last, never to a mix of two.
+        """
         stats = self.stats = Stats(complete=False)
         if limit == 0:
             stats.complete = True
             return
-        arrays = links.copy_arrays()
-        llink, rlink = arrays[0], arrays[1]
-        counters = np.zeros(3, np.int64)
-        updates = _commit_givens(nodes, arrays)
-        if updates is None:  # the givens overlap: no solution
+        if algorithm == "cells":
+            run = cells_run.CellsRun(self.cells, nodes)
+        elif self.kind == xcc.EXACT:
+            run = LinksRun(self.links, nodes, cutoff)
+        else:
+            run = xcc.XccRun(self, nodes, cutoff)
+        stats.updates = int(run.counters[1])
+        if run.clash:  # the givens overlap: no solution
             stats.complete = True
             return
-        counters[1] = updates
-        given_sorted = sorted({int(g) for g in given})
-        if rlink[0] == 0:
+        if run.covered:
             # No primary item left to cover: the empty set of further
             # options is the one solution, and the tree's one (leaf) node.
             stats.nodes = stats.solutions = 1
-            stats.updates = int(counters[1])
             stats.complete = True
-            yield [given_sorted] if store else 1
+            yield [list(given_sorted)] if store else 1
             return
+        for found in search.run(run, stats, limit=limit, max_nodes=max_nodes,
+                                time_limit=time_limit, store=store,
+                                given=list(given_sorted)):
+            yield found
+            self.stats = stats
 
-        depth = len(self.primary) + 1
-        choice = np.zeros(depth, np.int32)
-        state = np.array([0, K.FORWARD], np.int64)
-        option_of = links.option_of
-        node_cap = _NO_LIMIT if max_nodes is None else int(max_nodes)
-        remaining = _NO_LIMIT if limit is None else int(limit)
-        deadline = None if time_limit is None else time.perf_counter() + \
-            time_limit
-        batch = 1
-        elapsed = 0.0
-        while True:
-            want = min(remaining, batch) if store else (
-                remaining if remaining != _NO_LIMIT else 0)
-            cap = want if store else 0
-            out = np.zeros((cap, depth), np.int32)
-            out_len = np.zeros(cap, np.int32)
-            stop_at = node_cap
-            if deadline is not None:
-                stop_at = min(node_cap, int(counters[0]) + _TIME_SLICE_NODES)
-            before = int(counters[2])
-            t0 = time.perf_counter()
-            status = K.search(*arrays, choice, state, out, out_len, want,
-                              stop_at, counters, cutoff)
-            elapsed += time.perf_counter() - t0
-            found = int(counters[2]) - before
-            remaining -= found
-            stats.nodes, stats.updates = int(counters[0]), int(counters[1])
-            stats.solutions, stats.seconds = int(counters[2]), elapsed
-            stats.complete = status == K.EXHAUSTED
-            if found:
-                if store:
-                    result = []
-                    for r in range(found):
-                        picked = option_of[out[r, : out_len[r]]].tolist()
-                        result.append(sorted(picked + given_sorted))
-                    yield result
-                else:
-                    yield found
-            if status == K.EXHAUSTED or remaining == 0:
-                return
-            if status == K.OUT_OF_NODES:
-                if counters[0] >= node_cap:
-                    raise BudgetExhausted(
-                        f"search stopped after max_nodes={node_cap} nodes "
-                        f"with {stats.solutions} solution(s) found",
-                        stats.solutions, stats)
-                if time.perf_counter() >= deadline:
-                    raise BudgetExhausted(
-                        f"search stopped at time_limit={time_limit} s "
-                        f"with {stats.solutions} solution(s) found",
-                        stats.solutions, stats)
-            batch = min(batch * 2, 4096)
+
+_EMPTY_GIVEN = ("given option {} is empty (an all-zero matrix row): it "
+                "covers nothing and is never part of a solution")
+
+
+def _thread_count(threads) -> int:
+    """Validate ``threads`` (0 means one per core)."""
+    return whole_number("threads", threads) or (os.cpu_count() or 1)
+
+
+def _cutoff(mrv_cutoff) -> int:
+    """Validate ``mrv_cutoff`` (see ``ExactCover.solve``)."""
+    return whole_number("mrv_cutoff", mrv_cutoff)

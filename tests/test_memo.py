@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dlx import BudgetExhausted, ExactCover, Stats
+from dlx import BudgetExhausted, ExactCover, Interrupted, Stats
 from dlx import memo as memo_count
 from dlx.kernels import memo as M
 from dlx.memo import MemoStats
@@ -272,6 +272,56 @@ def test_time_limit_stops_a_memoized_count():
     with pytest.raises(BudgetExhausted, match="time_limit"):
         p.count(memo=True, time_limit=0.2)
     assert p.stats.seconds < 5
+
+
+def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(monkeypatch):
+    calls = []
+    record = memo_count.MemoRun.record
+
+    def interrupt_on_the_third_slice(run, stats):
+        record(run, stats)
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(memo_count.MemoRun, "record",
+                        interrupt_on_the_third_slice)
+    p = queens(12)
+    with pytest.raises(Interrupted) as stop:
+        p.count(memo=True)
+    assert 0 <= stop.value.count < 14200
+    assert stop.value.count == stop.value.stats.solutions
+    assert not stop.value.stats.complete and stop.value.stats.nodes > 0
+    assert isinstance(stop.value.stats, MemoStats)
+
+
+def test_partial_counts_only_grow():
+    # The partial count after each slice is a lower bound that rises to
+    # the count: the finished subtrees' counts are never taken back.
+    seen = []
+    p = dominoes(6, 6)
+    for budget in (5, 20, 60, 120, 200):
+        try:
+            seen.append(memo_count.count(p, max_nodes=budget, choose="mrv",
+                                         memo_bytes=0))
+        except BudgetExhausted as stop:
+            seen.append(stop.count)
+    assert seen == sorted(seen) and seen[-1] <= 6728
+    assert memo_count.count(p, choose="mrv", memo_bytes=0) == 6728
+
+
+def test_colors_bounds_and_other_algorithms_are_refused():
+    colored = ExactCover(["A", "B"], ["X"])
+    colored.add_option(["A", "X"], colors={"X": 0})
+    colored.add_option(["B", "X"], colors={"X": 0})
+    with pytest.raises(ValueError, match="takes plain exact cover"):
+        colored.count(memo=True)
+    bounded = ExactCover(["A", "B"], bounds={"A": (1, 2)})
+    bounded.add_options([["A"], ["A", "B"]])
+    with pytest.raises(ValueError, match="takes plain exact cover"):
+        bounded.count(memo=True)
+    with pytest.raises(ValueError, match="combined with algorithm"):
+        toy().count(memo=True, algorithm="cells")
 
 
 def test_givens_that_clash_or_finish():

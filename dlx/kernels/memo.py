@@ -34,13 +34,15 @@ Arrays (besides DLX1's ``llink rlink ulink dlink top length``, used as in
   ``item[l]`` (the item branched on), ``acc[l]`` (limbs: solutions found
   so far in this node's subtree), ``born[l]`` (the node counter when the
   node was entered), ``hashes[l]`` (its key's hash).  The sum of ``acc``
-  over levels ``0..level`` is the number of solutions in the part of the
-  tree already explored: the partial count after a budget stops the search.
+  over the finished levels (``0..level``, or ``0..level-1`` when paused on
+  entering ``level``) is the number of solutions in the part of the tree
+  already explored: the partial count after a budget stops the search.
 
 ``state`` is ``(level, where)`` as in ``dlx.kernels.links.search``;
 ``counters`` is ``(nodes, updates, leaves)``; ``tstats`` is
-``(used, lookups, hits, stores, replaced)``; ``config`` is ``(rule, shift,
-can_grow, grow_at)``.  Nodes are counted like DLX1's: every node entered
+``(used, lookups, hits, stores, replaced, saved)``; ``config`` is
+``(rule, shift, can_grow, grow_at, min_cost)`` (a subproblem whose search
+took fewer than ``min_cost`` nodes is not stored).  Nodes are counted like DLX1's: every node entered
 to choose an item (a memo hit included: it is entered, then answered from
 the table) and every leaf (a solution reached by the search itself).
 """

@@ -27,7 +27,8 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from ..problem import ExactCover
-from .polyomino import (_cell_namer, _cell_of, _pieces_from, free_polyominoes,
+from .packing import cell_namer
+from .polyomino import (_cell_of, _pieces_from, free_polyominoes,
                         orientations, parse_board)
 
 __all__ = ["tiling", "pieces", "render", "PIECE_SETS"]
@@ -76,7 +77,7 @@ def tiling(board="8x8", shapes="dominoes", *,
     ``shapes`` (see ``pieces``), each used any number of times, turned and
     (unless ``one_sided``) flipped."""
     cells = parse_board(board)
-    name = _cell_namer(cells)
+    name = cell_namer(cells, "rc")
     order = sweep_order(cells)
     problem = ExactCover([name(x) for x in order])
     seen = set()
