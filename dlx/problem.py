@@ -491,7 +491,9 @@ class ExactCover:
 
     def count(self, limit: int | None = None, *, given: Iterable[int] = (),
               max_nodes: int | None = None, time_limit: float | None = None,
-              threads: int = 1, mrv_cutoff: int = 0) -> int:
+              threads: int = 1, mrv_cutoff: int = 0, jobs: int | None = None,
+              executor=None, checkpoint=None, progress=None,
+              split_jobs: int | None = None) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
@@ -500,7 +502,29 @@ class ExactCover:
         of the search tree into subtrees counted in parallel; it counts the
         whole tree, so it does not combine with ``limit`` or a budget.  The
         count, nodes and updates are the same as with one thread.
+
+        For long counts (see ``dlx.jobs``): ``jobs=N`` counts the tree as
+        independent jobs on N processes (0: one per core), ``executor=``
+        on any ``concurrent.futures.Executor`` (a Dask cluster's too),
+        ``checkpoint=FILE`` records each finished job so that the same
+        call resumes after a crash, ``progress=True`` (a bar on stderr) or
+        a callable receives a ``dlx.jobs.Progress`` after each job, and
+        ``split_jobs`` sets how many jobs.  Ctrl-C then raises
+        ``dlx.jobs.Interrupted`` with the partial count.
         """
+        if jobs is not None or executor is not None or \
+                checkpoint is not None or progress or split_jobs is not None:
+            if limit is not None or max_nodes is not None or \
+                    time_limit is not None or threads != 1:
+                raise ValueError("jobs, executor, checkpoint and progress "
+                                 "count the whole search tree; they cannot "
+                                 "be combined with limit, max_nodes, "
+                                 "time_limit or threads")
+            from . import jobs as J
+            return J.count(self, given=given, mrv_cutoff=mrv_cutoff,
+                           jobs=1 if jobs is None else jobs,
+                           executor=executor, checkpoint=checkpoint,
+                           progress=progress, split_jobs=split_jobs)
         nthreads = _thread_count(threads)
         if nthreads > 1:
             if limit is not None or max_nodes is not None or \
