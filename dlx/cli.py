@@ -1,6 +1,7 @@
 """dlx: exact cover by Dancing Links, from the command line.
 
   dlx solve FILE|-            solve a problem in Knuth's DLX format
+  dlx estimate FILE|-         estimate the size of its search (--estimate)
   dlx pentomino 6x10          pack pentominoes (or other pieces) in a board
   dlx queens 12               place n queens
   dlx langford 11             Langford pairs
@@ -9,7 +10,10 @@ Solutions go to standard output (the first one by default; --all or
 --limit N for more); --count prints how many instead, the count alone on
 the last line.  Pentomino and Langford counts are up to symmetry (the
 board's rotations and reflections; reversal) unless --all-symmetries.
---stats prints nodes, updates and time on standard error.  Exit status: 0
+--stats prints nodes, updates and time on standard error.  A count runs
+on every core (--jobs N), or a Dask cluster (--scheduler ADDRESS), can
+be checkpointed (--checkpoint FILE) and shows a progress bar on a
+terminal; Ctrl-C prints the partial count.  Exit status: 0
 when a solution exists, 1 when none does or the input is wrong, 2 for a
 usage error (a file that cannot be opened is one), 130 when interrupted,
 141 (as for SIGPIPE) when the reader of the output goes away.
@@ -23,6 +27,9 @@ import os
 import sys
 from typing import Callable, Iterable
 
+from .cli_count import (CountUsageError, add_count_options,
+                        add_estimate_options, count_options,
+                        interrupted_message)
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
 
@@ -66,6 +73,8 @@ def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool):
         parser.add_argument("--dlx", action="store_true",
                             help="print the problem in Knuth's DLX format "
                                  "instead of solving it")
+    add_estimate_options(parser)
+    add_count_options(parser)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -84,6 +93,16 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("file", metavar="FILE|-",
                        help="the problem file, or - for standard input")
     _add_output_options(solve, symmetric=False)
+
+    estimate = commands.add_parser(
+        "estimate", help="estimate the size of a search (DLX format)",
+        description="Estimate the nodes, updates and solutions of counting "
+                    "a problem in Knuth's DLX format, and the time it would "
+                    "take on one core, by Knuth's random probes.")
+    estimate.add_argument("file", metavar="FILE|-",
+                          help="the problem file, or - for standard input")
+    add_estimate_options(estimate, flag=False)
+    estimate.set_defaults(estimate=True, dlx=False)
 
     pento = commands.add_parser(
         "pentomino", help="pack pentominoes (or other pieces) in a board",
@@ -174,9 +193,23 @@ def _run_problem(args, problem: ExactCover, draw: Callable) -> int:
     if getattr(args, "dlx", False):
         print(dumps(problem, comment=f"dlx {' '.join(args.argv)}"), end="")
         return 0
+    if args.estimate:
+        return _estimate(args, problem)
     pictures = (draw(problem, solution)
                 for solution in problem.solutions(_limit(args)))
-    return _report(args, pictures, problem.count, lambda: problem.stats)
+    return _report(args, pictures, lambda: _count(args, problem.count),
+                   lambda: problem.stats)
+
+
+def _count(args, count: Callable) -> int:
+    """``count(**options)`` with the long-count options of ``args``."""
+    with count_options(args) as options:
+        return count(**options)
+
+
+def _estimate(args, problem: ExactCover) -> int:
+    print(problem.estimate(args.probes, seed=args.seed))
+    return 0
 
 
 def _solve(args) -> int:
@@ -226,6 +259,16 @@ def _pentomino(args, parser) -> int:
             parser.error(str(error))
         raise InputError(str(error)) from None
     distinct = not args.all_symmetries
+    if args.estimate:
+        try:
+            problem = puzzle.distinct_problem() if distinct else \
+                puzzle.problem
+        except ValueError:
+            problem = puzzle.problem
+            print("dlx: note: estimating the search for every tiling "
+                  "(this board's count up to symmetry is not one search)",
+                  file=sys.stderr)
+        return _estimate(args, problem)
     if args.dlx:
         if any(k > 1 for k in puzzle.copies.values()):
             raise UsageError(
@@ -243,7 +286,9 @@ def _pentomino(args, parser) -> int:
         return _run_problem(args, problem, None)
     pictures = map(puzzle.render,
                    puzzle.solutions(distinct, limit=_limit(args)))
-    return _report(args, pictures, lambda: puzzle.count(distinct),
+    return _report(args, pictures,
+                   lambda: _count(args, lambda **options: puzzle.count(
+                       distinct, **options)),
                    lambda: puzzle.stats)
 
 
@@ -275,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         args.argv = sys.argv[1:] if argv is None else list(argv)
-        if args.command == "solve":
+        if args.command in ("solve", "estimate"):
             status = _solve(args)
         elif args.command == "pentomino":
             status = _pentomino(args, args.parser)
@@ -292,10 +337,10 @@ def main(argv: list[str] | None = None) -> int:
         # status of a process killed by SIGPIPE (128 + 13).
         silence_stdout()
         return 141
-    except KeyboardInterrupt:
-        print("dlx: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as stop:
+        print(interrupted_message("dlx", stop), file=sys.stderr)
         return 130
-    except UsageError as error:
+    except (UsageError, CountUsageError) as error:
         print(f"dlx: error: {error}", file=sys.stderr)
         return 2
     except (InputError, ValueError, OSError) as error:

@@ -545,6 +545,16 @@ class ExactCover:
             total += found
         return total
 
+    def estimate(self, probes: int = 10_000, *, seed: int = 0,
+                 given: Iterable[int] = (), mrv_cutoff: int = 0):
+        """Knuth's Monte Carlo estimate of what ``count()`` would do:
+        nodes, updates and solutions with standard errors, and the time
+        (a ``dlx.estimate.Estimate``).  ``probes`` random root-to-leaf
+        walks, reproducible for a given ``seed``."""
+        from .estimate import estimate
+        return estimate(self, probes, seed=seed, given=given,
+                        mrv_cutoff=mrv_cutoff)
+
     def solutions(self, limit: int | None = None, *,
                   given: Iterable[int] = (), max_nodes: int | None = None,
                   time_limit: float | None = None,

@@ -383,6 +383,7 @@ class Polyomino:
         self.placements: list[Placement] = self._find_placements()
         self.symmetries: list[Symmetry] = self._find_symmetries()
         self.stats = Stats()
+        self._count_options: dict = {}
         # problem -> (placement of each option, copy of each option)
         self._tables = weakref.WeakKeyDictionary()
         self.problem = self._build(range(len(self.placements)))
@@ -531,7 +532,7 @@ class Polyomino:
         return trivial, symmetric
 
     def _run_count(self, problem: ExactCover) -> int:
-        found = problem.count()
+        found = problem.count(**self._count_options)
         self._add_stats(problem.stats)
         return found
 
@@ -559,16 +560,20 @@ class Polyomino:
             solutions.close()
             self._add_stats(problem.stats)
 
-    def count(self, distinct: bool = True, *, exhaustive: bool = False
-              ) -> int:
+    def count(self, distinct: bool = True, *, exhaustive: bool = False,
+              **count_options) -> int:
         """How many tilings: up to symmetry (``distinct``) or all.
 
         All tilings are counted from the orbits found for the distinct
         count (orbit sizes by the orbit-stabilizer theorem), which is
         several times faster than searching them all; ``exhaustive=True``
         searches ``problem`` instead, with no symmetry breaking at all.
+        ``count_options`` (``jobs``, ``executor``, ``checkpoint``,
+        ``progress``) go to ``ExactCover.count`` for the searches that
+        count without listing tilings.
         """
         self.stats = Stats()
+        self._count_options = count_options
         plan = None
         if len(self.symmetries) > 1 and not exhaustive:
             plan = self._breaking_plan()
