@@ -624,8 +624,12 @@ def _run_all(problem, plan: Split, pending: Sequence[Job], executor,
                   if client is not None else payload)
     futures = {}
     complete = False
+    # Largest first, as far as Knuth's measure tells (a shallower job
+    # stands for more of the tree): the last jobs to finish are then
+    # small ones, and no worker is left with a big one at the end.
+    order = sorted(pending, key=lambda job: -job.share)
     try:
-        for job in pending:
+        for job in order:
             future = executor.submit(run_job, handle, job.given,
                                      job.commit_updates, cutoff)
             futures[future] = job

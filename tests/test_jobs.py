@@ -267,3 +267,18 @@ def test_a_dask_cluster_counts():
         executor = client.get_executor()
         assert (p.count(executor=executor, split_jobs=64), p.stats.nodes,
                 p.stats.updates) == truth
+
+
+# -- known long counts (pytest -m slow) -----------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("build,expected", [
+    (lambda: queens(14), 365_596), (lambda: queens(15), 2_279_184),
+    (lambda: queens(16), 14_772_512), (lambda: langford(15), 39_809_640)],
+    ids=["queens-14", "queens-15", "queens-16", "langford-15"])
+def test_known_long_counts(build, expected):
+    p = build()
+    t0 = time.perf_counter()
+    assert p.count(jobs=0) == expected
+    print(f"{expected:,} on {os.cpu_count()} processes in "
+          f"{time.perf_counter() - t0:.1f} s")
