@@ -61,6 +61,12 @@ JOBS_PER_WORKER = 64
 # ... and never fewer than this, so that a checkpoint saves work often and
 # a run resumed on a machine with more cores still balances.
 MIN_JOBS = 256
+# On an executor of our choosing (a process pool) each job is one task.
+# Elsewhere a task costs more (a Dask task takes milliseconds of the
+# scheduler's time), so jobs go in batches, this many per worker; each
+# batch takes every so many jobs of the largest-first order, so batches
+# are alike in size.
+TASKS_PER_WORKER = 16
 
 
 class CheckpointError(ValueError):
@@ -279,6 +285,13 @@ def run_job(payload, given: tuple, commit_updates: int, mrv_cutoff: int):
     stats = problem.stats
     return (found, stats.nodes, stats.updates - commit_updates,
             stats.seconds)
+
+
+def run_jobs(payload, batch, mrv_cutoff: int) -> list:
+    """``run_job`` for each ``(given, commit_updates)`` of ``batch``: one
+    task for executors whose every task costs milliseconds (Dask)."""
+    return [run_job(payload, given, commit, mrv_cutoff)
+            for given, commit in batch]
 
 
 # -- checkpoints ---------------------------------------------------------------
@@ -628,13 +641,26 @@ def _run_all(problem, plan: Split, pending: Sequence[Job], executor,
     # stands for more of the tree): the last jobs to finish are then
     # small ones, and no worker is left with a big one at the end.
     order = sorted(pending, key=lambda job: -job.share)
+    tasks = len(order) if own else min(
+        len(order), TASKS_PER_WORKER * max(1, workers))
     try:
-        for job in order:
-            future = executor.submit(run_job, handle, job.given,
-                                     job.commit_updates, cutoff)
-            futures[future] = job
+        for k in range(tasks):
+            batch = order[k::tasks]
+            if own:
+                job = batch[0]
+                future = executor.submit(run_job, handle, job.given,
+                                         job.commit_updates, cutoff)
+            else:
+                future = executor.submit(
+                    run_jobs, handle,
+                    [(job.given, job.commit_updates) for job in batch],
+                    cutoff)
+            futures[future] = batch
         for future in cf.as_completed(futures):
-            finished(futures[future], future.result())
+            batch = futures[future]
+            results = [future.result()] if own else future.result()
+            for job, result in zip(batch, results):
+                finished(job, result)
         complete = True
     finally:
         for future in futures:
