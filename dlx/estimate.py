@@ -59,8 +59,10 @@ class Estimate:
             share = f" ± {100 * error / value:.0f}%" if value else ""
             return f"about {_round(value)}{share}"
 
-        return (f"Estimated from {self.probes:,} probes: "
-                f"{show(self.solutions, self.solutions_error)} solutions, "
+        solutions = (f"{show(self.solutions, self.solutions_error)} "
+                     f"solutions" if self.solutions or self.exact else
+                     "no solution met by any probe")
+        return (f"Estimated from {self.probes:,} probes: {solutions}, "
                 f"{show(self.nodes, self.nodes_error)} nodes, "
                 f"{show(self.updates, self.updates_error)} updates, "
                 f"{_duration(self.seconds)} on one core"
