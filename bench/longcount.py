@@ -138,7 +138,8 @@ def main(argv=None):
             print("dask is not installed: no Dask column", file=sys.stderr)
         else:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
-                                   processes=True, dashboard_address=None)
+                                   processes=True, host="127.0.0.1",
+                                   dashboard_address=None)
             client = Client(cluster)
             J.count(queens(9), executor=client.get_executor(),
                     split_jobs=8)

@@ -16,8 +16,10 @@ primary item exactly once and each secondary item at most once.
 
 from . import problems
 from .formats import DLXFormatError, dump, dumps, load, loads
-from .problem import BatchResult, BudgetExhausted, ExactCover, Stats
+from .problem import BatchResult, ExactCover
+from .search import BudgetExhausted, Interrupted, Stats
 
 __all__ = ["ExactCover", "Stats", "BatchResult", "BudgetExhausted",
+           "Interrupted",
            "DLXFormatError", "load", "loads", "dump", "dumps", "problems"]
 __version__ = "0.1.0"

@@ -21,6 +21,8 @@ from typing import Iterable
 import numpy as np
 
 from .kernels import links as K
+from .links import commit_givens, load_kernels
+from .search import BudgetExhausted, whole_number
 
 __all__ = ["Estimate", "estimate"]
 
@@ -91,12 +93,12 @@ def _duration(seconds: float) -> str:
 def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
              given: Iterable[int] = (), mrv_cutoff: int = 0) -> Estimate:
     """Knuth's estimate of ``problem.count()``'s work (see the module)."""
-    from .problem import BudgetExhausted, _cutoff, _non_negative
+    from .problem import _cutoff
 
-    probes = _non_negative("probes", probes)
+    probes = whole_number("probes", probes)
     if probes < 1:
         raise ValueError("probes must be at least 1")
-    seed = _non_negative("seed", seed)
+    seed = whole_number("seed", seed)
     cutoff = _cutoff(mrv_cutoff)
     given = list(given)
     problem._given_nodes(given)  # validated before any work
@@ -124,11 +126,9 @@ def probe_figures(problem, probes: int, *, seed: int = 0,
                   given: Iterable[int] = (), mrv_cutoff: int = 0):
     """The probes alone: ``(mean, standard error)``, each an array of the
     estimated ``(nodes, updates, solutions)``."""
-    from .problem import _commit_givens, _load_kernels
-
     arrays = problem.links.copy_arrays()
-    _load_kernels("search")
-    committed = _commit_givens(problem._given_nodes(list(given)), arrays)
+    load_kernels("search")
+    committed = commit_givens(problem._given_nodes(list(given)), arrays)
     if committed is None:  # the givens clash: an empty tree
         return np.zeros(3), np.zeros(3)
     if arrays[1][0] == 0:  # the givens are a cover: one leaf

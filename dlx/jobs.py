@@ -50,9 +50,11 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from .kernels import links as K
+from .links import load_kernels
+from .search import BudgetExhausted, Interrupted, Stats, whole_number
 
 __all__ = ["Job", "Split", "split", "count", "Progress", "Checkpoint",
-           "CheckpointError", "Interrupted"]
+           "CheckpointError"]
 
 # How many jobs per worker a split aims at by default: jobs differ in size
 # by orders of magnitude, and many small pieces keep every worker busy
@@ -71,16 +73,6 @@ TASKS_PER_WORKER = 16
 
 class CheckpointError(ValueError):
     """A checkpoint file that does not belong to this count."""
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a count: ``count`` solutions were counted so far
-    (a partial count), ``stats`` is the work done."""
-
-    def __init__(self, count: int, stats):
-        super().__init__(f"interrupted after {count} solutions (partial)")
-        self.count = count
-        self.stats = stats
 
 
 @dataclass(frozen=True)
@@ -201,13 +193,13 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
     the search (a job's ``given`` splits that job again).  The jobs come
     in the order the search meets them.
     """
-    from .problem import _cutoff, _load_kernels, _non_negative
+    from .problem import _cutoff
 
-    target = _non_negative("jobs", jobs) or 1
+    target = whole_number("jobs", jobs) or 1
     cutoff = _cutoff(mrv_cutoff)
     given = tuple(dict.fromkeys(given))
     nodes = problem._given_nodes(given)
-    _load_kernels("steps")
+    load_kernels("steps")
     plan = Split(given, cutoff, target)
     top = _Top(problem, nodes, cutoff)
     if top.clash:  # the givens overlap: an empty tree
@@ -480,8 +472,7 @@ def progress_bar(delay: float = 1.0, stream=None) -> _Bar:
 
 # -- running many jobs ---------------------------------------------------------
 def _workers(jobs) -> int:
-    from .problem import _non_negative
-    return _non_negative("jobs", jobs) or (os.cpu_count() or 1)
+    return whole_number("jobs", jobs) or (os.cpu_count() or 1)
 
 
 def _executor_workers(executor) -> int:
@@ -530,11 +521,10 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
 
     Sets ``problem.stats`` to the figures of the whole search (the same
     count, nodes and updates as one search from the root) and returns the
-    count.  Ctrl-C raises ``Interrupted`` with the partial count.
+    count.  Ctrl-C raises ``dlx.Interrupted`` with the partial count
+    (the jobs finished so far).
     """
-    from .problem import Stats
-
-    from .problem import _SERIAL_PROBE_NODES, BudgetExhausted
+    from .problem import _SERIAL_PROBE_NODES
 
     workers = _executor_workers(executor) if executor is not None \
         else _workers(jobs)

@@ -10,65 +10,23 @@ order they were added, and solutions are lists of those numbers.
 from __future__ import annotations
 
 import os
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .kernels import links as K
+from . import search
+from .links import (Links, LinksRun, columns_used, count_parallel,
+                    load_kernels, run_batch)
+from .search import BudgetExhausted, Interrupted, Stats, whole_number
 
-_NO_LIMIT = np.iinfo(np.int64).max
+__all__ = ["ExactCover", "BatchResult", "BudgetExhausted", "Interrupted",
+           "Stats"]
+
 # count(threads=N) first searches this many nodes on one thread, and only
 # splits the tree among threads when that does not finish it.
 _SERIAL_PROBE_NODES = 20_000
-# How many nodes one kernel call may explore before Python looks at the
-# clock again when a time limit is set.
-_TIME_SLICE_NODES = 1 << 20
-
-
-class BudgetExhausted(RuntimeError):
-    """The search stopped at ``max_nodes`` or ``time_limit`` before it ended.
-
-    ``count`` is the number of solutions found before the stop and
-    ``stats`` the work done; no solution was lost, but there may be more.
-    """
-
-    def __init__(self, message: str, count: int, stats: "Stats"):
-        super().__init__(message)
-        self.count = count
-        self.stats = stats
-
-
-@dataclass
-class Stats:
-    """The work of the last search, counted like Knuth's DLX1.
-
-    ``nodes``: search-tree nodes (each item chosen for branching, and each
-    solution, a leaf; DLX1 counts the same);
-    ``updates``: link changes made while covering; ``solutions``: solutions
-    found; ``seconds``: time spent in the search (array building excluded);
-    ``complete``: True when the whole search tree was explored, False when
-    a limit or a budget stopped the search before its end.
-    """
-
-    nodes: int = 0
-    updates: int = 0
-    solutions: int = 0
-    seconds: float = 0.0
-    complete: bool = True
-
-    def __str__(self) -> str:
-        def group(n: int) -> str:
-            return f"{n:,}".replace(",", " ")
-
-        return (f"Altogether {group(self.solutions)} solution"
-                f"{'' if self.solutions == 1 else 's'}, "
-                f"{group(self.updates)} updates, {group(self.nodes)} nodes, "
-                f"{self.seconds:.3f} s"
-                + ("" if self.complete else " (stopped early)") + ".")
 
 
 @dataclass
@@ -87,207 +45,6 @@ class BatchResult:
     solutions: np.ndarray
     nodes: np.ndarray
     updates: np.ndarray
-
-
-class Links:
-    """The DLX1 arrays of one problem (see ``dlx.kernels.links``)."""
-
-    __slots__ = ("llink", "rlink", "ulink", "dlink", "top", "length",
-                 "option_of", "option_start", "nprimary")
-
-    def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
-                 sizes: np.ndarray):
-        """Build from ``members`` (1-based item numbers, option after option)
-        and ``sizes`` (items per option)."""
-        n = nitems
-        m = len(sizes)
-        total = n + 1 + len(members) + m + 1
-        # Node numbers: option j's first node is n + 2 + start_j + j.
-        starts = np.zeros(m + 1, np.int64)
-        np.cumsum(sizes, out=starts[1:])
-        first = n + 2 + starts[:-1] + np.arange(m)
-        spacers = np.empty(m + 1, np.int64)
-        spacers[0] = n + 1
-        spacers[1:] = first + sizes
-        node_of_member = (np.arange(len(members))
-                          + n + 2 + np.repeat(np.arange(m), sizes))
-
-        top = np.zeros(total, np.int32)
-        ulink = np.zeros(total, np.int32)
-        dlink = np.zeros(total, np.int32)
-        top[node_of_member] = members
-        top[spacers] = -np.arange(m + 1)
-        # Vertical lists: each item's nodes in option order, closed through
-        # the header node (item k's header is node k).
-        order = np.argsort(members, kind="stable")
-        nodes_sorted = node_of_member[order]
-        items_sorted = members[order]
-        length = np.bincount(members, minlength=n + 2).astype(np.int32)
-        length[0] = 0
-        length[n + 1] = 0
-        ulink[: n + 1] = np.arange(n + 1)
-        dlink[: n + 1] = np.arange(n + 1)
-        if len(members):
-            is_head = np.ones(len(members), bool)
-            is_head[1:] = items_sorted[1:] != items_sorted[:-1]
-            is_tail = np.ones(len(members), bool)
-            is_tail[:-1] = is_head[1:]
-            prev = np.empty(len(members), np.int64)
-            prev[1:] = nodes_sorted[:-1]
-            prev[is_head] = items_sorted[is_head]
-            nxt = np.empty(len(members), np.int64)
-            nxt[:-1] = nodes_sorted[1:]
-            nxt[is_tail] = items_sorted[is_tail]
-            ulink[nodes_sorted] = prev
-            dlink[nodes_sorted] = nxt
-            dlink[items_sorted[is_head]] = nodes_sorted[is_head]
-            ulink[items_sorted[is_tail]] = nodes_sorted[is_tail]
-        # Spacers: ulink = first node of the option above, dlink = last node
-        # of the option below.
-        ulink[spacers[1:]] = first
-        dlink[spacers[:-1]] = first + sizes - 1
-        ulink[spacers[0]] = 0
-        dlink[spacers[-1]] = 0
-
-        # Item lists: primary 1..nprimary around root 0, secondary around
-        # root n+1.
-        llink = np.zeros(n + 2, np.int32)
-        rlink = np.zeros(n + 2, np.int32)
-        for root, lo, hi in ((0, 1, nprimary), (n + 1, nprimary + 1, n)):
-            ring = np.concatenate(([root], np.arange(lo, hi + 1)))
-            rlink[ring] = np.roll(ring, -1)
-            llink[ring] = np.roll(ring, 1)
-
-        option_of = np.full(total, -1, np.int32)
-        option_of[node_of_member] = np.repeat(np.arange(m), sizes)
-        self.llink, self.rlink = llink, rlink
-        self.ulink, self.dlink, self.top = ulink, dlink, top
-        self.length = length
-        self.option_of = option_of
-        self.option_start = first.astype(np.int32)
-        self.nprimary = nprimary
-
-    def copy_arrays(self):
-        """Fresh copies of the mutable arrays, in kernel argument order."""
-        return (self.llink.copy(), self.rlink.copy(), self.ulink.copy(),
-                self.dlink.copy(), self.top, self.length.copy())
-
-
-_loaded: set = set()
-
-
-def _load_kernels(*kernels: str) -> None:
-    """Load (or compile) kernels once per process, outside any timing.
-
-    numba compiles a kernel, or loads it from its cache, on its first call;
-    that call is made here on a one-item problem so that ``stats.seconds``
-    measures the search alone.  ``kernels`` names what the caller is about
-    to use: ``"search"``, ``"batch"`` (solve_batch) or ``"steps"`` (the
-    single steps the parallel count calls from Python).
-    """
-    wanted = set(kernels) - _loaded
-    if not wanted:
-        return
-    tiny = Links(1, 1, np.array([1], np.int64), np.array([1], np.int64))
-    arrays = tiny.copy_arrays()
-    if "steps" in wanted:
-        p = int(tiny.option_start[0])
-        K.commit_option(p, *arrays)
-        K.release_option(p, *arrays)
-        K.choose_item(arrays[0], arrays[1], arrays[5], 0)
-        K.cover(1, *arrays)
-        K.cover_rest(p, *arrays)
-        K.uncover_rest(p, *arrays)
-        K.uncover(1, *arrays)
-    if "search" in wanted:
-        K.search(*arrays, np.zeros(2, np.int32), np.array([0, K.FORWARD]),
-                 np.zeros((1, 2), np.int32), np.zeros(1, np.int32), 0,
-                 _NO_LIMIT, np.zeros(3, np.int64), 0)
-    if "batch" in wanted:
-        K.solve_batch(*arrays, np.zeros(0, np.int32), np.array([0, 0]), 1,
-                      _NO_LIMIT, np.zeros((1, 2), np.int32),
-                      np.zeros(1, np.int32), np.zeros(1, np.int64),
-                      np.zeros((1, 3), np.int64), 0)
-    _loaded.update(wanted)
-
-
-def _commit_givens(nodes, arrays) -> int | None:
-    """Choose the given options (by first node) on ``arrays``: returns the
-    link updates, or None when one overlaps an earlier one (the arrays are
-    then left part-way and must be dropped)."""
-    updates = 0
-    for p in nodes:
-        u = K.commit_option(p, *arrays)
-        if u < 0:
-            return None
-        updates += u
-    return updates
-
-
-def _non_negative(name: str, value) -> int:
-    """``value`` as an int, or ValueError naming the argument ``name``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
-            or value < 0:
-        raise ValueError(f"{name} must be a non-negative integer, got "
-                         f"{value!r}")
-    return int(value)
-
-
-def _thread_count(threads) -> int:
-    """Validate ``threads`` (0 means one per core)."""
-    return _non_negative("threads", threads) or (os.cpu_count() or 1)
-
-
-def _columns_used(first: np.ndarray) -> int:
-    """How many columns of a ``-1``-padded solutions array are in use."""
-    used = (first >= 0).sum(axis=1)
-    return int(used.max()) if len(used) else 0
-
-
-def _cutoff(mrv_cutoff) -> int:
-    """Validate ``mrv_cutoff`` (see ``ExactCover.solve``)."""
-    return _non_negative("mrv_cutoff", mrv_cutoff)
-
-
-def _run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
-               cutoff, chunks_per_thread=16):
-    """Run ``K.solve_batch`` over CSR instances, in chunks on ``threads``
-    threads (each with its own copy of the links); about
-    ``chunks_per_thread`` chunks per thread.
-
-    Returns ``counts``, ``first`` (option nodes of the first solution,
-    ``-1`` padded) and ``work`` (nodes, search updates, given updates).
-    """
-    nbatch = len(starts) - 1
-    first = np.full((nbatch, depth), -1, np.int32)
-    first_len = np.zeros(nbatch, np.int32)
-    counts = np.zeros(nbatch, np.int64)
-    work = np.zeros((nbatch, 3), np.int64)
-
-    def run(lo, hi, links):
-        sub = starts[lo:hi + 1]
-        K.solve_batch(*links, nodes[sub[0]:sub[-1]], sub - sub[0], limit,
-                      max_nodes, first[lo:hi], first_len[lo:hi],
-                      counts[lo:hi], work[lo:hi], cutoff)
-
-    if threads <= 1 or nbatch < 2:
-        run(0, nbatch, arrays)
-    else:
-        # Many more chunks than threads, taken in turn: instances differ a
-        # lot in cost, and a static split would leave a thread idle.
-        bounds = np.linspace(
-            0, nbatch, min(nbatch, chunks_per_thread * threads) + 1)
-        bounds = np.unique(bounds.astype(np.int64))
-        local = threading.local()
-
-        def task(k):
-            if not hasattr(local, "links"):
-                local.links = tuple(a.copy() for a in arrays)
-            run(bounds[k], bounds[k + 1], local.links)
-
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(task, range(len(bounds) - 1)))
-    return counts, first, work
 
 
 def _option_numbers(values, where: str) -> np.ndarray:
@@ -465,7 +222,7 @@ class ExactCover:
         a[rows, np.asarray(self._members, np.int64) - 1] = 1
         return a
 
-    # -- solving ------------------------------------------------------
+    # -- solving ---
     def solve(self, *, given: Iterable[int] = (), max_nodes: int | None = None,
               time_limit: float | None = None,
               mrv_cutoff: int = 0) -> list[int] | None:
@@ -474,7 +231,8 @@ class ExactCover:
         ``given`` lists options that every solution must contain: they are
         chosen before the search and are part of the answer.  Raises
         ``BudgetExhausted`` if ``max_nodes`` or ``time_limit`` (seconds)
-        stops the search before it finds a solution or proves there is none.
+        stops the search before it finds a solution or proves there is none,
+        and ``Interrupted`` on Ctrl-C.
 
         ``mrv_cutoff`` (every search method has it): the item to branch on
         is the first active primary item with the fewest options, and the
@@ -498,19 +256,20 @@ class ExactCover:
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
         ``BudgetExhausted`` (with the partial ``count``) when a budget stops
-        the search first.  ``threads`` > 1 (0: one per core) splits the top
-        of the search tree into subtrees counted in parallel; it counts the
-        whole tree, so it does not combine with ``limit`` or a budget.  The
-        count, nodes and updates are the same as with one thread.
+        the search first, and ``Interrupted`` (likewise) on Ctrl-C.
+        ``threads`` > 1 (0: one per core) splits the top of the search tree
+        into subtrees counted in parallel; it counts the whole tree, so it
+        combines with ``time_limit`` but not with ``limit`` or
+        ``max_nodes``.  The count, nodes and updates are the same as with
+        one thread.
 
         For long counts (see ``dlx.jobs``): ``jobs=N`` counts the tree as
         independent jobs on N processes (0: one per core), ``executor=``
         on any ``concurrent.futures.Executor`` (a Dask cluster's too),
         ``checkpoint=FILE`` records each finished job so that the same
         call resumes after a crash, ``progress=True`` (a bar on stderr) or
-        a callable receives a ``dlx.jobs.Progress`` after each job, and
-        ``split_jobs`` sets how many jobs.  Ctrl-C then raises
-        ``dlx.jobs.Interrupted`` with the partial count.
+        a callable receives a ``dlx.jobs.Progress`` as the count goes, and
+        ``split_jobs`` sets how many jobs.
         """
         if jobs is not None or executor is not None or \
                 checkpoint is not None or progress or split_jobs is not None:
@@ -527,23 +286,28 @@ class ExactCover:
                            progress=progress, split_jobs=split_jobs)
         nthreads = _thread_count(threads)
         if nthreads > 1:
-            if limit is not None or max_nodes is not None or \
-                    time_limit is not None:
+            if limit is not None or max_nodes is not None:
                 raise ValueError("threads > 1 counts the whole search tree; "
-                                 "it cannot be combined with limit, "
-                                 "max_nodes or time_limit")
-            given = list(given)
-            try:  # a small tree is over before threads would pay off
-                return self.count(given=given, max_nodes=_SERIAL_PROBE_NODES,
-                                  mrv_cutoff=mrv_cutoff)
-            except BudgetExhausted:
-                return self._count_parallel(given, nthreads,
-                                            _cutoff(mrv_cutoff))
-        total = 0
-        for found in self._run(limit, given, max_nodes, time_limit,
-                               mrv_cutoff, store=False):
-            total += found
-        return total
+                                 "it cannot be combined with limit or "
+                                 "max_nodes")
+            time_limit = search.seconds("time_limit", time_limit)
+            cutoff = _cutoff(mrv_cutoff)
+            nodes = self._given_nodes(given)
+            start = time.perf_counter()
+            deadline = None if time_limit is None else start + time_limit
+            # A small tree is over before threads would pay off.
+            probe = self._search(None, nodes, _SERIAL_PROBE_NODES, time_limit,
+                                 cutoff, store=False)
+            try:
+                return sum(probe)
+            except BudgetExhausted as stop:
+                if stop.stats.nodes < _SERIAL_PROBE_NODES:
+                    raise  # the time limit, not the probe's node budget
+            stats = self.stats = Stats()
+            return count_parallel(self.links, nodes, nthreads, cutoff, stats,
+                                  deadline)
+        return sum(self._run(limit, given, max_nodes, time_limit, mrv_cutoff,
+                             store=False))
 
     def estimate(self, probes: int = 10_000, *, seed: int = 0,
                  given: Iterable[int] = (), mrv_cutoff: int = 0):
@@ -564,7 +328,8 @@ class ExactCover:
         The jitted search pauses after each batch of solutions and resumes
         where it stopped, so taking the first few is cheap whatever the
         total.  Raises ``BudgetExhausted`` when a budget stops the search
-        (after yielding every solution found before the stop).
+        (after yielding every solution found before the stop), and
+        ``Interrupted`` on Ctrl-C.
         """
         for batch in self._run(limit, given, max_nodes, time_limit,
                                mrv_cutoff, store=True):
@@ -583,7 +348,8 @@ class ExactCover:
         solutions (``limit=2`` checks uniqueness) and its first solution is
         kept.  ``max_nodes`` bounds the search of each instance.
         ``threads`` > 1 shares the instances among that many threads (0: one
-        per core); the answers do not depend on it.
+        per core); the answers do not depend on it.  Ctrl-C stops every
+        thread at once and raises ``Interrupted``.
         """
         if starts is None:
             rows = [_option_numbers(g, f"givens[{b}]")
@@ -603,96 +369,34 @@ class ExactCover:
             raise ValueError(f"given option {bad} does not exist (there are "
                              f"{len(self._options)})")
         flat, starts = _without_repeats(flat, starts)
-        if not isinstance(limit, (int, np.integer)) or limit < 1:
-            raise ValueError(f"limit must be a positive integer, got "
-                             f"{limit!r}")
+        limit = whole_number("limit", limit, positive=True)
+        max_nodes = whole_number("max_nodes", max_nodes, optional=True)
+        nthreads = _thread_count(threads)
+        cutoff = _cutoff(mrv_cutoff)
         links = self.links
         nodes = links.option_start[flat].astype(np.int32)
-        _load_kernels("batch")
+        load_kernels("batch")
+        stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
-        counts, first, work = _run_batch(
-            links.copy_arrays(), nodes, starts, int(limit),
-            _NO_LIMIT if max_nodes is None else int(max_nodes),
-            len(self.primary) + 1, _thread_count(threads),
-            _cutoff(mrv_cutoff))
-        seconds = time.perf_counter() - t0
-        width = _columns_used(first)
+        counts, first, work, stopped_by = run_batch(
+            links.copy_arrays(), nodes, starts, limit,
+            search.NO_LIMIT if max_nodes is None else max_nodes,
+            len(self.primary) + 1, nthreads, cutoff)
+        stats.seconds = time.perf_counter() - t0
+        width = columns_used(first)
         solutions = np.where(first[:, :width] >= 0,
                              links.option_of[first[:, :width]],
                              np.int32(-1)).astype(np.int32, copy=False)
         work[:, 1] += work[:, 2]
         # An instance that found `limit` solutions paused: it may have more.
         explored = (counts == -1) | ((counts >= 0) & (counts < limit))
-        self.stats = Stats(int(work[:, 0].sum()), int(work[:, 1].sum()),
-                           int(np.maximum(counts, 0).sum()), seconds,
-                           bool(explored.all()))
+        stats.nodes = int(work[:, 0].sum())
+        stats.updates = int(work[:, 1].sum())
+        stats.solutions = int(np.maximum(counts, 0).sum())
+        stats.complete = bool(explored.all())
+        if stopped_by == "interrupt":
+            raise Interrupted(stats.solutions, stats)
         return BatchResult(counts, solutions, work[:, 0], work[:, 1])
-
-    def _count_parallel(self, given: list[int], threads: int,
-                        cutoff: int) -> int:
-        """Count by splitting the top levels of the tree into subtrees.
-
-        The top levels are expanded here, exactly as the kernel would
-        (MRV item, options in order), counting their nodes and updates like
-        DLX1; each frontier node becomes one instance of ``solve_batch``
-        whose givens are the options on its path.
-        """
-        links = self.links
-        _load_kernels("steps", "batch")
-        stats = self.stats = Stats(complete=False)
-        t0 = time.perf_counter()
-        arrays = links.copy_arrays()
-        llink, rlink = arrays[0], arrays[1]
-        updates = _commit_givens(self._given_nodes(given), arrays)
-        if updates is None:  # the givens overlap: no solution
-            stats.complete = True
-            return 0
-        stats.updates += updates
-        if rlink[0] == 0:  # the givens alone are a cover: one leaf node
-            stats.nodes = stats.solutions = 1
-            stats.complete = True
-            return 1
-        frontier = [()]
-        shallow = 0
-        target = 64 * threads
-        for _ in range(4):  # at most four levels expanded here
-            if not frontier or len(frontier) >= target:
-                break
-            grown = []
-            for path in frontier:
-                for p in path:
-                    K.commit_option(p, *arrays)
-                stats.nodes += 1
-                best = K.choose_item(llink, rlink, arrays[5], cutoff)
-                stats.updates += K.cover(best, *arrays)
-                p = int(arrays[3][best])
-                while p != best:
-                    stats.updates += K.cover_rest(p, *arrays)
-                    if rlink[0] == 0:  # a solution: a leaf node
-                        shallow += 1
-                        stats.nodes += 1
-                    else:
-                        grown.append(path + (p,))
-                    K.uncover_rest(p, *arrays)
-                    p = int(arrays[3][p])
-                K.uncover(best, *arrays)
-                for p in reversed(path):
-                    K.release_option(p, *arrays)
-            frontier = grown
-        starts = np.zeros(len(frontier) + 1, np.int64)
-        np.cumsum([len(path) for path in frontier], out=starts[1:])
-        nodes = np.array([p for path in frontier for p in path], np.int32)
-        # Subtrees next to each other in the frontier share a prefix and
-        # are often alike in size, so each is a chunk of its own.
-        counts, _, work = _run_batch(arrays, nodes, starts, 0, _NO_LIMIT,
-                                     len(self.primary) + 1, threads, cutoff,
-                                     chunks_per_thread=len(frontier))
-        stats.nodes += int(work[:, 0].sum())
-        stats.updates += int(work[:, 1].sum())
-        stats.solutions = shallow + int(counts.sum())
-        stats.seconds = time.perf_counter() - t0
-        stats.complete = True
-        return stats.solutions
 
     def _given_nodes(self, given: Iterable[int]) -> list[int]:
         """The first nodes of the given options (each once), validated."""
@@ -701,8 +405,8 @@ class ExactCover:
         for option in dict.fromkeys(given):
             if isinstance(option, (bool, np.bool_)) or not isinstance(
                     option, (int, np.integer)):
-                raise ValueError(f"given option {option!r} is not an option "
-                                 f"number")
+                raise TypeError(f"given option {option!r} is not an option "
+                                f"number")
             if not 0 <= option < len(self._options):
                 raise ValueError(f"given option {option} does not exist "
                                  f"(there are {len(self._options)})")
@@ -710,92 +414,52 @@ class ExactCover:
         return nodes
 
     def _run(self, limit, given, max_nodes, time_limit, mrv_cutoff, store):
-        """Drive the kernel: yields per call a list of solutions (store) or
-        a number of solutions found."""
-        for name, value in (("limit", limit), ("max_nodes", max_nodes)):
-            if value is not None and (not isinstance(value, (int, np.integer))
-                                      or value < 0):
-                raise ValueError(f"{name} must be a non-negative integer, "
-                                 f"got {value!r}")
-        if time_limit is not None and not time_limit >= 0:
-            raise ValueError(f"time_limit must be a non-negative number of "
-                             f"seconds, got {time_limit!r}")
+        """Validate the arguments, then ``_search``."""
+        limit = whole_number("limit", limit, optional=True)
+        max_nodes = whole_number("max_nodes", max_nodes, optional=True)
+        time_limit = search.seconds("time_limit", time_limit)
         cutoff = _cutoff(mrv_cutoff)
         given = list(given)
         nodes = self._given_nodes(given)
-        links = self.links
-        _load_kernels("search")
+        return self._search(limit, nodes, max_nodes, time_limit, cutoff,
+                            store, sorted({int(g) for g in given}))
+
+    def _search(self, limit, nodes, max_nodes, time_limit, cutoff, store,
+                given_sorted=()):
+        """One run (a generator, see ``dlx.search.run``) with its own stats.
+
+        ``self.stats`` is this run's record from its start, and again
+        whenever it resumes: it always belongs to the run that searched
+        last, never to a mix of two.
+        """
         stats = self.stats = Stats(complete=False)
         if limit == 0:
             stats.complete = True
             return
-        arrays = links.copy_arrays()
-        llink, rlink = arrays[0], arrays[1]
-        counters = np.zeros(3, np.int64)
-        updates = _commit_givens(nodes, arrays)
-        if updates is None:  # the givens overlap: no solution
+        run = LinksRun(self.links, nodes, cutoff)
+        stats.updates = int(run.counters[1])
+        if run.clash:  # the givens overlap: no solution
             stats.complete = True
             return
-        counters[1] = updates
-        given_sorted = sorted({int(g) for g in given})
-        if rlink[0] == 0:
+        if run.covered:
             # No primary item left to cover: the empty set of further
             # options is the one solution, and the tree's one (leaf) node.
             stats.nodes = stats.solutions = 1
-            stats.updates = int(counters[1])
             stats.complete = True
-            yield [given_sorted] if store else 1
+            yield [list(given_sorted)] if store else 1
             return
+        for found in search.run(run, stats, limit=limit, max_nodes=max_nodes,
+                                time_limit=time_limit, store=store,
+                                given=list(given_sorted)):
+            yield found
+            self.stats = stats
 
-        depth = len(self.primary) + 1
-        choice = np.zeros(depth, np.int32)
-        state = np.array([0, K.FORWARD], np.int64)
-        option_of = links.option_of
-        node_cap = _NO_LIMIT if max_nodes is None else int(max_nodes)
-        remaining = _NO_LIMIT if limit is None else int(limit)
-        deadline = None if time_limit is None else time.perf_counter() + \
-            time_limit
-        batch = 1
-        elapsed = 0.0
-        while True:
-            want = min(remaining, batch) if store else (
-                remaining if remaining != _NO_LIMIT else 0)
-            cap = want if store else 0
-            out = np.zeros((cap, depth), np.int32)
-            out_len = np.zeros(cap, np.int32)
-            stop_at = node_cap
-            if deadline is not None:
-                stop_at = min(node_cap, int(counters[0]) + _TIME_SLICE_NODES)
-            before = int(counters[2])
-            t0 = time.perf_counter()
-            status = K.search(*arrays, choice, state, out, out_len, want,
-                              stop_at, counters, cutoff)
-            elapsed += time.perf_counter() - t0
-            found = int(counters[2]) - before
-            remaining -= found
-            stats.nodes, stats.updates = int(counters[0]), int(counters[1])
-            stats.solutions, stats.seconds = int(counters[2]), elapsed
-            stats.complete = status == K.EXHAUSTED
-            if found:
-                if store:
-                    result = []
-                    for r in range(found):
-                        picked = option_of[out[r, : out_len[r]]].tolist()
-                        result.append(sorted(picked + given_sorted))
-                    yield result
-                else:
-                    yield found
-            if status == K.EXHAUSTED or remaining == 0:
-                return
-            if status == K.OUT_OF_NODES:
-                if counters[0] >= node_cap:
-                    raise BudgetExhausted(
-                        f"search stopped after max_nodes={node_cap} nodes "
-                        f"with {stats.solutions} solution(s) found",
-                        stats.solutions, stats)
-                if time.perf_counter() >= deadline:
-                    raise BudgetExhausted(
-                        f"search stopped at time_limit={time_limit} s "
-                        f"with {stats.solutions} solution(s) found",
-                        stats.solutions, stats)
-            batch = min(batch * 2, 4096)
+
+def _thread_count(threads) -> int:
+    """Validate ``threads`` (0 means one per core)."""
+    return whole_number("threads", threads) or (os.cpu_count() or 1)
+
+
+def _cutoff(mrv_cutoff) -> int:
+    """Validate ``mrv_cutoff`` (see ``ExactCover.solve``)."""
+    return whole_number("mrv_cutoff", mrv_cutoff)

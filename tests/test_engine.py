@@ -394,9 +394,7 @@ def test_adding_options_after_a_search_rebuilds():
     (lambda: ExactCover.from_matrix([1, 0]), "2-dimensional"),
     (lambda: ExactCover.from_matrix([[1, 0]], secondary=3), "secondary=3"),
     (lambda: toy().solve(given=[6]), "given option 6 does not exist"),
-    (lambda: toy().solve(given=["a"]), "not an option number"),
     (lambda: toy().count(limit=-1), "limit must be"),
-    (lambda: toy().count(max_nodes=1.5), "max_nodes must be"),
     (lambda: toy().count(time_limit=-1), "time_limit must be"),
     (lambda: toy().count(mrv_cutoff=-1), "mrv_cutoff must be"),
     (lambda: toy().solve_batch([[7]]), "given option 7 does not exist"),
@@ -407,6 +405,30 @@ def test_adding_options_after_a_search_rebuilds():
 def test_bad_input_gets_one_clear_value_error(build, message):
     with pytest.raises(ValueError, match=message):
         build()
+
+
+@pytest.mark.parametrize("build, message", [
+    (lambda: toy().solve(given=["a"]), "not an option number"),
+    (lambda: toy().count(max_nodes=1.5), "max_nodes must be an integer"),
+    (lambda: toy().count(limit="2"), "limit must be an integer"),
+    (lambda: toy().count(time_limit="1"), "time_limit must be a number"),
+    (lambda: toy().count(threads=True), "threads must be an integer"),
+    (lambda: toy().solve_batch([[1]], limit=2.0), "limit must be an integer"),
+])
+def test_a_wrong_type_is_a_type_error(build, message):
+    with pytest.raises(TypeError, match=message):
+        build()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"max_nodes": -1}, "max_nodes must be a non-negative"),
+    ({"limit": 0}, "limit must be a positive"),
+    ({"threads": -1}, "threads must be a non-negative"),
+    ({"mrv_cutoff": -1}, "mrv_cutoff must be a non-negative"),
+])
+def test_solve_batch_checks_its_numbers_like_count(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        toy().solve_batch([[1]], **kwargs)
 
 
 # -- threads ------------------------------------------------------------------
@@ -430,7 +452,7 @@ def test_parallel_count_leaves_small_trees_to_one_thread(monkeypatch):
     def no_split(*args):
         raise AssertionError("split a tree of a few hundred nodes")
 
-    monkeypatch.setattr(ExactCover, "_count_parallel", no_split)
+    monkeypatch.setattr("dlx.problem.count_parallel", no_split)
     p = queens(6)
     assert p.count(threads=2) == 4 and p.stats.complete
     with pytest.raises(AssertionError, match="split"):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dlx import ExactCover, jobs
+from dlx import ExactCover, Interrupted, jobs
 from dlx.problems.langford import langford
 from dlx.problems.polyomino import Polyomino
 from dlx.problems.queens import queens
@@ -159,7 +159,7 @@ def test_ctrl_c_gives_the_partial_count(tmp_path):
         if progress.jobs_done == 5:
             raise KeyboardInterrupt
 
-    with pytest.raises(jobs.Interrupted) as stop:
+    with pytest.raises(Interrupted) as stop:
         p.count(progress=stop_early, split_jobs=30,
                 checkpoint=tmp_path / "c")
     assert isinstance(stop.value, KeyboardInterrupt)
@@ -256,13 +256,14 @@ def test_sigkill_and_rerun_gives_the_exact_count(tmp_path):
 
 # -- Dask --------------------------------------------------------------------
 
+@pytest.mark.filterwarnings("ignore:Port .* is already in use")
 def test_a_dask_cluster_counts():
     distributed = pytest.importorskip("distributed")
     p = langford(8)
     truth = one_search(p)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                  processes=True, dashboard_address=None,
-                                  ) as cluster, \
+                                  processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         executor = client.get_executor()
         assert (p.count(executor=executor, split_jobs=64), p.stats.nodes,

@@ -358,17 +358,28 @@ def release_option(p, llink, rlink, ulink, dlink, top, length):
     uncover(top[U(p)], llink, rlink, ulink, dlink, top, length)
 
 
+# solve_batch searches an instance this many nodes at a time between
+# looks at its stop flag (a few milliseconds at most).
+BATCH_SLICE_NODES = 1 << 14
+
+# counts[b] in solve_batch for an instance the stop flag cut short (or never
+# started).
+STOPPED = -3
+
+
 @njit(cache=True, nogil=True)
 def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
                 given_start, limit, max_nodes, first, first_len, counts,
-                work, cutoff):
+                work, cutoff, stop):
     """Solve many instances that differ only in committed options.
 
     Instance ``b`` commits the option nodes
     ``given_nodes[given_start[b]:given_start[b + 1]]``, counts solutions up
-    to ``limit`` and keeps the first in ``first[b]``.  ``counts[b]`` is the
-    number found, ``-1`` if the givens clash, ``-2`` if the node budget ran
-    out.  ``work[b]`` receives ``(nodes, search updates, updates made by
+    to ``limit`` (``limit <= 0``: all of them) and keeps the first in
+    ``first[b]``.  ``counts[b]`` is the number found, ``-1`` if the givens
+    clash, ``-2`` if the node budget ran out, ``STOPPED`` if ``stop[0]``
+    became nonzero first (another thread sets it: Ctrl-C, a deadline).
+    ``work[b]`` receives ``(nodes, search updates, updates made by
     committing the givens)``.  The links are restored after every instance,
     so one copy serves the whole batch.  It releases the GIL: threads may
     run it at once on separate copies of the links.
@@ -380,6 +391,9 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
     counters = np.zeros(3, np.int64)
     one_len = np.zeros(1, np.int32)
     for b in range(nbatch):
+        if stop[0] != 0:
+            counts[b] = STOPPED
+            continue
         lo = given_start[b]
         hi = given_start[b + 1]
         updates = 0
@@ -405,14 +419,26 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
         else:
             state[0] = 0
             state[1] = FORWARD
-            row = first[b:b + 1]
-            status = search(llink, rlink, ulink, dlink, top, length, choice,
-                            state, row, one_len, limit, max_nodes, counters,
-                            cutoff)
-            first_len[b] = one_len[0] if counters[2] > 0 else 0
+            first_len[b] = 0
+            while True:
+                # The search goes on in slices, as one call would have run
+                # (pausing is invisible to nodes and updates), so that the
+                # stop flag is read every BATCH_SLICE_NODES nodes.
+                want = limit - counters[2] if limit > 0 else 0
+                row = first[b:b + 1] if counters[2] == 0 else first[b:b]
+                status = search(llink, rlink, ulink, dlink, top, length,
+                                choice, state, row, one_len, want,
+                                min(max_nodes,
+                                    counters[0] + BATCH_SLICE_NODES),
+                                counters, cutoff)
+                if counters[2] > 0 and first_len[b] == 0:
+                    first_len[b] = one_len[0]
+                if status != OUT_OF_NODES or counters[0] >= max_nodes \
+                        or stop[0] != 0:
+                    break
             counts[b] = counters[2]
             if status == OUT_OF_NODES:
-                counts[b] = -2
+                counts[b] = -2 if counters[0] >= max_nodes else STOPPED
             if status != EXHAUSTED:
                 unwind(llink, rlink, ulink, dlink, top, length, choice, state)
         work[b, 0] = counters[0]

@@ -1,0 +1,143 @@
+"""The search driver (dlx/search.py): time limits, Ctrl-C and statistics."""
+
+import _thread
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from dlx import BudgetExhausted, Interrupted
+from dlx.problems.polyomino import Polyomino
+from dlx.problems.queens import queens
+from dlx.search import SLICE_SECONDS, Slicer
+
+# Long enough to be still running when interrupted (seconds on one core).
+LONG = 16
+
+
+def interrupt_after(seconds):
+    """Ctrl-C in the main thread after ``seconds``, as a terminal sends it."""
+    timer = threading.Timer(seconds, _thread.interrupt_main)
+    timer.start()
+    return timer
+
+
+@pytest.mark.parametrize("run", [
+    lambda p: p.count(),
+    lambda p: p.count(threads=2),
+    lambda p: sum(1 for _ in p.solutions()),
+    lambda p: p.solve_batch([[]], limit=10**9),
+    lambda p: p.solve_batch([[k] for k in range(16)], limit=10**9, threads=2),
+], ids=["count", "count-threads", "solutions", "batch", "batch-threads"])
+def test_ctrl_c_stops_every_kind_of_run_at_once(run):
+    p = queens(LONG)
+    p.count(limit=1)  # compile outside the timing
+    timer = interrupt_after(0.3)
+    t0 = time.perf_counter()
+    with pytest.raises(Interrupted) as stop:
+        run(p)
+    elapsed = time.perf_counter() - t0
+    timer.join()
+    assert elapsed < 2.0  # the whole count takes tens of seconds
+    assert isinstance(stop.value, KeyboardInterrupt)
+    assert stop.value.stats.complete is False
+    assert stop.value.count == stop.value.stats.solutions
+    assert p.stats is stop.value.stats
+
+
+def test_an_interrupted_count_keeps_what_it_found():
+    p = queens(LONG)
+    p.count(limit=1)
+    timer = interrupt_after(0.3)
+    with pytest.raises(Interrupted) as stop:
+        p.count()
+    timer.join()
+    assert stop.value.count > 0 and stop.value.stats.nodes > 0
+    # The count so far is exactly what the same search finds in that many
+    # nodes.
+    nodes = stop.value.stats.nodes
+    with pytest.raises(BudgetExhausted) as budget:
+        p.count(max_nodes=nodes)
+    assert budget.value.count == stop.value.count
+
+
+def test_time_limit_stops_close_to_the_limit():
+    p = Polyomino("6x10").problem  # about a second of search
+    p.count(limit=1)
+    t0 = time.perf_counter()
+    with pytest.raises(BudgetExhausted, match="time_limit"):
+        p.count(time_limit=0.05)
+    # Before, the clock was read every 2**20 nodes: 1.4 s for this limit.
+    assert time.perf_counter() - t0 < 0.5
+    assert not p.stats.complete and 0 < p.stats.nodes
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_zero_time_limit_stops_at_once(threads):
+    p = queens(12)
+    with pytest.raises(BudgetExhausted) as stop:
+        p.count(time_limit=0.0, threads=threads)
+    assert stop.value.count == 0 and stop.value.stats.nodes == 0
+
+
+def test_time_limit_with_threads():
+    p = queens(LONG)
+    p.count(limit=1)
+    t0 = time.perf_counter()
+    with pytest.raises(BudgetExhausted):
+        p.count(time_limit=0.2, threads=2)
+    assert time.perf_counter() - t0 < 1.5
+
+
+def test_slices_follow_the_node_rate_and_the_deadline():
+    slicer = Slicer(deadline=None)
+    first = slicer.next_bound(0, 10**12)
+    slicer.record(first, 0.001)  # a fast problem: slices grow, fourfold at most
+    assert slicer.next_bound(first, 10**12) - first == 4 * first
+    for _ in range(20):
+        slicer.record(slicer.size, 0.001)
+    rate = slicer.size / 0.001
+    assert slicer.size == int(rate * SLICE_SECONDS) or slicer.size == 1 << 24
+    slicer.record(1000, 1.0)  # a slow patch: the next slice shrinks at once
+    assert slicer.size == max(16, int(1000 * SLICE_SECONDS))
+    near = Slicer(deadline=time.perf_counter() + 0.001)
+    near.record(1000, 0.001)  # a million nodes a second, a millisecond left
+    assert near.next_bound(0, 10**12) <= 1000
+    assert near.next_bound(0, 10) == 10  # never past max_nodes
+
+
+def test_stats_belong_to_one_run_when_runs_interleave():
+    p = queens(8)
+    stream = p.solutions()
+    seen = 0
+    for _ in stream:
+        seen += 1
+        if seen == 3:
+            assert p.count(limit=10) == 10
+            assert p.stats.solutions == 10 and not p.stats.complete
+    assert seen == 92
+    alone = queens(8)
+    alone.count()
+    assert p.stats == alone.stats.__class__(
+        alone.stats.nodes, alone.stats.updates, 92, p.stats.seconds, True)
+
+
+def test_a_budget_raised_by_a_threaded_count_is_not_chained():
+    p = queens(LONG)
+    with pytest.raises(BudgetExhausted) as stop:
+        p.count(time_limit=0.01, threads=2)
+    assert stop.value.__context__ is None
+
+
+def test_slicing_is_invisible_to_the_search():
+    # Many tiny slices (a deadline far away forces the sliced path) give
+    # the nodes and updates of one call.
+    p = queens(9)
+    p.count()
+    whole = (p.stats.nodes, p.stats.updates, p.stats.solutions)
+    assert p.count(time_limit=60) == 352
+    assert (p.stats.nodes, p.stats.updates, p.stats.solutions) == whole
+    batch = p.solve_batch([[]], limit=10**6)
+    assert (int(batch.nodes[0]), int(batch.updates[0])) == whole[:2]
+    assert np.array_equal(batch.counts, [352])
