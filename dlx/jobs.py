@@ -33,6 +33,7 @@ so the resumed count is exactly the uninterrupted one.
 from __future__ import annotations
 
 import collections
+import contextlib
 import concurrent.futures as cf
 import hashlib
 import json
@@ -470,6 +471,39 @@ def progress_bar(delay: float = 1.0, stream=None) -> _Bar:
     return _Bar(delay, stream)
 
 
+# How often (seconds) a search reports its progress.
+PROGRESS_EVERY = 0.1
+
+
+@contextlib.contextmanager
+def slice_progress(progress):
+    """A hook for ``dlx.search.run`` (called between slices) that hands
+    ``progress`` a ``Progress`` a few times a second; ``progress=True``
+    draws a bar for as long as the context lasts."""
+    bar = None
+    if progress is True:
+        progress = bar = progress_bar()
+    start = time.perf_counter()
+    last = start
+
+    def hook(run, stats):
+        nonlocal last
+        now = time.perf_counter()
+        if now - last < PROGRESS_EVERY:
+            return
+        last = now
+        explored = getattr(run, "explored", None)
+        fraction = explored() if explored is not None else 0.0
+        progress(Progress(fraction, 0, 1, stats.solutions, stats.nodes,
+                          now - start))
+
+    try:
+        yield hook
+    finally:
+        if bar is not None:
+            bar.close()
+
+
 # -- running many jobs ---------------------------------------------------------
 def _workers(jobs) -> int:
     return whole_number("jobs", jobs) or (os.cpu_count() or 1)
@@ -583,9 +617,22 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
                               stats.solutions, stats.nodes,
                               time.perf_counter() - start))
 
+    def within(job):
+        """Progress inside a job counted here: its share of the tree."""
+        if not progress:
+            return None
+
+        def report(inside: Progress):
+            progress(Progress(min(fraction + job.share * inside.fraction,
+                                  1.0), done, len(plan.jobs),
+                              stats.solutions + inside.solutions,
+                              stats.nodes + inside.nodes,
+                              time.perf_counter() - start))
+        return report
+
     try:
         _run_all(problem, plan, pending, executor, workers, fingerprint,
-                 finished)
+                 finished, within)
     except KeyboardInterrupt:
         stats.seconds = time.perf_counter() - start
         raise Interrupted(stats.solutions, stats) from None
@@ -601,15 +648,17 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
 
 
 def _run_all(problem, plan: Split, pending: Sequence[Job], executor,
-             workers: int, fingerprint: str, finished) -> None:
+             workers: int, fingerprint: str, finished, within) -> None:
     """Run ``pending`` and hand each result to ``finished`` (in the calling
-    thread, as results arrive)."""
+    thread, as results arrive); ``within(job)`` is the progress callable
+    of a job run here, or None."""
     if not pending:
         return
     cutoff = plan.mrv_cutoff
     if executor is None and workers <= 1:
         for job in pending:  # here, one after the other
-            found = problem.count(given=job.given, mrv_cutoff=cutoff)
+            found = problem.count(given=job.given, mrv_cutoff=cutoff,
+                                  progress=within(job))
             s = problem.stats
             finished(job, (found, s.nodes, s.updates - job.commit_updates))
         return

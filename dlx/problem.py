@@ -267,12 +267,13 @@ class ExactCover:
         independent jobs on N processes (0: one per core), ``executor=``
         on any ``concurrent.futures.Executor`` (a Dask cluster's too),
         ``checkpoint=FILE`` records each finished job so that the same
-        call resumes after a crash, ``progress=True`` (a bar on stderr) or
-        a callable receives a ``dlx.jobs.Progress`` as the count goes, and
-        ``split_jobs`` sets how many jobs.
+        call resumes after a crash, and ``split_jobs`` sets how many jobs.
+        ``progress=True`` draws a bar on stderr, and a callable receives a
+        ``dlx.jobs.Progress`` as the count goes (a few times a second),
+        with or without jobs.
         """
         if jobs is not None or executor is not None or \
-                checkpoint is not None or progress or split_jobs is not None:
+                checkpoint is not None or split_jobs is not None:
             if limit is not None or max_nodes is not None or \
                     time_limit is not None or threads != 1:
                 raise ValueError("jobs, executor, checkpoint and progress "
@@ -285,6 +286,13 @@ class ExactCover:
                            executor=executor, checkpoint=checkpoint,
                            progress=progress, split_jobs=split_jobs)
         nthreads = _thread_count(threads)
+        if progress:
+            if nthreads > 1:
+                raise ValueError("progress goes with jobs, not threads")
+            from .jobs import slice_progress
+            with slice_progress(progress) as hook:
+                return sum(self._run(limit, given, max_nodes, time_limit,
+                                     mrv_cutoff, False, hook))
         if nthreads > 1:
             if limit is not None or max_nodes is not None:
                 raise ValueError("threads > 1 counts the whole search tree; "
@@ -413,7 +421,8 @@ class ExactCover:
             nodes.append(int(links.option_start[option]))
         return nodes
 
-    def _run(self, limit, given, max_nodes, time_limit, mrv_cutoff, store):
+    def _run(self, limit, given, max_nodes, time_limit, mrv_cutoff, store,
+             progress=None):
         """Validate the arguments, then ``_search``."""
         limit = whole_number("limit", limit, optional=True)
         max_nodes = whole_number("max_nodes", max_nodes, optional=True)
@@ -422,10 +431,10 @@ class ExactCover:
         given = list(given)
         nodes = self._given_nodes(given)
         return self._search(limit, nodes, max_nodes, time_limit, cutoff,
-                            store, sorted({int(g) for g in given}))
+                            store, sorted({int(g) for g in given}), progress)
 
     def _search(self, limit, nodes, max_nodes, time_limit, cutoff, store,
-                given_sorted=()):
+                given_sorted=(), progress=None):
         """One run (a generator, see ``dlx.search.run``) with its own stats.
 
         ``self.stats`` is this run's record from its start, and again
@@ -450,7 +459,7 @@ class ExactCover:
             return
         for found in search.run(run, stats, limit=limit, max_nodes=max_nodes,
                                 time_limit=time_limit, store=store,
-                                given=list(given_sorted)):
+                                given=list(given_sorted), progress=progress):
             yield found
             self.stats = stats
 

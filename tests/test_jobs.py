@@ -283,3 +283,26 @@ def test_known_long_counts(build, expected):
     assert p.count(jobs=0) == expected
     print(f"{expected:,} on {os.cpu_count()} processes in "
           f"{time.perf_counter() - t0:.1f} s")
+
+
+def test_progress_of_one_search(monkeypatch):
+    monkeypatch.setattr("dlx.jobs.PROGRESS_EVERY", 0.0)
+    seen = []
+    p = queens(11)
+    assert p.count(progress=seen.append) == 2680
+    assert (p.stats.nodes, p.stats.updates) == one_search(p)[1:]
+    fractions = [s.fraction for s in seen]
+    assert len(seen) > 3 and fractions == sorted(fractions)
+    assert 0 < fractions[0] and fractions[-1] <= 1
+    counted = [s.solutions for s in seen]
+    assert counted == sorted(counted) and counted[-1] <= 2680
+
+
+def test_progress_inside_jobs_run_here(monkeypatch):
+    monkeypatch.setattr("dlx.jobs.PROGRESS_EVERY", 0.0)
+    seen = []
+    p = queens(11)
+    assert p.count(progress=seen.append, jobs=1, split_jobs=4) == 2680
+    fractions = [s.fraction for s in seen]
+    assert len(seen) > 8 and fractions == sorted(fractions)
+    assert seen[-1].solutions == 2680

@@ -515,3 +515,31 @@ def estimate(llink, rlink, ulink, dlink, top, length, choice, cutoff, seed,
         out[k, 2] = 0.0
         probe(llink, rlink, ulink, dlink, top, length, choice, cutoff,
               out[k])
+
+
+@njit(cache=True)
+def explored(dlink, top, length, choice, levels):
+    """The share of the search tree explored, as DLX1 reports it.
+
+    ``choice[0..levels-1]`` are the options being tried; at level ``l``
+    option ``choice[l]`` is the ``k``-th (from 0) of the ``d`` options of
+    its item, so the subtrees of the ``k`` before it are done.  Each level
+    weighs one over the product of the degrees above it (Knuth's measure),
+    and the current subtree counts half done.  An item's own option list
+    is untouched below it (every option meeting it is hidden elsewhere),
+    so ``d`` is its length and the position is a walk down that list.
+    """
+    share = 0.0
+    weight = 1.0
+    for level in range(levels):
+        p = choice[U(level)]
+        item = top[U(p)]
+        degree = length[U(item)] - COVERED
+        k = 0
+        q = dlink[U(item)]
+        while q != p:
+            k += 1
+            q = dlink[U(q)]
+        weight /= degree
+        share += k * weight
+    return share + weight / 2
