@@ -447,6 +447,9 @@ class _Bar:
         except ImportError:
             raise ImportError("the progress bar needs tqdm: pip install "
                               "'dlx-toolkit[progress]'") from None
+        # No monitor thread: the process pool is forked after the bar
+        # starts, and a fork should not copy a process with threads.
+        tqdm.monitor_interval = 0
         self.bar = tqdm(total=1000, unit="‰", delay=delay,
                         file=stream or sys.stderr, leave=False,
                         dynamic_ncols=True,
@@ -630,11 +633,15 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
                               time.perf_counter() - start))
         return report
 
+    if progress and done:  # resumed: show what the checkpoint holds
+        progress(Progress(min(fraction, 1.0), done, len(plan.jobs),
+                          stats.solutions, stats.nodes, 0.0))
     try:
         _run_all(problem, plan, pending, executor, workers, fingerprint,
                  finished, within)
     except KeyboardInterrupt:
         stats.seconds = time.perf_counter() - start
+        problem.stats = stats
         raise Interrupted(stats.solutions, stats) from None
     finally:
         if bar is not None:

@@ -176,7 +176,7 @@ def test_checkpoint_resumes_without_counting_twice(tmp_path):
     truth = one_search(p)
     ran = []
     p.count(checkpoint=path, split_jobs=50, progress=ran.append)
-    total = len(ran)
+    total = ran[-1].jobs
     lines = path.read_text().splitlines()
     assert json.loads(lines[0])["jobs"] == total == len(lines) - 1
     # Keep the header and 10 jobs, plus half of an eleventh line (a torn
@@ -185,12 +185,14 @@ def test_checkpoint_resumes_without_counting_twice(tmp_path):
     ran.clear()
     assert (p.count(checkpoint=path, progress=ran.append), p.stats.nodes,
             p.stats.updates) == truth
-    assert len(ran) == total - 10
+    assert ran[0].jobs_done == 10  # where it resumed
+    assert sorted({r.jobs_done for r in ran}) == list(range(10, total + 1))
     assert len(path.read_text().splitlines()) == total + 1
     # A finished checkpoint answers at once.
     ran.clear()
     assert p.count(checkpoint=path, progress=ran.append) == truth[0]
-    assert ran == []
+    assert [(r.jobs_done, r.fraction) for r in ran] == [
+        (total, pytest.approx(1.0))]
 
 
 def test_checkpoint_of_another_problem_is_refused(tmp_path):
