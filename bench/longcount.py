@@ -83,7 +83,7 @@ def timed(run):
     return time.perf_counter() - t0, found
 
 
-def simulate(problem, workers: int, probes: int, seed: int = 1):
+def simulate(problem, workers: int, probes: int, seed: int = 10 ** 6):
     """Split for ``workers`` as count(jobs=...) would, estimate each job's
     updates with ``probes`` probes, and schedule the jobs in the runner's
     order (largest share first) on ``workers`` workers."""
@@ -94,7 +94,8 @@ def simulate(problem, workers: int, probes: int, seed: int = 1):
                                     given=job.given)[0][1]
                       - job.commit_updates
                       for k, job in enumerate(plan.jobs)])
-    order = sorted(range(len(plan.jobs)), key=lambda k: -plan.jobs[k].share)
+    order = sorted(range(len(plan.jobs)),
+                   key=lambda k: (-plan.jobs[k].size, -plan.jobs[k].share))
     load = np.zeros(workers)
     for k in order:  # the next job goes to the first worker free
         load[np.argmin(load)] += sizes[k]

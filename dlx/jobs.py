@@ -70,6 +70,13 @@ MIN_JOBS = 256
 # batch takes every so many jobs of the largest-first order, so batches
 # are alike in size.
 TASKS_PER_WORKER = 16
+# The split estimates every job with this many of Knuth's probes and
+# splits again any job estimated above BALANCE_FACTOR times the mean (at
+# most BALANCE_ROUNDS times): trees are irregular (6x10 pentominoes: a
+# breadth-first frontier's largest job is hundreds of times its mean).
+BALANCE_PROBES = 16
+BALANCE_FACTOR = 2.0
+BALANCE_ROUNDS = 8
 
 
 class CheckpointError(ValueError):
@@ -83,12 +90,15 @@ class Job:
     ``share``: the subtree's share of the whole tree by Knuth's measure
     (one over the product of the branching degrees on its path), used for
     progress; ``commit_updates``: the link updates that choosing ``given``
-    makes, which belong to the split, not to the job's subtree.
+    makes, which belong to the split, not to the job's subtree; ``size``:
+    its updates as estimated by a few probes (0.0 when not estimated),
+    which orders the jobs largest first.
     """
 
     given: tuple
     share: float = 1.0
     commit_updates: int = 0
+    size: float = 0.0
 
 
 @dataclass
@@ -183,24 +193,45 @@ class _Top:
             K.release_option(p, *arrays)
         return updates, children
 
+    def size(self, path, probes: int, seed: int) -> float:
+        """The estimated updates of the subtree at ``path`` (Knuth's
+        probes, seeded by ``seed``)."""
+        arrays = self.arrays
+        nodes = [int(self.option_start[k]) for k in path]
+        for p in nodes:
+            K.commit_option(p, *arrays)
+        out = np.zeros((probes, 3))
+        choice = np.zeros(len(arrays[0]), np.int32)
+        K.estimate(*arrays, choice, self.cutoff, seed, out)
+        for p in reversed(nodes):
+            K.release_option(p, *arrays)
+        return float(out[:, 1].mean())
+
 
 def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
-          mrv_cutoff: int = 0) -> Split:
+          mrv_cutoff: int = 0, probes: int = BALANCE_PROBES,
+          seed: int = 0) -> Split:
     """Split ``problem``'s search tree into at least ``jobs`` subtrees
     (fewer only when the tree is smaller).
 
-    Nodes are expanded nearest the root first, so the jobs are the
-    frontier of a breadth-first walk.  ``given``: options chosen before
-    the search (a job's ``given`` splits that job again).  The jobs come
-    in the order the search meets them.
+    Nodes are expanded nearest the root first until the frontier holds
+    ``jobs`` nodes; then, with ``probes`` > 0, each is estimated by that
+    many of Knuth's probes (seeded from ``seed``) and any estimated above
+    ``BALANCE_FACTOR`` times the mean is split again, a few rounds.
+    ``given``: options chosen before the search (a job's ``given`` splits
+    that job again).  The jobs come in the order the search meets them.
     """
     from .problem import _cutoff
 
     target = whole_number("jobs", jobs) or 1
+    probes = whole_number("probes", probes)
+    seed = whole_number("seed", seed)
     cutoff = _cutoff(mrv_cutoff)
     given = tuple(dict.fromkeys(given))
     nodes = problem._given_nodes(given)
     load_kernels("steps")
+    if probes:
+        load_kernels("search")
     plan = Split(given, cutoff, target)
     top = _Top(problem, nodes, cutoff)
     if top.clash:  # the givens overlap: an empty tree
@@ -211,15 +242,17 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
         plan.nodes = plan.solutions = 1
         plan.settled = 1.0
         return plan
-    # Entries: (position among siblings on the path, path, share, commit).
-    frontier = collections.deque([((), (), 1.0, top.base)])
-    while frontier and len(frontier) < target:
-        place, path, share, commit = frontier.popleft()
+
+    def expand(entry):
+        """The entry's node is walked here: its children that are not
+        solutions become entries."""
+        place, path, share, commit = entry
         updates, children = top.expand(path)
         plan.nodes += 1
         plan.updates += updates
         if not children:
             plan.settled += share
+        grown = []
         for k, (option, leaf, u) in enumerate(children):
             child_share = share / len(children)
             if leaf:
@@ -227,10 +260,32 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
                 plan.solutions += 1
                 plan.settled += child_share
             else:
-                frontier.append((place + (k,), path + (option,),
-                                 child_share, commit + u))
+                grown.append((place + (k,), path + (option,), child_share,
+                              commit + u))
+        return grown
+
+    # Entries: (position among siblings on the path, path, share, commit).
+    frontier = collections.deque([((), (), 1.0, top.base)])
+    while frontier and len(frontier) < target:
+        frontier.extend(expand(frontier.popleft()))
+    frontier = list(frontier)
+    sizes: dict = {}
+    for _ in range(BALANCE_ROUNDS if probes else 0):
+        for entry in frontier:
+            if entry[1] not in sizes:
+                sizes[entry[1]] = top.size(entry[1], probes,
+                                           seed + len(sizes))
+        if not frontier:
+            break
+        limit = BALANCE_FACTOR * sum(sizes[e[1]] for e in frontier) / \
+            len(frontier)
+        if not any(sizes[e[1]] > limit for e in frontier):
+            break
+        frontier = [child for entry in frontier for child in (
+            expand(entry) if sizes[entry[1]] > limit else [entry])]
     for place, path, share, commit in sorted(frontier):
-        plan.jobs.append(Job(given + path, share, commit))
+        plan.jobs.append(Job(given + path, share, commit,
+                             sizes.get(path, 0.0)))
     return plan
 
 
@@ -683,10 +738,10 @@ def _run_all(problem, plan: Split, pending: Sequence[Job], executor,
                   if client is not None else payload)
     futures = {}
     complete = False
-    # Largest first, as far as Knuth's measure tells (a shallower job
-    # stands for more of the tree): the last jobs to finish are then
-    # small ones, and no worker is left with a big one at the end.
-    order = sorted(pending, key=lambda job: -job.share)
+    # Largest first, by the split's estimate (else by Knuth's measure: a
+    # shallower job stands for more of the tree): the last jobs to finish
+    # are then small ones, and no worker is left with a big one at the end.
+    order = sorted(pending, key=lambda job: (-job.size, -job.share))
     tasks = len(order) if own else min(
         len(order), TASKS_PER_WORKER * max(1, workers))
     try:
