@@ -253,10 +253,12 @@ def report(args, problems, timing, estimates, best, truth, balance, workers,
               "(\"exact\": that search finished the tree).", "",
               "### The split for a cluster (simulated from the estimate)", "",
               f"`count(jobs=W)` splits into {J.JOBS_PER_WORKER} jobs per "
-              f"worker and hands them out largest first (by Knuth's "
-              f"measure); here each job's updates are estimated with "
-              f"{args.balance_probes} probes and the jobs are scheduled on W "
-              f"workers in that order.  `largest / mean`: the largest job "
+              f"worker (splitting again the jobs its own estimate finds "
+              f"far above the mean) and hands them out largest first; here "
+              f"each job's updates are estimated anew with "
+              f"{args.balance_probes} probes (other seeds) and the jobs are "
+              f"scheduled on W workers in that order.  `largest / mean`: "
+              f"the largest job "
               f"over the mean job; `efficiency`: total work over W times "
               f"the busiest worker's (1.0 is perfect balance).", "",
               "| problem | workers | jobs | split took (s) | largest / mean "

@@ -57,10 +57,10 @@ from .search import BudgetExhausted, Interrupted, Stats, whole_number
 __all__ = ["Job", "Split", "split", "count", "Progress", "Checkpoint",
            "CheckpointError"]
 
-# How many jobs per worker a split aims at by default: jobs differ in size
-# by orders of magnitude, and many small pieces keep every worker busy
-# until the end.
-JOBS_PER_WORKER = 64
+# How many jobs per worker a split aims at by default (before the jobs
+# estimated far above the mean are split again, see BALANCE_*): with the
+# largest run first, a few per worker keep every worker busy to the end.
+JOBS_PER_WORKER = 16
 # ... and never fewer than this, so that a checkpoint saves work often and
 # a run resumed on a machine with more cores still balances.
 MIN_JOBS = 256
@@ -77,6 +77,8 @@ TASKS_PER_WORKER = 16
 BALANCE_PROBES = 16
 BALANCE_FACTOR = 2.0
 BALANCE_ROUNDS = 8
+# ... as long as the jobs stay fewer than this many times the target.
+BALANCE_JOBS = 4
 
 
 class CheckpointError(ValueError):
@@ -270,16 +272,17 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
         frontier.extend(expand(frontier.popleft()))
     frontier = list(frontier)
     sizes: dict = {}
+    limit = None
     for _ in range(BALANCE_ROUNDS if probes else 0):
         for entry in frontier:
             if entry[1] not in sizes:
                 sizes[entry[1]] = top.size(entry[1], probes,
                                            seed + len(sizes))
-        if not frontier:
-            break
-        limit = BALANCE_FACTOR * sum(sizes[e[1]] for e in frontier) / \
-            len(frontier)
-        if not any(sizes[e[1]] > limit for e in frontier):
+        if limit is None:  # a fair share of the whole tree, fixed
+            limit = BALANCE_FACTOR * sum(sizes[e[1]] for e in frontier) / \
+                max(target, len(frontier))
+        big = [e for e in frontier if sizes[e[1]] > limit]
+        if not big or len(frontier) + len(big) > BALANCE_JOBS * target:
             break
         frontier = [child for entry in frontier for child in (
             expand(entry) if sizes[entry[1]] > limit else [entry])]
