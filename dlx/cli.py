@@ -1,15 +1,22 @@
 """dlx: exact cover by Dancing Links, from the command line.
 
-  dlx solve FILE|-            solve a problem in Knuth's DLX format
+  dlx solve FILE|-            solve a problem in Knuth's DLX format (DLX1,
+                              DLX2 colors item:color, DLX3 bounds u:v|item)
   dlx estimate FILE|-         estimate the size of its search (--estimate)
   dlx pentomino 6x10          pack pentominoes (or other pieces) in a board
+  dlx polycube soma           pack polycubes in a box
+  dlx polyiamond 6x6          pack hexiamonds (triangular grid)
+  dlx polyhex 4x7             pack tetrahexes (hexagonal grid)
   dlx queens 12               place n queens
   dlx langford 11             Langford pairs
+  dlx debruijn 4 [--symbols K]  de Bruijn sequences (colors: XCC)
+  dlx rooks 6 2               k rooks in every row and column (bounds: MCC)
 
 Solutions go to standard output (the first one by default; --all or
 --limit N for more); --count prints how many instead, the count alone on
 the last line.  Pentomino and Langford counts are up to symmetry (the
-board's rotations and reflections; reversal) unless --all-symmetries.
+board's rotations and reflections; reversal) unless --all-symmetries;
+so are polycube counts.
 --stats prints nodes, updates and time on standard error.  A count runs
 on every core (--jobs N), or a Dask cluster (--scheduler ADDRESS), can
 be checkpointed (--checkpoint FILE) and shows a progress bar on a
@@ -77,10 +84,28 @@ def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool):
     add_count_options(parser)
 
 
+def _add_svg_option(parser: argparse.ArgumentParser):
+    parser.add_argument("--svg", metavar="FILE",
+                        help="also draw the first solution printed as an "
+                             "SVG picture in FILE")
+
+
+def _write_svg(args, picture: str):
+    try:
+        with open(args.svg, "w", encoding="utf-8") as handle:
+            handle.write(picture)
+    except OSError as error:
+        raise UsageError(f"cannot write {args.svg}: {error.strerror}") \
+            from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dlx", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    from . import __version__
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
@@ -88,8 +113,11 @@ def _parser() -> argparse.ArgumentParser:
         "solve", help="solve a file in Knuth's DLX format",
         description="Solve an exact-cover problem in Knuth's DLX format "
                     "(first line: primary items, '|', secondary items; "
-                    "then one option a line; '|' lines are comments). "
-                    "Solutions are printed as their option lines.")
+                    "then one option a line; '|' and '//' lines are "
+                    "comments). DLX2 colors ('item:color' in options) and "
+                    "DLX3 bounds ('u:v|item' or 'v|item' on the item line) "
+                    "are understood. Solutions are printed as their option "
+                    "lines.")
     solve.add_argument("file", metavar="FILE|-",
                        help="the problem file, or - for standard input")
     _add_output_options(solve, symmetric=False)
@@ -124,7 +152,60 @@ def _parser() -> argparse.ArgumentParser:
     pento.add_argument("--copies", type=_positive, default=1, metavar="K",
                        help="use every piece K times (default 1)")
     _add_output_options(pento, symmetric=True)
+    _add_svg_option(pento)
     pento.set_defaults(parser=pento)
+
+    cube = commands.add_parser(
+        "polycube", help="pack polycubes (Soma, Bedlam, pentacubes) in a box",
+        description="Pack polycubes into a box and print the packings as "
+                    "letter grids, one per layer side by side, or count "
+                    "them (up to the box's symmetries unless "
+                    "--all-symmetries).  Pieces turn but are not mirrored "
+                    "unless --mirror.")
+    cube.add_argument("set", nargs="?", metavar="SET",
+                      help="soma (default; box 3x3x3), bedlam (4x4x4), "
+                           "flat-pentacubes (3x4x5) or pentacubes")
+    cube.add_argument("--pieces", metavar="SET|FILE",
+                      help="a piece set, or a file with one piece a line: "
+                           "its name, then each cell as three digits "
+                           "(layer, row, column)")
+    cube.add_argument("--box", metavar="AxBxC",
+                      help="the box: layers x rows x columns")
+    cube.add_argument("--board", metavar="FILE",
+                      help="the board as layers of ASCII art separated by "
+                           "blank lines: '.' a cell, '#' a hole")
+    cube.add_argument("--mirror", action="store_true",
+                      help="pieces may also be mirrored (48 orientations)")
+    cube.add_argument("--copies", type=_positive, default=1, metavar="K",
+                      help="use every piece K times (default 1)")
+    _add_output_options(cube, symmetric=True)
+    _add_svg_option(cube)
+    cube.set_defaults(parser=cube)
+
+    for command, default, grid in (
+            ("polyiamond", "hexiamonds", "triangular"),
+            ("polyhex", "tetrahexes", "hexagonal")):
+        planar = commands.add_parser(
+            command, help=f"pack {default} (or other pieces) in a board "
+                          f"of the {grid} grid",
+            description=f"Pack pieces of the {grid} grid into a board and "
+                        f"print the tilings as slanted rows of letters, or "
+                        f"count them (up to the board's 12 rotations and "
+                        f"reflections unless --all-symmetries).")
+        planar.add_argument("board", metavar="BOARD",
+                            help="AxB (a parallelogram; 6x6 a rhombus), "
+                                 "hexagon:N or triangle:N")
+        other = "pentiamonds" if grid == "triangular" else "pentahexes"
+        planar.add_argument("--pieces", default=default, metavar="SET",
+                            help=f"{default} (default), or another set "
+                                 f"such as {other}")
+        planar.add_argument("--one-sided", action="store_true",
+                            help="pieces may turn but not flip over")
+        planar.add_argument("--copies", type=_positive, default=1,
+                            metavar="K", help="use every piece K times")
+        _add_output_options(planar, symmetric=True)
+        _add_svg_option(planar)
+        planar.set_defaults(parser=planar)
 
     queens = commands.add_parser(
         "queens", help="place n non-attacking queens",
@@ -132,6 +213,7 @@ def _parser() -> argparse.ArgumentParser:
                     "counts include every solution (OEIS A000170).")
     queens.add_argument("n", type=_positive)
     _add_output_options(queens, symmetric=False)
+    _add_svg_option(queens)
 
     langford = commands.add_parser(
         "langford", help="Langford pairs",
@@ -141,6 +223,28 @@ def _parser() -> argparse.ArgumentParser:
                     "--all-symmetries.")
     langford.add_argument("n", type=_positive)
     _add_output_options(langford, symmetric=True)
+
+    debruijn = commands.add_parser(
+        "debruijn", help="de Bruijn sequences (an XCC problem)",
+        description="Cyclic sequences of K**N symbols in which every word "
+                    "of N symbols appears once, counted up to rotation "
+                    "(OEIS A016031 for K = 2). Exact cover with colors: "
+                    "the symbol at each position is a colored secondary "
+                    "item.")
+    debruijn.add_argument("n", type=_positive)
+    debruijn.add_argument("--symbols", type=_positive, default=2,
+                          metavar="K", help="alphabet size (default 2)")
+    _add_output_options(debruijn, symmetric=False)
+
+    rooks = commands.add_parser(
+        "rooks", help="k rooks in every row and column (an MCC problem)",
+        description="Place rooks on an n x n board, exactly k in every row "
+                    "and column (OEIS A001499 for k = 2, A001501 for "
+                    "k = 3). Exact cover with multiplicities: rows and "
+                    "columns are items with bounds k..k.")
+    rooks.add_argument("n", type=_positive)
+    rooks.add_argument("k", type=_positive)
+    _add_output_options(rooks, symmetric=False)
     return parser
 
 
@@ -189,14 +293,21 @@ def _report(args, pictures: Iterable[str], count: Callable[[], int],
     return 0 if found else 1
 
 
-def _run_problem(args, problem: ExactCover, draw: Callable) -> int:
+def _run_problem(args, problem: ExactCover, draw: Callable,
+                 svg: Callable | None = None) -> int:
+    if svg is not None and args.svg and (args.count or args.dlx):
+        raise UsageError(f"--svg draws a solution; it cannot go with "
+                         f"{'--count' if args.count else '--dlx'}")
     if getattr(args, "dlx", False):
         print(dumps(problem, comment=f"dlx {' '.join(args.argv)}"), end="")
         return 0
     if args.estimate:
         return _estimate(args, problem)
-    pictures = (draw(problem, solution)
-                for solution in problem.solutions(_limit(args)))
+    solutions = problem.solutions(_limit(args))
+    if svg is not None and args.svg:
+        solutions = _drawing_first(args, lambda s: svg(problem, s),
+                                   solutions)
+    pictures = (draw(problem, solution) for solution in solutions)
     return _report(args, pictures, lambda: _count(args, problem.count),
                    lambda: problem.stats)
 
@@ -223,8 +334,13 @@ def _solve(args) -> int:
 
     options = problem.options
 
+    def line(k):  # an option as the file wrote it, colors included
+        colors = problem.option_colors(k)
+        return " ".join(str(x) if x not in colors else f"{x}:{colors[x]}"
+                        for x in options[k])
+
     def draw(problem, solution):
-        return "\n".join(" ".join(map(str, options[i])) for i in solution)
+        return "\n".join(line(i) for i in solution)
 
     return _run_problem(args, problem, draw)
 
@@ -258,7 +374,15 @@ def _pentomino(args, parser) -> int:
         if not from_files:  # the arguments alone are wrong
             parser.error(str(error))
         raise InputError(str(error)) from None
+    return _run_packing(args, puzzle)
+
+
+def _run_packing(args, puzzle) -> int:
+    """Print, count or write as DLX the tilings of a ``Packing``."""
     distinct = not args.all_symmetries
+    if args.svg and (args.count or args.dlx):
+        raise UsageError(f"--svg draws a solution; it cannot go with "
+                         f"{'--count' if args.count else '--dlx'}")
     if args.estimate:
         try:
             problem = puzzle.distinct_problem() if distinct else \
@@ -284,22 +408,103 @@ def _pentomino(args, parser) -> int:
                 "tiling up to symmetry for this board; add --all-symmetries "
                 "to write the one with every tiling") from None
         return _run_problem(args, problem, None)
-    pictures = map(puzzle.render,
-                   puzzle.solutions(distinct, limit=_limit(args)))
+    tilings = puzzle.solutions(distinct, limit=_limit(args))
+    if args.svg:
+        tilings = _drawing_first(args, puzzle.svg, tilings)
+    pictures = map(puzzle.render, tilings)
     return _report(args, pictures,
                    lambda: _count(args, lambda **options: puzzle.count(
                        distinct, **options)),
                    lambda: puzzle.stats)
 
 
+def _polycube(args, parser) -> int:
+    from .problems.polycube import (DEFAULT_BOXES, Polycube, parse_pieces,
+                                    piece_set)
+    if args.set is not None and args.pieces is not None:
+        parser.error("give the piece set once (SET or --pieces)")
+    name = args.set or args.pieces or "soma"
+    if args.box is not None and args.board is not None:
+        parser.error("give --box or --board, not both")
+    from_files = args.board is not None
+    if os.path.exists(name) and args.set is None:
+        try:
+            pieces = parse_pieces(_read_text(name))
+        except ValueError as error:
+            raise InputError(f"{name}: {error}") from None
+        from_files = True
+    else:
+        try:
+            pieces = piece_set(name)
+        except ValueError as error:
+            parser.error(str(error))
+    board = args.box
+    if args.board is not None:
+        board = _read_text(args.board)
+        if not board.strip():
+            raise InputError(f"{args.board}: the board file is empty")
+    elif board is None:
+        board = DEFAULT_BOXES.get(name.strip().lower())
+        if board is None:
+            parser.error(f"give a box like --box 3x4x5 or --board FILE for "
+                         f"the pieces {name!r}")
+    try:
+        puzzle = Polycube(board, pieces, one_sided=not args.mirror,
+                          copies=args.copies)
+    except ValueError as error:
+        if not from_files:
+            parser.error(str(error))
+        raise InputError(str(error)) from None
+    return _run_packing(args, puzzle)
+
+
+def _drawing_first(args, picture: Callable, solutions):
+    """The solutions, the first one also drawn to ``args.svg``."""
+    for number, solution in enumerate(solutions):
+        if number == 0:
+            _write_svg(args, picture(solution))
+        yield solution
+
+
+def _planar(args, parser) -> int:
+    from .problems.planar import Polyhex, Polyiamond
+    cls = Polyiamond if args.command == "polyiamond" else Polyhex
+    try:
+        puzzle = cls(args.board, args.pieces, one_sided=args.one_sided,
+                     copies=args.copies)
+    except ValueError as error:
+        parser.error(str(error))
+    return _run_packing(args, puzzle)
+
+
 def _queens(args) -> int:
-    from .problems.queens import queens, render
-    return _run_problem(args, queens(args.n), render)
+    from .problems.queens import queens, render, svg
+    return _run_problem(args, queens(args.n), render, svg)
 
 
 def _langford(args) -> int:
     from .problems.langford import langford, render
     problem = langford(args.n, distinct=not args.all_symmetries)
+    return _run_problem(args, problem, render)
+
+
+def _debruijn(args) -> int:
+    from .problems.debruijn import debruijn, render
+    if args.symbols < 2:
+        raise UsageError("--symbols must be at least 2")
+    try:
+        problem = debruijn(args.n, args.symbols)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return _run_problem(args, problem, render)
+
+
+def _rooks(args) -> int:
+    from .problems.rooks import render, rooks
+    try:
+        problem = rooks(args.n, args.k)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     return _run_problem(args, problem, render)
 
 
@@ -324,8 +529,16 @@ def main(argv: list[str] | None = None) -> int:
             status = _solve(args)
         elif args.command == "pentomino":
             status = _pentomino(args, args.parser)
+        elif args.command == "polycube":
+            status = _polycube(args, args.parser)
+        elif args.command in ("polyiamond", "polyhex"):
+            status = _planar(args, args.parser)
         elif args.command == "queens":
             status = _queens(args)
+        elif args.command == "debruijn":
+            status = _debruijn(args)
+        elif args.command == "rooks":
+            status = _rooks(args)
         else:
             status = _langford(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit

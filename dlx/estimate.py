@@ -23,6 +23,7 @@ import numpy as np
 from .kernels import links as K
 from .links import commit_givens, load_kernels
 from .search import BudgetExhausted, whole_number
+from .xcc import EXACT
 
 __all__ = ["Estimate", "estimate"]
 
@@ -95,6 +96,9 @@ def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
     """Knuth's estimate of ``problem.count()``'s work (see the module)."""
     from .problem import _cutoff
 
+    if getattr(problem, "kind", EXACT) != EXACT:
+        raise ValueError("the estimate walks DLX1's search tree; a problem "
+                         "with colors or bounds has no estimate yet")
     probes = whole_number("probes", probes)
     if probes < 1:
         raise ValueError("probes must be at least 1")

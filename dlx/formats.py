@@ -1,31 +1,39 @@
-"""Read and write the text format of Knuth's DLX programs (``dlx1.w``).
+"""Read and write the text format of Knuth's DLX programs (``dlx1.w``,
+``dlx2.w``, ``dlx3.w``).
 
 The format, one problem per file::
 
     | a comment: any line whose first non-blank character is "|"
-    A B C D E | F G        <- the item line: primary items, "|", secondary
-    C E F                  <- every later line is one option
-    A D G
+    A B 2:3|C | X Y        <- the item line: primary items, "|", secondary
+    A B X:0 Y:0            <- every later line is one option
+    A C X:1 Y:1
 
 * The first line that is neither blank nor a comment lists the items,
   separated by blanks.  A lone ``|`` on it separates the primary items
   from the secondary ones; without it every item is primary.
+* A primary item may carry bounds (DLX3): ``u:v|name`` (covered ``u`` to
+  ``v`` times) or ``v|name`` (exactly ``v`` times), ``0 <= u <= v``,
+  ``v >= 1``.
 * Every later non-blank, non-comment line is one option: the names of its
-  items, separated by blanks, each known and none repeated.
-* Item names follow Knuth's DLX1 rules: 1 to 8 printable ASCII characters,
-  none of them ``|`` or ``:``.  (The 8-character limit can be lifted with
-  ``max_name_length=None``.)
-* Blank lines are ignored, CRLF line ends and a leading UTF-8 byte-order
+  items, separated by blanks, each known and none repeated.  A secondary
+  item may carry a color (DLX2): ``name:color``.  An option without a
+  primary item is kept (it has a number) but never used in a solution, as
+  Knuth's programs ignore it.
+* Item names follow Knuth's rules: printable ASCII, none of ``|`` and
+  ``:``; his programs take 1 to 8 characters and one-character colors.
+  Reading accepts longer names with ``max_name_length=None`` (the ``dlx``
+  command does) and colors of any length; writing keeps his limits unless
+  told otherwise.
+* Lines starting with ``//`` are comments too (xcover's files use them).
+  Blank lines are ignored, CRLF line ends and a leading UTF-8 byte-order
   mark are accepted.  Lines end at "\\n" only, and names are separated
   by ASCII blanks (space, tab, "\\v", "\\f", "\\r") only, as in DLX1.
 
-DLX2's colour suffixes (``item:colour``) are *not* supported: a ``:`` in a
-name is reported as such rather than silently misread.
-
-``loads``/``load`` give an ``ExactCover`` whose item names and options are
-the strings of the file; ``dumps``/``dump`` write one back (names are
-written with ``str``), so ``loads(dumps(p))`` has the same items, options
-and solutions as ``p`` when ``p``'s names are strings.
+``loads``/``load`` give an ``ExactCover`` whose item names, options and
+colors are the strings of the file; ``dumps``/``dump`` write one back
+(names and colors are written with ``str``), so ``loads(dumps(p))`` has
+the same items, options, colors, bounds and solutions as ``p`` when
+``p``'s names and colors are strings.
 """
 
 from __future__ import annotations
@@ -38,10 +46,12 @@ from typing import IO, Iterable, Union
 from .problem import ExactCover
 
 __all__ = ["DLXFormatError", "loads", "load", "dumps", "dump",
-           "MAX_NAME_LENGTH"]
+           "MAX_NAME_LENGTH", "MAX_COLOR_LENGTH"]
 
 #: The longest item name Knuth's DLX1 accepts.
 MAX_NAME_LENGTH = 8
+#: The longest color Knuth's DLX2 accepts.
+MAX_COLOR_LENGTH = 1
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 
@@ -67,10 +77,13 @@ def _name_problem(name: str, max_length: int | None) -> str | None:
     if not name:
         return "empty item name"
     if ":" in name:
-        return (f"item name {name!r} contains ':' (DLX2 colour suffixes "
-                f"'item:colour' are not supported)")
+        return (f"item name {name!r} contains ':' (a color is written "
+                f"'item:color' in options only)")
     if "|" in name:
         return f"item name {name!r} contains '|'"
+    if any(ch in " \t\n\v\f\r" for ch in name):
+        return (f"item name {name!r} contains a blank (names are separated "
+                f"by blanks)")
     if not all(33 <= ord(ch) <= 126 for ch in name):
         return (f"item name {name!r} has a character that is not printable "
                 f"ASCII")
@@ -101,14 +114,18 @@ def _content_lines(text: str):
         tokens = _BLANKS.split(line.strip(_BLANK_CHARS))
         if tokens == [""]:
             tokens = []
-        if not tokens or tokens[0].startswith("|"):
+        if not tokens or tokens[0].startswith(("|", "//")):
             continue
         yield number, tokens
+
+
+_BOUND = re.compile(r"(?:(\d+):)?(\d+)\|(.*)", re.S)
 
 
 def _parse_items(tokens: list[str], number: int, source, max_length):
     primary: list[str] = []
     secondary: list[str] = []
+    bounds: dict[str, tuple[int, int]] = {}
     current = primary
     seen: set[str] = set()
     for token in tokens:
@@ -118,6 +135,9 @@ def _parse_items(tokens: list[str], number: int, source, max_length):
                                      source)
             current = secondary
             continue
+        if "|" in token:
+            token = _parse_bound(token, current is secondary, bounds,
+                                 number, source)
         problem = _name_problem(token, max_length)
         if problem:
             raise DLXFormatError(problem, number, source)
@@ -129,22 +149,57 @@ def _parse_items(tokens: list[str], number: int, source, max_length):
     if not primary:
         raise DLXFormatError("the item line lists no primary items", number,
                              source)
-    return primary, secondary
+    return primary, secondary, bounds
 
 
-def _check_option(tokens: list[str], known: set, number: int, source):
+def _parse_bound(token: str, secondary: bool, bounds: dict, number: int,
+                 source) -> str:
+    """The name in a DLX3 ``u:v|name`` or ``v|name``; its bounds go to
+    ``bounds``."""
+    match = _BOUND.fullmatch(token)
+    if not match:
+        raise DLXFormatError(f"bad item {token!r}: bounds are written "
+                             f"'u:v|name' or 'v|name' with whole numbers",
+                             number, source)
+    u, v, name = match.groups()
+    v = int(v)
+    u = v if u is None else int(u)
+    if secondary:
+        raise DLXFormatError(f"secondary item {name!r} has bounds "
+                             f"{token!r}; only primary items take bounds",
+                             number, source)
+    if v < 1 or u > v:
+        raise DLXFormatError(f"item {name!r} has bounds {u}..{v}; they "
+                             f"need 0 <= u <= v and v >= 1", number, source)
+    bounds[name] = (u, v)
+    return name
+
+
+def _parse_option(tokens: list[str], primary: set, secondary: set,
+                  number: int, source):
+    """(item names, {item: color}) of an option line."""
+    names: list[str] = []
+    colors: dict[str, str] = {}
     seen: set[str] = set()
     for token in tokens:
-        if token not in known:
-            if ":" in token:
-                raise DLXFormatError(
-                    f"item {token!r}: DLX2 colour suffixes 'item:colour' are "
-                    f"not supported", number, source)
-            raise DLXFormatError(f"unknown item {token!r}", number, source)
-        if token in seen:
-            raise DLXFormatError(f"item {token!r} appears twice in this "
+        name, colon, color = token.partition(":")
+        if name not in primary and name not in secondary:
+            raise DLXFormatError(f"unknown item {name!r}", number, source)
+        if name in seen:
+            raise DLXFormatError(f"item {name!r} appears twice in this "
                                  f"option", number, source)
-        seen.add(token)
+        if colon:
+            if not color:
+                raise DLXFormatError(f"item {name!r}: empty color after "
+                                     f"':'", number, source)
+            if name in primary:
+                raise DLXFormatError(f"primary item {name!r} has color "
+                                     f"{color!r}; only secondary items "
+                                     f"take colors", number, source)
+            colors[name] = color
+        seen.add(name)
+        names.append(name)
+    return names, colors
 
 
 def loads(text: str, *, max_name_length: int | None = MAX_NAME_LENGTH,
@@ -162,13 +217,14 @@ def loads(text: str, *, max_name_length: int | None = MAX_NAME_LENGTH,
         raise DLXFormatError("no item line (the text has only blank or "
                              "comment lines)", None, source)
     number, tokens = first
-    primary, secondary = _parse_items(tokens, number, source,
-                                      max_name_length)
-    problem = ExactCover(primary, secondary)
-    known = set(primary) | set(secondary)
+    primary, secondary, bounds = _parse_items(tokens, number, source,
+                                              max_name_length)
+    problem = ExactCover(primary, secondary, bounds=bounds)
+    primary, secondary = set(primary), set(secondary)
     for number, tokens in lines:
-        _check_option(tokens, known, number, source)
-        problem.add_option(tokens)
+        names, colors = _parse_option(tokens, primary, secondary, number,
+                                      source)
+        problem.add_option(names, colors or None)
     return problem
 
 
@@ -203,13 +259,28 @@ def _checked_names(names: Iterable, max_length: int | None) -> list[str]:
     return written
 
 
+def _color_text(color, item, max_length: int | None) -> str:
+    text = str(color)
+    if not text or not all(33 <= ord(ch) <= 126 for ch in text):
+        raise ValueError(f"cannot write color {color!r} of item {item!r}: "
+                         f"colors are written as printable ASCII without "
+                         f"blanks")
+    if max_length is not None and len(text) > max_length:
+        raise ValueError(f"cannot write color {color!r} of item {item!r}: "
+                         f"longer than {max_length} character(s) (Knuth's "
+                         f"DLX2 reads one; pass max_color_length=None)")
+    return text
+
+
 def dumps(problem: ExactCover, *, comment: str | None = None,
-          max_name_length: int | None = MAX_NAME_LENGTH) -> str:
-    """``problem`` in Knuth's DLX format (one ``str`` per item name).
+          max_name_length: int | None = MAX_NAME_LENGTH,
+          max_color_length: int | None = MAX_COLOR_LENGTH) -> str:
+    """``problem`` in Knuth's DLX format (one ``str`` per item name and
+    color; bounds as ``u:v|name``).
 
     ``comment`` (possibly several lines) is written first as ``|`` lines.
-    Raises ``ValueError`` if a name cannot be written (blank, ``|``,
-    ``:``, non-ASCII, too long, or two names with the same text).
+    Raises ``ValueError`` if a name or color cannot be written (blank,
+    ``|``, ``:``, non-ASCII, too long, or two names with the same text).
     """
     if not problem.primary:
         raise ValueError("cannot write a problem with no primary items")
@@ -223,12 +294,23 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
     if comment:
         for line in comment.splitlines():
             out.write(f"| {line}".rstrip() + "\n")
+    bounds = problem.bounds
+    for k, name in enumerate(problem.primary):
+        u, v = bounds.get(name, (1, 1))
+        if (u, v) != (1, 1):
+            primary[k] = f"{v}|{primary[k]}" if u == v else \
+                f"{u}:{v}|{primary[k]}"
     out.write(" ".join(primary))
     if secondary:
         out.write(" | " + " ".join(secondary))
     out.write("\n")
-    for option in problem.options:
-        out.write(" ".join(text_of[name] for name in option) + "\n")
+    for k, option in enumerate(problem.options):
+        colors = problem.option_colors(k)
+        out.write(" ".join(
+            text_of[name] if name not in colors else
+            f"{text_of[name]}:"
+            f"{_color_text(colors[name], name, max_color_length)}"
+            for name in option) + "\n")
     return out.getvalue()
 
 

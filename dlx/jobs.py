@@ -53,6 +53,7 @@ import numpy as np
 from .kernels import links as K
 from .links import load_kernels
 from .search import BudgetExhausted, Interrupted, Stats, whole_number
+from .xcc import EXACT
 
 __all__ = ["Job", "Split", "split", "count", "Progress", "Checkpoint",
            "CheckpointError"]
@@ -225,6 +226,9 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
     """
     from .problem import _cutoff
 
+    if getattr(problem, "kind", EXACT) != EXACT:
+        raise ValueError("jobs split DLX1's search tree; a problem with "
+                         "colors or bounds is counted in one search")
     target = whole_number("jobs", jobs) or 1
     probes = whole_number("probes", probes)
     seed = whole_number("seed", seed)

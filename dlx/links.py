@@ -24,15 +24,27 @@ class Links:
     """The DLX1 arrays of one problem (see ``dlx.kernels.links``)."""
 
     __slots__ = ("llink", "rlink", "ulink", "dlink", "top", "length",
-                 "option_of", "option_start", "nprimary")
+                 "option_of", "option_start", "nprimary", "color")
 
     def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
-                 sizes: np.ndarray):
+                 sizes: np.ndarray, colors: np.ndarray | None = None):
         """Build from ``members`` (1-based item numbers, option after option)
-        and ``sizes`` (items per option)."""
+        and ``sizes`` (items per option); ``colors`` (one code per member,
+        0 for none) adds DLX2's ``color`` array (``dlx.kernels.colors``).
+
+        An option with no primary item is left out of the vertical lists
+        (its nodes point to themselves), as Knuth's programs ignore it: no
+        search can choose it, and covering its items does not count it.
+        """
         n = nitems
         m = len(sizes)
-        total = n + 1 + len(members) + m + 1
+        owner = np.repeat(np.arange(m), sizes)
+        all_members, all_owner = members, owner
+        linked = np.zeros(m, bool)
+        linked[owner[members <= nprimary]] = True
+        if not linked.all():
+            members = members[linked[owner]]
+        total = n + 1 + len(all_members) + m + 1
         # Node numbers: option j's first node is n + 2 + start_j + j.
         starts = np.zeros(m + 1, np.int64)
         np.cumsum(sizes, out=starts[1:])
@@ -40,13 +52,18 @@ class Links:
         spacers = np.empty(m + 1, np.int64)
         spacers[0] = n + 1
         spacers[1:] = first + sizes
-        node_of_member = (np.arange(len(members))
-                          + n + 2 + np.repeat(np.arange(m), sizes))
+        node_of_all = np.arange(len(all_members)) + n + 2 + all_owner
+        node_of_member = node_of_all
+        if len(members) < len(all_members):
+            node_of_member = node_of_all[linked[all_owner]]
 
         top = np.zeros(total, np.int32)
         ulink = np.zeros(total, np.int32)
         dlink = np.zeros(total, np.int32)
-        top[node_of_member] = members
+        top[node_of_all] = all_members
+        if len(members) < len(all_members):  # unlinked nodes: self-loops
+            ulink[node_of_all] = node_of_all
+            dlink[node_of_all] = node_of_all
         top[spacers] = -np.arange(m + 1)
         # Vertical lists: each item's nodes in option order, closed through
         # the header node (item k's header is node k).
@@ -90,7 +107,11 @@ class Links:
             llink[ring] = np.roll(ring, 1)
 
         option_of = np.full(total, -1, np.int32)
-        option_of[node_of_member] = np.repeat(np.arange(m), sizes)
+        option_of[node_of_all] = all_owner
+        self.color = None
+        if colors is not None:
+            self.color = np.zeros(total, np.int32)
+            self.color[node_of_all] = colors
         self.llink, self.rlink = llink, rlink
         self.ulink, self.dlink, self.top = ulink, dlink, top
         self.length = length
@@ -162,7 +183,8 @@ def columns_used(first: np.ndarray) -> int:
 
 
 def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
-              cutoff, chunks_per_thread=16, deadline=None):
+              cutoff, chunks_per_thread=16, deadline=None,
+              solve=K.solve_batch):
     """Run ``K.solve_batch`` over CSR instances, in chunks on ``threads``
     threads (each with its own copy of the links); about
     ``chunks_per_thread`` chunks per thread.
@@ -172,6 +194,8 @@ def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
     what stopped it early (see ``dlx.search.wait``: ``"deadline"`` for
     ``deadline``, a ``time.perf_counter()`` value, ``"interrupt"`` for
     Ctrl-C, None): every instance cut short has ``counts`` ``K.STOPPED``.
+    ``solve`` is the kernel (another algorithm's ``solve_batch`` with the
+    same arguments after its own arrays).
     The search runs on worker threads even for one thread, so that this
     one stays free to notice Ctrl-C.
     """
@@ -184,9 +208,9 @@ def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
 
     def run(lo, hi, links):
         sub = starts[lo:hi + 1]
-        K.solve_batch(*links, nodes[sub[0]:sub[-1]], sub - sub[0], limit,
-                      max_nodes, first[lo:hi], first_len[lo:hi],
-                      counts[lo:hi], work[lo:hi], cutoff, stop)
+        solve(*links, nodes[sub[0]:sub[-1]], sub - sub[0], limit,
+              max_nodes, first[lo:hi], first_len[lo:hi], counts[lo:hi],
+              work[lo:hi], cutoff, stop)
 
     threads = max(1, min(threads, nbatch))
     # Many more chunks than threads, taken in turn: instances differ a lot

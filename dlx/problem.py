@@ -16,7 +16,7 @@ from typing import Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from . import search
+from . import search, xcc
 from .links import (Links, LinksRun, columns_used, count_parallel,
                     load_kernels, run_batch)
 from .search import BudgetExhausted, Interrupted, Stats, whole_number
@@ -100,7 +100,8 @@ class ExactCover:
     """
 
     def __init__(self, primary: Iterable[Hashable] = (),
-                 secondary: Iterable[Hashable] = ()):
+                 secondary: Iterable[Hashable] = (), *,
+                 bounds: dict | None = None):
         self.primary: tuple = tuple(primary)
         self.secondary: tuple = tuple(secondary)
         self.items: tuple = self.primary + self.secondary
@@ -116,6 +117,13 @@ class ExactCover:
         self._links: Links | None = None
         self._options_view: tuple | None = None
         self.stats = Stats()
+        # Colors and multiplicities (dlx.xcc): {option: {position: color}}
+        # for colored options only, color codes from 1, and
+        # {item number: (u, v)} for bounded primary items.
+        self._option_colors: dict = {}
+        self._color_codes: dict = {}
+        self._bounds = xcc.check_bounds(bounds, self._index,
+                                        len(self.primary))
 
     # -- building -----------------------------------------------------
     @classmethod
@@ -123,12 +131,26 @@ class ExactCover:
         """A problem from a 0/1 matrix: rows are options, columns items.
 
         Items are named by column number; the last ``secondary`` columns are
-        secondary items.
+        secondary items.  An all-zero row is an option that covers nothing:
+        it keeps its number and is never part of a solution.
         """
-        a = np.asarray(matrix)
+        try:
+            a = np.asarray(matrix)
+        except ValueError:  # ragged rows
+            raise ValueError("matrix rows must all have the same length") \
+                from None
         if a.ndim != 2:
             raise ValueError(f"matrix must be 2-dimensional, got shape "
                              f"{a.shape}")
+        if a.dtype.kind not in "biuf":  # None, strings, mixed objects
+            a = np.array(matrix, dtype=object)
+            for (r, c), value in np.ndenumerate(a):
+                if isinstance(value, np.generic):
+                    value = value.item()
+                if isinstance(value, (str, bytes)) or value not in (0, 1):
+                    raise ValueError(f"matrix entry [{r}, {c}] is {value!r};"
+                                     f" entries must be 0 or 1")
+            a = a.astype(np.int8)
         if a.size and not np.isin(a, (0, 1)).all():
             r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
             raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c].item()!r}; "
@@ -137,10 +159,6 @@ class ExactCover:
         if not 0 <= secondary <= ncols:
             raise ValueError(f"secondary={secondary} is not between 0 and "
                              f"the {ncols} columns")
-        empty = np.flatnonzero(~a.astype(bool).any(axis=1))
-        if len(empty):
-            raise ValueError(f"matrix row {empty[0]} is empty; every option "
-                             f"needs at least one item")
         problem = cls(range(ncols - secondary), range(ncols - secondary, ncols))
         rows, cols = np.nonzero(a)
         problem._members = (cols + 1).tolist()
@@ -151,9 +169,42 @@ class ExactCover:
                             for lo, hi in zip(bounds[:-1], bounds[1:])]
         return problem
 
-    def add_option(self, items: Iterable[Hashable]) -> int:
-        """Add an option (a set of items); returns its number."""
-        index = len(self._options)
+    def add_option(self, items: Iterable[Hashable],
+                   colors: dict | None = None) -> int:
+        """Add an option (a set of items); returns its number.
+
+        ``colors`` gives secondary items of the option a color (any
+        hashable): ``{item: color}``.
+        """
+        return self._add([self._checked_option(len(self._options), items,
+                                               colors)])[0]
+
+    def add_options(self, options: Iterable[Iterable[Hashable]]) -> list[int]:
+        """Add several options; returns their numbers.  All or nothing:
+        when one is bad, none is added."""
+        first = len(self._options)
+        return self._add([self._checked_option(first + k, items, None)
+                          for k, items in enumerate(options)])
+
+    def _add(self, checked) -> list[int]:
+        """Add options checked by ``_checked_option``."""
+        first = len(self._options)
+        for index, (names, numbers, colors) in enumerate(checked, first):
+            if colors:
+                for color in colors.values():
+                    self._color_codes.setdefault(color,
+                                                 len(self._color_codes) + 1)
+                self._option_colors[index] = colors
+            self._members.extend(numbers)
+            self._sizes.append(len(numbers))
+            self._options.append(names)
+        self._links = None
+        self._options_view = None
+        return list(range(first, first + len(checked)))
+
+    def _checked_option(self, index: int, items, colors):
+        """``(names, item numbers, colors)`` of option ``index``, or
+        ValueError."""
         where = f"option {index}"
         if isinstance(items, (str, bytes)) and not all(
                 ch in self._index for ch in items):
@@ -180,16 +231,10 @@ class ExactCover:
                                  f"appears twice")
             seen.add(k)
             numbers.append(k)
-        self._members.extend(numbers)
-        self._sizes.append(len(numbers))
-        self._options.append(names)
-        self._links = None
-        self._options_view = None
-        return index
-
-    def add_options(self, options: Iterable[Iterable[Hashable]]) -> list[int]:
-        """Add several options; returns their numbers."""
-        return [self.add_option(items) for items in options]
+        if colors:
+            colors = xcc.check_colors(colors, names, self._index,
+                                      len(self.primary), where)
+        return names, numbers, colors
 
     @property
     def options(self) -> Sequence[tuple]:
@@ -207,12 +252,45 @@ class ExactCover:
                 f"{len(self._options)} options>")
 
     @property
+    def bounds(self) -> dict:
+        """``{item: (u, v)}`` for the primary items given bounds."""
+        return {self.items[k - 1]: uv for k, uv in self._bounds.items()}
+
+    def option_colors(self, option: int) -> dict:
+        """``{item: color}`` for the colored items of ``option``."""
+        names = self._options[option]
+        return {names[at]: color for at, color in
+                self._option_colors.get(option, {}).items()}
+
+    def solution_colors(self, solution: Iterable[int]) -> dict:
+        """``{item: color}``: the color each secondary item ends with in
+        ``solution`` (a list of option numbers); uncolored items are left
+        out."""
+        colors = {}
+        for k in solution:
+            colors.update(self.option_colors(k))
+        return colors
+
+    @property
+    def kind(self) -> str:
+        """The kernel this problem needs: ``dlx.xcc.EXACT`` (DLX1),
+        ``COLORS`` (DLX2) or ``MULTIPLICITIES`` (DLX3)."""
+        if any(uv != (1, 1) for uv in self._bounds.values()):
+            return xcc.MULTIPLICITIES
+        return xcc.COLORS if self._option_colors else xcc.EXACT
+
+    @property
     def links(self) -> Links:
-        """The DLX1 arrays (built on first use and after any change)."""
+        """The DLX arrays (built on first use and after any change), with
+        DLX2's ``color`` when the problem has colors or bounds."""
         if self._links is None:
+            colors = None
+            if self.kind != xcc.EXACT:
+                colors = xcc.member_colors(self._option_colors,
+                                           self._color_codes, self._sizes)
             self._links = Links(len(self.items), len(self.primary),
                                 np.asarray(self._members, np.int64),
-                                np.asarray(self._sizes, np.int64))
+                                np.asarray(self._sizes, np.int64), colors)
         return self._links
 
     def to_matrix(self) -> np.ndarray:
@@ -286,6 +364,10 @@ class ExactCover:
                            executor=executor, checkpoint=checkpoint,
                            progress=progress, split_jobs=split_jobs)
         nthreads = _thread_count(threads)
+        if nthreads > 1 and self.kind != xcc.EXACT:
+            raise ValueError(f"count(threads={threads}) splits DLX1's "
+                             f"search tree; problems with colors or bounds "
+                             f"are counted on one thread (threads=1)")
         if progress:
             if nthreads > 1:
                 raise ValueError("progress goes with jobs, not threads")
@@ -376,6 +458,10 @@ class ExactCover:
             bad = flat[(flat < 0) | (flat >= len(self._options))][0]
             raise ValueError(f"given option {bad} does not exist (there are "
                              f"{len(self._options)})")
+        if len(flat) and 0 in self._sizes:
+            sizes = np.asarray(self._sizes)[flat]
+            if not sizes.all():
+                raise ValueError(_EMPTY_GIVEN.format(flat[sizes == 0][0]))
         flat, starts = _without_repeats(flat, starts)
         limit = whole_number("limit", limit, positive=True)
         max_nodes = whole_number("max_nodes", max_nodes, optional=True)
@@ -383,13 +469,18 @@ class ExactCover:
         cutoff = _cutoff(mrv_cutoff)
         links = self.links
         nodes = links.option_start[flat].astype(np.int32)
-        load_kernels("batch")
+        kind = self.kind
+        if kind == xcc.EXACT:
+            load_kernels("batch")
+        else:
+            xcc.load_kernels(kind)
         stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
         counts, first, work, stopped_by = run_batch(
-            links.copy_arrays(), nodes, starts, limit,
+            xcc.kernel_arrays(self), nodes, starts, limit,
             search.NO_LIMIT if max_nodes is None else max_nodes,
-            len(self.primary) + 1, nthreads, cutoff)
+            xcc.depth(self), nthreads, cutoff,
+            solve=xcc.kernel(kind).solve_batch)
         stats.seconds = time.perf_counter() - t0
         width = columns_used(first)
         solutions = np.where(first[:, :width] >= 0,
@@ -418,6 +509,8 @@ class ExactCover:
             if not 0 <= option < len(self._options):
                 raise ValueError(f"given option {option} does not exist "
                                  f"(there are {len(self._options)})")
+            if not self._sizes[option]:
+                raise ValueError(_EMPTY_GIVEN.format(option))
             nodes.append(int(links.option_start[option]))
         return nodes
 
@@ -445,7 +538,10 @@ class ExactCover:
         if limit == 0:
             stats.complete = True
             return
-        run = LinksRun(self.links, nodes, cutoff)
+        if self.kind == xcc.EXACT:
+            run = LinksRun(self.links, nodes, cutoff)
+        else:
+            run = xcc.XccRun(self, nodes, cutoff)
         stats.updates = int(run.counters[1])
         if run.clash:  # the givens overlap: no solution
             stats.complete = True
@@ -462,6 +558,10 @@ class ExactCover:
                                 given=list(given_sorted), progress=progress):
             yield found
             self.stats = stats
+
+
+_EMPTY_GIVEN = ("given option {} is empty (an all-zero matrix row): it "
+                "covers nothing and is never part of a solution")
 
 
 def _thread_count(threads) -> int:

@@ -33,7 +33,10 @@ import contextlib
 import io
 import itertools
 import os
+import re
+import stat
 import sys
+import tempfile
 import time
 from typing import Iterable, Iterator, TextIO
 
@@ -44,6 +47,7 @@ from dlx.cli_count import (CountUsageError, add_count_options, count_options,
                            interrupted_message)
 
 from . import grid as G
+from . import reader
 from .grid import Grid, InvalidPuzzle, parse
 from .solver import (INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN, Result,
                      count, solve_many)
@@ -56,9 +60,21 @@ TAGS = {SOLVED: "", MULTIPLE: "multiple", NO_SOLUTION: "nosolution",
 CHUNK = 4096
 # How hard a single solve looks for a second solution, to warn about it.
 UNIQUE_CHECK_NODES = 1_000_000
-# A file with more lines than this is never read as a single grid.
-MAX_GRID_LINES = 256
+# Invalid input echoed in the output is cut to this many characters (the
+# largest grid written as CSV that we solve, 100x100, takes about 30,000).
+ECHO_MAX = 1 << 16
 PROGRESS_AFTER = 1.0  # seconds before a batch starts reporting progress
+
+
+DASH_MARK = "\0"
+
+
+def _is_dashed_puzzle(arg: str) -> bool:
+    """An argument starting with ``-`` that is a one-line puzzle (16 cells
+    or more of blanks and digits), not an option."""
+    return (arg.startswith("-") and len(arg) >= 16 and arg.strip("-") != ""
+            and all(ch in G.BLANKS or ch.upper() in G.ALPHABET
+                    for ch in arg))
 
 
 class UsageError(Exception):
@@ -69,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sudoku", description="Solve Sudoku puzzles (4x4 to 25x25 and "
         "beyond) by exact cover with Dancing Links.")
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     solve = commands.add_parser(
         "solve", help="solve a puzzle or a file of puzzles",
@@ -97,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
                        "the default)")
     solve.add_argument("-o", "--output", metavar="FILE",
                        help="write results to FILE instead of stdout")
+    solve.add_argument("--svg", metavar="FILE",
+                       help="also draw the solved grid as an SVG picture "
+                       "in FILE (givens bold on grey); one PUZZLE or "
+                       "--example only")
     solve.add_argument("-q", "--quiet", action="store_true",
                        help="no progress or summary on stderr")
     add_count_options(solve)
@@ -116,6 +138,11 @@ def build_parser() -> argparse.ArgumentParser:
                          format="same", max_nodes=None, threads=0,
                          output=None, quiet=False)
     return parser
+
+
+def _version() -> str:
+    from dlx import __version__
+    return __version__
 
 
 def _positive(text: str) -> int:
@@ -148,10 +175,18 @@ def _box(text: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # A puzzle may start with "-" (a blank): mark it so that argparse does
+    # not take it for an option (the mark is removed below).
+    dashed = [k for k, arg in enumerate(argv) if _is_dashed_puzzle(arg)]
+    for k in dashed:
+        argv[k] = DASH_MARK + argv[k]
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
+    if getattr(args, "source", None) and args.source.startswith(DASH_MARK):
+        args.source = args.source[len(DASH_MARK):]
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
@@ -168,10 +203,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (``sudoku solve big.txt | head -1``): stop
-        # quietly, and keep Python from reporting the pipe again when it
+        # quietly with the status of a process killed by SIGPIPE (128 + 13,
+        # as dlx), and keep Python from reporting the pipe again when it
         # flushes standard output at exit.
         silence_stdout()
-        return 1
+        return 141
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         print(f"sudoku: {where}{error.strerror or error}", file=sys.stderr)
@@ -179,14 +215,28 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    if args.svg and (args.count or args.unique):
+        raise UsageError("--svg draws a solution; it cannot go with "
+                         + ("--count" if args.count else "--unique"))
     if args.example:
         if args.source is not None:
             raise UsageError("--example takes no PUZZLE or FILE")
-        return show_example()
+        ignored = [flag for flag, used in (
+            ("-o", args.output), ("--format", args.format != "same"),
+            ("--count", args.count), ("--unique", args.unique),
+            ("--limit", args.limit), ("--box", args.box),
+            ("--max-nodes", args.max_nodes)) if used]
+        if ignored:
+            raise UsageError(f"--example shows one fixed puzzle and its "
+                             f"solution; it takes no {', '.join(ignored)}")
+        return show_example(args.svg)
     if args.source is None:
         raise UsageError("give a PUZZLE, a FILE or - (see sudoku solve -h)")
     if args.limit is not None and not args.count:
         raise UsageError("--limit goes with --count")
+    if args.svg and _names_input(args.source):
+        raise UsageError("--svg draws one PUZZLE given on the command line "
+                         "(or --example), not a FILE")
     if not _names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
@@ -194,53 +244,89 @@ def run_solve(args: argparse.Namespace) -> int:
         raise UsageError("--checkpoint and --scheduler count one PUZZLE "
                          "given on the command line, not a FILE")
     with open_input(args.source) as (stream, total):
-        lines = numbered_lines(stream)
-        head = list(itertools.islice(lines, MAX_GRID_LINES + 1))
-        if not head:
+        found = reader.entries(reader.read_lines(stream), args.box)
+        first = next(found, None)
+        if first is None:
             print(f"sudoku: {args.source}: no puzzle found (the input is "
                   f"empty)", file=sys.stderr)
             return 1
-        grid = one_grid(head, args.box)
-        entries = ([(head[0][0], grid)] if grid is not None
-                   else itertools.chain(head, lines))
         with output_to(args.output) as out:
-            return solve_batch(entries, 1 if grid is not None else total,
+            return solve_batch(itertools.chain([first], found), total,
                                args, out)
 
 
 @contextlib.contextmanager
 def output_to(path: str | None) -> Iterator[TextIO]:
-    """Standard output, or the file ``path`` opened for writing."""
-    if path is None:
+    """Standard output, or the file ``path``.  A regular file is written
+    under a temporary name beside it and renamed into place at the end, so
+    ``-o`` may name the input file, and a failure or an interrupt leaves
+    the old file as it was."""
+    if path is None or path == "-":
         yield sys.stdout
         sys.stdout.flush()
         return
+    if os.path.exists(path) and not os.path.isfile(path):
+        if os.path.isdir(path):
+            raise UsageError(f"cannot write {path}: it is a directory")
+        try:  # a device or a pipe: written in place
+            stream = open(path, "w", encoding="utf-8")
+        except OSError as error:
+            raise UsageError(f"cannot write {path}: {error.strerror}") \
+                from None
+        with stream:
+            yield stream
+        return
+    folder, name = os.path.split(os.path.abspath(path))
     try:
-        stream = open(path, "w", encoding="utf-8")
+        stream = tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=folder, prefix=f".{name}.",
+            suffix=".part", delete=False)
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None
-    with stream:
-        yield stream
+    try:
+        with stream:
+            yield stream
+        try:
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        except OSError:  # a new file: the usual mode for this user
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(stream.name, mode)
+        os.replace(stream.name, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(stream.name)
+        raise
 
 
 def _names_input(source: str) -> bool:
-    """Whether ``source`` names a file or standard input (rather than
-    being a puzzle); a path-like name that does not exist is an error."""
-    if source == "-" or os.path.isfile(source):
+    """Whether ``source`` names a file, a pipe or standard input (rather
+    than being a puzzle); a path-like name that does not exist is an
+    error."""
+    if source == "-" or os.path.exists(source):
+        if os.path.isdir(source):
+            raise UsageError(f"{source} is a directory")
         return True
-    if os.path.isdir(source):
-        raise UsageError(f"{source} is a directory")
     looks_like_path = os.sep in source or source.lower().endswith(
         (".txt", ".csv", ".sdk"))
     if looks_like_path and not any(ch in source for ch in ",\n"):
         raise UsageError(f"no such file: {source}")
+    if len(source) < 16 and re.fullmatch(r"[\w.~-]*[A-Za-z][\w.~-]*",
+                                         source):
+        # Shorter than any puzzle, and a word: a file name, most likely.
+        try:
+            parse(source)
+        except InvalidPuzzle as error:
+            raise UsageError(f"no such file: {source} (nor is it a puzzle: "
+                             f"{error})") from None
     return False
 
 
 @contextlib.contextmanager
 def open_input(source: str):
-    """``(text stream, line count or None)`` for a file or ``-``; any line
-    ending is accepted and a UTF-8 byte-order mark is skipped."""
+    """``(text stream, line count or None)`` for a file, a pipe or ``-``;
+    any line ending is accepted and a UTF-8 byte-order mark is skipped."""
     if source == "-":
         stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig",
                                   errors="replace", newline=None)
@@ -252,7 +338,8 @@ def open_input(source: str):
     try:
         stream = open(source, encoding="utf-8-sig", errors="replace",
                       newline=None)
-        total = _count_lines(source)
+        # A pipe (``<(...)``, ``/dev/stdin``, a FIFO) is read once.
+        total = _count_lines(source) if os.path.isfile(source) else None
     except OSError as error:
         raise UsageError(f"cannot read {source}: {error.strerror}") from None
     with stream:
@@ -268,40 +355,6 @@ def _count_lines(path: str) -> int:
             total += block.count(b"\n")
             last = block[-1:]
     return total + (last != b"\n")
-
-
-def numbered_lines(stream: TextIO) -> Iterator[tuple[int, str]]:
-    """``(line number, line)`` for the non-blank lines of ``stream``."""
-    for number, line in enumerate(stream, 1):
-        if line.strip():
-            yield number, line.rstrip()
-
-
-def one_grid(head: list[tuple[int, str]], box) -> str | None:
-    """The text of ``head`` when its lines are the rows of one grid (with
-    any decoration), else None: then each line is a puzzle."""
-    if len(head) <= 1 or len(head) > MAX_GRID_LINES:
-        return None
-    text = "\n".join(line for _, line in head)
-    rows = [line for _, line in head if not G._is_rule_line(line)]
-    try:
-        whole = parse(text, box)
-    except InvalidPuzzle:
-        return None
-    if whole.n != len(rows) or all(_is_puzzle(row, box) for row in rows):
-        # 16 lines of 16 cells are 16 4x4 puzzles, not one 16x16 grid
-        # (``--box 4x4`` reads them as the grid).
-        return None
-    return text
-
-
-def _is_puzzle(line: str, box) -> bool:
-    """Whether ``line`` is a whole puzzle on its own."""
-    try:
-        parse(_without_comment(line, box), box)
-    except InvalidPuzzle:
-        return False
-    return True
 
 
 def _without_comment(line: str, box) -> str:
@@ -338,17 +391,19 @@ def solve_one(text: str, args, out: TextIO) -> int:
         result = solve_many([puzzle], limit=2 if args.unique else 1,
                             max_nodes=args.max_nodes)[0]
     except InvalidPuzzle as error:
-        print(f"sudoku: invalid puzzle: {error}", file=sys.stderr)
+        print(f"sudoku: invalid puzzle: {_for_cli(str(error))}",
+              file=sys.stderr)
         return 1
     except BudgetExhausted as error:
         print(f"sudoku: gave up: {error}", file=sys.stderr)
         return 1
     if result.status == INVALID:
-        print(f"sudoku: invalid puzzle: {result.error}", file=sys.stderr)
+        print(f"sudoku: invalid puzzle: {_for_cli(result.error)}",
+              file=sys.stderr)
         return 1
     if args.unique:
         print({SOLVED: "unique", MULTIPLE: "multiple",
-               NO_SOLUTION: "no solution", UNKNOWN: "unknown"}
+               NO_SOLUTION: TAGS[NO_SOLUTION], UNKNOWN: "unknown"}
               [result.status], file=out)
         return 0 if result.status == SOLVED else 1
     if result.status in (NO_SOLUTION, UNKNOWN):
@@ -357,6 +412,8 @@ def solve_one(text: str, args, out: TextIO) -> int:
         print(f"sudoku: {reason}", file=sys.stderr)
         return 1
     print(_render(result.grid, args.format), file=out)
+    if args.svg:
+        write_svg(args.svg, result.grid, puzzle)
     if _has_several(puzzle):
         print("sudoku: note: the puzzle has more than one solution; this is "
               "one of them", file=sys.stderr)
@@ -375,6 +432,10 @@ def _render(grid: Grid, style: str) -> str:
 
 
 # -- batches ------------------------------------------------------------------
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 class Summary:
     """Counts per status, timing and progress reports on stderr."""
 
@@ -392,7 +453,9 @@ class Summary:
         self.counts[status] += 1
         self.done += 1
 
-    def progress(self) -> None:
+    def progress(self, line: int) -> None:
+        """Report, at most every few seconds; ``line``: the last line read
+        (the share of a file done is that of its lines)."""
         now = time.perf_counter()
         if self.quiet or now - self.start < PROGRESS_AFTER or (
                 not self.tty and now - self.last_report < 5.0):
@@ -400,12 +463,12 @@ class Summary:
         self.last_report = now
         rate = self.done / (now - self.start)
         if self.total:
-            share = min(99, 100 * self.done // self.total)
-            line = (f"sudoku: {self.done}/{self.total} puzzles ({share}%), "
+            share = min(99, 100 * line // self.total)
+            text = (f"sudoku: {self.done} puzzles, {share}% of the input, "
                     f"{rate:,.0f} puzzles/s")
         else:
-            line = f"sudoku: {self.done} puzzles, {rate:,.0f} puzzles/s"
-        print(("\r" + line) if self.tty else line, end="" if self.tty
+            text = f"sudoku: {self.done} puzzles, {rate:,.0f} puzzles/s"
+        print(("\r" + text) if self.tty else text, end="" if self.tty
               else "\n", file=sys.stderr, flush=True)
         self.reported = True
 
@@ -422,7 +485,7 @@ class Summary:
                  f"{self.counts[INVALID]} invalid"]
         if self.counts[UNKNOWN]:
             parts.append(f"{self.counts[UNKNOWN]} unknown")
-        print(f"sudoku: {self.done} puzzles in {seconds:.2f} s "
+        print(f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s "
               f"({rate:,.0f} puzzles/s): {', '.join(parts)}",
               file=sys.stderr)
 
@@ -437,24 +500,47 @@ def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
     failed = False
     first_block = True
     while chunk := list(itertools.islice(entries, CHUNK)):
-        texts = [line if " " not in line and "\t" not in line
+        texts = [line if not isinstance(line, str) or "\n" in line
+                 or (" " not in line and "\t" not in line)
                  else _without_comment(line, args.box) for _, line in chunk]
-        results = solve_many(texts, args.box, limit=limit,
-                             max_nodes=args.max_nodes, threads=args.threads)
+        results = _solve_texts(texts, args, limit)
         lines = []
         for (number, _), text, result in zip(chunk, texts, results):
             summary.add(result.status)
             if result.status == INVALID:
-                print(f"sudoku: line {number}: {result.error}",
+                where = number if not isinstance(text, str) else \
+                    reader.row_line(number, text, result.error)
+                print(f"sudoku: line {where}: {_for_cli(result.error)}",
                       file=sys.stderr)
             failed |= _failed(result, args)
             lines.append(_batch_entry(number, text, result, args,
                                       first_block))
             first_block = False
         out.write("".join(lines))
-        summary.progress()
+        summary.progress(chunk[-1][0])
     summary.finish()
     return 1 if failed else 0
+
+
+def _solve_texts(texts: list, args, limit) -> list[Result]:
+    """``solve_many`` over a chunk in which some entries may already be
+    known to be invalid (an ``InvalidPuzzle`` in place of the text)."""
+    good = [k for k, text in enumerate(texts) if isinstance(text, str)]
+    solved = solve_many([texts[k] for k in good], args.box, limit=limit,
+                        max_nodes=args.max_nodes, threads=args.threads)
+    if len(good) == len(texts):
+        return solved
+    results = [Result(INVALID, None, str(text)) for text in texts]
+    for k, result in zip(good, solved):
+        results[k] = result
+    return results
+
+
+def _for_cli(message: str) -> str:
+    """A library message, with advice on Python arguments given as the
+    command's flags."""
+    return message.replace("pass box=(rows, cols) explicitly",
+                           "give the box shape with --box ROWSxCOLS")
 
 
 def _failed(result: Result, args) -> bool:
@@ -476,11 +562,25 @@ def _batch_entry(number: int, text: str, result: Result, args,
         tag = TAGS[result.status]
         if result.grid is not None:
             return _entry(_render(result.grid, style), tag, number, first)
-    if result.status == INVALID or style == "same":
+    if result.status == INVALID:
+        shown = _echo(text)
+    elif style == "same":
         shown = text
     else:
         shown = _render(parse(text, args.box), style)
     return _entry(shown, tag, number, first)
+
+
+def _echo(text) -> str:
+    """Invalid input as written back: at most ``ECHO_MAX`` characters."""
+    if not isinstance(text, str):
+        return "..."  # a line too long to read
+    if len(text) > ECHO_MAX:
+        text = text[:ECHO_MAX] + "..."
+    if not text.isprintable():  # binary garbage: no control characters out
+        text = "".join(ch if ch.isprintable() or ch in "\n\t" else "?"
+                       for ch in text)
+    return text
 
 
 def _entry(shown: str, tag: str, number: int, first: bool) -> str:
@@ -492,10 +592,22 @@ def _entry(shown: str, tag: str, number: int, first: bool) -> str:
     return f"{head}{shown}\n"
 
 
+def write_svg(path: str, grid: Grid, puzzle: Grid) -> None:
+    """Draw ``grid`` with ``puzzle``'s givens set apart into ``path``."""
+    from .draw import grid_svg
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(grid_svg(grid, puzzle))
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+
+
 # -- the example --------------------------------------------------------------
-def show_example() -> int:
+def show_example(svg: str | None = None) -> int:
     puzzle = parse(EXAMPLE)
     solution = solve_many([puzzle])[0].grid
+    if svg:
+        write_svg(svg, solution, puzzle)
     left = puzzle.pretty().split("\n")
     right = solution.pretty().split("\n")
     width = len(left[0])

@@ -64,6 +64,12 @@ class InvalidPuzzle(ValueError):
     """The input is not a well-formed Sudoku grid (size, character, clash)."""
 
 
+def _a_grid(n: int) -> str:
+    """``a 9x9 grid``, ``an 8x8 grid`` (the article as the size is said)."""
+    article = "an" if str(n).startswith("8") or n in (11, 18) else "a"
+    return f"{article} {n}x{n} grid"
+
+
 # -- box shapes ---------------------------------------------------------------
 def default_box(n: int) -> tuple[int, int]:
     """The box shape used for an ``n x n`` grid when none is given."""
@@ -72,7 +78,7 @@ def default_box(n: int) -> tuple[int, int]:
         rows -= 1
     if rows < 2:
         raise InvalidPuzzle(
-            f"a {n}x{n} grid has no box shape ({n} has no factor pair "
+            f"{_a_grid(n)} has no box shape ({n} has no factor pair "
             f"other than 1x{n}); pass box=(rows, cols) explicitly")
     return rows, n // rows
 
@@ -348,6 +354,7 @@ def _from_array(source: Any, box: tuple[int, int] | None) -> Grid:
     try:
         a = np.asarray(source)
     except (TypeError, ValueError):
+        _reject_ragged(source)
         raise InvalidPuzzle(f"cannot read a grid from {type(source).__name__}"
                             f"; give text, nested lists or an array") \
             from None
@@ -381,6 +388,19 @@ def _from_array(source: Any, box: tuple[int, int] | None) -> Grid:
     return Grid._make(cells.copy(), box)
 
 
+def _reject_ragged(rows: Any) -> None:
+    """Name the first row of nested lists whose length is not the number
+    of rows."""
+    try:
+        lengths = [len(row) for row in rows]
+    except TypeError:
+        return
+    for r, length in enumerate(lengths):
+        if length != len(lengths):
+            raise InvalidPuzzle(f"wrong size: row {r + 1} has {length} "
+                                f"cells, expected {len(lengths)}")
+
+
 def _value_message(value: Any, r: int, c: int, n: int | None) -> str:
     """``bad value ... at row r+1, column c+1: ...`` (0-based r, c)."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
@@ -388,7 +408,7 @@ def _value_message(value: Any, r: int, c: int, n: int | None) -> str:
     where = f"bad value {value!r} at row {r + 1}, column {c + 1}"
     if n is None:
         return f"{where}: cells hold whole numbers"
-    return (f"{where}: a {n}x{n} grid uses {_digits_text(n)} (0 = empty)")
+    return f"{where}: {_a_grid(n)} uses {_digits_text(n)} (0 = empty)"
 
 
 def _reject_odd_values(a: np.ndarray) -> None:
@@ -425,12 +445,12 @@ def _size_message(cells: int, box: tuple[int, int] | None = None) -> str:
     if box is not None:
         n = box[0] * box[1]
         return (f"wrong size: {cells} cells, but box {box[0]}x{box[1]} makes "
-                f"a {n}x{n} grid of {n * n}")
+                f"{_a_grid(n)} of {n * n}")
     if cells == 0:
         return "empty puzzle: no cells found"
     near = max(4, round(math.sqrt(cells)))
-    return (f"wrong size: {cells} cells is not a square grid (a {near}x{near}"
-            f" grid has {near * near})")
+    return (f"wrong size: {cells} cells is not a square grid ({_a_grid(near)}"
+            f" has {near * near})")
 
 
 def _is_rule_line(line: str) -> bool:
@@ -526,9 +546,10 @@ def _parse_chars(text: str, box: tuple[int, int] | None) -> Grid:
         raise InvalidPuzzle(_size_message(count, box))
     n = math.isqrt(count)
     if n * n != count or count == 0:
+        _check_row_lengths(text, index, None)  # one row too short or long?
         raise InvalidPuzzle(_size_message(count))
     if n > _MAX_CHAR_SIZE:
-        raise InvalidPuzzle(f"a {n}x{n} grid cannot be written one "
+        raise InvalidPuzzle(f"{_a_grid(n)} cannot be written one "
                             f"character per cell; use separated numbers")
     box = _box_for(n, box)
     _check_row_lengths(text, index, n)
@@ -546,8 +567,8 @@ def _parse_chars(text: str, box: tuple[int, int] | None) -> Grid:
         else:
             r, c = divmod(k, n)
             raise InvalidPuzzle(
-                f"bad character {ch!r} at row {r + 1}, column {c + 1}: a "
-                f"{n}x{n} grid uses {_digits_text(n)} and "
+                f"bad character {ch!r} at row {r + 1}, column {c + 1}: "
+                f"{_a_grid(n)} uses {_digits_text(n)} and "
                 f"{' '.join(BLANKS)} for empty cells")
     if len(index) == len(text):
         layout = _Layout.line(text)
@@ -565,13 +586,18 @@ def _size_ok(count: int, want: int | None) -> bool:
     return count > 0 and n * n == count
 
 
-def _check_row_lengths(text: str, index: list[int], n: int) -> None:
-    """With one line per row, every row must have ``n`` cells."""
+def _check_row_lengths(text: str, index: list[int], n: int | None) -> None:
+    """With one line per row, every row must have ``n`` cells (None: as
+    many as there are rows)."""
     per_line: dict[int, int] = {}
     for i in index:
         line = text.count("\n", 0, i)
         per_line[line] = per_line.get(line, 0) + 1
     counts = list(per_line.values())
+    if n is None:
+        if len(counts) < 4:
+            return
+        n = len(counts)
     if len(counts) == n and any(c != n for c in counts):
         row = next(r for r, c in enumerate(counts) if c != n)
         raise InvalidPuzzle(f"wrong size: row {row + 1} has {counts[row]} "
@@ -616,8 +642,8 @@ def _parse_numbers(text: str, box: tuple[int, int] | None,
             r, c = divmod(k, n)
             what = "value" if token.isdigit() else "entry"
             raise InvalidPuzzle(
-                f"bad {what} {token!r} at row {r + 1}, column {c + 1}: a "
-                f"{n}x{n} grid uses {_digits_text(n)} and 0 for empty cells")
+                f"bad {what} {token!r} at row {r + 1}, column {c + 1}: "
+                f"{_a_grid(n)} uses {_digits_text(n)} and 0 for empty cells")
     blank = max(set(blanks), key=blanks.count) if blanks else "0"
     layout = _Layout(text, spans, blank, numeric=True)
     cells = np.array(values, np.int64).reshape(n, n)

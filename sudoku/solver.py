@@ -24,9 +24,9 @@ import numpy as np
 
 from dlx import ExactCover
 
-from .grid import (ALPHABET, Grid, InvalidPuzzle, _bare_cells, _Layout,
-                   cells_conflict, check_box, conflict_message, default_box,
-                   parse)
+from .grid import (ALPHABET, Grid, InvalidPuzzle, _a_grid, _bare_cells,
+                   _Layout, cells_conflict, check_box, conflict_message,
+                   default_box, parse)
 
 # The engine's MRV scan may stop at the first item with this many options:
 # a forced cell or digit is taken at once instead of looking further for an
@@ -483,7 +483,7 @@ def _stack_groups(stack: np.ndarray, box):
     for b in np.flatnonzero(bad).tolist():
         r, c = np.argwhere(out_of_range[b])[0]
         grids[b] = (f"bad value {stack[b, r, c]} at row {r + 1}, column "
-                    f"{c + 1}: a {n}x{n} grid uses 1-{n} (0 = empty)")
+                    f"{c + 1}: {_a_grid(n)} uses 1-{n} (0 = empty)")
     good = np.flatnonzero(~bad)
     return grids, {shape: (good, stack[good].astype(_cell_dtype(n)))}
 

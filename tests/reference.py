@@ -4,6 +4,8 @@ Items are column numbers; an option is a set of them.  Secondary items may
 be covered at most once.  Plain recursion over dicts of sets, no cleverness.
 """
 
+import itertools
+
 
 def exact_covers(options, nprimary, nitems, given=()):
     """Every solution, as a sorted tuple of option numbers.
@@ -42,3 +44,46 @@ def is_exact_cover(problem, solution):
     covered = [item for k in solution for item in problem.options[k]]
     return (len(covered) == len(set(covered))
             and set(problem.primary) <= set(covered))
+
+
+def generalized_covers(options, nprimary, nitems, colors=None, bounds=None,
+                       given=()):
+    """Every XCC/MCC solution, by brute force over sets of options.
+
+    ``options[k]`` is a list of item numbers, ``colors[k]`` a dict {item:
+    color} for its colored (secondary) items, ``bounds`` {primary item:
+    (u, v)} (others (1, 1)).  A solution is a set of distinct options
+    holding ``given``: primary item i in u_i..v_i of them; a secondary item
+    in at most one, or in several that all give it the same color.  An
+    option with no primary item is never part of a solution unless given
+    (Knuth's programs ignore it).
+    """
+    colors = colors or [{} for _ in options]
+    bounds = bounds or {}
+    given = sorted(set(given))
+    free = [k for k, opt in enumerate(options) if k not in given
+            and any(i < nprimary for i in opt)]
+    solutions = []
+    for size in range(len(free) + 1):
+        for extra in itertools.combinations(free, size):
+            chosen = sorted(given + list(extra))
+            if _is_generalized_cover(chosen, options, nprimary, nitems,
+                                     colors, bounds):
+                solutions.append(tuple(chosen))
+    return sorted(solutions)
+
+
+def _is_generalized_cover(chosen, options, nprimary, nitems, colors,
+                          bounds):
+    uses = {i: [] for i in range(nitems)}
+    for k in chosen:
+        for i in options[k]:
+            uses[i].append(colors[k].get(i))
+    for i in range(nprimary):
+        u, v = bounds.get(i, (1, 1))
+        if not u <= len(uses[i]) <= v:
+            return False
+    for i in range(nprimary, nitems):
+        if len(uses[i]) > 1 and (None in uses[i] or len(set(uses[i])) > 1):
+            return False
+    return True

@@ -50,6 +50,22 @@ def test_solve_all_and_limit(capsys, tmp_path):
     assert out == "a b\n"
 
 
+def test_solve_colors_and_bounds(capsys):
+    # Knuth's DLX3 example: the option lines come back with their colors,
+    # and --stats prints dlx3's own figures (1 solution, 14 updates, 6
+    # nodes).
+    example = str(DATA / "dlx3" / "dlx3-example.dlx")
+    status, out, err = run(capsys, "solve", example, "--all", "--stats")
+    assert status == 0
+    assert out.splitlines() == ["A C X:1 Y:1", "B X:1", "C Y:1"]
+    assert err.startswith("Altogether 1 solution, 14 updates, 6 nodes,")
+    words = str(DATA / "dlx2" / "words-3x3.dlx")
+    status, out, err = run(capsys, "solve", words, "--count", "--stats")
+    assert last_line(out) == "119"
+    assert err.startswith("Altogether 119 solutions, 115 590 updates, 891 "
+                          "nodes,")
+
+
 def test_solve_stdin(capsys, monkeypatch):
     status, out, _ = run(capsys, "solve", "-", "--count",
                          stdin="x y\nx\ny\nx y\n", monkeypatch=monkeypatch)
@@ -58,8 +74,11 @@ def test_solve_stdin(capsys, monkeypatch):
 
 @pytest.mark.parametrize("text, message", [
     ("a b\na c\n", "<stdin>:2: unknown item 'c'"),
-    ("a:1 b\n", "colour"),
+    ("a:1 b\n", "contains ':'"),
     ("", "no item line"),
+    ("a | x\na:1 x\n", "<stdin>:2: primary item 'a' has color '1'"),
+    ("a 2:1|b\nb\n", "<stdin>:1: item 'b' has bounds 2..1"),
+    ("a 1:x|b\nb\n", "<stdin>:1: bad item '1:x|b'"),
 ])
 def test_solve_bad_input_is_one_line(capsys, monkeypatch, text, message):
     status, out, err = run(capsys, "solve", "-", stdin=text,
@@ -218,8 +237,14 @@ def test_dlx_output_round_trips(capsys, monkeypatch, argv, count):
     assert int(last_line(out)) == count
 
 
-def test_dlx_output_needs_all_symmetries_when_not_exact(capsys):
-    status, out, err = run(capsys, "pentomino", "5x12", "--dlx")
+def test_dlx_output_needs_all_symmetries_when_not_exact(capsys, tmp_path):
+    # The X's only placement in the cross is symmetric: no single
+    # problem has one solution per tiling up to symmetry.
+    (tmp_path / "cross.txt").write_text("#.#\n...\n#.#\n")
+    (tmp_path / "x.txt").write_text(".X.\nXXX\n.X.\n")
+    status, out, err = run(capsys, "pentomino", "--board",
+                           str(tmp_path / "cross.txt"), "--pieces",
+                           str(tmp_path / "x.txt"), "--dlx")
     assert status == 2 and out == "" and "--all-symmetries" in err
     assert err.count("\n") == 1
 
@@ -339,3 +364,16 @@ def test_ctrl_c_prints_the_partial_count(jobs, tmp_path):
     assert time.monotonic() - stopped < 10
     assert process.returncode == 130 and out == ""
     assert "solutions counted so far (a partial count)" in err
+
+
+def test_debruijn_and_rooks_commands(capsys):
+    status, out, _ = run(capsys, "debruijn", "3", "--all")
+    assert status == 0 and out.split() == ["00010111", "00011101"]
+    status, out, _ = run(capsys, "rooks", "5", "2", "--count")
+    assert status == 0 and last_line(out) == "2040"
+    status, out, _ = run(capsys, "rooks", "3", "2", "--limit", "1")
+    assert out.count("R") == 6
+    status, out, _ = run(capsys, "debruijn", "3", "--dlx")
+    assert "w000 p0 b0:0 b1:0 b2:0" in out
+    status, _, err = run(capsys, "rooks", "3", "4")
+    assert status == 2 and "cannot fit" in err

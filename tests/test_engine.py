@@ -390,7 +390,10 @@ def test_adding_options_after_a_search_rebuilds():
     (lambda: ExactCover(["ab"]).add_option("ab"), "pass a list of names"),
     (lambda: ExactCover(["a"]).add_option(5), "not an iterable"),
     (lambda: ExactCover.from_matrix([[0, 2]]), r"entry \[0, 1\] is 2"),
-    (lambda: ExactCover.from_matrix([[1, 0], [0, 0]]), "row 1 is empty"),
+    (lambda: ExactCover.from_matrix([[1, 0], [0, 0]]).solve(given=[1]),
+     "given option 1 is empty"),
+    (lambda: ExactCover.from_matrix([[1, 0], [0, 0]]).solve_batch([[1]]),
+     "given option 1 is empty"),
     (lambda: ExactCover.from_matrix([1, 0]), "2-dimensional"),
     (lambda: ExactCover.from_matrix([[1, 0]], secondary=3), "secondary=3"),
     (lambda: toy().solve(given=[6]), "given option 6 does not exist"),
@@ -488,3 +491,14 @@ def test_batch_answers_do_not_depend_on_threads():
     for g, c, s in zip(givens, one.counts, one.solutions):
         if c > 0:
             assert is_exact_cover(p, list(g) + [k for k in s if k >= 0])
+
+
+def test_all_zero_matrix_rows_are_options_never_used():
+    # jwg4/exact_cover's test matrices have such rows and expect answers.
+    p = ExactCover.from_matrix([[0, 0, 0], [1, 0, 0], [0, 0, 0], [0, 1, 1],
+                                [1, 1, 0], [0, 0, 1]])
+    assert len(p) == 6 and p.options[0] == () and p.options[3] == (1, 2)
+    assert sorted(p.solutions()) == [[1, 3], [4, 5]]
+    assert p.count() == 2 and p.solve_batch([[1], [4]]).counts.tolist() == \
+        [1, 1]
+    assert np.array_equal(p.to_matrix()[[0, 2]], np.zeros((2, 3)))

@@ -59,10 +59,19 @@ def test_file_objects_and_paths(tmp_path):
     ("A B\nB A B\n", 2, "appears twice"),
     ("A | B | C\n", 1, "'|' twice"),
     ("| c\n| B\n", None, "no item line"),
-    ("A:1 B\n", 1, "colour"),
-    ("A B\n\n\nA:red\n", 4, "colour"),
+    ("A:1 B\n", 1, "contains ':'"),
+    ("A B\n\n\nA:red\n", 4, "primary item 'A' has color 'red'"),
+    ("A | X\nA X:\n", 2, "empty color"),
+    ("A | X\nA Y:1\n", 2, "unknown item 'Y'"),
+    ("A | X\nA X:1 X:2\n", 2, "appears twice"),
+    ("A B 2:1|C\n", 1, "bounds 2..1"),
+    ("A B 0|C\n", 1, "bounds 0..0"),
+    ("A B x:2|C\n", 1, "bad item 'x:2|C'"),
+    ("A B 1:|C\n", 1, "bad item '1:|C'"),
+    ("A | 2|X\n", 1, "only primary items take bounds"),
     ("ABCDEFGHI\n", 1, "longer than 8"),
-    ("A B|C\n", 1, "contains '|'"),
+    ("A B|C\n", 1, "bad item 'B|C'"),
+    ("A 2|B|C\n", 1, "contains '|'"),
     ("caf\u00e9\n", 1, "printable ASCII"),
     ("| x\nA B\n| y\nA\n\nB Q\n", 6, "unknown item 'Q'"),
 ])
@@ -260,3 +269,59 @@ def test_shared_pentomino_file_is_our_problem():
     ours = polyomino.polyomino("6x10")
     assert theirs.items == ours.items
     assert sorted(theirs.options) == sorted(ours.options)
+
+
+# -- DLX2 colors and DLX3 bounds ------------------------------------------------
+
+DLX3_EXAMPLE = """| A simple example of color controls
+A B 2:3|C | X Y
+A B X:0 Y:0
+A C X:1 Y:1
+C X:0
+B X:1
+C Y:1
+"""
+
+
+def test_colors_and_bounds_are_read():
+    problem = loads(DLX3_EXAMPLE)
+    assert problem.primary == ("A", "B", "C")
+    assert problem.bounds == {"C": (2, 3)}
+    assert problem.options[1] == ("A", "C", "X", "Y")
+    assert problem.option_colors(1) == {"X": "1", "Y": "1"}
+    assert problem.option_colors(2) == {"X": "0"}
+
+
+def test_colors_and_bounds_round_trip():
+    problem = loads(DLX3_EXAMPLE)
+    text = dumps(problem)
+    assert text == DLX3_EXAMPLE.split("\n", 1)[1]
+    back = loads(text)
+    assert back.bounds == problem.bounds
+    assert [back.option_colors(k) for k in range(len(back))] == [
+        problem.option_colors(k) for k in range(len(problem))]
+    assert loads("3|A B\nA\nB\n").bounds == {"A": (3, 3)}
+    assert dumps(loads("3|A B\nA\nB\n")).startswith("3|A B\n")
+
+
+def test_long_names_and_colors_are_read_and_written_when_allowed():
+    problem = loads("cell | colour\ncell colour:turquoise\n",
+                    max_name_length=None)
+    assert problem.option_colors(0) == {"colour": "turquoise"}
+    with pytest.raises(ValueError, match="longer than 1 character"):
+        dumps(problem, max_name_length=None)
+    text = dumps(problem, max_name_length=None, max_color_length=None)
+    assert "colour:turquoise" in text
+
+
+def test_slash_slash_lines_are_comments():
+    problem = loads("// xcover's comments\nA B\n// here too\nA B\n")
+    assert problem.items == ("A", "B") and len(problem) == 1
+
+
+def test_an_option_without_primary_items_is_kept_but_never_used():
+    # DLX2 says "Option ignored (no primary items)"; ours keeps its
+    # number and never puts it in a solution.
+    problem = loads("A B | X Y\nX:1 Y\nA X:1\nB X:1\nA B\nY\n")
+    assert len(problem) == 5
+    assert sorted(problem.solutions()) == [[1, 2], [3]]

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from dlx.problems import langford, polyomino, queens
+from dlx.problems import debruijn, langford, polyomino, queens, rooks
 from dlx.problems.polyomino import (Polyomino, free_polyominoes, normalize,
                                     orientations, parse_board, parse_shapes,
                                     piece_set, render, tiling_of)
@@ -47,6 +47,12 @@ def count_of(builder, argument, symmetry):
         return queens.queens(int(argument)).count()
     if builder == "langford":
         return langford.langford(int(argument), distinct=distinct).count()
+    if builder == "debruijn":
+        n, _, k = argument.partition("-")
+        return debruijn.debruijn(int(n), int(k or 2)).count()
+    if builder == "rooks":
+        n, k = map(int, argument.split("-"))
+        return rooks.rooks(n, k).count()
     raise ValueError(builder)
 
 
@@ -354,8 +360,13 @@ def test_distinct_problem():
     if shared.exists():
         from dlx.formats import load
         assert sorted(load(shared).options) == sorted(problem.options)
-    with pytest.raises(ValueError):
-        Polyomino("5x12").distinct_problem()  # X on the middle row
+    # 5x12: V has no placement that a symmetry fixes, so one search
+    # over a quarter of its placements counts the tilings up to symmetry.
+    assert sum(o[0] == "V" for o in
+               Polyomino("5x12").distinct_problem().options) == 30
+    with pytest.raises(ValueError):  # the X's only placement is symmetric
+        Polyomino("#.#\n...\n#.#", {"X": ".X.\nXXX\n.X."}
+                  ).distinct_problem()
     with pytest.raises(ValueError):
         Polyomino("2x4", {"D": "DD"}, copies=4).distinct_problem()
 
@@ -369,3 +380,39 @@ def test_tiling_of_a_problem_read_back():
     assert tilings == set(puzzle.solutions(distinct=False))
     picture = render(next(iter(tilings)))
     assert sorted(picture.replace("\n", "")) == sorted("LLLLLlllll")
+
+
+# -- colors and multiplicities ---------------------------------------------
+def test_debruijn_sequences_are_valid_and_distinct():
+    for n, k in [(3, 2), (4, 2), (2, 3)]:
+        problem = debruijn.debruijn(n, k)
+        seen = set()
+        for solution in problem.solutions():
+            s = debruijn.sequence(problem, solution)
+            assert len(s) == k ** n and s.startswith("0" * n)
+            windows = {(s + s)[j:j + n] for j in range(k ** n)}
+            assert len(windows) == k ** n  # every word once
+            seen.add(s)
+        assert len(seen) == debruijn.known_count(n, k) == problem.count()
+    assert problem.kind == "colors"
+
+
+def test_rooks_boards_are_valid():
+    problem = rooks.rooks(5, 2)
+    assert problem.kind == "multiplicities"
+    for solution in itertools.islice(problem.solutions(), 50):
+        rows = rooks.render(problem, solution).splitlines()
+        assert all(r.count("R") == 2 for r in rows)
+        assert all([r.split()[j] for r in rows].count("R") == 2
+                   for j in range(5))
+
+
+@pytest.mark.parametrize("build, message", [
+    (lambda: debruijn.debruijn(0), "n must be"),
+    (lambda: debruijn.debruijn(3, 1), "k must be"),
+    (lambda: rooks.rooks(3, 4), "cannot fit"),
+    (lambda: rooks.rooks(0, 1), "n must be"),
+])
+def test_builders_refuse_bad_sizes(build, message):
+    with pytest.raises(ValueError, match=message):
+        build()

@@ -1,0 +1,250 @@
+"""Colors and multiplicities: what ``ExactCover`` needs beyond DLX1.
+
+Vocabulary (Knuth, TAOCP 7.2.2.1): in an XCC problem an option may give a
+secondary item a *color*; options of one solution may share a secondary
+item only if they all give it the same color (an uncolored use excludes
+every other use).  In an MCC problem a primary item may carry *bounds*
+``u..v``: it is covered at least ``u`` and at most ``v`` times.
+
+This module validates colors and bounds for the model, builds the extra
+arrays of the DLX3 kernel (``bound``/``slack``) and tells which kernel a
+problem needs.  The kernels are ``dlx.kernels.colors`` (DLX2) and
+``dlx.kernels.multiplicities`` (DLX3).
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Mapping
+
+import numpy as np
+
+#: Which kernel a problem runs on.
+EXACT = "exact cover"            # DLX1: dlx.kernels.links
+COLORS = "colors"                # DLX2: dlx.kernels.colors
+MULTIPLICITIES = "multiplicities"  # DLX3: dlx.kernels.multiplicities
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(
+        value, (bool, np.bool_))
+
+
+def check_bounds(bounds, index: Mapping, nprimary: int) -> dict:
+    """``{item number (1-based): (u, v)}`` from ``{item: (u, v)}`` (or
+    ``{item: v}``, meaning ``v..v``), every bound checked: the item must be
+    primary, ``0 <= u <= v`` and ``v >= 1``."""
+    if bounds is None:
+        return {}
+    if not isinstance(bounds, Mapping):
+        raise TypeError(f"bounds must be a mapping {{item: (u, v)}}, got "
+                        f"{type(bounds).__name__}")
+    checked = {}
+    for item, bound in bounds.items():
+        try:
+            k = index.get(item)
+        except TypeError:
+            k = None
+        if k is None:
+            raise ValueError(f"bounds for {item!r}: no such item")
+        if k > nprimary:
+            raise ValueError(f"bounds for {item!r}: only primary items "
+                             f"take bounds, and {item!r} is secondary")
+        if _is_int(bound):
+            u = v = bound
+        else:
+            try:
+                u, v = bound
+            except (TypeError, ValueError):
+                raise ValueError(f"bounds for {item!r} must be a pair "
+                                 f"(u, v) or one number, got "
+                                 f"{bound!r}") from None
+        if not (_is_int(u) and _is_int(v)):
+            raise ValueError(f"bounds for {item!r} must be integers, got "
+                             f"{bound!r}")
+        if not 0 <= u <= v or v < 1:
+            raise ValueError(f"bounds for {item!r} are {u}..{v}; they need "
+                             f"0 <= u <= v and v >= 1")
+        checked[k] = (int(u), int(v))
+    return checked
+
+
+def check_colors(colors, names: tuple, index: Mapping, nprimary: int,
+                 where: str) -> dict:
+    """``{position in the option: color}`` from ``{item: color}``, each
+    item in the option and secondary, each color hashable."""
+    if not isinstance(colors, Mapping):
+        raise TypeError(f"{where}: colors must be a mapping {{item: "
+                        f"color}}, got {type(colors).__name__}")
+    position = {}
+    for at, name in enumerate(names):
+        position[name] = at
+    checked = {}
+    for item, color in colors.items():
+        try:
+            at = position.get(item)
+        except TypeError:
+            at = None
+        if at is None:
+            raise ValueError(f"{where} {list(names)!r}: color {color!r} "
+                             f"for item {item!r}, which is not in the "
+                             f"option")
+        if index[item] <= nprimary:
+            raise ValueError(f"{where} {list(names)!r}: color {color!r} "
+                             f"for primary item {item!r}; only secondary "
+                             f"items take colors")
+        try:
+            hash(color)
+        except TypeError:
+            raise ValueError(f"{where}: color {color!r} for item {item!r} "
+                             f"is not hashable") from None
+        checked[at] = color
+    return checked
+
+
+def member_colors(option_colors: Mapping, codes: Mapping,
+                  sizes) -> np.ndarray:
+    """One color code per member (0: none), from ``{option: {position:
+    color}}`` and ``{color: code}``."""
+    starts = np.zeros(len(sizes) + 1, np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    out = np.zeros(int(starts[-1]), np.int32)
+    for option, colors in option_colors.items():
+        for at, color in colors.items():
+            out[starts[option] + at] = codes[color]
+    return out
+
+
+def bound_arrays(bounds: Mapping, nprimary: int):
+    """DLX3's ``bound`` and ``slack`` (index 0 unused, one entry per
+    primary item: ``v`` and ``v - u``; ``1`` and ``0`` when unbounded)."""
+    bound = np.ones(nprimary + 1, np.int32)
+    slack = np.zeros(nprimary + 1, np.int32)
+    bound[0] = 0
+    for k, (u, v) in bounds.items():
+        bound[k] = v
+        slack[k] = v - u
+    return bound, slack
+
+
+def kernel(kind: str):
+    """The kernel module for a problem of this kind."""
+    if kind == MULTIPLICITIES:
+        from .kernels import multiplicities
+        return multiplicities
+    if kind == COLORS:
+        from .kernels import colors
+        return colors
+    from .kernels import links
+    return links
+
+
+def depth(problem, kind: str | None = None) -> int:
+    """Levels a search of ``problem`` may need, plus one: one per option of
+    a solution for DLX1/DLX2; for DLX3 each level spends one unit of some
+    item's upper bound (an option, or a null move)."""
+    if (kind or problem.kind) != MULTIPLICITIES:
+        return len(problem.primary) + 1
+    return len(problem.primary) + 1 + sum(
+        v - 1 for _, v in problem._bounds.values())
+
+
+def kernel_arrays(problem, kind: str | None = None) -> tuple:
+    """Fresh copies of the arrays the problem's kernel takes, in its
+    argument order: DLX1's, then ``color`` (DLX2), then ``bound``,
+    ``slack`` and ``first_tweak`` (DLX3).  ``kind`` asks for a more general
+    kernel's arrays than the problem needs (DLX3's for a plain problem)."""
+    links = problem.links
+    arrays = links.copy_arrays()
+    kind = kind or problem.kind
+    color = links.color
+    if color is None and kind != EXACT:
+        color = np.zeros(len(links.top), np.int32)
+    if kind == EXACT:
+        return arrays
+    arrays += (color.copy(),)
+    if kind == COLORS:
+        return arrays
+    bound, slack = bound_arrays(problem._bounds, len(problem.primary))
+    return arrays + (bound, slack, np.zeros(depth(problem, kind), np.int32))
+
+
+_loaded: set = set()
+
+
+def load_kernels(kind: str) -> None:
+    """Compile (or load from numba's cache) the search, batch and given
+    kernels of ``kind`` once per process, on a one-item problem, so that
+    ``stats.seconds`` measures the search alone."""
+    if kind in _loaded or kind == EXACT:
+        return
+    from .links import Links
+    from .search import NO_LIMIT
+    K = kernel(kind)
+    tiny = Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
+                 np.array([0, 1], np.int32))
+    arrays = _tiny_arrays(tiny, kind)
+    levels = 2
+    p = int(tiny.option_start[0])
+    K.commit_option(p, *arrays)
+    K.release_option(p, *arrays)
+    K.search(*arrays, np.zeros(levels, np.int32),
+             np.array([0, K.FORWARD], np.int64),
+             np.zeros((1, levels), np.int32), np.zeros(1, np.int32), 1,
+             NO_LIMIT, np.zeros(3, np.int64), 0)
+    K.unwind(*arrays, np.zeros(levels, np.int32),
+             np.array([0, K.DONE], np.int64))
+    K.solve_batch(*_tiny_arrays(tiny, kind), np.zeros(0, np.int32),
+                  np.array([0, 0]), 1, NO_LIMIT,
+                  np.zeros((1, levels), np.int32), np.zeros(1, np.int32),
+                  np.zeros(1, np.int64), np.zeros((1, 3), np.int64), 0,
+                  np.zeros(1, np.uint8))
+    _loaded.add(kind)
+
+
+def _tiny_arrays(tiny, kind):
+    arrays = tiny.copy_arrays() + (tiny.color.copy(),)
+    if kind == MULTIPLICITIES:
+        arrays += (np.ones(2, np.int32), np.zeros(2, np.int32),
+                   np.zeros(2, np.int32))
+    return arrays
+
+
+class XccRun:
+    """One DLX2 or DLX3 search of ``problem``, for ``dlx.search.run``: the
+    counterpart of ``dlx.links.LinksRun`` (same attributes and ``step``)."""
+
+    def __init__(self, problem, given_nodes: list[int], cutoff: int):
+        kind = problem.kind
+        self.K = K = kernel(kind)
+        load_kernels(kind)
+        self.arrays = kernel_arrays(problem)
+        self.counters = np.zeros(3, np.int64)
+        self.clash = False
+        for p in given_nodes:
+            u = K.commit_option(p, *self.arrays)
+            if u < 0:
+                self.clash = True
+                break
+            self.counters[1] += u
+        # DLX2, like DLX1, starts with a primary item to branch on; DLX3
+        # sees "no active item" as its solution by itself.
+        self.covered = (not self.clash and kind == COLORS
+                        and self.arrays[1][0] == 0)
+        self.depth = depth(problem)
+        self.choice = np.zeros(self.depth, np.int32)
+        self.state = np.array([0, K.FORWARD], np.int64)
+        self.option_of = problem.links.option_of
+        self.cutoff = cutoff
+
+    def step(self, want: int, stop_at: int, store: bool):
+        """One kernel call: see ``dlx.search``."""
+        keep = want if store else 0
+        out = np.zeros((keep, self.depth), np.int32)
+        out_len = np.zeros(keep, np.int32)
+        before = int(self.counters[2])
+        status = self.K.search(*self.arrays, self.choice, self.state, out,
+                               out_len, want, stop_at, self.counters,
+                               self.cutoff)
+        stored = min(int(self.counters[2]) - before, keep)
+        return status, [self.option_of[out[r, :out_len[r]]].tolist()
+                        for r in range(stored)]

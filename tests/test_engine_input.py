@@ -1,0 +1,178 @@
+"""Bad input to the engine's building API: one clear ValueError, and a
+problem left exactly as it was."""
+
+import numpy as np
+import pytest
+
+from dlx import ExactCover
+
+
+@pytest.mark.parametrize("matrix, message", [
+    ([[1, None]], r"entry \[0, 1\] is None"),
+    ([[1, "1"]], r"entry \[0, 1\] is '1'"),
+    ([[0, 1], [1, 0.5]], r"entry \[1, 1\] is 0.5"),
+    ([[1, 0], [1]], "same length"),
+    ([[1, 0], [0, -1]], r"entry \[1, 1\] is -1"),
+])
+def test_from_matrix_names_the_bad_entry(matrix, message):
+    with pytest.raises(ValueError, match=message):
+        ExactCover.from_matrix(matrix)
+
+
+def test_from_matrix_accepts_booleans_and_floats_of_0_and_1():
+    for matrix in ([[True, False], [False, True]], [[1.0, 0.0], [0.0, 1.0]]):
+        assert ExactCover.from_matrix(matrix).count() == 1
+
+
+@pytest.mark.parametrize("bad", [[[3], [9]], [[3], [3, 3]], [[3], []],
+                                 [[3], 7], [[3], "xyz"]])
+def test_add_options_is_all_or_nothing(bad):
+    p = ExactCover(range(5))
+    p.add_options([[0, 1], [2]])
+    before = (p.options, p.to_matrix().tolist(), p.count())
+    with pytest.raises(ValueError, match="option 3"):
+        p.add_options(bad)
+    assert (p.options, p.to_matrix().tolist(), p.count()) == before
+    assert p.add_options([[3, 4]]) == [2]
+    assert p.count() == 1
+
+
+def test_add_options_takes_any_iterable_and_numbers_from_the_end():
+    p = ExactCover("abc")
+    assert p.add_options(iter([["a"], ["b"]])) == [0, 1]
+    assert p.add_option(["c"]) == 2
+    assert p.add_options([]) == []
+    assert p.solve() == [0, 1, 2]
+
+
+def toy():
+    p = ExactCover(["a", "b", "c", "d", "e"], secondary=["f", "g"])
+    p.add_options([["c", "e", "f"], ["a", "d", "g"], ["b", "c", "f"],
+                   ["a", "d"], ["b", "g"], ["d", "e", "g"]])
+    return p
+
+
+def pairs():
+    """Items 0..3; options every single item and the pairs {0,1}, {2,3}:
+    two ways to cover {0,1} and two for {2,3}, 4 solutions."""
+    p = ExactCover(range(4))
+    p.add_options([[0], [1], [2], [3], [0, 1], [2, 3]])
+    return p
+
+
+def test_limit_zero_finds_nothing_and_searches_nothing():
+    p = pairs()
+    assert p.count(limit=0) == 0 and list(p.solutions(limit=0)) == []
+    assert p.stats.nodes == 0 and p.stats.complete
+    assert p.count(limit=1) == 1 and p.count(limit=3) == 3
+    assert p.count(limit=4) == p.count(limit=5) == p.count() == 4
+    assert len(list(p.solutions(limit=3))) == 3
+
+
+def test_repeated_givens_in_a_batch_count_once():
+    p = pairs()
+    result = p.solve_batch([4, 4, 4], starts=[0, 2, 3], limit=5)
+    assert result.counts.tolist() == [2, 2]
+    result = p.solve_batch([[4, 4], [4], [5, 4, 5, 4]], limit=5)
+    assert result.counts.tolist() == [2, 2, 1]
+    # the same option in two instances is no repeat
+    result = p.solve_batch([0, 1, 0], starts=[0, 2, 3], limit=5)
+    assert result.counts.tolist() == [2, 2]
+
+
+@pytest.mark.parametrize("starts", [[1, 2, 3], [0, 2], [0, 3, 2, 3],
+                                    [0, 2, 4], [], [[0, 3]]])
+def test_batch_starts_must_rise_from_0_to_the_end(starts):
+    with pytest.raises(ValueError, match="starts"):
+        pairs().solve_batch(np.array([4, 4, 4]), starts=starts)
+
+
+def test_batch_first_solutions_and_work():
+    p = toy()
+    result = p.solve_batch([[], [3], [0], [1]], limit=2)
+    assert result.counts.tolist() == [1, 1, 1, 0]
+    first = [sorted(row[row >= 0].tolist()) for row in result.solutions]
+    assert first == [[0, 3, 4], [0, 4], [3, 4], []]
+    assert (result.nodes > 0).all() and (result.updates > 0).all()
+    overlap = p.solve_batch([[0, 2]])
+    assert overlap.counts.tolist() == [-1]
+    budget = p.solve_batch([[]], max_nodes=1)
+    assert budget.counts.tolist() == [-2]
+    assert not p.stats.complete
+
+
+@pytest.mark.parametrize("limit", [0, -1, 1.5, "2", None])
+def test_batch_limit_must_be_positive(limit):
+    with pytest.raises((TypeError, ValueError), match="limit"):
+        pairs().solve_batch([[]], limit=limit)
+
+
+@pytest.mark.parametrize("kwargs", [{"max_nodes": 5}, {"limit": 2}])
+def test_threads_refuse_budgets(kwargs):
+    with pytest.raises(ValueError, match="threads"):
+        pairs().count(threads=2, **kwargs)
+
+
+def test_threads_take_a_time_limit():
+    p = pairs()
+    assert p.count(threads=2, time_limit=60.0) == p.count()
+
+
+@pytest.mark.parametrize("threads", [True, -1, 1.5, "2"])
+def test_bad_thread_counts(threads):
+    with pytest.raises((TypeError, ValueError), match="threads"):
+        pairs().count(threads=threads)
+    with pytest.raises((TypeError, ValueError), match="threads"):
+        pairs().solve_batch([[]], threads=threads)
+
+
+def test_one_thread_and_many_count_alike():
+    p = pairs()
+    assert p.count(threads=1) == p.count(threads=2) == p.count(threads=0) \
+        == 4
+
+
+def test_budget_exhausted_carries_the_partial_count():
+    from dlx import BudgetExhausted
+    p = pairs()
+    with pytest.raises(BudgetExhausted) as stop:
+        p.count(max_nodes=3)
+    assert stop.value.count == p.stats.solutions < 4
+    assert stop.value.stats.nodes == 3 and not stop.value.stats.complete
+    assert "max_nodes=3" in str(stop.value)
+    p.count(max_nodes=10 ** 6)  # enough: no exception
+    assert p.stats.complete
+
+
+@pytest.mark.parametrize("given, expected", [
+    ([], [[0, 1, 2, 3], [0, 1, 5], [2, 3, 4], [4, 5]]),
+    ([4], [[2, 3, 4], [4, 5]]),
+    ([4, 4], [[2, 3, 4], [4, 5]]),
+    ([4, 5], [[4, 5]]),
+    ([0, 4], []),
+])
+def test_given_options(given, expected):
+    p = pairs()
+    assert sorted(p.solutions(given=given)) == expected
+    assert p.count(given=given) == len(expected)
+    assert p.solve(given=given) == (expected[0] if expected else None)
+
+
+def test_stats_text():
+    from dlx import Stats
+    assert str(Stats(1089, 2076, 92, 0.5)) == \
+        "Altogether 92 solutions, 2 076 updates, 1 089 nodes, 0.500 s."
+    assert str(Stats(6, 30, 1, 0.0, False)) == \
+        "Altogether 1 solution, 30 updates, 6 nodes, 0.000 s (stopped early)."
+
+
+def test_matrix_round_trip_and_secondary_columns():
+    m = [[1, 0, 1], [0, 1, 0], [0, 1, 1]]
+    p = ExactCover.from_matrix(m, secondary=1)
+    assert p.primary == (0, 1) and p.secondary == (2,)
+    assert p.to_matrix().tolist() == m
+    assert p.options == ((0, 2), (1,), (1, 2))
+    assert sorted(p.solutions()) == [[0, 1]]
+    with pytest.raises(ValueError, match="secondary=-1"):
+        ExactCover.from_matrix(m, secondary=-1)
+    assert ExactCover.from_matrix(m, secondary=3).count() == 1

@@ -1,0 +1,372 @@
+"""Polycubes, polyiamonds and polyhexes: known counts, symmetry reduction
+against brute-force orbit counting, piece sets, parsing and errors."""
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from dlx.problems.lattice import CUBIC, HEXAGONAL, SQUARE, TRIANGULAR
+from dlx.problems.polycube import (Polycube, parse_box, parse_pieces,
+                                   piece_set, polycube)
+from dlx.problems.planar import Polyhex, Polyiamond, parse_board
+from reference import is_exact_cover
+
+DATA = Path(__file__).parent / "data"
+
+
+def known_counts():
+    cases = []
+    for line in (DATA / "polyform_counts.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("|"):
+            builder, board, pieces, symmetry, count, *flags = line.split()
+            marks = [pytest.mark.slow] if "slow" in flags else []
+            cases.append(pytest.param(
+                builder, board, pieces, symmetry, int(count), marks=marks,
+                id=f"{builder}-{board}-{pieces}-{symmetry}"))
+    return cases
+
+
+def make(builder, board, pieces):
+    if builder == "polycube":
+        return Polycube(board, pieces)
+    cls = {"polyiamond": Polyiamond, "polyhex": Polyhex}[builder]
+    return cls(board, pieces)
+
+
+@pytest.mark.parametrize("builder, board, pieces, symmetry, expected",
+                         known_counts())
+def test_known_count(builder, board, pieces, symmetry, expected):
+    puzzle = make(builder, board, pieces)
+    # threads=0: one per core, as a user with a long count would.
+    assert puzzle.count(symmetry == "distinct", threads=0) == expected
+    assert puzzle.stats.complete
+
+
+# -- brute-force orbits on small boards -----------------------------------
+def brute_force_orbits(puzzle):
+    """(all tilings, orbits under every map of the lattice's point group
+    that takes the tiling's board onto itself), by moving whole tilings
+    and renaming pieces by their shape: independent of ``Symmetry``."""
+    lattice = puzzle.lattice
+    owners = {}
+    for name, orients in puzzle.orientations.items():
+        for shape in orients:
+            owners.setdefault(shape, []).append(name)
+    tilings = set(puzzle.solutions(distinct=False))
+    board = lattice.normalize(puzzle.board)
+
+    def image(tiling, k):
+        moved = [(name, [lattice.transform(x, k) for x in cells])
+                 for name, cells in tiling]
+        shift = lattice.offset(x for _, cells in moved for x in cells)
+        result = []
+        for name, cells in moved:
+            cells = tuple(sorted(tuple(a - s for a, s in zip(x, shift))
+                                 for x in cells))
+            names = owners.get(lattice.normalize(cells), [])
+            if len(names) != 1:
+                return None
+            result.append((names[0], cells))
+        result = tuple(sorted(result))
+        cells = sorted(x for _, c in result for x in c)
+        return result if tuple(cells) == board else None
+
+    left, orbits = set(tilings), 0
+    while left:
+        orbits += 1
+        stack = [left.pop()]
+        while stack:
+            tiling = stack.pop()
+            for k in range(len(lattice.maps)):
+                moved = image(tiling, k)
+                if moved in left:
+                    left.remove(moved)
+                    stack.append(moved)
+    return len(tilings), orbits
+
+
+V = [(0, 0, 0), (0, 0, 1), (0, 1, 0)]
+L4 = [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 0)]
+T4 = [(0, 0, 0), (0, 0, 1), (0, 0, 2), (0, 1, 1)]
+Z4 = [(0, 0, 0), (0, 0, 1), (0, 1, 1), (0, 1, 2)]
+SCREW = [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 1, 0)]
+DOMINO = [(0, 0, 0), (0, 0, 1)]
+RING = "...\n.#.\n...\n\n...\n.#.\n..."
+
+SMALL_PACKINGS = {
+    "V tricubes and a domino in 2x2x2": (
+        "2x2x2", {"V": V, "D": DOMINO}, {"copies": {"V": 2}}),
+    "screw twins and an L in 2x2x3": ("2x2x3", {
+        "A": SCREW, "B": [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)],
+        "L": L4}, {}),
+    "a screw (no twin) and four V in 2x2x4": (
+        "2x2x4", {"A": SCREW, "V": V}, {"copies": {"V": 4}}),
+    "two screws and two L in 2x2x4": ("2x2x4", {"A": SCREW, "L": L4},
+                                      {"copies": 2}),
+    "a screw used twice, mirrored": (
+        "2x2x2", {"A": SCREW}, {"copies": 2, "one_sided": False}),
+    "V L T Z V in 2x3x3": (
+        "2x3x3", {"V": V, "L": L4, "T": T4, "Z": Z4}, {"copies": {"V": 2}}),
+    "L tetracubes in 2x2x4": ("2x2x4", {"L": L4}, {"copies": 4}),
+    "L tetracubes in a two-layer ring": (RING, {"L": L4}, {"copies": 4}),
+    "a screw and L tetracubes in a two-layer ring": (
+        RING, {"A": SCREW, "L": L4}, {"copies": {"L": 3}}),
+}
+
+
+@pytest.mark.parametrize("name", SMALL_PACKINGS)
+def test_polycube_counts_match_brute_force(name):
+    board, pieces, options = SMALL_PACKINGS[name]
+    puzzle = Polycube(board, pieces, **options)
+    total, orbits = brute_force_orbits(puzzle)
+    assert total > 0
+    assert puzzle.count(distinct=False) == total
+    assert puzzle.count(distinct=False, exhaustive=True) == total
+    assert puzzle.count() == orbits
+    distinct = list(puzzle.solutions())
+    assert len(distinct) == orbits
+    assert all(puzzle.is_tiling(t) for t in distinct)
+
+
+SMALL_PLANAR = {
+    "tetriamonds twice in a hexagon": (
+        Polyiamond, "hexagon:2", "tetriamonds", {"copies": 2}),
+    "tetriamonds twice in a 3x4 parallelogram": (
+        Polyiamond, "3x4", "tetriamonds", {"copies": 2}),
+    "one-sided tetriamonds twice in 3x4": (
+        Polyiamond, "3x4", "tetriamonds", {"copies": 2, "one_sided": True}),
+    "triamonds in a triangle": (Polyiamond, "triangle:3", "triamonds",
+                                {"copies": 3}),
+    "triamonds in the unit hexagon": (Polyiamond, "hexagon:1", "triamonds",
+                                      {"copies": 2}),
+    "dihexes in a 2x3 parallelogram": (Polyhex, "2x3", "2-hexes",
+                                       {"copies": 3}),
+    "dihexes in a triangle": (Polyhex, "triangle:3", "2-hexes",
+                              {"copies": 3}),
+    "tetrahexes in a 4x7 parallelogram": (Polyhex, "4x7", "tetrahexes",
+                                          {}),
+}
+
+
+@pytest.mark.parametrize("name", SMALL_PLANAR)
+def test_planar_counts_match_brute_force(name):
+    cls, board, pieces, options = SMALL_PLANAR[name]
+    puzzle = cls(board, pieces, **options)
+    total, orbits = brute_force_orbits(puzzle)
+    assert total > 0
+    assert puzzle.count(distinct=False) == total
+    assert puzzle.count(distinct=False, exhaustive=True) == total
+    assert puzzle.count() == orbits
+    distinct = list(puzzle.solutions())
+    assert len(distinct) == orbits
+    assert all(puzzle.is_tiling(t) for t in distinct)
+
+
+def test_planar_boards():
+    from dlx.problems.lattice import HEXAGONAL as H, TRIANGULAR as T
+    for n in range(1, 5):
+        assert len(parse_board(f"hexagon {n}", T)) == 6 * n * n
+        assert len(parse_board(f"hexagon:{n}", H)) == 3 * n * (n - 1) + 1
+        assert len(parse_board(f"triangle {n}", T)) == n * n
+        assert len(parse_board(f"triangle {n}", H)) == n * (n + 1) // 2
+    assert len(parse_board("6x6", T)) == 72 and len(parse_board("6x6", H)) \
+        == 36
+    # the hexagon of side 2 has all 12 symmetries, the rhombus 4
+    assert len(Polyiamond("hexagon:2", "tetriamonds", copies=2)
+               .symmetries) == 12
+    assert len(Polyiamond("6x6").symmetries) == 4
+    with pytest.raises(ValueError, match="not 'AxB'"):
+        parse_board("circle 3", T)
+    with pytest.raises(ValueError, match="no cells"):
+        parse_board("0x3", H)
+    with pytest.raises(ValueError, match="unknown piece set"):
+        Polyhex("4x7", "hexiamonds")
+    with pytest.raises(ValueError, match="not a cell"):
+        Polyiamond("1x1", {"A": [(0, 0)]})
+
+
+def test_planar_render_and_pieces():
+    puzzle = Polyiamond("6x6")
+    assert len(puzzle.shapes) == 12
+    tiling = next(puzzle.solutions())
+    rows = puzzle.render(tiling).splitlines()
+    assert [len(r) for r in rows] == [12 + k for k in range(6)]
+    assert all(r.startswith(" " * k) for k, r in enumerate(rows))
+    assert sorted("".join(rows).replace(" ", "")) == sorted(
+        "ABCDEFGHIJKL" * 6)
+    hexes = Polyhex("4x7")
+    rows = hexes.render(next(hexes.solutions())).splitlines()
+    assert [r.split() for r in rows] and all(
+        len(r.split()) == 7 for r in rows)
+
+
+def test_soma_solutions_are_packings():
+    soma = Polycube("3x3x3", "soma")
+    assert len(soma.symmetries) == 48  # reflections swap A and B
+    problem = soma.problem
+    for solution in itertools.islice(problem.solutions(), 20):
+        assert is_exact_cover(problem, solution)
+        assert soma.is_tiling(soma.decode(solution))
+    picture = soma.render(next(soma.solutions()))
+    rows = picture.splitlines()
+    assert len(rows) == 3 and all(len(r) == 3 * 3 + 2 * 2 for r in rows)
+    assert sorted(picture.replace(" ", "").replace("\n", "")) == sorted(
+        "VVV" + "LLLL" + "TTTT" + "ZZZZ" + "AAAA" + "BBBB" + "PPPP")
+
+
+# -- the lattices and piece sets ------------------------------------------
+def test_group_orders():
+    assert (len(SQUARE.maps), SQUARE.rotations) == (8, 4)
+    assert (len(CUBIC.maps), CUBIC.rotations) == (48, 24)
+    assert (len(HEXAGONAL.maps), HEXAGONAL.rotations) == (12, 6)
+    assert (len(TRIANGULAR.maps), TRIANGULAR.rotations) == (12, 6)
+    for lattice in (SQUARE, CUBIC, HEXAGONAL, TRIANGULAR):
+        maps = set(lattice.maps)
+        assert len(maps) == len(lattice.maps)
+        # closed under composition, rotations a subgroup
+        for a in lattice.maps:
+            for b in lattice.maps:
+                product = tuple(tuple(sum(a[i][k] * b[k][j]
+                                          for k in range(len(b)))
+                                      for j in range(len(b)))
+                                for i in range(len(a)))
+                assert product in maps
+        rotations = set(lattice.maps[:lattice.rotations])
+        assert all(tuple(tuple(sum(a[i][k] * b[k][j] for k in range(len(b)))
+                               for j in range(len(b))) for i in range(len(a)))
+                   in rotations for a in rotations for b in rotations)
+
+
+@pytest.mark.parametrize("lattice, n, free, one_sided", [
+    (SQUARE, 5, 12, 18), (SQUARE, 6, 35, 60),        # OEIS A000105, A000988
+    (CUBIC, 4, 7, 8), (CUBIC, 5, 23, 29),            # A038119, A000162
+    (TRIANGULAR, 6, 12, 19), (TRIANGULAR, 5, 4, 6),  # A000577, A006534
+    (HEXAGONAL, 4, 7, 10), (HEXAGONAL, 5, 22, 33),   # A000228, A006535
+])
+def test_polyform_enumeration(lattice, n, free, one_sided):
+    assert len(lattice.polyforms(n)) == free
+    assert len(lattice.polyforms(n, one_sided=True)) == one_sided
+
+
+def test_polycube_piece_sets():
+    soma = piece_set("soma")
+    assert list(soma) == list("VLTZABP")
+    assert sum(map(len, soma.values())) == 27
+    # A and B are mirror images, not rotations, of each other
+    assert CUBIC.canonical(soma["A"], True) != CUBIC.canonical(soma["B"],
+                                                                True)
+    assert CUBIC.canonical(soma["A"]) == CUBIC.canonical(soma["B"])
+    bedlam = piece_set("bedlam")
+    assert len(bedlam) == 13 and sum(map(len, bedlam.values())) == 64
+    assert len({CUBIC.canonical(s, True) for s in bedlam.values()}) == 13
+    flat = piece_set("flat-pentacubes")
+    assert "".join(flat) == "FILNPTUVWXYZ"
+    assert all({x[0] for x in s} == {0} for s in flat.values())
+    pentacubes = piece_set("pentacubes")
+    assert len(pentacubes) == 29
+    assert {CUBIC.canonical(s, True) for s in pentacubes.values()} == \
+        set(CUBIC.polyforms(5, one_sided=True))
+    flat_ones = [n for n, s in pentacubes.items()
+                 if any(len({x[i] for x in s}) == 1 for i in range(3))]
+    assert sorted(flat_ones) == sorted("FILNPTUVWXYZ")
+
+
+def test_parse_box_and_pieces():
+    assert parse_box("1x2x3") == {(0, 0, c) for c in range(3)} | \
+        {(0, 1, c) for c in range(3)}
+    art = "..\n.#\n\n..\n..\n"
+    assert len(parse_box(art)) == 7 and (0, 1, 1) not in parse_box(art)
+    with pytest.raises(ValueError, match="line 2, column 2"):
+        parse_box("..\n.x\n")
+    with pytest.raises(ValueError, match="no cells"):
+        parse_box("0x2x2")
+    with pytest.raises(ValueError, match="at most"):
+        parse_box("1000x1000x1000")
+    assert parse_pieces("| comment\nV 000 001 010\n") == {
+        "V": ((0, 0, 0), (0, 0, 1), (0, 1, 0))}
+    with pytest.raises(ValueError, match="line 2: '01' is not a cell"):
+        parse_pieces("V 000\nW 01\n")
+    with pytest.raises(ValueError, match="given twice"):
+        parse_pieces("V 000\nV 001\n")
+
+
+def test_polycube_errors_and_problem():
+    with pytest.raises(ValueError, match="27 cells but the board has 36"):
+        Polycube("3x3x4", "soma")
+    with pytest.raises(ValueError, match="unknown piece set"):
+        Polycube("3x3x3", "tetracubes")
+    with pytest.raises(ValueError, match="positive integer"):
+        Polycube("2x2x2", {"D": DOMINO}, copies=0)
+    problem = polycube("3x3x3")
+    assert problem.primary[:7] == tuple("VLTZABP")
+    assert len(problem.primary) == 7 + 27
+    assert "l0r0c0" not in problem.primary and "000" in problem.primary
+
+
+def test_mirrored_pieces_double_the_orientations():
+    screw = {"A": SCREW}
+    assert len(Polycube("2x2x1", {"D": DOMINO}, copies=2)
+               .orientations["D"]) == 3
+    assert len(Polycube("2x2x2", screw, copies=2).orientations["A"]) == 12
+    assert len(Polycube("2x2x2", screw, copies=2,
+                        one_sided=False).orientations["A"]) == 24
+
+
+# -- the command line -------------------------------------------------------
+def run(capsys, *argv):
+    from dlx.cli import main
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("argv, count", [
+    (["polycube", "soma", "--count"], 240),
+    (["polycube", "soma", "--count", "--all-symmetries"], 11520),
+    (["polycube", "--pieces", "flat-pentacubes", "--box", "2x3x10",
+      "--count"], 12),
+])
+def test_cli_polycube_counts(capsys, argv, count):
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and out.splitlines()[-1] == str(count)
+
+
+def test_cli_polycube_pictures_and_errors(capsys, tmp_path):
+    status, out, _ = run(capsys, "polycube", "soma", "--limit", "2")
+    assert status == 0 and len(out.split("\n\n")) == 2
+    pieces = tmp_path / "pieces.txt"
+    pieces.write_text("D 000 001\nE 000 010\n")
+    status, out, _ = run(capsys, "polycube", "--pieces", str(pieces),
+                         "--box", "1x2x2", "--all", "--all-symmetries")
+    assert status == 0 and out.count("\n\n") == 3  # 4 tilings
+    for argv in (["bogus"], ["pentacubes"], ["soma", "--box", "3x3x4"],
+                 ["soma", "--pieces", "soma"]):
+        status, out, err = run(capsys, "polycube", *argv)
+        assert status == 2 and out == "" and "error:" in err
+    pieces.write_text("D 000 0x1\n")
+    status, out, err = run(capsys, "polycube", "--pieces", str(pieces),
+                           "--box", "1x1x2")
+    assert status == 1 and "line 1" in err
+
+
+@pytest.mark.parametrize("argv, count", [
+    (["polyiamond", "6x6", "--count"], 156),
+    (["polyiamond", "6x6", "--count", "--all-symmetries"], 624),
+    (["polyhex", "4x7", "--count", "--all-symmetries"], 18),
+    (["polyiamond", "hexagon:2", "--pieces", "tetriamonds", "--copies",
+      "2", "--count", "--all-symmetries"], 6),
+])
+def test_cli_planar_counts(capsys, argv, count):
+    status, out, _ = run(capsys, *argv)
+    assert status == 0 and out.splitlines()[-1] == str(count)
+
+
+def test_cli_planar_errors(capsys):
+    for argv in (["polyiamond", "hexagon:3"], ["polyhex", "4x7", "--pieces",
+                                               "bogus"],
+                 ["polyhex", "circle"]):
+        status, out, err = run(capsys, *argv)
+        assert status == 2 and out == "" and "error:" in err
+    status, out, _ = run(capsys, "polyiamond", "3x12", "--count")
+    assert (status, out) == (1, "0\n")

@@ -1,0 +1,123 @@
+"""The solver's documented errors and answers at its edges."""
+
+import numpy as np
+import pytest
+
+import sudoku
+from dlx import BudgetExhausted
+from sudoku import InvalidPuzzle
+from sudoku.solver import (STATUSES, decode, given_options, option_items,
+                           search_stack, solve_cells)
+
+FOUR = "1234341221434321"
+
+
+@pytest.mark.parametrize("value", [-1, 5, 99])
+def test_solve_cells_refuses_values_out_of_range(value):
+    cells = np.zeros((2, 4, 4), int)
+    cells[1, 2, 3] = value
+    with pytest.raises(ValueError, match=r"values 0\.\.4"):
+        solve_cells(cells)
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (1, 4, 5), (1, 2, 4, 4)])
+def test_solve_cells_wants_a_stack(shape):
+    with pytest.raises(ValueError, match=r"shape \(B, n, n\)"):
+        solve_cells(np.zeros(shape, int))
+
+
+def test_solve_cells_statuses_and_limits():
+    full = sudoku.parse(FOUR).cells
+    none = full.copy()
+    none[0, 0] = 0
+    none[1, 0] = 0
+    none[0, 1] = 0
+    none[3, 3] = 0
+    clash = full.copy()
+    clash[0, 0] = 2
+    stack = np.array([full, np.zeros((4, 4), int), clash, full])
+    stack[3, :, :] = 0
+    stack[3, 0] = [1, 2, 3, 4]
+    result = solve_cells(stack, threads=1)
+    assert [STATUSES[k] for k in result.status] == [
+        "solved", "multiple", "invalid", "multiple"]
+    assert result.counts.tolist() == [1, 2, 0, 2]
+    assert (result.solutions[0] == full).all()
+    assert sudoku.is_valid_solution(result.solutions[1])
+    assert (result.solutions[2] == 0).all()
+    counted = solve_cells(stack, limit=None, threads=1)
+    assert counted.counts.tolist() == [1, 288, 0, 12]
+    first = solve_cells(stack, limit=1, threads=1)
+    assert first.counts.tolist() == [1, 1, 0, 1]
+    assert [STATUSES[k] for k in first.status] == [
+        "solved", "solved", "invalid", "solved"]
+    empty = solve_cells(np.zeros((0, 4, 4), int))
+    assert empty.status.shape == (0,)
+
+
+@pytest.mark.parametrize("limit", [0, -2, 1.5, True, "2"])
+def test_limits_must_be_positive_integers(limit):
+    with pytest.raises((TypeError, ValueError), match="limit"):
+        sudoku.count("." * 16, limit)
+    with pytest.raises((TypeError, ValueError), match="limit"):
+        sudoku.solve_many(["." * 16], limit=limit)
+    with pytest.raises((TypeError, ValueError), match="limit"):
+        solve_cells(np.zeros((1, 4, 4), int), limit=limit)
+
+
+def test_counts_with_and_without_budgets():
+    assert sudoku.count("." * 16) == 288
+    assert sudoku.count("." * 16, 10) == 10
+    assert sudoku.count("." * 16, max_nodes=10 ** 6) == 288
+    assert sudoku.count("." * 16, 7, max_nodes=10 ** 6) == 7
+    with pytest.raises(BudgetExhausted):
+        sudoku.count("." * 81, max_nodes=5)
+    with pytest.raises(BudgetExhausted):
+        sudoku.solve("." * 81, max_nodes=5)
+    assert sudoku.is_unique(FOUR[:-1] + ".")
+    assert not sudoku.is_unique("." * 16)
+    assert sudoku.solve(FOUR[:-1] + ".", max_nodes=1000) == sudoku.parse(
+        FOUR)
+    assert sudoku.solve(".23..1..4.......", max_nodes=1000) is None
+    assert sudoku.solve(".23..1..4.......") is None
+
+
+def test_clashing_givens_are_invalid_everywhere():
+    clash = "11" + "." * 14
+    for call in (sudoku.solve, sudoku.count, sudoku.is_unique):
+        with pytest.raises(InvalidPuzzle, match="givens conflict"):
+            call(clash)
+    result = sudoku.solve_many([clash])[0]
+    assert result.status == "invalid" and "givens conflict" in result.error
+
+
+def test_encoding_round_trip():
+    n = 6
+    items = option_items(2, 3)
+    assert items.shape == (n ** 3, 4)
+    assert items.max() == 4 * n * n - 1
+    # every item is in exactly n options (each cell takes n digits, ...)
+    assert (np.bincount(items.ravel()) == n).all()
+    grid = sudoku.solve("." * 36, (2, 3))
+    options, starts = given_options(grid.cells[None])
+    assert starts.tolist() == [0, 36]
+    assert (decode(options, n) == grid.cells).all()
+    # box items: option of r3c4 digit 1 names box 1*... in reading order
+    r, c, d = 2, 3, 0
+    assert items[(r * n + c) * n + d][3] == 3 * n * n + ((r // 2) * 2
+                                                          + c // 3) * n + d
+
+
+def test_search_stack_budget_reports_minus_two():
+    counts, solutions, nodes = search_stack(
+        np.zeros((2, 9, 9), np.int8), (3, 3), 2, max_nodes=5)
+    assert counts.tolist() == [-2, -2] and (solutions == 0).all()
+    assert (nodes > 0).all()
+
+
+def test_results_compare_and_print():
+    a, b = sudoku.solve_many([FOUR, FOUR])
+    assert a == b and bool(a) and a.count == 1
+    assert "solved" in repr(a)
+    bad = sudoku.solve_many(["x"])[0]
+    assert not bad and bad != a and bad.grid is None

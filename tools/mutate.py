@@ -1,0 +1,367 @@
+"""Mutation testing of the Python-side modules: do the tests notice a bug?
+
+    python tools/mutate.py sudoku/grid.py            # every mutant
+    python tools/mutate.py sudoku/grid.py --sample 60  # 60 of them, seeded
+    python tools/mutate.py --all --sample 60          # every module listed
+    python tools/mutate.py dlx/cli.py --list          # the mutants only
+
+Each mutant is one small change to one function of the module (a flipped
+comparison, ``and``/``or`` swapped, a ``not`` dropped, an integer off by
+one, ``+``/``-`` swapped, a guard ``if ...: raise`` dropped, ``True`` and
+``False`` swapped).  The module's tests (``[tool.mutation]`` in
+pyproject.toml) are run against it; a mutant is *caught* when they fail
+(or run past ``--timeout``), and *survives* when they pass.  Survivors are
+printed, one a line, with their key; a key listed in the module's
+``harmless`` table (same answers, only speed or wording; each with the
+reason) is counted out.  The tests run with ``-x`` and ``-m "not slow"``.
+
+How, cheaply on a shared machine: one process imports the packages and
+pytest once, then forks a child per mutant; the child swaps the changed
+function's code object in place (``function.__code__``), so every module
+that imported the function sees the mutant, and runs pytest in-process.
+Nothing is written to disk.  Only code inside functions and methods is
+mutated (module-level constants are computed once at import).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import functools
+import importlib
+import os
+import random
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_FLIP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+         ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn,
+         ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+_ARITH = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.FloorDiv: ast.Mult,
+          ast.Mult: ast.FloorDiv}
+
+
+@dataclass
+class Mutant:
+    key: str        # "path:line:col what", stable while the line stays
+    function: str   # qualified name of the function it lives in
+    index: int      # which node (in ast.walk order) to change
+    kind: str
+
+
+def _config() -> dict:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        return {}
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        return tomllib.load(f).get("tool", {}).get("mutation", {})
+
+
+def _functions(tree: ast.Module):
+    """``(qualified name, node)`` of the module's functions and methods
+    (not nested ones: they change with the function holding them)."""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node.name, node
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    yield f"{node.name}.{item.name}", item
+
+
+def _docstring_nodes(func) -> set[int]:
+    skip = set()
+    for node in ast.walk(func):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                             ast.ClassDef)) and node.body and isinstance(
+                node.body[0], ast.Expr) and isinstance(
+                node.body[0].value, ast.Constant):
+            skip.add(id(node.body[0].value))
+    return skip
+
+
+def _changes(node):
+    """The mutations possible at ``node``: ``(kind, apply)`` pairs, where
+    ``apply(node)`` changes a copy in place."""
+    if isinstance(node, ast.Compare):
+        for k, op in enumerate(node.ops):
+            if type(op) in _FLIP:
+                new = _FLIP[type(op)]
+
+                def flip(n, k=k, new=new):
+                    n.ops[k] = new()
+                yield f"{type(op).__name__}->{new.__name__}", flip
+    elif isinstance(node, ast.BoolOp):
+        other = ast.Or if isinstance(node.op, ast.And) else ast.And
+
+        def swap(n, other=other):
+            n.op = other()
+        yield f"{type(node.op).__name__}->{other.__name__}", swap
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        def drop(n):
+            n.op = ast.UAdd()  # +x is x for the bools tested; see _unplus
+        yield "drop-not", drop
+    elif isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
+        new = _ARITH[type(node.op)]
+
+        def arith(n, new=new):
+            n.op = new()
+        yield f"{type(node.op).__name__}->{new.__name__}", arith
+    elif isinstance(node, ast.Constant) and type(node.value) is int:
+        def plus(n):
+            n.value += 1
+        yield f"{node.value}->{node.value + 1}", plus
+    elif isinstance(node, ast.Constant) and type(node.value) is bool:
+        def negate(n):
+            n.value = not n.value
+        yield f"{node.value}->{not node.value}", negate
+    elif isinstance(node, ast.If) and node.body and isinstance(
+            node.body[0], ast.Raise):
+        def drop_check(n):
+            n.test = ast.Constant(False)
+        yield "drop-check", drop_check
+
+
+class _Unplus(ast.NodeTransformer):
+    """``+x`` standing for a dropped ``not`` becomes ``bool(x)``."""
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.UAdd) and getattr(node, "_dropped", 0):
+            return ast.Call(ast.Name("bool", ast.Load()), [node.operand], [])
+        return node
+
+
+def mutants(path: str) -> list[Mutant]:
+    source = (ROOT / path).read_text()
+    tree = ast.parse(source)
+    found = []
+    for name, func in _functions(tree):
+        skip = _docstring_nodes(func)
+        for index, node in enumerate(ast.walk(func)):
+            if id(node) in skip or (isinstance(node, ast.Constant)
+                                    and _in_annotation(func, node)):
+                continue
+            line = source.splitlines()[node.lineno - 1] if hasattr(
+                node, "lineno") else ""
+            if "no mutate" in line:
+                continue
+            for kind, _ in _changes(node):
+                found.append(Mutant(f"{path}:{node.lineno}:"
+                                    f"{node.col_offset} {kind}", name,
+                                    index, kind))
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def _annotation_ids(func) -> set[int]:
+    ids = set()
+    for node in ast.walk(func):
+        for ann in ([getattr(node, "returns", None),
+                     getattr(node, "annotation", None)]):
+            if ann is not None:
+                ids.update(id(x) for x in ast.walk(ann))
+    return ids
+
+
+def _in_annotation(func, node) -> bool:
+    return id(node) in _annotation_ids(func)
+
+
+def _mutated_code(path: str, mutant: Mutant):
+    """The code object of the mutant's function, changed."""
+    tree = ast.parse((ROOT / path).read_text())
+    func = dict(_functions(tree))[mutant.function]
+    node = list(ast.walk(func))[mutant.index]
+    for kind, apply in _changes(node):
+        if kind == mutant.kind:
+            apply(node)
+            node._dropped = kind == "drop-not"
+            break
+    func = _Unplus().visit(func)
+    holder = ast.Module(body=[func], type_ignores=[])
+    if "." in mutant.function:  # a method: compile it inside its class
+        cls = ast.ClassDef(mutant.function.split(".")[0], [], [], [func], [])
+        holder = ast.Module(body=[cls], type_ignores=[])
+    ast.fix_missing_locations(holder)
+    code = compile(holder, str(ROOT / path), "exec",
+                   flags=__import__("__future__").annotations.compiler_flag,
+                   dont_inherit=True)
+    return _find_code(code, func.name)
+
+
+def _find_code(code, name):
+    for const in code.co_consts:
+        if hasattr(const, "co_name"):
+            if const.co_name == name:
+                return const
+            inner = _find_code(const, name)
+            if inner is not None:
+                return inner
+    return None
+
+
+def _target(module, qualname: str):
+    obj = module
+    for part in qualname.split("."):
+        obj = inspect_getattr(obj, part)
+    for attr in ("fget", "__func__", "__wrapped__"):
+        while hasattr(obj, attr) and not hasattr(obj, "__code__"):
+            obj = getattr(obj, attr)
+    while hasattr(obj, "__wrapped__"):
+        obj = obj.__wrapped__
+    return obj
+
+
+def inspect_getattr(obj, name):
+    if isinstance(obj, type):
+        return obj.__dict__[name]
+    return getattr(obj, name)
+
+
+def _module_name(path: str) -> str:
+    return path[:-3].replace("/", ".")
+
+
+def _clear_caches(module) -> None:
+    for value in vars(module).values():
+        if hasattr(value, "cache_clear"):
+            value.cache_clear()
+
+
+def run_one(path: str, mutant: Mutant, tests: list[str],
+            timeout: float) -> str:
+    """"caught", "survived", "timeout" or "skipped" (not applicable)."""
+    pid = os.fork()
+    if pid == 0:  # the child: mutate, test, report by exit status
+        status = 4
+        try:
+            module = importlib.import_module(_module_name(path))
+            func = _target(module, mutant.function)
+            code = _mutated_code(path, mutant)
+            if code is None or code.co_freevars != func.__code__.co_freevars:
+                os._exit(5)
+            func.__code__ = code
+            _clear_caches(module)
+            import pytest
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            status = pytest.main(["-x", "-q", "-p", "no:cacheprovider",
+                                  "--no-header", "-o",
+                                  "addopts=-m 'not slow'", *tests])
+        finally:
+            os._exit(int(status))
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            code = os.waitstatus_to_exitcode(status)
+            return {0: "survived", 5: "skipped"}.get(code, "caught")
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "timeout"
+        time.sleep(0.05)
+
+
+def warm_up() -> None:
+    """Import everything and compile (or load) the kernels once, so that
+    each forked child starts warm."""
+    import numpy  # noqa: F401
+    import pytest  # noqa: F401
+    import hypothesis  # noqa: F401
+    import dlx
+    import sudoku
+    import dlx.cli  # noqa: F401
+    import sudoku.cli  # noqa: F401
+    import sudoku.reader  # noqa: F401
+    from dlx.problems import polyomino  # noqa: F401
+    p = dlx.ExactCover("ab")
+    p.add_options(["a", "b"])
+    p.count(), p.solve(), p.solve_batch([[0]])
+    sudoku.solve_many(["." * 16], threads=1)
+    sudoku.solve("." * 16, max_nodes=100)
+
+
+def main(argv=None) -> int:
+    config = _config()
+    modules = config.get("modules", {})
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="*", help="modules, e.g. dlx/cli.py")
+    parser.add_argument("--all", action="store_true",
+                        help="every module of [tool.mutation.modules]")
+    parser.add_argument("--sample", type=int, default=0, metavar="N",
+                        help="test N mutants per module, chosen at random "
+                             "with --seed (default: all)")
+    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--timeout", type=float, default=300,
+                        help="seconds per mutant (a mutant that runs longer "
+                             "is caught: it hangs)")
+    parser.add_argument("--tests", nargs="+", metavar="TEST",
+                        help="tests to run (default: the module's own)")
+    parser.add_argument("--match", metavar="TEXT",
+                        help="only the mutants whose key contains TEXT "
+                             "(e.g. 'grid.py:312:')")
+    parser.add_argument("--list", action="store_true",
+                        help="list the mutants and stop")
+    args = parser.parse_args(argv)
+    paths = list(modules) if args.all else args.paths
+    if not paths:
+        parser.error("name a module or give --all")
+    os.chdir(ROOT)
+    sys.path.insert(0, str(ROOT))
+    if not args.list:
+        warm_up()
+    table = []
+    for path in paths:
+        found = mutants(path)
+        if args.match:
+            found = [m for m in found if args.match in m.key]
+        if args.sample and args.sample < len(found):
+            found = sorted(random.Random(f"{args.seed}:{path}").sample(
+                found, args.sample), key=lambda m: m.key)
+        if args.list:
+            print("\n".join(m.key for m in found))
+            continue
+        entry = modules.get(path, {})
+        tests = args.tests or entry.get("tests") or ["tests"]
+        harmless = entry.get("harmless", {})
+        counts = {"caught": 0, "timeout": 0, "survived": 0, "harmless": 0,
+                  "skipped": 0}
+        start = time.monotonic()
+        for mutant in found:
+            outcome = run_one(path, mutant, tests, args.timeout)
+            if outcome == "survived" and mutant.key in harmless:
+                outcome = "harmless"
+            counts[outcome] += 1
+            if outcome in ("survived", "harmless"):
+                note = f"  ({harmless[mutant.key]})" if outcome == \
+                    "harmless" else ""
+                print(f"{outcome}: {mutant.key}{note}", flush=True)
+        killed = counts["caught"] + counts["timeout"]
+        judged = killed + counts["survived"]
+        share = 100 * killed / judged if judged else 100.0
+        table.append((path, len(found), counts, share))
+        print(f"{path}: {len(found)} mutants, {killed} caught, "
+              f"{counts['survived']} survived, {counts['harmless']} harmless, "
+              f"{counts['skipped']} not applicable: {share:.0f}% caught "
+              f"({time.monotonic() - start:.0f} s)", flush=True)
+    if table:
+        print("\n| module | mutants | caught | survived | harmless | caught % |")
+        print("|---|---|---|---|---|---|")
+        for path, total, c, share in table:
+            print(f"| {path} | {total} | {c['caught'] + c['timeout']} | "
+                  f"{c['survived']} | {c['harmless']} | {share:.0f}% |")
+    return 0 if all(share >= 90 for *_, share in table) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
