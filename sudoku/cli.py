@@ -136,7 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_count_options(counter)
     counter.set_defaults(example=False, count=True, unique=False,
                          format="same", max_nodes=None, threads=0,
-                         output=None, quiet=False)
+                         output=None, quiet=False, svg=None)
     return parser
 
 
