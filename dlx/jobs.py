@@ -310,6 +310,29 @@ _installed: dict = {}
 _local = threading.local()
 
 
+def _stop_pool(executor) -> None:
+    """Terminate a process pool's workers and wait for the pool to close.
+
+    On the way out, CPython 3.11's pool manager thread marks every future
+    it still holds as broken, and one already cancelled makes it raise
+    InvalidStateError (later versions ignore it): that traceback is noise
+    after Ctrl-C, so it is kept off stderr while the pool closes.
+    """
+    hook = threading.excepthook
+
+    def quiet(args):
+        if not issubclass(args.exc_type, cf.InvalidStateError):
+            hook(args)
+
+    threading.excepthook = quiet
+    try:
+        for process in list(getattr(executor, "_processes", {}).values()):
+            process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
+    finally:
+        threading.excepthook = hook
+
+
 def _install(payload: _Payload) -> None:
     """Process-pool initializer: keep the problem; let Ctrl-C reach only
     the parent, which stops the pool."""
@@ -777,8 +800,7 @@ def _run_all(problem, plan: Split, pending: Sequence[Job], executor,
         for future in futures:
             future.cancel()
         if own:
-            if not complete:  # stop at once, not after the running jobs
-                for process in list(getattr(executor, "_processes",
-                                            {}).values()):
-                    process.terminate()
-            executor.shutdown(wait=complete, cancel_futures=True)
+            if complete:
+                executor.shutdown(wait=True)
+            else:  # stop at once, not after the running jobs
+                _stop_pool(executor)

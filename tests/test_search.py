@@ -19,11 +19,33 @@ pytestmark = pytest.mark.usefixtures("each_algorithm")
 LONG = 16
 
 
-def interrupt_after(seconds):
-    """Ctrl-C in the main thread after ``seconds``, as a terminal sends it."""
-    timer = threading.Timer(seconds, _thread.interrupt_main)
-    timer.start()
-    return timer
+class interrupt_after:
+    """Ctrl-C in the main thread after ``seconds``, as a terminal sends it,
+    and again every quarter second until ``join``: Python raises the
+    interrupt wherever the main thread happens to be, and one that lands
+    in a weakref callback or a ``__del__`` is only printed, as a second
+    Ctrl-C from a user would not be."""
+
+    def __init__(self, seconds):
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(seconds,))
+        self.thread.start()
+
+    def _run(self, seconds):
+        if self.done.wait(seconds):
+            return
+        while True:
+            _thread.interrupt_main()
+            if self.done.wait(0.25):
+                return
+
+    def join(self):
+        self.done.set()
+        self.thread.join()
+        try:  # one already raised but not yet delivered ends here
+            time.sleep(0.01)
+        except KeyboardInterrupt:
+            pass
 
 
 @pytest.mark.parametrize("run", [
