@@ -161,7 +161,7 @@ def test_dlx_files_count_the_same(capsys, tmp_path, monkeypatch, argv,
     import io
     import sys
     code, text, err = run(capsys, *argv, "--dlx")
-    assert code == 0 and text.startswith("| dlx ")
+    assert code == 0 and text.startswith(f"| dlx {' '.join(argv)} --dlx\n")
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
     code, out, err = run(capsys, "solve", "-", "--count")
     assert out == f"{count}\n" and code == (0 if count else 1)

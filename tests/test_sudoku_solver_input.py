@@ -187,3 +187,10 @@ def test_restarts_answer_the_same(monkeypatch):
     restarted = solver.solve_many(puzzles, threads=1)
     assert [r.status for r in restarted] == [r.status for r in plain]
     assert restarted[1].grid == plain[1].grid
+
+
+def test_solve_cells_takes_any_whole_number_type():
+    for dtype in (float, np.int8, np.uint8, np.int64):
+        result = solve_cells(np.zeros((1, 4, 4), dtype), limit=1)
+        assert STATUSES[result.status[0]] == "solved"
+        assert sudoku.is_valid_solution(result.solutions[0])
