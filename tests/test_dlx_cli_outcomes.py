@@ -113,6 +113,10 @@ def test_usage_errors_exit_2(capsys, argv, message):
     ({"p.dlx": "a b\na c\n"}, "p.dlx:2: unknown item 'c'"),
     ({"p.dlx": ""}, "no item line"),
     ({"b.txt": "..x\n"}, "neither '.'"),
+    ({"b.txt": " \n\n"}, "b.txt: the board file is empty"),
+    ({"b.txt": "....", "s.txt": "\n"}, "s.txt: no piece drawn"),
+    ({"b.txt": "....\n", "s.txt": "AAA\n"},
+     "the pieces have 3 cells but the board has 4"),
     ({"b.txt": "...\n"}, "cells but the board has 3"),
     ({"b.txt": "....", "s.txt": "AA\n\nA"}, "drawn in two pictures"),
 ])
@@ -156,7 +160,7 @@ def test_dlx_files_count_the_same(capsys, tmp_path, monkeypatch, argv,
     import io
     import sys
     code, text, err = run(capsys, *argv, "--dlx")
-    assert code == 0 and text.startswith("| dlx ")
+    assert code == 0 and text.startswith(f"| dlx {' '.join(argv)} --dlx\n")
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
     code, out, err = run(capsys, "solve", "-", "--count")
     assert out == f"{count}\n" and code == (0 if count else 1)

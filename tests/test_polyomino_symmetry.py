@@ -74,3 +74,34 @@ def test_counts_match_brute_force(name):
     assert len(list(puzzle.solutions(distinct=False))) == total
     for limit in (1, 2):
         assert len(list(puzzle.solutions(limit=limit))) == min(limit, orbits)
+
+
+def test_free_polyominoes_from_one_cell():
+    from dlx.problems.polyomino import free_polyominoes
+    assert free_polyominoes(1) == [((0, 0),)]
+    assert free_polyominoes(2) == [((0, 0), (0, 1))]
+    assert [len(free_polyominoes(k)) for k in range(1, 7)] == [1, 1, 2, 5,
+                                                               12, 35]
+    with pytest.raises(ValueError, match="n must be positive"):
+        free_polyominoes(0)
+
+
+def test_boards_longer_than_62_cells_name_cells_in_full():
+    long = Polyomino("1x70", {"I": "I" * 35}, copies=2)
+    assert long.count(distinct=False) == 1
+    assert "r0c69" in long.problem.items and "0z" not in long.problem.items
+    short = Polyomino("1x62", {"I": "I" * 62})
+    assert "0Z" in short.problem.items and short.count() == 1
+
+
+@pytest.mark.parametrize("board, pieces, kwargs, message", [
+    ("2x2", {"O": "OO\nOO"}, {"copies": {"X": 2}}, "no piece named 'X'"),
+    ("2x2", {"O": "OO\nOO"}, {"copies": {"O": 0}}, "positive integer"),
+    ("##\n##", {"O": "OO\nOO"}, {}, "the board has no cells"),
+    ("0x4", {"O": "OO\nOO"}, {}, "the board has 0"),
+    ("2x2", {"O": ""}, {}, "no cell"),
+    ("2x2", {}, {}, "no pieces"),
+])
+def test_polyomino_errors(board, pieces, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Polyomino(board, pieces, **kwargs)

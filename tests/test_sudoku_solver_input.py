@@ -187,3 +187,22 @@ def test_restarts_answer_the_same(monkeypatch):
     restarted = solver.solve_many(puzzles, threads=1)
     assert [r.status for r in restarted] == [r.status for r in plain]
     assert restarted[1].grid == plain[1].grid
+
+
+def test_solve_cells_takes_any_whole_number_type():
+    for dtype in (float, np.int8, np.uint8, np.int64):
+        result = solve_cells(np.zeros((1, 4, 4), dtype), limit=1)
+        assert STATUSES[result.status[0]] == "solved"
+        assert sudoku.is_valid_solution(result.solutions[0])
+
+
+def test_solve_cells_counts_nothing_for_no_solution_or_a_budget():
+    none = sudoku.parse(".23..1..4.......").cells
+    result = solve_cells(np.array([none, sudoku.parse(FOUR).cells]),
+                         threads=1)
+    assert result.counts.tolist() == [0, 1]
+    assert STATUSES[result.status[0]] == "no solution"
+    assert (result.solutions[0] == 0).all() and result.nodes[0] > 0
+    budget = solve_cells(np.zeros((1, 9, 9), int), max_nodes=3, threads=1)
+    assert STATUSES[budget.status[0]] == "unknown"
+    assert budget.counts.tolist() == [0] and budget.nodes[0] > 0
