@@ -355,7 +355,8 @@ class ExactCover:
     def count(self, limit: int | None = None, *, given: Iterable[int] = (),
               max_nodes: int | None = None, time_limit: float | None = None,
               threads: int = 1, mrv_cutoff: int = 0,
-              algorithm: str = "auto") -> int:
+              algorithm: str = "auto", memo=False,
+              memo_bytes: int | None = None, choose: str = "auto") -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
@@ -366,7 +367,30 @@ class ExactCover:
         combines with ``time_limit`` but not with ``limit`` or
         ``max_nodes``.  The count, nodes and updates are the same as with
         one thread.
+
+        ``memo=True`` remembers the count of every subproblem (keyed by its
+        set of active items) in a table of at most ``memo_bytes`` bytes
+        (default 256 MiB), so counts in the billions and beyond cost far
+        fewer nodes when subproblems repeat (tilings of boards); ``choose``
+        is its item choice rule (``"mrv"``, ``"first"`` or ``"auto"``) and
+        ``stats`` becomes a ``dlx.memo.MemoStats``.  ``memo="auto"`` keeps
+        the memo only where it pays (see ``dlx.memo.count``).  A memoized
+        count combines with ``given``, ``max_nodes`` and ``time_limit``,
+        not with ``limit``, ``threads``, ``mrv_cutoff``, an ``algorithm``
+        other than ``"auto"``, colors or bounds.
         """
+        if memo is not False or memo_bytes is not None or choose != "auto":
+            from . import memo as memo_count
+            use = memo_count.wanted(self, memo, limit, threads, mrv_cutoff,
+                                    algorithm, memo_bytes, choose)
+            found = memo_count.count(self, given, max_nodes, time_limit,
+                                     memo_bytes=memo_bytes, choose=choose,
+                                     auto=use == "auto")
+            if found is not None:
+                return found
+            # memo="auto" found the memo of little use: count without it.
+            if time_limit is not None:
+                time_limit = max(0.0, time_limit - self.stats.seconds)
         nthreads = _thread_count(threads)
         algorithm = self._algorithm(algorithm)
         if nthreads > 1 and self.kind == xcc.MULTIPLICITIES:
