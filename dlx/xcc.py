@@ -145,8 +145,11 @@ def depth(problem, kind: str | None = None) -> int:
     item's upper bound (an option, or a null move)."""
     if (kind or problem.kind) != MULTIPLICITIES:
         return len(problem.primary) + 1
-    return len(problem.primary) + 1 + sum(
+    # A level adds an option or deactivates an item (a null move), so
+    # there are never more than options + items, whatever the bounds.
+    spent = len(problem.primary) + sum(
         v - 1 for _, v in problem._bounds.values())
+    return min(spent, len(problem) + len(problem.primary)) + 1
 
 
 def kernel_arrays(problem, kind: str | None = None) -> tuple:

@@ -372,6 +372,13 @@ def test_time_limit_stops_colors_and_bounds():
         assert p.stats.seconds < 2 and not p.stats.complete
 
 
+def test_huge_upper_bounds_cost_no_memory():
+    p = ExactCover(["a", "b"], bounds={"a": (0, 10**9)})
+    p.add_options([["a"], ["a", "b"], ["b"]])
+    assert p.count() == 4  # b once; a any number of times
+    assert sorted(p.solutions()) == [[0, 1], [0, 2], [1], [2]]
+
+
 def test_threads_are_refused_for_bounds():
     with pytest.raises(ValueError, match="one thread"):
         queens_with_bounds(5, (1, 2)).count(threads=2)
