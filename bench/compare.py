@@ -483,7 +483,8 @@ def main(argv=None):
 
 # A section of RESULTS.md written by another script (bench/cells_vs_ssxc1.py)
 # and kept when this one rewrites the file.
-KEPT_SECTIONS = ("## Dancing cells against SSXC1 and DLX1",)
+KEPT_SECTIONS = ("## Dancing cells against SSXC1 and DLX1",
+                 "## Memoized counts (bench/memo.py)")
 
 
 def kept_sections(text: str) -> str:

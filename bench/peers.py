@@ -602,3 +602,39 @@ register(Peer(
                            else "not installed"),
     install_hint="build ssxc1.w and set SSXC1 to the binary "
                  "(bench/README.md)"))
+
+
+# ---- this project's memoized count, and dxz (memoized DLX in C++) ----
+
+def _ours_count_memo(problem):
+    """``count(memo=True)``: the count of each subproblem remembered."""
+    n = problem.count(memo=True)
+    s = problem.stats
+    return n, {"nodes": s.nodes, "updates": s.updates}
+
+
+register(Peer(
+    "dlx-toolkit-memo", "dlx-toolkit",
+    "this project, count(memo=True) (memoized DLX1), one thread",
+    to_exact_cover, _ours_count_memo, local_version=_project_version))
+
+
+def _dxz_prepare_count(instance):
+    """dxz's input: (options, items, flat 0/1 list of the matrix)."""
+    a = _matrix(instance)
+    return a.shape[0], a.shape[1], a.astype(np.int64).ravel().tolist()
+
+
+def _dxz_count(prepared):
+    import dxz
+
+    return int(dxz.dxz_count(*prepared)), {}
+
+
+register(Peer(
+    "dxz", "dxz",
+    "Nishino et al.'s DXZ (memoized DLX, ZDD of the solutions) in C++",
+    _dxz_prepare_count, _dxz_count,
+    unsupported=lambda inst: ("no secondary items" if inst.secondary
+                              else None),
+    install_hint="pip install dxz"))

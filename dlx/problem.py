@@ -355,7 +355,8 @@ class ExactCover:
     def count(self, limit: int | None = None, *, given: Iterable[int] = (),
               max_nodes: int | None = None, time_limit: float | None = None,
               threads: int = 1, mrv_cutoff: int = 0,
-              algorithm: str = "auto") -> int:
+              algorithm: str = "auto", memo=False,
+              memo_bytes: int | None = None, choose: str = "auto") -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
@@ -367,13 +368,36 @@ class ExactCover:
         ``max_nodes``.  The count, nodes and updates are the same as with
         one thread (with ``algorithm="cells"``, the count: each subtree
         breaks SSXC1's ties in its own item order).
+
+        ``memo=True`` remembers the count of every subproblem (keyed by its
+        set of active items) in a table of at most ``memo_bytes`` bytes
+        (default 256 MiB), so counts in the billions and beyond cost far
+        fewer nodes when subproblems repeat (tilings of boards); ``choose``
+        is its item choice rule (``"mrv"``, ``"first"`` or ``"auto"``) and
+        ``stats`` becomes a ``dlx.memo.MemoStats``.  ``memo="auto"`` keeps
+        the memo only where it pays (see ``dlx.memo.count``).  A memoized
+        count combines with ``given``, ``max_nodes`` and ``time_limit``,
+        not with ``limit``, ``threads``, ``mrv_cutoff``, an ``algorithm``
+        other than ``"auto"``, colors or bounds.
         """
+        if memo is not False or memo_bytes is not None or choose != "auto":
+            from . import memo as memo_count
+            use = memo_count.wanted(self, memo, limit, threads, mrv_cutoff,
+                                    algorithm, memo_bytes, choose)
+            found = memo_count.count(self, given, max_nodes, time_limit,
+                                     memo_bytes=memo_bytes, choose=choose,
+                                     auto=use == "auto")
+            if found is not None:
+                return found
+            # memo="auto" found the memo of little use: count without it.
+            if time_limit is not None:
+                time_limit = max(0.0, time_limit - self.stats.seconds)
         nthreads = _thread_count(threads)
         algorithm = self._algorithm(algorithm)
-        if nthreads > 1 and self.kind != xcc.EXACT:
-            raise ValueError(f"count(threads={threads}) splits DLX1's "
-                             f"search tree; problems with colors or bounds "
-                             f"are counted on one thread (threads=1)")
+        if nthreads > 1 and self.kind == xcc.MULTIPLICITIES:
+            raise ValueError(f"count(threads={threads}) is not available for "
+                             f"problems with bounds yet; count them on one "
+                             f"thread (threads=1)")
         if nthreads > 1:
             if limit is not None or max_nodes is not None:
                 raise ValueError("threads > 1 counts the whole search tree; "
@@ -396,6 +420,9 @@ class ExactCover:
             if algorithm == "cells":
                 return cells_run.count_parallel(self.cells, nodes, nthreads,
                                                 stats, deadline)
+            if self.kind == xcc.COLORS:
+                return xcc.count_parallel_colors(self, nodes, nthreads,
+                                                 cutoff, stats, deadline)
             return count_parallel(self.links, nodes, nthreads, cutoff, stats,
                                   deadline)
         return sum(self._run(limit, given, max_nodes, time_limit, mrv_cutoff,
@@ -471,7 +498,7 @@ class ExactCover:
         elif kind == xcc.EXACT:
             load_kernels("batch")
         else:
-            xcc.load_kernels(kind)
+            xcc.load_kernels(kind, "batch")
         stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
         if algorithm == "cells":
