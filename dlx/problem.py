@@ -368,7 +368,8 @@ class ExactCover:
         into subtrees counted in parallel; it counts the whole tree, so it
         combines with ``time_limit`` but not with ``limit`` or
         ``max_nodes``.  The count, nodes and updates are the same as with
-        one thread.
+        one thread (with ``algorithm="cells"``, the count: each subtree
+        breaks SSXC1's ties in its own item order).
 
         ``memo=True`` remembers the count of every subproblem (keyed by its
         set of active items) in a table of at most ``memo_bytes`` bytes
