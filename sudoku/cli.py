@@ -2,6 +2,7 @@
 
     sudoku solve PUZZLE|FILE|-   solve a puzzle, or a file (one per line)
     sudoku solve --example       a famous hard puzzle and its solution
+    sudoku serve [--open]        a web page and JSON API on 127.0.0.1:8000
     sudoku generate [-n COUNT]   random minimal puzzles with one solution
     sudoku rate PUZZLE|FILE|-    difficulty: <puzzle> <level> <score>
     (every command takes --variant RULES and --regions MAP|FILE; see
@@ -51,6 +52,7 @@ from . import reader
 from .grid import Grid, InvalidPuzzle, parse
 from .solver import (INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN, Result,
                      count, solve_many)
+from .web import server as serve
 
 EXAMPLE_NAME = "AI Escargot (Arto Inkala, 2006)"
 EXAMPLE = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
@@ -72,7 +74,7 @@ DASH_MARK = "\0"
 def _is_dashed_puzzle(arg: str) -> bool:
     """An argument starting with ``-`` that is a one-line puzzle (16 cells
     or more of blanks and digits), not an option."""
-    return (arg.startswith("-") and len(arg) >= 16 and arg.strip("-") != ""
+    return (arg.startswith("-") and len(arg) >= 16
             and all(ch in G.BLANKS or ch.upper() in G.ALPHABET
                     for ch in arg))
 
@@ -121,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "--example only")
     solve.add_argument("-q", "--quiet", action="store_true",
                        help="no progress or summary on stderr")
+    serve.add_parser(commands)
     cli_generate.add_variant_options(solve)
     cli_generate.add_commands(commands, _positive, _count, _box)
     return parser
@@ -177,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        if args.command == "serve":
+            return serve.run(args)
         if args.command in cli_generate.COMMANDS:
             return cli_generate.run(args, UsageError)
         return run_solve(args)
@@ -184,7 +189,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sudoku: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\nsudoku: interrupted", file=sys.stderr)
+        output = getattr(args, "output", None)
+        where = "" if output is None or not os.path.isfile(output) else \
+            f" ({output} left as it was)"
+        print(f"\nsudoku: interrupted{where}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (``sudoku solve big.txt | head -1``): stop
@@ -366,8 +374,16 @@ def solve_one(text: str, args, out: TextIO) -> int:
     try:
         puzzle = parse(text, args.box)
         if args.count:
-            total = count(puzzle, args.limit, max_nodes=args.max_nodes,
-                          variant=args.variant)
+            try:
+                total = count(puzzle, args.limit, max_nodes=args.max_nodes,
+                              variant=args.variant)
+            except KeyboardInterrupt as stop:  # Interrupted, or before it
+                partial = getattr(stop, "count", 0)
+                print(f"{partial} (partial: interrupted)", file=out)
+                found = _plural(partial, "solution")
+                print(f"sudoku: interrupted after {found} (partial)",
+                      file=sys.stderr)
+                return 130
             print(total, file=out)
             return 0 if total else 1
         result = solve_many([puzzle], limit=2 if args.unique else 1,
@@ -448,16 +464,17 @@ class Summary:
         rate = self.done / (now - self.start)
         if self.total:
             share = min(99, 100 * line // self.total)
-            text = (f"sudoku: {self.done} puzzles, {share}% of the input, "
-                    f"{rate:,.0f} puzzles/s")
+            text = (f"sudoku: {_plural(self.done, 'puzzle')}, {share}% of "
+                    f"the input, {rate:,.0f} puzzles/s")
         else:
-            text = f"sudoku: {self.done} puzzles, {rate:,.0f} puzzles/s"
+            text = (f"sudoku: {_plural(self.done, 'puzzle')}, "
+                    f"{rate:,.0f} puzzles/s")
         print(("\r" + text) if self.tty else text, end="" if self.tty
               else "\n", file=sys.stderr, flush=True)
         self.reported = True
 
-    def finish(self) -> None:
-        if self.quiet:
+    def finish(self, interrupted: bool = False) -> None:
+        if self.quiet and not interrupted:
             return
         seconds = time.perf_counter() - self.start
         if self.tty and self.reported:
@@ -469,8 +486,9 @@ class Summary:
                  f"{self.counts[INVALID]} invalid"]
         if self.counts[UNKNOWN]:
             parts.append(f"{self.counts[UNKNOWN]} unknown")
-        print(f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s "
-              f"({rate:,.0f} puzzles/s): {', '.join(parts)}",
+        stopped = " before an interrupt (partial)" if interrupted else ""
+        print(f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s"
+              f"{stopped} ({rate:,.0f} puzzles/s): {', '.join(parts)}",
               file=sys.stderr)
 
 
@@ -487,7 +505,14 @@ def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
         texts = [line if not isinstance(line, str) or "\n" in line
                  or (" " not in line and "\t" not in line)
                  else _without_comment(line, args.box) for _, line in chunk]
-        results = _solve_texts(texts, args, limit)
+        try:
+            results = _solve_texts(texts, args, limit)
+        except KeyboardInterrupt:
+            # What was written stays (on standard output; a file given
+            # with -o is left as it was); the summary says it is partial.
+            out.flush()
+            summary.finish(interrupted=True)
+            raise
         lines = []
         for (number, _), text, result in zip(chunk, texts, results):
             summary.add(result.status)
