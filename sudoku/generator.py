@@ -39,6 +39,9 @@ LEVEL_ROUNDS = 200
 # complete is dropped (it may have no completion) and another drawn.
 SEED_NODES = 2000
 SEED_ROUNDS = 100
+# Near-minimal 25x25 puzzles can take minutes to decide; above 16x16 each
+# uniqueness check gets this many nodes, and an undecided given stays.
+BIG_CHECK_NODES = 20_000
 
 
 class GenerationFailed(RuntimeError):
@@ -90,6 +93,11 @@ def full_grids(count: int, box: tuple[int, int], rng: np.random.Generator,
     return np.concatenate(found)
 
 
+def _check_budget(box: tuple[int, int]) -> int | None:
+    """The node budget of one uniqueness check while minimising."""
+    return BIG_CHECK_NODES if box[0] * box[1] > 16 else None
+
+
 def _check_some_grid(box, variant) -> None:
     """Raise when no grid at all keeps the rules (e.g. anti-king 4x4)."""
     n = box[0] * box[1]
@@ -120,8 +128,8 @@ def orbits(n: int, symmetry: str) -> list[np.ndarray]:
 
 def minimise(solutions: np.ndarray, box: tuple[int, int],
              rng: np.random.Generator, symmetry: str = "none",
-             variant: Variant | None = None,
-             threads: int = 1) -> np.ndarray:
+             variant: Variant | None = None, threads: int = 1,
+             check_nodes: int | None = None) -> np.ndarray:
     """Remove givens from full grids while each keeps one solution, until
     none can go (see the module docstring); ``(B, n, n)`` in and out.
 
@@ -131,6 +139,9 @@ def minimise(solutions: np.ndarray, box: tuple[int, int],
     would have kept every removal too (a puzzle with more givens has no
     more solutions), so the result is exactly that of the one-by-one pass
     with fewer checks; if not, those groups are tried one at a time.
+    ``check_nodes`` bounds each check: a removal that cannot be decided
+    within it is not made (the puzzle stays unique, but may then not be
+    minimal).  ``generate`` uses it only above 16x16 (``BIG_CHECK_NODES``).
     """
     batch, n, _ = solutions.shape
     groups = orbits(n, symmetry)
@@ -158,7 +169,8 @@ def minimise(solutions: np.ndarray, box: tuple[int, int],
         cells = padded[order[live[which], slot]]
         trial[np.repeat(which, width), cells.ravel()] = 0
         counts, _, _ = search_stack(trial.reshape(len(live), n, n), box, 2,
-                                    threads=threads, variant=variant)
+                                    max_nodes=check_nodes, threads=threads,
+                                    variant=variant)
         keep = counts == 1
         puzzles[live[keep]] = trial[keep]
         moved = keep | (stride == 1)
@@ -188,7 +200,8 @@ def generate_cells(count: int, box: tuple[int, int], *,
     rng = np.random.default_rng(seed)
     if difficulty is None:
         solutions = full_grids(count, box, rng, variant, threads)
-        puzzles = minimise(solutions, box, rng, symmetry, variant, threads)
+        puzzles = minimise(solutions, box, rng, symmetry, variant, threads,
+                           _check_budget(box))
         if stats is not None:
             stats["candidates"] = count
         return puzzles, solutions
@@ -198,7 +211,8 @@ def generate_cells(count: int, box: tuple[int, int], *,
     for _ in range(LEVEL_ROUNDS):
         size = max(LEVEL_BATCH, LEVEL_BATCH * (count - have))
         solutions = full_grids(size, box, rng, variant, threads)
-        puzzles = minimise(solutions, box, rng, symmetry, variant, threads)
+        puzzles = minimise(solutions, box, rng, symmetry, variant, threads,
+                           _check_budget(box))
         made += size
         scores, _, _ = rate_cells(puzzles, box, variant, threads=threads)
         hit = np.array([level_of(s) == difficulty for s in scores.tolist()],

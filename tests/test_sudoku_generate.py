@@ -204,3 +204,21 @@ def test_a_puzzle_of_singles_wastes_no_node_under_any_relabelling():
         assert ((nodes == empty + 1) == forced).all()
     scores, _, _ = R.rate_cells(cells, (3, 3))
     assert ((scores == 0) == forced).all()
+
+
+def test_a_check_budget_keeps_puzzles_unique():
+    """With too few nodes to decide, a given stays: unique, not always
+    minimal (what 25x25 puzzles get, see BIG_CHECK_NODES)."""
+    rng = np.random.default_rng(3)
+    grids = G.full_grids(20, (3, 3), rng)
+    loose = G.minimise(grids, (3, 3), np.random.default_rng(1))
+    tight = G.minimise(grids, (3, 3), np.random.default_rng(1),
+                       check_nodes=30)
+    assert (sudoku.solve_cells(tight).status == 0).all()  # all "solved"
+    assert (tight != 0).sum() > (loose != 0).sum()
+
+
+@pytest.mark.slow
+def test_25x25():
+    puzzle = sudoku.generate(25, seed=1)
+    assert sudoku.count(puzzle, 2) == 1

@@ -811,8 +811,8 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
 def _generator():
     """``sudoku.generate`` (the generator and the rating), or None in a
     version without it."""
-    try:
-        from .. import generate as module
+    try:  # the package: sudoku.generate is the function, not a module
+        import sudoku as module
     except ImportError:
         return None
     if not (hasattr(module, "generate") and hasattr(module, "rate")):
