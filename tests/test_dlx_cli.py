@@ -40,6 +40,25 @@ def test_solve_count_and_stats(capsys):
     assert "updates" in err and "nodes" in err and " s." in err
 
 
+@pytest.mark.parametrize("algorithm, work", [
+    ("links", "16 680 updates, 1 049 nodes"),  # DLX1's figures
+    ("cells", "14 897 updates, 807 nodes"),  # SSXC1's
+])
+def test_solve_with_either_algorithm(capsys, algorithm, work):
+    queens8 = str(DATA / "dlx1" / "queens-8.dlx")
+    status, out, err = run(capsys, "solve", queens8, "--count", "--stats",
+                           "--algorithm", algorithm)
+    assert status == 0 and last_line(out) == "92"
+    assert work in err
+    status, out, _ = run(capsys, "solve", TOY, "--algorithm", algorithm)
+    assert out.splitlines() == ["c e f", "a d", "b g"]
+
+
+def test_an_unknown_algorithm_is_a_usage_error(capsys):
+    status, out, err = run(capsys, "solve", TOY, "--algorithm", "dance")
+    assert status == 2 and out == "" and "invalid choice: 'dance'" in err
+
+
 def test_solve_all_and_limit(capsys, tmp_path):
     path = tmp_path / "two.dlx"
     path.write_text("a b\na b\na\nb\n")
