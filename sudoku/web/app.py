@@ -7,7 +7,7 @@ the work is done in ``sudoku.web.service``).
   generate | rate | exact-cover``: a JSON object in, a JSON object out.
 
 Errors are JSON ``{"error": "<one sentence>"}``: 400 bad input, 404/405
-unknown route or method, 413 body over the limit, 501 not in this version,
+unknown route or method, 413 body over the limit,
 503 every worker busy and the queue full (with ``Retry-After``), 500 a bug
 (never with a stack trace).  A search that outlasts its time budget is
 answered 200 with ``"status": "stopped"``.

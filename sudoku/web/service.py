@@ -35,10 +35,15 @@ from dlx.problems import langford as langford_builder
 from dlx.problems import queens as queens_builder
 from dlx.problems.polyomino import Polyomino, piece_set
 
+from ..encode import RULES, Variant, as_variant, clash_message
+from ..generator import GenerationFailed
+from ..generator import generate as make_puzzle
 from ..grid import (ALPHABET, FORMATS, Grid, InvalidPuzzle, check_box,
                     conflict_message, conflicts, parse)
-from ..solver import (MRV_CUTOFF, STATUSES, Symmetry, base_problem,
-                      given_options)
+from ..rating import LEVELS
+from ..rating import rate as rate_puzzle
+from ..solver import (MRV_CUTOFF, STATUSES, Symmetry,
+                      given_options, problem_for)
 
 
 # -- settings and errors -------------------------------------------------------
@@ -187,19 +192,7 @@ def _format(params: dict) -> str | None:
     return None if value == "same" else value
 
 
-def _variants():
-    """``(sudoku.encode, solver.problem_for)`` where this version has the
-    variants (X, windoku, jigsaw, anti-knight, anti-king), else None."""
-    try:
-        from .. import encode
-        from ..solver import problem_for
-    except ImportError:
-        return None, None
-    return encode, problem_for
-
-
-ENCODE, PROBLEM_FOR = _variants()
-VARIANTS = ("standard",) + (tuple(ENCODE.RULES) if ENCODE else ())
+VARIANTS = ("standard",) + RULES
 
 
 def _variant(params: dict):
@@ -215,11 +208,8 @@ def _variant(params: dict):
         if regions is not None:
             raise RequestError("'regions' goes with the jigsaw variant")
         return None
-    if ENCODE is None:
-        raise RequestError(f"variant {_short(value)} is not supported (this "
-                           f"server knows: standard)")
     try:
-        return ENCODE.as_variant(ENCODE.Variant(value, regions))
+        return as_variant(Variant(value, regions))
     except (ValueError, TypeError) as error:
         raise RequestError(str(error)) from None
 
@@ -268,7 +258,7 @@ def clash(grid: Grid, variant) -> tuple[str | None, list[list[int]]]:
     the cells to highlight, as ``[row, col]`` (0-based)."""
     if variant is None:
         return conflict_message(grid), _conflict_cells(grid)
-    message = ENCODE.clash_message(grid.cells, grid.box, variant)
+    message = clash_message(grid.cells, grid.box, variant)
     if message is None:
         return None, []
     cells = re.findall(r"r(\d+)c(\d+)", message)
@@ -383,8 +373,7 @@ def _decode(grid: Grid, options: list[int]) -> Grid:
 def _search_grid(grid: Grid, variant, budget: Budget, limit: int | None,
                   store: bool) -> Found:
     given = given_options(grid.cells[None])[0].tolist()
-    problem = (base_problem(*grid.box) if variant is None
-               else PROBLEM_FOR(grid.box, variant))
+    problem = problem_for(grid.box, variant)
     return run_search(problem, budget, limit=limit,
                       store=store, given=given, mrv_cutoff=MRV_CUTOFF)
 
@@ -807,20 +796,7 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
     return answer
 
 
-# -- generating and rating (sudoku.generate, where this version has it) --------
-def _generator():
-    """``sudoku.generate`` (the generator and the rating), or None in a
-    version without it."""
-    try:  # the package: sudoku.generate is the function, not a module
-        import sudoku as module
-    except ImportError:
-        return None
-    if not (hasattr(module, "generate") and hasattr(module, "rate")):
-        return None
-    return module
-
-
-GENERATOR = _generator()
+# -- generating and rating ----------------------------------------------------
 # Generated puzzles are kept to this size here: larger ones take seconds
 # to make and the generator cannot be stopped half-way.
 MAX_GENERATED = 16
@@ -828,23 +804,14 @@ MAX_GENERATED = 16
 
 def features() -> dict:
     """What this server can do beyond solving (the page adapts to it)."""
-    return {"generate": GENERATOR is not None, "rate": GENERATOR is not None,
-            "levels": list(GENERATOR.LEVELS) if GENERATOR else [],
+    return {"generate": True, "rate": True, "levels": list(LEVELS),
             "variants": list(VARIANTS), "sets": list(BUNDLED)}
-
-
-def _not_available(what: str, instead: str):
-    raise RequestError(f"{what} is not available in this version; "
-                       f"{instead}", status=501)
 
 
 def generate(params: dict, settings: Settings, budget: Budget) -> dict:
     """POST /api/generate: a new minimal puzzle with one solution, of
     ``size`` (or ``box``), ``difficulty`` (a level) and ``symmetry``;
     ``seed`` makes it reproducible."""
-    if GENERATOR is None:
-        _not_available("puzzle generation", "POST /api/random gives a "
-                       "puzzle from the bundled sets")
     _only(params, "size", "box", "difficulty", "symmetry", "seed")
     box = _box(params)
     size = _positive(params, "size", box[0] * box[1] if box else 9,
@@ -854,11 +821,11 @@ def generate(params: dict, settings: Settings, budget: Budget) -> dict:
     symmetry = _field(params, "symmetry", str, None, what="a symmetry")
     budget.remaining()
     try:
-        grid = GENERATOR.generate(size, box, difficulty=difficulty,
+        grid = make_puzzle(size, box, difficulty=difficulty,
                                   symmetry=symmetry, seed=seed)
     except (ValueError, TypeError) as error:  # InvalidPuzzle, UnknownLevel
         raise RequestError(str(error)) from None
-    except RuntimeError as error:  # GenerationFailed
+    except GenerationFailed as error:
         budget.remaining()
         return {"status": "failed", "message": str(error), "ms": budget.ms()}
     budget.remaining()
@@ -876,13 +843,10 @@ def rate(params: dict, settings: Settings, budget: Budget) -> dict:
     """POST /api/rate: how hard the puzzle is for the engine (``score``,
     ``level``, mean ``nodes``); a puzzle without exactly one solution is
     answered ``"status": "unrated"``."""
-    if GENERATOR is None:
-        _not_available("difficulty rating", "POST /api/count with limit 2 "
-                       "tells unique, several or none")
     _only(params, *GRID_FIELDS)
     grid, variant = read_grid(params, settings)
     try:
-        rating = GENERATOR.rate(grid, variant=variant)
+        rating = rate_puzzle(grid, variant=variant)
     except InvalidPuzzle as error:
         raise RequestError(str(error)) from None
     except ValueError as error:  # not exactly one solution
