@@ -35,6 +35,7 @@ from typing import Callable, Iterable
 
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
+from .search import Interrupted
 
 __all__ = ["main"]
 
@@ -290,18 +291,32 @@ def _limit(args) -> int | None:
 def _report(args, pictures: Iterable[str], count: Callable[[], int],
             stats: Callable[[], Stats]) -> int:
     """Print pictures or the count; returns the exit status."""
-    if args.count:
-        found = count()
-        print(found)
-    else:
-        found = 0
-        for picture in pictures:
-            if found and "\n" in picture:  # a blank line between pictures
-                print()
-            print(picture, flush=args.all)
-            found += 1
-        if not found:
-            print("no solution", file=sys.stderr)
+    found = 0
+    try:
+        if args.count:
+            found = count()
+            print(found)
+        else:
+            for picture in pictures:
+                if found and "\n" in picture:  # a blank line between them
+                    print()
+                print(picture, flush=args.all)
+                found += 1
+            if not found:
+                print("no solution", file=sys.stderr)
+    except KeyboardInterrupt as stop:
+        # Ctrl-C: what was found so far, marked partial (the count's line
+        # is not a bare number, so no script takes it for the answer).
+        # The engine's Interrupted carries its count; Ctrl-C between two
+        # solutions of a listing leaves the number printed.
+        if args.count:  # before the search started, nothing was counted
+            found = getattr(stop, "count", 0)
+            print(f"{found} (partial: interrupted)", flush=True)
+        print(f"dlx: interrupted after {found} solution"
+              f"{'' if found == 1 else 's'} (partial)", file=sys.stderr)
+        if args.stats and isinstance(stop, Interrupted):
+            print(stop.stats, file=sys.stderr)
+        return 130
     if args.stats:
         print(stats(), file=sys.stderr)
     return 0 if found else 1

@@ -393,10 +393,10 @@ class ExactCover:
                 time_limit = max(0.0, time_limit - self.stats.seconds)
         nthreads = _thread_count(threads)
         algorithm = self._algorithm(algorithm)
-        if nthreads > 1 and self.kind != xcc.EXACT:
-            raise ValueError(f"count(threads={threads}) splits DLX1's "
-                             f"search tree; problems with colors or bounds "
-                             f"are counted on one thread (threads=1)")
+        if nthreads > 1 and self.kind == xcc.MULTIPLICITIES:
+            raise ValueError(f"count(threads={threads}) is not available for "
+                             f"problems with bounds yet; count them on one "
+                             f"thread (threads=1)")
         if nthreads > 1:
             if limit is not None or max_nodes is not None:
                 raise ValueError("threads > 1 counts the whole search tree; "
@@ -419,6 +419,9 @@ class ExactCover:
             if algorithm == "cells":
                 return cells_run.count_parallel(self.cells, nodes, nthreads,
                                                 stats, deadline)
+            if self.kind == xcc.COLORS:
+                return xcc.count_parallel_colors(self, nodes, nthreads,
+                                                 cutoff, stats, deadline)
             return count_parallel(self.links, nodes, nthreads, cutoff, stats,
                                   deadline)
         return sum(self._run(limit, given, max_nodes, time_limit, mrv_cutoff,
@@ -494,7 +497,7 @@ class ExactCover:
         elif kind == xcc.EXACT:
             load_kernels("batch")
         else:
-            xcc.load_kernels(kind)
+            xcc.load_kernels(kind, "batch")
         stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
         if algorithm == "cells":

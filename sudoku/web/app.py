@@ -180,18 +180,28 @@ def _searching(job: Callable) -> Callable:
         params = await read_json(request, settings)
         budget = Budget(service.time_limit_of(params, settings))
         runner.admit(budget)
-        future = runner.submit(lambda: job(params, settings, budget), budget)
+        # The answer is also turned into JSON on the worker, not on the
+        # event loop (a batch's answer is large).
+        future = runner.submit(lambda: _json(job(params, settings, budget)),
+                               budget)
         waiting = asyncio.wrap_future(future)
         waiting.add_done_callback(
             lambda f: f.cancelled() or f.exception())  # always retrieved
         while True:
             done, _ = await asyncio.wait({waiting}, timeout=DISCONNECT_POLL)
             if done:
-                return JSONResponse(waiting.result())
+                return Response(waiting.result(),
+                                media_type="application/json")
             if await request.is_disconnected():
                 budget.cancel.set()
                 raise Cancelled()
     return endpoint
+
+
+def _json(answer: dict) -> bytes:
+    """An answer as JSON, written as Starlette's JSONResponse writes it."""
+    return json.dumps(answer, ensure_ascii=False, allow_nan=False,
+                      separators=(",", ":")).encode("utf-8")
 
 
 def _quick(job: Callable) -> Callable:
