@@ -2,6 +2,7 @@
 
   dlx solve FILE|-            solve a problem in Knuth's DLX format (DLX1,
                               DLX2 colors item:color, DLX3 bounds u:v|item)
+  dlx estimate FILE|-         estimate the size of its search (--estimate)
   dlx pentomino 6x10          pack pentominoes (or other pieces) in a board
   dlx polycube soma           pack polycubes in a box
   dlx polyiamond 6x6          pack hexiamonds (triangular grid)
@@ -19,7 +20,10 @@ board's rotations and reflections; reversal) unless --all-symmetries;
 so are polycube counts.
 --stats prints nodes, updates and time on standard error.  --memo (with
 --count, for solve and tiling) remembers the count of every subproblem:
-tilings in the billions and beyond count in moments.  Exit status: 0
+tilings in the billions and beyond count in moments.  A count runs on
+every core (--jobs N), or a Dask cluster (--scheduler ADDRESS), can be
+checkpointed (--checkpoint FILE) and shows a progress bar on a terminal;
+Ctrl-C prints the partial count.  Exit status: 0
 when a solution exists, 1 when none does or the input is wrong, 2 for a
 usage error (a file that cannot be opened is one), 130 when interrupted,
 141 (as for SIGPIPE) when the reader of the output goes away.
@@ -33,9 +37,13 @@ import os
 import sys
 from typing import Callable, Iterable
 
+from .cli_count import (CountUsageError, add_count_options,
+                        add_estimate_options, count_options,
+                        interrupted_message)
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
 from .search import Interrupted
+from .xcc import EXACT
 
 __all__ = ["main"]
 
@@ -81,6 +89,8 @@ def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool,
         parser.add_argument("--dlx", action="store_true",
                             help="print the problem in Knuth's DLX format "
                                  "instead of solving it")
+    add_estimate_options(parser)
+    add_count_options(parser)
 
 
 def _add_svg_option(parser: argparse.ArgumentParser):
@@ -125,6 +135,16 @@ def _parser() -> argparse.ArgumentParser:
                             "his SSXC1 (dancing cells); auto (default): "
                             "the faster for the problem's shape")
     _add_output_options(solve, symmetric=False, memo=True)
+
+    estimate = commands.add_parser(
+        "estimate", help="estimate the size of a search (DLX format)",
+        description="Estimate the nodes, updates and solutions of counting "
+                    "a problem in Knuth's DLX format, and the time it would "
+                    "take on one core, by Knuth's random probes.")
+    estimate.add_argument("file", metavar="FILE|-",
+                          help="the problem file, or - for standard input")
+    add_estimate_options(estimate, flag=False)
+    estimate.set_defaults(estimate=True, dlx=False)
 
     pento = commands.add_parser(
         "pentomino", help="pack pentominoes (or other pieces) in a board",
@@ -330,13 +350,19 @@ def _run_problem(args, problem: ExactCover, draw: Callable,
     if getattr(args, "dlx", False):
         print(dumps(problem, comment=f"dlx {' '.join(args.argv)}"), end="")
         return 0
+    if args.estimate:
+        return _estimate(args, problem)
     algorithm = getattr(args, "algorithm", "auto")
     solutions = problem.solutions(_limit(args), algorithm=algorithm)
     if svg is not None and args.svg:
         solutions = _drawing_first(args, lambda s: svg(problem, s),
                                    solutions)
     pictures = (draw(problem, solution) for solution in solutions)
-    count = lambda: problem.count(algorithm=algorithm)  # noqa: E731
+    # Jobs split DLX1's tree: dancing cells, colors and bounds count in
+    # this process unless jobs are asked for.
+    one_process = algorithm == "cells" or problem.kind != EXACT
+    count = lambda: _count(args, problem.count,  # noqa: E731
+                           one_process=one_process, algorithm=algorithm)
     if hasattr(args, "memo"):
         from .memo import cli_options
         try:
@@ -349,6 +375,23 @@ def _run_problem(args, problem: ExactCover, draw: Callable,
                                  f"cannot go with --algorithm {algorithm}")
             count = lambda: problem.count(**memo)  # noqa: E731
     return _report(args, pictures, count, lambda: problem.stats)
+
+
+def _count(args, count: Callable, one_process: bool = False,
+           **more) -> int:
+    """``count(**options)`` with the long-count options of ``args``;
+    ``one_process`` drops the default --jobs (every core) when no other
+    long-count option asks for jobs."""
+    with count_options(args) as options:
+        if one_process and args.jobs == 0 and args.checkpoint is None \
+                and "executor" not in options:
+            options["jobs"] = None
+        return count(**options, **more)
+
+
+def _estimate(args, problem: ExactCover) -> int:
+    print(problem.estimate(args.probes, seed=args.seed))
+    return 0
 
 
 def _solve(args) -> int:
@@ -411,6 +454,16 @@ def _run_packing(args, puzzle) -> int:
     if args.svg and (args.count or args.dlx):
         raise UsageError(f"--svg draws a solution; it cannot go with "
                          f"{'--count' if args.count else '--dlx'}")
+    if args.estimate:
+        try:
+            problem = puzzle.distinct_problem() if distinct else \
+                puzzle.problem
+        except ValueError:
+            problem = puzzle.problem
+            print("dlx: note: estimating the search for every tiling "
+                  "(this board's count up to symmetry is not one search)",
+                  file=sys.stderr)
+        return _estimate(args, problem)
     if args.dlx:
         if any(k > 1 for k in puzzle.copies.values()):
             raise UsageError(
@@ -430,7 +483,9 @@ def _run_packing(args, puzzle) -> int:
     if args.svg:
         tilings = _drawing_first(args, puzzle.svg, tilings)
     pictures = map(puzzle.render, tilings)
-    return _report(args, pictures, lambda: puzzle.count(distinct),
+    return _report(args, pictures,
+                   lambda: _count(args, lambda **options: puzzle.count(
+                       distinct, **options)),
                    lambda: puzzle.stats)
 
 
@@ -571,7 +626,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         args.argv = sys.argv[1:] if argv is None else list(argv)
-        if args.command == "solve":
+        if args.command in ("solve", "estimate"):
             status = _solve(args)
         elif args.command == "pentomino":
             status = _pentomino(args, args.parser)
@@ -598,10 +653,10 @@ def main(argv: list[str] | None = None) -> int:
         # status of a process killed by SIGPIPE (128 + 13).
         silence_stdout()
         return 141
-    except KeyboardInterrupt:
-        print("dlx: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as stop:
+        print(interrupted_message("dlx", stop), file=sys.stderr)
         return 130
-    except UsageError as error:
+    except (UsageError, CountUsageError) as error:
         print(f"dlx: error: {error}", file=sys.stderr)
         return 2
     except (InputError, ValueError, OSError) as error:

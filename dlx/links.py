@@ -335,6 +335,16 @@ class LinksRun:
         self.option_of = links.option_of
         self.cutoff = cutoff
 
+    def explored(self) -> float:
+        """The share of the tree explored so far (Knuth's measure, as
+        DLX1's progress reports compute it)."""
+        level, where = int(self.state[0]), int(self.state[1])
+        if where == K.DONE:
+            return 1.0
+        levels = level + 1 if where == K.RECOVER else level
+        return float(K.explored(self.arrays[3], self.arrays[4],
+                                self.arrays[5], self.choice, levels))
+
     def step(self, want: int, stop_at: int, store: bool):
         """One kernel call: see ``dlx.search``."""
         keep = want if store else 0

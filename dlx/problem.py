@@ -356,7 +356,9 @@ class ExactCover:
               max_nodes: int | None = None, time_limit: float | None = None,
               threads: int = 1, mrv_cutoff: int = 0,
               algorithm: str = "auto", memo=False,
-              memo_bytes: int | None = None, choose: str = "auto") -> int:
+              memo_bytes: int | None = None, choose: str = "auto",
+              jobs: int | None = None, executor=None, checkpoint=None,
+              progress=None, split_jobs: int | None = None) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
@@ -378,8 +380,22 @@ class ExactCover:
         count combines with ``given``, ``max_nodes`` and ``time_limit``,
         not with ``limit``, ``threads``, ``mrv_cutoff``, an ``algorithm``
         other than ``"auto"``, colors or bounds.
+
+        For long counts (see ``dlx.jobs``): ``jobs=N`` counts the tree as
+        independent jobs on N processes (0: one per core), ``executor=``
+        on any ``concurrent.futures.Executor`` (a Dask cluster's too),
+        ``checkpoint=FILE`` records each finished job so that the same
+        call resumes after a crash, and ``split_jobs`` sets how many jobs.
+        ``progress=True`` draws a bar on stderr, and a callable receives a
+        ``dlx.jobs.Progress`` as the count goes (a few times a second),
+        with or without jobs.
         """
         if memo is not False or memo_bytes is not None or choose != "auto":
+            if jobs is not None or executor is not None or progress or \
+                    checkpoint is not None or split_jobs is not None:
+                raise ValueError("a memoized count runs in one process; it "
+                                 "cannot be combined with jobs, executor, "
+                                 "checkpoint, split_jobs or progress")
             from . import memo as memo_count
             use = memo_count.wanted(self, memo, limit, threads, mrv_cutoff,
                                     algorithm, memo_bytes, choose)
@@ -391,12 +407,36 @@ class ExactCover:
             # memo="auto" found the memo of little use: count without it.
             if time_limit is not None:
                 time_limit = max(0.0, time_limit - self.stats.seconds)
+        if jobs is not None or executor is not None or \
+                checkpoint is not None or split_jobs is not None:
+            if limit is not None or max_nodes is not None or \
+                    time_limit is not None or threads != 1:
+                raise ValueError("jobs, executor, checkpoint and progress "
+                                 "count the whole search tree; they cannot "
+                                 "be combined with limit, max_nodes, "
+                                 "time_limit or threads")
+            if algorithm == "cells":
+                raise ValueError("jobs split the dancing-links search tree; "
+                                 "algorithm='cells' counts in one process")
+            from . import jobs as J
+            return J.count(self, given=given, mrv_cutoff=mrv_cutoff,
+                           jobs=1 if jobs is None else jobs,
+                           executor=executor, checkpoint=checkpoint,
+                           progress=progress, split_jobs=split_jobs)
         nthreads = _thread_count(threads)
         algorithm = self._algorithm(algorithm)
         if nthreads > 1 and self.kind == xcc.MULTIPLICITIES:
             raise ValueError(f"count(threads={threads}) is not available for "
                              f"problems with bounds yet; count them on one "
                              f"thread (threads=1)")
+        if progress:
+            if nthreads > 1:
+                raise ValueError("progress goes with jobs, not threads")
+            from .jobs import slice_progress
+            with slice_progress(progress) as hook:
+                return sum(self._run(limit, given, max_nodes, time_limit,
+                                     mrv_cutoff, False, hook,
+                                     algorithm))
         if nthreads > 1:
             if limit is not None or max_nodes is not None:
                 raise ValueError("threads > 1 counts the whole search tree; "
@@ -426,6 +466,16 @@ class ExactCover:
                                   deadline)
         return sum(self._run(limit, given, max_nodes, time_limit, mrv_cutoff,
                              store=False, algorithm=algorithm))
+
+    def estimate(self, probes: int = 10_000, *, seed: int = 0,
+                 given: Iterable[int] = (), mrv_cutoff: int = 0):
+        """Knuth's Monte Carlo estimate of what ``count()`` would do:
+        nodes, updates and solutions with standard errors, and the time
+        (a ``dlx.estimate.Estimate``).  ``probes`` random root-to-leaf
+        walks, reproducible for a given ``seed``."""
+        from .estimate import estimate
+        return estimate(self, probes, seed=seed, given=given,
+                        mrv_cutoff=mrv_cutoff)
 
     def solutions(self, limit: int | None = None, *,
                   given: Iterable[int] = (), max_nodes: int | None = None,
@@ -545,7 +595,7 @@ class ExactCover:
         return nodes
 
     def _run(self, limit, given, max_nodes, time_limit, mrv_cutoff, store,
-             algorithm="links"):
+             progress=None, algorithm="links"):
         """Validate the arguments, then ``_search``."""
         limit = whole_number("limit", limit, optional=True)
         max_nodes = whole_number("max_nodes", max_nodes, optional=True)
@@ -554,11 +604,11 @@ class ExactCover:
         given = list(given)
         nodes = self._given_nodes(given, algorithm)
         return self._search(limit, nodes, max_nodes, time_limit, cutoff,
-                            store, sorted({int(g) for g in given}),
+                            store, sorted({int(g) for g in given}), progress,
                             algorithm)
 
     def _search(self, limit, nodes, max_nodes, time_limit, cutoff, store,
-                given_sorted=(), algorithm="links"):
+                given_sorted=(), progress=None, algorithm="links"):
         """One run (a generator, see ``dlx.search.run``) with its own stats.
 
         ``self.stats`` is this run's record from its start, and again
@@ -588,7 +638,7 @@ class ExactCover:
             return
         for found in search.run(run, stats, limit=limit, max_nodes=max_nodes,
                                 time_limit=time_limit, store=store,
-                                given=list(given_sorted)):
+                                given=list(given_sorted), progress=progress):
             yield found
             self.stats = stats
 

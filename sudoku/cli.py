@@ -7,6 +7,8 @@
     sudoku rate PUZZLE|FILE|-    difficulty: <puzzle> <level> <score>
     (every command takes --variant RULES and --regions MAP|FILE; see
     sudoku/cli_generate.py)
+    sudoku count PUZZLE          count its solutions (solve --count), on
+                                 every core, with progress and --checkpoint
 
 A FILE (or ``-`` for standard input) holding one grid over several lines is
 one puzzle; otherwise each non-blank line is a puzzle (text after the
@@ -45,6 +47,9 @@ from typing import Iterable, Iterator, TextIO
 
 from dlx import BudgetExhausted
 from dlx.cli import silence_stdout
+from dlx.jobs import CheckpointError
+from dlx.cli_count import (CountUsageError, add_count_options, count_options,
+                           interrupted_message)
 
 from . import cli_generate
 from . import grid as G
@@ -126,6 +131,23 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(commands)
     cli_generate.add_variant_options(solve)
     cli_generate.add_commands(commands, _positive, _count, _box)
+    add_count_options(solve)
+    counter = commands.add_parser(
+        "count", help="count the solutions of a puzzle (solve --count)",
+        description="Count the solutions of PUZZLE (a grid with few givens "
+        "can have millions: the empty 6x6 has 28,200,960), on every core "
+        "with a progress bar on a terminal; --checkpoint FILE resumes "
+        "after a crash.  FILE or - counts each puzzle of a file.")
+    counter.add_argument("source", nargs="?", metavar="PUZZLE|FILE|-")
+    counter.add_argument("--limit", type=_positive, default=None,
+                         metavar="N", help="stop counting at N")
+    counter.add_argument("--box", type=_box, default=None, metavar="RxC",
+                         help="box shape, e.g. 2x3 (default: inferred)")
+    add_count_options(counter)
+    cli_generate.add_variant_options(counter)
+    counter.set_defaults(example=False, count=True, unique=False,
+                         format="same", max_nodes=None, threads=0,
+                         output=None, quiet=False, svg=None)
     return parser
 
 
@@ -185,14 +207,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in cli_generate.COMMANDS:
             return cli_generate.run(args, UsageError)
         return run_solve(args)
-    except UsageError as error:
+    except (UsageError, CountUsageError) as error:
         print(f"sudoku: {error}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except CheckpointError as error:
+        print(f"sudoku: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt as stop:
         output = getattr(args, "output", None)
         where = "" if output is None or not os.path.isfile(output) else \
             f" ({output} left as it was)"
-        print(f"\nsudoku: interrupted{where}", file=sys.stderr)
+        print("\n" + interrupted_message("sudoku", stop) + where,
+              file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (``sudoku solve big.txt | head -1``): stop
@@ -237,6 +263,9 @@ def run_solve(args: argparse.Namespace) -> int:
     if not _names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
+    if args.checkpoint is not None or args.scheduler is not None:
+        raise UsageError("--checkpoint and --scheduler count one PUZZLE "
+                         "given on the command line, not a FILE")
     with open_input(args.source) as (stream, total):
         found = reader.entries(reader.read_lines(stream), args.box)
         first = next(found, None)
@@ -375,8 +404,15 @@ def solve_one(text: str, args, out: TextIO) -> int:
         puzzle = parse(text, args.box)
         if args.count:
             try:
-                total = count(puzzle, args.limit, max_nodes=args.max_nodes,
-                              variant=args.variant)
+                if args.limit is None and args.max_nodes is None:
+                    # A whole count: the engine's long-count machinery.
+                    with count_options(args) as options:
+                        total = count(puzzle, variant=args.variant,
+                                      **options)
+                else:
+                    total = count(puzzle, args.limit,
+                                  max_nodes=args.max_nodes,
+                                  variant=args.variant)
             except KeyboardInterrupt as stop:  # Interrupted, or before it
                 partial = getattr(stop, "count", 0)
                 print(f"{partial} (partial: interrupted)", file=out)

@@ -148,14 +148,25 @@ def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
 def count(puzzle: Any, limit: int | None = None,
           box: tuple[int, int] | None = None, *,
           max_nodes: int | None = None, time_limit: float | None = None,
-          variant: Any = None) -> int:
+          variant: Any = None, **long_count) -> int:
     """How many solutions ``puzzle`` has, counting at most ``limit`` (a
     positive integer, or None for all; 0 raises ``ValueError``).  Raises
     ``InvalidPuzzle`` for bad input and ``dlx.BudgetExhausted`` when
-    ``max_nodes``/``time_limit`` run out."""
+    ``max_nodes``/``time_limit`` run out.
+
+    For a grid with few givens (the empty 6x6 has 28,200,960 solutions),
+    the engine's long-count options (``jobs``, ``executor``,
+    ``checkpoint``, ``progress``; see ``dlx.ExactCover.count``) count it
+    as independent jobs, on every core or a cluster, with a progress bar
+    and a checkpoint; they count every solution (no ``limit`` or budget).
+    """
     checked_limit = _check_limit(limit)
     variant = as_variant(variant)
     grid = _checked(puzzle, box, variant)
+    if long_count:
+        return problem_for(grid.box, variant).count(
+            limit, given=_givens(grid), max_nodes=max_nodes,
+            time_limit=time_limit, mrv_cutoff=MRV_CUTOFF, **long_count)
     if max_nodes is None and time_limit is None:
         counts, _, _ = search_stack(grid.cells[None], grid.box,
                                     checked_limit, variant=variant)

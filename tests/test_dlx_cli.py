@@ -313,6 +313,79 @@ def test_interrupt_is_one_line(capsys, monkeypatch):
     assert status == 130 and out == "" and err == "dlx: interrupted\n"
 
 
+# -- long counts: estimate, jobs, checkpoints, progress -----------------------
+
+def test_estimate_command_and_flag(capsys, tmp_path):
+    status, out, err = run(capsys, "estimate", TOY)
+    assert status == 0 and "1 solutions" in out and "exact" in out
+    status, out, err = run(capsys, "queens", "13", "--estimate",
+                           "--probes", "500", "--seed", "3")
+    assert status == 0 and out.startswith("Estimated from 500 probes: about")
+    assert "nodes" in out and "on one core" in out
+    status, out, err = run(capsys, "pentomino", "3x20", "--estimate")
+    assert status == 0 and "solutions" in out
+
+
+def test_count_with_jobs_checkpoint_and_progress(capsys, tmp_path):
+    path = tmp_path / "q9.ckpt"
+    status, out, err = run(capsys, "queens", "9", "--count", "--jobs", "1",
+                           "--checkpoint", str(path), "--stats",
+                           "--progress")
+    assert status == 0 and last_line(out) == "352"
+    assert "Altogether 352 solutions" in err
+    assert path.read_text().count("\n") > 1
+    status, out, err = run(capsys, "queens", "9", "--count",
+                           "--checkpoint", str(path))
+    assert status == 0 and last_line(out) == "352"
+    status, out, err = run(capsys, "queens", "8", "--count",
+                           "--checkpoint", str(path))
+    assert status == 1 and "different problem" in err
+    status, out, err = run(capsys, "queens", "8", "--count",
+                           "--checkpoint", str(tmp_path / "no" / "c"))
+    assert status == 2 and "no such directory" in err
+
+
+def test_pentomino_count_on_jobs(capsys):
+    status, out, err = run(capsys, "pentomino", "3x20", "--count", "--jobs",
+                           "2")
+    assert status == 0 and last_line(out) == "2"
+
+
+def test_no_progress_bar_in_a_pipe():
+    done = subprocess.run([sys.executable, "-m", "dlx", "queens", "11",
+                           "--count", "--jobs", "1"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout == "2680\n"
+    assert done.stderr == ""
+
+
+def test_scheduler_that_is_not_there(capsys):
+    pytest.importorskip("distributed")
+    status, out, err = run(capsys, "queens", "8", "--count", "--scheduler",
+                           "tcp://127.0.0.1:9")
+    assert status == 2 and "cannot reach the Dask scheduler" in err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_prints_the_partial_count(jobs, tmp_path):
+    import signal
+    import time
+    path = tmp_path / "c"
+    process = _python_dlx("queens", "15", "--count", "--jobs", jobs,
+                          "--checkpoint", str(path))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (
+            not path.exists() or path.read_text().count("\n") < 3):
+        time.sleep(0.02)
+    process.send_signal(signal.SIGINT)
+    stopped = time.monotonic()
+    out, err = process.communicate(timeout=60)
+    assert time.monotonic() - stopped < 10
+    assert process.returncode == 130
+    assert out.endswith(" (partial: interrupted)\n")
+    assert int(out.split()[0]) > 0 and "(partial)" in err
+
+
 def test_debruijn_and_rooks_commands(capsys):
     status, out, _ = run(capsys, "debruijn", "3", "--all")
     assert status == 0 and out.split() == ["00010111", "00011101"]

@@ -234,3 +234,33 @@ def test_closed_pipe_exits_quietly(tmp_path):
     reader.stdout.close()
     err = reader.stderr.read().decode()
     assert reader.wait(timeout=120) == 141 and err == ""
+
+
+# -- long counts ---------------------------------------------------------------
+
+def test_count_command_with_checkpoint(capsys, tmp_path):
+    path = tmp_path / "c"
+    empty = "." * 16
+    assert run(capsys, "count", empty, "--jobs", "1", "--checkpoint",
+               str(path))[:2] == (0, "288\n")
+    assert path.read_text().count("\n") > 1
+    assert run(capsys, "count", empty, "--checkpoint", str(path))[:2] == (
+        0, "288\n")
+    status, out, err = run(capsys, "count", "1" + "." * 15, "--checkpoint",
+                           str(path))
+    assert status == 1 and "given options" in err
+
+
+def test_count_command_agrees_with_solve_count(capsys):
+    puzzle = "123456" + "." * 30  # 6x6, the first row given
+    counted = run(capsys, "count", puzzle, "--jobs", "2")
+    assert counted[:2] == run(capsys, "solve", puzzle, "--count")[:2]
+    assert counted[1] == f"{28200960 // 720}\n"
+
+
+def test_checkpoint_is_for_one_puzzle(capsys, tmp_path):
+    path = tmp_path / "puzzles.txt"
+    path.write_text("." * 16 + "\n")
+    status, out, err = run(capsys, "count", str(path), "--checkpoint",
+                           str(tmp_path / "c"))
+    assert status == 2 and "one PUZZLE" in err

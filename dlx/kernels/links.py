@@ -448,3 +448,98 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
             committed -= 1
             release_option(given_nodes[committed], llink, rlink, ulink,
                            dlink, top, length)
+
+
+@njit(cache=True)
+def probe(llink, rlink, ulink, dlink, top, length, choice, cutoff, out):
+    """One random root-to-leaf walk of the search tree (Knuth, 1975).
+
+    At each node the item is chosen as ``search`` chooses it and one of its
+    ``d`` options at random; the walk's weight, the product of the degrees
+    ``d`` so far, is how many nodes of that depth it stands for.  Adds to
+    ``out`` the walk's estimates ``(nodes, updates, solutions)``: the sum
+    of the weights of the nodes on the walk; the sum of their weighted
+    costs (a node costs its ``cover_rest`` and, if it branches, its
+    ``cover``, as the search counts them); the weight of the leaf when it
+    is a solution.  Each is an unbiased estimate of the tree's figure.
+    The links are restored before it returns.
+    """
+    weight = 1.0
+    nodes = 1.0
+    updates = 0.0
+    solutions = 0.0
+    level = 0
+    while True:
+        best = choose_item(llink, rlink, length, cutoff)
+        updates += weight * cover(best, llink, rlink, ulink, dlink, top,
+                                  length)
+        degree = length[U(best)] - COVERED
+        if degree == 0:  # a dead end: undo this level's cover only
+            uncover(best, llink, rlink, ulink, dlink, top, length)
+            level -= 1
+            break
+        p = dlink[U(best)]
+        for _ in range(np.random.randint(0, degree)):
+            p = dlink[U(p)]
+        choice[U(level)] = p
+        weight *= degree
+        nodes += weight
+        updates += weight * cover_rest(p, llink, rlink, ulink, dlink, top,
+                                       length)
+        if rlink[0] == 0:  # a solution, a leaf
+            solutions = weight
+            break
+        level += 1
+    while level >= 0:
+        p = choice[U(level)]
+        uncover_rest(p, llink, rlink, ulink, dlink, top, length)
+        uncover(top[U(p)], llink, rlink, ulink, dlink, top, length)
+        level -= 1
+    out[0] += nodes
+    out[1] += updates
+    out[2] += solutions
+
+
+@njit(cache=True)
+def estimate(llink, rlink, ulink, dlink, top, length, choice, cutoff, seed,
+             out):
+    """``out.shape[0]`` independent probes, seeded by ``seed``: row ``k``
+    of ``out`` receives probe ``k``'s ``(nodes, updates, solutions)``.
+
+    The root list must hold at least one primary item.
+    """
+    np.random.seed(seed)
+    for k in range(out.shape[0]):
+        out[k, 0] = 0.0
+        out[k, 1] = 0.0
+        out[k, 2] = 0.0
+        probe(llink, rlink, ulink, dlink, top, length, choice, cutoff,
+              out[k])
+
+
+@njit(cache=True)
+def explored(dlink, top, length, choice, levels):
+    """The share of the search tree explored, as DLX1 reports it.
+
+    ``choice[0..levels-1]`` are the options being tried; at level ``l``
+    option ``choice[l]`` is the ``k``-th (from 0) of the ``d`` options of
+    its item, so the subtrees of the ``k`` before it are done.  Each level
+    weighs one over the product of the degrees above it (Knuth's measure),
+    and the current subtree counts half done.  An item's own option list
+    is untouched below it (every option meeting it is hidden elsewhere),
+    so ``d`` is its length and the position is a walk down that list.
+    """
+    share = 0.0
+    weight = 1.0
+    for level in range(levels):
+        p = choice[U(level)]
+        item = top[U(p)]
+        degree = length[U(item)] - COVERED
+        k = 0
+        q = dlink[U(item)]
+        while q != p:
+            k += 1
+            q = dlink[U(q)]
+        weight /= degree
+        share += k * weight
+    return share + weight / 2

@@ -413,7 +413,8 @@ class Packing:
         interrupted) and returns it."""
         found = 0
         try:
-            found = problem.count(threads=threads)
+            found = problem.count(threads=threads,
+                                  **getattr(self, "_count_options", {}))
         except Interrupted as stop:
             self._add_stats(stop.stats)
             found = stop.count
@@ -451,20 +452,23 @@ class Packing:
             self._add_stats(problem.stats)
 
     def count(self, distinct: bool = True, *, exhaustive: bool = False,
-              threads: int = 1) -> int:
+              threads: int = 1, **count_options) -> int:
         """How many tilings: up to symmetry (``distinct``) or all.
 
         All tilings are counted from the orbits found for the distinct
         count (orbit sizes by the orbit-stabilizer theorem), which is
         several times faster than searching them all; ``exhaustive=True``
         searches ``problem`` instead, with no symmetry breaking at all.
-        ``threads`` is passed to ``ExactCover.count`` for the searches
-        that count without listing (0: one per core).
+        ``threads`` and ``count_options`` (``jobs``, ``executor``,
+        ``checkpoint``, ``progress``; see ``dlx.jobs``) are passed to
+        ``ExactCover.count`` for the searches that count without listing
+        (0 threads: one per core).
         """
         self.stats = Stats()
         # On Ctrl-C, Interrupted carries the tilings counted so far (a
         # lower bound: a Burnside step that did not end adds nothing).
         self._partial = [0, 0]  # (up to symmetry, all) counted so far
+        self._count_options = count_options
         plan = None
         if len(self.symmetries) > 1 and not exhaustive:
             plan = self._breaking_plan()

@@ -1,0 +1,117 @@
+"""The options of long counts, shared by the ``dlx`` commands (and
+``sudoku``): ``--jobs``, ``--scheduler``, ``--checkpoint``,
+``--progress``, and the estimate (``--estimate``, ``--probes``,
+``--seed``).  The work itself is ``dlx.jobs`` and ``dlx.estimate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+
+__all__ = ["add_count_options", "add_estimate_options", "count_options",
+           "interrupted_message"]
+
+
+class CountUsageError(Exception):
+    """A long-count option that cannot be honoured (exit status 2)."""
+
+
+def _whole(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got "
+                                         f"{text!r}")
+    return int(text)
+
+
+def add_count_options(parser: argparse.ArgumentParser) -> None:
+    """``--jobs``, ``--scheduler``, ``--checkpoint``, ``--progress``."""
+    group = parser.add_argument_group(
+        "long counts (with --count)",
+        "The tree is split into independent jobs; the count, nodes and "
+        "updates are those of one search.")
+    group.add_argument("--jobs", type=_whole, default=0, metavar="N",
+                       help="count on N processes (default 0: one per core)")
+    group.add_argument("--scheduler", metavar="ADDRESS",
+                       help="count on the Dask cluster whose scheduler is at "
+                            "ADDRESS (e.g. tcp://10.0.0.5:8786; needs "
+                            "pip install 'dlx-toolkit[dask]')")
+    group.add_argument("--checkpoint", metavar="FILE",
+                       help="record each finished job in FILE; the same "
+                            "command after a crash or Ctrl-C resumes from it")
+    group.add_argument("--progress", action=argparse.BooleanOptionalAction,
+                       default=None,
+                       help="a progress bar on stderr (default: when stderr "
+                            "is a terminal and the count lasts over a "
+                            "second)")
+
+
+def add_estimate_options(parser: argparse.ArgumentParser,
+                         flag: bool = True) -> None:
+    """``--estimate`` (unless ``flag`` is False), ``--probes``, ``--seed``."""
+    from .estimate import DEFAULT_PROBES
+    if flag:
+        parser.add_argument("--estimate", action="store_true",
+                            help="estimate the size of the search (Knuth's "
+                                 "random probes) instead of solving")
+    parser.add_argument("--probes", type=_whole, default=DEFAULT_PROBES,
+                        metavar="N", help=f"probes of the estimate "
+                        f"(default {DEFAULT_PROBES:,})")
+    parser.add_argument("--seed", type=_whole, default=0, metavar="S",
+                        help="random seed of the estimate (default 0)")
+
+
+def _progress(args):
+    """True, False, or a bar if tqdm is there (the automatic default)."""
+    if args.progress is False:
+        return None
+    try:
+        import tqdm  # noqa: F401
+    except ImportError:
+        if args.progress:
+            raise CountUsageError("--progress needs tqdm: pip install "
+                                  "'dlx-toolkit[progress]'") from None
+        return None
+    if args.progress or sys.stderr.isatty():
+        return True
+    return None
+
+
+@contextlib.contextmanager
+def count_options(args):
+    """The keyword arguments of ``ExactCover.count`` for the options in
+    ``args``, with a Dask client open for as long as they are in use."""
+    options = {"jobs": args.jobs, "checkpoint": args.checkpoint,
+               "progress": _progress(args)}
+    if args.checkpoint is not None:
+        folder = os.path.dirname(os.path.abspath(args.checkpoint))
+        if not os.path.isdir(folder):
+            raise CountUsageError(f"--checkpoint {args.checkpoint}: no such "
+                                  f"directory {folder}")
+    if args.scheduler is None:
+        yield options
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CountUsageError("--scheduler needs Dask: pip install "
+                              "'dlx-toolkit[dask]'") from None
+    try:
+        client = Client(args.scheduler, timeout=10)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise CountUsageError(f"cannot reach the Dask scheduler at "
+                              f"{args.scheduler}: {error}") from None
+    with client:
+        options["executor"] = client.get_executor()
+        yield options
+
+
+def interrupted_message(prog: str, stop: BaseException) -> str:
+    """What to say when Ctrl-C stopped a run: the partial count if any."""
+    counted = getattr(stop, "count", None)
+    if counted is None:
+        return f"{prog}: interrupted"
+    return (f"{prog}: interrupted: {counted:,} solutions counted so far "
+            f"(a partial count)")

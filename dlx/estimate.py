@@ -1,0 +1,147 @@
+"""How big is a search tree?  Knuth's Monte Carlo estimate.
+
+Knuth ("Estimating the efficiency of backtrack programs", 1975; TAOCP
+7.2.2) walks from the root to a leaf choosing a random option at each
+node; the product of the branching degrees along the walk is how many
+nodes of each depth the walk stands for.  Summed, it is an unbiased
+estimate of the tree's node count (and, weighting each node's work, of
+its updates; the weight of a solution leaf, of the solutions).  Many
+walks (*probes*) average out; their spread gives a standard error.  The
+walks run in a jitted kernel (``dlx.kernels.links.probe``); an estimated
+time comes from the updates per second of a short real search.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from .kernels import links as K
+from .links import commit_givens, load_kernels
+from .search import BudgetExhausted, whole_number
+from .xcc import EXACT
+
+__all__ = ["Estimate", "estimate"]
+
+# The probes of an estimate by default: on the counting benchmarks the
+# estimate of the node count is then within a few percent (bench/).
+DEFAULT_PROBES = 10_000
+# Nodes of the short real search that measures the search rate.
+RATE_NODES = 300_000
+
+
+@dataclass
+class Estimate:
+    """Estimated size of a search tree, with standard errors (``*_error``:
+    one standard error of the mean over ``probes`` probes).
+
+    ``seconds``: estimated time of the whole search at the rate (updates
+    per second) measured on this machine; ``exact``: True when the tree
+    was small enough that the rate measurement searched it all, and the
+    figures are then the true ones.
+    """
+
+    nodes: float
+    nodes_error: float
+    updates: float
+    updates_error: float
+    solutions: float
+    solutions_error: float
+    seconds: float
+    probes: int
+    exact: bool = False
+
+    def __str__(self) -> str:
+        def show(value, error):
+            if self.exact:
+                return f"{value:,.0f}"
+            share = f" ± {100 * error / value:.0f}%" if value else ""
+            return f"about {_round(value)}{share}"
+
+        solutions = (f"{show(self.solutions, self.solutions_error)} "
+                     f"solutions" if self.solutions or self.exact else
+                     "no solution met by any probe")
+        return (f"Estimated from {self.probes:,} probes: {solutions}, "
+                f"{show(self.nodes, self.nodes_error)} nodes, "
+                f"{show(self.updates, self.updates_error)} updates, "
+                f"{_duration(self.seconds)} on one core"
+                + (" (exact: the whole tree was searched)"
+                   if self.exact else "") + ".")
+
+
+def _round(x: float) -> str:
+    """Three significant digits, grouped: 14,800,000."""
+    if x < 1000:
+        return f"{x:.3g}"
+    digits = int(math.floor(math.log10(x))) - 2
+    return f"{round(x, -digits):,.0f}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.3g} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.3g} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.3g} h"
+    return f"{seconds / 86400:.3g} days"
+
+
+def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
+             given: Iterable[int] = (), mrv_cutoff: int = 0) -> Estimate:
+    """Knuth's estimate of ``problem.count()``'s work (see the module)."""
+    from .problem import _cutoff
+
+    if getattr(problem, "kind", EXACT) != EXACT:
+        raise ValueError("the estimate walks DLX1's search tree; a problem "
+                         "with colors or bounds has no estimate yet")
+    probes = whole_number("probes", probes)
+    if probes < 1:
+        raise ValueError("probes must be at least 1")
+    seed = whole_number("seed", seed)
+    cutoff = _cutoff(mrv_cutoff)
+    given = list(given)
+    problem._given_nodes(given)  # validated before any work
+    # The rate: a short real search (which may settle the question).
+    t0 = time.perf_counter()
+    try:
+        problem.count(given=given, max_nodes=RATE_NODES, mrv_cutoff=cutoff)
+        exact = True
+    except BudgetExhausted:
+        exact = False
+    stats = problem.stats
+    spent = time.perf_counter() - t0
+    if exact:
+        return Estimate(stats.nodes, 0.0, stats.updates, 0.0,
+                        stats.solutions, 0.0, stats.seconds, probes, True)
+    mean, error = probe_figures(problem, probes, seed=seed, given=given,
+                                mrv_cutoff=cutoff)
+    rate = stats.updates / max(stats.seconds, spent * 1e-3, 1e-9)
+    return Estimate(float(mean[0]), float(error[0]), float(mean[1]),
+                    float(error[1]), float(mean[2]), float(error[2]),
+                    float(mean[1] / rate), probes)
+
+
+def probe_figures(problem, probes: int, *, seed: int = 0,
+                  given: Iterable[int] = (), mrv_cutoff: int = 0):
+    """The probes alone: ``(mean, standard error)``, each an array of the
+    estimated ``(nodes, updates, solutions)``."""
+    arrays = problem.links.copy_arrays()
+    load_kernels("search")
+    committed = commit_givens(problem._given_nodes(list(given)), arrays)
+    if committed is None:  # the givens clash: an empty tree
+        return np.zeros(3), np.zeros(3)
+    if arrays[1][0] == 0:  # the givens are a cover: one leaf
+        return np.array([1.0, committed, 1.0]), np.zeros(3)
+    out = np.zeros((probes, 3), np.float64)
+    choice = np.zeros(len(problem.primary) + 1, np.int32)
+    K.estimate(*arrays, choice, mrv_cutoff, seed, out)
+    mean = out.mean(axis=0)
+    error = out.std(axis=0, ddof=1) / math.sqrt(probes) if probes > 1 \
+        else np.full(3, math.inf)
+    mean[1] += committed  # the givens' own updates, once
+    return mean, error

@@ -1,0 +1,784 @@
+"""Counts that take hours: independent jobs, executors, checkpoints, progress.
+
+A *job* is one node of the search tree, named by the options chosen on
+the path from the root to it (the problem's givens first).  Counting the
+problem with those options given counts exactly the subtree below that
+node, so a *split* -- the top of the tree walked here, plus the jobs on
+its frontier -- counts the whole tree: the split's own nodes, updates and
+solutions plus those of every job are exactly the figures of one search
+from the root (DLX1's figures).  Jobs are plain data (a tuple of option
+numbers and two numbers), so any ``concurrent.futures.Executor`` runs
+them: processes on this machine by default, threads, or a Dask cluster
+through ``distributed.Client.get_executor()``.
+
+A job that turns out large is split again the same way:
+``split(problem, given=job.given)``.
+
+    >>> from dlx.problems.queens import queens
+    >>> p = queens(8)
+    >>> plan = split(p, jobs=20)
+    >>> len(plan.jobs) >= 20
+    True
+    >>> sum(p.count(given=job.given) for job in plan.jobs) + plan.solutions
+    92
+
+A checkpoint is an append-only log: a header line (which problem, which
+split) written whole by write-then-rename, then one line per finished job,
+each flushed and fsynced before the next job is recorded.  A crash at any
+instant leaves at most a torn last line, which is dropped on resume; a job
+is recorded only after it finished, and a recorded job is never run again,
+so the resumed count is exactly the uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import concurrent.futures as cf
+import hashlib
+import json
+import math
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from .kernels import links as K
+from .links import load_kernels
+from .search import BudgetExhausted, Interrupted, Stats, whole_number
+from .xcc import EXACT
+
+__all__ = ["Job", "Split", "split", "count", "Progress", "Checkpoint",
+           "CheckpointError"]
+
+# How many jobs per worker a split aims at by default (before the jobs
+# estimated far above the mean are split again, see BALANCE_*): with the
+# largest run first, a few per worker keep every worker busy to the end.
+JOBS_PER_WORKER = 16
+# ... and never fewer than this, so that a checkpoint saves work often and
+# a run resumed on a machine with more cores still balances.
+MIN_JOBS = 256
+# On an executor of our choosing (a process pool) each job is one task.
+# Elsewhere a task costs more (a Dask task takes milliseconds of the
+# scheduler's time), so jobs go in batches, this many per worker; each
+# batch takes every so many jobs of the largest-first order, so batches
+# are alike in size.
+TASKS_PER_WORKER = 16
+# The split estimates every job with this many of Knuth's probes and
+# splits again any job estimated above BALANCE_FACTOR times the mean (at
+# most BALANCE_ROUNDS times): trees are irregular (6x10 pentominoes: a
+# breadth-first frontier's largest job is hundreds of times its mean).
+BALANCE_PROBES = 16
+BALANCE_FACTOR = 2.0
+BALANCE_ROUNDS = 8
+# ... as long as the jobs stay fewer than this many times the target.
+BALANCE_JOBS = 4
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that does not belong to this count."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """A subtree: count the problem with ``given`` chosen (option numbers).
+
+    ``share``: the subtree's share of the whole tree by Knuth's measure
+    (one over the product of the branching degrees on its path), used for
+    progress; ``commit_updates``: the link updates that choosing ``given``
+    makes, which belong to the split, not to the job's subtree; ``size``:
+    its updates as estimated by a few probes (0.0 when not estimated),
+    which orders the jobs largest first.
+    """
+
+    given: tuple
+    share: float = 1.0
+    commit_updates: int = 0
+    size: float = 0.0
+
+
+@dataclass
+class Split:
+    """The top of a search tree and the jobs on its frontier.
+
+    ``nodes``/``updates``/``solutions``: the work of the top of the tree,
+    done while splitting (solutions found there are shallow leaves);
+    ``settled``: the share of the tree finished while splitting;
+    ``jobs``: in the order the search would meet them.
+    """
+
+    given: tuple
+    mrv_cutoff: int
+    target: int
+    jobs: list = field(default_factory=list)
+    nodes: int = 0
+    updates: int = 0
+    solutions: int = 0
+    settled: float = 0.0
+
+    def digest(self) -> str:
+        """A fingerprint of the split (its jobs and the search rule)."""
+        h = hashlib.sha256()
+        h.update(json.dumps([list(self.given), self.mrv_cutoff,
+                             [list(j.given) for j in self.jobs]]).encode())
+        return h.hexdigest()[:32]
+
+
+def problem_digest(problem) -> str:
+    """A fingerprint of a problem's structure (items and options, not
+    their names): the same count for the same fingerprint."""
+    links = problem.links
+    h = hashlib.sha256()
+    h.update(f"{type(problem).__name__} {len(problem.items)} "
+             f"{links.nprimary}".encode())
+    h.update(np.ascontiguousarray(links.top, np.int32).tobytes())
+    return h.hexdigest()[:32]
+
+
+# -- splitting ------------------------------------------------------------
+class _Top:
+    """DLX1's search tree near the root, walked from Python one node at a
+    time with the kernels' single steps (the branching item is chosen as
+    the search chooses it, so the frontier is the search's own)."""
+
+    def __init__(self, problem, given_nodes, cutoff):
+        links = problem.links
+        self.arrays = links.copy_arrays()
+        self.option_start = links.option_start
+        self.option_of = links.option_of
+        self.cutoff = cutoff
+        self.base = 0
+        self.clash = False
+        for p in given_nodes:
+            u = K.commit_option(p, *self.arrays)
+            if u < 0:
+                self.clash = True
+                return
+            self.base += u
+
+    def solved(self) -> bool:
+        return self.arrays[1][0] == 0
+
+    def expand(self, path):
+        """Branch at the node ``path`` (option numbers below the givens):
+        returns the updates of covering its item and trying each option,
+        and per child ``(option, is a solution, updates to commit it)``."""
+        arrays = self.arrays
+        llink, rlink, dlink = arrays[0], arrays[1], arrays[3]
+        nodes = [int(self.option_start[k]) for k in path]
+        for p in nodes:
+            K.commit_option(p, *arrays)
+        best = K.choose_item(llink, rlink, arrays[5], self.cutoff)
+        updates = K.cover(best, *arrays)
+        tried = []
+        p = int(dlink[best])
+        while p != best:
+            updates += K.cover_rest(p, *arrays)
+            tried.append((p, rlink[0] == 0))
+            K.uncover_rest(p, *arrays)
+            p = int(dlink[p])
+        K.uncover(best, *arrays)
+        children = []
+        for p, leaf in tried:
+            # What count(given=...) spends choosing this option on top of
+            # its ancestors (the same whatever the order of choosing).
+            u = K.commit_option(p, *arrays)
+            K.release_option(p, *arrays)
+            children.append((int(self.option_of[p]), bool(leaf), u))
+        for p in reversed(nodes):
+            K.release_option(p, *arrays)
+        return updates, children
+
+    def size(self, path, probes: int, seed: int) -> float:
+        """The estimated updates of the subtree at ``path`` (Knuth's
+        probes, seeded by ``seed``)."""
+        arrays = self.arrays
+        nodes = [int(self.option_start[k]) for k in path]
+        for p in nodes:
+            K.commit_option(p, *arrays)
+        out = np.zeros((probes, 3))
+        choice = np.zeros(len(arrays[0]), np.int32)
+        K.estimate(*arrays, choice, self.cutoff, seed, out)
+        for p in reversed(nodes):
+            K.release_option(p, *arrays)
+        return float(out[:, 1].mean())
+
+
+def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
+          mrv_cutoff: int = 0, probes: int = BALANCE_PROBES,
+          seed: int = 0) -> Split:
+    """Split ``problem``'s search tree into at least ``jobs`` subtrees
+    (fewer only when the tree is smaller).
+
+    Nodes are expanded nearest the root first until the frontier holds
+    ``jobs`` nodes; then, with ``probes`` > 0, each is estimated by that
+    many of Knuth's probes (seeded from ``seed``) and any estimated above
+    ``BALANCE_FACTOR`` times the mean is split again, a few rounds.
+    ``given``: options chosen before the search (a job's ``given`` splits
+    that job again).  The jobs come in the order the search meets them.
+    """
+    from .problem import _cutoff
+
+    if getattr(problem, "kind", EXACT) != EXACT:
+        raise ValueError("jobs split DLX1's search tree; a problem with "
+                         "colors or bounds is counted in one search")
+    target = whole_number("jobs", jobs) or 1
+    probes = whole_number("probes", probes)
+    seed = whole_number("seed", seed)
+    cutoff = _cutoff(mrv_cutoff)
+    given = tuple(dict.fromkeys(given))
+    nodes = problem._given_nodes(given)
+    load_kernels("steps")
+    if probes:
+        load_kernels("search")
+    plan = Split(given, cutoff, target)
+    top = _Top(problem, nodes, cutoff)
+    if top.clash:  # the givens overlap: an empty tree
+        plan.settled = 1.0
+        return plan
+    plan.updates = top.base
+    if top.solved():  # the givens alone are a cover: one leaf node
+        plan.nodes = plan.solutions = 1
+        plan.settled = 1.0
+        return plan
+
+    def expand(entry):
+        """The entry's node is walked here: its children that are not
+        solutions become entries."""
+        place, path, share, commit = entry
+        updates, children = top.expand(path)
+        plan.nodes += 1
+        plan.updates += updates
+        if not children:
+            plan.settled += share
+        grown = []
+        for k, (option, leaf, u) in enumerate(children):
+            child_share = share / len(children)
+            if leaf:
+                plan.nodes += 1
+                plan.solutions += 1
+                plan.settled += child_share
+            else:
+                grown.append((place + (k,), path + (option,), child_share,
+                              commit + u))
+        return grown
+
+    # Entries: (position among siblings on the path, path, share, commit).
+    frontier = collections.deque([((), (), 1.0, top.base)])
+    while frontier and len(frontier) < target:
+        frontier.extend(expand(frontier.popleft()))
+    frontier = list(frontier)
+    sizes: dict = {}
+    limit = None
+    for _ in range(BALANCE_ROUNDS if probes else 0):
+        for entry in frontier:
+            if entry[1] not in sizes:
+                sizes[entry[1]] = top.size(entry[1], probes,
+                                           seed + len(sizes))
+        if limit is None:  # a fair share of the whole tree, fixed
+            limit = BALANCE_FACTOR * sum(sizes[e[1]] for e in frontier) / \
+                max(target, len(frontier))
+        big = [e for e in frontier if sizes[e[1]] > limit]
+        if not big or len(frontier) + len(big) > BALANCE_JOBS * target:
+            break
+        frontier = [child for entry in frontier for child in (
+            expand(entry) if sizes[entry[1]] > limit else [entry])]
+    for place, path, share, commit in sorted(frontier):
+        plan.jobs.append(Job(given + path, share, commit,
+                             sizes.get(path, 0.0)))
+    return plan
+
+
+# -- running one job --------------------------------------------------------
+class _Payload:
+    """The problem, pickled once, with its fingerprint; workers unpickle
+    it once per thread and keep it (``_installed``)."""
+
+    def __init__(self, problem, digest: str):
+        self.digest = digest
+        self.blob = pickle.dumps(problem, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+_installed: dict = {}
+_local = threading.local()
+
+
+def _install(payload: _Payload) -> None:
+    """Process-pool initializer: keep the problem; let Ctrl-C reach only
+    the parent, which stops the pool."""
+    _installed[payload.digest] = payload
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _problem_for(payload) -> object:
+    """This thread's own copy of the problem (a search keeps its ``stats``
+    on the problem object, so threads must not share one)."""
+    if isinstance(payload, str):
+        payload = _installed[payload]
+    cache = getattr(_local, "problems", None)
+    if cache is None:
+        cache = _local.problems = {}
+    problem = cache.get(payload.digest)
+    if problem is None:
+        problem = cache[payload.digest] = pickle.loads(payload.blob)
+    return problem
+
+
+def run_job(payload, given: tuple, commit_updates: int, mrv_cutoff: int):
+    """Count one job: ``(solutions, nodes, updates, seconds)`` of its
+    subtree.  Runs in a worker; ``payload`` is a ``_Payload`` or the
+    fingerprint of one installed in this process."""
+    problem = _problem_for(payload)
+    found = problem.count(given=given, mrv_cutoff=mrv_cutoff,
+                          algorithm="links")
+    stats = problem.stats
+    return (found, stats.nodes, stats.updates - commit_updates,
+            stats.seconds)
+
+
+def run_jobs(payload, batch, mrv_cutoff: int) -> list:
+    """``run_job`` for each ``(given, commit_updates)`` of ``batch``: one
+    task for executors whose every task costs milliseconds (Dask)."""
+    return [run_job(payload, given, commit, mrv_cutoff)
+            for given, commit in batch]
+
+
+# -- checkpoints ---------------------------------------------------------------
+_FORMAT = "dlx-checkpoint 1"
+
+
+class Checkpoint:
+    """The finished jobs of one split, kept in an append-only file.
+
+    Open with ``Checkpoint(path, problem, plan)``: a new file gets a header
+    naming the problem and the split; an existing one must have the same,
+    or ``CheckpointError`` says what differs.  ``done`` maps each recorded
+    job's ``given`` to its ``(solutions, nodes, updates)``.
+    """
+
+    def __init__(self, path, problem_fingerprint: str, plan: Split):
+        self.path = os.fspath(path)
+        self.done: dict = {}
+        header = {"format": _FORMAT, "problem": problem_fingerprint,
+                  "given": list(plan.given), "mrv_cutoff": plan.mrv_cutoff,
+                  "target": plan.target, "jobs": len(plan.jobs),
+                  "split": plan.digest()}
+        if os.path.exists(self.path):
+            self._resume(header)
+        else:
+            self._create(header)
+        self._file = open(self.path, "a", encoding="utf-8")
+
+    @staticmethod
+    def read_header(path) -> dict | None:
+        """The header of the checkpoint at ``path``, or None if there is no
+        file; CheckpointError if it is not a checkpoint."""
+        path = os.fspath(path)
+        if not os.path.exists(path):
+            return None
+        with open(path, "rb") as f:
+            first = f.readline()
+        try:
+            header = json.loads(first)
+            if header.get("format") != _FORMAT:
+                raise ValueError
+        except (ValueError, AttributeError):
+            raise CheckpointError(f"{path} is not a dlx checkpoint (its "
+                                  f"first line is not a checkpoint header)"
+                                  ) from None
+        return header
+
+    def _create(self, header: dict) -> None:
+        # The header appears whole or not at all: written to a temporary
+        # file, synced, then renamed over the name.
+        temporary = f"{self.path}.tmp{os.getpid()}"
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write(json.dumps(header) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, self.path)
+        _sync_directory(self.path)
+
+    def _resume(self, header: dict) -> None:
+        old = self.read_header(self.path)
+        where = self.path
+        if old["problem"] != header["problem"]:
+            raise CheckpointError(f"{where} was made for a different problem; "
+                                  f"remove it or name another file")
+        for key, what in (("given", "given options"),
+                          ("mrv_cutoff", "mrv_cutoff")):
+            if old[key] != header[key]:
+                raise CheckpointError(
+                    f"{where} was made with {what} {old[key]!r}, not "
+                    f"{header[key]!r}")
+        if old["split"] != header["split"]:
+            raise CheckpointError(
+                f"{where} was made for a different split of this problem "
+                f"({old['jobs']} jobs aimed at {old['target']}, not "
+                f"{header['jobs']} aimed at {header['target']})")
+        with open(self.path, "rb") as f:
+            data = f.read()
+        lines = data.split(b"\n")
+        good = len(lines[0]) + 1
+        # The last piece is empty after a whole last line; anything else
+        # there is a line torn by a crash, and is dropped.
+        for k, line in enumerate(lines[1:-1], 2):
+            try:
+                entry = json.loads(line)
+                key = tuple(entry["given"])
+                value = (int(entry["solutions"]), int(entry["nodes"]),
+                         int(entry["updates"]))
+            except (ValueError, KeyError, TypeError):
+                raise CheckpointError(f"{where}:{k}: not a job record; the "
+                                      f"file is damaged") from None
+            self.done.setdefault(key, value)
+            good += len(line) + 1
+        if good < len(data):
+            with open(self.path, "r+b") as f:
+                f.truncate(good)
+                f.flush()
+                os.fsync(f.fileno())
+
+    def record(self, job: Job, result) -> None:
+        """Record a finished job durably (flushed and fsynced)."""
+        solutions, nodes, updates = result[:3]
+        self.done[tuple(job.given)] = (solutions, nodes, updates)
+        self._file.write(json.dumps({"given": list(job.given),
+                                     "solutions": solutions, "nodes": nodes,
+                                     "updates": updates}) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _sync_directory(path: str) -> None:
+    """Make a rename durable (the directory entry), where the OS allows."""
+    try:
+        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# -- progress ------------------------------------------------------------------
+@dataclass
+class Progress:
+    """How far a count has come, passed to a ``progress`` callable.
+
+    ``fraction``: the share of the search tree explored (Knuth's measure:
+    each job weighs one over the product of the branching degrees on its
+    path); ``jobs_done`` of ``jobs``; ``solutions``/``nodes`` so far;
+    ``seconds`` since the start; ``eta``: seconds left at the rate so far
+    (None until something is known).
+    """
+
+    fraction: float
+    jobs_done: int
+    jobs: int
+    solutions: int
+    nodes: int
+    seconds: float
+
+    @property
+    def eta(self) -> float | None:
+        if self.fraction <= 0 or self.seconds <= 0:
+            return None
+        return self.seconds * (1 - self.fraction) / self.fraction
+
+
+class _Bar:
+    """A progress bar on stderr, by tqdm (``pip install
+    'dlx-toolkit[progress]'``), shown once a run lasts ``delay`` seconds."""
+
+    def __init__(self, delay: float = 1.0, stream=None):
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            raise ImportError("the progress bar needs tqdm: pip install "
+                              "'dlx-toolkit[progress]'") from None
+        # No monitor thread: the process pool is forked after the bar
+        # starts, and a fork should not copy a process with threads.
+        tqdm.monitor_interval = 0
+        self.bar = tqdm(total=1000, unit="‰", delay=delay,
+                        file=stream or sys.stderr, leave=False,
+                        dynamic_ncols=True,
+                        bar_format="{l_bar}{bar}| {remaining} left{postfix}")
+        self.shown = 0
+
+    def __call__(self, p: Progress) -> None:
+        reached = min(1000, int(p.fraction * 1000))
+        if reached > self.shown:
+            self.bar.update(reached - self.shown)
+            self.shown = reached
+        self.bar.set_postfix_str(f"{p.solutions:,} solutions, "
+                                 f"{p.jobs_done}/{p.jobs} jobs",
+                                 refresh=False)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def progress_bar(delay: float = 1.0, stream=None) -> _Bar:
+    """A ``progress`` callable drawing a bar on stderr (needs tqdm)."""
+    return _Bar(delay, stream)
+
+
+# How often (seconds) a search reports its progress.
+PROGRESS_EVERY = 0.1
+
+
+@contextlib.contextmanager
+def slice_progress(progress):
+    """A hook for ``dlx.search.run`` (called between slices) that hands
+    ``progress`` a ``Progress`` a few times a second; ``progress=True``
+    draws a bar for as long as the context lasts."""
+    bar = None
+    if progress is True:
+        progress = bar = progress_bar()
+    start = time.perf_counter()
+    last = start
+
+    def hook(run, stats):
+        nonlocal last
+        now = time.perf_counter()
+        if now - last < PROGRESS_EVERY:
+            return
+        last = now
+        explored = getattr(run, "explored", None)
+        fraction = explored() if explored is not None else 0.0
+        progress(Progress(fraction, 0, 1, stats.solutions, stats.nodes,
+                          now - start))
+
+    try:
+        yield hook
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+# -- running many jobs ---------------------------------------------------------
+def _workers(jobs) -> int:
+    return whole_number("jobs", jobs) or (os.cpu_count() or 1)
+
+
+def _executor_workers(executor) -> int:
+    """How many jobs ``executor`` runs at once, as far as it says."""
+    client = _dask_client(executor)
+    if client is not None:
+        try:
+            return max(1, sum(client.nthreads().values()))
+        except Exception:  # a scheduler that cannot say: assume one
+            return 1
+    return int(getattr(executor, "_max_workers", 1) or 1)
+
+
+def _dask_client(executor):
+    """The ``distributed.Client`` behind a Dask executor, else None."""
+    client = getattr(executor, "_client", None)
+    return client if hasattr(client, "scatter") else None
+
+
+def _process_pool(workers: int, payload: _Payload) -> cf.ProcessPoolExecutor:
+    # fork starts a worker in milliseconds with the kernels already
+    # loaded; elsewhere the platform's default start method is used.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods
+                                          else None)
+    return cf.ProcessPoolExecutor(workers, mp_context=context,
+                                  initializer=_install, initargs=(payload,))
+
+
+def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
+          jobs: int = 0, executor: cf.Executor | None = None,
+          split_jobs: int | None = None, checkpoint=None,
+          progress: Callable[[Progress], None] | bool | None = None,
+          plan: Split | None = None) -> int:
+    """Count every solution of ``problem`` as independent jobs.
+
+    ``executor``: any ``concurrent.futures.Executor`` (for a Dask cluster,
+    ``distributed.Client(...).get_executor()``: the problem is sent to
+    each worker once); by default ``jobs`` processes on this machine (0:
+    one per core; 1: in this process).  ``split_jobs``: how many jobs to
+    split into (default: ``JOBS_PER_WORKER`` per worker, at least
+    ``MIN_JOBS``; a checkpoint keeps its own).  ``checkpoint``: a file
+    recording every finished job (see ``Checkpoint``); the same call
+    after a crash resumes from it.  ``progress``: a callable given a
+    ``Progress`` after each job, or True for a bar on stderr.
+
+    Sets ``problem.stats`` to the figures of the whole search (the same
+    count, nodes and updates as one search from the root) and returns the
+    count.  Ctrl-C raises ``dlx.Interrupted`` with the partial count
+    (the jobs finished so far).
+    """
+    from .problem import _SERIAL_PROBE_NODES
+
+    workers = _executor_workers(executor) if executor is not None \
+        else _workers(jobs)
+    given = list(given)
+    if executor is None and workers > 1 and checkpoint is None \
+            and plan is None:
+        try:  # a small tree is over before a process pool would start
+            return problem.count(given=given, max_nodes=_SERIAL_PROBE_NODES,
+                                 algorithm="links",
+                                 mrv_cutoff=mrv_cutoff)
+        except BudgetExhausted:
+            pass
+    fingerprint = problem_digest(problem)
+    if plan is None:
+        target = split_jobs
+        if target is None and checkpoint is not None:
+            header = Checkpoint.read_header(checkpoint)
+            if header is not None and header.get("problem") == fingerprint:
+                target = header.get("target")
+        if target is None:
+            target = max(MIN_JOBS, JOBS_PER_WORKER * workers)
+        plan = split(problem, jobs=target, given=given,
+                     mrv_cutoff=mrv_cutoff)
+    log = None
+    if checkpoint is not None:
+        log = Checkpoint(checkpoint, fingerprint, plan)
+    bar = None
+    if progress is True:
+        progress = bar = progress_bar()
+    start = time.perf_counter()
+    stats = Stats(plan.nodes, plan.updates, plan.solutions, 0.0, False)
+    fraction = plan.settled
+    done = 0
+    pending = []
+    for job in plan.jobs:
+        result = log.done.get(tuple(job.given)) if log else None
+        if result is None:
+            pending.append(job)
+        else:
+            stats.solutions += result[0]
+            stats.nodes += result[1]
+            stats.updates += result[2]
+            fraction += job.share
+            done += 1
+
+    def finished(job, result):
+        nonlocal fraction, done
+        if log is not None:
+            log.record(job, result)
+        stats.solutions += result[0]
+        stats.nodes += result[1]
+        stats.updates += result[2]
+        fraction += job.share
+        done += 1
+        if progress:
+            progress(Progress(min(fraction, 1.0), done, len(plan.jobs),
+                              stats.solutions, stats.nodes,
+                              time.perf_counter() - start))
+
+    def within(job):
+        """Progress inside a job counted here: its share of the tree."""
+        if not progress:
+            return None
+
+        def report(inside: Progress):
+            progress(Progress(min(fraction + job.share * inside.fraction,
+                                  1.0), done, len(plan.jobs),
+                              stats.solutions + inside.solutions,
+                              stats.nodes + inside.nodes,
+                              time.perf_counter() - start))
+        return report
+
+    if progress and done:  # resumed: show what the checkpoint holds
+        progress(Progress(min(fraction, 1.0), done, len(plan.jobs),
+                          stats.solutions, stats.nodes, 0.0))
+    try:
+        _run_all(problem, plan, pending, executor, workers, fingerprint,
+                 finished, within)
+    except KeyboardInterrupt:
+        stats.seconds = time.perf_counter() - start
+        problem.stats = stats
+        raise Interrupted(stats.solutions, stats) from None
+    finally:
+        if bar is not None:
+            bar.close()
+        if log is not None:
+            log.close()
+    stats.seconds = time.perf_counter() - start
+    stats.complete = True
+    problem.stats = stats
+    return stats.solutions
+
+
+def _run_all(problem, plan: Split, pending: Sequence[Job], executor,
+             workers: int, fingerprint: str, finished, within) -> None:
+    """Run ``pending`` and hand each result to ``finished`` (in the calling
+    thread, as results arrive); ``within(job)`` is the progress callable
+    of a job run here, or None."""
+    if not pending:
+        return
+    cutoff = plan.mrv_cutoff
+    if executor is None and workers <= 1:
+        for job in pending:  # here, one after the other
+            found = problem.count(given=job.given, mrv_cutoff=cutoff,
+                                  algorithm="links",
+                                  progress=within(job))
+            s = problem.stats
+            finished(job, (found, s.nodes, s.updates - job.commit_updates))
+        return
+    payload = _Payload(problem, fingerprint)
+    own = executor is None
+    if own:
+        executor = _process_pool(min(workers, len(pending)), payload)
+        handle = fingerprint  # installed in every worker by _install
+    else:
+        client = _dask_client(executor)
+        # A Dask cluster gets the problem once per worker; other
+        # executors get the payload with every job (a thread pool shares
+        # it in memory).
+        handle = (client.scatter(payload, broadcast=True)
+                  if client is not None else payload)
+    futures = {}
+    complete = False
+    # Largest first, by the split's estimate (else by Knuth's measure: a
+    # shallower job stands for more of the tree): the last jobs to finish
+    # are then small ones, and no worker is left with a big one at the end.
+    order = sorted(pending, key=lambda job: (-job.size, -job.share))
+    tasks = len(order) if own else min(
+        len(order), TASKS_PER_WORKER * max(1, workers))
+    try:
+        for k in range(tasks):
+            batch = order[k::tasks]
+            if own:
+                job = batch[0]
+                future = executor.submit(run_job, handle, job.given,
+                                         job.commit_updates, cutoff)
+            else:
+                future = executor.submit(
+                    run_jobs, handle,
+                    [(job.given, job.commit_updates) for job in batch],
+                    cutoff)
+            futures[future] = batch
+        for future in cf.as_completed(futures):
+            batch = futures[future]
+            results = [future.result()] if own else future.result()
+            for job, result in zip(batch, results):
+                finished(job, result)
+        complete = True
+    finally:
+        for future in futures:
+            future.cancel()
+        if own:
+            if not complete:  # stop at once, not after the running jobs
+                for process in list(getattr(executor, "_processes",
+                                            {}).values()):
+                    process.terminate()
+            executor.shutdown(wait=complete, cancel_futures=True)

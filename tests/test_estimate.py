@@ -1,0 +1,91 @@
+"""Knuth's Monte Carlo estimate of the search tree."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from dlx import ExactCover
+from dlx.estimate import Estimate, probe_figures
+from dlx.problems.langford import langford
+from dlx.problems.queens import queens
+
+from test_jobs import problems
+
+
+def truth(problem, given=(), mrv_cutoff=0):
+    found = problem.count(given=list(given), mrv_cutoff=mrv_cutoff)
+    s = problem.stats
+    return np.array([s.nodes, s.updates, found], float)
+
+
+def assert_unbiased(problem, probes, seed, given=(), mrv_cutoff=0):
+    mean, error = probe_figures(problem, probes, seed=seed, given=given,
+                                mrv_cutoff=mrv_cutoff)
+    exact = truth(problem, given, mrv_cutoff)
+    # Within five standard errors (the chance of failing by luck alone is
+    # below one in a million per figure), or equal when every probe saw
+    # the same (a tree with one path).
+    assert np.all(np.abs(mean - exact) <= 5 * error + 1e-9 * exact), \
+        (mean, error, exact)
+    return mean, error, exact
+
+
+@pytest.mark.parametrize("build,cutoff", [
+    (lambda: queens(6), 0), (lambda: queens(8), 0), (lambda: queens(8), 1),
+    (lambda: langford(7), 0), (lambda: langford(8, False), 0)],
+    ids=["queens-6", "queens-8", "queens-8-cutoff-1", "langford-7",
+         "langford-8-all"])
+def test_mean_of_probes_is_the_tree(build, cutoff):
+    mean, error, exact = assert_unbiased(build(), 20_000, 1, (), cutoff)
+    assert np.all(error[:2] < 0.05 * exact[:2])  # and the probes are many
+
+
+@settings(max_examples=150, deadline=None)
+@given(problems(), st.integers(0, 1 << 20))
+def test_mean_of_probes_is_the_tree_of_random_problems(case, seed):
+    nitems, nprimary, options = case
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    assert_unbiased(p, 3000, seed)
+
+
+def test_probes_with_givens():
+    p = queens(8)
+    assert_unbiased(p, 20_000, 5, given=[3])
+    assert list(probe_figures(p, 10, given=[0, 1])[0]) == [0, 0, 0]
+
+
+def test_probes_leave_the_links_as_they_were():
+    p = queens(7)
+    before = [a.copy() for a in p.links.copy_arrays()]
+    from dlx.kernels import links as K
+    arrays = p.links.copy_arrays()
+    K.estimate(*arrays, np.zeros(8, np.int32), 0, 3, np.zeros((500, 3)))
+    assert all(np.array_equal(a, b) for a, b in zip(arrays, before))
+
+
+def test_estimate_is_reproducible_and_sized(monkeypatch):
+    monkeypatch.setattr("dlx.estimate.RATE_NODES", 100)
+    p = queens(9)
+    e = p.estimate(2000, seed=7)
+    assert isinstance(e, Estimate) and not e.exact and e.probes == 2000
+    again = p.estimate(2000, seed=7)
+    assert (again.nodes, again.updates, again.solutions) == (
+        e.nodes, e.updates, e.solutions)
+    assert e.seconds > 0
+    assert "Estimated from 2,000 probes" in str(e) and "nodes" in str(e)
+
+
+def test_a_small_tree_is_simply_counted():
+    e = queens(8).estimate()
+    assert e.exact and (e.solutions, e.nodes) == (92, 1049)
+    assert e.nodes_error == 0 and "exact" in str(e)
+
+
+def test_estimate_refuses_bad_arguments():
+    with pytest.raises(ValueError, match="probes"):
+        queens(5).estimate(0)
+    with pytest.raises(ValueError, match="seed"):
+        queens(5).estimate(seed=-1)
+    with pytest.raises(ValueError, match="does not exist"):
+        queens(5).estimate(given=[99])

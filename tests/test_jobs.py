@@ -1,0 +1,312 @@
+"""Counting in independent jobs: splits, executors, checkpoints, progress."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from dlx import ExactCover, Interrupted, jobs
+from dlx.problems.langford import langford
+from dlx.problems.polyomino import Polyomino
+from dlx.problems.queens import queens
+
+from reference import exact_covers
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def one_search(problem, given=()):
+    """(count, nodes, updates) of one plain search from the root (jobs
+    split the dancing-links tree, so the figures are DLX1's)."""
+    found = problem.count(given=list(given), algorithm="links")
+    return found, problem.stats.nodes, problem.stats.updates
+
+
+def split_sums(problem, plan):
+    """(count, nodes, updates) added up over the split and its jobs, each
+    job counted by the public count with its givens."""
+    found, nodes, updates = plan.solutions, plan.nodes, plan.updates
+    for job in plan.jobs:
+        found += problem.count(given=job.given, mrv_cutoff=plan.mrv_cutoff,
+                               algorithm="links")
+        nodes += problem.stats.nodes
+        updates += problem.stats.updates - job.commit_updates
+    return found, nodes, updates
+
+
+@st.composite
+def problems(draw):
+    nitems = draw(st.integers(1, 8))
+    nsecondary = draw(st.integers(0, min(3, nitems)))
+    options = draw(st.lists(
+        st.sets(st.integers(0, nitems - 1), min_size=1, max_size=nitems)
+        .map(sorted), min_size=0, max_size=16))
+    return nitems, nitems - nsecondary, options
+
+
+@settings(max_examples=200, deadline=None)
+@given(problems(), st.integers(1, 40), st.data())
+def test_split_adds_up_to_the_whole_search(case, target, data):
+    nitems, nprimary, options = case
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    forced = data.draw(st.lists(st.integers(0, max(0, len(options) - 1)),
+                                max_size=2, unique=True)) if options else []
+    truth = one_search(p, forced)
+    assert truth[0] == len(exact_covers(options, nprimary, nitems, forced))
+    plan = jobs.split(p, jobs=target, given=forced)
+    assert split_sums(p, plan) == truth
+    # Knuth's shares of the finished top and the jobs make the whole tree.
+    assert plan.settled + sum(j.share for j in plan.jobs) == \
+        pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("build", [
+    lambda: queens(8), lambda: langford(8), lambda: langford(7, False),
+    lambda: Polyomino("3x20").problem,
+    lambda: Polyomino("4x5", "tetrominoes").problem],
+    ids=["queens-8", "langford-8", "langford-7-all", "pentomino-3x20",
+         "tetromino-4x5"])
+@pytest.mark.parametrize("target", [1, 7, 100, 2000])
+def test_split_of_classics_adds_up(build, target):
+    p = build()
+    plan = jobs.split(p, jobs=target)
+    assert len(plan.jobs) >= target or not plan.jobs  # or the tree is done
+    assert split_sums(p, plan) == one_search(p)
+
+
+def test_a_job_splits_again():
+    p = queens(11)
+    plan = jobs.split(p, jobs=4)
+    big = plan.jobs[0]
+    again = jobs.split(p, jobs=30, given=big.given)
+    assert len(again.jobs) >= 30
+    assert all(j.given[:len(big.given)] == big.given for j in again.jobs)
+    assert split_sums(p, again) == one_search(p, big.given)
+
+
+def test_jobs_are_small_plain_data():
+    import pickle
+    plan = jobs.split(queens(10), jobs=50)
+    job = plan.jobs[3]
+    assert pickle.loads(pickle.dumps(job)) == job
+    assert all(isinstance(k, int) for k in job.given)
+
+
+def test_split_refuses_bad_arguments():
+    with pytest.raises(ValueError, match="jobs must be"):
+        jobs.split(queens(5), jobs=-1)
+    with pytest.raises(ValueError, match="does not exist"):
+        jobs.split(queens(5), given=[99])
+
+
+@pytest.fixture
+def always_split(monkeypatch):
+    """Make count(jobs=N) split even the smallest tree."""
+    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+
+
+def test_count_on_processes_is_the_one_search(always_split):
+    p = queens(9)
+    truth = one_search(p)
+    assert p.count(jobs=2) == truth[0]
+    assert (p.count(jobs=2, split_jobs=40), p.stats.nodes,
+            p.stats.updates) == truth
+    assert p.stats.complete
+
+
+def test_count_on_any_executor():
+    p = langford(8)
+    truth = one_search(p)
+    with ThreadPoolExecutor(3) as pool:
+        assert (p.count(executor=pool), p.stats.nodes,
+                p.stats.updates) == truth
+
+
+def test_count_jobs_with_givens():
+    p = queens(8)
+    assert p.count(given=[3], jobs=1, split_jobs=9) == p.count(given=[3])
+    assert p.count(given=[0, 1], jobs=1) == 0  # same row: they clash
+
+
+def test_count_jobs_refuses_budgets():
+    with pytest.raises(ValueError, match="cannot be combined"):
+        queens(6).count(limit=2, jobs=2)
+    with pytest.raises(ValueError, match="jobs must be"):
+        queens(6).count(jobs=-2)
+
+
+def test_progress_reaches_the_whole_tree():
+    seen = []
+    p = queens(8)
+    assert p.count(progress=seen.append, split_jobs=30) == 92
+    fractions = [s.fraction for s in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == \
+        pytest.approx(1.0)
+    assert seen[-1].solutions == 92 and seen[-1].jobs_done == seen[-1].jobs
+    assert seen[-1].eta == pytest.approx(0.0, abs=1e-6)
+
+
+def test_ctrl_c_gives_the_partial_count(tmp_path):
+    p = queens(8)
+
+    def stop_early(progress):
+        if progress.jobs_done == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as stop:
+        p.count(progress=stop_early, split_jobs=30,
+                checkpoint=tmp_path / "c")
+    assert isinstance(stop.value, KeyboardInterrupt)
+    assert 0 <= stop.value.count < 92 and not stop.value.stats.complete
+    # The five finished jobs were recorded, and the rest is counted once.
+    assert p.count(checkpoint=tmp_path / "c") == 92
+
+
+# -- checkpoints ---------------------------------------------------------------
+
+def test_checkpoint_resumes_without_counting_twice(tmp_path):
+    path = tmp_path / "q9.ckpt"
+    p = queens(9)
+    truth = one_search(p)
+    ran = []
+    p.count(checkpoint=path, split_jobs=50, progress=ran.append)
+    total = ran[-1].jobs
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["jobs"] == total == len(lines) - 1
+    # Keep the header and 10 jobs, plus half of an eleventh line (a torn
+    # write): resuming runs the other jobs only.
+    path.write_text("\n".join(lines[:11]) + "\n" + lines[11][:7])
+    ran.clear()
+    assert (p.count(checkpoint=path, progress=ran.append), p.stats.nodes,
+            p.stats.updates) == truth
+    assert ran[0].jobs_done == 10  # where it resumed
+    assert sorted({r.jobs_done for r in ran}) == list(range(10, total + 1))
+    assert len(path.read_text().splitlines()) == total + 1
+    # A finished checkpoint answers at once.
+    ran.clear()
+    assert p.count(checkpoint=path, progress=ran.append) == truth[0]
+    assert [(r.jobs_done, r.fraction) for r in ran] == [
+        (total, pytest.approx(1.0))]
+
+
+def test_checkpoint_of_another_problem_is_refused(tmp_path):
+    path = tmp_path / "c"
+    queens(7).count(checkpoint=path)
+    with pytest.raises(jobs.CheckpointError, match="different problem"):
+        queens(8).count(checkpoint=path)
+    with pytest.raises(jobs.CheckpointError, match="different split"):
+        queens(7).count(checkpoint=path, split_jobs=3)
+    with pytest.raises(jobs.CheckpointError, match="given options"):
+        queens(7).count(checkpoint=path, given=[2])
+    bad = tmp_path / "notes.txt"
+    bad.write_text("my notes\n")
+    with pytest.raises(jobs.CheckpointError, match="not a dlx checkpoint"):
+        queens(7).count(checkpoint=bad)
+    assert bad.read_text() == "my notes\n"  # never overwritten
+
+
+def test_damaged_checkpoint_is_refused(tmp_path):
+    path = tmp_path / "c"
+    queens(7).count(checkpoint=path, split_jobs=20)
+    lines = path.read_text().splitlines()
+    lines[3] = "garbage"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(jobs.CheckpointError, match=":4: not a job record"):
+        queens(7).count(checkpoint=path)
+
+
+KILLED_RUN = """
+import sys, time
+from dlx.problems.queens import queens
+def slowly(progress):
+    time.sleep(0.01)  # make the run last long enough to be killed
+p = queens(10)
+print(p.count(checkpoint=sys.argv[1], split_jobs=150, progress=slowly),
+      p.stats.nodes, p.stats.updates, flush=True)
+"""
+
+
+def test_sigkill_and_rerun_gives_the_exact_count(tmp_path):
+    path = tmp_path / "q10.ckpt"
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep +
+               os.environ.get("PYTHONPATH", ""))
+    command = [sys.executable, "-c", KILLED_RUN, str(path)]
+    run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if path.exists() and len(path.read_bytes().splitlines()) > 20:
+            break
+        time.sleep(0.01)
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    assert run.returncode == -signal.SIGKILL
+    recorded = len(path.read_bytes().splitlines()) - 1
+    header = json.loads(path.read_bytes().splitlines()[0])
+    assert 20 <= recorded < header["jobs"]  # killed part-way
+    again = subprocess.run(command, env=env, stdout=subprocess.PIPE,
+                           check=True, timeout=120)
+    found, nodes, updates = map(int, again.stdout.split())
+    assert (found, nodes, updates) == one_search(queens(10))
+    assert found == 724
+
+
+# -- Dask --------------------------------------------------------------------
+
+@pytest.mark.filterwarnings("ignore:Port .* is already in use")
+def test_a_dask_cluster_counts():
+    distributed = pytest.importorskip("distributed")
+    p = langford(8)
+    truth = one_search(p)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
+                                  processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        executor = client.get_executor()
+        assert (p.count(executor=executor, split_jobs=64), p.stats.nodes,
+                p.stats.updates) == truth
+
+
+# -- known long counts (pytest -m slow) -----------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("build,expected", [
+    (lambda: queens(14), 365_596), (lambda: queens(15), 2_279_184),
+    (lambda: queens(16), 14_772_512), (lambda: langford(15), 39_809_640)],
+    ids=["queens-14", "queens-15", "queens-16", "langford-15"])
+def test_known_long_counts(build, expected):
+    p = build()
+    t0 = time.perf_counter()
+    assert p.count(jobs=0) == expected
+    print(f"{expected:,} on {os.cpu_count()} processes in "
+          f"{time.perf_counter() - t0:.1f} s")
+
+
+def test_progress_of_one_search(monkeypatch):
+    monkeypatch.setattr("dlx.jobs.PROGRESS_EVERY", 0.0)
+    seen = []
+    p = queens(11)
+    assert p.count(progress=seen.append) == 2680
+    assert (p.stats.nodes, p.stats.updates) == one_search(p)[1:]
+    fractions = [s.fraction for s in seen]
+    assert len(seen) > 3 and fractions == sorted(fractions)
+    assert 0 < fractions[0] and fractions[-1] <= 1
+    counted = [s.solutions for s in seen]
+    assert counted == sorted(counted) and counted[-1] <= 2680
+
+
+def test_progress_inside_jobs_run_here(monkeypatch):
+    monkeypatch.setattr("dlx.jobs.PROGRESS_EVERY", 0.0)
+    seen = []
+    p = queens(11)
+    assert p.count(progress=seen.append, jobs=1, split_jobs=4) == 2680
+    fractions = [s.fraction for s in seen]
+    assert len(seen) > 8 and fractions == sorted(fractions)
+    assert seen[-1].solutions == 2680
