@@ -6,7 +6,7 @@ placement, one item per cell) and three problems where subproblems seldom
 repeat (the 6x6 Sudoku grids, pentominoes on 6x10 with the X in one
 quarter, Langford pairs for n = 12; files of ``shared/data/exactcover``).
 
-Contenders: ``plain`` (``count()``, DLX1's search, one thread), ``memo``
+Contenders: ``plain`` (``count()``, its default algorithm, one thread), ``memo``
 (``count(memo=True)``, item choice ``auto``), ``memo-mrv`` and
 ``memo-first`` (the two choice rules forced), ``memo-auto``
 (``count(memo="auto")``: the memo only where it pays) and ``dxz`` (the

@@ -373,6 +373,13 @@ def _run_problem(args, problem: ExactCover, draw: Callable,
             if algorithm != "auto":
                 raise UsageError(f"--memo counts with its own search; it "
                                  f"cannot go with --algorithm {algorithm}")
+            spread = [option for option in ("--jobs", "--checkpoint",
+                                            "--scheduler")
+                      if any(word.split("=")[0] == option
+                             for word in args.argv)]
+            if spread:
+                raise UsageError(f"--memo counts in one process; it cannot "
+                                 f"go with {' or '.join(spread)}")
             count = lambda: problem.count(**memo)  # noqa: E731
     return _report(args, pictures, count, lambda: problem.stats)
 

@@ -152,6 +152,8 @@ def test_solve_count_with_memo(capsys, tmp_path):
     (["tiling", "bogus", "8x8"], "unknown piece set"),
     (["tiling", "dominoes"], "give a board size"),
     (["tiling", "dominoes", "0x3"], "has no cells"),
+    (["tiling", "dominoes", "8x8", "--count", "--memo", "--jobs", "2"],
+     "cannot go with --jobs"),
 ])
 def test_tiling_usage_errors(capsys, argv, message):
     status, out, err = run(capsys, *argv)
