@@ -39,6 +39,7 @@ from .cli_count import (CountUsageError, add_count_options,
                         interrupted_message)
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
+from .xcc import EXACT
 
 __all__ = ["main"]
 
@@ -308,13 +309,15 @@ def _run_problem(args, problem: ExactCover, draw: Callable,
         solutions = _drawing_first(args, lambda s: svg(problem, s),
                                    solutions)
     pictures = (draw(problem, solution) for solution in solutions)
-    return _report(args, pictures, lambda: _count(args, problem.count),
+    return _report(args, pictures,
+                   lambda: _count(args, problem.count,
+                                  problem.kind == EXACT),
                    lambda: problem.stats)
 
 
-def _count(args, count: Callable) -> int:
+def _count(args, count: Callable, splittable: bool = True) -> int:
     """``count(**options)`` with the long-count options of ``args``."""
-    with count_options(args) as options:
+    with count_options(args, splittable) as options:
         return count(**options)
 
 
