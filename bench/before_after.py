@@ -3,7 +3,9 @@
     python bench/before_after.py BASE_DIR [OURS_DIR] [--rounds 5]
 
 Each round runs one fresh process per tree, in turn (BASE, OURS, BASE,
-...), each counting every problem below after a warm-up count (numba
+...), each counting every problem below on the DLX1 kernel
+(``algorithm="links"`` where the tree has that choice) after a warm-up
+count (numba
 compiles or loads its cache there), and keeping the best ``stats.seconds``
 (search only) of three counts; the table gives the best over the rounds
 and the ratio OURS / BASE.  Both trees must count the same solutions with
@@ -47,12 +49,15 @@ for name, expr in json.loads(sys.argv[2]):
         problem = loads(text)
         def once():
             for _ in range(200):
-                problem.count()
+                problem.count()  # "auto" is links here
             return problem.stats.seconds * 200
     else:
         problem = eval(expr)
         def once():
-            problem.count()
+            try:  # the DLX1 kernel, where the tree has a choice
+                problem.count(algorithm="links")
+            except TypeError:
+                problem.count()
             return problem.stats.seconds
     once()
     best = min(once() for _ in range(3))

@@ -481,6 +481,25 @@ def main(argv=None):
     return 0
 
 
+# A section of RESULTS.md written by another script (bench/cells_vs_ssxc1.py)
+# and kept when this one rewrites the file.
+KEPT_SECTIONS = ("## Dancing cells against SSXC1 and DLX1",
+                 "## Memoized counts (bench/memo.py)")
+
+
+def kept_sections(text: str) -> str:
+    """The ``KEPT_SECTIONS`` of a RESULTS.md text, each up to the next
+    second-level heading."""
+    out = []
+    for heading in KEPT_SECTIONS:
+        start = text.find(heading + "\n")
+        if start >= 0:
+            end = text.find("\n## ", start + len(heading))
+            out.append(text[start:end if end >= 0 else len(text)]
+                       .rstrip("\n") + "\n")
+    return "\n".join(out)
+
+
 def _write_markdown(args, meta, problems):
     if not args.markdown:
         return
@@ -488,8 +507,13 @@ def _write_markdown(args, meta, problems):
     if args.cold_start and os.path.exists(args.cold_start):
         with open(args.cold_start) as f:
             cold = json.load(f)
+    kept = ""
+    if os.path.exists(args.markdown):
+        with open(args.markdown) as f:
+            kept = kept_sections(f.read())
     with open(args.markdown, "w") as f:
-        f.write(results_markdown(meta, problems, cold))
+        f.write(results_markdown(meta, problems, cold)
+                + ("\n" + kept if kept else ""))
 
 
 def _version(dist):
@@ -502,13 +526,16 @@ def _version(dist):
 
 
 FIGURES = os.path.join(HERE, "..", "tests", "data", "dlx1", "figures.tsv")
+SSXC1_FIGURES = os.path.join(HERE, "..", "tests", "data", "ssxc1",
+                             "figures.tsv")
 
 
-def dlx1_figures():
-    """{file: (solutions, nodes, updates)} as DLX1 printed them."""
+def dlx1_figures(path=FIGURES):
+    """{file: (solutions, nodes, updates)} as DLX1 (or, from
+    ``SSXC1_FIGURES``, SSXC1) printed them."""
     figures = {}
-    if os.path.exists(FIGURES):
-        with open(FIGURES) as f:
+    if os.path.exists(path):
+        with open(path) as f:
             for line in f:
                 if line.startswith(("#", "file\t")):
                     continue
@@ -523,6 +550,7 @@ def dlx1_section(problems):
     here when a DLX1 build was given, else estimated from the given
     figures calibrated by the peers."""
     figures = dlx1_figures()
+    cells_figures = dlx1_figures(SSXC1_FIGURES)
     ours, dlx1, peer_ratio = {}, {}, []
     for p in problems:
         if p["kind"] != "count":
@@ -543,7 +571,9 @@ def dlx1_section(problems):
     out = ["## Against DLX1", "",
            "*Same search*: our nodes and updates against what Knuth's DLX1 "
            "printed for the same file (`tests/data/dlx1/figures.tsv`; a "
-           "solution counts as a node in both).  *DLX1 here* is a local "
+           "solution counts as a node in both), or SSXC1 "
+           "(`tests/data/ssxc1/figures.tsv`) where `algorithm=\"auto\"` "
+           "chose dancing cells.  *DLX1 here* is a local "
            "build of `dlx1.w` (gcc -O3) timed in the same run, one process "
            "per run, input reading included (`-` when `DLX1` was not set). "
            " *x DLX1 (est.)* sets our time against DLX1's given time scaled "
@@ -559,8 +589,10 @@ def dlx1_section(problems):
         extra = r.get("extra") or {}
         work = (r["count"], extra.get("nodes"), extra.get("updates"))
         known = figures.get(COUNTING[key][0])
+        known_cells = cells_figures.get(COUNTING[key][0])
         same = ("-" if known is None else
                 "yes" if work == known else
+                "yes, SSXC1's" if work == known_cells else
                 f"no: DLX1 {known[1]:,} nodes, {known[2]:,} updates")
         here = dlx1.get(key)
         given = REFERENCE["DLX1 (C, -O3)"].get(key)

@@ -293,7 +293,8 @@ def _project_version() -> str:
 
 
 register(Peer(
-    "dlx-toolkit", "dlx-toolkit", "this project (numba DLX1), one thread",
+    "dlx-toolkit", "dlx-toolkit",
+    "this project (numba; algorithm=\"auto\": DLX1 or SSXC1), one thread",
     to_exact_cover, _ours_count, list, _ours_solve_sudoku_batch,
     sudoku_work=ours_sudoku_work, sudoku_answers=_ours_sudoku_answers,
     local_version=_project_version))
@@ -522,20 +523,25 @@ register(Peer(
     local_version=_project_version))
 
 
-# ---- Knuth's DLX1 (C), when a build of it is at hand ----
+# ---- Knuth's DLX1 and SSXC1 (C), when builds of them are at hand ----
 #
-# Not installable from a package registry: build it from dlx1.w (ctangle,
-# then gcc -O3; see bench/README.md) and point DLX1 at the binary.  Each
-# timed run is one process reading the instance from a file, so its time
-# includes process start and input (for these files, under 0.1% of the mems
-# and a few ms).
+# Not installable from a package registry: build them from dlx1.w and
+# ssxc1.w (ctangle, then gcc -O3; see bench/README.md) and point DLX1 and
+# SSXC1 at the binaries.  Each timed run is one process reading the
+# instance from a file, so its time includes process start and input (for
+# these files, under 0.1% of the mems and a few ms).
 
-def _dlx1_binary() -> str | None:
-    path = os.environ.get("DLX1")
+def _knuth_binary(env: str) -> str | None:
+    path = os.environ.get(env)
     return path if path and os.access(path, os.X_OK) else None
 
 
-def _dlx1_prepare_count(instance):
+def _dlx1_binary() -> str | None:
+    return _knuth_binary("DLX1")
+
+
+def _knuth_prepare_count(instance):
+    """The instance as a DLX file (Knuth's programs read stdin)."""
     import atexit
     import tempfile
 
@@ -551,28 +557,84 @@ def _dlx1_prepare_count(instance):
     return f.name
 
 
+_dlx1_prepare_count = _knuth_prepare_count
+
+# What DLX1 and SSXC1 print last.
 DLX1_TOTALS = (r"Altogether (\d+) solutions?, \d+\+\d+ mems, (\d+) updates,"
                r" \d+ bytes, (\d+) nodes")
 
 
-def _dlx1_count(path):
+def _knuth_count(env: str, path: str):
     import re
     import subprocess
 
     with open(path) as f:
-        done = subprocess.run([_dlx1_binary()], stdin=f,
+        done = subprocess.run([_knuth_binary(env)], stdin=f,
                               stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True, check=True)
     found = re.search(DLX1_TOTALS, done.stderr)
     if not found:
-        raise RuntimeError(f"no totals in DLX1's output: {done.stderr!r}")
+        raise RuntimeError(f"no totals in {env}'s output: {done.stderr!r}")
     n, updates, nodes = (int(x) for x in found.groups())
     return n, {"nodes": nodes, "updates": updates}
 
 
+def _dlx1_count(path):
+    return _knuth_count("DLX1", path)
+
+
+def _ssxc1_count(path):
+    return _knuth_count("SSXC1", path)
+
+
 register(Peer(
     "dlx1", "dlx1", "Knuth's DLX1 in C (gcc -O3), a local build ($DLX1)",
-    _dlx1_prepare_count, _dlx1_count,
+    _knuth_prepare_count, _dlx1_count,
     local_version=lambda: "dlx1.w" if _dlx1_binary() else "not installed",
     install_hint="build dlx1.w and set DLX1 to the binary "
                  "(bench/README.md)"))
+
+register(Peer(
+    "ssxc1", "ssxc1",
+    "Knuth's SSXC1 (dancing cells) in C, a local build ($SSXC1)",
+    _knuth_prepare_count, _ssxc1_count,
+    local_version=lambda: ("ssxc1.w" if _knuth_binary("SSXC1")
+                           else "not installed"),
+    install_hint="build ssxc1.w and set SSXC1 to the binary "
+                 "(bench/README.md)"))
+
+
+# ---- this project's memoized count, and dxz (memoized DLX in C++) ----
+
+def _ours_count_memo(problem):
+    """``count(memo=True)``: the count of each subproblem remembered."""
+    n = problem.count(memo=True)
+    s = problem.stats
+    return n, {"nodes": s.nodes, "updates": s.updates}
+
+
+register(Peer(
+    "dlx-toolkit-memo", "dlx-toolkit",
+    "this project, count(memo=True) (memoized DLX1), one thread",
+    to_exact_cover, _ours_count_memo, local_version=_project_version))
+
+
+def _dxz_prepare_count(instance):
+    """dxz's input: (options, items, flat 0/1 list of the matrix)."""
+    a = _matrix(instance)
+    return a.shape[0], a.shape[1], a.astype(np.int64).ravel().tolist()
+
+
+def _dxz_count(prepared):
+    import dxz
+
+    return int(dxz.dxz_count(*prepared)), {}
+
+
+register(Peer(
+    "dxz", "dxz",
+    "Nishino et al.'s DXZ (memoized DLX, ZDD of the solutions) in C++",
+    _dxz_prepare_count, _dxz_count,
+    unsupported=lambda inst: ("no secondary items" if inst.secondary
+                              else None),
+    install_hint="pip install dxz"))

@@ -11,16 +11,19 @@
   dlx langford 11             Langford pairs
   dlx debruijn 4 [--symbols K]  de Bruijn sequences (colors: XCC)
   dlx rooks 6 2               k rooks in every row and column (bounds: MCC)
+  dlx tiling dominoes 8x8     tile a board with pieces used any number of times
 
 Solutions go to standard output (the first one by default; --all or
 --limit N for more); --count prints how many instead, the count alone on
 the last line.  Pentomino and Langford counts are up to symmetry (the
 board's rotations and reflections; reversal) unless --all-symmetries;
 so are polycube counts.
---stats prints nodes, updates and time on standard error.  A count runs
-on every core (--jobs N), or a Dask cluster (--scheduler ADDRESS), can
-be checkpointed (--checkpoint FILE) and shows a progress bar on a
-terminal; Ctrl-C prints the partial count.  Exit status: 0
+--stats prints nodes, updates and time on standard error.  --memo (with
+--count, for solve and tiling) remembers the count of every subproblem:
+tilings in the billions and beyond count in moments.  A count runs on
+every core (--jobs N), or a Dask cluster (--scheduler ADDRESS), can be
+checkpointed (--checkpoint FILE) and shows a progress bar on a terminal;
+Ctrl-C prints the partial count.  Exit status: 0
 when a solution exists, 1 when none does or the input is wrong, 2 for a
 usage error (a file that cannot be opened is one), 130 when interrupted,
 141 (as for SIGPIPE) when the reader of the output goes away.
@@ -39,6 +42,7 @@ from .cli_count import (CountUsageError, add_count_options,
                         interrupted_message)
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
+from .search import Interrupted
 from .xcc import EXACT
 
 __all__ = ["main"]
@@ -63,7 +67,8 @@ def _positive(text: str) -> int:
     return value
 
 
-def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool):
+def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool,
+                        memo: bool = False):
     how_many = parser.add_mutually_exclusive_group()
     how_many.add_argument("--count", action="store_true",
                           help="print the number of solutions (last line)")
@@ -77,6 +82,9 @@ def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool):
                                  "images of each other separately")
     parser.add_argument("--stats", action="store_true",
                         help="print nodes, updates and time on stderr")
+    if memo:
+        from .memo import add_cli_options
+        add_cli_options(parser)
     if parser.prog.split()[-1] != "solve":
         parser.add_argument("--dlx", action="store_true",
                             help="print the problem in Knuth's DLX format "
@@ -121,7 +129,12 @@ def _parser() -> argparse.ArgumentParser:
                     "lines.")
     solve.add_argument("file", metavar="FILE|-",
                        help="the problem file, or - for standard input")
-    _add_output_options(solve, symmetric=False)
+    solve.add_argument("--algorithm", choices=("auto", "links", "cells"),
+                       default="auto",
+                       help="links: Knuth's DLX1 (dancing links); cells: "
+                            "his SSXC1 (dancing cells); auto (default): "
+                            "the faster for the problem's shape")
+    _add_output_options(solve, symmetric=False, memo=True)
 
     estimate = commands.add_parser(
         "estimate", help="estimate the size of a search (DLX format)",
@@ -246,6 +259,27 @@ def _parser() -> argparse.ArgumentParser:
     rooks.add_argument("n", type=_positive)
     rooks.add_argument("k", type=_positive)
     _add_output_options(rooks, symmetric=False)
+
+    tiling = commands.add_parser(
+        "tiling", help="tile a board with pieces used any number of times",
+        description="Tile a board with polyominoes, each used as often as "
+                    "it fits (turned and flipped): every tiling counts, "
+                    "e.g. 12988816 for dominoes on 8x8 (OEIS A099390).  "
+                    "--count --memo counts far beyond what visiting every "
+                    "tiling allows.")
+    tiling.add_argument("pieces", metavar="PIECES",
+                        help="dominoes, trominoes, tetrominoes, "
+                             "pentominoes, hexominoes (every free "
+                             "polyomino of that size), monominoes, or a "
+                             "file of ASCII shapes")
+    tiling.add_argument("size", nargs="?", metavar="RxC",
+                        help="a rectangular board, e.g. 8x8")
+    tiling.add_argument("--board", metavar="FILE",
+                        help="the board as ASCII art: '.' a cell, '#' a hole")
+    tiling.add_argument("--one-sided", action="store_true",
+                        help="pieces may turn but not flip over")
+    _add_output_options(tiling, symmetric=False, memo=True)
+    tiling.set_defaults(parser=tiling)
     return parser
 
 
@@ -277,18 +311,32 @@ def _limit(args) -> int | None:
 def _report(args, pictures: Iterable[str], count: Callable[[], int],
             stats: Callable[[], Stats]) -> int:
     """Print pictures or the count; returns the exit status."""
-    if args.count:
-        found = count()
-        print(found)
-    else:
-        found = 0
-        for picture in pictures:
-            if found and "\n" in picture:  # a blank line between pictures
-                print()
-            print(picture, flush=args.all)
-            found += 1
-        if not found:
-            print("no solution", file=sys.stderr)
+    found = 0
+    try:
+        if args.count:
+            found = count()
+            print(found)
+        else:
+            for picture in pictures:
+                if found and "\n" in picture:  # a blank line between them
+                    print()
+                print(picture, flush=args.all)
+                found += 1
+            if not found:
+                print("no solution", file=sys.stderr)
+    except KeyboardInterrupt as stop:
+        # Ctrl-C: what was found so far, marked partial (the count's line
+        # is not a bare number, so no script takes it for the answer).
+        # The engine's Interrupted carries its count; Ctrl-C between two
+        # solutions of a listing leaves the number printed.
+        if args.count:  # before the search started, nothing was counted
+            found = getattr(stop, "count", 0)
+            print(f"{found} (partial: interrupted)", flush=True)
+        print(f"dlx: interrupted after {found} solution"
+              f"{'' if found == 1 else 's'} (partial)", file=sys.stderr)
+        if args.stats and isinstance(stop, Interrupted):
+            print(stop.stats, file=sys.stderr)
+        return 130
     if args.stats:
         print(stats(), file=sys.stderr)
     return 0 if found else 1
@@ -304,21 +352,41 @@ def _run_problem(args, problem: ExactCover, draw: Callable,
         return 0
     if args.estimate:
         return _estimate(args, problem)
-    solutions = problem.solutions(_limit(args))
+    algorithm = getattr(args, "algorithm", "auto")
+    solutions = problem.solutions(_limit(args), algorithm=algorithm)
     if svg is not None and args.svg:
         solutions = _drawing_first(args, lambda s: svg(problem, s),
                                    solutions)
     pictures = (draw(problem, solution) for solution in solutions)
-    return _report(args, pictures,
-                   lambda: _count(args, problem.count,
-                                  problem.kind == EXACT),
-                   lambda: problem.stats)
+    # Jobs split DLX1's tree: dancing cells, colors and bounds count in
+    # this process unless jobs are asked for.
+    one_process = algorithm == "cells" or problem.kind != EXACT
+    count = lambda: _count(args, problem.count,  # noqa: E731
+                           one_process=one_process, algorithm=algorithm)
+    if hasattr(args, "memo"):
+        from .memo import cli_options
+        try:
+            memo = cli_options(args)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        if memo is not None:
+            if algorithm != "auto":
+                raise UsageError(f"--memo counts with its own search; it "
+                                 f"cannot go with --algorithm {algorithm}")
+            count = lambda: problem.count(**memo)  # noqa: E731
+    return _report(args, pictures, count, lambda: problem.stats)
 
 
-def _count(args, count: Callable, splittable: bool = True) -> int:
-    """``count(**options)`` with the long-count options of ``args``."""
-    with count_options(args, splittable) as options:
-        return count(**options)
+def _count(args, count: Callable, one_process: bool = False,
+           **more) -> int:
+    """``count(**options)`` with the long-count options of ``args``;
+    ``one_process`` drops the default --jobs (every core) when no other
+    long-count option asks for jobs."""
+    with count_options(args) as options:
+        if one_process and args.jobs == 0 and args.checkpoint is None \
+                and "executor" not in options:
+            options["jobs"] = None
+        return count(**options, **more)
 
 
 def _estimate(args, problem: ExactCover) -> int:
@@ -485,6 +553,36 @@ def _queens(args) -> int:
     return _run_problem(args, queens(args.n), render, svg)
 
 
+def _tiling(args, parser) -> int:
+    from .problems.tiling import pieces, render, tiling
+    if (args.size is None) == (args.board is None):
+        parser.error("give a board size like 8x8 or --board FILE "
+                     "(one of them)")
+    board = args.size
+    if args.board is not None:
+        board = _read_text(args.board)
+        if not board.strip():
+            raise InputError(f"{args.board}: the board file is empty")
+    shapes = args.pieces
+    if os.path.exists(shapes):
+        try:
+            shapes = pieces(_read_text(shapes) + "\n")
+        except ValueError as error:
+            raise InputError(f"{args.pieces}: {error}") from None
+    else:
+        try:
+            shapes = pieces(shapes)
+        except ValueError as error:
+            parser.error(str(error))
+    try:
+        problem = tiling(board, shapes, one_sided=args.one_sided)
+    except ValueError as error:
+        if args.board is None:
+            parser.error(str(error))
+        raise InputError(str(error)) from None
+    return _run_problem(args, problem, render)
+
+
 def _langford(args) -> int:
     from .problems.langford import langford, render
     problem = langford(args.n, distinct=not args.all_symmetries)
@@ -542,6 +640,8 @@ def main(argv: list[str] | None = None) -> int:
             status = _debruijn(args)
         elif args.command == "rooks":
             status = _rooks(args)
+        elif args.command == "tiling":
+            status = _tiling(args, args.parser)
         else:
             status = _langford(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit

@@ -32,10 +32,8 @@ def add_count_options(parser: argparse.ArgumentParser) -> None:
         "long counts (with --count)",
         "The tree is split into independent jobs; the count, nodes and "
         "updates are those of one search.")
-    group.add_argument("--jobs", type=_whole, default=None, metavar="N",
-                       help="count on N processes (0: one per core, the "
-                            "default where the problem allows it; problems "
-                            "with colors or bounds count in one search)")
+    group.add_argument("--jobs", type=_whole, default=0, metavar="N",
+                       help="count on N processes (default 0: one per core)")
     group.add_argument("--scheduler", metavar="ADDRESS",
                        help="count on the Dask cluster whose scheduler is at "
                             "ADDRESS (e.g. tcp://10.0.0.5:8786; needs "
@@ -82,15 +80,10 @@ def _progress(args):
 
 
 @contextlib.contextmanager
-def count_options(args, splittable: bool = True):
+def count_options(args):
     """The keyword arguments of ``ExactCover.count`` for the options in
-    ``args``, with a Dask client open for as long as they are in use.
-    ``splittable``: whether the problem can be split into jobs (every core
-    by default), or is counted in one search unless jobs are asked for."""
-    jobs = args.jobs
-    if jobs is None and splittable:
-        jobs = 0
-    options = {"jobs": jobs, "checkpoint": args.checkpoint,
+    ``args``, with a Dask client open for as long as they are in use."""
+    options = {"jobs": args.jobs, "checkpoint": args.checkpoint,
                "progress": _progress(args)}
     if args.checkpoint is not None:
         folder = os.path.dirname(os.path.abspath(args.checkpoint))

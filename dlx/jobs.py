@@ -336,7 +336,8 @@ def run_job(payload, given: tuple, commit_updates: int, mrv_cutoff: int):
     subtree.  Runs in a worker; ``payload`` is a ``_Payload`` or the
     fingerprint of one installed in this process."""
     problem = _problem_for(payload)
-    found = problem.count(given=given, mrv_cutoff=mrv_cutoff)
+    found = problem.count(given=given, mrv_cutoff=mrv_cutoff,
+                          algorithm="links")
     stats = problem.stats
     return (found, stats.nodes, stats.updates - commit_updates,
             stats.seconds)
@@ -632,6 +633,7 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
             and plan is None:
         try:  # a small tree is over before a process pool would start
             return problem.count(given=given, max_nodes=_SERIAL_PROBE_NODES,
+                                 algorithm="links",
                                  mrv_cutoff=mrv_cutoff)
         except BudgetExhausted:
             pass
@@ -727,6 +729,7 @@ def _run_all(problem, plan: Split, pending: Sequence[Job], executor,
     if executor is None and workers <= 1:
         for job in pending:  # here, one after the other
             found = problem.count(given=job.given, mrv_cutoff=cutoff,
+                                  algorithm="links",
                                   progress=within(job))
             s = problem.stats
             finished(job, (found, s.nodes, s.updates - job.commit_updates))

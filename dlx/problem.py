@@ -16,7 +16,9 @@ from typing import Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from . import search, xcc
+from . import cells as cells_run, search, xcc
+from .algorithm import choose_algorithm
+from .cells import Cells
 from .links import (Links, LinksRun, columns_used, count_parallel,
                     load_kernels, run_batch)
 from .search import BudgetExhausted, Interrupted, Stats, whole_number
@@ -115,6 +117,7 @@ class ExactCover:
         self._sizes: list[int] = []
         self._options: list[tuple] = []
         self._links: Links | None = None
+        self._cells: Cells | None = None
         self._options_view: tuple | None = None
         self.stats = Stats()
         # Colors and multiplicities (dlx.xcc): {option: {position: color}}
@@ -199,6 +202,7 @@ class ExactCover:
             self._sizes.append(len(numbers))
             self._options.append(names)
         self._links = None
+        self._cells = None
         self._options_view = None
         return list(range(first, first + len(checked)))
 
@@ -293,6 +297,20 @@ class ExactCover:
                                 np.asarray(self._sizes, np.int64), colors)
         return self._links
 
+    @property
+    def cells(self) -> Cells:
+        """The dancing-cells (SSXC1) arrays, built like ``links``."""
+        if self._cells is None:
+            self._cells = Cells(len(self.items), len(self.primary),
+                                np.asarray(self._members, np.int64),
+                                np.asarray(self._sizes, np.int64))
+        return self._cells
+
+    def _algorithm(self, algorithm, purpose: str = "search") -> str:
+        """``"links"`` or ``"cells"``: ``algorithm`` checked, and ``"auto"``
+        decided (``dlx.algorithm``)."""
+        return choose_algorithm(algorithm, self, purpose)
+
     def to_matrix(self) -> np.ndarray:
         """The 0/1 matrix (options x items, primary columns first)."""
         a = np.zeros((len(self._options), len(self.items)), np.int8)
@@ -302,8 +320,8 @@ class ExactCover:
 
     # -- solving ---
     def solve(self, *, given: Iterable[int] = (), max_nodes: int | None = None,
-              time_limit: float | None = None,
-              mrv_cutoff: int = 0) -> list[int] | None:
+              time_limit: float | None = None, mrv_cutoff: int = 0,
+              algorithm: str = "auto") -> list[int] | None:
         """The first solution (option numbers, ascending), or None.
 
         ``given`` lists options that every solution must contain: they are
@@ -317,19 +335,30 @@ class ExactCover:
         scan for it stops at the first item with at most ``mrv_cutoff``
         options.  0 (the default) is DLX1's rule exactly; 1 branches on the
         first forced item at once, which is often faster on Sudoku-like
-        problems though it may visit more nodes.
+        problems though it may visit more nodes.  ``algorithm="cells"``
+        always stops at the first item with one option, as SSXC1 does.
+
+        ``algorithm`` (every search method has it): ``"links"`` is Knuth's
+        DLX1 (dancing links), ``"cells"`` his SSXC1 (dancing cells: sparse
+        sets), ``"auto"`` (the default) picks the one that measured faster
+        for problems of this shape (see the README).  Both find the same
+        solutions, in their own order; ``stats`` counts nodes and updates
+        as the chosen program counts them.
         """
         for solution in self.solutions(1, given=given, max_nodes=max_nodes,
                                        time_limit=time_limit,
-                                       mrv_cutoff=mrv_cutoff):
+                                       mrv_cutoff=mrv_cutoff,
+                                       algorithm=algorithm):
             return solution
         return None
 
     def count(self, limit: int | None = None, *, given: Iterable[int] = (),
               max_nodes: int | None = None, time_limit: float | None = None,
-              threads: int = 1, mrv_cutoff: int = 0, jobs: int | None = None,
-              executor=None, checkpoint=None, progress=None,
-              split_jobs: int | None = None) -> int:
+              threads: int = 1, mrv_cutoff: int = 0,
+              algorithm: str = "auto", memo=False,
+              memo_bytes: int | None = None, choose: str = "auto",
+              jobs: int | None = None, executor=None, checkpoint=None,
+              progress=None, split_jobs: int | None = None) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
@@ -341,6 +370,17 @@ class ExactCover:
         ``max_nodes``.  The count, nodes and updates are the same as with
         one thread.
 
+        ``memo=True`` remembers the count of every subproblem (keyed by its
+        set of active items) in a table of at most ``memo_bytes`` bytes
+        (default 256 MiB), so counts in the billions and beyond cost far
+        fewer nodes when subproblems repeat (tilings of boards); ``choose``
+        is its item choice rule (``"mrv"``, ``"first"`` or ``"auto"``) and
+        ``stats`` becomes a ``dlx.memo.MemoStats``.  ``memo="auto"`` keeps
+        the memo only where it pays (see ``dlx.memo.count``).  A memoized
+        count combines with ``given``, ``max_nodes`` and ``time_limit``,
+        not with ``limit``, ``threads``, ``mrv_cutoff``, an ``algorithm``
+        other than ``"auto"``, colors or bounds.
+
         For long counts (see ``dlx.jobs``): ``jobs=N`` counts the tree as
         independent jobs on N processes (0: one per core), ``executor=``
         on any ``concurrent.futures.Executor`` (a Dask cluster's too),
@@ -350,6 +390,23 @@ class ExactCover:
         ``dlx.jobs.Progress`` as the count goes (a few times a second),
         with or without jobs.
         """
+        if memo is not False or memo_bytes is not None or choose != "auto":
+            if jobs is not None or executor is not None or progress or \
+                    checkpoint is not None or split_jobs is not None:
+                raise ValueError("a memoized count runs in one process; it "
+                                 "cannot be combined with jobs, executor, "
+                                 "checkpoint, split_jobs or progress")
+            from . import memo as memo_count
+            use = memo_count.wanted(self, memo, limit, threads, mrv_cutoff,
+                                    algorithm, memo_bytes, choose)
+            found = memo_count.count(self, given, max_nodes, time_limit,
+                                     memo_bytes=memo_bytes, choose=choose,
+                                     auto=use == "auto")
+            if found is not None:
+                return found
+            # memo="auto" found the memo of little use: count without it.
+            if time_limit is not None:
+                time_limit = max(0.0, time_limit - self.stats.seconds)
         if jobs is not None or executor is not None or \
                 checkpoint is not None or split_jobs is not None:
             if limit is not None or max_nodes is not None or \
@@ -358,23 +415,28 @@ class ExactCover:
                                  "count the whole search tree; they cannot "
                                  "be combined with limit, max_nodes, "
                                  "time_limit or threads")
+            if algorithm == "cells":
+                raise ValueError("jobs split the dancing-links search tree; "
+                                 "algorithm='cells' counts in one process")
             from . import jobs as J
             return J.count(self, given=given, mrv_cutoff=mrv_cutoff,
                            jobs=1 if jobs is None else jobs,
                            executor=executor, checkpoint=checkpoint,
                            progress=progress, split_jobs=split_jobs)
         nthreads = _thread_count(threads)
-        if nthreads > 1 and self.kind != xcc.EXACT:
-            raise ValueError(f"count(threads={threads}) splits DLX1's "
-                             f"search tree; problems with colors or bounds "
-                             f"are counted on one thread (threads=1)")
+        algorithm = self._algorithm(algorithm)
+        if nthreads > 1 and self.kind == xcc.MULTIPLICITIES:
+            raise ValueError(f"count(threads={threads}) is not available for "
+                             f"problems with bounds yet; count them on one "
+                             f"thread (threads=1)")
         if progress:
             if nthreads > 1:
                 raise ValueError("progress goes with jobs, not threads")
             from .jobs import slice_progress
             with slice_progress(progress) as hook:
                 return sum(self._run(limit, given, max_nodes, time_limit,
-                                     mrv_cutoff, False, hook))
+                                     mrv_cutoff, False, hook,
+                                     algorithm))
         if nthreads > 1:
             if limit is not None or max_nodes is not None:
                 raise ValueError("threads > 1 counts the whole search tree; "
@@ -382,22 +444,28 @@ class ExactCover:
                                  "max_nodes")
             time_limit = search.seconds("time_limit", time_limit)
             cutoff = _cutoff(mrv_cutoff)
-            nodes = self._given_nodes(given)
+            nodes = self._given_nodes(given, algorithm)
             start = time.perf_counter()
             deadline = None if time_limit is None else start + time_limit
             # A small tree is over before threads would pay off.
             probe = self._search(None, nodes, _SERIAL_PROBE_NODES, time_limit,
-                                 cutoff, store=False)
+                                 cutoff, store=False, algorithm=algorithm)
             try:
                 return sum(probe)
             except BudgetExhausted as stop:
                 if stop.stats.nodes < _SERIAL_PROBE_NODES:
                     raise  # the time limit, not the probe's node budget
             stats = self.stats = Stats()
+            if algorithm == "cells":
+                return cells_run.count_parallel(self.cells, nodes, nthreads,
+                                                stats, deadline)
+            if self.kind == xcc.COLORS:
+                return xcc.count_parallel_colors(self, nodes, nthreads,
+                                                 cutoff, stats, deadline)
             return count_parallel(self.links, nodes, nthreads, cutoff, stats,
                                   deadline)
         return sum(self._run(limit, given, max_nodes, time_limit, mrv_cutoff,
-                             store=False))
+                             store=False, algorithm=algorithm))
 
     def estimate(self, probes: int = 10_000, *, seed: int = 0,
                  given: Iterable[int] = (), mrv_cutoff: int = 0):
@@ -411,8 +479,8 @@ class ExactCover:
 
     def solutions(self, limit: int | None = None, *,
                   given: Iterable[int] = (), max_nodes: int | None = None,
-                  time_limit: float | None = None,
-                  mrv_cutoff: int = 0) -> Iterator[list[int]]:
+                  time_limit: float | None = None, mrv_cutoff: int = 0,
+                  algorithm: str = "auto") -> Iterator[list[int]]:
         """Stream solutions lazily, each a sorted list of option numbers.
 
         The jitted search pauses after each batch of solutions and resumes
@@ -421,13 +489,15 @@ class ExactCover:
         (after yielding every solution found before the stop), and
         ``Interrupted`` on Ctrl-C.
         """
+        algorithm = self._algorithm(algorithm)
         for batch in self._run(limit, given, max_nodes, time_limit,
-                               mrv_cutoff, store=True):
+                               mrv_cutoff, store=True, algorithm=algorithm):
             yield from batch
 
     def solve_batch(self, givens, *, starts=None, limit: int = 2,
                     max_nodes: int | None = None, threads: int = 1,
-                    mrv_cutoff: int = 0) -> "BatchResult":
+                    mrv_cutoff: int = 0,
+                    algorithm: str = "auto") -> "BatchResult":
         """Solve many instances of this problem in one jitted call.
 
         Instance ``b`` must contain the options ``givens[b]`` (option
@@ -467,20 +537,28 @@ class ExactCover:
         max_nodes = whole_number("max_nodes", max_nodes, optional=True)
         nthreads = _thread_count(threads)
         cutoff = _cutoff(mrv_cutoff)
-        links = self.links
+        algorithm = self._algorithm(algorithm, "batch")
+        links = self.cells if algorithm == "cells" else self.links
         nodes = links.option_start[flat].astype(np.int32)
+        budget = search.NO_LIMIT if max_nodes is None else max_nodes
         kind = self.kind
-        if kind == xcc.EXACT:
+        if algorithm == "cells":
+            cells_run.load_kernels("batch")
+        elif kind == xcc.EXACT:
             load_kernels("batch")
         else:
-            xcc.load_kernels(kind)
+            xcc.load_kernels(kind, "batch")
         stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
-        counts, first, work, stopped_by = run_batch(
-            xcc.kernel_arrays(self), nodes, starts, limit,
-            search.NO_LIMIT if max_nodes is None else max_nodes,
-            xcc.depth(self), nthreads, cutoff,
-            solve=xcc.kernel(kind).solve_batch)
+        if algorithm == "cells":
+            counts, first, work, stopped_by = cells_run.run_batch(
+                links, nodes, starts, limit, budget, len(self.primary) + 1,
+                nthreads)
+        else:
+            counts, first, work, stopped_by = run_batch(
+                xcc.kernel_arrays(self), nodes, starts, limit, budget,
+                xcc.depth(self), nthreads, cutoff,
+                solve=xcc.kernel(kind).solve_batch)
         stats.seconds = time.perf_counter() - t0
         width = columns_used(first)
         solutions = np.where(first[:, :width] >= 0,
@@ -497,9 +575,11 @@ class ExactCover:
             raise Interrupted(stats.solutions, stats)
         return BatchResult(counts, solutions, work[:, 0], work[:, 1])
 
-    def _given_nodes(self, given: Iterable[int]) -> list[int]:
-        """The first nodes of the given options (each once), validated."""
-        links = self.links
+    def _given_nodes(self, given: Iterable[int],
+                     algorithm: str = "links") -> list[int]:
+        """The first nodes of the given options (each once), validated, in
+        ``algorithm``'s arrays."""
+        links = self.cells if algorithm == "cells" else self.links
         nodes = []
         for option in dict.fromkeys(given):
             if isinstance(option, (bool, np.bool_)) or not isinstance(
@@ -515,19 +595,20 @@ class ExactCover:
         return nodes
 
     def _run(self, limit, given, max_nodes, time_limit, mrv_cutoff, store,
-             progress=None):
+             progress=None, algorithm="links"):
         """Validate the arguments, then ``_search``."""
         limit = whole_number("limit", limit, optional=True)
         max_nodes = whole_number("max_nodes", max_nodes, optional=True)
         time_limit = search.seconds("time_limit", time_limit)
         cutoff = _cutoff(mrv_cutoff)
         given = list(given)
-        nodes = self._given_nodes(given)
+        nodes = self._given_nodes(given, algorithm)
         return self._search(limit, nodes, max_nodes, time_limit, cutoff,
-                            store, sorted({int(g) for g in given}), progress)
+                            store, sorted({int(g) for g in given}), progress,
+                            algorithm)
 
     def _search(self, limit, nodes, max_nodes, time_limit, cutoff, store,
-                given_sorted=(), progress=None):
+                given_sorted=(), progress=None, algorithm="links"):
         """One run (a generator, see ``dlx.search.run``) with its own stats.
 
         ``self.stats`` is this run's record from its start, and again
@@ -538,7 +619,9 @@ class ExactCover:
         if limit == 0:
             stats.complete = True
             return
-        if self.kind == xcc.EXACT:
+        if algorithm == "cells":
+            run = cells_run.CellsRun(self.cells, nodes)
+        elif self.kind == xcc.EXACT:
             run = LinksRun(self.links, nodes, cutoff)
         else:
             run = xcc.XccRun(self, nodes, cutoff)

@@ -14,6 +14,7 @@ problem needs.  The kernels are ``dlx.kernels.colors`` (DLX2) and
 
 from __future__ import annotations
 
+import time
 from typing import Hashable, Mapping
 
 import numpy as np
@@ -171,34 +172,39 @@ def kernel_arrays(problem, kind: str | None = None) -> tuple:
 _loaded: set = set()
 
 
-def load_kernels(kind: str) -> None:
-    """Compile (or load from numba's cache) the search, batch and given
-    kernels of ``kind`` once per process, on a one-item problem, so that
-    ``stats.seconds`` measures the search alone."""
-    if kind in _loaded or kind == EXACT:
+def load_kernels(kind: str, *parts: str) -> None:
+    """Compile (or load from numba's cache) the kernels of ``kind`` that
+    ``parts`` name, once per process, on a one-item problem, so that
+    ``stats.seconds`` measures the search alone: ``"search"`` (search,
+    unwind and the givens' commit and release) and ``"batch"``
+    (solve_batch, compiled apart since a first run seldom needs it)."""
+    wanted = {(kind, part) for part in parts or ("search",)} - _loaded
+    if not wanted or kind == EXACT:
         return
     from .links import Links
     from .search import NO_LIMIT
     K = kernel(kind)
     tiny = Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
                  np.array([0, 1], np.int32))
-    arrays = _tiny_arrays(tiny, kind)
     levels = 2
-    p = int(tiny.option_start[0])
-    K.commit_option(p, *arrays)
-    K.release_option(p, *arrays)
-    K.search(*arrays, np.zeros(levels, np.int32),
-             np.array([0, K.FORWARD], np.int64),
-             np.zeros((1, levels), np.int32), np.zeros(1, np.int32), 1,
-             NO_LIMIT, np.zeros(3, np.int64), 0)
-    K.unwind(*arrays, np.zeros(levels, np.int32),
-             np.array([0, K.DONE], np.int64))
-    K.solve_batch(*_tiny_arrays(tiny, kind), np.zeros(0, np.int32),
-                  np.array([0, 0]), 1, NO_LIMIT,
-                  np.zeros((1, levels), np.int32), np.zeros(1, np.int32),
-                  np.zeros(1, np.int64), np.zeros((1, 3), np.int64), 0,
-                  np.zeros(1, np.uint8))
-    _loaded.add(kind)
+    if (kind, "search") in wanted:
+        arrays = _tiny_arrays(tiny, kind)
+        p = int(tiny.option_start[0])
+        K.commit_option(p, *arrays)
+        K.release_option(p, *arrays)
+        K.search(*arrays, np.zeros(levels, np.int32),
+                 np.array([0, K.FORWARD], np.int64),
+                 np.zeros((1, levels), np.int32), np.zeros(1, np.int32), 1,
+                 NO_LIMIT, np.zeros(3, np.int64), 0)
+        K.unwind(*arrays, np.zeros(levels, np.int32),
+                 np.array([0, K.DONE], np.int64))
+    if (kind, "batch") in wanted:
+        K.solve_batch(*_tiny_arrays(tiny, kind), np.zeros(0, np.int32),
+                      np.array([0, 0]), 1, NO_LIMIT,
+                      np.zeros((1, levels), np.int32), np.zeros(1, np.int32),
+                      np.zeros(1, np.int64), np.zeros((1, 3), np.int64), 0,
+                      np.zeros(1, np.uint8))
+    _loaded.update(wanted)
 
 
 def _tiny_arrays(tiny, kind):
@@ -248,3 +254,89 @@ class XccRun:
         stored = min(int(self.counters[2]) - before, keep)
         return status, [self.option_of[out[r, :out_len[r]]].tolist()
                         for r in range(stored)]
+
+
+def count_parallel_colors(problem, given_nodes: list[int], threads: int,
+                          cutoff: int, stats, deadline=None) -> int:
+    """``count(threads=N)`` for a colored problem: DLX2's tree split at its
+    top levels, as ``dlx.links.count_parallel`` splits DLX1's.
+
+    The top levels are expanded here with the DLX2 kernels (MRV item,
+    options in order), counting nodes and updates as the one-thread search
+    does; each frontier node becomes a ``solve_batch`` instance whose
+    givens are the options on its path.  A committed option leaves exactly
+    the lists that ``cover`` + ``cover_rest`` leave, but for the covered
+    item's own list, which nobody walks: every subtree makes the same
+    search as under one thread, so the count, nodes and updates are equal.
+    """
+    from .kernels import colors as C
+    from .links import run_batch
+    from .search import BudgetExhausted, Interrupted, NO_LIMIT
+    load_kernels(COLORS, "search", "batch")
+    stats.complete = False
+    t0 = time.perf_counter()
+    arrays = kernel_arrays(problem)
+    llink, rlink, ulink, dlink, top, length, color = arrays
+    first_node = problem.links.option_start
+    option_of = problem.links.option_of
+    updates = 0
+    for p in given_nodes:
+        u = C.commit_option(p, *arrays)
+        if u < 0:  # the givens clash: no solution
+            stats.complete = True
+            return 0
+        updates += u
+    stats.updates += updates
+    if rlink[0] == 0:  # the givens alone are a cover: one leaf node
+        stats.nodes = stats.solutions = 1
+        stats.complete = True
+        return 1
+    frontier = [()]  # paths of first nodes of options
+    shallow = 0
+    target = 64 * threads
+    for _ in range(4):
+        if not frontier or len(frontier) >= target:
+            break
+        grown = []
+        for path in frontier:
+            for p in path:
+                C.commit_option(p, *arrays)
+            stats.nodes += 1
+            best = C.choose_item(llink, rlink, length, cutoff)
+            stats.updates += C.cover(best, llink, rlink, ulink, dlink, top,
+                                     color, length)
+            p = int(dlink[best])
+            while p != best:
+                stats.updates += C.cover_rest(p, llink, rlink, ulink, dlink,
+                                              top, color, length)
+                if rlink[0] == 0:  # a solution: a leaf node
+                    shallow += 1
+                    stats.nodes += 1
+                else:
+                    grown.append(path + (int(first_node[option_of[p]]),))
+                C.uncover_rest(p, llink, rlink, ulink, dlink, top, color,
+                               length)
+                p = int(dlink[p])
+            C.uncover(best, llink, rlink, ulink, dlink, top, color, length)
+            for p in reversed(path):
+                C.release_option(p, *arrays)
+        frontier = grown
+    starts = np.zeros(len(frontier) + 1, np.int64)
+    np.cumsum([len(path) for path in frontier], out=starts[1:])
+    nodes = np.array([p for path in frontier for p in path], np.int32)
+    counts, _, work, stopped_by = run_batch(
+        arrays, nodes, starts, 0, NO_LIMIT, depth(problem), threads, cutoff,
+        chunks_per_thread=len(frontier), deadline=deadline,
+        solve=C.solve_batch)
+    stats.seconds = time.perf_counter() - t0
+    stats.nodes += int(work[:, 0].sum())
+    stats.updates += int(work[:, 1].sum())
+    stats.solutions = shallow + int(np.maximum(counts, 0).sum())
+    if stopped_by == "interrupt":
+        raise Interrupted(stats.solutions, stats)
+    if stopped_by == "deadline":
+        raise BudgetExhausted(
+            f"search stopped at its time limit with {stats.solutions} "
+            f"solution(s) found", stats.solutions, stats)
+    stats.complete = True
+    return stats.solutions

@@ -23,6 +23,10 @@ as blanks, decoration skipped) or as separated numbers (CSV); see
 ``sudoku.grid`` for the alphabets and ``sudoku.solver`` for the encoding.
 """
 
+from .encode import RULES as VARIANTS
+from .encode import InvalidVariant, Variant
+from .generator import GenerationFailed, generate, generate_many
+from .rating import LEVELS, Rating, UnknownLevel, rate, rate_many
 from .grid import (ALPHABET, FORMATS, Grid, InvalidPuzzle, conflicts,
                    default_box, format_csv, format_line, format_pretty,
                    is_valid_solution, parse)
@@ -34,4 +38,7 @@ __all__ = [
     "solve_many", "solve_cells", "Result", "BatchArrays", "STATUSES",
     "format_line", "format_pretty", "format_csv", "FORMATS", "ALPHABET",
     "conflicts", "is_valid_solution", "default_box", "base_problem",
+    "Variant", "InvalidVariant", "VARIANTS", "generate", "generate_many",
+    "rate", "rate_many", "Rating", "LEVELS", "GenerationFailed",
+    "UnknownLevel",
 ]

@@ -2,6 +2,11 @@
 
     sudoku solve PUZZLE|FILE|-   solve a puzzle, or a file (one per line)
     sudoku solve --example       a famous hard puzzle and its solution
+    sudoku serve [--open]        a web page and JSON API on 127.0.0.1:8000
+    sudoku generate [-n COUNT]   random minimal puzzles with one solution
+    sudoku rate PUZZLE|FILE|-    difficulty: <puzzle> <level> <score>
+    (every command takes --variant RULES and --regions MAP|FILE; see
+    sudoku/cli_generate.py)
     sudoku count PUZZLE          count its solutions (solve --count), on
                                  every core, with progress and --checkpoint
 
@@ -46,11 +51,13 @@ from dlx.jobs import CheckpointError
 from dlx.cli_count import (CountUsageError, add_count_options, count_options,
                            interrupted_message)
 
+from . import cli_generate
 from . import grid as G
 from . import reader
 from .grid import Grid, InvalidPuzzle, parse
 from .solver import (INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN, Result,
                      count, solve_many)
+from .web import server as serve
 
 EXAMPLE_NAME = "AI Escargot (Arto Inkala, 2006)"
 EXAMPLE = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
@@ -72,7 +79,7 @@ DASH_MARK = "\0"
 def _is_dashed_puzzle(arg: str) -> bool:
     """An argument starting with ``-`` that is a one-line puzzle (16 cells
     or more of blanks and digits), not an option."""
-    return (arg.startswith("-") and len(arg) >= 16 and arg.strip("-") != ""
+    return (arg.startswith("-") and len(arg) >= 16
             and all(ch in G.BLANKS or ch.upper() in G.ALPHABET
                     for ch in arg))
 
@@ -121,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "--example only")
     solve.add_argument("-q", "--quiet", action="store_true",
                        help="no progress or summary on stderr")
+    serve.add_parser(commands)
+    cli_generate.add_variant_options(solve)
+    cli_generate.add_commands(commands, _positive, _count, _box)
     add_count_options(solve)
     counter = commands.add_parser(
         "count", help="count the solutions of a puzzle (solve --count)",
@@ -134,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     counter.add_argument("--box", type=_box, default=None, metavar="RxC",
                          help="box shape, e.g. 2x3 (default: inferred)")
     add_count_options(counter)
+    cli_generate.add_variant_options(counter)
     counter.set_defaults(example=False, count=True, unique=False,
                          format="same", max_nodes=None, threads=0,
                          output=None, quiet=False, svg=None)
@@ -191,6 +202,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        if args.command == "serve":
+            return serve.run(args)
+        if args.command in cli_generate.COMMANDS:
+            return cli_generate.run(args, UsageError)
         return run_solve(args)
     except (UsageError, CountUsageError) as error:
         print(f"sudoku: {error}", file=sys.stderr)
@@ -199,7 +214,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sudoku: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as stop:
-        print("\n" + interrupted_message("sudoku", stop), file=sys.stderr)
+        output = getattr(args, "output", None)
+        where = "" if output is None or not os.path.isfile(output) else \
+            f" ({output} left as it was)"
+        print("\n" + interrupted_message("sudoku", stop) + where,
+              file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (``sudoku solve big.txt | head -1``): stop
@@ -237,6 +256,10 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.svg and _names_input(args.source):
         raise UsageError("--svg draws one PUZZLE given on the command line "
                          "(or --example), not a FILE")
+    try:
+        args.variant = cli_generate.variant_of(args)
+    except (ValueError, TypeError) as error:
+        raise UsageError(str(error)) from None
     if not _names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
@@ -379,17 +402,29 @@ def _without_comment(line: str, box) -> str:
 def solve_one(text: str, args, out: TextIO) -> int:
     try:
         puzzle = parse(text, args.box)
-        if args.count and args.limit is None and args.max_nodes is None:
-            with count_options(args) as options:
-                total = count(puzzle, **options)
-            print(total, file=out)
-            return 0 if total else 1
         if args.count:
-            total = count(puzzle, args.limit, max_nodes=args.max_nodes)
+            try:
+                if args.limit is None and args.max_nodes is None:
+                    # A whole count: the engine's long-count machinery.
+                    with count_options(args) as options:
+                        total = count(puzzle, variant=args.variant,
+                                      **options)
+                else:
+                    total = count(puzzle, args.limit,
+                                  max_nodes=args.max_nodes,
+                                  variant=args.variant)
+            except KeyboardInterrupt as stop:  # Interrupted, or before it
+                partial = getattr(stop, "count", 0)
+                print(f"{partial} (partial: interrupted)", file=out)
+                found = _plural(partial, "solution")
+                print(f"sudoku: interrupted after {found} (partial)",
+                      file=sys.stderr)
+                return 130
             print(total, file=out)
             return 0 if total else 1
         result = solve_many([puzzle], limit=2 if args.unique else 1,
-                            max_nodes=args.max_nodes)[0]
+                            max_nodes=args.max_nodes,
+                            variant=args.variant)[0]
     except InvalidPuzzle as error:
         print(f"sudoku: invalid puzzle: {_for_cli(str(error))}",
               file=sys.stderr)
@@ -414,16 +449,17 @@ def solve_one(text: str, args, out: TextIO) -> int:
     print(_render(result.grid, args.format), file=out)
     if args.svg:
         write_svg(args.svg, result.grid, puzzle)
-    if _has_several(puzzle):
+    if _has_several(puzzle, args.variant):
         print("sudoku: note: the puzzle has more than one solution; this is "
               "one of them", file=sys.stderr)
     return 0
 
 
-def _has_several(puzzle: Grid) -> bool:
+def _has_several(puzzle: Grid, variant=None) -> bool:
     """Whether a second solution turns up within a modest search (proving
     uniqueness can cost far more than solving; ``--unique`` does that)."""
-    check = solve_many([puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES)[0]
+    check = solve_many([puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES,
+                       variant=variant)[0]
     return check.status == MULTIPLE
 
 
@@ -464,16 +500,17 @@ class Summary:
         rate = self.done / (now - self.start)
         if self.total:
             share = min(99, 100 * line // self.total)
-            text = (f"sudoku: {self.done} puzzles, {share}% of the input, "
-                    f"{rate:,.0f} puzzles/s")
+            text = (f"sudoku: {_plural(self.done, 'puzzle')}, {share}% of "
+                    f"the input, {rate:,.0f} puzzles/s")
         else:
-            text = f"sudoku: {self.done} puzzles, {rate:,.0f} puzzles/s"
+            text = (f"sudoku: {_plural(self.done, 'puzzle')}, "
+                    f"{rate:,.0f} puzzles/s")
         print(("\r" + text) if self.tty else text, end="" if self.tty
               else "\n", file=sys.stderr, flush=True)
         self.reported = True
 
-    def finish(self) -> None:
-        if self.quiet:
+    def finish(self, interrupted: bool = False) -> None:
+        if self.quiet and not interrupted:
             return
         seconds = time.perf_counter() - self.start
         if self.tty and self.reported:
@@ -485,8 +522,9 @@ class Summary:
                  f"{self.counts[INVALID]} invalid"]
         if self.counts[UNKNOWN]:
             parts.append(f"{self.counts[UNKNOWN]} unknown")
-        print(f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s "
-              f"({rate:,.0f} puzzles/s): {', '.join(parts)}",
+        stopped = " before an interrupt (partial)" if interrupted else ""
+        print(f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s"
+              f"{stopped} ({rate:,.0f} puzzles/s): {', '.join(parts)}",
               file=sys.stderr)
 
 
@@ -503,7 +541,14 @@ def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
         texts = [line if not isinstance(line, str) or "\n" in line
                  or (" " not in line and "\t" not in line)
                  else _without_comment(line, args.box) for _, line in chunk]
-        results = _solve_texts(texts, args, limit)
+        try:
+            results = _solve_texts(texts, args, limit)
+        except KeyboardInterrupt:
+            # What was written stays (on standard output; a file given
+            # with -o is left as it was); the summary says it is partial.
+            out.flush()
+            summary.finish(interrupted=True)
+            raise
         lines = []
         for (number, _), text, result in zip(chunk, texts, results):
             summary.add(result.status)
@@ -527,7 +572,8 @@ def _solve_texts(texts: list, args, limit) -> list[Result]:
     known to be invalid (an ``InvalidPuzzle`` in place of the text)."""
     good = [k for k, text in enumerate(texts) if isinstance(text, str)]
     solved = solve_many([texts[k] for k in good], args.box, limit=limit,
-                        max_nodes=args.max_nodes, threads=args.threads)
+                        max_nodes=args.max_nodes, threads=args.threads,
+                        variant=args.variant)
     if len(good) == len(texts):
         return solved
     results = [Result(INVALID, None, str(text)) for text in texts]

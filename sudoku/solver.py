@@ -24,6 +24,7 @@ import numpy as np
 
 from dlx import ExactCover
 
+from .encode import Variant, as_variant, clash_message, clashes, problem
 from .grid import (ALPHABET, Grid, InvalidPuzzle, _a_grid, _bare_cells,
                    _Layout, cells_conflict, check_box, conflict_message,
                    default_box, parse)
@@ -68,6 +69,13 @@ def base_problem(rows: int, cols: int) -> ExactCover:
     return problem
 
 
+def problem_for(box: tuple[int, int],
+                variant: Variant | None = None) -> ExactCover:
+    """The cached problem of an empty grid: ``base_problem`` for classic
+    rules, ``sudoku.encode.problem`` for a variant."""
+    return base_problem(*box) if variant is None else problem(box, variant)
+
+
 def given_options(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The option numbers of the filled cells of a ``(B, n, n)`` stack, in
     CSR form ``(options, starts)``: puzzle ``b`` has
@@ -96,28 +104,40 @@ def _givens(grid: Grid) -> list[int]:
     return given_options(grid.cells[None])[0].tolist()
 
 
-def _checked(puzzle: Any, box) -> Grid:
+def _checked(puzzle: Any, box, variant: Variant | None = None) -> Grid:
     """Parse and refuse clashing givens (InvalidPuzzle)."""
     grid = parse(puzzle, box)
-    message = conflict_message(grid)
+    message = _conflict(grid, variant)
     if message:
         raise InvalidPuzzle(message)
     return grid
 
 
+def _conflict(grid: Grid, variant: Variant | None) -> str | None:
+    """One sentence naming two clashing givens, or None."""
+    if variant is None:
+        return conflict_message(grid)
+    variant.fits(grid.n)
+    return clash_message(grid.cells, grid.box, variant)
+
+
 # -- one puzzle ---------------------------------------------------------------
 def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
-          max_nodes: int | None = None,
-          time_limit: float | None = None) -> Grid | None:
+          max_nodes: int | None = None, time_limit: float | None = None,
+          variant: Any = None) -> Grid | None:
     """The first solution of ``puzzle`` as a ``Grid``, or None if it has
     none.  (A puzzle with several solutions gives one of them; see
     ``is_unique``.)  Raises ``InvalidPuzzle`` for bad input and
-    ``dlx.BudgetExhausted`` when ``max_nodes``/``time_limit`` run out."""
-    grid = _checked(puzzle, box)
+    ``dlx.BudgetExhausted`` when ``max_nodes``/``time_limit`` run out.
+    ``variant``: extra rules (``"x"``, ``"anti-knight"``, a
+    ``sudoku.Variant``...; see ``sudoku.encode``)."""
+    variant = as_variant(variant)
+    grid = _checked(puzzle, box, variant)
     if max_nodes is None and time_limit is None:
-        counts, solutions, _ = search_stack(grid.cells[None], grid.box, 1)
+        counts, solutions, _ = search_stack(grid.cells[None], grid.box, 1,
+                                            variant=variant)
         return grid.with_cells(solutions[0]) if counts[0] else None
-    found = base_problem(*grid.box).solve(
+    found = problem_for(grid.box, variant).solve(
         given=_givens(grid), max_nodes=max_nodes, time_limit=time_limit,
         mrv_cutoff=MRV_CUTOFF)
     if found is None:
@@ -127,8 +147,8 @@ def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
 
 def count(puzzle: Any, limit: int | None = None,
           box: tuple[int, int] | None = None, *,
-          max_nodes: int | None = None,
-          time_limit: float | None = None, **long_count) -> int:
+          max_nodes: int | None = None, time_limit: float | None = None,
+          variant: Any = None, **long_count) -> int:
     """How many solutions ``puzzle`` has, counting at most ``limit`` (a
     positive integer, or None for all; 0 raises ``ValueError``).  Raises
     ``InvalidPuzzle`` for bad input and ``dlx.BudgetExhausted`` when
@@ -141,27 +161,28 @@ def count(puzzle: Any, limit: int | None = None,
     and a checkpoint; they count every solution (no ``limit`` or budget).
     """
     checked_limit = _check_limit(limit)
-    grid = _checked(puzzle, box)
+    variant = as_variant(variant)
+    grid = _checked(puzzle, box, variant)
     if long_count:
-        return base_problem(*grid.box).count(
+        return problem_for(grid.box, variant).count(
             limit, given=_givens(grid), max_nodes=max_nodes,
             time_limit=time_limit, mrv_cutoff=MRV_CUTOFF, **long_count)
     if max_nodes is None and time_limit is None:
         counts, _, _ = search_stack(grid.cells[None], grid.box,
-                                    checked_limit)
+                                    checked_limit, variant=variant)
         return int(counts[0])
-    return base_problem(*grid.box).count(
+    return problem_for(grid.box, variant).count(
         limit, given=_givens(grid), max_nodes=max_nodes,
         time_limit=time_limit, mrv_cutoff=MRV_CUTOFF)
 
 
 def is_unique(puzzle: Any, box: tuple[int, int] | None = None, *,
-              max_nodes: int | None = None,
-              time_limit: float | None = None) -> bool:
+              max_nodes: int | None = None, time_limit: float | None = None,
+              variant: Any = None) -> bool:
     """True when ``puzzle`` has exactly one solution (the search stops at
     the second)."""
     return count(puzzle, 2, box, max_nodes=max_nodes,
-                 time_limit=time_limit) == 1
+                 time_limit=time_limit, variant=variant) == 1
 
 
 # -- batches ------------------------------------------------------------------
@@ -239,7 +260,7 @@ class BatchArrays:
 
 def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
                 limit: int | None = 2, max_nodes: int | None = None,
-                threads: int = 0) -> BatchArrays:
+                threads: int = 0, variant: Any = None) -> BatchArrays:
     """Solve a ``(B, n, n)`` int array of puzzles in one engine call.
 
     The vectorised core of ``solve_many``: no Python work per puzzle.
@@ -247,9 +268,11 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     status ``"invalid"`` without reaching the engine.  ``limit``: stop each
     search after this many solutions (2: check uniqueness; 1: first
     solution only; None: count them all).  ``threads``: share the batch
-    among that many threads (0, the default: one per core).
+    among that many threads (0, the default: one per core).  ``variant``:
+    extra rules, as in ``solve``.
     """
     limit = _check_limit(limit)
+    variant = as_variant(variant)
     cells = np.asarray(cells)
     if cells.dtype.kind not in "iu":
         cells = cells.astype(np.int64)
@@ -265,9 +288,13 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     found = np.zeros(batch, np.int64)
     if batch == 0:
         return BatchArrays(status, solutions, found, nodes)
-    good = np.flatnonzero(~cells_conflict(cells, box))
+    if variant is None:
+        good = np.flatnonzero(~cells_conflict(cells, box))
+    else:
+        variant.fits(n)
+        good = np.flatnonzero(~clashes(cells, box, variant))
     counts, out, work = search_stack(cells[good], box, limit, max_nodes,
-                                     threads)
+                                     threads, variant)
     status[good] = np.select(
         [counts == 0, counts == 1, counts >= 2, counts == -2],
         [STATUSES.index(NO_SOLUTION), STATUSES.index(SOLVED),
@@ -330,6 +357,12 @@ class Symmetry:
         return cls(shuffle(rows_per_box), shuffle(cols_per_box), digits,
                    rows_per_box == cols_per_box and bool(rng.integers(2)))
 
+    @classmethod
+    def relabel(cls, rng: np.random.Generator, n: int) -> "Symmetry":
+        """Rename the digits only: the one symmetry every variant keeps."""
+        digits = np.concatenate(([0], rng.permutation(n) + 1))
+        return cls(np.arange(n), np.arange(n), digits)
+
     def apply(self, cells: np.ndarray) -> np.ndarray:
         """Map a ``(B, n, n)`` stack."""
         moved = self.digits[cells[:, self.rows][:, :, self.cols]]
@@ -346,7 +379,8 @@ class Symmetry:
 
 
 def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
-                 max_nodes: int | None = None, threads: int = 1):
+                 max_nodes: int | None = None, threads: int = 1,
+                 variant: Variant | None = None):
     """Search a ``(B, n, n)`` stack of clash-free puzzles.
 
     Returns ``(counts, solutions, nodes)``: solutions found up to ``limit``
@@ -354,7 +388,8 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
     array (zeros when none), and the nodes searched.  With ``limit <= 2``
     and no ``max_nodes`` a puzzle that outlasts its budget is restarted as
     a random equivalent puzzle (see ``RESTART_NODES``); every search ends
-    with an exact answer.
+    with an exact answer.  Under a ``variant`` the restarts only rename
+    digits (moving rows or columns would change the rules).
     """
     batch = len(cells)
     counts = np.zeros(batch, np.int64)
@@ -372,7 +407,8 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
         part = cells[pending]
         if symmetry is not None:
             part = symmetry.apply(part)
-        found, first, work = _engine_call(part, box, limit, budget, threads)
+        found, first, work = _engine_call(part, box, limit, budget, threads,
+                                          variant)
         if symmetry is not None:
             first = symmetry.undo(first)
         done = (found != -2) | (not restarts)
@@ -383,7 +419,8 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
         if not len(pending):
             return counts, solutions, nodes
         rng = rng or np.random.default_rng(RESTART_SEED)
-        symmetry = Symmetry.random(rng, box)
+        symmetry = (Symmetry.random(rng, box) if variant is None
+                    else Symmetry.relabel(rng, box[0] * box[1]))
 
 
 # Puzzles per engine call.  Every call keeps, per puzzle, a row of option
@@ -394,16 +431,17 @@ ENGINE_CHUNK = 1 << 13
 
 
 def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
-                 max_nodes: int, threads: int):
+                 max_nodes: int, threads: int,
+                 variant: Variant | None = None):
     """``solve_batch`` over a stack: ``(counts, first solutions, nodes)``."""
     if len(cells) > ENGINE_CHUNK:
         parts = [_engine_call(cells[lo:lo + ENGINE_CHUNK], box, limit,
-                              max_nodes, threads)
+                              max_nodes, threads, variant)
                  for lo in range(0, len(cells), ENGINE_CHUNK)]
         return tuple(np.concatenate(column) for column in zip(*parts))
     batch, n, _ = cells.shape
     options, starts = given_options(cells)
-    result = base_problem(*box).solve_batch(
+    result = problem_for(box, variant).solve_batch(
         options, starts=starts, limit=limit, max_nodes=max_nodes,
         threads=threads, mrv_cutoff=MRV_CUTOFF)
     counts = result.counts
@@ -431,7 +469,7 @@ _ALL = 1 << 62
 
 def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
                *, limit: int | None = 2, max_nodes: int | None = None,
-               threads: int = 0) -> list[Result]:
+               threads: int = 0, variant: Any = None) -> list[Result]:
     """Solve a batch of puzzles; one ``Result`` per puzzle, in order.
 
     ``puzzles``: any iterable of accepted inputs (lines of text, grids,
@@ -445,9 +483,11 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     shares the engine call among that many threads (0, the default: one
     per core; the answers do not depend on it).  A bad puzzle never stops
     the batch: its result has status ``"invalid"`` and the reason in
-    ``error``.
+    ``error``.  ``variant``: extra rules for every puzzle, as in
+    ``solve``.
     """
     limit = _check_limit(limit)
+    variant = as_variant(variant)
     if isinstance(puzzles, (str, bytes)):
         raise TypeError("solve_many takes a list of puzzles, not one string; "
                         "use text.splitlines() for one puzzle per line")
@@ -463,9 +503,17 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
         if isinstance(item, str):
             results[b] = Result(INVALID, None, item)
     for shape, (index, cells) in groups.items():
+        n = shape[0] * shape[1]
+        if variant is not None and variant.size not in (None, n):
+            for b in index.tolist():
+                results[b] = Result(INVALID, None, (
+                    f"the puzzle is {n}x{n} but the region map is "
+                    f"{variant.size}x{variant.size}"))
+            continue
         arrays = solve_cells(cells, shape, limit=limit, max_nodes=max_nodes,
-                             threads=threads)
-        _collect(results, grids, index, cells, shape, arrays, template)
+                             threads=threads, variant=variant)
+        _collect(results, grids, index, cells, shape, arrays, template,
+                 variant)
     return results  # type: ignore[return-value]
 
 
@@ -548,7 +596,8 @@ def _cell_dtype(n: int):
     return np.int8 if n < 128 else np.int16 if n < 32768 else np.int64
 
 
-def _collect(results, grids, index, cells, shape, arrays, template):
+def _collect(results, grids, index, cells, shape, arrays, template,
+             variant=None):
     """Turn one group's arrays into ``Result`` objects."""
     codes = arrays.status.tolist()
     found = arrays.counts.tolist()
@@ -558,7 +607,7 @@ def _collect(results, grids, index, cells, shape, arrays, template):
         if status == INVALID:
             grid = source if isinstance(source, Grid) else Grid._make(
                 cells[k].astype(np.int64), shape)
-            results[b] = Result(INVALID, None, conflict_message(grid))
+            results[b] = Result(INVALID, None, _conflict(grid, variant))
             continue
         result = Result(status, None, None, found[k])
         if status in (SOLVED, MULTIPLE):

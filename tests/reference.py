@@ -87,3 +87,31 @@ def _is_generalized_cover(chosen, options, nprimary, nitems, colors,
         if len(uses[i]) > 1 and (None in uses[i] or len(set(uses[i])) > 1):
             return False
     return True
+
+def domino_tilings(rows, cols):
+    """The number of domino tilings of a rows x cols board, by a transfer
+    matrix over the cells in row order (a state is the set of cells of the
+    next row already covered by vertical dominoes), with Python integers:
+    an independent check of the memoized counts, exact at any size."""
+    if rows * cols % 2:
+        return 0
+    if cols > rows:
+        rows, cols = cols, rows
+    states = {0: 1}
+    for r in range(rows):
+        for c in range(cols):
+            bit = 1 << c
+            grown = {}
+            for state, n in states.items():
+                if state & bit:  # covered from above: move on
+                    nexts = [state & ~bit]
+                else:
+                    nexts = []
+                    if r + 1 < rows:  # a vertical domino into the next row
+                        nexts.append(state | bit)
+                    if c + 1 < cols and not state & (bit << 1):
+                        nexts.append(state | (bit << 1))  # a horizontal one
+                for s in nexts:
+                    grown[s] = grown.get(s, 0) + n
+            states = grown
+    return states.get(0, 0)

@@ -12,6 +12,9 @@ from dlx.kernels import links as K
 
 from reference import exact_covers, is_exact_cover
 
+# Every test here runs on both kernels, dancing links and dancing cells.
+pytestmark = pytest.mark.usefixtures("each_algorithm")
+
 TOY_OPTIONS = ["cef", "adg", "bcf", "ad", "bg", "deg"]
 
 
@@ -60,13 +63,15 @@ def test_queens_solutions_are_distinct_and_valid():
     assert all(s == sorted(s) for s in solutions)
 
 
-def test_node_count_is_that_of_dlx1_on_the_toy():
+def test_node_count_is_that_of_dlx1_on_the_toy(each_algorithm):
     # DLX1 by hand: a (first of the shortest) at the root; under "a d g",
     # b then e (empty: dead end); under "a d", e then b, and the solution
-    # is a leaf node of its own.
+    # is a leaf node of its own.  SSXC1 sees at once that "a d g" leaves e
+    # without an option (no node), and prints 5 nodes, 27 updates.
     p = toy()
     p.count()
-    assert (p.stats.nodes, p.stats.solutions) == (6, 1)
+    nodes = {"links": 6, "cells": 5}[each_algorithm]
+    assert (p.stats.nodes, p.stats.solutions) == (nodes, 1)
     assert p.stats.updates > 0 and p.stats.seconds >= 0
 
 
@@ -218,7 +223,7 @@ def test_unwind_restores_a_paused_search(want, max_nodes):
 
 def test_pausing_and_resuming_loses_nothing():
     p = queens(8)
-    one_go = list(p.solutions())
+    one_go = list(p.solutions(algorithm="links"))
     run = KernelRun(p)
     pieces = []
     while True:
@@ -401,6 +406,9 @@ def test_adding_options_after_a_search_rebuilds():
     (lambda: toy().count(time_limit=-1), "time_limit must be"),
     (lambda: toy().count(mrv_cutoff=-1), "mrv_cutoff must be"),
     (lambda: toy().solve_batch([[7]]), "given option 7 does not exist"),
+    (lambda: toy().count(algorithm="dance"), "algorithm must be one of"),
+    (lambda: toy().solve(algorithm="DLX1"), "algorithm must be one of"),
+    (lambda: toy().solve_batch([[1]], algorithm=""), "algorithm must be"),
     (lambda: toy().solve_batch([[3.9]]), r"givens\[0\] must be a flat"),
     (lambda: toy().solve_batch(np.array([1]), starts=np.array([0, 2])),
      "starts must rise"),
@@ -417,6 +425,7 @@ def test_bad_input_gets_one_clear_value_error(build, message):
     (lambda: toy().count(time_limit="1"), "time_limit must be a number"),
     (lambda: toy().count(threads=True), "threads must be an integer"),
     (lambda: toy().solve_batch([[1]], limit=2.0), "limit must be an integer"),
+    (lambda: toy().count(algorithm=None), "algorithm must be one of"),
 ])
 def test_a_wrong_type_is_a_type_error(build, message):
     with pytest.raises(TypeError, match=message):
@@ -443,12 +452,19 @@ def always_split(monkeypatch):
 
 
 @pytest.mark.parametrize("n", [1, 4, 8, 9])
-def test_parallel_count_does_the_same_search(n, always_split):
+def test_parallel_count_does_the_same_search(n, always_split,
+                                            each_algorithm):
     p = queens(n)
     one = p.count()
     serial = (p.stats.nodes, p.stats.updates)
     assert p.count(threads=2) == one
-    assert (p.stats.nodes, p.stats.updates) == serial
+    if each_algorithm == "links":
+        assert (p.stats.nodes, p.stats.updates) == serial
+    else:
+        # Each subtree starts from the input's item order, which breaks
+        # SSXC1's MRV ties, and its root is a given option committed
+        # without SSXC1's look-ahead: the work differs a little.
+        assert p.stats.complete and p.stats.nodes >= p.stats.solutions
 
 
 def test_parallel_count_leaves_small_trees_to_one_thread(monkeypatch):
@@ -456,6 +472,7 @@ def test_parallel_count_leaves_small_trees_to_one_thread(monkeypatch):
         raise AssertionError("split a tree of a few hundred nodes")
 
     monkeypatch.setattr("dlx.problem.count_parallel", no_split)
+    monkeypatch.setattr("dlx.cells.count_parallel", no_split)
     p = queens(6)
     assert p.count(threads=2) == 4 and p.stats.complete
     with pytest.raises(AssertionError, match="split"):

@@ -176,3 +176,33 @@ def test_matrix_round_trip_and_secondary_columns():
     with pytest.raises(ValueError, match="secondary=-1"):
         ExactCover.from_matrix(m, secondary=-1)
     assert ExactCover.from_matrix(m, secondary=3).count() == 1
+
+
+@pytest.mark.parametrize("bad", [6, -1, 100])
+def test_batch_givens_must_exist(bad):
+    with pytest.raises(ValueError, match=f"given option {bad} does not "
+                                         f"exist \\(there are 6\\)"):
+        toy().solve_batch([[0], [bad]])
+    with pytest.raises(ValueError, match=f"given option {bad} does not"):
+        toy().solve_batch(np.array([0, bad]), starts=[0, 1, 2])
+    with pytest.raises(ValueError, match=f"given option {bad} does not"):
+        toy().count(given=[bad])
+
+
+def test_batch_edges():
+    p = toy()
+    assert p.solve_batch([[5]]).counts.tolist() == [0]
+    assert p.solve_batch([]).counts.tolist() == []
+    assert p.solve_batch(np.zeros(0, int), starts=[0]).counts.tolist() == []
+
+
+def test_batch_stats_complete_only_when_every_tree_was_explored():
+    p = toy()
+    p.solve_batch([[5]])  # no solution: explored to the end
+    assert p.stats.complete and p.stats.solutions == 0
+    p.solve_batch([[0, 2]])  # overlapping givens: nothing to explore
+    assert p.stats.complete
+    p.solve_batch([[], [5]], limit=1)  # stopped at its limit: may have more
+    assert not p.stats.complete and p.stats.solutions == 1
+    p.solve_batch([[], [5]], limit=2)  # one solution < limit: explored
+    assert p.stats.complete and p.stats.solutions == 1

@@ -245,7 +245,7 @@ def test_dlx1_figures_cover_the_shared_files():
     p.name for p in (DATA / "dlx1").glob("*.dlx")))
 def test_same_nodes_and_updates_as_dlx1(name):
     problem = load(DATA / "dlx1" / name)
-    problem.count()
+    problem.count(algorithm="links")
     assert_same_search_as_dlx1(name, problem.stats)
 
 
@@ -255,7 +255,7 @@ def test_shared_instance(name, expected):
     if not path.exists():
         pytest.skip(f"{path} is absent")
     problem = load(path)
-    assert problem.count() == expected
+    assert problem.count(algorithm="links") == expected
     assert_same_search_as_dlx1(name, problem.stats)
     back = loads(dumps(problem))
     assert back.options == problem.options

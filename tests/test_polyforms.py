@@ -370,3 +370,17 @@ def test_cli_planar_errors(capsys):
         assert status == 2 and out == "" and "error:" in err
     status, out, _ = run(capsys, "polyiamond", "3x12", "--count")
     assert (status, out) == (1, "0\n")
+
+
+def test_cli_dlx_output_of_a_packing_counts_the_same(capsys):
+    from dlx.formats import loads
+    status, text, _ = run(capsys, "polyiamond", "6x6", "--dlx")
+    assert status == 0
+    assert loads(text).count() == 156  # one cover per tiling up to symmetry
+    status, text, _ = run(capsys, "polycube", "--box", "2x3x10", "--dlx",
+                          "--pieces", "flat-pentacubes")
+    assert status == 0 and loads(text).count() == 12
+    # Soma: every piece fixed by all 48 symmetries has a symmetric
+    # placement, so no single problem counts up to symmetry.
+    status, text, err = run(capsys, "polycube", "soma", "--dlx")
+    assert status == 2 and text == "" and "--all-symmetries" in err

@@ -12,6 +12,9 @@ from dlx.problems.polyomino import Polyomino
 from dlx.problems.queens import queens
 from dlx.search import SLICE_SECONDS, Slicer
 
+# Every test here runs on both kernels, dancing links and dancing cells.
+pytestmark = pytest.mark.usefixtures("each_algorithm")
+
 # Long enough to be still running when interrupted (seconds on one core).
 LONG = 16
 

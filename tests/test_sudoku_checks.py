@@ -74,6 +74,8 @@ def test_conflicts_match_plain_loops(case):
     expected = plain_conflicts(cells, box)
     found = conflicts(grid)
     assert set(found) == expected and len(found) == len(expected)
+    # in reading order of the first cell, then of the second
+    assert found == sorted(found, key=lambda f: (f[0], f[1]))
     assert has_conflict(grid) == bool(expected)
     stack = np.array([cells, np.zeros_like(cells), cells])
     assert cells_conflict(stack, box).tolist() == [bool(expected), False,
@@ -159,6 +161,9 @@ SPELLINGS = [
     "1, 0,0 ,4\n0,0, 0,0\n0 ,0,0,0\n 4,0,0,1",
     "1;;;4\n;;;;\n;;;;\n4;;;1",
     "10 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 " + "0 " * 239 + "16",
+    # letters in a decorated layout, in lower case
+    ("a b . . | " + ". " * 12).rstrip() + "\n" + "\n".join(
+        ". . . . | " + " ".join(["."] * 12) for _ in range(15)),
 ]
 
 
@@ -189,3 +194,113 @@ def test_format_keeps_the_spelling(text):
 def test_ragged_rows_are_refused(cells, message):
     with pytest.raises(InvalidPuzzle, match=message):
         parse(cells)
+
+
+@pytest.mark.parametrize("n, box", [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)),
+                                    (9, (3, 3)), (10, (2, 5)), (12, (3, 4)),
+                                    (15, (3, 5)), (16, (4, 4)), (18, (3, 6)),
+                                    (20, (4, 5)), (25, (5, 5)),
+                                    (36, (6, 6))])
+def test_default_box_is_the_closest_pair(n, box):
+    assert sudoku.grid.default_box(n) == box
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 11, 13])
+def test_prime_sizes_have_no_default_box(n):
+    with pytest.raises(InvalidPuzzle, match=f"{n} has no factor pair"):
+        sudoku.grid.default_box(n)
+
+
+@pytest.mark.parametrize("box, n, message", [
+    ((0, 4), None, "pair of positive integers"),
+    ((2,), None, "pair of positive integers"),
+    ((2, 2.5), None, "pair of positive integers"),
+    ("22", None, "pair of positive integers"),
+    ((2, 3), 4, "box 2x3 holds 6 cells but the grid is 4x4"),
+])
+def test_check_box(box, n, message):
+    with pytest.raises(InvalidPuzzle, match=message):
+        sudoku.grid.check_box(box, n)
+
+
+def test_check_box_accepts_whole_numbers():
+    assert sudoku.grid.check_box((2.0, np.int64(3)), 6) == (2, 3)
+    assert sudoku.grid.check_box([1, 4]) == (1, 4)
+
+
+def test_grid_methods():
+    puzzle = parse("12.." + "." * 12)
+    assert puzzle.n == 4 and puzzle.givens == 2 and not puzzle.is_complete()
+    solved = sudoku.solve(puzzle)
+    assert solved.is_complete() and solved.givens == 16
+    assert str(puzzle) == "12.." + "." * 12
+    assert repr(puzzle) == f"Grid('12{'.' * 14}', box=(2, 2))"
+    assert puzzle == parse([[1, 2, 0, 0]] + [[0] * 4] * 3)
+    assert puzzle != solved and puzzle != "12.." and hash(puzzle) == hash(
+        parse("12" + "0" * 14))
+    assert parse(puzzle, (2, 2)) is puzzle
+    assert parse("." * 36, (3, 2)) != parse("." * 36, (2, 3))
+    assert parse(parse("." * 36), (3, 2)).box == (3, 2)
+    with pytest.raises(InvalidPuzzle, match="box 3x3 holds 9"):
+        parse(puzzle, (3, 3))
+    with pytest.raises(ValueError, match="unknown format 'xml'"):
+        puzzle.format("xml")
+    assert puzzle.format("line") == str(puzzle)
+    assert puzzle.format("grid") == puzzle.pretty() == \
+        "1 2 | . .\n. . | . .\n----+----\n. . | . .\n. . | . ."
+    assert puzzle.format("csv") == "1,2,0,0\n0,0,0,0\n0,0,0,0\n0,0,0,0"
+    assert puzzle.cells.flags.writeable is False
+
+
+def test_35x35_is_the_largest_grid_in_letters():
+    cells = np.zeros((35, 35), int)
+    cells[0, 0], cells[0, 1] = 35, 10
+    grid = parse(cells, (5, 7))
+    assert str(grid).startswith("ZA.") and grid.pretty().startswith("Z A .")
+    assert parse(grid.pretty(), (5, 7)) == grid
+
+
+def test_six_by_six_pretty_and_big_grids():
+    grid = parse("." * 36, (3, 2))
+    assert grid.pretty().split("\n")[:4] == [
+        ". . | . . | . .", ". . | . . | . .", ". . | . . | . .",
+        "----+-----+----"]
+    big = np.zeros((36, 36), int)
+    big[0, 0], big[35, 35] = 36, 1
+    grid = parse(big)
+    line = str(grid)
+    assert line.startswith("36,0,") and line.endswith(",0,1")
+    pretty = grid.pretty().split("\n")
+    assert pretty[0].startswith("36  . ") and len(pretty) == 36 + 5
+    assert sudoku.format_csv(grid).split("\n")[0].startswith("36,0,0")
+    assert parse(grid.pretty()) == grid == parse(sudoku.format_csv(grid))
+
+
+def test_digits_past_nine_are_letters():
+    cells = np.zeros((16, 16), int)
+    cells[0, :] = np.arange(1, 17)
+    grid = parse(cells)
+    assert str(grid)[:16] == "123456789ABCDEFG"
+    assert parse(str(grid).lower()) == grid
+    with pytest.raises(InvalidPuzzle, match="1-9 and A-G"):
+        parse("H" + "." * 255)
+    with pytest.raises(InvalidPuzzle, match="1-9 and A "):
+        parse("B" + "." * 99)
+    with pytest.raises(InvalidPuzzle, match="uses 1-8 and"):
+        parse("9" + "." * 63)
+
+
+@pytest.mark.parametrize("source, box, message", [
+    (np.arange(15) % 4, None, "wrong size: 15 cells is not a square grid"),
+    (np.zeros(0, int), None, "empty puzzle|wrong size: 0 cells"),
+    ([0] * 15 + [None], None, "bad value None at row 4, column 4"),
+    ([0] * 14 + [1.5, 0], None, "bad value 1.5 at row 4, column 3"),
+    ("." * 20, (2, 3), "wrong size: 20 cells, but box 2x3 makes a 6x6 "
+                       "grid of 36"),
+    ("1," * 19 + "1", (3, 2), "wrong size: 20 cells, but box 3x2 makes a "
+                              "6x6 grid of 36"),
+    (np.zeros((4, 4, 1), int), None, "square"),
+])
+def test_flat_and_boxed_input_errors(source, box, message):
+    with pytest.raises(InvalidPuzzle, match=message):
+        parse(source, box)

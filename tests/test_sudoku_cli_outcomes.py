@@ -151,3 +151,219 @@ def test_the_same_tag_alone_and_in_a_batch(capsys, monkeypatch):
 def test_example_alone(capsys):
     code, out, err = run(capsys, "solve", "--example")
     assert code == 0 and EXAMPLE in out
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.mark.parametrize("tty", [False, True])
+def test_progress_reports(capsys, monkeypatch, tty):
+    import sudoku.cli as cli
+    clock = FakeClock()
+    monkeypatch.setattr(cli.time, "perf_counter", clock)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: tty, raising=False)
+    summary = cli.Summary(total=200, quiet=False)
+    for status in ("solved", "solved", "no solution", "multiple",
+                   "invalid", "unknown"):
+        summary.add(status)
+    clock.now += 0.5  # too early to report
+    summary.progress(50)
+    assert capsys.readouterr().err == ""
+    clock.now += 1.5
+    summary.progress(50)
+    err = capsys.readouterr().err
+    line = "sudoku: 6 puzzles, 25% of the input, 3 puzzles/s"
+    # a terminal is told at once, a log only every 5 seconds
+    assert err == ("\r" + line if tty else "")
+    clock.now += 1.0
+    summary.progress(100)
+    err = capsys.readouterr().err
+    assert err == ("\rsudoku: 6 puzzles, 50% of the input, 2 puzzles/s"
+                   if tty else "")
+    clock.now += 5.0
+    summary.progress(199)
+    err = capsys.readouterr().err
+    line = "sudoku: 6 puzzles, 99% of the input, 1 puzzles/s"
+    assert err == ("\r" + line if tty else line + "\n")
+    summary.finish()
+    err = capsys.readouterr().err
+    assert err == ("\r\x1b[K" if tty else "") + (
+        "sudoku: 6 puzzles in 8.00 s (1 puzzles/s): 2 solved, 1 no "
+        "solution, 1 multiple, 1 invalid, 1 unknown\n")
+    quiet = cli.Summary(total=None, quiet=True)
+    clock.now += 10
+    quiet.progress(1)
+    quiet.finish()
+    assert capsys.readouterr().err == ""
+    unknown_total = cli.Summary(total=None, quiet=False)
+    unknown_total.add("solved")
+    clock.now += 2
+    unknown_total.progress(1)
+    assert capsys.readouterr().err == (
+        "\rsudoku: 1 puzzle, 0 puzzles/s" if tty else "")
+    clock.now += 5
+    unknown_total.progress(1)
+    unknown_total.finish()
+    err = capsys.readouterr().err
+    assert "sudoku: 1 puzzle in 7.00 s (0 puzzles/s): 1 solved, 0 no " \
+        "solution, 0 multiple, 0 invalid\n" in err and "unknown" not in err
+
+
+def test_interrupted_count_prints_the_partial_count(capsys, monkeypatch):
+    import sudoku.cli as cli
+    from dlx import Interrupted, Stats
+
+    def interrupted(*args, **kwargs):
+        raise Interrupted(5, Stats(10, 20, 5, 0.5, False))
+    monkeypatch.setattr(cli, "count", interrupted)
+    code, out, err = run(capsys, "solve", "." * 81, "--count")
+    assert code == 130 and out == "5 (partial: interrupted)\n"
+    assert err == "sudoku: interrupted after 5 solutions (partial)\n"
+
+
+def test_interrupted_batch_keeps_what_it_wrote(capsys, monkeypatch,
+                                               tmp_path):
+    import sudoku.cli as cli
+    calls = []
+    real = cli.solve_many
+
+    def second_call_interrupted(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+    monkeypatch.setattr(cli, "solve_many", second_call_interrupted)
+    monkeypatch.setattr(cli, "CHUNK", 2)
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join(TOP[:5]) + "\n")
+    code, out, err = run(capsys, "solve", path, "-q")
+    assert code == 130 and len(out.splitlines()) == 2
+    assert "sudoku: 2 puzzles in" in err and "(partial)" in err
+    assert err.endswith("sudoku: interrupted\n")
+    calls.clear()
+    code, out, err = run(capsys, "solve", path, "-o", path)
+    assert code == 130 and path.read_text() == "\n".join(TOP[:5]) + "\n"
+    assert err.endswith(f"sudoku: interrupted ({path} left as it was)\n")
+
+
+def test_ctrl_c_stops_a_count_with_its_partial_count():
+    import signal
+    import subprocess
+    import time
+    script = ("import sys, sudoku.cli; print('ready', flush=True); "
+              "sys.exit(sudoku.cli.main(['solve', '.' * 81, '--count']))")
+    process = subprocess.Popen([sys.executable, "-c", script],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline() == "ready\n"
+        time.sleep(5)  # the kernels load, the count starts
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert time.monotonic() - sent < 30
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    count = int(out.split()[0])
+    assert out == f"{count} (partial: interrupted)\n"
+    assert err.startswith(f"sudoku: interrupted after {count} solution")
+
+
+def test_batch_tags_in_every_mode(capsys, tmp_path):
+    path = tmp_path / "p.txt"
+    hard = "." * 81
+    path.write_text(f"{TOP[0]}\n{NONE}\n{SEVERAL}\n{CLASH}\n{hard}\n")
+    code, out, err = run(capsys, "solve", path, "--count", "--limit", "5",
+                         "-q")
+    tags = [line.split()[-1] for line in out.splitlines()]
+    assert code == 1 and tags[:2] == ["1", "0"] and int(tags[2]) >= 2
+    assert tags[3:] == ["invalid", "5"]
+    code, out, err = run(capsys, "solve", path, "--count", "--max-nodes",
+                         "3", "-q")
+    assert code == 1 and out.splitlines()[-1] == hard + " unknown"
+    code, out, err = run(capsys, "solve", path, "--unique", "-q",
+                         "--max-nodes", "100000")
+    tags = [line.split()[-1] for line in out.splitlines()]
+    assert code == 1 and tags == ["unique", "nosolution", "multiple",
+                                  "invalid", "multiple"]
+    code, out, err = run(capsys, "solve", path, "-q", "--max-nodes", "100000")
+    rows = out.splitlines()
+    assert code == 1 and len(rows) == 5
+    assert sudoku.is_valid_solution(rows[0], TOP[0])
+    assert rows[1] == NONE + " nosolution" and rows[3] == CLASH + " invalid"
+    assert rows[2].endswith(" multiple") and rows[4].endswith(" multiple")
+
+
+def test_batch_in_the_grid_layout(capsys, tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{TOP[0]}\n{NONE}\n{CLASH}\n")
+    code, out, err = run(capsys, "solve", path, "--format", "grid", "-q")
+    blocks = out.split("\n\n")
+    assert code == 1 and len(blocks) == 2
+    assert sudoku.is_valid_solution(blocks[0], TOP[0])
+    # an invalid puzzle is written as it was read, with its tag
+    assert blocks[1] == "# line 2: nosolution\n" + sudoku.parse(
+        NONE).pretty() + f"\n{CLASH} invalid\n"
+    code, out, err = run(capsys, "solve", path, "--format", "csv", "-q",
+                         "--unique")
+    blocks = out.split("\n\n")
+    assert blocks[0].startswith("# line 1: unique\n")
+    assert sudoku.parse(blocks[0].split("\n", 1)[1]) == sudoku.parse(TOP[0])
+
+
+def test_comment_after_a_puzzle_is_ignored(capsys, tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{TOP[0]} the first one\n{TOP[1]}\tsecond\n")
+    code, out, err = run(capsys, "solve", path, "-q")
+    rows = out.splitlines()
+    assert code == 0 and len(rows) == 2
+    assert sudoku.is_valid_solution(rows[0], TOP[0])
+    assert sudoku.is_valid_solution(rows[1], TOP[1])
+
+
+def test_several_solutions_note(capsys):
+    code, out, err = run(capsys, "solve", SEVERAL)
+    assert code == 0 and "more than one solution" in err
+    code, out, err = run(capsys, "solve", TOP[0])
+    assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("box, ok", [("3x3", True), ("3X3", True),
+                                     ("3,3", True), ("1x9", True),
+                                     ("0x9", False), ("3x", False),
+                                     ("x3", False), ("3x3x3", False)])
+def test_box_flag(capsys, box, ok):
+    code, out, err = run(capsys, "solve", TOP[0], "--box", box)
+    if ok:
+        assert code in (0, 1) and "expected ROWSxCOLS" not in err
+    else:
+        assert code == 2 and "expected ROWSxCOLS" in err
+
+
+@pytest.mark.parametrize("word, status, message", [
+    ("abcdefghijklmno", 2, "no such file: abcdefghijklmno (nor is it a "
+                           "puzzle: wrong size: 15 cells"),
+    ("abcdefghijklmnop", 1, "invalid puzzle: bad character 'a'"),
+    ("puzzle.sdk", 2, "no such file: puzzle.sdk"),
+    ("1234", 1, "invalid puzzle"),
+    ("~/p", 2, "no such file"),
+])
+def test_words_that_are_neither_file_nor_puzzle(capsys, word, status,
+                                                message):
+    code, out, err = run(capsys, "solve", word)
+    assert code == status and message in err and out == ""
+
+
+@pytest.mark.parametrize("arg, dashed", [
+    ("-" * 16, True), ("-" + "." * 80, True), ("-q", False),
+    ("--quiet", False), ("-" * 15, False), ("-x" + "." * 14, True),
+    ("-!" + "." * 14, False), ("--", False)])
+def test_dashed_puzzles_are_told_from_options(arg, dashed):
+    from sudoku.cli import _is_dashed_puzzle
+    assert _is_dashed_puzzle(arg) == dashed

@@ -121,3 +121,69 @@ def test_results_compare_and_print():
     assert "solved" in repr(a)
     bad = sudoku.solve_many(["x"])[0]
     assert not bad and bad != a and bad.grid is None
+
+
+def test_engine_calls_in_chunks_give_the_same_answers(monkeypatch):
+    import sudoku.solver as solver
+    puzzles = ["." * 16, FOUR, ".23..1..4.......", FOUR[:-1] + ".",
+               "11" + "." * 14]
+    whole = solver.solve_many(puzzles, threads=1)
+    monkeypatch.setattr(solver, "ENGINE_CHUNK", 2)
+    assert solver.solve_many(puzzles, threads=1) == whole
+    assert [r.status for r in whole] == ["multiple", "solved", "no solution",
+                                         "solved", "invalid"]
+
+
+def test_array_stacks():
+    stack = np.zeros((3, 4, 4), np.int64)
+    stack[0] = sudoku.parse(FOUR).cells
+    stack[1, 0, 0] = 5
+    stack[2, 3, 3] = -1
+    results = sudoku.solve_many(stack)
+    assert [r.status for r in results] == ["solved", "invalid", "invalid"]
+    assert results[1].error == ("bad value 5 at row 1, column 1: a 4x4 grid "
+                                "uses 1-4 (0 = empty)")
+    assert results[2].error.startswith("bad value -1 at row 4, column 4")
+    assert results[0].grid == sudoku.parse(FOUR)
+    with pytest.raises(InvalidPuzzle, match="integer array"):
+        sudoku.solve_many(np.zeros((2, 4, 4), float))
+    with pytest.raises(InvalidPuzzle, match="shape"):
+        sudoku.solve_many(np.zeros((2, 4, 5), int))
+    boxed = sudoku.solve_many(np.zeros((1, 6, 6), int), (3, 2), limit=1)
+    assert boxed[0].grid.box == (3, 2)
+    assert sudoku.is_valid_solution(boxed[0].grid, box=(3, 2))
+
+
+def test_batches_keep_each_puzzles_layout_and_box():
+    pretty = sudoku.parse(FOUR[:-1] + ".").pretty()
+    results = sudoku.solve_many([pretty, FOUR[:-1] + "0", "." * 36,
+                                 sudoku.parse("." * 36, (3, 2))], limit=1)
+    assert results[0].grid.format() == sudoku.parse(FOUR).pretty()
+    assert results[1].grid.format() == FOUR
+    assert results[2].grid.box == (2, 3) and results[3].grid.box == (3, 2)
+    assert sudoku.is_valid_solution(results[3].grid, box=(3, 2))
+
+
+def test_restart_symmetries_round_trip():
+    from sudoku.solver import Symmetry, luby
+    rng = np.random.default_rng(1)
+    for box in [(2, 2), (2, 3), (3, 2), (3, 3)]:
+        n = box[0] * box[1]
+        grid = sudoku.solve(np.zeros((n, n), int), box).cells[None]
+        for _ in range(5):
+            g = Symmetry.random(rng, box)
+            moved = g.apply(grid)
+            assert (g.undo(moved) == grid).all()
+            assert sudoku.is_valid_solution(moved[0], box=box)
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2,
+                                               1, 1, 2, 4, 8]
+
+
+def test_restarts_answer_the_same(monkeypatch):
+    import sudoku.solver as solver
+    puzzles = [".23..1..4.......", FOUR[:-1] + ".", "." * 16]
+    plain = solver.solve_many(puzzles, threads=1)
+    monkeypatch.setattr(solver, "RESTART_NODES", 1)
+    restarted = solver.solve_many(puzzles, threads=1)
+    assert [r.status for r in restarted] == [r.status for r in plain]
+    assert restarted[1].grid == plain[1].grid

@@ -307,9 +307,9 @@ def main(argv=None) -> int:
                              "is caught: it hangs)")
     parser.add_argument("--tests", nargs="+", metavar="TEST",
                         help="tests to run (default: the module's own)")
-    parser.add_argument("--match", metavar="TEXT",
-                        help="only the mutants whose key contains TEXT "
-                             "(e.g. 'grid.py:312:')")
+    parser.add_argument("--match", metavar="TEXT", nargs="+",
+                        help="only the mutants whose key contains one of "
+                             "these (e.g. 'grid.py:312:')")
     parser.add_argument("--list", action="store_true",
                         help="list the mutants and stop")
     args = parser.parse_args(argv)
@@ -324,7 +324,8 @@ def main(argv=None) -> int:
     for path in paths:
         found = mutants(path)
         if args.match:
-            found = [m for m in found if args.match in m.key]
+            found = [m for m in found
+                     if any(text in m.key for text in args.match)]
         if args.sample and args.sample < len(found):
             found = sorted(random.Random(f"{args.seed}:{path}").sample(
                 found, args.sample), key=lambda m: m.key)

@@ -15,19 +15,31 @@ The arrays are DLX1's (see ``dlx.kernels.links``) plus one:
   that nobody purifies or hides them again) and the header ``color[x]``
   holds ``c``; the options that disagree are hidden.
 
-Knuth's DLX2 example (``dlx2.w``), items ``A B C | X Y``, colors ``0`` and
-``1`` mapped to codes 1 and 2::
+Knuth's DLX2 example (``dlx2.w``): items ``A B C | X Y`` (N1=3, N=5),
+options ``A B X:0 Y:0``, ``A C X:1 Y:1``, ``C X:0``, ``B X:1``, ``C Y:1``,
+colors ``0`` and ``1`` coded 1 and 2 (``|`` marks the spacers)::
 
-    A B | X Y            node  0  1  2  3  4  5 | 6  7  8  9 10 |11 ...
-    A B X:0 Y:0          top   0  0  0  0  0  0 | 0  1  2  3  4 |-1
-    A C X:1 Y:1          color 0  0  0  0  0  0 | 0  0  0  1  1 | 0
-    C X:0                 (option 0: A B X:0 Y:0, nodes 7-10, and so on)
-    B X:1
-    C Y:1
+    item     0  1  2  3  4  5  6     (0 and 6 are the two roots)
+    llink    3  0  1  2  6  4  5
+    rlink    1  2  3  0  5  6  4
+    length   0  2  2  3  4  3  0
 
-Choosing ``A C X:1 Y:1`` covers ``A`` and ``C`` and purifies ``X`` and
-``Y`` with color ``1``: ``A B X:0 Y:0`` and ``C X:0`` are hidden, while
-``B X:1`` and ``C Y:1`` stay, their ``X``/``Y`` nodes marked ``-1``.
+    node     0  1  2  3  4  5 | 6  7  8  9 10 |11 12 13 14 15 |16 17 18
+    top      0  0  0  0  0  0 | 0  1  2  4  5 |-1  1  3  4  5 |-2  3  4
+    color    0  0  0  0  0  0 | 0  0  0  1  1 | 0  0  0  2  2 | 0  0  1
+    ulink    0 12 20 23 21 24 | 0  1  2  4  5 | 7  7  3  9 10 |12 13 14
+    dlink    0  7  8 13  9 10 |10 12 20 14 15 |15  1 17 18 24 |18 23 21
+
+    node    19 20 21 |22 23 24 |25
+    top     -3  2  4 |-4  3  5 |-5
+    color    0  0  2 | 0  0  2 | 0
+    ulink   17  8 18 |20 17 15 |23
+    dlink   21  2  4 |24  3  5 | 0
+
+Choosing ``A C X:1 Y:1`` (nodes 12-15) covers ``A`` and ``C`` and
+purifies ``X`` and ``Y`` with color 2: ``A B X:0 Y:0`` and ``C X:0`` are
+hidden, while ``B X:1`` stays, its node 21 marked ``-1``.  The two
+solutions are options 0 and 2, and options 1 and 3.
 
 Counters are DLX2's, and equal its own on the same input: ``nodes``
 counts every level entered to choose an item plus every solution;

@@ -221,7 +221,7 @@ def choose_item(llink, rlink, length, cutoff):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(llink, rlink, ulink, dlink, top, length, choice, state, out,
            out_len, want, max_nodes, counters, cutoff):
     """Algorithm X, iterative, resumable.

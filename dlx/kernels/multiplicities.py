@@ -28,7 +28,11 @@ Knuth's example from ``dlx3.w``: items ``A B 2:3|C | X Y``, options
 ``A B X:0 Y:0``, ``A C X:1 Y:1``, ``C X:0``, ``B X:1``, ``C Y:1``.  Here
 ``bound = [0, 1, 1, 3]`` and ``slack = [0, 0, 0, 1]`` (``C`` must be
 covered 2 or 3 times); the unique solution is ``A C X:1 Y:1``,
-``B X:1``, ``C Y:1``.
+``B X:1``, ``C Y:1``.  The other arrays are DLX2's for the same options
+(the worked example of ``dlx.kernels.colors``); after choosing ``A C X:1
+Y:1`` at level 0 (``A`` has bound 1 and slack 0: it is covered), ``C``
+has ``bound`` 2 and stays active, and the search branches on it with
+degree ``length + min(slack, bound) - bound + 1 = 1 + 1 - 2 + 1 = 1``.
 
 The item to branch on minimizes the branching degree ``length + s - bound
 + 1`` with ``s = min(slack, bound)`` (``bound`` minus ``s`` "monus" the

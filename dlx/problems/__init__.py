@@ -16,7 +16,9 @@
 * ``dlx.problems.debruijn``: de Bruijn sequences, up to rotation
   (``debruijn``; colors: Knuth's XCC);
 * ``dlx.problems.rooks``: k rooks in every row and column (``rooks``;
-  multiplicities: Knuth's MCC).
+  multiplicities: Knuth's MCC);
+* ``dlx.problems.tiling``: tilings of a board by pieces used any number of
+  times, dominoes by default (``tiling``).
 
 Each builder returns an ``ExactCover`` whose options are tuples of item
 names, and its module has a ``render`` that turns a solution back into a
@@ -24,11 +26,12 @@ picture.  The submodules are exported as modules (``queens.queens(8)``):
 their main functions share their names.
 """
 
-from . import debruijn, langford, planar, polycube, polyomino, queens, rooks
+from . import (debruijn, langford, planar, polycube, polyomino, queens,
+               rooks, tiling)
 from .planar import Polyhex, Polyiamond
 from .polycube import Polycube
 from .polyomino import Polyomino
 
 __all__ = ["debruijn", "langford", "queens", "polyomino", "polycube",
-           "planar", "rooks", "Polyomino", "Polycube", "Polyiamond",
-           "Polyhex"]
+           "planar", "rooks", "tiling", "Polyomino", "Polycube",
+           "Polyiamond", "Polyhex"]

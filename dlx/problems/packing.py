@@ -60,6 +60,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..problem import ExactCover, Stats
+from ..search import Interrupted
 from ..draw import colour, tiling_svg
 from .lattice import Cell, Lattice, Shape
 
@@ -405,11 +406,26 @@ class Packing:
                 symmetric.append((index, stabilizer))
         return trivial, symmetric
 
-    def _run_count(self, problem: ExactCover, threads: int = 1) -> int:
-        found = problem.count(threads=threads,
-                              **getattr(self, "_count_options", {}))
-        self._add_stats(problem.stats)
-        return found
+    def _run_count(self, problem: ExactCover, orbit: int,
+                   threads: int = 1) -> tuple[int, int]:
+        """Count the tilings of ``problem``, each standing for ``orbit``
+        tilings in all; adds them to ``self._partial`` (also when
+        interrupted) and returns it."""
+        found = 0
+        try:
+            found = problem.count(threads=threads,
+                                  **getattr(self, "_count_options", {}))
+        except Interrupted as stop:
+            self._add_stats(stop.stats)
+            found = stop.count
+            raise
+        else:
+            self._add_stats(problem.stats)
+        finally:
+            found //= self._labelings()
+            self._partial[0] += found
+            self._partial[1] += found * orbit
+        return tuple(self._partial)
 
     def _add_stats(self, stats: Stats):
         total = self.stats
@@ -449,17 +465,25 @@ class Packing:
         (0 threads: one per core).
         """
         self.stats = Stats()
+        # On Ctrl-C, Interrupted carries the tilings counted so far (a
+        # lower bound: a Burnside step that did not end adds nothing).
+        self._partial = [0, 0]  # (up to symmetry, all) counted so far
         self._count_options = count_options
         plan = None
         if len(self.symmetries) > 1 and not exhaustive:
             plan = self._breaking_plan()
-        if plan is not None:
-            found = self._count_with_plan(plan, threads)[0 if distinct else 1]
-        elif distinct and len(self.symmetries) > 1:
-            found = self._burnside(self.problem, self.symmetries)[0]
-        else:
-            found = self._run_count(self.problem, threads) // \
-                self._labelings()
+        try:
+            if plan is not None:
+                found = self._count_with_plan(plan, threads)[
+                    0 if distinct else 1]
+            elif distinct and len(self.symmetries) > 1:
+                found = self._burnside(self.problem, self.symmetries)[0]
+            else:
+                found = self._run_count(self.problem, 1, threads)[1]
+        except KeyboardInterrupt:  # Interrupted, or Ctrl-C between searches
+            self.stats.complete = False
+            self.stats.solutions = self._partial[0 if distinct else 1]
+            raise Interrupted(self.stats.solutions, self.stats) from None
         self.stats.solutions = found
         return found
 
@@ -468,20 +492,16 @@ class Packing:
         name, trivial, symmetric = plan
         others = self._others(name)
         group = len(self.symmetries)
-        orbits = total = 0
         if trivial:
-            found = self._run_count(self._build(trivial + others),
-                                    threads) // self._labelings()
-            orbits += found
-            total += found * group
+            self._run_count(self._build(trivial + others), group, threads)
         for index, stabilizer in symmetric:
             found, tilings = self._burnside(self._build([index] + others),
                                             stabilizer)
-            orbits += found
+            self._partial[0] += found
             # Each of the group/|stabilizer| placements in the orbit of
             # this one has as many tilings.
-            total += tilings * (group // len(stabilizer))
-        return orbits, total
+            self._partial[1] += tilings * (group // len(stabilizer))
+        return tuple(self._partial)
 
     def _others(self, name: str) -> list[int]:
         return [i for i, p in enumerate(self.placements) if p[0] != name]

@@ -1,0 +1,373 @@
+"""SSXC1 on the engine's side: the dancing-cells arrays, and running them.
+
+``Cells`` builds the sparse sets of ``dlx.kernels.cells`` from the same
+input as ``dlx.links.Links``: item numbers option after option
+(``members``, 1-based) and the number of items in each option (``sizes``).
+``CellsRun`` is one search over a private copy, in the form
+``dlx.search.run`` drives; ``run_batch`` runs ``solve_batch`` over many
+instances on threads, and ``count_parallel`` counts one tree on threads by
+splitting its top levels.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from .kernels import cells as C
+from .search import NO_LIMIT, BudgetExhausted, Interrupted, Stats, wait
+
+
+class Cells:
+    """SSXC1's sparse sets for one problem: ``item``, ``set``, ``nd``
+    (``itm`` and ``loc`` side by side) and ``second`` as
+    ``dlx.kernels.cells`` describes them, plus ``option_of`` (the option number of each node, -1 for spacers) and
+    ``option_start`` (the first node of each option).
+
+    ``uncoverable`` is True when some primary item is in no option that
+    has a primary item: then there is no solution and, as SSXC1 does, no
+    search at all.
+    """
+
+    __slots__ = ("item", "set", "nd", "second", "option_of",
+                 "option_start", "nprimary", "uncoverable")
+
+    def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
+                 sizes: np.ndarray, head: int = C.HEAD):
+        n = nitems
+        m = len(sizes)
+        members = np.asarray(members, np.int64)
+        sizes = np.asarray(sizes, np.int64)
+        option_of_member = np.repeat(np.arange(m), sizes)
+        # SSXC1 ignores an option without a primary item: it is in no set.
+        has_primary = np.zeros(m, bool)
+        np.logical_or.at(has_primary, option_of_member, members <= nprimary)
+        kept = has_primary[option_of_member]
+        # Set sizes and where each item's block starts (after its header).
+        length = np.bincount(members[kept], minlength=n + 1)[1:]
+        x = np.zeros(n, np.int64)
+        if n:
+            x[0] = head
+            np.cumsum(length[:-1] + head, out=x[1:])
+            x[1:] += head
+        total = int(x[-1] + length[-1]) if n else head
+
+        # Node numbers: node 0 is a spacer, option j's first node is
+        # 1 + start_j + j, and a spacer follows every option.
+        starts = np.zeros(m + 1, np.int64)
+        np.cumsum(sizes, out=starts[1:])
+        first = 1 + starts[:-1] + np.arange(m)
+        nnodes = int(starts[-1]) + m + 1
+        node_of_member = (np.arange(len(members)) + 1
+                          + option_of_member)
+        itm = np.zeros(nnodes, np.int32)
+        loc = np.full(nnodes, -1, np.int32)
+        itm[node_of_member] = x[members - 1]
+        spacers = np.concatenate(([0], first + sizes))
+        itm[spacers[1:]] = -sizes
+        loc[spacers[:-1]] = sizes
+        loc[spacers[-1]] = 0
+
+        # Each item's set: the nodes of its kept options, in option order.
+        set_ = np.zeros(total, np.int32)
+        nodes_kept = node_of_member[kept]
+        items_kept = members[kept]
+        order = np.argsort(items_kept, kind="stable")
+        nodes_sorted = nodes_kept[order]
+        items_sorted = items_kept[order]
+        rank = np.arange(len(items_sorted)) - np.repeat(
+            np.cumsum(length) - length, length)
+        where = x[items_sorted - 1] + rank
+        set_[where] = nodes_sorted
+        loc[nodes_sorted] = where
+        set_[x - 1] = length
+        set_[x - 2] = np.arange(n)
+
+        option_of = np.full(nnodes, -1, np.int32)
+        option_of[node_of_member] = option_of_member
+        self.item = x.astype(np.int32)
+        self.set = set_
+        self.nd = np.empty(2 * nnodes, np.int32)
+        self.nd[0::2] = itm
+        self.nd[1::2] = loc
+        self.second = int(x[nprimary]) if nprimary < n else total + head
+        self.option_of = option_of
+        self.option_start = first.astype(np.int32)
+        self.nprimary = nprimary
+        self.uncoverable = bool((length[:nprimary] == 0).any())
+
+    @property
+    def itm(self) -> np.ndarray:
+        """Each node's item (a set index), or minus the size of the option
+        before a spacer: a view of ``nd``."""
+        return self.nd[0::2]
+
+    @property
+    def loc(self) -> np.ndarray:
+        """Where each node sits in its item's set: a view of ``nd``."""
+        return self.nd[1::2]
+
+    def copy_arrays(self):
+        """Fresh copies of the mutable arrays, in kernel argument order:
+        ``item, set, nd, second``."""
+        return (self.item.copy(), self.set.copy(), self.nd.copy(),
+                self.second)
+
+    def new_state(self):
+        """A state for a search that has not started (see
+        ``dlx.kernels.cells.search``)."""
+        state = np.zeros(C.STATE_SIZE, np.int64)
+        state[C.WHERE] = C.FORWARD
+        state[C.ACTIVE] = len(self.item)
+        return state
+
+    def stack_size(self) -> int:
+        """A first size (in entries) for the save stack; the kernels ask
+        for more when they need it."""
+        return max(16, 4 * len(self.item))
+
+
+_loaded: set = set()
+
+
+def load_kernels(*kernels: str) -> None:
+    """Load (or compile) kernels once per process, outside any timing, as
+    ``dlx.links.load_kernels`` does: ``"search"`` (with the single steps
+    commit/release/choose) and ``"batch"``."""
+    wanted = set(kernels) - _loaded
+    if not wanted:
+        return
+    _loaded.update(wanted)  # first: CellsRun below calls back here
+    tiny = Cells(1, 1, np.array([1], np.int64), np.array([1], np.int64))
+    if "search" in wanted:
+        run = CellsRun(tiny, [int(tiny.option_start[0])])
+        run.release()
+        CellsRun(tiny, []).step(0, NO_LIMIT, True)
+        C.unwind(tiny.set.copy(), np.zeros(4, np.int32),
+                 np.zeros(2, np.int64), tiny.new_state())
+    if "batch" in wanted:
+        C.solve_batch(*tiny.copy_arrays(), tiny.item, tiny.set, tiny.nd,
+                      np.zeros(0, np.int32), np.array([0, 0]), 1, NO_LIMIT,
+                      np.zeros((1, 2), np.int32), np.zeros(1, np.int32),
+                      np.zeros(1, np.int64), np.zeros((1, 3), np.int64),
+                      np.zeros(1, np.uint8))
+
+
+class CellsRun:
+    """One SSXC1 search over a private copy of ``cells``, for
+    ``dlx.search``, with the given options (first nodes) committed first.
+
+    ``clash``: there is no solution and nothing to search (the givens
+    overlap, or a primary item is in no option, where SSXC1 does not
+    search either); ``covered``: the givens already cover every primary
+    item (one solution, the empty set of further options).
+    """
+
+    def __init__(self, cells: Cells, given_nodes: list[int]):
+        load_kernels("search")
+        self.cells = cells
+        self.arrays = cells.copy_arrays()
+        self.stack = np.zeros(2 * cells.stack_size(), np.int32)
+        self.state = cells.new_state()
+        self.counters = np.zeros(3, np.int64)
+        self.given = []
+        self.clash = cells.uncoverable
+        for p in given_nodes if not self.clash else ():
+            u = self.commit(p)
+            if u < 0:
+                self.clash = True
+                break
+            self.counters[1] += u
+        self.covered = not self.clash and self.active_primary() == 0
+        self.depth = cells.nprimary + 1
+        self.saved = np.zeros(self.depth + 1, np.int64)
+        self.choice = np.zeros(self.depth, np.int32)
+        self.option_of = cells.option_of
+
+    def commit(self, p: int) -> int:
+        """Commit the option of node p (growing the stack if need be):
+        its updates, or -1 when it clashes with the options committed so
+        far (then nothing changes)."""
+        item, set_, nd, second = self.arrays
+        while True:
+            u = C.commit_option(p, item, set_, nd, second, self.stack,
+                                self.state)
+            if u != -2:
+                break
+            self.stack = np.concatenate([self.stack, self.stack * 0])
+        if u >= 0:
+            self.given.append(p)
+        return u
+
+    def uncommit(self) -> None:
+        """Release the option committed last."""
+        p = self.given.pop()
+        C.release_option(p, self.arrays[1], self.arrays[2], self.stack,
+                         self.state)
+
+    def active_primary(self) -> int:
+        """The item SSXC1 would branch on now (a set index), 0 if none."""
+        item, set_, nd, second = self.arrays
+        return C.choose_item(item, set_, self.state[C.ACTIVE], second)
+
+    def step(self, want: int, stop_at: int, store: bool):
+        """One kernel call (more if the save stack must grow): see
+        ``dlx.search``."""
+        keep = want if store else 0
+        found = []
+        while True:
+            out = np.zeros((keep, self.depth), np.int32)
+            out_len = np.zeros(keep, np.int32)
+            before = int(self.counters[2])
+            status = C.search(*self.arrays, self.stack, self.saved,
+                              self.choice, self.state, out, out_len, want,
+                              stop_at, self.counters)
+            new = int(self.counters[2]) - before
+            stored = min(new, keep)
+            found += [self.option_of[out[r, :out_len[r]]].tolist()
+                      for r in range(stored)]
+            if status != C.STACK_FULL:
+                return status, found
+            want = want - new if want > 0 else 0
+            keep -= stored
+            self.stack = np.concatenate([self.stack, self.stack * 0])
+
+    def release(self):
+        """Undo the search (when paused) and the givens: the arrays are as
+        built again."""
+        C.unwind(self.arrays[1], self.stack, self.saved, self.state)
+        while self.given:
+            self.uncommit()
+
+
+def run_batch(cells: Cells, nodes, starts, limit, max_nodes, depth, threads,
+              chunks_per_thread=16, deadline=None):
+    """Run ``C.solve_batch`` over CSR instances, in chunks on ``threads``
+    threads (each with its own copy of the arrays), as
+    ``dlx.links.run_batch`` does for DLX1; same results and stops."""
+    nbatch = len(starts) - 1
+    first = np.full((nbatch, depth), -1, np.int32)
+    first_len = np.zeros(nbatch, np.int32)
+    counts = np.zeros(nbatch, np.int64)
+    work = np.zeros((nbatch, 3), np.int64)
+    stop = np.zeros(1, np.uint8)
+    threads = max(1, min(threads, nbatch))
+    bounds = np.linspace(0, nbatch, min(
+        nbatch, chunks_per_thread * threads if threads > 1 else 1) + 1)
+    bounds = np.unique(bounds.astype(np.int64))
+    local = threading.local()
+
+    def task(k):
+        if not hasattr(local, "arrays"):
+            local.arrays = cells.copy_arrays()
+        lo, hi = bounds[k], bounds[k + 1]
+        sub = starts[lo:hi + 1]
+        C.solve_batch(*local.arrays, cells.item, cells.set, cells.nd,
+                      nodes[sub[0]:sub[-1]], sub - sub[0], limit, max_nodes,
+                      first[lo:hi], first_len[lo:hi], counts[lo:hi],
+                      work[lo:hi], stop)
+
+    pool = ThreadPoolExecutor(threads)
+    try:
+        futures = [pool.submit(task, k) for k in range(len(bounds) - 1)]
+        stopped_by = wait(futures, stop, deadline)
+    finally:
+        pool.shutdown(wait=True)
+    return counts, first, work, stopped_by
+
+
+def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
+                   stats: Stats, deadline=None) -> int:
+    """Count on ``threads`` threads by splitting the top of the tree.
+
+    The top levels are expanded here as SSXC1 branches (its MRV item, the
+    options of its set in order); each frontier node becomes one instance
+    of ``solve_batch`` whose givens are the options on its path.  The count
+    is the one thread's; nodes and updates are close to it but not equal,
+    because each subtree starts from the input's item order, where one
+    thread's search would have inherited the order its earlier subtrees
+    left (SSXC1 breaks MRV ties by that order).
+    """
+    load_kernels("search", "batch")
+    stats.complete = False
+    t0 = time.perf_counter()
+    run = CellsRun(cells, given_nodes)
+    stats.updates = int(run.counters[1])
+    if run.clash:
+        stats.complete = True
+        return 0
+    if run.covered:
+        stats.nodes = stats.solutions = 1
+        stats.complete = True
+        return 1
+    set_ = run.arrays[1]
+    frontier = [()]
+    shallow = 0
+    target = 64 * threads
+    for _ in range(4):  # at most four levels expanded here
+        if not frontier or len(frontier) >= target:
+            break
+        grown = []
+        for path in frontier:
+            for p in path:
+                run.commit(p)
+            stats.nodes += 1
+            best = run.active_primary()
+            options = set_[best:best + set_[best - 1]].tolist()
+            # Updates as SSXC1 counts them at this node: best taken out and
+            # its options hidden once (every commit below repeats that),
+            # then each option's other items.
+            hide_best = sum(C.option_items(p, run.arrays[2]) - 1
+                            for p in options)
+            stats.updates += 1 + hide_best
+            for p in options:
+                stats.updates += run.commit(p) - 1 - hide_best
+                if run.active_primary() == 0:
+                    shallow += 1  # a solution: a leaf node
+                    stats.nodes += 1
+                else:
+                    grown.append(path + (p,))
+                run.uncommit()
+            for _ in path:
+                run.uncommit()
+        frontier = grown
+    starts = np.zeros(len(frontier) + 1, np.int64)
+    np.cumsum([len(given_nodes) + len(path) for path in frontier],
+              out=starts[1:])
+    nodes = np.array([p for path in frontier
+                      for p in list(given_nodes) + list(path)], np.int32)
+    counts, _, work, stopped_by = run_batch(
+        cells, nodes, starts, 0, NO_LIMIT, cells.nprimary + 1, threads,
+        chunks_per_thread=len(frontier), deadline=deadline)
+    stats.seconds = time.perf_counter() - t0
+    stats.nodes += int(work[:, 0].sum())
+    stats.updates += int(work[:, 1].sum())
+    stats.solutions = shallow + int(np.maximum(counts, 0).sum())
+    if stopped_by == "interrupt":
+        raise Interrupted(stats.solutions, stats)
+    if stopped_by == "deadline":
+        raise BudgetExhausted(
+            f"search stopped at its time limit with {stats.solutions} "
+            f"solution(s) found", stats.solutions, stats)
+    stats.complete = True
+    return stats.solutions
+
+
+def _show(cells: Cells) -> str:  # pragma: no cover - a docstring helper
+    lines = []
+    for name in ("item", "set", "itm", "loc"):  # itm, loc: halves of nd
+        lines.append(f"{name:6}" + " ".join(f"{v:3d}"
+                                            for v in getattr(cells, name)))
+    lines.append(f"second {cells.second}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    # Knuth's toy problem, for the docstring of dlx.kernels.cells.
+    items = "abcdefg"
+    opts = ["cef", "adg", "bcf", "ad", "bg", "deg"]
+    mem = np.array([items.index(c) + 1 for o in opts for c in o])
+    print(_show(Cells(7, 5, mem, np.array([len(o) for o in opts]))))

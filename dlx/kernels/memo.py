@@ -1,0 +1,438 @@
+"""Memoized counting: Algorithm X that remembers each subproblem's count.
+
+The idea is Nishino, Yasuda, Minato and Nagata's DXZ ("Dancing with
+Decision Diagrams", AAAI 2017), kept to counting: the number of ways to
+finish a partial cover depends only on which items are still active (the
+active options are exactly those whose items are all active), and the
+same set of active items is reached along many paths.  So each search-tree
+node looks its set up in a table first, and stores its count when its
+subtree is done.
+
+Arrays (besides DLX1's ``llink rlink ulink dlink top length``, used as in
+``dlx.kernels.links``, ``COVERED`` offset included):
+
+* ``active``: int64[W], bit ``i`` set iff item ``i`` (primary or
+  secondary; bit 0 and bit N+1 are the roots, never set) is active.
+  ``cover``/``uncover`` here keep it in step with the item lists; it *is*
+  the key of the current subproblem.
+* The table: ``table`` int64[cap, 1 + W + L], one row per slot holding
+  ``work`` (search-tree nodes the entry stood for when it was stored; 0
+  marks an empty slot), the key (a copy of ``active``) and the count; one
+  row per slot keeps a lookup to one or two cache lines.  ``cap`` is a
+  power of two, cut into buckets of ``BUCKET`` consecutive slots; a key
+  lives in the bucket its hash names, in the first free slot.  Slots are
+  never emptied, so a lookup stops at the first empty slot of its bucket.
+  When a bucket is full, a new entry replaces the one that cost the
+  fewest nodes (it is the cheapest to recompute): the table never fails,
+  it forgets.
+* Counts are exact whatever their size: a count is ``L`` limbs of ``shift``
+  bits (``shift`` <= 62, so a sum of two limbs and a carry fits an int64),
+  least significant first.  An addition that carries out of the top limb
+  returns OVERFLOW, before any wrong value reaches the table; the driver
+  then widens every count (the table's, ``acc``) and restarts.
+* The stack, per level ``l``: ``choice[l]`` (option node tried),
+  ``item[l]`` (the item branched on), ``acc[l]`` (limbs: solutions found
+  so far in this node's subtree), ``born[l]`` (the node counter when the
+  node was entered), ``hashes[l]`` (its key's hash).  The sum of ``acc``
+  over the finished levels (``0..level``, or ``0..level-1`` when paused on
+  entering ``level``) is the number of solutions in the part of the tree
+  already explored: the partial count after a budget stops the search.
+
+``state`` is ``(level, where)`` as in ``dlx.kernels.links.search``;
+``counters`` is ``(nodes, updates, leaves)``; ``tstats`` is
+``(used, lookups, hits, stores, replaced, saved)``; ``config`` is
+``(rule, shift, can_grow, grow_at, min_cost)`` (a subproblem whose search
+took fewer than ``min_cost`` nodes is not stored).  Nodes are counted like DLX1's: every node entered
+to choose an item (a memo hit included: it is entered, then answered from
+the table) and every leaf (a solution reached by the search itself).
+"""
+
+import numpy as np
+from numba import njit
+
+U = np.uint64
+
+COVERED = 1 << 30  # added to length[i] while item i is covered (as in links)
+MRV_BLOCK = 16
+BUCKET = 4  # slots per bucket
+
+# Item choice rules (config[0]).
+MRV = 0  # the first active primary item with the fewest options (DLX1)
+FIRST = 1  # the first active primary item: sweeps the items in order
+
+# Where the search resumes (state[1]).
+FORWARD = 0
+RECOVER = 1
+DONE = 2
+
+# What count() returns.
+EXHAUSTED = 0  # the count is in acc[0]
+OUT_OF_NODES = 2  # the node budget ran out; resumable
+GROW = 3  # the table is past config[3] entries and may grow; resumable
+OVERFLOW = 4  # a count needs more limbs; the search must restart
+
+# tstats fields.
+USED = 0
+LOOKUPS = 1
+HITS = 2
+STORES = 3
+REPLACED = 4
+SAVED = 5  # nodes the hits stood for (the work stored with their entries)
+
+
+@njit(cache=True)
+def hide(p, ulink, dlink, top, length):
+    """Remove the other nodes of p's option from their items' lists."""
+    updates = 0
+    q = p + 1
+    while q != p:
+        x = top[U(q)]
+        u = ulink[U(q)]
+        if x <= 0:
+            q = u
+        else:
+            d = dlink[U(q)]
+            dlink[U(u)] = d
+            ulink[U(d)] = u
+            length[U(x)] -= 1
+            updates += 1
+            q += 1
+    return updates
+
+
+@njit(cache=True)
+def unhide(p, ulink, dlink, top, length):
+    """Inverse of hide, walking leftward."""
+    q = p - 1
+    while q != p:
+        x = top[U(q)]
+        d = dlink[U(q)]
+        if x <= 0:
+            q = d
+        else:
+            u = ulink[U(q)]
+            dlink[U(u)] = q
+            ulink[U(d)] = q
+            length[U(x)] += 1
+            q -= 1
+
+
+@njit(cache=True)
+def cover(i, llink, rlink, ulink, dlink, top, length, active):
+    """Knuth's cover, and clear item i's bit in the key."""
+    left = llink[U(i)]
+    right = rlink[U(i)]
+    rlink[U(left)] = right
+    llink[U(right)] = left
+    length[U(i)] += COVERED
+    active[i >> 6] &= ~(np.int64(1) << (i & 63))
+    updates = 1
+    p = dlink[U(i)]
+    while p != i:
+        updates += hide(p, ulink, dlink, top, length)
+        p = dlink[U(p)]
+    return updates
+
+
+@njit(cache=True)
+def uncover(i, llink, rlink, ulink, dlink, top, length, active):
+    """Inverse of cover: unhide bottom-up, then relink i and set its bit."""
+    p = ulink[U(i)]
+    while p != i:
+        unhide(p, ulink, dlink, top, length)
+        p = ulink[U(p)]
+    left = llink[U(i)]
+    right = rlink[U(i)]
+    rlink[U(left)] = i
+    llink[U(right)] = i
+    length[U(i)] -= COVERED
+    active[i >> 6] |= np.int64(1) << (i & 63)
+
+
+@njit(cache=True)
+def cover_rest(p, llink, rlink, ulink, dlink, top, length, active):
+    """Cover the items of p's option other than top[p]."""
+    updates = 0
+    q = p + 1
+    while q != p:
+        x = top[U(q)]
+        if x <= 0:
+            q = ulink[U(q)]
+        else:
+            updates += cover(x, llink, rlink, ulink, dlink, top, length,
+                             active)
+            q += 1
+    return updates
+
+
+@njit(cache=True)
+def uncover_rest(p, llink, rlink, ulink, dlink, top, length, active):
+    """Inverse of cover_rest, leftward."""
+    q = p - 1
+    while q != p:
+        x = top[U(q)]
+        if x <= 0:
+            q = dlink[U(q)]
+        else:
+            uncover(x, llink, rlink, ulink, dlink, top, length, active)
+            q -= 1
+
+
+@njit(cache=True)
+def choose_mrv(llink, rlink, length):
+    """The first active primary item with the fewest options (DLX1's
+    choice), by the block scan of ``dlx.kernels.links.choose_item``: the
+    active list is in item order and covered items carry COVERED."""
+    last = llink[0]
+    block = rlink[0]
+    best_block = block
+    fewest = 0x7FFFFFFF
+    while block <= last:
+        end = min(block + MRV_BLOCK, last + 1)
+        least = length[U(block)]
+        for k in range(block + 1, end):
+            s = length[U(k)]
+            least = s if s < least else least
+        if least < fewest:
+            fewest = least
+            best_block = block
+            if least == 0:
+                break
+        block = end
+    k = best_block
+    while length[U(k)] > fewest:
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def init_active(llink, rlink, active):
+    """Set the bits of the items on the two active lists (primary around
+    root 0, secondary around root N+1 = len(llink) - 1), clear the rest."""
+    active[:] = 0
+    for root in (0, llink.shape[0] - 1):
+        i = rlink[root]
+        while i != root:
+            active[i >> 6] |= np.int64(1) << (i & 63)
+            i = rlink[U(i)]
+
+
+@njit(cache=True)
+def key_hash(key, start, nwords):
+    """A 64-bit hash of ``key[start:start + nwords]``."""
+    h = U(0x9E3779B97F4A7C15)
+    for w in range(start, start + nwords):
+        h = (h ^ U(key[w])) * U(0xBF58476D1CE4E5B9)
+        h ^= h >> U(29)
+    h *= U(0x94D049BB133111EB)
+    h ^= h >> U(32)
+    return h
+
+
+@njit(cache=True)
+def lookup(table, key, h):
+    """The slot holding ``key``, or -1."""
+    nbuckets = table.shape[0] // BUCKET
+    first = np.int64(h & U(nbuckets - 1)) * BUCKET
+    nwords = key.shape[0]
+    for s in range(first, first + BUCKET):
+        if table[s, 0] == 0:
+            return -1  # slots fill in order and are never emptied
+        same = True
+        for w in range(nwords):
+            if table[s, 1 + w] != key[w]:
+                same = False
+                break
+        if same:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def free_slot(table, h):
+    """Where a new key with hash ``h`` goes: the first empty slot of its
+    bucket, else the slot of the bucket whose entry cost the fewest nodes."""
+    nbuckets = table.shape[0] // BUCKET
+    first = np.int64(h & U(nbuckets - 1)) * BUCKET
+    victim = first
+    for s in range(first, first + BUCKET):
+        if table[s, 0] == 0:
+            return s
+        if table[s, 0] < table[victim, 0]:
+            victim = s
+    return victim
+
+
+@njit(cache=True)
+def store(table, key, h, src, row, cost, tstats):
+    """Put ``key`` -> ``src[row]`` (limbs) in the table; the key is known
+    to be absent."""
+    s = free_slot(table, h)
+    if table[s, 0] == 0:
+        tstats[USED] += 1
+    else:
+        tstats[REPLACED] += 1
+    tstats[STORES] += 1
+    table[s, 0] = cost
+    nwords = key.shape[0]
+    for w in range(nwords):
+        table[s, 1 + w] = key[w]
+    for k in range(src.shape[1]):
+        table[s, 1 + nwords + k] = src[row, k]
+
+
+@njit(cache=True)
+def rehash(table, new_table, nwords, tstats):
+    """Move every entry into a new table, larger or with wider counts (the
+    new limbs are zero)."""
+    tstats[USED] = 0
+    new_table[:, :] = 0
+    width = min(table.shape[1], new_table.shape[1])
+    for s in range(table.shape[0]):
+        if table[s, 0] != 0:
+            t = free_slot(new_table, key_hash(table[s], 1, nwords))
+            if new_table[t, 0] == 0:
+                tstats[USED] += 1
+            for k in range(width):
+                new_table[t, k] = table[s, k]
+
+
+@njit(cache=True)
+def add_limbs(dst, i, src, j, offset, shift, mask):
+    """dst[i] += src[j, offset:] (limbs); returns the carry out of the top
+    limb."""
+    carry = np.int64(0)
+    for k in range(dst.shape[1]):
+        s = dst[i, k] + src[j, offset + k] + carry
+        dst[i, k] = s & mask
+        carry = s >> shift
+    return carry
+
+
+@njit(cache=True)
+def add_one(dst, i, shift, mask):
+    """dst[i] += 1 (limbs); returns the carry out of the top limb."""
+    for k in range(dst.shape[1]):
+        s = dst[i, k] + 1
+        if s <= mask:
+            dst[i, k] = s
+            return 0
+        dst[i, k] = 0
+    return 1
+
+
+@njit(cache=True)
+def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
+          acc, born, hashes, state, table, tstats, config, max_nodes,
+          counters):
+    """Algorithm X with a memo, counting only; iterative and resumable.
+
+    Returns EXHAUSTED (the count is ``acc[0]``), OUT_OF_NODES (when
+    ``counters[0]`` reaches ``max_nodes`` before a new node), GROW (when
+    ``config[2]`` allows growth and the table holds ``config[3]`` entries;
+    resume after moving the table) or OVERFLOW (restart with wider counts).
+    The root list must hold a primary item on the first call.
+    """
+    rule = config[0]
+    shift = config[1]
+    mask = (np.int64(1) << shift) - 1
+    can_grow = config[2]
+    grow_at = config[3]
+    min_cost = config[4]
+    nwords = active.shape[0]
+    level = state[0]
+    where = state[1]
+    nodes = counters[0]
+    updates = counters[1]
+    leaves = counters[2]
+    status = EXHAUSTED
+    best = 0
+    p = 0
+    if where == DONE:
+        return EXHAUSTED
+    while True:
+        if where == FORWARD:
+            if nodes >= max_nodes:
+                status = OUT_OF_NODES
+                break
+            if can_grow != 0 and tstats[USED] >= grow_at:
+                status = GROW
+                break
+            nodes += 1
+            h = U(key_hash(active, 0, nwords))
+            tstats[LOOKUPS] += 1
+            s = lookup(table, active, h)
+            if s >= 0:
+                # A subproblem seen before: its count goes to the parent.
+                tstats[HITS] += 1
+                tstats[SAVED] += table[s, 0]
+                if level == 0:
+                    for k in range(acc.shape[1]):
+                        acc[0, k] = table[s, 1 + nwords + k]
+                    where = DONE
+                    break
+                level -= 1
+                if add_limbs(acc, level, table, s, 1 + nwords, shift,
+                             mask) != 0:
+                    status = OVERFLOW
+                    break
+                where = RECOVER
+                continue
+            hashes[level] = h
+            born[level] = nodes
+            if rule == FIRST:
+                best = rlink[0]
+            else:
+                best = choose_mrv(llink, rlink, length)
+            updates += cover(best, llink, rlink, ulink, dlink, top, length,
+                             active)
+            item[level] = best
+            for k in range(acc.shape[1]):
+                acc[level, k] = 0
+            p = dlink[U(best)]
+        else:
+            # Undo the option tried at this level; on to the next one.
+            best = item[level]
+            p = choice[level]
+            uncover_rest(p, llink, rlink, ulink, dlink, top, length, active)
+            p = dlink[U(p)]
+        while p == best:
+            # Every option of this level's item is done: the key is this
+            # node's again once the item is back, and acc[level] its count.
+            uncover(best, llink, rlink, ulink, dlink, top, length, active)
+            cost = nodes - born[level] + 1
+            if cost >= min_cost:
+                store(table, active, hashes[level], acc, level, cost, tstats)
+            if level == 0:
+                where = DONE
+                break
+            if add_limbs(acc, level - 1, acc, level, 0, shift, mask) != 0:
+                status = OVERFLOW
+                break
+            level -= 1
+            best = item[level]
+            p = choice[level]
+            uncover_rest(p, llink, rlink, ulink, dlink, top, length, active)
+            p = dlink[U(p)]
+        if where == DONE or status == OVERFLOW:
+            break
+        choice[level] = p
+        updates += cover_rest(p, llink, rlink, ulink, dlink, top, length,
+                              active)
+        if rlink[0] == 0:
+            # Every primary item is covered: a leaf, one solution.
+            nodes += 1
+            leaves += 1
+            if add_one(acc, level, shift, mask) != 0:
+                status = OVERFLOW
+                break
+            where = RECOVER
+        else:
+            level += 1
+            where = FORWARD
+    state[0] = level
+    state[1] = where
+    counters[0] = nodes
+    counters[1] = updates
+    counters[2] = leaves
+    return status

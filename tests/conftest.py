@@ -1,0 +1,19 @@
+"""Shared fixtures."""
+
+import pytest
+
+
+@pytest.fixture(params=["links", "cells"])
+def each_algorithm(request, monkeypatch):
+    """Run a test once per search kernel: ``algorithm="auto"`` (the
+    default of every search method) means this one while it runs."""
+    import dlx.problem
+    from dlx.algorithm import choose_algorithm
+
+    def forced(algorithm, problem, purpose="search"):
+        if algorithm == "auto":
+            algorithm = request.param
+        return choose_algorithm(algorithm, problem, purpose)
+
+    monkeypatch.setattr(dlx.problem, "choose_algorithm", forced)
+    return request.param

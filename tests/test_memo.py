@@ -1,0 +1,367 @@
+"""Memoized counts (count(memo=True)) against plain counts, the reference
+and known tiling counts; exactness past 2**63; budgets and a bounded table."""
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from dlx import BudgetExhausted, ExactCover, Interrupted, Stats
+from dlx import memo as memo_count
+from dlx.kernels import memo as M
+from dlx.memo import MemoStats
+
+from reference import domino_tilings, exact_covers
+from test_engine import queens, small_problems, toy
+
+HERE = os.path.dirname(__file__)
+
+
+def dominoes(rows, cols):
+    """Every domino placement on a rows x cols board; cells in row order."""
+    p = ExactCover([(r, c) for r in range(rows) for c in range(cols)])
+    for r in range(rows):
+        for c in range(cols):
+            if c + 1 < cols:
+                p.add_option([(r, c), (r, c + 1)])
+            if r + 1 < rows:
+                p.add_option([(r, c), (r + 1, c)])
+    return p
+
+
+def known_tilings():
+    with open(os.path.join(HERE, "data", "a099390.txt")) as f:
+        rows = [line.split() for line in f if not line.startswith("#")]
+    return [tuple(int(x) for x in row) for row in rows if row]
+
+
+# Every way the memoized count can run: the two item choice rules, a
+# table of one bucket (entries replace each other all the time), and limbs
+# of three bits (every count of 8 or more carries, and overflows at first).
+VARIANTS = [
+    dict(choose="mrv"), dict(choose="first"),
+    dict(choose="mrv", memo_bytes=0), dict(choose="first", memo_bytes=0),
+    dict(choose="mrv", limb_bits=3), dict(choose="first", limb_bits=3,
+                                          memo_bytes=0),
+    dict(choose="mrv", min_cost=3),
+]
+
+
+def memo(problem, **kwargs):
+    """memo_count.count, as ExactCover.count(memo=True) calls it."""
+    return memo_count.count(problem, **kwargs)
+
+
+# -- against the reference and the plain count --------------------------------
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(small_problems(), st.sampled_from(VARIANTS))
+def test_memo_count_matches_reference(case, variant):
+    nitems, nprimary, options = case
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    expected = len(exact_covers(options, nprimary, nitems))
+    assert memo(p, **variant) == expected
+    assert p.stats.solutions == expected and p.stats.complete
+    assert p.count(memo=True) == expected
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(small_problems(), st.data(), st.sampled_from(VARIANTS))
+def test_memo_count_with_given_options(case, data, variant):
+    nitems, nprimary, options = case
+    if not options:
+        return
+    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
+                                max_size=2, unique=True))
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    expected = len(exact_covers(options, nprimary, nitems, given=forced))
+    assert memo(p, given=forced, **variant) == expected
+    assert p.count(given=forced, memo=True) == p.count(given=forced)
+
+
+@st.composite
+def repetitive_problems(draw):
+    """Problems where subproblems repeat: several small independent blocks
+    (whose counts multiply) with options local in item order, plus some
+    secondary items shared between blocks."""
+    blocks = draw(st.integers(1, 4))
+    size = draw(st.integers(2, 5))
+    nsecondary = draw(st.integers(0, 2))
+    nprimary = blocks * size
+    options = []
+    for b in range(blocks):
+        base = b * size
+        for _ in range(draw(st.integers(1, 2 * size))):
+            items = draw(st.sets(st.integers(0, size - 1), min_size=1,
+                                 max_size=3))
+            option = [base + i for i in sorted(items)]
+            if nsecondary and draw(st.booleans()):
+                option.append(nprimary + draw(st.integers(0, nsecondary - 1)))
+            options.append(option)
+    return nprimary + nsecondary, nprimary, options
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(repetitive_problems(), st.sampled_from(VARIANTS))
+def test_memo_count_where_subproblems_repeat(case, variant):
+    nitems, nprimary, options = case
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    plain = p.count()
+    assert memo(p, **variant) == plain
+    if plain > 1:
+        p.count(memo=True, choose="first")
+        assert p.stats.memo_lookups > 0
+
+
+def test_toy_and_queens():
+    assert toy().count(memo=True) == 1
+    for n, expected in [(1, 1), (4, 2), (6, 4), (8, 92)]:
+        assert queens(n).count(memo=True, choose="mrv") == expected
+        assert queens(n).count(memo=True, choose="first") == expected
+
+
+def test_the_kernel_logic_runs_unjitted():
+    # The driver with the search kernel as plain Python (its helpers stay
+    # compiled): covers the logic of the loop itself.
+    p = dominoes(4, 4)
+    original = M.count
+    try:
+        M.count = original.py_func
+        assert memo(p, choose="first", limb_bits=3) == 36
+        assert memo(dominoes(2, 3), memo_bytes=0) == 3
+    finally:
+        M.count = original
+
+
+# -- known counts -------------------------------------------------------------
+
+def test_domino_reference_agrees_with_oeis():
+    for rows, cols, count in known_tilings():
+        if rows * cols <= 144:
+            assert domino_tilings(rows, cols) == count
+
+
+@pytest.mark.parametrize("rows,cols,count", [
+    case for case in known_tilings() if case[0] * case[1] <= 144])
+@pytest.mark.parametrize("choose", ["mrv", "first"])
+def test_domino_tilings_a099390(rows, cols, count, choose):
+    p = dominoes(rows, cols)
+    assert p.count(memo=True, choose=choose) == count
+    assert p.stats.memo_hits > 0 or count < 10
+    if count < 200_000:
+        assert p.count() == count
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rows,cols,count", [
+    case for case in known_tilings() if case[0] * case[1] > 144])
+def test_large_domino_tilings_a099390(rows, cols, count):
+    assert dominoes(rows, cols).count(memo=True) == count
+
+
+# -- exact past 2**63 -----------------------------------------------------------
+
+def test_counts_past_two_to_the_64():
+    # 100 x 2: Fibonacci(101), about 2**68; 80 x 3 and 40 x 5 from the
+    # transfer matrix; 14 x 14 from OEIS (A004003), about 2**76.  (Rows
+    # are the short side: the items are then swept across it.)
+    fib = [0, 1]
+    while len(fib) < 102:
+        fib.append(fib[-1] + fib[-2])
+    cases = [(100, 2, fib[101]), (80, 3, domino_tilings(80, 3)),
+             (40, 5, domino_tilings(40, 5)),
+             (14, 14, 112202208776036178000000)]
+    for rows, cols, count in cases:
+        assert count > 2**64
+        p = dominoes(rows, cols)
+        found = p.count(memo=True)
+        assert type(found) is int and found == count
+        assert p.stats.solutions == count and p.stats.memo_limbs >= 2
+
+
+def test_independent_blocks_multiply():
+    # Six disjoint copies of the 6 x 6 board: 6728**6, about 2**76.
+    blocks = 6
+    p = ExactCover([(b, r, c) for b in range(blocks) for r in range(6)
+                    for c in range(6)])
+    for b in range(blocks):
+        for r in range(6):
+            for c in range(6):
+                if c < 5:
+                    p.add_option([(b, r, c), (b, r, c + 1)])
+                if r < 5:
+                    p.add_option([(b, r, c), (b, r + 1, c)])
+    for choose in ("mrv", "first"):
+        assert p.count(memo=True, choose=choose) == 6728**blocks
+
+
+def test_narrow_limbs_carry_exactly():
+    # 4-bit limbs: 12,988,816 needs six of them, and two restarts widen
+    # the counts (1 -> 2 -> 4 -> 6 limbs, the bound for this board).
+    p = dominoes(8, 8)
+    assert memo(p, limb_bits=4) == 12988816
+    assert p.stats.memo_limbs >= 6
+
+
+# -- the table ------------------------------------------------------------------
+
+def test_a_bounded_table_still_counts_right():
+    p = dominoes(8, 10)
+    big = p.count(memo=True)
+    entries = p.stats.memo_entries
+    small = p.count(memo=True, memo_bytes=16 * 1024)
+    assert small == big == 1031151241
+    s = p.stats
+    assert s.memo_bytes <= 16 * 1024 and s.memo_entries < entries
+    assert s.memo_replaced > 0 and 0 < s.hit_rate < 1
+    assert "entries" in str(s) and "hit" in str(s)
+
+
+def test_the_table_grows_and_reports_itself():
+    p = dominoes(10, 10)
+    p.count(memo=True)
+    s = p.stats
+    assert isinstance(s, MemoStats) and s.complete
+    assert s.memo_slots > 4096  # it grew from its first size
+    assert s.memo_entries <= s.memo_slots
+    assert s.memo_bytes == s.memo_slots * 8 * (1 + 2 + s.memo_limbs)
+    assert s.memo_hits <= s.memo_lookups <= s.nodes
+    assert s.memo_saved > s.nodes  # the hits stood for more than was done
+
+
+def test_memo_auto_keeps_the_memo_only_where_it_pays():
+    p = dominoes(6, 8)
+    assert p.count(memo="auto") == 167089
+    assert isinstance(p.stats, MemoStats) and p.stats.choose == "first"
+    q = queens(10)  # subproblems rarely repeat: the probe gives up
+    old = memo_count.PROBE_NODES
+    try:
+        memo_count.PROBE_NODES = 1000
+        assert q.count(memo="auto") == 724
+        assert type(q.stats) is Stats and q.stats.complete
+    finally:
+        memo_count.PROBE_NODES = old
+
+
+def test_choose_auto_sweeps_boards_and_uses_mrv_elsewhere():
+    assert memo_count.choose_rule(dominoes(8, 8)) == "first"
+    assert memo_count.choose_rule(queens(8)) == "mrv"
+
+
+# -- budgets --------------------------------------------------------------------
+
+def test_node_budget_gives_a_partial_count():
+    p = queens(9)
+    with pytest.raises(BudgetExhausted) as stop:
+        p.count(memo=True, max_nodes=500)
+    assert 0 <= stop.value.count < 352
+    assert stop.value.stats.nodes == 500 and not stop.value.stats.complete
+    assert p.count(memo=True, max_nodes=10**6) == 352
+
+
+def test_time_limit_stops_a_memoized_count():
+    # Langford-like chains of distinct subproblems: no memo saves this.
+    p = queens(16)
+    with pytest.raises(BudgetExhausted, match="time_limit"):
+        p.count(memo=True, time_limit=0.2)
+    assert p.stats.seconds < 5
+
+
+def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(monkeypatch):
+    calls = []
+    record = memo_count.MemoRun.record
+
+    def interrupt_on_the_third_slice(run, stats):
+        record(run, stats)
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(memo_count.MemoRun, "record",
+                        interrupt_on_the_third_slice)
+    p = queens(12)
+    with pytest.raises(Interrupted) as stop:
+        p.count(memo=True)
+    assert 0 <= stop.value.count < 14200
+    assert stop.value.count == stop.value.stats.solutions
+    assert not stop.value.stats.complete and stop.value.stats.nodes > 0
+    assert isinstance(stop.value.stats, MemoStats)
+
+
+def test_partial_counts_only_grow():
+    # The partial count after each slice is a lower bound that rises to
+    # the count: the finished subtrees' counts are never taken back.
+    seen = []
+    p = dominoes(6, 6)
+    for budget in (5, 20, 60, 120, 200):
+        try:
+            seen.append(memo_count.count(p, max_nodes=budget, choose="mrv",
+                                         memo_bytes=0))
+        except BudgetExhausted as stop:
+            seen.append(stop.count)
+    assert seen == sorted(seen) and seen[-1] <= 6728
+    assert memo_count.count(p, choose="mrv", memo_bytes=0) == 6728
+
+
+def test_colors_bounds_and_other_algorithms_are_refused():
+    colored = ExactCover(["A", "B"], ["X"])
+    colored.add_option(["A", "X"], colors={"X": 0})
+    colored.add_option(["B", "X"], colors={"X": 0})
+    with pytest.raises(ValueError, match="takes plain exact cover"):
+        colored.count(memo=True)
+    bounded = ExactCover(["A", "B"], bounds={"A": (1, 2)})
+    bounded.add_options([["A"], ["A", "B"]])
+    with pytest.raises(ValueError, match="takes plain exact cover"):
+        bounded.count(memo=True)
+    with pytest.raises(ValueError, match="combined with algorithm"):
+        toy().count(memo=True, algorithm="cells")
+
+
+def test_givens_that_clash_or_finish():
+    p = toy()
+    assert p.count(memo=True, given=[0, 2]) == 0
+    assert p.count(memo=True, given=[0, 3, 4]) == 1
+    assert p.count(memo=True, given=[3]) == 1
+
+
+# -- bad input ------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(memo="yes"), "memo must be True, False or 'auto'"),
+    (dict(memo=True, limit=3), "cannot be combined with limit"),
+    (dict(memo=True, threads=2), "cannot be combined with threads"),
+    (dict(memo=True, mrv_cutoff=1), "cannot be combined with mrv_cutoff"),
+    (dict(memo=True, choose="fewest"), "choose must be one of"),
+    (dict(memo_bytes=1000), "apply only to a memoized count"),
+    (dict(choose="first"), "apply only to a memoized count"),
+    (dict(memo=True, memo_bytes=-1), "memo_bytes must be"),
+    (dict(memo=True, max_nodes=-1), "max_nodes must be"),
+    (dict(memo=True, time_limit=-1), "time_limit must be"),
+    (dict(memo=True, given=[9]), "given option 9 does not exist"),
+])
+def test_bad_memo_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        toy().count(**kwargs)
+
+
+def test_no_primary_items():
+    p = ExactCover([], ["x"])
+    p.add_option(["x"])
+    assert p.count(memo=True) == 1
+    assert ExactCover().count(memo=True) == 1
+    q = ExactCover(["a", "b"])
+    q.add_option(["a"])
+    assert q.count(memo=True) == 0
+
+
+def test_hash_spreads_keys_over_buckets():
+    keys = np.arange(1 << 12, dtype=np.int64).reshape(-1, 1) * 2
+    buckets = {int(M.key_hash(k, 0, 1) & np.uint64(255)) for k in keys}
+    assert len(buckets) == 256
