@@ -13,7 +13,8 @@ from test_jobs import problems
 
 
 def truth(problem, given=(), mrv_cutoff=0):
-    found = problem.count(given=list(given), mrv_cutoff=mrv_cutoff)
+    found = problem.count(given=list(given), mrv_cutoff=mrv_cutoff,
+                          algorithm="links")
     s = problem.stats
     return np.array([s.nodes, s.updates, found], float)
 
