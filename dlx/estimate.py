@@ -109,7 +109,8 @@ def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
     # The rate: a short real search (which may settle the question).
     t0 = time.perf_counter()
     try:
-        problem.count(given=given, max_nodes=RATE_NODES, mrv_cutoff=cutoff)
+        problem.count(given=given, max_nodes=RATE_NODES, mrv_cutoff=cutoff,
+                      algorithm="links")
         exact = True
     except BudgetExhausted:
         exact = False
