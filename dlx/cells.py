@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .kernels import cells as C
-from .search import NO_LIMIT, BudgetExhausted, Interrupted, Stats, wait
+from .search import NO_LIMIT, Stats, finish_split, wait
 
 
 class Cells:
@@ -342,18 +342,7 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
     counts, _, work, stopped_by = run_batch(
         cells, nodes, starts, 0, NO_LIMIT, cells.nprimary + 1, threads,
         chunks_per_thread=len(frontier), deadline=deadline)
-    stats.seconds = time.perf_counter() - t0
-    stats.nodes += int(work[:, 0].sum())
-    stats.updates += int(work[:, 1].sum())
-    stats.solutions = shallow + int(np.maximum(counts, 0).sum())
-    if stopped_by == "interrupt":
-        raise Interrupted(stats.solutions, stats)
-    if stopped_by == "deadline":
-        raise BudgetExhausted(
-            f"search stopped at its time limit with {stats.solutions} "
-            f"solution(s) found", stats.solutions, stats)
-    stats.complete = True
-    return stats.solutions
+    return finish_split(stats, t0, shallow, counts, work, stopped_by)
 
 
 def _show(cells: Cells) -> str:  # pragma: no cover - a docstring helper

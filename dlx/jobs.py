@@ -37,7 +37,6 @@ import contextlib
 import concurrent.futures as cf
 import hashlib
 import json
-import math
 import multiprocessing
 import os
 import pickle

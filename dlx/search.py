@@ -267,3 +267,29 @@ def wait(futures, stop: np.ndarray, deadline: float | None) -> str | None:
             return "interrupt"
         raise
     return reason
+
+
+def finish_split(stats: Stats, t0: float, shallow: int, counts: np.ndarray,
+                 work: np.ndarray, stopped_by: str | None) -> int:
+    """Close a count that split the top of its tree over threads.
+
+    ``shallow`` solutions were met while splitting; ``counts``, ``work``
+    and ``stopped_by`` are what the batch of subtrees returned (see
+    ``dlx.links.run_batch``).  Adds the subtrees' work to ``stats`` and
+    returns the count, or raises ``Interrupted`` (Ctrl-C) or
+    ``BudgetExhausted`` (the deadline) with what was counted.  A subtree cut
+    short adds its work but not its solutions, which its kernel could not
+    hand back: the partial count is a floor.
+    """
+    stats.seconds = time.perf_counter() - t0
+    stats.nodes += int(work[:, 0].sum())
+    stats.updates += int(work[:, 1].sum())
+    stats.solutions = shallow + int(np.maximum(counts, 0).sum())
+    if stopped_by == "interrupt":
+        raise Interrupted(stats.solutions, stats)
+    if stopped_by == "deadline":
+        raise BudgetExhausted(
+            f"search stopped at its time limit with {stats.solutions} "
+            f"solution(s) found", stats.solutions, stats)
+    stats.complete = True
+    return stats.solutions

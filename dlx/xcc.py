@@ -15,7 +15,7 @@ problem needs.  The kernels are ``dlx.kernels.colors`` (DLX2) and
 from __future__ import annotations
 
 import time
-from typing import Hashable, Mapping
+from typing import Mapping
 
 import numpy as np
 
@@ -274,7 +274,7 @@ def count_parallel_colors(problem, given_nodes: list[int], threads: int,
     """
     from .kernels import colors as C
     from .links import run_batch
-    from .search import BudgetExhausted, Interrupted, NO_LIMIT
+    from .search import NO_LIMIT, finish_split
     load_kernels(COLORS, "search", "batch")
     stats.complete = False
     t0 = time.perf_counter()
@@ -331,15 +331,4 @@ def count_parallel_colors(problem, given_nodes: list[int], threads: int,
         arrays, nodes, starts, 0, NO_LIMIT, depth(problem), threads, cutoff,
         chunks_per_thread=len(frontier), deadline=deadline,
         solve=C.solve_batch)
-    stats.seconds = time.perf_counter() - t0
-    stats.nodes += int(work[:, 0].sum())
-    stats.updates += int(work[:, 1].sum())
-    stats.solutions = shallow + int(np.maximum(counts, 0).sum())
-    if stopped_by == "interrupt":
-        raise Interrupted(stats.solutions, stats)
-    if stopped_by == "deadline":
-        raise BudgetExhausted(
-            f"search stopped at its time limit with {stats.solutions} "
-            f"solution(s) found", stats.solutions, stats)
-    stats.complete = True
-    return stats.solutions
+    return finish_split(stats, t0, shallow, counts, work, stopped_by)

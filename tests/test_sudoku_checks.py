@@ -1,7 +1,6 @@
 """Checks on every box shape, square or not, against plain loops; and
 round trips that compare spelling, not just values."""
 
-import itertools
 import re
 
 import numpy as np

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sudoku
-from sudoku import InvalidPuzzle, InvalidVariant, Variant, parse
+from sudoku import InvalidPuzzle, InvalidVariant, Variant
 from sudoku.encode import problem
 from sudoku.solver import decode
 

@@ -1,7 +1,5 @@
 """The tiling builder (pieces used any number of times) and its commands."""
 
-import io
-import sys
 from pathlib import Path
 
 import pytest

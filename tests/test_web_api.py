@@ -3,7 +3,6 @@ real uvicorn server on loopback for what only a socket shows)."""
 
 import json
 import socket
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path

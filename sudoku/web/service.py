@@ -24,7 +24,6 @@ import time
 from dataclasses import dataclass
 from importlib import resources
 from types import SimpleNamespace
-from typing import Any
 
 import numpy as np
 
@@ -38,7 +37,7 @@ from dlx.problems.polyomino import Polyomino, piece_set
 from ..encode import RULES, Variant, as_variant, clash_message
 from ..generator import GenerationFailed
 from ..generator import generate as make_puzzle
-from ..grid import (ALPHABET, FORMATS, Grid, InvalidPuzzle, check_box,
+from ..grid import (ALPHABET, FORMATS, Grid, InvalidPuzzle,
                     conflict_message, conflicts, parse)
 from ..rating import LEVELS
 from ..rating import rate as rate_puzzle
