@@ -423,16 +423,26 @@ def _solve(args) -> int:
     return _run_problem(args, problem, draw)
 
 
+def _board_file(path: str) -> str:
+    """The text of a board file, which must not be empty."""
+    board = _read_text(path)
+    if not board.strip():
+        raise InputError(f"{path}: the board file is empty")
+    return board
+
+
+def _board(args, parser, example: str) -> str:
+    """The board of a planar builder: a size like ``example``, or the text
+    of ``--board FILE`` (exactly one of them)."""
+    if (args.size is None) == (args.board is None):
+        parser.error(f"give a board size like {example} or --board FILE "
+                     f"(one of them)")
+    return args.size if args.board is None else _board_file(args.board)
+
+
 def _pentomino(args, parser) -> int:
     from .problems.polyomino import Polyomino, parse_shapes, piece_set
-    if (args.size is None) == (args.board is None):
-        parser.error("give a board size like 6x10 or --board FILE "
-                     "(one of them)")
-    board = args.size
-    if args.board is not None:
-        board = _read_text(args.board)
-        if not board.strip():
-            raise InputError(f"{args.board}: the board file is empty")
+    board = _board(args, parser, "6x10")
     if os.path.exists(args.pieces):
         pieces = _read_text(args.pieces)
         try:
@@ -518,9 +528,7 @@ def _polycube(args, parser) -> int:
             parser.error(str(error))
     board = args.box
     if args.board is not None:
-        board = _read_text(args.board)
-        if not board.strip():
-            raise InputError(f"{args.board}: the board file is empty")
+        board = _board_file(args.board)
     elif board is None:
         board = DEFAULT_BOXES.get(name.strip().lower())
         if board is None:
@@ -562,14 +570,7 @@ def _queens(args) -> int:
 
 def _tiling(args, parser) -> int:
     from .problems.tiling import pieces, render, tiling
-    if (args.size is None) == (args.board is None):
-        parser.error("give a board size like 8x8 or --board FILE "
-                     "(one of them)")
-    board = args.size
-    if args.board is not None:
-        board = _read_text(args.board)
-        if not board.strip():
-            raise InputError(f"{args.board}: the board file is empty")
+    board = _board(args, parser, "8x8")
     shapes = args.pieces
     if os.path.exists(shapes):
         try:
