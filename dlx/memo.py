@@ -76,11 +76,8 @@ class MemoStats(Stats):
         def group(n: int) -> str:
             return f"{n:,}".replace(",", " ")
 
-        return (f"Altogether {group(self.solutions)} solution"
-                f"{'' if self.solutions == 1 else 's'}, "
-                f"{group(self.updates)} updates, {group(self.nodes)} nodes, "
-                f"{self.seconds:.3f} s"
-                + ("" if self.complete else " (stopped early)")
+        # Knuth's line as plain counts print it, then what the memo did.
+        return (super().__str__().removesuffix(".")
                 + f"; memo ({self.choose}): {group(self.memo_entries)} "
                 f"entries in {_size(self.memo_bytes)}, "
                 f"{self.hit_rate:.1%} of {group(self.memo_lookups)} lookups "
