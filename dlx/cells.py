@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from .kernels import cells as C
-from .search import NO_LIMIT, Stats, finish_split, wait
+from .search import NO_LIMIT, Stats, finish_split, run_tasks
 
 
 class Cells:
@@ -270,12 +269,7 @@ def run_batch(cells: Cells, nodes, starts, limit, max_nodes, depth, threads,
                       first[lo:hi], first_len[lo:hi], counts[lo:hi],
                       work[lo:hi], stop)
 
-    pool = ThreadPoolExecutor(threads)
-    try:
-        futures = [pool.submit(task, k) for k in range(len(bounds) - 1)]
-        stopped_by = wait(futures, stop, deadline)
-    finally:
-        pool.shutdown(wait=True)
+    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline)
     return counts, first, work, stopped_by
 
 

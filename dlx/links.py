@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from .kernels import links as K
-from .search import NO_LIMIT, Stats, finish_split, wait
+from .search import NO_LIMIT, Stats, finish_split, run_tasks
 
 class Links:
     """The DLX1 arrays of one problem (see ``dlx.kernels.links``)."""
@@ -227,12 +226,7 @@ def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
             local.links = tuple(a.copy() for a in arrays)
         run(bounds[k], bounds[k + 1], local.links)
 
-    pool = ThreadPoolExecutor(threads)
-    try:
-        futures = [pool.submit(task, k) for k in range(len(bounds) - 1)]
-        stopped_by = wait(futures, stop, deadline)
-    finally:
-        pool.shutdown(wait=True)
+    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline)
     return counts, first, work, stopped_by
 
 

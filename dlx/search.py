@@ -26,6 +26,7 @@ one of ``EXHAUSTED``, ``PAUSED``, ``OUT_OF_NODES`` below and
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 
@@ -267,6 +268,19 @@ def wait(futures, stop: np.ndarray, deadline: float | None) -> str | None:
             return "interrupt"
         raise
     return reason
+
+
+def run_tasks(task, ntasks: int, threads: int, stop: np.ndarray,
+              deadline: float | None) -> str | None:
+    """``task(k)`` for k in ``range(ntasks)`` on a pool of ``threads``
+    threads, whose kernels watch ``stop``; waited for as ``wait`` does,
+    whose answer this returns."""
+    pool = ThreadPoolExecutor(threads)
+    try:
+        futures = [pool.submit(task, k) for k in range(ntasks)]
+        return wait(futures, stop, deadline)
+    finally:
+        pool.shutdown(wait=True)
 
 
 def finish_split(stats: Stats, t0: float, shallow: int, counts: np.ndarray,
