@@ -13,6 +13,7 @@ from dlx.cells import Cells
 from dlx.kernels import cells as C
 
 from reference import exact_covers
+from test_engine import small_problems
 
 DATA = Path(__file__).parent / "data"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "exactcover"
@@ -219,16 +220,6 @@ def test_long_shared_files_as_ssxc1(name):
 
 
 # -- against the reference ------------------------------------------------------------
-
-@st.composite
-def small_problems(draw):
-    nitems = draw(st.integers(1, 7))
-    nsecondary = draw(st.integers(0, min(3, nitems)))
-    options = draw(st.lists(
-        st.sets(st.integers(0, nitems - 1), min_size=1, max_size=nitems)
-        .map(sorted), min_size=0, max_size=14))
-    return nitems, nitems - nsecondary, options
-
 
 @settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
