@@ -353,6 +353,7 @@ def test_cli_polycube_pictures_and_errors(capsys, tmp_path):
 @pytest.mark.parametrize("argv, count", [
     (["polyiamond", "6x6", "--count"], 156),
     (["polyiamond", "6x6", "--count", "--all-symmetries"], 624),
+    (["polyhex", "4x7", "--count"], 9),
     (["polyhex", "4x7", "--count", "--all-symmetries"], 18),
     (["polyiamond", "hexagon:2", "--pieces", "tetriamonds", "--copies",
       "2", "--count", "--all-symmetries"], 6),
