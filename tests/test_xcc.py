@@ -19,8 +19,9 @@ class Run:
     """One search of ``problem`` on the kernel of ``kind``, driven kernel
     call by kernel call."""
 
-    def __init__(self, problem, kind=None, given=(), py=False):
+    def __init__(self, problem, kind=None, given=(), py=False, cutoff=0):
         self.problem = problem
+        self.cutoff = cutoff
         self.kind = kind or problem.kind
         self.K = xcc.kernel(self.kind)
         self.arrays = xcc.kernel_arrays(problem, self.kind)
@@ -57,7 +58,8 @@ class Run:
             self.counters += (1, 0, 1)
             return self.K.EXHAUSTED, [self.given] if rows else []
         status = self.search(*self.arrays, self.choice, self.state, out,
-                             out_len, want, max_nodes, self.counters, 0)
+                             out_len, want, max_nodes, self.counters,
+                             self.cutoff)
         option_of = self.problem.links.option_of
         found = min(rows, self.counters[2] - before)
         return status, [sorted(option_of[out[r, :out_len[r]]].tolist()
@@ -158,7 +160,49 @@ def test_multiplicities_match_reference(case):
     nitems, nprimary, options, colors, bounds = case
     p = build(nitems, nprimary, options, colors, bounds)
     expected = generalized_covers(options, nprimary, nitems, colors, bounds)
-    assert Run(p, xcc.MULTIPLICITIES).all() == expected
+    knuth = Run(p, xcc.MULTIPLICITIES)
+    assert knuth.all() == expected
+    # mrv_cutoff changes which item is branched on, never the solutions.
+    for cutoff in (1, 2):
+        run = Run(p, xcc.MULTIPLICITIES, cutoff=cutoff)
+        assert run.all() == expected
+        assert same_arrays(p, xcc.MULTIPLICITIES, run.arrays)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(1, 3),
+                          st.integers(0, 3), st.booleans()),
+                min_size=1, max_size=8), st.integers(0, 3))
+def test_choose_item_stops_at_the_cutoff(items, cutoff):
+    # (length, bound, slack, active) per primary item: the choice is the
+    # first active item of degree <= cutoff (Knuth's if cutoff is 0 and
+    # there is none), else Knuth's: least degree, then least min(slack,
+    # bound), then longest list, then first.
+    n = len(items)
+    length = np.array([0] + [i[0] for i in items] + [0], np.int32)
+    bound = np.array([0] + [i[1] for i in items], np.int32)
+    slack = np.array([0] + [i[2] for i in items], np.int32)
+    active = [k for k in range(1, n + 1) if items[k - 1][3]]
+    rlink = np.zeros(n + 2, np.int32)
+    for a, b in zip([0] + active, active + [0]):
+        rlink[a] = b
+    def degree(k):
+        return length[k] + min(slack[k], bound[k]) - bound[k] + 1
+    score, k = M.choose_item(rlink, length, bound, slack, cutoff)
+    if not active:
+        assert (score, k) == (M.INFINITY, 0)
+        return
+    early = [k for k in active if degree(k) <= cutoff]
+    if early and cutoff > 0:
+        assert k == early[0]
+    else:
+        key = lambda k: (degree(k), min(slack[k], bound[k]), -length[k])
+        best = min(key(k) for k in active)
+        if best[0] <= 0:
+            assert degree(k) <= 0  # a dead end: any such item will do
+        else:
+            assert k == next(k for k in active if key(k) == best)
+    assert score == degree(k)
 
 
 @settings(max_examples=150, deadline=None,
@@ -333,6 +377,7 @@ def test_the_api_matches_reference(case, data):
     assert sorted(tuple(s) for s in p.solutions(given=forced)) == expected
     assert p.count(given=forced) == len(expected) == p.stats.solutions
     assert p.count(limit=1, given=forced) == min(1, len(expected))
+    assert p.count(given=forced, mrv_cutoff=1) == len(expected)
     first = p.solve(given=forced)
     assert (first is None) == (not expected)
     assert first is None or tuple(first) in expected
@@ -361,6 +406,14 @@ def test_budgets_and_stats_for_colors_and_bounds():
     q = knuth_queens_colored(8)
     assert q.count() == 92
     assert sum(1 for _ in q.solutions(limit=5)) == 5
+
+
+def test_mrv_cutoff_changes_the_tree_of_bounds_not_the_count():
+    p = queens_with_bounds(6, (1, 2))
+    assert p.count() == 128 and p.stats.nodes == 1119
+    # Branching on the first item of degree <= 1 (or 3) walks more nodes.
+    assert p.count(mrv_cutoff=1) == 128 and p.stats.nodes == 1426
+    assert p.count(mrv_cutoff=3) == 128 and p.stats.nodes == 7980
 
 
 def test_time_limit_stops_colors_and_bounds():

@@ -223,7 +223,7 @@ def untweak(c, first, unblock, llink, rlink, ulink, dlink, top, color,
         uncover(c, False, llink, rlink, ulink, dlink, top, color, length)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def cover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
     """The other items of p's option, rightward: a primary item's bound
     drops by one (covered at 0), a secondary item is covered (uncolored)
@@ -252,7 +252,7 @@ def cover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
     return updates
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def uncover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
     """Inverse of cover_rest, leftward."""
     nprimary = bound.shape[0] - 1
@@ -278,11 +278,14 @@ def uncover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
 
 
 @njit(cache=True)
-def choose_item(rlink, length, bound, slack, pick):
-    """The active primary item of least branching degree (see the module
-    docstring), written to ``pick[0]``; returns the degree, INFINITY when
-    no primary item is active."""
+def choose_item(rlink, length, bound, slack, cutoff):
+    """M3: the active primary item of least branching degree (see the
+    module docstring) and that degree, or (INFINITY, 0) when no primary
+    item is active.  The walk stops at the first item of degree ``<=
+    cutoff``: 0 is Knuth's choice, since a degree ``<= 0`` is a dead end
+    whichever item has it."""
     score = INFINITY
+    pick = 0
     best_s = 0
     best_l = 0
     k = rlink[0]
@@ -294,16 +297,20 @@ def choose_item(rlink, length, bound, slack, pick):
         l = length[U(k)]
         t = l + s - b + 1
         if t <= score:
+            # Every item before k had a degree above cutoff, and so has
+            # score: a degree <= cutoff is also below score.
+            if t <= cutoff:
+                return t, k
             if t < score or s < best_s or (s == best_s and l > best_l):
                 score = t
-                pick[0] = k
+                pick = k
                 best_s = s
                 best_l = l
         k = rlink[U(k)]
-    return score
+    return score, pick
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def restore_item(best, level, llink, rlink, ulink, dlink, top, length,
                  color, bound, slack, first_tweak):
     """M8 (Knuth's "backup"): put item best back as it was when ``level``
@@ -332,8 +339,9 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
 
     ``choice[l]`` is the option node chosen at level ``l``, or the item's
     header node for a null move; a solution is the option nodes among
-    ``choice[0..level-1]``.  ``cutoff`` is accepted for a uniform call and
-    ignored (the degree rule has no early stop).  Unlike DLX1 the search
+    ``choice[0..level-1]``.  ``cutoff``: the scan for the item stops at the
+    first one of branching degree ``<= cutoff`` (0 is Knuth's choice, as
+    ``mrv_cutoff`` for DLX1 and DLX2).  Unlike DLX1 the search
     may start with no active primary item (the empty set is then the one
     solution).
     """
@@ -345,7 +353,6 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
     found = 0
     cap = out.shape[0]
     status = EXHAUSTED
-    pick = np.zeros(1, np.int32)
     best = 0
     cur = 0
     if where == DONE:
@@ -359,7 +366,7 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
                 where = FORWARD
                 break
             nodes += 1
-            score = choose_item(rlink, length, bound, slack, pick)
+            score, pick = choose_item(rlink, length, bound, slack, cutoff)
             if score <= 0:  # too few options left for some item
                 step = _BACKDOWN
                 continue
@@ -379,7 +386,7 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
                     break
                 continue
             # M4: prepare to branch on best.
-            best = pick[0]
+            best = pick
             cur = dlink[U(best)]
             choice[U(level)] = cur
             bound[U(best)] -= 1
