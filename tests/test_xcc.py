@@ -432,10 +432,46 @@ def test_huge_upper_bounds_cost_no_memory():
     assert sorted(p.solutions()) == [[0, 1], [0, 2], [1], [2]]
 
 
-def test_threads_are_refused_for_bounds():
-    with pytest.raises(ValueError, match="one thread"):
-        queens_with_bounds(5, (1, 2)).count(threads=2)
-    assert queens_with_bounds(5, (1, 2)).count(threads=1) > 0
+@pytest.mark.parametrize("per_thread", [1, 3, 64])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow,
+                                 HealthCheck.function_scoped_fixture])
+@given(colored_problems(bounded=True), st.data())
+def test_parallel_count_with_bounds_does_the_same_search(
+        per_thread, monkeypatch, case, data):
+    # Every subtree handed out at some level (per_thread sets how deep),
+    # counted on two threads: the count, nodes and updates of one thread.
+    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.xcc.SPLIT_PER_THREAD", per_thread)
+    nitems, nprimary, options, colors, bounds = case
+    p = build(nitems, nprimary, options, colors, bounds)
+    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
+                                max_size=2, unique=True)) if options else []
+    for cutoff in (0, 1):
+        one = p.count(given=forced, mrv_cutoff=cutoff)
+        serial = (p.stats.nodes, p.stats.updates)
+        assert p.count(threads=2, given=forced, mrv_cutoff=cutoff) == one
+        assert (p.stats.nodes, p.stats.updates) == serial
+        assert p.stats.complete and p.stats.solutions == one
+
+
+def test_parallel_count_with_bounds_on_larger_trees(monkeypatch):
+    from dlx.problems import rooks
+    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    p = rooks.rooks(6, 3)  # OEIS A001501; dlx3's figures for this file
+    assert p.count(threads=2) == 297200
+    assert (p.stats.nodes, p.stats.updates) == (921078, 3196671)
+    q = queens_with_bounds(6, (1, 2))
+    assert q.count(threads=3) == 128 and q.stats.nodes == 1119
+
+
+def test_parallel_count_with_bounds_stops_at_its_time_limit():
+    from dlx import BudgetExhausted
+    from dlx.problems import rooks
+    p = rooks.rooks(8, 2)
+    with pytest.raises(BudgetExhausted, match="time limit") as stop:
+        p.count(threads=2, time_limit=0.2)
+    assert not stop.value.stats.complete and p.stats.seconds < 3
 
 
 @pytest.mark.parametrize("n", [1, 5, 8])

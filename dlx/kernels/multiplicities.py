@@ -61,6 +61,8 @@ DONE = 2
 EXHAUSTED = 0
 PAUSED = 1
 OUT_OF_NODES = 2
+# search() stopped at a node of its ceiling level (see search).
+FRONTIER = 3
 
 
 @njit(cache=True)
@@ -344,6 +346,14 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
     ``mrv_cutoff`` for DLX1 and DLX2).  Unlike DLX1 the search
     may start with no active primary item (the empty set is then the one
     solution).
+
+    A count split over threads (``count_subtrees``) gives ``state`` two
+    more entries: ``state[2]``, a *floor*, is the level of the subtree's
+    root (the search is DONE when it would leave that level), and
+    ``state[3]``, a *ceiling*, the level whose nodes are handed out as
+    subtrees: the search returns FRONTIER on entering such a node (without
+    counting it), with ``choice[0..level-1]`` its path, and resumes after
+    it.
     """
     nitems = llink.shape[0] - 2
     level = state[0]
@@ -357,10 +367,17 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
     cur = 0
     if where == DONE:
         return EXHAUSTED
+    # A split count's limits (see search's docstring); none by default.
+    floor = state[2] if state.shape[0] > 2 else 0
+    ceiling = state[3] if state.shape[0] > 3 else -1
     step = _FORWARD if where == FORWARD else _BACKDOWN
     while True:
         if step == _FORWARD:
             # M2/M3: enter a level and choose an item.
+            if level == ceiling:  # a subtree left to count_subtrees
+                status = FRONTIER
+                where = RECOVER
+                break
             if nodes >= max_nodes:
                 status = OUT_OF_NODES
                 where = FORWARD
@@ -427,7 +444,7 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             step = _BACKDOWN
         else:
             # M9: leave this level.
-            if level == 0:
+            if level == floor:
                 where = DONE
                 break
             level -= 1
@@ -662,3 +679,100 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             release_option(given_nodes[committed], llink, rlink, ulink,
                            dlink, top, length, color, bound, slack,
                            first_tweak)
+
+
+@njit(cache=True)
+def descend(target, level, llink, rlink, ulink, dlink, top, length, color,
+            bound, slack, first_tweak, choice):
+    """Make the move ``target`` (an option node, or the item's header
+    for a null move) at ``level``, as search does when it gets there: the
+    item's options above ``target`` tweaked away, as search leaves them
+    after trying each.  ``choice`` and ``first_tweak`` are set so that
+    ``unwind`` undoes it.  Returns the updates (which the split count
+    does not add: its own expansion counted them once)."""
+    nitems = llink.shape[0] - 2
+    best = target if target <= nitems else top[U(target)]
+    cur = dlink[U(best)]
+    choice[U(level)] = target
+    bound[U(best)] -= 1
+    b = bound[U(best)]
+    updates = 0
+    if b == 0 and slack[U(best)] == 0:
+        updates += cover(best, llink, rlink, ulink, dlink, top, color, length)
+    else:
+        first_tweak[U(level)] = cur
+        if b == 0:
+            updates += cover(best, llink, rlink, ulink, dlink, top, color,
+                             length)
+        # A tweaked option keeps its down link, whatever cover_rest and
+        # uncover_rest did in between: the next one tried is dlink[cur].
+        while cur != target:
+            updates += tweak(cur, b, ulink, dlink, top, color, length)
+            cur = dlink[U(cur)]
+        if target != best:
+            updates += tweak(target, b, ulink, dlink, top, color, length)
+        elif b != 0:  # the null move
+            rlink[U(llink[U(best)])] = rlink[U(best)]
+            llink[U(rlink[U(best)])] = llink[U(best)]
+    if target > nitems:
+        updates += cover_rest(target, llink, rlink, ulink, dlink, top,
+                              length, color, bound)
+    return updates
+
+
+@njit(cache=True, nogil=True)
+def count_subtrees(llink, rlink, ulink, dlink, top, length, color, bound,
+                   slack, first_tweak, path_nodes, path_start, limit,
+                   max_nodes, first, first_len, counts, work, cutoff, stop):
+    """Count the subtrees whose root paths (``choice[0..d-1]`` as search
+    returned them with FRONTIER) are the CSR rows of ``path_nodes``:
+    ``solve_batch``'s arguments and results, the paths in place of the
+    givens (``limit``, ``first`` and ``first_len`` are not used).  Each
+    path is replayed with ``descend``, its subtree searched with the floor
+    at its depth, and the whole path unwound: the nodes and updates in
+    ``work`` are those of the subtree in the one-thread search."""
+    nbatch = path_start.shape[0] - 1
+    depth = first.shape[1]
+    choice = np.zeros(depth + 1, np.int32)
+    state = np.zeros(4, np.int64)
+    counters = np.zeros(3, np.int64)
+    out = np.zeros((0, depth + 1), np.int32)
+    out_len = np.zeros(0, np.int32)
+    for b in range(nbatch):
+        if stop[0] != 0:
+            counts[b] = STOPPED
+            continue
+        lo = path_start[b]
+        d = path_start[b + 1] - lo
+        replay = 0
+        for level in range(d):
+            replay += descend(path_nodes[lo + level], level, llink, rlink,
+                              ulink, dlink, top, length, color, bound, slack,
+                              first_tweak, choice)
+        state[0] = d
+        state[1] = FORWARD
+        state[2] = d
+        state[3] = -1
+        counters[0] = 0
+        counters[1] = 0
+        counters[2] = 0
+        while True:
+            status = search(llink, rlink, ulink, dlink, top, length, color,
+                            bound, slack, first_tweak, choice, state, out,
+                            out_len, 0,
+                            min(max_nodes, counters[0] + BATCH_SLICE_NODES),
+                            counters, cutoff)
+            if status != OUT_OF_NODES or counters[0] >= max_nodes \
+                    or stop[0] != 0:
+                break
+        counts[b] = counters[2]
+        if status == OUT_OF_NODES:
+            counts[b] = -2 if counters[0] >= max_nodes else STOPPED
+        else:  # DONE at the floor: the path's own moves are left
+            state[0] = d
+            state[1] = FORWARD
+        unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
+               first_tweak, choice, state)
+        work[b, 0] = counters[0]
+        work[b, 1] = counters[1]
+        work[b, 2] = replay
