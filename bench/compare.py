@@ -45,6 +45,39 @@ COUNTING = {
     "sudoku-grids-6x6": ("sudoku-grids-6x6.dlx", 28_200_960, False),
 }
 
+# Colors (XCC) and multiplicities (MCC): key -> (builder, expected count,
+# in --quick), built by dlx.problems and written in Knuth's DLX2/DLX3
+# format, which every peer then reads (so all see the same order).  Counts:
+# de Bruijn OEIS A016031 and (k!)^(k^(n-1))/k^n; rooks OEIS A001499 (k=2),
+# A001501 (k=3).
+COLORED = {
+    "debruijn-5": ("debruijn(5)", 2_048, True),
+    "debruijn-2-4": ("debruijn(2, 4)", 20_736, False),
+    "debruijn-3-3": ("debruijn(3, 3)", 373_248, False),
+    "rooks-6-2": ("rooks(6, 2)", 67_950, True),
+    "rooks-6-3": ("rooks(6, 3)", 297_200, False),
+    "rooks-7-2": ("rooks(7, 2)", 3_110_940, False),
+}
+
+
+def instance_for(key: str) -> P.Instance:
+    """The instance of a COUNTING file or a COLORED builder."""
+    if key in COUNTING:
+        return P.read_dlx(os.path.join(P.EXACTCOVER_DIR, COUNTING[key][0]))
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    from dlx.formats import dumps
+    from dlx.problems import debruijn, rooks
+
+    builder = COLORED[key][0]
+    problem = eval(builder, {"debruijn": debruijn.debruijn,
+                             "rooks": rooks.rooks})
+    return P.parse_dlx(dumps(problem), key)
+
+
+def expected_count(key: str) -> int:
+    return (COUNTING.get(key) or COLORED[key])[1]
+
+
 # key -> (file, puzzles in a full run, in a --quick run); None: the whole
 # file, 0: not in a --quick run
 SUDOKU = {
@@ -129,13 +162,16 @@ def worker(peer_name: str, kind: str, key: str, reps: int, budget: float,
     peer = P.PEERS[peer_name]
     out = {"peer": peer_name, "problem": key, "version": peer.version()}
     if kind == "count":
-        fname, expected, _ = COUNTING[key]
-        inst = P.read_dlx(os.path.join(P.EXACTCOVER_DIR, fname))
-        peer.count(peer.prepare_count(_warm_instance(peer)))
+        expected = expected_count(key)
+        inst = instance_for(key)
+        warm = _warm_instance(peer) if inst.kind == "plain" else inst
+        peer.count(peer.prepare_count(warm))
         seconds, (res, _), runs, _ = _timed(
             peer.prepare_count, peer.count, inst, reps, budget,
             peer.reusable)
         n, extra = res
+        if "startup" in extra:  # DLX2/DLX3: the search alone
+            seconds = max(seconds - extra.pop("startup"), 0.0)
         out.update(seconds=seconds, runs=runs, count=n,
                    extra=extra, valid=(n == expected),
                    detail="" if n == expected else
@@ -390,6 +426,11 @@ def main(argv=None):
             continue
         jobs.append(("count", key, os.path.join(P.EXACTCOVER_DIR, fname),
                      None))
+    for key, (_, _, quick) in COLORED.items():
+        if (wanted and key not in wanted) or (args.quick and not quick
+                                              and not wanted):
+            continue
+        jobs.append(("count", key, None, None))
     for key, (fname, full, quick) in SUDOKU.items():
         if (wanted and key not in wanted) or (args.quick and quick == 0
                                               and not wanted):
@@ -404,14 +445,17 @@ def main(argv=None):
     all_results = []
     t_start = time.perf_counter()
     for kind, key, path, puzzles in jobs:
-        if not os.path.exists(path):
+        if path is not None and not os.path.exists(path):
             print(f"\n{key}: skipped, {path} is absent")
             continue
         if kind == "count":
-            inst = P.read_dlx(path)
+            inst = instance_for(key)
             given = REFERENCE["DLX1 (C, -O3)"].get(key)
-            title = (f"{key}: count {COUNTING[key][1]:,} solutions "
-                     f"({inst.name}.dlx, {len(inst.primary)}+"
+            source = (f"{inst.name}.dlx" if path else
+                      f"dlx.problems.{COLORED[key][0]}, "
+                      + ("MCC" if inst.bounds else "XCC"))
+            title = (f"{key}: count {expected_count(key):,} solutions "
+                     f"({source}, {len(inst.primary)}+"
                      f"{len(inst.secondary)} items, {len(inst.options)} "
                      f"options)")
             if given:
@@ -437,6 +481,9 @@ def main(argv=None):
                                 if kind == "count" else "no batch interface"})
                 continue
             reason = peer.unsupported(inst) if inst is not None else None
+            if inst is not None and inst.kind not in peer.handles:
+                reason = f"no {inst.kind}" if inst.kind != "plain" \
+                    else "only colored or bounded problems"
             if reason:
                 results.append({**base, "status": "unsupported",
                                 "detail": reason})
@@ -553,7 +600,7 @@ def dlx1_section(problems):
     cells_figures = dlx1_figures(SSXC1_FIGURES)
     ours, dlx1, peer_ratio = {}, {}, []
     for p in problems:
-        if p["kind"] != "count":
+        if p["kind"] != "count" or p["problem"] not in COUNTING:
             continue
         for r in p["results"]:
             if r.get("status") != "ok":
@@ -605,6 +652,54 @@ def dlx1_section(problems):
                if given else "- | -") + " |")
     out.append("")
     return out
+
+
+def xcc_section(problems):
+    """Our colored and bounded counts against Knuth's DLX2 and DLX3 (the
+    same search: nodes and updates compared) and the fastest peer."""
+    rows = []
+    for p in problems:
+        if p["kind"] != "count" or p["problem"] not in COLORED:
+            continue
+        ok = {r["peer"]: r for r in p["results"] if r.get("status") == "ok"}
+        ours = ok.get("dlx-toolkit")
+        if not ours:
+            continue
+        t = ours["seconds"]
+        extra = ours.get("extra") or {}
+        knuth = ok.get("dlx3") or ok.get("dlx2")
+        same = "-"
+        if knuth:
+            kx = knuth.get("extra") or {}
+            same = ("yes" if (kx.get("nodes"), kx.get("updates")) ==
+                    (extra.get("nodes"), extra.get("updates")) else
+                    f"no: {kx.get('nodes'):,} nodes, "
+                    f"{kx.get('updates'):,} updates")
+        peers = {k: r["seconds"] for k, r in ok.items()
+                 if not k.startswith("dlx") and r["seconds"] > 0}
+        best = min(peers, key=peers.get) if peers else None
+        mt = ok.get("dlx-toolkit-mt")
+        rows.append(
+            f"| {p['problem']} | {extra.get('nodes', 0):,} | {same} | "
+            f"{t:.3f} | "
+            + (f"{knuth['peer'].upper()} {knuth['seconds']:.3f} | "
+               f"{knuth['seconds'] / t:.2f}" if knuth else "- | -") + " | "
+            + (f"{best} {peers[best]:.3f} | {peers[best] / t:.2f}"
+               if best else "- | -") + " | "
+            + (f"{mt['seconds']:.3f}" if mt else "-") + " |")
+    if not rows:
+        return []
+    return ["## Colors and multiplicities against DLX2 and DLX3", "",
+            "*Same search*: our nodes and updates against what Knuth's "
+            "DLX2 (colors) or DLX3 (bounds) printed in the same run.  "
+            "Their time is the run's wall time less that of the same run "
+            "stopped before its first node (`T0`), so both sides time the "
+            "search alone.  Ratios are their time divided by ours (above "
+            "1: slower than us); *ours, all cores* is `count(threads=0)`.",
+            "",
+            "| problem | nodes | same search as Knuth | ours (s) | Knuth (s) "
+            "| x ours | fastest peer (s) | x ours | ours, all cores (s) |",
+            "|---|---|---|---|---|---|---|---|---|"] + rows + [""]
 
 
 def sudoku_summary(problems):
@@ -670,17 +765,25 @@ def results_markdown(meta, problems, cold=None):
            "(above 1: slower than us).  Every answer was validated outside "
            "the timed region.", ""]
     sections = [("count", "## Counting problems (DLX-format instances, "
-                 "same item and option order as measured with DLX1)"),
+                 "same item and option order as measured with DLX1)",
+                 COUNTING),
+                ("count", "## Colors and multiplicities (XCC and MCC "
+                 "counts, built by `dlx.problems` and written in Knuth's "
+                 "DLX2/DLX3 format for every solver)", COLORED),
                 ("sudoku", "## Sudoku batches (solve and prove unique, "
-                 "limit=2)")]
-    for kind, heading in sections:
+                 "limit=2)", SUDOKU)]
+    for kind, heading, keys in sections:
+        if not any(p["kind"] == kind and p["problem"] in keys
+                   for p in problems):
+            continue
         out += [heading, ""]
         for p in problems:
-            if p["kind"] == kind:
+            if p["kind"] == kind and p["problem"] in keys:
                 out += [f"### {p['title']}", "",
                         markdown_table(kind, table_rows(kind, p["problem"],
                                                         p["results"])), ""]
     out += dlx1_section(problems)
+    out += xcc_section(problems)
     out += sudoku_summary(problems)
     if cold:
         out += ["## Cold start", "",
