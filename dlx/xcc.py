@@ -209,6 +209,11 @@ def load_kernels(kind: str, *parts: str) -> None:
                       np.zeros(1, np.int64), np.zeros((1, 3), np.int64), 0,
                       np.zeros(1, np.uint8))
     if (kind, "split") in wanted:
+        levels = 2
+        K.search_split(*_tiny_arrays(tiny, kind), np.zeros(levels, np.int32),
+                       np.array([0, K.FORWARD], np.int64),
+                       np.zeros((0, levels), np.int32), np.zeros(0, np.int32),
+                       0, NO_LIMIT, np.zeros(3, np.int64), 0, 0, 1)
         K.count_subtrees(*_tiny_arrays(tiny, kind), np.zeros(0, np.int32),
                          np.array([0, 0]), 0, NO_LIMIT,
                          np.zeros((1, levels), np.int32),
@@ -383,11 +388,12 @@ def count_parallel_bounds(problem, given_nodes: list[int], threads: int,
     for ceiling in range(1, SPLIT_LEVELS + 1):
         # The whole top of the tree down to the ceiling; a complete search
         # leaves the arrays as it found them.
-        state = np.array([0, M.FORWARD, 0, ceiling], np.int64)
+        state = np.array([0, M.FORWARD], np.int64)
         counters = np.zeros(3, np.int64)
         paths = []
-        while M.search(*arrays, choice, state, out, out_len, 0, NO_LIMIT,
-                       counters, cutoff) == M.FRONTIER:
+        while M.search_split(*arrays, choice, state, out, out_len, 0,
+                             NO_LIMIT, counters, cutoff, 0,
+                             ceiling) == M.FRONTIER:
             paths.append(choice[:ceiling].copy())
         if len(paths) >= SPLIT_PER_THREAD * threads or not paths:
             break

@@ -96,8 +96,10 @@ def unhide(p, ulink, dlink, top, color, length):
             q = dlink[U(q)]
             continue
         if color[U(q)] >= 0:
-            dlink[U(ulink[U(q)])] = q
-            ulink[U(dlink[U(q)])] = q
+            up = ulink[U(q)]
+            down = dlink[U(q)]
+            dlink[U(up)] = q
+            ulink[U(down)] = q
             length[U(x)] += 1
         q -= 1
 
@@ -125,8 +127,10 @@ def uncover(c, react, llink, rlink, ulink, dlink, top, color, length):
         unhide(r, ulink, dlink, top, color, length)
         r = ulink[U(r)]
     if react:
-        rlink[U(llink[U(c)])] = c
-        llink[U(rlink[U(c)])] = c
+        left = llink[U(c)]
+        right = rlink[U(c)]
+        rlink[U(left)] = c
+        llink[U(right)] = c
 
 
 @njit(cache=True)
@@ -213,8 +217,10 @@ def untweak(c, first, unblock, llink, rlink, ulink, dlink, top, color,
                     q = ulink[U(q)]
                     continue
                 if color[U(q)] >= 0:
-                    dlink[U(ulink[U(q)])] = q
-                    ulink[U(dlink[U(q)])] = q
+                    up = ulink[U(q)]
+                    down = dlink[U(q)]
+                    dlink[U(up)] = q
+                    ulink[U(down)] = q
                     length[U(x)] += 1
                 q += 1
         above = r
@@ -332,29 +338,13 @@ _BACKUP = 2
 _BACKDOWN = 3
 
 
-@njit(cache=True)
-def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
-           first_tweak, choice, state, out, out_len, want, max_nodes,
-           counters, cutoff):
-    """Algorithm M, iterative and resumable, with the arguments (after
-    the arrays), state and return codes of ``dlx.kernels.links.search``.
-
-    ``choice[l]`` is the option node chosen at level ``l``, or the item's
-    header node for a null move; a solution is the option nodes among
-    ``choice[0..level-1]``.  ``cutoff``: the scan for the item stops at the
-    first one of branching degree ``<= cutoff`` (0 is Knuth's choice, as
-    ``mrv_cutoff`` for DLX1 and DLX2).  Unlike DLX1 the search
-    may start with no active primary item (the empty set is then the one
-    solution).
-
-    A count split over threads (``count_subtrees``) gives ``state`` two
-    more entries: ``state[2]``, a *floor*, is the level of the subtree's
-    root (the search is DONE when it would leave that level), and
-    ``state[3]``, a *ceiling*, the level whose nodes are handed out as
-    subtrees: the search returns FRONTIER on entering such a node (without
-    counting it), with ``choice[0..level-1]`` its path, and resumes after
-    it.
-    """
+@njit(cache=True, inline='always')
+def _search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
+            first_tweak, choice, state, out, out_len, want, max_nodes,
+            counters, cutoff, split, floor, ceiling):
+    """The body of ``search`` and ``search_split``: with ``split`` False
+    (a constant there) the compiler drops the ceiling test, and with
+    ``floor`` 0 the floor is the root."""
     nitems = llink.shape[0] - 2
     level = state[0]
     where = state[1]
@@ -367,14 +357,11 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
     cur = 0
     if where == DONE:
         return EXHAUSTED
-    # A split count's limits (see search's docstring); none by default.
-    floor = state[2] if state.shape[0] > 2 else 0
-    ceiling = state[3] if state.shape[0] > 3 else -1
     step = _FORWARD if where == FORWARD else _BACKDOWN
     while True:
         if step == _FORWARD:
             # M2/M3: enter a level and choose an item.
-            if level == ceiling:  # a subtree left to count_subtrees
+            if split and level == ceiling:  # left to count_subtrees
                 status = FRONTIER
                 where = RECOVER
                 break
@@ -430,8 +417,10 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             elif cur != best:
                 updates += tweak(cur, b, ulink, dlink, top, color, length)
             elif b != 0:  # the null move: best takes no more options
-                rlink[U(llink[U(best)])] = rlink[U(best)]
-                llink[U(rlink[U(best)])] = llink[U(best)]
+                left = llink[U(best)]
+                right = rlink[U(best)]
+                rlink[U(left)] = right
+                llink[U(right)] = left
             if cur > nitems:
                 # M6: the rest of cur's option.
                 updates += cover_rest(cur, llink, rlink, ulink, dlink, top,
@@ -451,8 +440,10 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             cur = choice[U(level)]
             if cur <= nitems:  # a null move: reactivate the item
                 best = cur
-                rlink[U(llink[U(best)])] = best
-                llink[U(rlink[U(best)])] = best
+                left = llink[U(best)]
+                right = rlink[U(best)]
+                rlink[U(left)] = best
+                llink[U(right)] = best
                 step = _BACKUP
                 continue
             best = top[U(cur)]
@@ -471,6 +462,42 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
 
 
 @njit(cache=True)
+def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
+           first_tweak, choice, state, out, out_len, want, max_nodes,
+           counters, cutoff):
+    """Algorithm M, iterative and resumable, with the arguments (after
+    the arrays), state and return codes of ``dlx.kernels.links.search``.
+
+    ``choice[l]`` is the option node chosen at level ``l``, or the item's
+    header node for a null move; a solution is the option nodes among
+    ``choice[0..level-1]``.  ``cutoff``: the scan for the item stops at the
+    first one of branching degree ``<= cutoff`` (0 is Knuth's choice, as
+    ``mrv_cutoff`` for DLX1 and DLX2).  Unlike DLX1 the search
+    may start with no active primary item (the empty set is then the one
+    solution).
+    """
+    return _search(llink, rlink, ulink, dlink, top, length, color, bound,
+                   slack, first_tweak, choice, state, out, out_len, want,
+                   max_nodes, counters, cutoff, False, 0, -1)
+
+
+@njit(cache=True, nogil=True)
+def search_split(llink, rlink, ulink, dlink, top, length, color, bound,
+                 slack, first_tweak, choice, state, out, out_len, want,
+                 max_nodes, counters, cutoff, floor, ceiling):
+    """``search`` for a count split over threads (``count_subtrees``):
+    ``floor`` is the level of a subtree's root (the search is DONE when it
+    would leave that level), and ``ceiling`` (``-1``: none) the level whose
+    nodes are handed out as subtrees: the search returns FRONTIER on
+    entering such a node (without counting it), with ``choice[0..level-1]``
+    its path, and resumes after it.  (Apart from ``search`` so that the
+    common search makes no test for them.)"""
+    return _search(llink, rlink, ulink, dlink, top, length, color, bound,
+                   slack, first_tweak, choice, state, out, out_len, want,
+                   max_nodes, counters, cutoff, True, floor, ceiling)
+
+
+@njit(cache=True)
 def unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
            first_tweak, choice, state):
     """Undo a paused search so the arrays are as before it started."""
@@ -483,8 +510,10 @@ def unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
         cur = choice[U(level)]
         if cur <= nitems:
             best = cur
-            rlink[U(llink[U(best)])] = best
-            llink[U(rlink[U(best)])] = best
+            left = llink[U(best)]
+            right = rlink[U(best)]
+            rlink[U(left)] = best
+            llink[U(right)] = best
         else:
             best = top[U(cur)]
             uncover_rest(cur, llink, rlink, ulink, dlink, top, length, color,
@@ -492,8 +521,10 @@ def unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             if bound[U(best)] == 0 and slack[U(best)] > 0:
                 # Covered at this level, and untweak relinks no item: the
                 # null move that would have reactivated it never came.
-                rlink[U(llink[U(best)])] = best
-                llink[U(rlink[U(best)])] = best
+                left = llink[U(best)]
+                right = rlink[U(best)]
+                rlink[U(left)] = best
+                llink[U(right)] = best
         restore_item(best, level, llink, rlink, ulink, dlink, top, length,
                      color, bound, slack, first_tweak)
     state[0] = 0
@@ -525,8 +556,10 @@ def commit_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
     q = p
     while top[U(q)] > 0:
         if color[U(q)] >= 0 and dlink[U(q)] != q:
-            dlink[U(ulink[U(q)])] = dlink[U(q)]
-            ulink[U(dlink[U(q)])] = ulink[U(q)]
+            up = ulink[U(q)]
+            down = dlink[U(q)]
+            dlink[U(up)] = down
+            ulink[U(down)] = up
             length[U(top[U(q)])] -= 1
             updates += 1
         q += 1
@@ -595,8 +628,10 @@ def release_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
     q = last
     while q >= p:
         if color[U(q)] >= 0 and dlink[U(q)] != q:
-            dlink[U(ulink[U(q)])] = q
-            ulink[U(dlink[U(q)])] = q
+            up = ulink[U(q)]
+            down = dlink[U(q)]
+            dlink[U(up)] = q
+            ulink[U(down)] = q
             length[U(top[U(q)])] += 1
         q -= 1
 
@@ -712,8 +747,10 @@ def descend(target, level, llink, rlink, ulink, dlink, top, length, color,
         if target != best:
             updates += tweak(target, b, ulink, dlink, top, color, length)
         elif b != 0:  # the null move
-            rlink[U(llink[U(best)])] = rlink[U(best)]
-            llink[U(rlink[U(best)])] = llink[U(best)]
+            left = llink[U(best)]
+            right = rlink[U(best)]
+            rlink[U(left)] = right
+            llink[U(right)] = left
     if target > nitems:
         updates += cover_rest(target, llink, rlink, ulink, dlink, top,
                               length, color, bound)
@@ -734,7 +771,7 @@ def count_subtrees(llink, rlink, ulink, dlink, top, length, color, bound,
     nbatch = path_start.shape[0] - 1
     depth = first.shape[1]
     choice = np.zeros(depth + 1, np.int32)
-    state = np.zeros(4, np.int64)
+    state = np.zeros(2, np.int64)
     counters = np.zeros(3, np.int64)
     out = np.zeros((0, depth + 1), np.int32)
     out_len = np.zeros(0, np.int32)
@@ -751,17 +788,15 @@ def count_subtrees(llink, rlink, ulink, dlink, top, length, color, bound,
                               first_tweak, choice)
         state[0] = d
         state[1] = FORWARD
-        state[2] = d
-        state[3] = -1
         counters[0] = 0
         counters[1] = 0
         counters[2] = 0
         while True:
-            status = search(llink, rlink, ulink, dlink, top, length, color,
-                            bound, slack, first_tweak, choice, state, out,
-                            out_len, 0,
-                            min(max_nodes, counters[0] + BATCH_SLICE_NODES),
-                            counters, cutoff)
+            status = search_split(
+                llink, rlink, ulink, dlink, top, length, color, bound, slack,
+                first_tweak, choice, state, out, out_len, 0,
+                min(max_nodes, counters[0] + BATCH_SLICE_NODES), counters,
+                cutoff, d, -1)
             if status != OUT_OF_NODES or counters[0] >= max_nodes \
                     or stop[0] != 0:
                 break
