@@ -60,6 +60,10 @@ COLORED = {
 }
 
 
+# Their section of RESULTS.md (a run of these problems alone rewrites it).
+COLORED_HEADING = "## Colors and multiplicities (XCC and MCC counts)"
+
+
 def instance_for(key: str) -> P.Instance:
     """The instance of a COUNTING file or a COLORED builder."""
     if key in COUNTING:
@@ -444,6 +448,7 @@ def main(argv=None):
                                   for n in names))
     all_results = []
     t_start = time.perf_counter()
+    load_start = os.getloadavg()[0]
     for kind, key, path, puzzles in jobs:
         if path is not None and not os.path.exists(path):
             print(f"\n{key}: skipped, {path} is absent")
@@ -520,6 +525,8 @@ def main(argv=None):
             "quick": args.quick, "timeout": args.timeout, "reps": args.reps,
             "rounds": args.rounds,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "load": f"{load_start:.1f} at the start, "
+                    f"{os.getloadavg()[0]:.1f} at the end",
             "elapsed": elapsed}
     if args.json:
         with open(args.json, "w") as f:
@@ -531,14 +538,17 @@ def main(argv=None):
 # A section of RESULTS.md written by another script (bench/cells_vs_ssxc1.py)
 # and kept when this one rewrites the file.
 KEPT_SECTIONS = ("## Dancing cells against SSXC1 and DLX1",
-                 "## Memoized counts (bench/memo.py)")
+                 "## Memoized counts (bench/memo.py)", COLORED_HEADING)
 
 
-def kept_sections(text: str) -> str:
+def kept_sections(text: str, new: str = "") -> str:
     """The ``KEPT_SECTIONS`` of a RESULTS.md text, each up to the next
-    second-level heading."""
+    second-level heading; those that ``new`` (the text about to be
+    written) has already are left out."""
     out = []
     for heading in KEPT_SECTIONS:
+        if heading + "\n" in new:
+            continue
         start = text.find(heading + "\n")
         if start >= 0:
             end = text.find("\n## ", start + len(heading))
@@ -554,13 +564,33 @@ def _write_markdown(args, meta, problems):
     if args.cold_start and os.path.exists(args.cold_start):
         with open(args.cold_start) as f:
             cold = json.load(f)
-    kept = ""
+    old = ""
     if os.path.exists(args.markdown):
         with open(args.markdown) as f:
-            kept = kept_sections(f.read())
+            old = f.read()
+    if old and problems and all(p["problem"] in COLORED
+                                for p in problems):
+        # Only colored and bounded problems ran: rewrite their section.
+        with open(args.markdown, "w") as f:
+            f.write(replace_section(old, COLORED_HEADING, "\n".join(
+                colored_section(meta, problems))))
+        return
+    new = results_markdown(meta, problems, cold)
+    kept = kept_sections(old, new) if old else ""
     with open(args.markdown, "w") as f:
-        f.write(results_markdown(meta, problems, cold)
-                + ("\n" + kept if kept else ""))
+        f.write(new + ("\n" + kept if kept else ""))
+
+
+def replace_section(text: str, heading: str, section: str) -> str:
+    """``text`` with its second-level section ``heading`` (up to the next
+    one) replaced by ``section``, or with ``section`` added at the end."""
+    section = section.rstrip("\n") + "\n"
+    start = text.find(heading + "\n")
+    if start < 0:
+        return text.rstrip("\n") + "\n\n" + section
+    end = text.find("\n## ", start + len(heading))
+    return text[:start] + section + (text[end + 1:] and "\n" + text[end + 1:]
+                                     if end >= 0 else "")
 
 
 def _version(dist):
@@ -689,7 +719,7 @@ def xcc_section(problems):
             + (f"{mt['seconds']:.3f}" if mt else "-") + " |")
     if not rows:
         return []
-    return ["## Colors and multiplicities against DLX2 and DLX3", "",
+    return ["### Against DLX2 and DLX3", "",
             "*Same search*: our nodes and updates against what Knuth's "
             "DLX2 (colors) or DLX3 (bounds) printed in the same run.  "
             "Their time is the run's wall time less that of the same run "
@@ -700,6 +730,33 @@ def xcc_section(problems):
             "| problem | nodes | same search as Knuth | ours (s) | Knuth (s) "
             "| x ours | fastest peer (s) | x ours | ours, all cores (s) |",
             "|---|---|---|---|---|---|---|---|---|"] + rows + [""]
+
+
+def colored_section(meta, problems):
+    """The COLORED problems' tables and the DLX2/DLX3 summary, as one
+    section (a run of these problems alone rewrites just this section of
+    RESULTS.md)."""
+    tables = []
+    for p in problems:
+        if p["kind"] == "count" and p["problem"] in COLORED:
+            tables += [f"### {p['title']}", "",
+                       markdown_table("count", table_rows(
+                           "count", p["problem"], p["results"])), ""]
+    if not tables:
+        return []
+    return [COLORED_HEADING, "",
+            f"Written by `bench/compare.py` on {meta['date']}"
+            f" (load average {meta.get('load', '?')}, on "
+            f"{meta['cpus']} CPUs shared with other work), best of up to {meta['reps']} runs in "
+            f"each of {meta.get('rounds', 1)} round(s) that take the "
+            f"solvers in turn.  Built by `dlx.problems` and written in "
+            f"Knuth's DLX2/DLX3 format, which every solver reads (same "
+            f"items and options in the same order).  Known counts: de "
+            f"Bruijn cycles OEIS A016031 and (k!)^(k^(n-1))/k^n, rooks "
+            f"OEIS A001499 (2 a line) and A001501 (3 a line).  xcover takes "
+            f"colors but not bounds; DLX2 and DLX3 are local builds of "
+            f"Knuth's programs ($DLX2, $DLX3).", ""] \
+        + tables + xcc_section(problems)
 
 
 def sudoku_summary(problems):
@@ -767,9 +824,6 @@ def results_markdown(meta, problems, cold=None):
     sections = [("count", "## Counting problems (DLX-format instances, "
                  "same item and option order as measured with DLX1)",
                  COUNTING),
-                ("count", "## Colors and multiplicities (XCC and MCC "
-                 "counts, built by `dlx.problems` and written in Knuth's "
-                 "DLX2/DLX3 format for every solver)", COLORED),
                 ("sudoku", "## Sudoku batches (solve and prove unique, "
                  "limit=2)", SUDOKU)]
     for kind, heading, keys in sections:
@@ -783,7 +837,7 @@ def results_markdown(meta, problems, cold=None):
                         markdown_table(kind, table_rows(kind, p["problem"],
                                                         p["results"])), ""]
     out += dlx1_section(problems)
-    out += xcc_section(problems)
+    out += colored_section(meta, problems)
     out += sudoku_summary(problems)
     if cold:
         out += ["## Cold start", "",
