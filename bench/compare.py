@@ -45,6 +45,43 @@ COUNTING = {
     "sudoku-grids-6x6": ("sudoku-grids-6x6.dlx", 28_200_960, False),
 }
 
+# Colors (XCC) and multiplicities (MCC): key -> (builder, expected count,
+# in --quick), built by dlx.problems and written in Knuth's DLX2/DLX3
+# format, which every peer then reads (so all see the same order).  Counts:
+# de Bruijn OEIS A016031 and (k!)^(k^(n-1))/k^n; rooks OEIS A001499 (k=2),
+# A001501 (k=3).
+COLORED = {
+    "debruijn-5": ("debruijn(5)", 2_048, True),
+    "debruijn-2-4": ("debruijn(2, 4)", 20_736, False),
+    "debruijn-3-3": ("debruijn(3, 3)", 373_248, False),
+    "rooks-6-2": ("rooks(6, 2)", 67_950, True),
+    "rooks-6-3": ("rooks(6, 3)", 297_200, False),
+    "rooks-7-2": ("rooks(7, 2)", 3_110_940, False),
+}
+
+
+# Their section of RESULTS.md (a run of these problems alone rewrites it).
+COLORED_HEADING = "## Colors and multiplicities (XCC and MCC counts)"
+
+
+def instance_for(key: str) -> P.Instance:
+    """The instance of a COUNTING file or a COLORED builder."""
+    if key in COUNTING:
+        return P.read_dlx(os.path.join(P.EXACTCOVER_DIR, COUNTING[key][0]))
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    from dlx.formats import dumps
+    from dlx.problems import debruijn, rooks
+
+    builder = COLORED[key][0]
+    problem = eval(builder, {"debruijn": debruijn.debruijn,
+                             "rooks": rooks.rooks})
+    return P.parse_dlx(dumps(problem), key)
+
+
+def expected_count(key: str) -> int:
+    return (COUNTING.get(key) or COLORED[key])[1]
+
+
 # key -> (file, puzzles in a full run, in a --quick run); None: the whole
 # file, 0: not in a --quick run
 SUDOKU = {
@@ -129,13 +166,16 @@ def worker(peer_name: str, kind: str, key: str, reps: int, budget: float,
     peer = P.PEERS[peer_name]
     out = {"peer": peer_name, "problem": key, "version": peer.version()}
     if kind == "count":
-        fname, expected, _ = COUNTING[key]
-        inst = P.read_dlx(os.path.join(P.EXACTCOVER_DIR, fname))
-        peer.count(peer.prepare_count(_warm_instance(peer)))
+        expected = expected_count(key)
+        inst = instance_for(key)
+        warm = _warm_instance(peer) if inst.kind == "plain" else inst
+        peer.count(peer.prepare_count(warm))
         seconds, (res, _), runs, _ = _timed(
             peer.prepare_count, peer.count, inst, reps, budget,
             peer.reusable)
         n, extra = res
+        if "startup" in extra:  # DLX2/DLX3: the search alone
+            seconds = max(seconds - extra.pop("startup"), 0.0)
         out.update(seconds=seconds, runs=runs, count=n,
                    extra=extra, valid=(n == expected),
                    detail="" if n == expected else
@@ -390,6 +430,11 @@ def main(argv=None):
             continue
         jobs.append(("count", key, os.path.join(P.EXACTCOVER_DIR, fname),
                      None))
+    for key, (_, _, quick) in COLORED.items():
+        if (wanted and key not in wanted) or (args.quick and not quick
+                                              and not wanted):
+            continue
+        jobs.append(("count", key, None, None))
     for key, (fname, full, quick) in SUDOKU.items():
         if (wanted and key not in wanted) or (args.quick and quick == 0
                                               and not wanted):
@@ -403,15 +448,19 @@ def main(argv=None):
                                   for n in names))
     all_results = []
     t_start = time.perf_counter()
+    load_start = os.getloadavg()[0]
     for kind, key, path, puzzles in jobs:
-        if not os.path.exists(path):
+        if path is not None and not os.path.exists(path):
             print(f"\n{key}: skipped, {path} is absent")
             continue
         if kind == "count":
-            inst = P.read_dlx(path)
+            inst = instance_for(key)
             given = REFERENCE["DLX1 (C, -O3)"].get(key)
-            title = (f"{key}: count {COUNTING[key][1]:,} solutions "
-                     f"({inst.name}.dlx, {len(inst.primary)}+"
+            source = (f"{inst.name}.dlx" if path else
+                      f"dlx.problems.{COLORED[key][0]}, "
+                      + ("MCC" if inst.bounds else "XCC"))
+            title = (f"{key}: count {expected_count(key):,} solutions "
+                     f"({source}, {len(inst.primary)}+"
                      f"{len(inst.secondary)} items, {len(inst.options)} "
                      f"options)")
             if given:
@@ -437,6 +486,9 @@ def main(argv=None):
                                 if kind == "count" else "no batch interface"})
                 continue
             reason = peer.unsupported(inst) if inst is not None else None
+            if inst is not None and inst.kind not in peer.handles:
+                reason = f"no {inst.kind}" if inst.kind != "plain" \
+                    else "only colored or bounded problems"
             if reason:
                 results.append({**base, "status": "unsupported",
                                 "detail": reason})
@@ -473,6 +525,8 @@ def main(argv=None):
             "quick": args.quick, "timeout": args.timeout, "reps": args.reps,
             "rounds": args.rounds,
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "load": f"{load_start:.1f} at the start, "
+                    f"{os.getloadavg()[0]:.1f} at the end",
             "elapsed": elapsed}
     if args.json:
         with open(args.json, "w") as f:
@@ -484,14 +538,17 @@ def main(argv=None):
 # A section of RESULTS.md written by another script (bench/cells_vs_ssxc1.py)
 # and kept when this one rewrites the file.
 KEPT_SECTIONS = ("## Dancing cells against SSXC1 and DLX1",
-                 "## Memoized counts (bench/memo.py)")
+                 "## Memoized counts (bench/memo.py)", COLORED_HEADING)
 
 
-def kept_sections(text: str) -> str:
+def kept_sections(text: str, new: str = "") -> str:
     """The ``KEPT_SECTIONS`` of a RESULTS.md text, each up to the next
-    second-level heading."""
+    second-level heading; those that ``new`` (the text about to be
+    written) has already are left out."""
     out = []
     for heading in KEPT_SECTIONS:
+        if heading + "\n" in new:
+            continue
         start = text.find(heading + "\n")
         if start >= 0:
             end = text.find("\n## ", start + len(heading))
@@ -507,13 +564,33 @@ def _write_markdown(args, meta, problems):
     if args.cold_start and os.path.exists(args.cold_start):
         with open(args.cold_start) as f:
             cold = json.load(f)
-    kept = ""
+    old = ""
     if os.path.exists(args.markdown):
         with open(args.markdown) as f:
-            kept = kept_sections(f.read())
+            old = f.read()
+    if old and problems and all(p["problem"] in COLORED
+                                for p in problems):
+        # Only colored and bounded problems ran: rewrite their section.
+        with open(args.markdown, "w") as f:
+            f.write(replace_section(old, COLORED_HEADING, "\n".join(
+                colored_section(meta, problems))))
+        return
+    new = results_markdown(meta, problems, cold)
+    kept = kept_sections(old, new) if old else ""
     with open(args.markdown, "w") as f:
-        f.write(results_markdown(meta, problems, cold)
-                + ("\n" + kept if kept else ""))
+        f.write(new + ("\n" + kept if kept else ""))
+
+
+def replace_section(text: str, heading: str, section: str) -> str:
+    """``text`` with its second-level section ``heading`` (up to the next
+    one) replaced by ``section``, or with ``section`` added at the end."""
+    section = section.rstrip("\n") + "\n"
+    start = text.find(heading + "\n")
+    if start < 0:
+        return text.rstrip("\n") + "\n\n" + section
+    end = text.find("\n## ", start + len(heading))
+    return text[:start] + section + (text[end + 1:] and "\n" + text[end + 1:]
+                                     if end >= 0 else "")
 
 
 def _version(dist):
@@ -553,7 +630,7 @@ def dlx1_section(problems):
     cells_figures = dlx1_figures(SSXC1_FIGURES)
     ours, dlx1, peer_ratio = {}, {}, []
     for p in problems:
-        if p["kind"] != "count":
+        if p["kind"] != "count" or p["problem"] not in COUNTING:
             continue
         for r in p["results"]:
             if r.get("status") != "ok":
@@ -605,6 +682,81 @@ def dlx1_section(problems):
                if given else "- | -") + " |")
     out.append("")
     return out
+
+
+def xcc_section(problems):
+    """Our colored and bounded counts against Knuth's DLX2 and DLX3 (the
+    same search: nodes and updates compared) and the fastest peer."""
+    rows = []
+    for p in problems:
+        if p["kind"] != "count" or p["problem"] not in COLORED:
+            continue
+        ok = {r["peer"]: r for r in p["results"] if r.get("status") == "ok"}
+        ours = ok.get("dlx-toolkit")
+        if not ours:
+            continue
+        t = ours["seconds"]
+        extra = ours.get("extra") or {}
+        knuth = ok.get("dlx3") or ok.get("dlx2")
+        same = "-"
+        if knuth:
+            kx = knuth.get("extra") or {}
+            same = ("yes" if (kx.get("nodes"), kx.get("updates")) ==
+                    (extra.get("nodes"), extra.get("updates")) else
+                    f"no: {kx.get('nodes'):,} nodes, "
+                    f"{kx.get('updates'):,} updates")
+        peers = {k: r["seconds"] for k, r in ok.items()
+                 if not k.startswith("dlx") and r["seconds"] > 0}
+        best = min(peers, key=peers.get) if peers else None
+        mt = ok.get("dlx-toolkit-mt")
+        rows.append(
+            f"| {p['problem']} | {extra.get('nodes', 0):,} | {same} | "
+            f"{t:.3f} | "
+            + (f"{knuth['peer'].upper()} {knuth['seconds']:.3f} | "
+               f"{knuth['seconds'] / t:.2f}" if knuth else "- | -") + " | "
+            + (f"{best} {peers[best]:.3f} | {peers[best] / t:.2f}"
+               if best else "- | -") + " | "
+            + (f"{mt['seconds']:.3f}" if mt else "-") + " |")
+    if not rows:
+        return []
+    return ["### Against DLX2 and DLX3", "",
+            "*Same search*: our nodes and updates against what Knuth's "
+            "DLX2 (colors) or DLX3 (bounds) printed in the same run.  "
+            "Their time is the run's wall time less that of the same run "
+            "stopped before its first node (`T0`), so both sides time the "
+            "search alone.  Ratios are their time divided by ours (above "
+            "1: slower than us); *ours, all cores* is `count(threads=0)`.",
+            "",
+            "| problem | nodes | same search as Knuth | ours (s) | Knuth (s) "
+            "| x ours | fastest peer (s) | x ours | ours, all cores (s) |",
+            "|---|---|---|---|---|---|---|---|---|"] + rows + [""]
+
+
+def colored_section(meta, problems):
+    """The COLORED problems' tables and the DLX2/DLX3 summary, as one
+    section (a run of these problems alone rewrites just this section of
+    RESULTS.md)."""
+    tables = []
+    for p in problems:
+        if p["kind"] == "count" and p["problem"] in COLORED:
+            tables += [f"### {p['title']}", "",
+                       markdown_table("count", table_rows(
+                           "count", p["problem"], p["results"])), ""]
+    if not tables:
+        return []
+    return [COLORED_HEADING, "",
+            f"Written by `bench/compare.py` on {meta['date']}"
+            f" (load average {meta.get('load', '?')}, on "
+            f"{meta['cpus']} CPUs shared with other work), best of up to {meta['reps']} runs in "
+            f"each of {meta.get('rounds', 1)} round(s) that take the "
+            f"solvers in turn.  Built by `dlx.problems` and written in "
+            f"Knuth's DLX2/DLX3 format, which every solver reads (same "
+            f"items and options in the same order).  Known counts: de "
+            f"Bruijn cycles OEIS A016031 and (k!)^(k^(n-1))/k^n, rooks "
+            f"OEIS A001499 (2 a line) and A001501 (3 a line).  xcover takes "
+            f"colors but not bounds; DLX2 and DLX3 are local builds of "
+            f"Knuth's programs ($DLX2, $DLX3).", ""] \
+        + tables + xcc_section(problems)
 
 
 def sudoku_summary(problems):
@@ -670,17 +822,22 @@ def results_markdown(meta, problems, cold=None):
            "(above 1: slower than us).  Every answer was validated outside "
            "the timed region.", ""]
     sections = [("count", "## Counting problems (DLX-format instances, "
-                 "same item and option order as measured with DLX1)"),
+                 "same item and option order as measured with DLX1)",
+                 COUNTING),
                 ("sudoku", "## Sudoku batches (solve and prove unique, "
-                 "limit=2)")]
-    for kind, heading in sections:
+                 "limit=2)", SUDOKU)]
+    for kind, heading, keys in sections:
+        if not any(p["kind"] == kind and p["problem"] in keys
+                   for p in problems):
+            continue
         out += [heading, ""]
         for p in problems:
-            if p["kind"] == kind:
+            if p["kind"] == kind and p["problem"] in keys:
                 out += [f"### {p['title']}", "",
                         markdown_table(kind, table_rows(kind, p["problem"],
                                                         p["results"])), ""]
     out += dlx1_section(problems)
+    out += colored_section(meta, problems)
     out += sudoku_summary(problems)
     if cold:
         out += ["## Cold start", "",

@@ -19,8 +19,10 @@ and a timed step:
 ``extra`` is a dict of work counters (``nodes``, ``updates``) when the
 solver reports them.  A capability the peer lacks is ``None``; one it lacks
 for a particular instance (say, secondary items) is named by
-``unsupported(instance)``, so the tables can mark it rather than drop it.
-Answers are validated by the caller, outside the timed region.
+``unsupported(instance)``, so the tables can mark it rather than drop it;
+an instance with colors (XCC) or bounds (MCC) goes only to a peer whose
+``handles`` names them.  Answers are validated by the caller, outside the
+timed region.
 """
 
 from __future__ import annotations
@@ -51,6 +53,16 @@ class Instance:
     primary: list
     secondary: list
     options: list  # list of lists of item names
+    # XCC: one {item: color} per option, or None when nothing is colored.
+    colors: list | None = None
+    # MCC: {primary item: (u, v)} for the items not 1..1.
+    bounds: dict = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        """"bounds", "colors" or "plain": what a peer must handle."""
+        return "bounds" if self.bounds else "colors" if self.colors \
+            else "plain"
 
     def __repr__(self):
         return (f"<Instance {self.name}: {len(self.primary)}+"
@@ -58,39 +70,71 @@ class Instance:
 
 
 def read_dlx(path: str, name: str | None = None) -> Instance:
-    """Read Knuth's DLX1 text format (``|`` comments, item line, options).
+    """Read Knuth's DLX1/DLX2/DLX3 text format: ``|`` comments, the item
+    line (a lone ``|`` before the secondary items, ``u:v|item`` or
+    ``v|item`` for bounds), options (``item:color`` for a color).
 
     A deliberately small reader so that every peer sees the very same items
     and options in the very same order; ``dlx.formats`` is the project's
     full one.
     """
+    with open(path) as f:
+        text = f.read()
+    if name is None:
+        name = os.path.splitext(os.path.basename(path))[0]
+    return parse_dlx(text, name)
+
+
+def parse_dlx(text: str, name: str) -> Instance:
+    """``read_dlx`` on a text."""
     primary: list = []
     secondary: list = []
     options: list = []
+    colors: list = []
+    bounds: dict = {}
     seen_items = False
-    with open(path) as f:
-        for line in f:
-            text = line.strip()
-            if not text or text.startswith("|"):
-                continue
-            if not seen_items:
-                head, _, tail = text.partition("|")
-                primary = head.split()
-                secondary = tail.split()
-                seen_items = True
-            else:
-                options.append(text.split())
-    if name is None:
-        name = os.path.splitext(os.path.basename(path))[0]
-    return Instance(name, primary, secondary, options)
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("|"):
+            continue
+        if not seen_items:
+            side = primary
+            for token in line.split():
+                if token == "|":
+                    side = secondary
+                    continue
+                if "|" in token:  # u:v|item or v|item
+                    bound, _, token = token.partition("|")
+                    u, _, v = bound.rpartition(":")
+                    bounds[token] = (int(u or v), int(v))
+                side.append(token)
+            seen_items = True
+        else:
+            option, painted = [], {}
+            for token in line.split():
+                item, _, color = token.partition(":")
+                option.append(item)
+                if color:
+                    painted[item] = color
+            options.append(option)
+            colors.append(painted)
+    bounds = {k: b for k, b in bounds.items() if b != (1, 1)}
+    return Instance(name, primary, secondary, options,
+                    colors if any(colors) else None, bounds)
 
 
 def to_exact_cover(instance: Instance):
-    """Our ``dlx.ExactCover`` with the instance's items and option order."""
+    """Our ``dlx.ExactCover`` with the instance's items and option order
+    (and its colors and bounds)."""
     from dlx import ExactCover
 
-    problem = ExactCover(instance.primary, instance.secondary)
-    problem.add_options(instance.options)
+    problem = ExactCover(instance.primary, instance.secondary,
+                         bounds=instance.bounds or None)
+    if instance.colors is None:
+        problem.add_options(instance.options)
+    else:
+        for option, painted in zip(instance.options, instance.colors):
+            problem.add_option(option, colors=painted)
     return problem
 
 
@@ -203,6 +247,9 @@ class Peer:
     local_version: Callable | None = None
     # How to get it, for the "not installed" row.
     install_hint: str = "pip install -e '.[compare]'"
+    # The kinds of instance it takes (Instance.kind): plain exact cover,
+    # colors (XCC), bounds (MCC, which may also carry colors).
+    handles: tuple = ("plain",)
 
     def version(self) -> str:
         if self.local_version is not None:
@@ -297,14 +344,14 @@ register(Peer(
     "this project (numba; algorithm=\"auto\": DLX1 or SSXC1), one thread",
     to_exact_cover, _ours_count, list, _ours_solve_sudoku_batch,
     sudoku_work=ours_sudoku_work, sudoku_answers=_ours_sudoku_answers,
-    local_version=_project_version))
+    local_version=_project_version, handles=("plain", "colors", "bounds")))
 
 register(Peer(
     "dlx-toolkit-mt", "dlx-toolkit",
     "this project on every core (threads=0); not in the ratios",
     to_exact_cover, _ours_count_mt, list, _ours_solve_sudoku_batch_mt,
     sudoku_work=ours_sudoku_work, sudoku_answers=_ours_sudoku_answers,
-    local_version=_project_version))
+    local_version=_project_version, handles=("plain", "colors", "bounds")))
 
 
 # ---- xcover (numba, dancing cells, Algorithm C) ----
@@ -312,8 +359,14 @@ register(Peer(
 def _xcover_prepare_count(instance):
     from xcover.solvers import input_as_arrays
 
-    return input_as_arrays(instance.options, primary=list(instance.primary),
-                           secondary=list(instance.secondary))
+    if instance.colors is None:
+        return input_as_arrays(instance.options,
+                               primary=list(instance.primary),
+                               secondary=list(instance.secondary))
+    options = [[f"{x}:{painted[x]}" if x in painted else x for x in option]
+               for option, painted in zip(instance.options, instance.colors)]
+    return input_as_arrays(options, primary=list(instance.primary),
+                           secondary=list(instance.secondary), colored=True)
 
 
 def _xcover_count(arrays):
@@ -352,22 +405,45 @@ def _xcover_solve_sudoku_batch(prepared, limit=2):
 register(Peer(
     "xcover", "xcover", "numba, dancing cells (Algorithm C)",
     _xcover_prepare_count, _xcover_count,
-    _xcover_prepare_sudoku, _xcover_solve_sudoku_batch))
+    _xcover_prepare_sudoku, _xcover_solve_sudoku_batch,
+    handles=("plain", "colors")))
 
 
 # ---- miniexact (C core, SWIG) ----
 
 def _miniexact_prepare_count(instance):
-    from miniexact import miniexacts_x
+    import miniexact
 
-    s = miniexacts_x()
+    if instance.kind == "plain":
+        s = miniexact.miniexacts_x()
+        index = {}
+        for name in instance.primary:
+            index[name] = s.primary(str(name))
+        for name in instance.secondary:
+            index[name] = s.secondary(str(name))
+        for option in instance.options:
+            s.add([index[x] for x in option])
+        return s
+    # Algorithm C (colors) or M (bounds, and colors), one node at a time.
+    bounded = instance.kind == "bounds"
+    s = miniexact.miniexacts_m() if bounded else miniexact.miniexacts_c()
     index = {}
     for name in instance.primary:
-        index[name] = s.primary(str(name))
+        index[name] = (s.primary(str(name), *instance.bounds.get(name, (1, 1)))
+                       if bounded else s.primary(str(name)))
     for name in instance.secondary:
         index[name] = s.secondary(str(name))
-    for option in instance.options:
-        s.add([index[x] for x in option])
+    codes = {}
+    for option, painted in zip(instance.options,
+                               instance.colors or itertools.repeat({})):
+        for x in option:
+            if x in painted:
+                if painted[x] not in codes:
+                    codes[painted[x]] = s.color(str(painted[x]))
+                s.add(index[x], codes[painted[x]])
+            else:
+                s.add(index[x])
+        s.add(0)
     return s
 
 
@@ -399,7 +475,7 @@ register(Peer(
     "miniexact", "miniexact", "C, Knuth's Algorithm X via SWIG",
     _miniexact_prepare_count, _miniexact_count,
     _miniexact_prepare_sudoku, _miniexact_solve_sudoku_batch,
-    reusable=False))
+    reusable=False, handles=("plain", "colors", "bounds")))
 
 
 # ---- pyxcc (Rust, PyO3) ----
@@ -548,20 +624,31 @@ def _knuth_prepare_count(instance):
     with tempfile.NamedTemporaryFile("w", suffix=".dlx",
                                      delete=False) as f:
         atexit.register(os.unlink, f.name)
-        f.write(" ".join(instance.primary))
+        f.write(" ".join(_bounded(x, instance.bounds.get(x))
+                         for x in instance.primary))
         if instance.secondary:
             f.write(" | " + " ".join(instance.secondary))
         f.write("\n")
-        for option in instance.options:
-            f.write(" ".join(option) + "\n")
+        for option, painted in zip(instance.options,
+                                   instance.colors or itertools.repeat({})):
+            f.write(" ".join(f"{x}:{painted[x]}" if x in painted else x
+                             for x in option) + "\n")
     return f.name
+
+
+def _bounded(item, bound):
+    """An item on DLX3's item line: ``u:v|item`` (``v|item`` for v..v)."""
+    if bound is None:
+        return item
+    u, v = bound
+    return f"{v}|{item}" if u == v else f"{u}:{v}|{item}"
 
 
 _dlx1_prepare_count = _knuth_prepare_count
 
-# What DLX1 and SSXC1 print last.
-DLX1_TOTALS = (r"Altogether (\d+) solutions?, \d+\+\d+ mems, (\d+) updates,"
-               r" \d+ bytes, (\d+) nodes")
+# What DLX1 and SSXC1 print last (DLX2 and DLX3 add their cleansings).
+DLX1_TOTALS = (r"Altogether (\d+) solutions?, [\d+-]+ mems, (\d+) updates,"
+               r"(?: \d+ cleansings,)? \d+ bytes, (\d+) nodes")
 
 
 def _knuth_count(env: str, path: str):
@@ -593,6 +680,42 @@ register(Peer(
     local_version=lambda: "dlx1.w" if _dlx1_binary() else "not installed",
     install_hint="build dlx1.w and set DLX1 to the binary "
                  "(bench/README.md)"))
+
+def _knuth_search_count(env: str, path: str):
+    """DLX2/DLX3: ``_knuth_count``, plus ``startup`` in the extras: the
+    wall time of the same run stopped before its first node (Knuth's
+    ``T0`` option: process start and input), which the caller subtracts
+    from the whole call's time to time the search alone."""
+    import subprocess
+    import time
+
+    with open(path) as f:
+        t0 = time.perf_counter()
+        # (It may end on a signal: stopping there, it divides by zero
+        # nodes when it reports.)
+        subprocess.run([_knuth_binary(env), "T0"], stdin=f,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        startup = time.perf_counter() - t0
+    n, extra = _knuth_count(env, path)
+    extra["startup"] = startup
+    return n, extra
+
+
+for _env, _kind, _what in (("DLX2", "colors", "colors, Algorithm C"),
+                           ("DLX3", "bounds", "multiplicities, Algorithm M")):
+    register(Peer(
+        _env.lower(), _env.lower(),
+        f"Knuth's {_env} ({_what}) in C, a local build (${_env}); its time "
+        f"less that of the same run stopped before the search (T0)",
+        _knuth_prepare_count,
+        lambda path, env=_env: _knuth_search_count(env, path),
+        local_version=lambda env=_env: (f"{env.lower()}.w"
+                                        if _knuth_binary(env)
+                                        else "not installed"),
+        install_hint=f"build {_env.lower()}.w and set {_env} to the "
+                     f"binary (bench/README.md)",
+        handles=(_kind,)))
+
 
 register(Peer(
     "ssxc1", "ssxc1",

@@ -426,10 +426,6 @@ class ExactCover:
                            progress=progress, split_jobs=split_jobs)
         nthreads = _thread_count(threads)
         algorithm = self._algorithm(algorithm)
-        if nthreads > 1 and self.kind == xcc.MULTIPLICITIES:
-            raise ValueError(f"count(threads={threads}) is not available for "
-                             f"problems with bounds yet; count them on one "
-                             f"thread (threads=1)")
         if progress:
             if nthreads > 1:
                 raise ValueError("progress goes with jobs, not threads")
@@ -462,6 +458,9 @@ class ExactCover:
                                                 stats, deadline)
             if self.kind == xcc.COLORS:
                 return xcc.count_parallel_colors(self, nodes, nthreads,
+                                                 cutoff, stats, deadline)
+            if self.kind == xcc.MULTIPLICITIES:
+                return xcc.count_parallel_bounds(self, nodes, nthreads,
                                                  cutoff, stats, deadline)
             return count_parallel(self.links, nodes, nthreads, cutoff, stats,
                                   deadline)

@@ -179,8 +179,9 @@ def load_kernels(kind: str, *parts: str) -> None:
     """Compile (or load from numba's cache) the kernels of ``kind`` that
     ``parts`` name, once per process, on a one-item problem, so that
     ``stats.seconds`` measures the search alone: ``"search"`` (search,
-    unwind and the givens' commit and release) and ``"batch"``
-    (solve_batch, compiled apart since a first run seldom needs it)."""
+    unwind and the givens' commit and release), ``"batch"``
+    (solve_batch, compiled apart since a first run seldom needs it) and
+    ``"split"`` (DLX3's count_subtrees, for count(threads=N))."""
     wanted = {(kind, part) for part in parts or ("search",)} - _loaded
     if not wanted or kind == EXACT:
         return
@@ -207,6 +208,18 @@ def load_kernels(kind: str, *parts: str) -> None:
                       np.zeros((1, levels), np.int32), np.zeros(1, np.int32),
                       np.zeros(1, np.int64), np.zeros((1, 3), np.int64), 0,
                       np.zeros(1, np.uint8))
+    if (kind, "split") in wanted:
+        levels = 2
+        K.search_split(*_tiny_arrays(tiny, kind), np.zeros(levels, np.int32),
+                       np.array([0, K.FORWARD], np.int64),
+                       np.zeros((0, levels), np.int32), np.zeros(0, np.int32),
+                       0, NO_LIMIT, np.zeros(3, np.int64), 0, 0, 1)
+        K.count_subtrees(*_tiny_arrays(tiny, kind), np.zeros(0, np.int32),
+                         np.array([0, 0]), 0, NO_LIMIT,
+                         np.zeros((1, levels), np.int32),
+                         np.zeros(1, np.int32), np.zeros(1, np.int64),
+                         np.zeros((1, 3), np.int64), 0,
+                         np.zeros(1, np.uint8))
     _loaded.update(wanted)
 
 
@@ -331,4 +344,68 @@ def count_parallel_colors(problem, given_nodes: list[int], threads: int,
         arrays, nodes, starts, 0, NO_LIMIT, depth(problem), threads, cutoff,
         chunks_per_thread=len(frontier), deadline=deadline,
         solve=C.solve_batch)
+    return finish_split(stats, t0, shallow, counts, work, stopped_by)
+
+
+# count_parallel_bounds hands out the nodes of the first level (from the
+# top) that has at least this many per thread, looking no deeper than
+# SPLIT_LEVELS.
+SPLIT_PER_THREAD = 64
+SPLIT_LEVELS = 6
+
+
+def count_parallel_bounds(problem, given_nodes: list[int], threads: int,
+                          cutoff: int, stats, deadline=None) -> int:
+    """``count(threads=N)`` for a problem with bounds: DLX3's tree split
+    at one of its top levels.
+
+    A DLX3 node is not a set of options (the options tried before on its
+    level are tweaked away, an item may have been given up by a null
+    move), so a subtree is handed out as its path of moves instead of as
+    givens: the search here runs with a *ceiling* and stops at every node
+    of that level, whose path ``count_subtrees`` replays on a copy of the
+    arrays before it searches below it.  The nodes above the ceiling, their
+    updates and their solutions are counted here, once; each subtree's in
+    its thread: together the same count, nodes and updates as one thread.
+    """
+    from .kernels import multiplicities as M
+    from .search import NO_LIMIT, finish_split
+    load_kernels(MULTIPLICITIES, "search", "split")
+    stats.complete = False
+    t0 = time.perf_counter()
+    arrays = kernel_arrays(problem)
+    updates = 0
+    for p in given_nodes:
+        u = M.commit_option(p, *arrays)
+        if u < 0:  # the givens clash: no solution
+            stats.complete = True
+            return 0
+        updates += u
+    levels = depth(problem)
+    choice = np.zeros(levels, np.int32)
+    out = np.zeros((0, levels), np.int32)
+    out_len = np.zeros(0, np.int32)
+    for ceiling in range(1, SPLIT_LEVELS + 1):
+        # The whole top of the tree down to the ceiling; a complete search
+        # leaves the arrays as it found them.
+        state = np.array([0, M.FORWARD], np.int64)
+        counters = np.zeros(3, np.int64)
+        paths = []
+        while M.search_split(*arrays, choice, state, out, out_len, 0,
+                             NO_LIMIT, counters, cutoff, 0,
+                             ceiling) == M.FRONTIER:
+            paths.append(choice[:ceiling].copy())
+        if len(paths) >= SPLIT_PER_THREAD * threads or not paths:
+            break
+    stats.nodes += int(counters[0])
+    stats.updates += updates + int(counters[1])
+    shallow = int(counters[2])
+    starts = np.arange(0, ceiling * len(paths) + 1, ceiling, dtype=np.int64)
+    nodes = (np.concatenate(paths) if paths
+             else np.zeros(0, np.int32)).astype(np.int32)
+    from .links import run_batch
+    counts, _, work, stopped_by = run_batch(
+        arrays, nodes, starts, 0, NO_LIMIT, levels, threads, cutoff,
+        chunks_per_thread=max(1, len(paths)), deadline=deadline,
+        solve=M.count_subtrees)
     return finish_split(stats, t0, shallow, counts, work, stopped_by)

@@ -19,8 +19,9 @@ class Run:
     """One search of ``problem`` on the kernel of ``kind``, driven kernel
     call by kernel call."""
 
-    def __init__(self, problem, kind=None, given=(), py=False):
+    def __init__(self, problem, kind=None, given=(), py=False, cutoff=0):
         self.problem = problem
+        self.cutoff = cutoff
         self.kind = kind or problem.kind
         self.K = xcc.kernel(self.kind)
         self.arrays = xcc.kernel_arrays(problem, self.kind)
@@ -29,6 +30,10 @@ class Run:
         self.state = np.array([0, self.K.FORWARD], np.int64)
         self.counters = np.zeros(3, np.int64)
         self.search = self.K.search.py_func if py else self.K.search
+        if py and hasattr(self.K, "_search"):
+            # DLX3's search is a wrapper around its inlined body.
+            body = self.K._search.py_func
+            self.search = lambda *a: body(*a, False, 0, -1)
         self.clash = False
         self.given = sorted(set(given))
         self.committed = []
@@ -57,7 +62,8 @@ class Run:
             self.counters += (1, 0, 1)
             return self.K.EXHAUSTED, [self.given] if rows else []
         status = self.search(*self.arrays, self.choice, self.state, out,
-                             out_len, want, max_nodes, self.counters, 0)
+                             out_len, want, max_nodes, self.counters,
+                             self.cutoff)
         option_of = self.problem.links.option_of
         found = min(rows, self.counters[2] - before)
         return status, [sorted(option_of[out[r, :out_len[r]]].tolist()
@@ -158,7 +164,49 @@ def test_multiplicities_match_reference(case):
     nitems, nprimary, options, colors, bounds = case
     p = build(nitems, nprimary, options, colors, bounds)
     expected = generalized_covers(options, nprimary, nitems, colors, bounds)
-    assert Run(p, xcc.MULTIPLICITIES).all() == expected
+    knuth = Run(p, xcc.MULTIPLICITIES)
+    assert knuth.all() == expected
+    # mrv_cutoff changes which item is branched on, never the solutions.
+    for cutoff in (1, 2):
+        run = Run(p, xcc.MULTIPLICITIES, cutoff=cutoff)
+        assert run.all() == expected
+        assert same_arrays(p, xcc.MULTIPLICITIES, run.arrays)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(1, 3),
+                          st.integers(0, 3), st.booleans()),
+                min_size=1, max_size=8), st.integers(0, 3))
+def test_choose_item_stops_at_the_cutoff(items, cutoff):
+    # (length, bound, slack, active) per primary item: the choice is the
+    # first active item of degree <= cutoff (Knuth's if cutoff is 0 and
+    # there is none), else Knuth's: least degree, then least min(slack,
+    # bound), then longest list, then first.
+    n = len(items)
+    length = np.array([0] + [i[0] for i in items] + [0], np.int32)
+    bound = np.array([0] + [i[1] for i in items], np.int32)
+    slack = np.array([0] + [i[2] for i in items], np.int32)
+    active = [k for k in range(1, n + 1) if items[k - 1][3]]
+    rlink = np.zeros(n + 2, np.int32)
+    for a, b in zip([0] + active, active + [0]):
+        rlink[a] = b
+    def degree(k):
+        return length[k] + min(slack[k], bound[k]) - bound[k] + 1
+    score, k = M.choose_item(rlink, length, bound, slack, cutoff)
+    if not active:
+        assert (score, k) == (M.INFINITY, 0)
+        return
+    early = [k for k in active if degree(k) <= cutoff]
+    if early and cutoff > 0:
+        assert k == early[0]
+    else:
+        key = lambda k: (degree(k), min(slack[k], bound[k]), -length[k])
+        best = min(key(k) for k in active)
+        if best[0] <= 0:
+            assert degree(k) <= 0  # a dead end: any such item will do
+        else:
+            assert k == next(k for k in active if key(k) == best)
+    assert score == degree(k)
 
 
 @settings(max_examples=150, deadline=None,
@@ -333,6 +381,7 @@ def test_the_api_matches_reference(case, data):
     assert sorted(tuple(s) for s in p.solutions(given=forced)) == expected
     assert p.count(given=forced) == len(expected) == p.stats.solutions
     assert p.count(limit=1, given=forced) == min(1, len(expected))
+    assert p.count(given=forced, mrv_cutoff=1) == len(expected)
     first = p.solve(given=forced)
     assert (first is None) == (not expected)
     assert first is None or tuple(first) in expected
@@ -363,6 +412,14 @@ def test_budgets_and_stats_for_colors_and_bounds():
     assert sum(1 for _ in q.solutions(limit=5)) == 5
 
 
+def test_mrv_cutoff_changes_the_tree_of_bounds_not_the_count():
+    p = queens_with_bounds(6, (1, 2))
+    assert p.count() == 128 and p.stats.nodes == 1119
+    # Branching on the first item of degree <= 1 (or 3) walks more nodes.
+    assert p.count(mrv_cutoff=1) == 128 and p.stats.nodes == 1426
+    assert p.count(mrv_cutoff=3) == 128 and p.stats.nodes == 7980
+
+
 def test_time_limit_stops_colors_and_bounds():
     from dlx import BudgetExhausted
     from dlx.problems import debruijn, rooks
@@ -379,10 +436,46 @@ def test_huge_upper_bounds_cost_no_memory():
     assert sorted(p.solutions()) == [[0, 1], [0, 2], [1], [2]]
 
 
-def test_threads_are_refused_for_bounds():
-    with pytest.raises(ValueError, match="one thread"):
-        queens_with_bounds(5, (1, 2)).count(threads=2)
-    assert queens_with_bounds(5, (1, 2)).count(threads=1) > 0
+@pytest.mark.parametrize("per_thread", [1, 3, 64])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow,
+                                 HealthCheck.function_scoped_fixture])
+@given(colored_problems(bounded=True), st.data())
+def test_parallel_count_with_bounds_does_the_same_search(
+        per_thread, monkeypatch, case, data):
+    # Every subtree handed out at some level (per_thread sets how deep),
+    # counted on two threads: the count, nodes and updates of one thread.
+    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.xcc.SPLIT_PER_THREAD", per_thread)
+    nitems, nprimary, options, colors, bounds = case
+    p = build(nitems, nprimary, options, colors, bounds)
+    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
+                                max_size=2, unique=True)) if options else []
+    for cutoff in (0, 1):
+        one = p.count(given=forced, mrv_cutoff=cutoff)
+        serial = (p.stats.nodes, p.stats.updates)
+        assert p.count(threads=2, given=forced, mrv_cutoff=cutoff) == one
+        assert (p.stats.nodes, p.stats.updates) == serial
+        assert p.stats.complete and p.stats.solutions == one
+
+
+def test_parallel_count_with_bounds_on_larger_trees(monkeypatch):
+    from dlx.problems import rooks
+    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    p = rooks.rooks(6, 3)  # OEIS A001501; dlx3's figures for this file
+    assert p.count(threads=2) == 297200
+    assert (p.stats.nodes, p.stats.updates) == (921078, 3196671)
+    q = queens_with_bounds(6, (1, 2))
+    assert q.count(threads=3) == 128 and q.stats.nodes == 1119
+
+
+def test_parallel_count_with_bounds_stops_at_its_time_limit():
+    from dlx import BudgetExhausted
+    from dlx.problems import rooks
+    p = rooks.rooks(8, 2)
+    with pytest.raises(BudgetExhausted, match="time limit") as stop:
+        p.count(threads=2, time_limit=0.2)
+    assert not stop.value.stats.complete and p.stats.seconds < 3
 
 
 @pytest.mark.parametrize("n", [1, 5, 8])

@@ -61,6 +61,8 @@ DONE = 2
 EXHAUSTED = 0
 PAUSED = 1
 OUT_OF_NODES = 2
+# search() stopped at a node of its ceiling level (see search).
+FRONTIER = 3
 
 
 @njit(cache=True)
@@ -94,8 +96,10 @@ def unhide(p, ulink, dlink, top, color, length):
             q = dlink[U(q)]
             continue
         if color[U(q)] >= 0:
-            dlink[U(ulink[U(q)])] = q
-            ulink[U(dlink[U(q)])] = q
+            up = ulink[U(q)]
+            down = dlink[U(q)]
+            dlink[U(up)] = q
+            ulink[U(down)] = q
             length[U(x)] += 1
         q -= 1
 
@@ -123,8 +127,10 @@ def uncover(c, react, llink, rlink, ulink, dlink, top, color, length):
         unhide(r, ulink, dlink, top, color, length)
         r = ulink[U(r)]
     if react:
-        rlink[U(llink[U(c)])] = c
-        llink[U(rlink[U(c)])] = c
+        left = llink[U(c)]
+        right = rlink[U(c)]
+        rlink[U(left)] = c
+        llink[U(right)] = c
 
 
 @njit(cache=True)
@@ -211,8 +217,10 @@ def untweak(c, first, unblock, llink, rlink, ulink, dlink, top, color,
                     q = ulink[U(q)]
                     continue
                 if color[U(q)] >= 0:
-                    dlink[U(ulink[U(q)])] = q
-                    ulink[U(dlink[U(q)])] = q
+                    up = ulink[U(q)]
+                    down = dlink[U(q)]
+                    dlink[U(up)] = q
+                    ulink[U(down)] = q
                     length[U(x)] += 1
                 q += 1
         above = r
@@ -223,7 +231,7 @@ def untweak(c, first, unblock, llink, rlink, ulink, dlink, top, color,
         uncover(c, False, llink, rlink, ulink, dlink, top, color, length)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def cover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
     """The other items of p's option, rightward: a primary item's bound
     drops by one (covered at 0), a secondary item is covered (uncolored)
@@ -252,7 +260,7 @@ def cover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
     return updates
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def uncover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
     """Inverse of cover_rest, leftward."""
     nprimary = bound.shape[0] - 1
@@ -278,11 +286,14 @@ def uncover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
 
 
 @njit(cache=True)
-def choose_item(rlink, length, bound, slack, pick):
-    """The active primary item of least branching degree (see the module
-    docstring), written to ``pick[0]``; returns the degree, INFINITY when
-    no primary item is active."""
+def choose_item(rlink, length, bound, slack, cutoff):
+    """M3: the active primary item of least branching degree (see the
+    module docstring) and that degree, or (INFINITY, 0) when no primary
+    item is active.  The walk stops at the first item of degree ``<=
+    cutoff``: 0 is Knuth's choice, since a degree ``<= 0`` is a dead end
+    whichever item has it."""
     score = INFINITY
+    pick = 0
     best_s = 0
     best_l = 0
     k = rlink[0]
@@ -294,16 +305,20 @@ def choose_item(rlink, length, bound, slack, pick):
         l = length[U(k)]
         t = l + s - b + 1
         if t <= score:
+            # Every item before k had a degree above cutoff, and so has
+            # score: a degree <= cutoff is also below score.
+            if t <= cutoff:
+                return t, k
             if t < score or s < best_s or (s == best_s and l > best_l):
                 score = t
-                pick[0] = k
+                pick = k
                 best_s = s
                 best_l = l
         k = rlink[U(k)]
-    return score
+    return score, pick
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def restore_item(best, level, llink, rlink, ulink, dlink, top, length,
                  color, bound, slack, first_tweak):
     """M8 (Knuth's "backup"): put item best back as it was when ``level``
@@ -323,20 +338,13 @@ _BACKUP = 2
 _BACKDOWN = 3
 
 
-@njit(cache=True)
-def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
-           first_tweak, choice, state, out, out_len, want, max_nodes,
-           counters, cutoff):
-    """Algorithm M, iterative and resumable, with the arguments (after
-    the arrays), state and return codes of ``dlx.kernels.links.search``.
-
-    ``choice[l]`` is the option node chosen at level ``l``, or the item's
-    header node for a null move; a solution is the option nodes among
-    ``choice[0..level-1]``.  ``cutoff`` is accepted for a uniform call and
-    ignored (the degree rule has no early stop).  Unlike DLX1 the search
-    may start with no active primary item (the empty set is then the one
-    solution).
-    """
+@njit(cache=True, inline='always')
+def _search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
+            first_tweak, choice, state, out, out_len, want, max_nodes,
+            counters, cutoff, split, floor, ceiling):
+    """The body of ``search`` and ``search_split``: with ``split`` False
+    (a constant there) the compiler drops the ceiling test, and with
+    ``floor`` 0 the floor is the root."""
     nitems = llink.shape[0] - 2
     level = state[0]
     where = state[1]
@@ -345,7 +353,6 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
     found = 0
     cap = out.shape[0]
     status = EXHAUSTED
-    pick = np.zeros(1, np.int32)
     best = 0
     cur = 0
     if where == DONE:
@@ -354,12 +361,16 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
     while True:
         if step == _FORWARD:
             # M2/M3: enter a level and choose an item.
+            if split and level == ceiling:  # left to count_subtrees
+                status = FRONTIER
+                where = RECOVER
+                break
             if nodes >= max_nodes:
                 status = OUT_OF_NODES
                 where = FORWARD
                 break
             nodes += 1
-            score = choose_item(rlink, length, bound, slack, pick)
+            score, pick = choose_item(rlink, length, bound, slack, cutoff)
             if score <= 0:  # too few options left for some item
                 step = _BACKDOWN
                 continue
@@ -379,7 +390,7 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
                     break
                 continue
             # M4: prepare to branch on best.
-            best = pick[0]
+            best = pick
             cur = dlink[U(best)]
             choice[U(level)] = cur
             bound[U(best)] -= 1
@@ -406,8 +417,10 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             elif cur != best:
                 updates += tweak(cur, b, ulink, dlink, top, color, length)
             elif b != 0:  # the null move: best takes no more options
-                rlink[U(llink[U(best)])] = rlink[U(best)]
-                llink[U(rlink[U(best)])] = llink[U(best)]
+                left = llink[U(best)]
+                right = rlink[U(best)]
+                rlink[U(left)] = right
+                llink[U(right)] = left
             if cur > nitems:
                 # M6: the rest of cur's option.
                 updates += cover_rest(cur, llink, rlink, ulink, dlink, top,
@@ -420,15 +433,17 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             step = _BACKDOWN
         else:
             # M9: leave this level.
-            if level == 0:
+            if level == floor:
                 where = DONE
                 break
             level -= 1
             cur = choice[U(level)]
             if cur <= nitems:  # a null move: reactivate the item
                 best = cur
-                rlink[U(llink[U(best)])] = best
-                llink[U(rlink[U(best)])] = best
+                left = llink[U(best)]
+                right = rlink[U(best)]
+                rlink[U(left)] = best
+                llink[U(right)] = best
                 step = _BACKUP
                 continue
             best = top[U(cur)]
@@ -447,6 +462,42 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
 
 
 @njit(cache=True)
+def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
+           first_tweak, choice, state, out, out_len, want, max_nodes,
+           counters, cutoff):
+    """Algorithm M, iterative and resumable, with the arguments (after
+    the arrays), state and return codes of ``dlx.kernels.links.search``.
+
+    ``choice[l]`` is the option node chosen at level ``l``, or the item's
+    header node for a null move; a solution is the option nodes among
+    ``choice[0..level-1]``.  ``cutoff``: the scan for the item stops at the
+    first one of branching degree ``<= cutoff`` (0 is Knuth's choice, as
+    ``mrv_cutoff`` for DLX1 and DLX2).  Unlike DLX1 the search
+    may start with no active primary item (the empty set is then the one
+    solution).
+    """
+    return _search(llink, rlink, ulink, dlink, top, length, color, bound,
+                   slack, first_tweak, choice, state, out, out_len, want,
+                   max_nodes, counters, cutoff, False, 0, -1)
+
+
+@njit(cache=True, nogil=True)
+def search_split(llink, rlink, ulink, dlink, top, length, color, bound,
+                 slack, first_tweak, choice, state, out, out_len, want,
+                 max_nodes, counters, cutoff, floor, ceiling):
+    """``search`` for a count split over threads (``count_subtrees``):
+    ``floor`` is the level of a subtree's root (the search is DONE when it
+    would leave that level), and ``ceiling`` (``-1``: none) the level whose
+    nodes are handed out as subtrees: the search returns FRONTIER on
+    entering such a node (without counting it), with ``choice[0..level-1]``
+    its path, and resumes after it.  (Apart from ``search`` so that the
+    common search makes no test for them.)"""
+    return _search(llink, rlink, ulink, dlink, top, length, color, bound,
+                   slack, first_tweak, choice, state, out, out_len, want,
+                   max_nodes, counters, cutoff, True, floor, ceiling)
+
+
+@njit(cache=True)
 def unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
            first_tweak, choice, state):
     """Undo a paused search so the arrays are as before it started."""
@@ -459,8 +510,10 @@ def unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
         cur = choice[U(level)]
         if cur <= nitems:
             best = cur
-            rlink[U(llink[U(best)])] = best
-            llink[U(rlink[U(best)])] = best
+            left = llink[U(best)]
+            right = rlink[U(best)]
+            rlink[U(left)] = best
+            llink[U(right)] = best
         else:
             best = top[U(cur)]
             uncover_rest(cur, llink, rlink, ulink, dlink, top, length, color,
@@ -468,8 +521,10 @@ def unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             if bound[U(best)] == 0 and slack[U(best)] > 0:
                 # Covered at this level, and untweak relinks no item: the
                 # null move that would have reactivated it never came.
-                rlink[U(llink[U(best)])] = best
-                llink[U(rlink[U(best)])] = best
+                left = llink[U(best)]
+                right = rlink[U(best)]
+                rlink[U(left)] = best
+                llink[U(right)] = best
         restore_item(best, level, llink, rlink, ulink, dlink, top, length,
                      color, bound, slack, first_tweak)
     state[0] = 0
@@ -501,8 +556,10 @@ def commit_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
     q = p
     while top[U(q)] > 0:
         if color[U(q)] >= 0 and dlink[U(q)] != q:
-            dlink[U(ulink[U(q)])] = dlink[U(q)]
-            ulink[U(dlink[U(q)])] = ulink[U(q)]
+            up = ulink[U(q)]
+            down = dlink[U(q)]
+            dlink[U(up)] = down
+            ulink[U(down)] = up
             length[U(top[U(q)])] -= 1
             updates += 1
         q += 1
@@ -571,8 +628,10 @@ def release_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
     q = last
     while q >= p:
         if color[U(q)] >= 0 and dlink[U(q)] != q:
-            dlink[U(ulink[U(q)])] = q
-            ulink[U(dlink[U(q)])] = q
+            up = ulink[U(q)]
+            down = dlink[U(q)]
+            dlink[U(up)] = q
+            ulink[U(down)] = q
             length[U(top[U(q)])] += 1
         q -= 1
 
@@ -655,3 +714,100 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             release_option(given_nodes[committed], llink, rlink, ulink,
                            dlink, top, length, color, bound, slack,
                            first_tweak)
+
+
+@njit(cache=True)
+def descend(target, level, llink, rlink, ulink, dlink, top, length, color,
+            bound, slack, first_tweak, choice):
+    """Make the move ``target`` (an option node, or the item's header
+    for a null move) at ``level``, as search does when it gets there: the
+    item's options above ``target`` tweaked away, as search leaves them
+    after trying each.  ``choice`` and ``first_tweak`` are set so that
+    ``unwind`` undoes it.  Returns the updates (which the split count
+    does not add: its own expansion counted them once)."""
+    nitems = llink.shape[0] - 2
+    best = target if target <= nitems else top[U(target)]
+    cur = dlink[U(best)]
+    choice[U(level)] = target
+    bound[U(best)] -= 1
+    b = bound[U(best)]
+    updates = 0
+    if b == 0 and slack[U(best)] == 0:
+        updates += cover(best, llink, rlink, ulink, dlink, top, color, length)
+    else:
+        first_tweak[U(level)] = cur
+        if b == 0:
+            updates += cover(best, llink, rlink, ulink, dlink, top, color,
+                             length)
+        # A tweaked option keeps its down link, whatever cover_rest and
+        # uncover_rest did in between: the next one tried is dlink[cur].
+        while cur != target:
+            updates += tweak(cur, b, ulink, dlink, top, color, length)
+            cur = dlink[U(cur)]
+        if target != best:
+            updates += tweak(target, b, ulink, dlink, top, color, length)
+        elif b != 0:  # the null move
+            left = llink[U(best)]
+            right = rlink[U(best)]
+            rlink[U(left)] = right
+            llink[U(right)] = left
+    if target > nitems:
+        updates += cover_rest(target, llink, rlink, ulink, dlink, top,
+                              length, color, bound)
+    return updates
+
+
+@njit(cache=True, nogil=True)
+def count_subtrees(llink, rlink, ulink, dlink, top, length, color, bound,
+                   slack, first_tweak, path_nodes, path_start, limit,
+                   max_nodes, first, first_len, counts, work, cutoff, stop):
+    """Count the subtrees whose root paths (``choice[0..d-1]`` as search
+    returned them with FRONTIER) are the CSR rows of ``path_nodes``:
+    ``solve_batch``'s arguments and results, the paths in place of the
+    givens (``limit``, ``first`` and ``first_len`` are not used).  Each
+    path is replayed with ``descend``, its subtree searched with the floor
+    at its depth, and the whole path unwound: the nodes and updates in
+    ``work`` are those of the subtree in the one-thread search."""
+    nbatch = path_start.shape[0] - 1
+    depth = first.shape[1]
+    choice = np.zeros(depth + 1, np.int32)
+    state = np.zeros(2, np.int64)
+    counters = np.zeros(3, np.int64)
+    out = np.zeros((0, depth + 1), np.int32)
+    out_len = np.zeros(0, np.int32)
+    for b in range(nbatch):
+        if stop[0] != 0:
+            counts[b] = STOPPED
+            continue
+        lo = path_start[b]
+        d = path_start[b + 1] - lo
+        replay = 0
+        for level in range(d):
+            replay += descend(path_nodes[lo + level], level, llink, rlink,
+                              ulink, dlink, top, length, color, bound, slack,
+                              first_tweak, choice)
+        state[0] = d
+        state[1] = FORWARD
+        counters[0] = 0
+        counters[1] = 0
+        counters[2] = 0
+        while True:
+            status = search_split(
+                llink, rlink, ulink, dlink, top, length, color, bound, slack,
+                first_tweak, choice, state, out, out_len, 0,
+                min(max_nodes, counters[0] + BATCH_SLICE_NODES), counters,
+                cutoff, d, -1)
+            if status != OUT_OF_NODES or counters[0] >= max_nodes \
+                    or stop[0] != 0:
+                break
+        counts[b] = counters[2]
+        if status == OUT_OF_NODES:
+            counts[b] = -2 if counters[0] >= max_nodes else STOPPED
+        else:  # DONE at the floor: the path's own moves are left
+            state[0] = d
+            state[1] = FORWARD
+        unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
+               first_tweak, choice, state)
+        work[b, 0] = counters[0]
+        work[b, 1] = counters[1]
+        work[b, 2] = replay
