@@ -299,11 +299,17 @@ class ExactCover:
 
     @property
     def cells(self) -> Cells:
-        """The dancing-cells (SSXC1) arrays, built like ``links``."""
+        """The dancing-cells arrays (SSXC1's, SSXCC's with colors), built
+        like ``links``."""
         if self._cells is None:
+            colors = None
+            if self.kind == xcc.COLORS:
+                colors = xcc.member_colors(self._option_colors,
+                                           self._color_codes, self._sizes)
             self._cells = Cells(len(self.items), len(self.primary),
                                 np.asarray(self._members, np.int64),
-                                np.asarray(self._sizes, np.int64))
+                                np.asarray(self._sizes, np.int64),
+                                colors=colors)
         return self._cells
 
     def _algorithm(self, algorithm, purpose: str = "search") -> str:
