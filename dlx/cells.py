@@ -56,7 +56,7 @@ class Cells:
                  sizes: np.ndarray, head: int | None = None,
                  colors: np.ndarray | None = None):
         # The kernel: SSXC1, or SSXCC when members have colors (one code
-        # per member, 0 for none), whose nodes carry a third word.
+        # per member, 0 for none), whose nodes carry a color (and a spare).
         self.kernel = kernel(xcc.EXACT if colors is None else xcc.COLORS)
         self.width = width = getattr(self.kernel, "NODE", 2)
         head = self.kernel.HEAD if head is None else head
@@ -137,8 +137,8 @@ class Cells:
 
     @property
     def clr(self) -> np.ndarray:
-        """Each node's color code (0: none), SSXCC's third word of ``nd``;
-        None for SSXC1's nodes."""
+        """Each node's color code (0: none), word 2 of SSXCC's nodes in
+        ``nd``; None for SSXC1's nodes."""
         return self.nd[2::self.width] if self.width > 2 else None
 
     def copy_arrays(self):
@@ -386,7 +386,7 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
 
 def _show(cells: Cells) -> str:  # pragma: no cover - a docstring helper
     lines = []
-    for name in ("item", "set", "itm", "loc", "clr"):  # thirds of nd
+    for name in ("item", "set", "itm", "loc", "clr"):  # views of nd
         values = getattr(cells, name)
         if values is not None:
             lines.append(f"{name:6}" + " ".join(f"{v:3d}" for v in values))

@@ -33,7 +33,7 @@ SSXCC = ssxcc_figures()
 
 def test_dlx2_example_arrays_are_those_of_the_docstring():
     c = colored_cells(knuth_dlx2_example())
-    assert c.kernel is CC and c.width == CC.NODE == 3
+    assert c.kernel is CC and c.width == CC.NODE == 4
     assert c.item.tolist() == [3, 8, 13, 19, 26] and c.second == 19
     assert c.set.tolist() == [0, 0, 2, 1, 6, 0, 1, 2, 2, 14,
                               0, 2, 3, 7, 11, 17, 0, 3, 4, 3, 8, 12, 15,

@@ -25,15 +25,18 @@ Layout (``dlx.cells.Cells`` builds it with member colors), as in
 ``dlx.kernels.cells`` but for two things: ``HEAD = 3`` header words in
 front of each item's set, ``set[x - 3]`` being its *tint* (the color a
 committed option gave secondary item ``x``, read only by ``commit_option``
-to check a later given against it); and ``NODE = 3`` words per node,
-``itm, loc, clr`` side by side (``clr`` the node's color code, 0 for none,
-constant).
+to check a later given against it); and ``NODE = 4`` words per node,
+``itm, loc, clr`` and a spare, side by side (``clr`` the node's color
+code, 0 for none, constant).  The spare word is Knuth's too: 16-byte
+nodes, which measured 3-4% faster than 12-byte ones on de Bruijn n=3,
+k=3 (``bench/xcc.py``'s largest XCC count; the node index becomes a
+shift).
 
 Knuth's DLX2 example (``dlx2.w``): items ``A B C | X Y`` (N1=3, N=5),
 options ``A B X:0 Y:0``, ``A C X:1 Y:1``, ``C X:0``, ``B X:1``, ``C Y:1``
 with colors ``0`` and ``1`` coded 1 and 2.  The arrays ``dlx.cells.Cells``
 builds for it (``python -m dlx.cells`` prints them; ``itm``, ``loc`` and
-``clr`` are the three thirds of ``nd``)::
+``clr`` are words 0, 1 and 2 of each node in ``nd``)::
 
     item       3  8 13 19 | 26      (second = 19: X and Y are secondary)
 
@@ -73,8 +76,9 @@ U = np.uint64
 # Header words in front of each item's set: tint(x) = set[x - 3],
 # pos(x) = set[x - 2], size(x) = set[x - 1].
 HEAD = 3
-# Words per node: itm(q) = nd[3q], loc(q) = nd[3q + 1], clr(q) = nd[3q + 2].
-NODE = 3
+# Words per node: itm(q) = nd[4q], loc(q) = nd[4q + 1], clr(q) = nd[4q + 2],
+# and a spare.
+NODE = 4
 
 # Entries of ``state`` (int64): the whole scalar state, then the force
 # stack, so that a later call continues where this one stopped.
@@ -127,14 +131,14 @@ def remove(nn, uu, set, nd):
     """Swap node nn (of item uu) with the last active node of uu's set and
     shrink it: one update."""
     ss = set[U(uu - 1)] - 1
-    vv = nd[U(3 * nn + 1)]
+    vv = nd[U(NODE * nn + 1)]
     last = uu + ss
     nnp = set[U(last)]
     set[U(uu - 1)] = ss
     set[U(last)] = nn
     set[U(vv)] = nnp
-    nd[U(3 * nn + 1)] = last
-    nd[U(3 * nnp + 1)] = vv
+    nd[U(NODE * nn + 1)] = last
+    nd[U(NODE * nnp + 1)] = vv
 
 
 @njit(cache=True)
@@ -149,10 +153,10 @@ def hide(c, color, set, nd, oactive):
     end = c + set[U(c - 1)]
     while rr < end:
         tt = set[U(rr)]
-        if color == 0 or nd[U(3 * tt + 2)] != color:
+        if color == 0 or nd[U(NODE * tt + 2)] != color:
             nn = tt + 1
             while nn != tt:
-                uu = nd[U(3 * nn)]
+                uu = nd[U(NODE * nn)]
                 if uu < 0:  # spacer: wrap to the option's first node
                     nn += uu
                     continue
@@ -177,10 +181,10 @@ def hide_checked(c, color, set, nd, oactive, active, second, state):
     end = c + set[U(c - 1)]
     while rr < end:
         tt = set[U(rr)]
-        if color == 0 or nd[U(3 * tt + 2)] != color:
+        if color == 0 or nd[U(NODE * tt + 2)] != color:
             nn = tt + 1
             while nn != tt:
-                uu = nd[U(3 * nn)]
+                uu = nd[U(NODE * nn)]
                 if uu < 0:
                     nn += uu
                     continue
@@ -350,8 +354,8 @@ def search(item, set, nd, second, stack, saved, choice, state, out,
                     break
                 level -= 1
                 node = choice[U(level)]
-                best = nd[U(3 * node)]
-                cur = nd[U(3 * node + 1)] + 1
+                best = nd[U(NODE * node)]
+                cur = nd[U(NODE * node + 1)] + 1
                 if cur < best + set[U(best - 1)]:
                     break
             if where == DONE:
@@ -371,7 +375,7 @@ def search(item, set, nd, second, stack, saved, choice, state, out,
             oactive = active
             q = node + 1
             while q != node:
-                c = nd[U(3 * q)]
+                c = nd[U(NODE * q)]
                 if c < 0:
                     q += c
                     continue
@@ -389,7 +393,7 @@ def search(item, set, nd, second, stack, saved, choice, state, out,
             ok = True
             q = node + 1
             while q != node:
-                c = nd[U(3 * q)]
+                c = nd[U(NODE * q)]
                 if c < 0:
                     q += c
                     continue
@@ -398,7 +402,7 @@ def search(item, set, nd, second, stack, saved, choice, state, out,
                     u = hide_checked(c, 0, set, nd, oactive, active, second,
                                      state)
                 elif set[U(c - 2)] < oactive:  # not purified before
-                    u = hide_checked(c, nd[U(3 * q + 2)], set, nd, oactive,
+                    u = hide_checked(c, nd[U(NODE * q + 2)], set, nd, oactive,
                                      active, second, state)
                 if u < 0:
                     updates += -1 - u
@@ -459,7 +463,7 @@ def option_items(p, nd):
     k = 1
     q = p + 1
     while q != p:
-        c = nd[U(3 * q)]
+        c = nd[U(NODE * q)]
         if c < 0:
             q += c
         else:
@@ -476,16 +480,16 @@ def option_fits(p, set, nd, second, active):
     item must be secondary, tinted with the option's own color."""
     q = p
     while True:
-        c = nd[U(3 * q)]
+        c = nd[U(NODE * q)]
         if c < 0:
             q += c
         else:
             if set[U(c - 2)] < active:
-                at = nd[U(3 * q + 1)]  # -1: an option in no set
+                at = nd[U(NODE * q + 1)]  # -1: an option in no set
                 if at >= c + set[U(c - 1)]:
                     return False
-            elif c < second or nd[U(3 * q + 2)] == 0 or \
-                    nd[U(3 * q + 2)] != set[U(c - 3)]:
+            elif c < second or nd[U(NODE * q + 2)] == 0 or \
+                    nd[U(NODE * q + 2)] != set[U(c - 3)]:
                 return False
             q += 1
         if q == p:
@@ -517,7 +521,7 @@ def commit_option(p, item, set, nd, second, stack, state):
     updates = 0
     q = p
     while True:
-        c = nd[U(3 * q)]
+        c = nd[U(NODE * q)]
         if c < 0:
             q += c
         else:
@@ -530,7 +534,7 @@ def commit_option(p, item, set, nd, second, stack, state):
             break
     q = p
     while True:
-        c = nd[U(3 * q)]
+        c = nd[U(NODE * q)]
         if c < 0:
             q += c
         else:
@@ -538,7 +542,7 @@ def commit_option(p, item, set, nd, second, stack, state):
             if active <= set[U(c - 2)] < oactive:
                 color = 0
                 if c >= second:
-                    color = nd[U(3 * q + 2)]
+                    color = nd[U(NODE * q + 2)]
                     set[U(c - 3)] = color
                 updates += hide(c, color, set, nd, oactive)
             q += 1
