@@ -474,22 +474,20 @@ def option_items(p, nd):
 
 @njit(cache=True)
 def option_fits(p, set, nd, second, active):
-    """Can the option of node p join the options committed so far?  Each
-    of its active items must still have it in its set (a hidden option has
-    left the sets of every item active when it was hidden); each inactive
-    item must be secondary, tinted with the option's own color."""
+    """Can the option of node p join the options committed so far?  Two
+    options clash on an item they share, and a committed option has taken
+    its items out: so each inactive item of p must be secondary, tinted
+    with p's own color (nothing more to check: an option hidden by a
+    committed one shares an item with it)."""
     q = p
     while True:
         c = nd[U(NODE * q)]
         if c < 0:
             q += c
         else:
-            if set[U(c - 2)] < active:
-                at = nd[U(NODE * q + 1)]  # -1: an option in no set
-                if at >= c + set[U(c - 1)]:
-                    return False
-            elif c < second or nd[U(NODE * q + 2)] == 0 or \
-                    nd[U(NODE * q + 2)] != set[U(c - 3)]:
+            if set[U(c - 2)] >= active and (
+                    c < second or nd[U(NODE * q + 2)] == 0
+                    or nd[U(NODE * q + 2)] != set[U(c - 3)]):
                 return False
             q += 1
         if q == p:
