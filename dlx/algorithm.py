@@ -16,7 +16,7 @@ ALGORITHMS = ("links", "cells", "auto")
 # "auto" searches with cells when hide_work(problem) is at least this
 # (plain exact cover: SSXC1 against DLX1) ...
 CELLS_FROM = 1.0
-# ... and, with colors, at least this (SSXCC against DLX2; measured in
+# ... and, with colors, at least this (SSXCC against DLX2; measured with
 # bench/xcc.py, see cells_for_colors).
 COLORS_CELLS_FROM = 1.0
 
@@ -48,8 +48,18 @@ def cells_for_exact_cover(problem) -> bool:
 
 
 def cells_for_colors(problem) -> bool:
-    """``"auto"``'s rule for colors (SSXCC against DLX2): see
-    ``COLORS_CELLS_FROM``."""
+    """``"auto"``'s rule for colors (SSXCC against DLX2): ``hide_work`` at
+    least ``COLORS_CELLS_FROM``, the same shape rule as without colors.
+
+    Measured (bench/xcc.py --files tests/data/dlx2, best of 3 rounds that
+    alternate the two, cells / links time): de Bruijn n=3, k=3 0.81
+    (hide_work 2.68), n=2, k=4 0.88 (1.67), n=5 1.02 (5.28), 3x3 word
+    squares 0.68 (33), DLX2's file debruijn-4 0.98 (3.77): cells; queens
+    12 with colored diagonals 1.00 (0.52): links.  The other files of
+    tests/data/dlx2 take 3-60 µs and range from 0.92 to 1.43 either way
+    (a few µs: SSXCC's save of every active size weighs most in the
+    tiniest searches).
+    """
     work = hide_work(len(problem.items), len(problem), len(problem._members))
     return work >= COLORS_CELLS_FROM
 
