@@ -2,6 +2,7 @@
 
     python bench/xcc.py [--rounds 3] [--knuth DIR] [--only TEXT]
     python bench/xcc.py --files tests/data/dlx2     # its colored files too
+    python bench/xcc.py --ours --rounds 7 --only XCC --files tests/data/dlx2
 
 Contenders, on the same problems (built by ``dlx.problems``, written with
 ``dlx.formats`` for the C programs), each round in turn:
@@ -10,7 +11,8 @@ Contenders, on the same problems (built by ``dlx.problems``, written with
   ``stats.seconds`` (search only); the table's reference;
 * ours (cells): ``count(algorithm="cells")`` (SSXCC; colors only), the same;
 * Knuth's DLX2 (colors), SSXCC (colors, dancing cells) and DLX3 (bounds),
-  when built in ``--knuth`` (default ``/work/knuth``, or ``$DLX_KNUTH``):
+  when built in ``--knuth`` (default ``/work/knuth``, or ``$DLX_KNUTH``;
+  ``$DLX2``, ``$SSXCC``, ``$DLX3`` name one build each):
   the search time is the process's wall time minus that of the same run
   stopped before its first node (``T0``: reading the input and starting
   up), so both sides time the search alone; their nodes and updates are
@@ -185,6 +187,9 @@ def main(argv=None) -> int:
     parser.add_argument("--only", help="problems whose name has this text")
     parser.add_argument("--files", help="also every colored .dlx file of "
                         "this directory")
+    parser.add_argument("--ours", action="store_true",
+                        help="only our two algorithms (the data behind "
+                             "algorithm='auto')")
     args = parser.parse_args(argv)
     problems = list(PROBLEMS)
     if args.files:
@@ -210,9 +215,12 @@ def main(argv=None) -> int:
             ("DLX2 (C)", "dlx2", "ours"), ("SSXCC (C)", "ssxcc", "cells")]
         if not problem.bounds:
             contenders["cells"] = ours(problem, "cells")
-        short = any(run.short for run in contenders.values())
+        short = args.ours or any(run.short for run in contenders.values())
         for label, program, mine in programs:
-            program = os.path.join(args.knuth, program)
+            # $DLX2, $DLX3, $SSXCC name a build, as $DLX1 and $SSXC1 do
+            # for bench/compare.py; else the one in --knuth.
+            program = os.environ.get(program.upper()) or os.path.join(
+                args.knuth, program)
             if os.access(program, os.X_OK) and not short:
                 contenders[label] = knuth(program, path)
                 checks[label] = mine

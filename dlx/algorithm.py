@@ -18,7 +18,7 @@ ALGORITHMS = ("links", "cells", "auto")
 CELLS_FROM = 1.0
 # ... and, with colors, at least this (SSXCC against DLX2; measured with
 # bench/xcc.py, see cells_for_colors).
-COLORS_CELLS_FROM = 1.0
+COLORS_CELLS_FROM = 2.0
 
 
 def hide_work(nitems: int, noptions: int, nnodes: int) -> float:
@@ -49,16 +49,16 @@ def cells_for_exact_cover(problem) -> bool:
 
 def cells_for_colors(problem) -> bool:
     """``"auto"``'s rule for colors (SSXCC against DLX2): ``hide_work`` at
-    least ``COLORS_CELLS_FROM``, the same shape rule as without colors.
+    least ``COLORS_CELLS_FROM``.
 
-    Measured (bench/xcc.py --files tests/data/dlx2, best of 3 rounds that
-    alternate the two, cells / links time): de Bruijn n=3, k=3 0.81
-    (hide_work 2.68), n=2, k=4 0.88 (1.67), n=5 1.02 (5.28), 3x3 word
-    squares 0.68 (33), DLX2's file debruijn-4 0.98 (3.77): cells; queens
-    12 with colored diagonals 1.00 (0.52): links.  The other files of
-    tests/data/dlx2 take 3-60 µs and range from 0.92 to 1.43 either way
-    (a few µs: SSXCC's save of every active size weighs most in the
-    tiniest searches).
+    Measured (bench/xcc.py --files tests/data/dlx2, four runs of best of
+    3 or 7 rounds that alternate the two, on a loaded machine; cells /
+    links time): 3x3 word squares 0.66-0.68 (hide_work 33), de Bruijn
+    n=3, k=3 0.81-0.97 (2.68), n=5 0.74-1.02 (5.28), DLX2's debruijn-4
+    0.95-0.98 (3.77): cells.  De Bruijn n=2, k=4 0.69-1.14 (1.67: level),
+    queens 12 with colored diagonals 1.00-1.17 (0.52), and DLX2's small
+    files from 1.57 to 1.75 (0.97-1.30, a few µs): links.  Above 2 only
+    random-1 (2.54, 9 against 12 µs) went the other way.
     """
     work = hide_work(len(problem.items), len(problem), len(problem._members))
     return work >= COLORS_CELLS_FROM
