@@ -328,7 +328,9 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
     is the one thread's; nodes and updates are close to it but not equal,
     because each subtree starts from the input's item order, where one
     thread's search would have inherited the order its earlier subtrees
-    left (SSXC1 breaks MRV ties by that order).
+    left (SSXC1 breaks MRV ties by that order; SSXCC pushes forced items
+    in it), and its root is a committed option, with no look-ahead and an
+    empty force stack.
     """
     load_kernels("search", "batch", kind=kind_of(cells))
     stats.complete = False
