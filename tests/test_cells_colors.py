@@ -155,3 +155,23 @@ def test_the_force_stack_never_outgrows_its_room():
     found = CellsRun(p, cells=cells).all_solutions(per_call=10)
     assert sorted(map(tuple, found)) == sorted(
         tuple(s) for s in p.solutions(algorithm="links"))
+
+
+def test_batches_search_as_fresh_counts_on_any_number_of_threads():
+    p = load(DATA / "dlx2" / "words-3x3.dlx")
+    givens = [[k] for k in range(0, len(p), 37)] + [[0, 1], []]
+    one = p.solve_batch(givens, limit=1000, algorithm="cells")
+    two = p.solve_batch(givens, limit=1000, algorithm="cells", threads=2)
+    assert np.array_equal(one.counts, two.counts)
+    assert np.array_equal(one.nodes, two.nodes)
+    assert one.counts[-1] == 119 and one.nodes[-1] == 491  # ssxcc's
+    for b, g in enumerate(givens):
+        expected = p.count(given=g, algorithm="links")
+        # -1: the givens clash (then there is nothing to find).
+        assert one.counts[b] == expected or one.counts[b] == -1 == -1 - \
+            expected
+        if one.counts[b] > 0:
+            solution = set(g) | {k for k in one.solutions[b] if k >= 0}
+            used = [x for k in solution for x in p.options[k]
+                    if x in p.primary]
+            assert sorted(used) == sorted(p.primary)
