@@ -289,8 +289,8 @@ class CellsRun:
 
 def run_batch(cells: Cells, nodes, starts, limit, max_nodes, depth, threads,
               chunks_per_thread=16, deadline=None):
-    """Run the kernel's ``solve_batch`` over CSR instances, in chunks on ``threads``
-    threads (each with its own copy of the arrays), as
+    """Run the kernel's ``solve_batch`` over CSR instances, in chunks on
+    ``threads`` threads (each with its own copy of the arrays), as
     ``dlx.links.run_batch`` does for DLX1; same results and stops."""
     nbatch = len(starts) - 1
     first = np.full((nbatch, depth), -1, np.int32)

@@ -83,7 +83,7 @@ def test_every_recorded_file_has_figures():
             <= names
 
 
-# -- given options -------------------------------------------------------------
+# -- given options ------------------------------------------------------------
 
 def two_colors():
     """a | x y: options that agree or clash on x's color, one with no

@@ -18,8 +18,9 @@ sets and saved sizes (``dlx.kernels.cells``), with three changes.
 * *Ties* in the choice of the smallest set go to the item first in the
   input (the smallest set index), not to the first in the current order.
 
-Every function here is a module-level ``@njit(cache=True)`` kernel that
-calls only kernels of this module; none touches Python objects or raises.
+Every function here but ``state_size`` is a module-level
+``@njit(cache=True)`` kernel that calls only kernels of this module; none
+touches Python objects or raises.
 
 Layout (``dlx.cells.Cells`` builds it with member colors), as in
 ``dlx.kernels.cells`` but for two things: ``HEAD = 3`` header words in
