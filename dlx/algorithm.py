@@ -1,4 +1,5 @@
-"""Which kernel searches: dancing links (DLX1) or dancing cells (SSXC1).
+"""Which kernel searches: dancing links (DLX1/DLX2) or dancing cells
+(SSXC1/SSXCC).
 
 ``algorithm="links" | "cells" | "auto"`` on every search method of
 ``ExactCover``; ``"auto"`` decides here, from the problem's shape alone
@@ -12,8 +13,12 @@ from . import xcc
 
 ALGORITHMS = ("links", "cells", "auto")
 
-# "auto" searches with cells when hide_work(problem) is at least this.
+# "auto" searches with cells when hide_work(problem) is at least this
+# (plain exact cover: SSXC1 against DLX1) ...
 CELLS_FROM = 1.0
+# ... and, with colors, at least this (SSXCC against DLX2; measured with
+# bench/xcc.py, see cells_for_colors).
+COLORS_CELLS_FROM = 2.0
 
 
 def hide_work(nitems: int, noptions: int, nnodes: int) -> float:
@@ -35,16 +40,45 @@ def hide_work(nitems: int, noptions: int, nnodes: int) -> float:
     return (nnodes / nitems) * (nnodes / noptions) / nitems
 
 
+def cells_for_exact_cover(problem) -> bool:
+    """``"auto"``'s rule for plain exact cover: ``hide_work`` at least
+    ``CELLS_FROM``."""
+    work = hide_work(len(problem.items), len(problem), len(problem._members))
+    return work >= CELLS_FROM
+
+
+def cells_for_colors(problem) -> bool:
+    """``"auto"``'s rule for colors (SSXCC against DLX2): ``hide_work`` at
+    least ``COLORS_CELLS_FROM``.
+
+    Measured (bench/xcc.py --files tests/data/dlx2, four runs of best of
+    3 or 7 rounds that alternate the two, on a loaded machine; cells /
+    links time): 3x3 word squares 0.66-0.68 (hide_work 33), de Bruijn
+    n=3, k=3 0.81-0.97 (2.68), n=5 0.74-1.02 (5.28), DLX2's debruijn-4
+    0.95-0.98 (3.77): cells.  De Bruijn n=2, k=4 0.69-1.14 (1.67: level),
+    queens 12 with colored diagonals 1.00-1.17 (0.52), and DLX2's small
+    files from 1.57 to 1.75 (0.97-1.30, a few µs): links.  Above 2 only
+    random-1 (2.54, 9 against 12 µs) went the other way.
+    """
+    work = hide_work(len(problem.items), len(problem), len(problem._members))
+    return work >= COLORS_CELLS_FROM
+
+
+# The kinds of problem dancing cells can search, each with the rule by
+# which "auto" picks it over dancing links for a search (dlx.cells.kernel
+# maps the same kinds to their kernels).
+CELLS_RULES = {xcc.EXACT: cells_for_exact_cover, xcc.COLORS: cells_for_colors}
+
+
 def choose_algorithm(algorithm, problem, purpose: str = "search") -> str:
     """``"links"`` or ``"cells"`` for ``problem`` (an ``ExactCover``).
 
     ``purpose`` is ``"search"`` (count, solutions, solve) or ``"batch"``
-    (``solve_batch``).  ``"auto"`` is ``"cells"`` for a search when
-    ``hide_work`` reaches ``CELLS_FROM``, else ``"links"``; a batch is
-    always ``"links"`` (measured faster on every Sudoku batch: its
-    instances are small searches, where the per-node scan and save of
-    dancing cells weigh most).  A wrong type is a TypeError, an unknown
-    name a ValueError.
+    (``solve_batch``).  ``"auto"`` asks the rule of ``CELLS_RULES`` for
+    the problem's kind for a search; a batch is always ``"links"``
+    (measured faster on every Sudoku batch: its instances are small
+    searches, where the per-node scan and save of dancing cells weigh
+    most).  A wrong type is a TypeError, an unknown name a ValueError.
     """
     if not isinstance(algorithm, str):
         raise TypeError(f"algorithm must be one of {', '.join(ALGORITHMS)}; "
@@ -52,16 +86,16 @@ def choose_algorithm(algorithm, problem, purpose: str = "search") -> str:
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of "
                          f"{', '.join(ALGORITHMS)}; got {algorithm!r}")
-    if problem.kind != xcc.EXACT:
-        # Colors and bounds run on DLX2/DLX3; dancing cells has neither yet.
+    rule = CELLS_RULES.get(problem.kind)
+    if rule is None:
+        # Bounds run on DLX3; dancing cells has no kernel for them yet.
         if algorithm == "cells":
-            raise ValueError("algorithm='cells' solves plain exact cover; "
-                             "problems with colors or bounds run on "
-                             "dancing links (algorithm='links' or 'auto')")
+            raise ValueError(f"algorithm='cells' has no kernel for problems "
+                             f"with {problem.kind}; they run on dancing "
+                             f"links (algorithm='links' or 'auto')")
         return "links"
     if algorithm != "auto":
         return algorithm
     if purpose == "batch":
         return "links"
-    work = hide_work(len(problem.items), len(problem), len(problem._members))
-    return "cells" if work >= CELLS_FROM else "links"
+    return "cells" if rule(problem) else "links"

@@ -1,12 +1,14 @@
-"""SSXC1 on the engine's side: the dancing-cells arrays, and running them.
+"""Dancing cells on the engine's side: the arrays, and running them.
 
-``Cells`` builds the sparse sets of ``dlx.kernels.cells`` from the same
+``Cells`` builds the sparse sets of ``dlx.kernels.cells`` (SSXC1) or, for
+a problem with colors, ``dlx.kernels.cells_colors`` (SSXCC), from the same
 input as ``dlx.links.Links``: item numbers option after option
 (``members``, 1-based) and the number of items in each option (``sizes``).
 ``CellsRun`` is one search over a private copy, in the form
 ``dlx.search.run`` drives; ``run_batch`` runs ``solve_batch`` over many
 instances on threads, and ``count_parallel`` counts one tree on threads by
-splitting its top levels.
+splitting its top levels.  The kernels of both modules take the same
+arguments, so everything here runs either: ``kernel(kind)`` says which.
 """
 
 from __future__ import annotations
@@ -16,15 +18,30 @@ import time
 
 import numpy as np
 
+from . import xcc
 from .kernels import cells as C
 from .search import NO_LIMIT, Stats, finish_split, run_tasks
+
+
+def kernel(kind: str):
+    """The dancing-cells kernel module for a problem of this kind
+    (``dlx.xcc.EXACT`` or ``COLORS``)."""
+    if kind == xcc.COLORS:
+        from .kernels import cells_colors
+        return cells_colors
+    if kind == xcc.EXACT:
+        return C
+    raise ValueError(f"dancing cells has no kernel for {kind} yet")
 
 
 class Cells:
     """SSXC1's sparse sets for one problem: ``item``, ``set``, ``nd``
     (``itm`` and ``loc`` side by side) and ``second`` as
-    ``dlx.kernels.cells`` describes them, plus ``option_of`` (the option number of each node, -1 for spacers) and
-    ``option_start`` (the first node of each option).
+    ``dlx.kernels.cells`` describes them, plus ``option_of`` (the option
+    number of each node, -1 for spacers) and ``option_start`` (the first
+    node of each option).  With ``colors``, SSXCC's (``clr`` a third word
+    of each node, see ``dlx.kernels.cells_colors``); ``kernel`` is the
+    module that searches them.
 
     ``uncoverable`` is True when some primary item is in no option that
     has a primary item: then there is no solution and, as SSXC1 does, no
@@ -32,10 +49,17 @@ class Cells:
     """
 
     __slots__ = ("item", "set", "nd", "second", "option_of",
-                 "option_start", "nprimary", "uncoverable")
+                 "option_start", "nprimary", "uncoverable", "kernel",
+                 "width")
 
     def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
-                 sizes: np.ndarray, head: int = C.HEAD):
+                 sizes: np.ndarray, head: int | None = None,
+                 colors: np.ndarray | None = None):
+        # The kernel: SSXC1, or SSXCC when members have colors (one code
+        # per member, 0 for none), whose nodes carry a color (and a spare).
+        self.kernel = kernel(xcc.EXACT if colors is None else xcc.COLORS)
+        self.width = width = getattr(self.kernel, "NODE", 2)
+        head = self.kernel.HEAD if head is None else head
         n = nitems
         m = len(sizes)
         members = np.asarray(members, np.int64)
@@ -89,9 +113,11 @@ class Cells:
         option_of[node_of_member] = option_of_member
         self.item = x.astype(np.int32)
         self.set = set_
-        self.nd = np.empty(2 * nnodes, np.int32)
-        self.nd[0::2] = itm
-        self.nd[1::2] = loc
+        self.nd = np.zeros(width * nnodes, np.int32)
+        self.nd[0::width] = itm
+        self.nd[1::width] = loc
+        if colors is not None:
+            self.nd[2::width][node_of_member] = colors
         self.second = int(x[nprimary]) if nprimary < n else total + head
         self.option_of = option_of
         self.option_start = first.astype(np.int32)
@@ -102,12 +128,18 @@ class Cells:
     def itm(self) -> np.ndarray:
         """Each node's item (a set index), or minus the size of the option
         before a spacer: a view of ``nd``."""
-        return self.nd[0::2]
+        return self.nd[0::self.width]
 
     @property
     def loc(self) -> np.ndarray:
         """Where each node sits in its item's set: a view of ``nd``."""
-        return self.nd[1::2]
+        return self.nd[1::self.width]
+
+    @property
+    def clr(self) -> np.ndarray:
+        """Each node's color code (0: none), word 2 of SSXCC's nodes in
+        ``nd``; None for SSXC1's nodes."""
+        return self.nd[2::self.width] if self.width > 2 else None
 
     def copy_arrays(self):
         """Fresh copies of the mutable arrays, in kernel argument order:
@@ -118,9 +150,12 @@ class Cells:
     def new_state(self):
         """A state for a search that has not started (see
         ``dlx.kernels.cells.search``)."""
-        state = np.zeros(C.STATE_SIZE, np.int64)
-        state[C.WHERE] = C.FORWARD
-        state[C.ACTIVE] = len(self.item)
+        K = self.kernel
+        size = K.state_size(len(self.item)) if hasattr(K, "state_size") \
+            else K.STATE_SIZE
+        state = np.zeros(size, np.int64)
+        state[K.WHERE] = K.FORWARD
+        state[K.ACTIVE] = len(self.item)
         return state
 
     def stack_size(self) -> int:
@@ -132,31 +167,38 @@ class Cells:
 _loaded: set = set()
 
 
-def load_kernels(*kernels: str) -> None:
-    """Load (or compile) kernels once per process, outside any timing, as
-    ``dlx.links.load_kernels`` does: ``"search"`` (with the single steps
-    commit/release/choose) and ``"batch"``."""
-    wanted = set(kernels) - _loaded
+def load_kernels(*kernels: str, kind: str = xcc.EXACT) -> None:
+    """Load (or compile) the kernels of ``kind`` once per process, outside
+    any timing, as ``dlx.links.load_kernels`` does: ``"search"`` (with the
+    single steps commit/release/choose) and ``"batch"``."""
+    wanted = {(kind, k) for k in kernels} - _loaded
     if not wanted:
         return
     _loaded.update(wanted)  # first: CellsRun below calls back here
-    tiny = Cells(1, 1, np.array([1], np.int64), np.array([1], np.int64))
-    if "search" in wanted:
+    K = kernel(kind)
+    tiny = Cells(1, 1, np.array([1], np.int64), np.array([1], np.int64),
+                 colors=None if kind == xcc.EXACT else np.zeros(1, np.int32))
+    if (kind, "search") in wanted:
         run = CellsRun(tiny, [int(tiny.option_start[0])])
         run.release()
         CellsRun(tiny, []).step(0, NO_LIMIT, True)
-        C.unwind(tiny.set.copy(), np.zeros(4, np.int32),
+        K.unwind(tiny.set.copy(), np.zeros(4, np.int32),
                  np.zeros(2, np.int64), tiny.new_state())
-    if "batch" in wanted:
-        C.solve_batch(*tiny.copy_arrays(), tiny.item, tiny.set, tiny.nd,
+    if (kind, "batch") in wanted:
+        K.solve_batch(*tiny.copy_arrays(), tiny.item, tiny.set, tiny.nd,
                       np.zeros(0, np.int32), np.array([0, 0]), 1, NO_LIMIT,
                       np.zeros((1, 2), np.int32), np.zeros(1, np.int32),
                       np.zeros(1, np.int64), np.zeros((1, 3), np.int64),
                       np.zeros(1, np.uint8))
 
 
+def kind_of(cells: Cells) -> str:
+    """The kind of problem ``cells`` was built for."""
+    return xcc.EXACT if cells.kernel is C else xcc.COLORS
+
+
 class CellsRun:
-    """One SSXC1 search over a private copy of ``cells``, for
+    """One SSXC1 or SSXCC search over a private copy of ``cells``, for
     ``dlx.search``, with the given options (first nodes) committed first.
 
     ``clash``: there is no solution and nothing to search (the givens
@@ -166,7 +208,8 @@ class CellsRun:
     """
 
     def __init__(self, cells: Cells, given_nodes: list[int]):
-        load_kernels("search")
+        self.K = cells.kernel
+        load_kernels("search", kind=kind_of(cells))
         self.cells = cells
         self.arrays = cells.copy_arrays()
         self.stack = np.zeros(2 * cells.stack_size(), np.int32)
@@ -192,8 +235,8 @@ class CellsRun:
         far (then nothing changes)."""
         item, set_, nd, second = self.arrays
         while True:
-            u = C.commit_option(p, item, set_, nd, second, self.stack,
-                                self.state)
+            u = self.K.commit_option(p, item, set_, nd, second, self.stack,
+                                     self.state)
             if u != -2:
                 break
             self.stack = np.concatenate([self.stack, self.stack * 0])
@@ -204,13 +247,15 @@ class CellsRun:
     def uncommit(self) -> None:
         """Release the option committed last."""
         p = self.given.pop()
-        C.release_option(p, self.arrays[1], self.arrays[2], self.stack,
-                         self.state)
+        self.K.release_option(p, self.arrays[1], self.arrays[2], self.stack,
+                              self.state)
 
     def active_primary(self) -> int:
-        """The item SSXC1 would branch on now (a set index), 0 if none."""
+        """The item the kernel would branch on now (a set index), 0 if
+        none."""
         item, set_, nd, second = self.arrays
-        return C.choose_item(item, set_, self.state[C.ACTIVE], second)
+        return self.K.choose_item(item, set_, self.state[self.K.ACTIVE],
+                                  second)
 
     def step(self, want: int, stop_at: int, store: bool):
         """One kernel call (more if the save stack must grow): see
@@ -221,14 +266,14 @@ class CellsRun:
             out = np.zeros((keep, self.depth), np.int32)
             out_len = np.zeros(keep, np.int32)
             before = int(self.counters[2])
-            status = C.search(*self.arrays, self.stack, self.saved,
+            status = self.K.search(*self.arrays, self.stack, self.saved,
                               self.choice, self.state, out, out_len, want,
                               stop_at, self.counters)
             new = int(self.counters[2]) - before
             stored = min(new, keep)
             found += [self.option_of[out[r, :out_len[r]]].tolist()
                       for r in range(stored)]
-            if status != C.STACK_FULL:
+            if status != self.K.STACK_FULL:
                 return status, found
             want = want - new if want > 0 else 0
             keep -= stored
@@ -237,15 +282,15 @@ class CellsRun:
     def release(self):
         """Undo the search (when paused) and the givens: the arrays are as
         built again."""
-        C.unwind(self.arrays[1], self.stack, self.saved, self.state)
+        self.K.unwind(self.arrays[1], self.stack, self.saved, self.state)
         while self.given:
             self.uncommit()
 
 
 def run_batch(cells: Cells, nodes, starts, limit, max_nodes, depth, threads,
               chunks_per_thread=16, deadline=None):
-    """Run ``C.solve_batch`` over CSR instances, in chunks on ``threads``
-    threads (each with its own copy of the arrays), as
+    """Run the kernel's ``solve_batch`` over CSR instances, in chunks on
+    ``threads`` threads (each with its own copy of the arrays), as
     ``dlx.links.run_batch`` does for DLX1; same results and stops."""
     nbatch = len(starts) - 1
     first = np.full((nbatch, depth), -1, np.int32)
@@ -264,10 +309,10 @@ def run_batch(cells: Cells, nodes, starts, limit, max_nodes, depth, threads,
             local.arrays = cells.copy_arrays()
         lo, hi = bounds[k], bounds[k + 1]
         sub = starts[lo:hi + 1]
-        C.solve_batch(*local.arrays, cells.item, cells.set, cells.nd,
-                      nodes[sub[0]:sub[-1]], sub - sub[0], limit, max_nodes,
-                      first[lo:hi], first_len[lo:hi], counts[lo:hi],
-                      work[lo:hi], stop)
+        cells.kernel.solve_batch(
+            *local.arrays, cells.item, cells.set, cells.nd,
+            nodes[sub[0]:sub[-1]], sub - sub[0], limit, max_nodes,
+            first[lo:hi], first_len[lo:hi], counts[lo:hi], work[lo:hi], stop)
 
     stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline)
     return counts, first, work, stopped_by
@@ -283,9 +328,11 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
     is the one thread's; nodes and updates are close to it but not equal,
     because each subtree starts from the input's item order, where one
     thread's search would have inherited the order its earlier subtrees
-    left (SSXC1 breaks MRV ties by that order).
+    left (SSXC1 breaks MRV ties by that order; SSXCC pushes forced items
+    in it), and its root is a committed option, with no look-ahead and an
+    empty force stack.
     """
-    load_kernels("search", "batch")
+    load_kernels("search", "batch", kind=kind_of(cells))
     stats.complete = False
     t0 = time.perf_counter()
     run = CellsRun(cells, given_nodes)
@@ -314,7 +361,7 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
             # Updates as SSXC1 counts them at this node: best taken out and
             # its options hidden once (every commit below repeats that),
             # then each option's other items.
-            hide_best = sum(C.option_items(p, run.arrays[2]) - 1
+            hide_best = sum(run.K.option_items(p, run.arrays[2]) - 1
                             for p in options)
             stats.updates += 1 + hide_best
             for p in options:
@@ -341,16 +388,25 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
 
 def _show(cells: Cells) -> str:  # pragma: no cover - a docstring helper
     lines = []
-    for name in ("item", "set", "itm", "loc"):  # itm, loc: halves of nd
-        lines.append(f"{name:6}" + " ".join(f"{v:3d}"
-                                            for v in getattr(cells, name)))
+    for name in ("item", "set", "itm", "loc", "clr"):  # views of nd
+        values = getattr(cells, name)
+        if values is not None:
+            lines.append(f"{name:6}" + " ".join(f"{v:3d}" for v in values))
     lines.append(f"second {cells.second}")
     return "\n".join(lines)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    # Knuth's toy problem, for the docstring of dlx.kernels.cells.
+    # Knuth's toy problem, for the docstring of dlx.kernels.cells, and his
+    # DLX2 example (colors 0 and 1 coded 1 and 2), for cells_colors.
     items = "abcdefg"
     opts = ["cef", "adg", "bcf", "ad", "bg", "deg"]
     mem = np.array([items.index(c) + 1 for o in opts for c in o])
     print(_show(Cells(7, 5, mem, np.array([len(o) for o in opts]))))
+    items = "ABCXY"
+    opts = ["A B X:0 Y:0", "A C X:1 Y:1", "C X:0", "B X:1", "C Y:1"]
+    mem = [items.index(w[0]) + 1 for o in opts for w in o.split()]
+    clr = [int(w[2]) + 1 if ":" in w else 0 for o in opts for w in o.split()]
+    print(_show(Cells(5, 3, np.array(mem), np.array([len(o.split())
+                                                     for o in opts]),
+                      colors=np.array(clr, np.int32))))

@@ -299,11 +299,17 @@ class ExactCover:
 
     @property
     def cells(self) -> Cells:
-        """The dancing-cells (SSXC1) arrays, built like ``links``."""
+        """The dancing-cells arrays (SSXC1's, SSXCC's with colors), built
+        like ``links``."""
         if self._cells is None:
+            colors = None
+            if self.kind == xcc.COLORS:
+                colors = xcc.member_colors(self._option_colors,
+                                           self._color_codes, self._sizes)
             self._cells = Cells(len(self.items), len(self.primary),
                                 np.asarray(self._members, np.int64),
-                                np.asarray(self._sizes, np.int64))
+                                np.asarray(self._sizes, np.int64),
+                                colors=colors)
         return self._cells
 
     def _algorithm(self, algorithm, purpose: str = "search") -> str:
@@ -339,8 +345,9 @@ class ExactCover:
         always stops at the first item with one option, as SSXC1 does.
 
         ``algorithm`` (every search method has it): ``"links"`` is Knuth's
-        DLX1 (dancing links), ``"cells"`` his SSXC1 (dancing cells: sparse
-        sets), ``"auto"`` (the default) picks the one that measured faster
+        DLX1 (dancing links; DLX2 with colors), ``"cells"`` his SSXC1
+        (dancing cells: sparse sets; SSXCC with colors), ``"auto"`` (the
+        default) picks the one that measured faster
         for problems of this shape (see the README).  Both find the same
         solutions, in their own order; ``stats`` counts nodes and updates
         as the chosen program counts them.
@@ -543,7 +550,7 @@ class ExactCover:
         budget = search.NO_LIMIT if max_nodes is None else max_nodes
         kind = self.kind
         if algorithm == "cells":
-            cells_run.load_kernels("batch")
+            cells_run.load_kernels("batch", kind=kind)
         elif kind == xcc.EXACT:
             load_kernels("batch")
         else:

@@ -6,12 +6,14 @@ import pytest
 @pytest.fixture(params=["links", "cells"])
 def each_algorithm(request, monkeypatch):
     """Run a test once per search kernel: ``algorithm="auto"`` (the
-    default of every search method) means this one while it runs."""
+    default of every search method) means this one while it runs (dancing
+    cells only for the kinds of problem it has a kernel for: SSXC1, and
+    SSXCC for colors)."""
     import dlx.problem
-    from dlx.algorithm import choose_algorithm
+    from dlx.algorithm import CELLS_RULES, choose_algorithm
 
     def forced(algorithm, problem, purpose="search"):
-        if algorithm == "auto":
+        if algorithm == "auto" and problem.kind in CELLS_RULES:
             algorithm = request.param
         return choose_algorithm(algorithm, problem, purpose)
 

@@ -28,14 +28,17 @@ def cells_of(problem):
 
 
 class CellsRun:
-    """One search of ``problem`` on fresh dancing-cells arrays, driven
-    kernel call by kernel call (``search``: the jitted kernel or its
-    ``py_func``), with ``given`` options committed first."""
+    """One search of ``problem`` on fresh dancing-cells arrays (``cells``,
+    SSXC1's by default), driven kernel call by kernel call (``search``:
+    the jitted kernel or its ``py_func``), with ``given`` options
+    committed first."""
 
-    def __init__(self, problem, given=(), search=C.search, stack=None):
+    def __init__(self, problem, given=(), search=None, stack=None,
+                 cells=None):
         self.problem = problem
-        self.cells = cells_of(problem)
-        self.search = search
+        self.cells = cells or cells_of(problem)
+        self.K = K = self.cells.kernel
+        self.search = search or K.search
         self.arrays = self.cells.copy_arrays()
         self.depth = len(problem.primary) + 1
         self.stack = np.zeros(2 * (stack or self.cells.stack_size()),
@@ -47,15 +50,16 @@ class CellsRun:
         self.given = [int(self.cells.option_start[g]) for g in given]
         self.clash = False
         item, set_, nd, second = self.arrays
-        for p in self.given:
-            u = C.commit_option(p, item, set_, nd, second, self.stack,
+        for k, p in enumerate(self.given):
+            u = K.commit_option(p, item, set_, nd, second, self.stack,
                                 self.state)
             while u == -2:
                 self.grow()
-                u = C.commit_option(p, item, set_, nd, second, self.stack,
+                u = K.commit_option(p, item, set_, nd, second, self.stack,
                                     self.state)
             if u == -1:
                 self.clash = True
+                del self.given[k:]  # only those committed
                 break
             self.counters[1] += u
 
@@ -77,7 +81,7 @@ class CellsRun:
             found = min(rows, self.counters[2] - before)
             solutions += [sorted(option_of[out[r, :out_len[r]]].tolist())
                           for r in range(found)]
-            if status != C.STACK_FULL:
+            if status != self.K.STACK_FULL:
                 return status, solutions
             want -= self.counters[2] - before  # what is still wanted
             rows -= found
@@ -90,20 +94,20 @@ class CellsRun:
         while True:
             status, got = self.step(per_call, rows=per_call)
             found += got
-            if status == C.EXHAUSTED:
+            if status == self.K.EXHAUSTED:
                 return found
 
     def release(self):
         item, set_, nd, second = self.arrays
         for p in reversed(self.given):
-            C.release_option(p, set_, nd, self.stack, self.state)
+            self.K.release_option(p, set_, nd, self.stack, self.state)
 
 
 def same_sets(cells, arrays, active=None):
     """Do the arrays hold the same active items, and every item the same
     set of active options, as ``cells`` (order aside)?"""
     item, set_, nd, second = arrays
-    loc = nd[1::2]
+    loc = nd[1::cells.width]
     n = len(cells.item)
     if sorted(item.tolist()) != sorted(cells.item.tolist()):
         return False

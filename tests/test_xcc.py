@@ -1,4 +1,5 @@
-"""Colors (DLX2) and multiplicities (DLX3) against a brute-force reference."""
+"""Colors (DLX2, and SSXCC's dancing cells) and multiplicities (DLX3)
+against a brute-force reference."""
 
 from pathlib import Path
 
@@ -7,12 +8,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover, xcc
+from dlx.cells import Cells
 from dlx.formats import load
-from dlx.kernels import colors as C, multiplicities as M
+from dlx.kernels import cells_colors as CC, colors as C, multiplicities as M
 
 from reference import generalized_covers
+from test_cells import CellsRun as CellsDriver, same_sets
 
 KERNELS = {xcc.COLORS: C, xcc.MULTIPLICITIES: M}
+# SSXCC (dancing cells with colors): a third kernel for colored problems,
+# driven through dlx.cells.CellsRun.
+SSXCC = "ssxcc"
 
 
 class Run:
@@ -73,6 +79,74 @@ class Run:
         status, found = self.step(0, rows=10_000)
         assert status == self.K.EXHAUSTED
         return sorted(tuple(s) for s in found)
+
+    def release(self):
+        """Release the givens (after a whole search)."""
+        for g in reversed(self.committed):
+            self.K.release_option(int(self.problem.links.option_start[g]),
+                                  *self.arrays)
+
+    def unwind(self):
+        self.K.unwind(*self.arrays, self.choice, self.state)
+
+    def restored(self):
+        """Are the arrays as built?"""
+        return same_arrays(self.problem, self.kind, self.arrays)
+
+
+def colored_cells(problem):
+    """SSXCC's arrays for ``problem``, colored or not."""
+    return Cells(len(problem.items), len(problem.primary),
+                 np.asarray(problem._members, np.int64),
+                 np.asarray(problem._sizes, np.int64),
+                 colors=xcc.member_colors(problem._option_colors,
+                                          problem._color_codes,
+                                          problem._sizes))
+
+
+class CellsColorsRun:
+    """``Run``'s counterpart for the SSXCC kernel (``test_cells``'s driver
+    on SSXCC's arrays)."""
+
+    K = CC
+
+    def __init__(self, problem, given=(), py=False):
+        self.problem = problem
+        self.given = sorted(set(given))
+        self.run = CellsDriver(problem, self.given,
+                               search=CC.search.py_func if py else None,
+                               cells=colored_cells(problem))
+        self.counters = self.run.counters
+        self.clash = self.run.clash
+
+    def step(self, want=0, rows=0, max_nodes=2**62):
+        if self.clash:
+            return CC.EXHAUSTED, []
+        status, found = self.run.step(want, rows, max_nodes)
+        return status, [sorted(s + self.given) for s in found]
+
+    def all(self):
+        status, found = self.step(0, rows=10_000)
+        assert status == CC.EXHAUSTED
+        return sorted(tuple(s) for s in found)
+
+    def release(self):
+        self.run.release()
+
+    def unwind(self):
+        CC.unwind(self.run.arrays[1], self.run.stack, self.run.saved,
+                  self.run.state)
+
+    def restored(self):
+        return same_sets(self.run.cells, self.run.arrays)
+
+
+def runner(problem, kind=None, **kw):
+    """A run of ``problem`` on the kernel of ``kind`` (``xcc.COLORS``,
+    ``xcc.MULTIPLICITIES`` or ``SSXCC``)."""
+    if kind == SSXCC:
+        return CellsColorsRun(problem, **kw)
+    return Run(problem, kind, **kw)
 
 
 def build(nitems, nprimary, options, colors, bounds=None):
@@ -140,21 +214,27 @@ def colored_problems(draw, bounded=False):
     return nitems, nprimary, options, colors, bounds
 
 
+# Every kernel that solves colored problems: DLX2, DLX3 (every bound
+# 1..1) and SSXCC.
+COLOR_KERNELS = [xcc.COLORS, xcc.MULTIPLICITIES, SSXCC]
+
+
+@pytest.mark.parametrize("kind", COLOR_KERNELS)
 @settings(max_examples=250, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(colored_problems())
-def test_colors_match_reference(case):
+def test_colors_match_reference(kind, case):
     nitems, nprimary, options, colors, _ = case
     p = build(nitems, nprimary, options, colors)
     expected = generalized_covers(options, nprimary, nitems, colors)
-    dlx2 = Run(p, xcc.COLORS)
-    assert dlx2.all() == expected
-    # DLX3 with every bound 1..1 is DLX2's search tree (its updates differ:
-    # it leaves an empty item uncovered when it backtracks).
-    dlx3 = Run(p, xcc.MULTIPLICITIES)
-    assert dlx3.all() == expected
-    if p.primary:
-        assert dlx3.counters[0] == dlx2.counters[0]
+    run = runner(p, kind)
+    assert run.all() == expected
+    if kind == xcc.MULTIPLICITIES and p.primary:
+        # DLX3 with every bound 1..1 is DLX2's search tree (its updates
+        # differ: it leaves an empty item uncovered when it backtracks).
+        dlx2 = Run(p, xcc.COLORS)
+        dlx2.all()
+        assert run.counters[0] == dlx2.counters[0]
 
 
 @settings(max_examples=300, deadline=None,
@@ -218,19 +298,16 @@ def test_givens_match_reference(case, data):
         return
     forced = data.draw(st.lists(st.integers(0, len(options) - 1),
                                 max_size=3, unique=True))
-    kinds = [xcc.MULTIPLICITIES]
-    if not bounds:
-        kinds.append(xcc.COLORS)
+    kinds = [xcc.MULTIPLICITIES] if bounds else COLOR_KERNELS
     p = build(nitems, nprimary, options, colors, bounds)
     expected = generalized_covers(options, nprimary, nitems, colors, bounds,
                                   given=forced)
     for kind in kinds:
-        run = Run(p, kind, given=forced)
+        run = runner(p, kind, given=forced)
         assert run.all() == expected
         # Releasing the givens puts every array back.
-        for g in reversed(run.committed):
-            run.K.release_option(int(p.links.option_start[g]), *run.arrays)
-        assert same_arrays(p, kind, run.arrays)
+        run.release()
+        assert run.restored()
 
 
 def same_arrays(problem, kind, arrays):
@@ -256,12 +333,12 @@ def queens_with_bounds(n, k):
     return p
 
 
-@pytest.mark.parametrize("kind", [xcc.COLORS, xcc.MULTIPLICITIES])
+@pytest.mark.parametrize("kind", COLOR_KERNELS)
 def test_pausing_and_resuming_loses_nothing(kind):
-    p = knuth_queens_colored(6) if kind == xcc.COLORS else \
-        queens_with_bounds(5, (1, 1))
-    one_go = Run(p, kind).all()
-    run = Run(p, kind)
+    p = queens_with_bounds(5, (1, 1)) if kind == xcc.MULTIPLICITIES else \
+        knuth_queens_colored(6)
+    one_go = runner(p, kind).all()
+    run = runner(p, kind)
     pieces = []
     while True:
         status, found = run.step(3, rows=3)
@@ -269,20 +346,20 @@ def test_pausing_and_resuming_loses_nothing(kind):
         if status == run.K.EXHAUSTED:
             break
     assert sorted(tuple(s) for s in pieces) == one_go and one_go
-    assert same_arrays(p, kind, run.arrays)
+    assert run.restored()
 
 
-@pytest.mark.parametrize("kind", [xcc.COLORS, xcc.MULTIPLICITIES])
+@pytest.mark.parametrize("kind", COLOR_KERNELS)
 @pytest.mark.parametrize("want,max_nodes", [(1, 2**62), (5, 2**62), (0, 40)])
 def test_unwind_restores_a_paused_search(kind, want, max_nodes):
-    p = knuth_queens_colored(7) if kind == xcc.COLORS else \
-        queens_with_bounds(6, (1, 2))
-    run = Run(p, kind)
+    p = queens_with_bounds(6, (1, 2)) if kind == xcc.MULTIPLICITIES else \
+        knuth_queens_colored(7)
+    run = runner(p, kind)
     status, _ = run.step(want, max_nodes=max_nodes)
     assert status in (run.K.PAUSED, run.K.OUT_OF_NODES)
-    assert not same_arrays(p, kind, run.arrays)
-    run.K.unwind(*run.arrays, run.choice, run.state)
-    assert same_arrays(p, kind, run.arrays)
+    assert not run.restored()
+    run.unwind()
+    assert run.restored()
 
 
 def knuth_queens_colored(n):
@@ -301,9 +378,10 @@ def knuth_queens_colored(n):
     return p
 
 
-def test_colored_queens_count_as_queens():
-    assert len(Run(knuth_queens_colored(6)).all()) == 4
-    assert len(Run(knuth_queens_colored(7)).all()) == 40
+@pytest.mark.parametrize("kind", [xcc.COLORS, SSXCC])
+def test_colored_queens_count_as_queens(kind):
+    assert len(runner(knuth_queens_colored(6), kind).all()) == 4
+    assert len(runner(knuth_queens_colored(7), kind).all()) == 40
 
 
 @pytest.mark.parametrize("n,k,count", [(4, 2, 90), (5, 2, 2040)])
@@ -324,6 +402,8 @@ def test_the_kernel_logic_runs_unjitted():
     assert sorted(found) == [[0, 2], [1, 3]]
     status, found = Run(queens_with_bounds(4, (1, 1)), py=True).step(0, rows=5)
     assert len(found) == 2
+    status, found = runner(p, SSXCC, py=True).step(0, rows=5)
+    assert sorted(found) == [[0, 2], [1, 3]]
 
 
 # -- the API -------------------------------------------------------------------
@@ -368,6 +448,11 @@ def test_kind_picks_the_least_general_kernel():
 
 # -- through ExactCover: solve, solutions, count, solve_batch -----------------
 
+# The tests through ExactCover run once per algorithm (each_algorithm):
+# dancing links (DLX2/DLX3) and dancing cells (SSXCC; bounds stay on
+# DLX3, which has no dancing-cells kernel here).
+
+@pytest.mark.usefixtures("each_algorithm")
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(colored_problems(bounded=True), st.data())
@@ -398,6 +483,7 @@ def test_the_api_matches_reference(case, data):
             assert found in (expected if b == 0 else plain)
 
 
+@pytest.mark.usefixtures("each_algorithm")
 def test_budgets_and_stats_for_colors_and_bounds():
     p = queens_with_bounds(6, (1, 2))
     total = p.count()
@@ -410,6 +496,10 @@ def test_budgets_and_stats_for_colors_and_bounds():
     q = knuth_queens_colored(8)
     assert q.count() == 92
     assert sum(1 for _ in q.solutions(limit=5)) == 5
+    with pytest.raises(BudgetExhausted) as stop:
+        q.count(max_nodes=50)
+    assert stop.value.stats.nodes == 50 and stop.value.count < 92
+    assert q.count(limit=7) == 7 and not q.stats.complete
 
 
 def test_mrv_cutoff_changes_the_tree_of_bounds_not_the_count():
@@ -420,6 +510,7 @@ def test_mrv_cutoff_changes_the_tree_of_bounds_not_the_count():
     assert p.count(mrv_cutoff=3) == 128 and p.stats.nodes == 7980
 
 
+@pytest.mark.usefixtures("each_algorithm")
 def test_time_limit_stops_colors_and_bounds():
     from dlx import BudgetExhausted
     from dlx.problems import debruijn, rooks
@@ -479,18 +570,27 @@ def test_parallel_count_with_bounds_stops_at_its_time_limit():
 
 
 @pytest.mark.parametrize("n", [1, 5, 8])
-def test_parallel_count_with_colors_does_the_same_search(n, monkeypatch):
+def test_parallel_count_with_colors_does_the_same_search(n, monkeypatch,
+                                                         each_algorithm):
     monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
     p = knuth_queens_colored(n)
     one = p.count()
     serial = (p.stats.nodes, p.stats.updates)
     assert p.count(threads=2) == one
-    assert (p.stats.nodes, p.stats.updates) == serial
     from dlx.problems import debruijn
     q = debruijn.debruijn(4)
-    assert q.count(threads=2) == 16 and q.stats.nodes == 189
-    assert q.stats.updates == 5660  # dlx2's own figures for this file
+    assert q.count(threads=2) == 16
     assert q.count(threads=2, given=[0]) == q.count(given=[0])
+    assert q.count(threads=2, given=[0, 1]) == q.count(given=[0, 1]) == 0
+    if each_algorithm == "links":
+        assert (p.stats.nodes, p.stats.updates) == serial
+        q.count(threads=2)
+        assert q.stats.nodes == 189
+        assert q.stats.updates == 5660  # dlx2's own figures for this file
+    else:
+        # Each subtree starts again from the input's item order and with
+        # an empty force stack: SSXCC's work differs a little.
+        assert p.stats.complete and p.stats.nodes >= p.stats.solutions
 
 
 # -- Knuth's own figures -------------------------------------------------------
@@ -523,8 +623,8 @@ def test_same_nodes_and_updates_as_knuth(program, name):
     counters = run.counters.tolist()
     assert (counters[2], counters[0], counters[1]) == FIGURES[program][name]
     if problem.kind == KIND_OF[program]:
-        # The same search through the API, on the kernel it picks.
-        problem.count()
+        # The same search through the API, on dancing links.
+        problem.count(algorithm="links")
         stats = problem.stats
         assert (stats.solutions, stats.nodes, stats.updates) == \
             FIGURES[program][name]

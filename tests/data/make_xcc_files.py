@@ -1,8 +1,9 @@
-"""Write the small DLX2/DLX3 input files of tests/data/dlx2 and dlx3.
+"""Write the small DLX2/DLX3 input files of tests/data/dlx2, dlx3 and
+ssxcc (the larger random ones: SSXCC's forced moves go deeper there).
 
 Run from the repository root: ``python tests/data/make_xcc_files.py``.
-The files are then fed to Knuth's dlx2 and dlx3 (``dlx2 < FILE``) and
-what they print is recorded in each directory's figures.tsv.
+The files are then fed to Knuth's dlx2, dlx3 and ssxcc (``dlx2 < FILE``)
+and what they print is recorded in each directory's figures.tsv.
 """
 
 import random
@@ -91,6 +92,9 @@ if __name__ == "__main__":
     (HERE / "dlx2" / "ignored.dlx").write_text(
         "| options with no primary item: DLX2 ignores them\n"
         "A B | X Y\nX:1 Y\nA X:1\nB X:1\nA B\nY\nA Y:2 X:1\nB Y:2\n")
+    for seed in (4, 5, 6):
+        random_problem(seed, 14, 6, 70, "abc", False, f"random-{seed}.dlx",
+                       "ssxcc")
     rooks(5, 2, "rooks-5-2.dlx")
     rooks(5, 3, "rooks-5-3.dlx")
     queens_bounded(5, "queens-5-bounded.dlx")
