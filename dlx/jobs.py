@@ -90,12 +90,14 @@ BALANCE_ROUNDS = 8
 BALANCE_JOBS = 4
 # On a pool of workers a job stops after a node budget and hands back its
 # unexplored rest as new jobs: the budget is the tree's estimated nodes
-# over BUDGET_PER_WORKER jobs per worker, so the last piece to finish
-# holds up its worker for a small share of the count ...
-BUDGET_PER_WORKER = 8
+# over BUDGET_PER_WORKER pieces per worker, so that the last pieces to
+# finish hold up their workers for a small share of the count (in a
+# simulation of 6x10 pentominoes on 100 workers, bench/longcount.py, 8
+# left 8% of the workers' time idle, 32 left 2%) ...
+BUDGET_PER_WORKER = 32
 # ... but never below this many nodes (a few tens of milliseconds), so a
-# piece's own cost (unpickling nothing, committing its givens) is lost in
-# it.
+# piece's own cost (a copy of the links, its givens chosen, a task sent)
+# is lost in it.
 MIN_BUDGET = 1 << 18
 
 
