@@ -290,6 +290,15 @@ def report(args, problems, timing, estimates, best, truth, balance, workers,
             f"{one:.1f} | {procs:.1f} | {one / procs:.2f}x | "
             f"{flat:.1f} | {one / flat:.2f}x | "
             + (f"{d:.1f} | {d / procs:.2f} |" if d else "- | - |"))
+    verdicts = []
+    for name in timing:
+        one, procs = best[name]["one"], best[name]["processes"]
+        if one >= 30:
+            verdicts.append(f"{name} {one / procs:.2f}x "
+                            f"({'met' if one / procs >= 1.85 else 'missed'})")
+    if verdicts:
+        lines += ["", "The issue's target, at least 1.85x on 2 cores for "
+                  "counts of 30 s or more: " + "; ".join(verdicts) + "."]
     lines += ["", f"### Knuth's estimate ({DEFAULT_PROBES:,} probes, seed "
               f"0) against the true figures", "",
               "| problem | true nodes | estimated nodes | error | "

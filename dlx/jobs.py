@@ -615,7 +615,9 @@ class Progress:
 
     ``fraction``: the share of the search tree explored (Knuth's measure:
     each job weighs one over the product of the branching degrees on its
-    path); ``jobs_done`` of ``jobs``; ``solutions``/``nodes`` so far;
+    path); ``jobs_done`` of ``jobs`` (the jobs known so far: a job cut
+    short by its budget adds the jobs it hands back); ``solutions``/``nodes``
+    so far;
     ``seconds`` since the start; ``eta``: seconds left at the rate so far
     (None until something is known).
     """

@@ -383,21 +383,30 @@ def test_a_dask_cluster_counts():
         executor = client.get_executor()
         assert (p.count(executor=executor, split_jobs=64), p.stats.nodes,
                 p.stats.updates) == truth
+        # Jobs cut short by a budget hand back their rest as Dask tasks.
+        seen = []
+        assert (jobs.count(p, executor=executor, split_jobs=16, budget=60,
+                           progress=seen.append),
+                p.stats.nodes, p.stats.updates) == truth
+        assert seen[-1].jobs > 16 + 10
 
 
 # -- known long counts (pytest -m slow) -----------------------------------------
 
 @pytest.mark.slow
+@pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("build,expected", [
     (lambda: queens(14), 365_596), (lambda: queens(15), 2_279_184),
     (lambda: queens(16), 14_772_512), (lambda: langford(15), 39_809_640)],
     ids=["queens-14", "queens-15", "queens-16", "langford-15"])
-def test_known_long_counts(build, expected):
+def test_known_long_counts(build, expected, workers):
     p = build()
     t0 = time.perf_counter()
-    assert p.count(jobs=0) == expected
-    print(f"{expected:,} on {os.cpu_count()} processes in "
-          f"{time.perf_counter() - t0:.1f} s")
+    assert p.count(jobs=workers) == expected
+    assert p.stats.complete and p.stats.solutions == expected
+    # Run with -s to see how long it took.
+    print(f"{expected:,} on {workers} worker(s) in "
+          f"{time.perf_counter() - t0:.1f} s, {p.stats.nodes:,} nodes")
 
 
 def test_progress_of_one_search(monkeypatch):
