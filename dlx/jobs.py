@@ -412,7 +412,8 @@ def run_piece(payload, given: tuple, mrv_cutoff: int, budget: int = 0):
     t0 = time.perf_counter()
     status = K.search(*run.arrays, run.choice, run.state,
                       np.zeros((0, 1), np.int32), np.zeros(0, np.int32), 0,
-                      int(budget) if budget else NO_LIMIT, run.counters,
+                      min(int(budget), NO_LIMIT) if budget else NO_LIMIT,
+                      run.counters,
                       mrv_cutoff)
     seconds = time.perf_counter() - t0
     solutions, nodes, updates = (int(x) for x in run.counters[[2, 0, 1]])
@@ -744,8 +745,9 @@ def job_budget(plan: Split, workers: int) -> int:
     least ``MIN_BUDGET`` nodes."""
     if not plan.estimated_nodes:
         return 0
-    return max(MIN_BUDGET, int(plan.estimated_nodes /
-                               (BUDGET_PER_WORKER * max(1, workers))))
+    # (An empty 9x9 Sudoku's tree is estimated far beyond int64.)
+    return min(NO_LIMIT, max(MIN_BUDGET, int(
+        plan.estimated_nodes / (BUDGET_PER_WORKER * max(1, workers)))))
 
 
 def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,

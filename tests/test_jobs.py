@@ -9,6 +9,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -167,6 +168,15 @@ def test_the_default_budget_cuts_long_jobs_only():
     assert jobs.job_budget(plan, 100) == 1e12 // (
         jobs.BUDGET_PER_WORKER * 100)
     assert jobs.job_budget(jobs.split(queens(10), jobs=50, probes=0), 2) == 0
+    # A tree beyond int64 (an empty 9x9 Sudoku's is estimated at ~1e25
+    # nodes): the budget stays a kernel's int64.
+    plan.estimated_nodes = 1e30
+    huge = jobs.job_budget(plan, 2)
+    assert huge == np.iinfo(np.int64).max
+    p = queens(6)
+    payload = jobs._Payload(p, jobs.problem_digest(p))
+    assert jobs.run_piece(payload, (), 0, huge)[0] == 4
+    assert jobs.run_piece(payload, (), 0, 10 ** 30)[0] == 4
 
 
 def test_jobs_are_small_plain_data():
