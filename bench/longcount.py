@@ -271,6 +271,8 @@ def report(args, problems, timing, estimates, best, truth, balance, workers,
         f"{dlx.__version__}.  Best of {args.rounds} rounds taking the "
         f"contenders in turn.  Every parallel run found the one-core "
         f"count, nodes and updates exactly.")
+    if args.load is not None and args.load >= 1.0:
+        lines += ["", loaded_warning(args.load)]
     lines += ["", f"### One core against {workers} (processes, and a Dask "
               f"LocalCluster of {workers} worker processes)", "",
               f"`processes` is `count(jobs={workers})`: jobs that reach "
@@ -353,6 +355,16 @@ def report(args, problems, timing, estimates, best, truth, balance, workers,
                 f"{new['efficiency']:.2f} |")
     lines.append(END)
     return "\n".join(lines) + "\n"
+
+
+def loaded_warning(load: float) -> str:
+    return (f"**The machine was loaded** (load average {load:.1f} on "
+            f"{os.cpu_count()} cores when the run began): other processes "
+            f"took CPU time from every contender unevenly, so the times and "
+            f"speed-ups below say nothing about the target; the counts, "
+            f"nodes and updates, the estimates and the simulated balance "
+            f"(which counts work, not time) stand.  Rerun on a quiet "
+            f"machine for the timing table.")
 
 
 def write(text: str) -> None:
