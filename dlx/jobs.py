@@ -12,7 +12,14 @@ them: processes on this machine by default, threads, or a Dask cluster
 through ``distributed.Client.get_executor()``.
 
 A job that turns out large is split again the same way:
-``split(problem, given=job.given)``.
+``split(problem, given=job.given)``.  A count does that by itself as it
+runs: on a pool of workers each job stops after a node budget (a share of
+the whole tree's estimated nodes) and hands back, with the figures of what
+it explored, its unexplored rest as new jobs -- the node where it stopped
+and the untried siblings of every node on its path (``run_piece``).  So
+the figures still add up exactly, and a job whose size the estimate
+missed (polyomino trees are very irregular) cannot hold up the end of a
+count.
 
     >>> from dlx.problems.queens import queens
     >>> p = queens(8)
@@ -23,7 +30,8 @@ A job that turns out large is split again the same way:
     92
 
 A checkpoint is an append-only log: a header line (which problem, which
-split) written whole by write-then-rename, then one line per finished job,
+split) written whole by write-then-rename, then one line per finished job
+(with, in the same line, the jobs it handed back when its budget ran out),
 each flushed and fsynced before the next job is recorded.  A crash at any
 instant leaves at most a torn last line, which is dropped on resume; a job
 is recorded only after it finished, and a recorded job is never run again,
@@ -50,8 +58,9 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from .kernels import links as K
-from .links import load_kernels
-from .search import BudgetExhausted, Interrupted, Stats, whole_number
+from .links import LinksRun, load_kernels
+from .search import (NO_LIMIT, OUT_OF_NODES, BudgetExhausted, Interrupted,
+                     Stats, whole_number)
 from .xcc import EXACT
 
 __all__ = ["Job", "Split", "split", "count", "Progress", "Checkpoint",
@@ -79,6 +88,17 @@ BALANCE_FACTOR = 2.0
 BALANCE_ROUNDS = 8
 # ... as long as the jobs stay fewer than this many times the target.
 BALANCE_JOBS = 4
+# On a pool of workers a job stops after a node budget and hands back its
+# unexplored rest as new jobs: the budget is the tree's estimated nodes
+# over BUDGET_PER_WORKER pieces per worker, so that the last pieces to
+# finish hold up their workers for a small share of the count (in a
+# simulation of 6x10 pentominoes on 100 workers, bench/longcount.py, 8
+# left 8% of the workers' time idle, 32 left 2%) ...
+BUDGET_PER_WORKER = 32
+# ... but never below this many nodes (a few tens of milliseconds), so a
+# piece's own cost (a copy of the links, its givens chosen, a task sent)
+# is lost in it.
+MIN_BUDGET = 1 << 18
 
 
 class CheckpointError(ValueError):
@@ -110,7 +130,10 @@ class Split:
     ``nodes``/``updates``/``solutions``: the work of the top of the tree,
     done while splitting (solutions found there are shallow leaves);
     ``settled``: the share of the tree finished while splitting;
-    ``jobs``: in the order the search would meet them.
+    ``jobs``: in the order the search would meet them;
+    ``estimated_nodes``: the whole tree's nodes by Knuth's estimate of
+    every job (0 when the split made no estimate), which sets the node
+    budget of a job on a pool of workers.
     """
 
     given: tuple
@@ -121,6 +144,7 @@ class Split:
     updates: int = 0
     solutions: int = 0
     settled: float = 0.0
+    estimated_nodes: float = 0.0
 
     def digest(self) -> str:
         """A fingerprint of the split (its jobs and the search rule)."""
@@ -195,9 +219,9 @@ class _Top:
             K.release_option(p, *arrays)
         return updates, children
 
-    def size(self, path, probes: int, seed: int) -> float:
-        """The estimated updates of the subtree at ``path`` (Knuth's
-        probes, seeded by ``seed``)."""
+    def size(self, path, probes: int, seed: int) -> tuple:
+        """The estimated ``(nodes, updates)`` of the subtree at ``path``
+        (Knuth's probes, seeded by ``seed``)."""
         arrays = self.arrays
         nodes = [int(self.option_start[k]) for k in path]
         for p in nodes:
@@ -207,7 +231,7 @@ class _Top:
         K.estimate(*arrays, choice, self.cutoff, seed, out)
         for p in reversed(nodes):
             K.release_option(p, *arrays)
-        return float(out[:, 1].mean())
+        return float(out[:, 0].mean()), float(out[:, 1].mean())
 
 
 def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
@@ -282,16 +306,19 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
                 sizes[entry[1]] = top.size(entry[1], probes,
                                            seed + len(sizes))
         if limit is None:  # a fair share of the whole tree, fixed
-            limit = BALANCE_FACTOR * sum(sizes[e[1]] for e in frontier) / \
+            limit = BALANCE_FACTOR * sum(sizes[e[1]][1] for e in frontier) / \
                 max(target, len(frontier))
-        big = [e for e in frontier if sizes[e[1]] > limit]
+        big = [e for e in frontier if sizes[e[1]][1] > limit]
         if not big or len(frontier) + len(big) > BALANCE_JOBS * target:
             break
         frontier = [child for entry in frontier for child in (
-            expand(entry) if sizes[entry[1]] > limit else [entry])]
+            expand(entry) if sizes[entry[1]][1] > limit else [entry])]
     for place, path, share, commit in sorted(frontier):
-        plan.jobs.append(Job(given + path, share, commit,
-                             sizes.get(path, 0.0)))
+        nodes, updates = sizes.get(path, (0.0, 0.0))
+        plan.jobs.append(Job(given + path, share, commit, updates))
+        plan.estimated_nodes += nodes
+    if plan.estimated_nodes:
+        plan.estimated_nodes += plan.nodes
     return plan
 
 
@@ -353,27 +380,104 @@ def _problem_for(payload) -> object:
     return problem
 
 
-def run_job(payload, given: tuple, commit_updates: int, mrv_cutoff: int):
-    """Count one job: ``(solutions, nodes, updates, seconds)`` of its
-    subtree.  Runs in a worker; ``payload`` is a ``_Payload`` or the
-    fingerprint of one installed in this process."""
+def run_jobs(payload, batch, mrv_cutoff: int, budget: int = 0) -> list:
+    """``run_piece`` for each ``given`` of ``batch``: one task for
+    executors whose every task costs milliseconds (Dask)."""
+    return [run_piece(payload, given, mrv_cutoff, budget)
+            for given in batch]
+
+
+def run_piece(payload, given: tuple, mrv_cutoff: int, budget: int = 0):
+    """Count one job for at most ``budget`` nodes (0: to its end).
+
+    Returns ``(solutions, nodes, updates, seconds, rest)``: the figures of
+    the part of the job's subtree explored, and ``rest``, the unexplored
+    part as new jobs ``(given, share)`` (``share``: of this job's tree),
+    empty when the job ran to its end.  The figures of the rest, counted
+    as jobs, add up with these to the figures of the whole job: DLX1's
+    node and updates of the untried siblings' own covers (and the leaves
+    among them) are counted here, at their parent, where one search counts
+    them.  Runs in a worker; ``payload`` is a ``_Payload`` or the
+    fingerprint of one installed in this process.
+    """
     problem = _problem_for(payload)
-    found = problem.count(given=given, mrv_cutoff=mrv_cutoff,
-                          algorithm="links")
-    stats = problem.stats
-    return (found, stats.nodes, stats.updates - commit_updates,
-            stats.seconds)
+    links = problem.links
+    load_kernels("search")
+    run = LinksRun(links, problem._given_nodes(given), mrv_cutoff)
+    commit = int(run.counters[1])
+    if run.clash:
+        return 0, 0, 0, 0.0, []
+    if run.covered:
+        return 1, 1, 0, 0.0, []
+    t0 = time.perf_counter()
+    status = K.search(*run.arrays, run.choice, run.state,
+                      np.zeros((0, 1), np.int32), np.zeros(0, np.int32), 0,
+                      min(int(budget), NO_LIMIT) if budget else NO_LIMIT,
+                      run.counters,
+                      mrv_cutoff)
+    seconds = time.perf_counter() - t0
+    solutions, nodes, updates = (int(x) for x in run.counters[[2, 0, 1]])
+    updates -= commit
+    rest = []
+    if status == OUT_OF_NODES:
+        found, leaves, extra = _hand_back(run, tuple(given), rest)
+        solutions += found
+        nodes += leaves
+        updates += extra
+    return solutions, nodes, updates, seconds, rest
 
 
-def run_jobs(payload, batch, mrv_cutoff: int) -> list:
-    """``run_job`` for each ``(given, commit_updates)`` of ``batch``: one
-    task for executors whose every task costs milliseconds (Dask)."""
-    return [run_job(payload, given, commit, mrv_cutoff)
-            for given, commit in batch]
+def _hand_back(run: LinksRun, given: tuple, rest: list):
+    """Turn a search stopped at its node bound into jobs, undoing it.
+
+    The kernel stops on entering a node (``state`` is ``(level,
+    FORWARD)``): that node, whose path is ``choice[0..level-1]``, is a job,
+    and so is every option still untried at each level above it.  Trying
+    one of those costs its parent the updates of ``cover_rest`` (and a
+    leaf node when it completes a cover), which one search counts at the
+    parent: returned here as ``(solutions, nodes, updates)``.
+    """
+    arrays = run.arrays
+    rlink, dlink, top = arrays[1], arrays[3], arrays[4]
+    option_of = run.option_of
+    choice = run.choice
+    level = int(run.state[0])
+    path = [int(option_of[choice[k]]) for k in range(level)]
+    shares = [1.0]
+    for k in range(level):  # Knuth's measure: 1 / the product of degrees
+        best = int(top[choice[k]])
+        degree = 0
+        q = int(dlink[best])
+        while q != best:
+            degree += 1
+            q = int(dlink[q])
+        shares.append(shares[-1] / degree)
+    rest.append((given + tuple(path), shares[level]))
+    found = leaves = extra = 0
+    for k in range(level - 1, -1, -1):
+        p = int(choice[k])
+        best = int(top[p])
+        K.uncover_rest(p, *arrays)
+        q = int(dlink[p])
+        while q != best:
+            extra += K.cover_rest(q, *arrays)
+            if rlink[0] == 0:  # a cover: a leaf, not a job
+                found += 1
+                leaves += 1
+            else:
+                rest.append((given + tuple(path[:k]) +
+                             (int(option_of[q]),), shares[k + 1]))
+            K.uncover_rest(q, *arrays)
+            q = int(dlink[q])
+        K.uncover(best, *arrays)
+    run.state[:] = (0, K.DONE)
+    return found, leaves, extra
 
 
 # -- checkpoints ---------------------------------------------------------------
-_FORMAT = "dlx-checkpoint 1"
+_FORMAT = "dlx-checkpoint 2"
+# Version 1 had no jobs handed back; its records read the same.
+_READABLE = (_FORMAT, "dlx-checkpoint 1")
 
 
 class Checkpoint:
@@ -382,7 +486,10 @@ class Checkpoint:
     Open with ``Checkpoint(path, problem, plan)``: a new file gets a header
     naming the problem and the split; an existing one must have the same,
     or ``CheckpointError`` says what differs.  ``done`` maps each recorded
-    job's ``given`` to its ``(solutions, nodes, updates)``.
+    job's ``given`` to its ``(solutions, nodes, updates, seconds, rest)``,
+    ``rest`` being the jobs it handed back, ``(given, share)`` each (see
+    ``run_piece``): they are recorded in the same line as the figures, so
+    a job's rest is known exactly when its figures are.
     """
 
     def __init__(self, path, problem_fingerprint: str, plan: Split):
@@ -409,7 +516,7 @@ class Checkpoint:
             first = f.readline()
         try:
             header = json.loads(first)
-            if header.get("format") != _FORMAT:
+            if header.get("format") not in _READABLE:
                 raise ValueError
         except (ValueError, AttributeError):
             raise CheckpointError(f"{path} is not a dlx checkpoint (its "
@@ -456,7 +563,9 @@ class Checkpoint:
                 entry = json.loads(line)
                 key = tuple(entry["given"])
                 value = (int(entry["solutions"]), int(entry["nodes"]),
-                         int(entry["updates"]))
+                         int(entry["updates"]), 0.0,
+                         [(tuple(int(o) for o in given), float(share))
+                          for given, share in entry.get("rest", ())])
             except (ValueError, KeyError, TypeError):
                 raise CheckpointError(f"{where}:{k}: not a job record; the "
                                       f"file is damaged") from None
@@ -471,10 +580,14 @@ class Checkpoint:
     def record(self, job: Job, result) -> None:
         """Record a finished job durably (flushed and fsynced)."""
         solutions, nodes, updates = result[:3]
-        self.done[tuple(job.given)] = (solutions, nodes, updates)
-        self._file.write(json.dumps({"given": list(job.given),
-                                     "solutions": solutions, "nodes": nodes,
-                                     "updates": updates}) + "\n")
+        rest = [(tuple(g), s) for g, s in result[4]] if len(result) > 4 \
+            else []
+        self.done[tuple(job.given)] = (solutions, nodes, updates, 0.0, rest)
+        entry = {"given": list(job.given), "solutions": solutions,
+                 "nodes": nodes, "updates": updates}
+        if rest:
+            entry["rest"] = [[list(g), s] for g, s in rest]
+        self._file.write(json.dumps(entry) + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())
 
@@ -503,7 +616,9 @@ class Progress:
 
     ``fraction``: the share of the search tree explored (Knuth's measure:
     each job weighs one over the product of the branching degrees on its
-    path); ``jobs_done`` of ``jobs``; ``solutions``/``nodes`` so far;
+    path); ``jobs_done`` of ``jobs`` (the jobs known so far: a job cut
+    short by its budget adds the jobs it hands back); ``solutions``/``nodes``
+    so far;
     ``seconds`` since the start; ``eta``: seconds left at the rate so far
     (None until something is known).
     """
@@ -624,11 +739,22 @@ def _process_pool(workers: int, payload: _Payload) -> cf.ProcessPoolExecutor:
                                   initializer=_install, initargs=(payload,))
 
 
+def job_budget(plan: Split, workers: int) -> int:
+    """The node budget of a job run by ``workers`` workers (0: none):
+    ``BUDGET_PER_WORKER`` pieces per worker of the estimated tree, at
+    least ``MIN_BUDGET`` nodes."""
+    if not plan.estimated_nodes:
+        return 0
+    # (An empty 9x9 Sudoku's tree is estimated far beyond int64.)
+    return min(NO_LIMIT, max(MIN_BUDGET, int(
+        plan.estimated_nodes / (BUDGET_PER_WORKER * max(1, workers)))))
+
+
 def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
           jobs: int = 0, executor: cf.Executor | None = None,
           split_jobs: int | None = None, checkpoint=None,
           progress: Callable[[Progress], None] | bool | None = None,
-          plan: Split | None = None) -> int:
+          plan: Split | None = None, budget: int | None = None) -> int:
     """Count every solution of ``problem`` as independent jobs.
 
     ``executor``: any ``concurrent.futures.Executor`` (for a Dask cluster,
@@ -636,10 +762,13 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
     each worker once); by default ``jobs`` processes on this machine (0:
     one per core; 1: in this process).  ``split_jobs``: how many jobs to
     split into (default: ``JOBS_PER_WORKER`` per worker, at least
-    ``MIN_JOBS``; a checkpoint keeps its own).  ``checkpoint``: a file
-    recording every finished job (see ``Checkpoint``); the same call
-    after a crash resumes from it.  ``progress``: a callable given a
-    ``Progress`` after each job, or True for a bar on stderr.
+    ``MIN_JOBS``; a checkpoint keeps its own).  ``budget``: the nodes a
+    job explores on a worker before it hands back its rest as new jobs
+    (default ``job_budget``; 0: never; jobs run in this process run to
+    their end).  ``checkpoint``: a file recording every finished job and
+    every job handed back (see ``Checkpoint``); the same call after a
+    crash resumes from it.  ``progress``: a callable given a ``Progress``
+    after each job, or True for a bar on stderr.
 
     Sets ``problem.stats`` to the figures of the whole search (the same
     count, nodes and updates as one search from the root) and returns the
@@ -650,6 +779,7 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
 
     workers = _executor_workers(executor) if executor is not None \
         else _workers(jobs)
+    budget = whole_number("budget", budget, optional=True)
     given = list(given)
     if executor is None and workers > 1 and checkpoint is None \
             and plan is None:
@@ -670,6 +800,8 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
             target = max(MIN_JOBS, JOBS_PER_WORKER * workers)
         plan = split(problem, jobs=target, given=given,
                      mrv_cutoff=mrv_cutoff)
+    if budget is None:
+        budget = job_budget(plan, workers)
     log = None
     if checkpoint is not None:
         log = Checkpoint(checkpoint, fingerprint, plan)
@@ -680,31 +812,44 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
     stats = Stats(plan.nodes, plan.updates, plan.solutions, 0.0, False)
     fraction = plan.settled
     done = 0
-    pending = []
-    for job in plan.jobs:
-        result = log.done.get(tuple(job.given)) if log else None
-        if result is None:
-            pending.append(job)
-        else:
-            stats.solutions += result[0]
-            stats.nodes += result[1]
-            stats.updates += result[2]
-            fraction += job.share
-            done += 1
+    total = len(plan.jobs)
 
-    def finished(job, result):
-        nonlocal fraction, done
-        if log is not None:
-            log.record(job, result)
+    def absorb(job, result) -> list:
+        """Add a job's figures; its rest (jobs handed back) is returned."""
+        nonlocal fraction, done, total
         stats.solutions += result[0]
         stats.nodes += result[1]
         stats.updates += result[2]
-        fraction += job.share
+        rest = [Job(tuple(g), job.share * share)
+                for g, share in (result[4] if len(result) > 4 else ())]
+        fraction += job.share - sum(j.share for j in rest)
         done += 1
+        total += len(rest)
+        return rest
+
+    # Resume: what the checkpoint holds is added up, the jobs it handed
+    # back are looked up in turn, and what is left is run.
+    pending, handed_back = [], []
+    stack = [(job, False) for job in reversed(plan.jobs)]
+    while stack:
+        job, back = stack.pop()
+        result = log.done.get(tuple(job.given)) if log else None
+        if result is None:
+            (handed_back if back else pending).append(job)
+        else:
+            stack.extend((j, True) for j in reversed(absorb(job, result)))
+
+    def report():
+        progress(Progress(min(fraction, 1.0), done, total, stats.solutions,
+                          stats.nodes, time.perf_counter() - start))
+
+    def finished(job, result) -> list:
+        if log is not None:
+            log.record(job, result)
+        rest = absorb(job, result)
         if progress:
-            progress(Progress(min(fraction, 1.0), done, len(plan.jobs),
-                              stats.solutions, stats.nodes,
-                              time.perf_counter() - start))
+            report()
+        return rest
 
     def within(job):
         """Progress inside a job counted here: its share of the tree."""
@@ -713,18 +858,18 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
 
         def report(inside: Progress):
             progress(Progress(min(fraction + job.share * inside.fraction,
-                                  1.0), done, len(plan.jobs),
+                                  1.0), done, total,
                               stats.solutions + inside.solutions,
                               stats.nodes + inside.nodes,
                               time.perf_counter() - start))
         return report
 
     if progress and done:  # resumed: show what the checkpoint holds
-        progress(Progress(min(fraction, 1.0), done, len(plan.jobs),
+        progress(Progress(min(fraction, 1.0), done, total,
                           stats.solutions, stats.nodes, 0.0))
     try:
-        _run_all(problem, plan, pending, executor, workers, fingerprint,
-                 finished, within)
+        _run_all(problem, plan, pending, handed_back, executor, workers,
+                 fingerprint, finished, within, budget)
     except KeyboardInterrupt:
         stats.seconds = time.perf_counter() - start
         problem.stats = stats
@@ -740,26 +885,44 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
     return stats.solutions
 
 
-def _run_all(problem, plan: Split, pending: Sequence[Job], executor,
-             workers: int, fingerprint: str, finished, within) -> None:
-    """Run ``pending`` and hand each result to ``finished`` (in the calling
-    thread, as results arrive); ``within(job)`` is the progress callable
-    of a job run here, or None."""
-    if not pending:
+def _run_all(problem, plan: Split, pending: Sequence[Job],
+             handed_back: Sequence[Job], executor, workers: int,
+             fingerprint: str, finished, within, budget: int) -> None:
+    """Run ``pending`` and ``handed_back`` (jobs a budget cut short) and
+    every job they hand back; ``finished(job, result)`` (called here, as
+    results arrive) records a result and returns the jobs it hands back.
+    ``within(job)`` is the progress callable of a job run here, or None.
+
+    The jobs wait in one queue: jobs handed back first (they come from
+    jobs known to be large; shallower first, as a work-stealing scheduler
+    takes the oldest), then the split's largest first by its estimate
+    (else by Knuth's measure: a shallower job stands for more of the
+    tree), so the last jobs to finish are small ones.  Only about two
+    tasks per worker are out at a time, so that a job handed back runs
+    next, not after every job submitted before it.
+    """
+    if not pending and not handed_back:
         return
     cutoff = plan.mrv_cutoff
+    queue = collections.deque(
+        [job] for job in sorted(handed_back, key=lambda j: -j.share))
+    order = sorted(pending, key=lambda job: (-job.size, -job.share))
     if executor is None and workers <= 1:
-        for job in pending:  # here, one after the other
+        queue.extend([job] for job in order)
+        while queue:  # here, one after the other, each to its end
+            job = queue.popleft()[0]
             found = problem.count(given=job.given, mrv_cutoff=cutoff,
                                   algorithm="links",
                                   progress=within(job))
             s = problem.stats
-            finished(job, (found, s.nodes, s.updates - job.commit_updates))
+            finished(job, (found, s.nodes,
+                           s.updates - _commit_updates(problem, job)))
         return
     payload = _Payload(problem, fingerprint)
     own = executor is None
     if own:
-        executor = _process_pool(min(workers, len(pending)), payload)
+        queue.extend([job] for job in order)
+        executor = _process_pool(min(workers, len(queue)), payload)
         handle = fingerprint  # installed in every worker by _install
     else:
         client = _dask_client(executor)
@@ -768,32 +931,41 @@ def _run_all(problem, plan: Split, pending: Sequence[Job], executor,
         # it in memory).
         handle = (client.scatter(payload, broadcast=True)
                   if client is not None else payload)
+        # A task costs milliseconds there: the split's jobs go in
+        # batches, each taking every so many jobs of the largest-first
+        # order, so batches are alike in size.
+        tasks = min(len(order), TASKS_PER_WORKER * max(1, workers))
+        queue.extend(order[k::tasks] for k in range(tasks))
+    window = 2 * max(1, workers)
     futures = {}
     complete = False
-    # Largest first, by the split's estimate (else by Knuth's measure: a
-    # shallower job stands for more of the tree): the last jobs to finish
-    # are then small ones, and no worker is left with a big one at the end.
-    order = sorted(pending, key=lambda job: (-job.size, -job.share))
-    tasks = len(order) if own else min(
-        len(order), TASKS_PER_WORKER * max(1, workers))
-    try:
-        for k in range(tasks):
-            batch = order[k::tasks]
+
+    def submit():
+        while queue and len(futures) < window:
+            batch = queue.popleft()
             if own:
-                job = batch[0]
-                future = executor.submit(run_job, handle, job.given,
-                                         job.commit_updates, cutoff)
+                future = executor.submit(run_piece, handle, batch[0].given,
+                                         cutoff, budget)
             else:
                 future = executor.submit(
-                    run_jobs, handle,
-                    [(job.given, job.commit_updates) for job in batch],
-                    cutoff)
+                    run_jobs, handle, [job.given for job in batch], cutoff,
+                    budget)
             futures[future] = batch
-        for future in cf.as_completed(futures):
-            batch = futures[future]
-            results = [future.result()] if own else future.result()
-            for job, result in zip(batch, results):
-                finished(job, result)
+
+    try:
+        submit()
+        while futures:
+            ready, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+            back = []
+            for future in ready:
+                batch = futures.pop(future)
+                results = [future.result()] if own else future.result()
+                for job, result in zip(batch, results):
+                    back += finished(job, result)
+            # Handed back: to the front of the queue, shallowest first.
+            for job in sorted(back, key=lambda j: j.share):
+                queue.appendleft([job])
+            submit()
         complete = True
     finally:
         for future in futures:
@@ -803,3 +975,12 @@ def _run_all(problem, plan: Split, pending: Sequence[Job], executor,
                 executor.shutdown(wait=True)
             else:  # stop at once, not after the running jobs
                 _stop_pool(executor)
+
+
+def _commit_updates(problem, job: Job) -> int:
+    """The updates of choosing a job's givens (known for the split's
+    jobs; for a job handed back, found by choosing them)."""
+    if job.commit_updates or not job.given:
+        return job.commit_updates
+    run = LinksRun(problem.links, problem._given_nodes(job.given), 0)
+    return int(run.counters[1])

@@ -9,6 +9,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -90,6 +91,92 @@ def test_a_job_splits_again():
     assert len(again.jobs) >= 30
     assert all(j.given[:len(big.given)] == big.given for j in again.jobs)
     assert split_sums(p, again) == one_search(p, big.given)
+
+
+def pieces_sums(problem, plan, budget):
+    """(count, nodes, updates, pieces, share) added up over the split and
+    every piece run with ``budget``, each job handed back run in turn."""
+    payload = jobs._Payload(problem, jobs.problem_digest(problem))
+    found, nodes, updates = plan.solutions, plan.nodes, plan.updates
+    share, pieces = plan.settled, 0
+    stack = [(job.given, job.share) for job in plan.jobs]
+    while stack:
+        given, part = stack.pop()
+        s, n, u, _, rest = jobs.run_piece(payload, given, plan.mrv_cutoff,
+                                          budget)
+        assert all(g[:len(given)] == given and len(g) > len(given) or
+                   g == given and k == 0 for k, (g, _) in enumerate(rest))
+        found, nodes, updates, pieces = found + s, nodes + n, \
+            updates + u, pieces + 1
+        share += part * (1 - sum(f for _, f in rest))
+        stack += [(g, part * f) for g, f in rest]
+    return found, nodes, updates, pieces, share
+
+
+@settings(max_examples=200, deadline=None)
+@given(problems(), st.integers(1, 6), st.integers(1, 12), st.data())
+def test_pieces_cut_short_add_up_to_the_whole_search(case, target, budget,
+                                                     data):
+    nitems, nprimary, options = case
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    forced = data.draw(st.lists(st.integers(0, max(0, len(options) - 1)),
+                                max_size=2, unique=True)) if options else []
+    truth = one_search(p, forced)
+    plan = jobs.split(p, jobs=target, given=forced)
+    *sums, pieces, share = pieces_sums(p, plan, budget)
+    assert tuple(sums) == truth
+    assert share == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("build", [
+    lambda: queens(8), lambda: langford(8), lambda: langford(7, False),
+    lambda: Polyomino("3x20").problem,
+    lambda: Polyomino("4x5", "tetrominoes").problem],
+    ids=["queens-8", "langford-8", "langford-7-all", "pentomino-3x20",
+         "tetromino-4x5"])
+@pytest.mark.parametrize("budget", [1, 3, 10])
+def test_pieces_of_classics_add_up(build, budget):
+    p = build()
+    plan = jobs.split(p, jobs=5)
+    *sums, pieces, share = pieces_sums(p, plan, budget)
+    assert tuple(sums) == one_search(p)
+    assert pieces > len(plan.jobs)  # the budget did cut jobs short
+    assert share == pytest.approx(1.0)
+
+
+def test_count_with_a_budget_on_any_executor(always_split):
+    p = Polyomino("3x20").problem
+    truth = one_search(p)
+    seen = []
+    with ThreadPoolExecutor(2) as pool:
+        assert (jobs.count(p, executor=pool, split_jobs=8, budget=200,
+                           progress=seen.append),
+                p.stats.nodes, p.stats.updates) == truth
+    assert seen[-1].jobs > 8 + 50 and seen[-1].jobs_done == seen[-1].jobs
+    assert seen[-1].fraction == pytest.approx(1.0)
+    assert (jobs.count(p, jobs=2, split_jobs=8, budget=500), p.stats.nodes,
+            p.stats.updates) == truth
+
+
+def test_the_default_budget_cuts_long_jobs_only():
+    plan = jobs.split(queens(10), jobs=50)
+    assert plan.estimated_nodes == pytest.approx(one_search(queens(10))[1],
+                                                 rel=0.5)
+    assert jobs.job_budget(plan, 2) == jobs.MIN_BUDGET
+    plan.estimated_nodes = 1e12
+    assert jobs.job_budget(plan, 100) == 1e12 // (
+        jobs.BUDGET_PER_WORKER * 100)
+    assert jobs.job_budget(jobs.split(queens(10), jobs=50, probes=0), 2) == 0
+    # A tree beyond int64 (an empty 9x9 Sudoku's is estimated at ~1e25
+    # nodes): the budget stays a kernel's int64.
+    plan.estimated_nodes = 1e30
+    huge = jobs.job_budget(plan, 2)
+    assert huge == np.iinfo(np.int64).max
+    p = queens(6)
+    payload = jobs._Payload(p, jobs.problem_digest(p))
+    assert jobs.run_piece(payload, (), 0, huge)[0] == 4
+    assert jobs.run_piece(payload, (), 0, 10 ** 30)[0] == 4
 
 
 def test_jobs_are_small_plain_data():
@@ -213,6 +300,32 @@ def test_checkpoint_of_another_problem_is_refused(tmp_path):
     assert bad.read_text() == "my notes\n"  # never overwritten
 
 
+def test_checkpoint_with_jobs_handed_back_resumes_exactly(tmp_path):
+    path = tmp_path / "p.ckpt"
+    p = Polyomino("3x20").problem
+    truth = one_search(p)
+    with ThreadPoolExecutor(2) as pool:
+        jobs.count(p, executor=pool, split_jobs=6, budget=300,
+                   checkpoint=path)
+    lines = path.read_text().splitlines()
+    entries = [json.loads(line) for line in lines[1:]]
+    assert sum("rest" in e for e in entries) > 10
+    # A crash after any record: the rest is counted once, on one process
+    # or on several, with or without a budget.
+    for keep in (0, 1, 5, len(entries) // 2, len(entries) - 1):
+        path.write_text("\n".join(lines[:1 + keep]) + "\n")
+        for run in (lambda: jobs.count(p, jobs=1, checkpoint=path),
+                    lambda: jobs.count(p, jobs=2, budget=100,
+                                       checkpoint=path)):
+            path.write_text("\n".join(lines[:1 + keep]) + "\n")
+            assert (run(), p.stats.nodes, p.stats.updates) == truth
+    # Still refused for another problem or split.
+    with pytest.raises(jobs.CheckpointError, match="different problem"):
+        jobs.count(queens(8), checkpoint=path)
+    with pytest.raises(jobs.CheckpointError, match="different split"):
+        jobs.count(p, checkpoint=path, split_jobs=40)
+
+
 def test_damaged_checkpoint_is_refused(tmp_path):
     path = tmp_path / "c"
     queens(7).count(checkpoint=path, split_jobs=20)
@@ -225,20 +338,26 @@ def test_damaged_checkpoint_is_refused(tmp_path):
 
 KILLED_RUN = """
 import sys, time
+from dlx import jobs
 from dlx.problems.queens import queens
 def slowly(progress):
     time.sleep(0.01)  # make the run last long enough to be killed
 p = queens(10)
-print(p.count(checkpoint=sys.argv[1], split_jobs=150, progress=slowly),
+workers, budget = int(sys.argv[2]), int(sys.argv[3])
+print(jobs.count(p, checkpoint=sys.argv[1], split_jobs=150, progress=slowly,
+                 jobs=workers, budget=budget or None),
       p.stats.nodes, p.stats.updates, flush=True)
 """
 
 
-def test_sigkill_and_rerun_gives_the_exact_count(tmp_path):
+@pytest.mark.parametrize("workers,budget", [(1, 0), (2, 40)],
+                         ids=["one-process", "processes-with-a-budget"])
+def test_sigkill_and_rerun_gives_the_exact_count(tmp_path, workers, budget):
     path = tmp_path / "q10.ckpt"
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep +
                os.environ.get("PYTHONPATH", ""))
-    command = [sys.executable, "-c", KILLED_RUN, str(path)]
+    command = [sys.executable, "-c", KILLED_RUN, str(path), str(workers),
+               str(budget)]
     run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -250,7 +369,9 @@ def test_sigkill_and_rerun_gives_the_exact_count(tmp_path):
     assert run.returncode == -signal.SIGKILL
     recorded = len(path.read_bytes().splitlines()) - 1
     header = json.loads(path.read_bytes().splitlines()[0])
-    assert 20 <= recorded < header["jobs"]  # killed part-way
+    assert 20 <= recorded  # killed part-way:
+    assert b"rest" in path.read_bytes() if budget else \
+        recorded < header["jobs"]
     again = subprocess.run(command, env=env, stdout=subprocess.PIPE,
                            check=True, timeout=120)
     found, nodes, updates = map(int, again.stdout.split())
@@ -272,21 +393,30 @@ def test_a_dask_cluster_counts():
         executor = client.get_executor()
         assert (p.count(executor=executor, split_jobs=64), p.stats.nodes,
                 p.stats.updates) == truth
+        # Jobs cut short by a budget hand back their rest as Dask tasks.
+        seen = []
+        assert (jobs.count(p, executor=executor, split_jobs=16, budget=60,
+                           progress=seen.append),
+                p.stats.nodes, p.stats.updates) == truth
+        assert seen[-1].jobs > 16 + 10
 
 
 # -- known long counts (pytest -m slow) -----------------------------------------
 
 @pytest.mark.slow
+@pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("build,expected", [
     (lambda: queens(14), 365_596), (lambda: queens(15), 2_279_184),
     (lambda: queens(16), 14_772_512), (lambda: langford(15), 39_809_640)],
     ids=["queens-14", "queens-15", "queens-16", "langford-15"])
-def test_known_long_counts(build, expected):
+def test_known_long_counts(build, expected, workers):
     p = build()
     t0 = time.perf_counter()
-    assert p.count(jobs=0) == expected
-    print(f"{expected:,} on {os.cpu_count()} processes in "
-          f"{time.perf_counter() - t0:.1f} s")
+    assert p.count(jobs=workers) == expected
+    assert p.stats.complete and p.stats.solutions == expected
+    # Run with -s to see how long it took.
+    print(f"{expected:,} on {workers} worker(s) in "
+          f"{time.perf_counter() - t0:.1f} s, {p.stats.nodes:,} nodes")
 
 
 def test_progress_of_one_search(monkeypatch):
