@@ -143,6 +143,7 @@ def load_kernels(*kernels: str) -> None:
     tiny = Cells(1, 1, np.array([1], np.int64), np.array([1], np.int64))
     if "search" in wanted:
         run = CellsRun(tiny, [int(tiny.option_start[0])])
+        run.commit(int(tiny.option_start[0]))  # a clash: compiles it
         run.release()
         CellsRun(tiny, []).step(0, NO_LIMIT, True)
         C.unwind(tiny.set.copy(), np.zeros(4, np.int32),
@@ -172,14 +173,13 @@ class CellsRun:
         self.stack = np.zeros(2 * cells.stack_size(), np.int32)
         self.state = cells.new_state()
         self.counters = np.zeros(3, np.int64)
+        # The save-stack base of every commit still in force, last on top.
         self.given = []
         self.clash = cells.uncoverable
-        for p in given_nodes if not self.clash else ():
-            u = self.commit(p)
-            if u < 0:
-                self.clash = True
-                break
-            self.counters[1] += u
+        if given_nodes and not self.clash:
+            u = self.commit_all(np.asarray(given_nodes, np.int32))
+            self.clash = u < 0
+            self.counters[1] += max(u, 0)
         self.covered = not self.clash and self.active_primary() == 0
         self.depth = cells.nprimary + 1
         self.saved = np.zeros(self.depth + 1, np.int64)
@@ -191,21 +191,45 @@ class CellsRun:
         its updates, or -1 when it clashes with the options committed so
         far (then nothing changes)."""
         item, set_, nd, second = self.arrays
+        base = int(self.state[C.SAVEPTR])
         while True:
             u = C.commit_option(p, item, set_, nd, second, self.stack,
                                 self.state)
             if u != -2:
                 break
-            self.stack = np.concatenate([self.stack, self.stack * 0])
+            self.grow()
         if u >= 0:
-            self.given.append(p)
+            self.given.append(base)
         return u
 
+    def commit_all(self, nodes: np.ndarray) -> int:
+        """Commit the options of ``nodes`` in turn, with one save of the
+        sizes for them all (``C.commit_options``): their updates, or -1
+        when one clashes (then the sizes are as before)."""
+        item, set_, nd, second = self.arrays
+        base = int(self.state[C.SAVEPTR])
+        while True:
+            u = C.commit_options(nodes, item, set_, nd, second, self.stack,
+                                 self.state)
+            if u != -2:
+                break
+            self.grow()
+        if u >= 0:
+            self.given.append(base)
+        return u
+
+    def grow(self) -> None:
+        """A save stack four times as large (a deep search with many active
+        items fills it fast: each level saves every active size)."""
+        bigger = np.zeros(4 * len(self.stack), np.int32)
+        bigger[:len(self.stack)] = self.stack
+        self.stack = bigger
+
     def uncommit(self) -> None:
-        """Release the option committed last."""
-        p = self.given.pop()
-        C.release_option(p, self.arrays[1], self.arrays[2], self.stack,
-                         self.state)
+        """Release the commit (one option, or a ``commit_all``) made
+        last."""
+        C.release_options(self.given.pop(), self.arrays[1], self.stack,
+                          self.state)
 
     def active_primary(self) -> int:
         """The item SSXC1 would branch on now (a set index), 0 if none."""
@@ -232,7 +256,7 @@ class CellsRun:
                 return status, found
             want = want - new if want > 0 else 0
             keep -= stored
-            self.stack = np.concatenate([self.stack, self.stack * 0])
+            self.grow()
 
     def release(self):
         """Undo the search (when paused) and the givens: the arrays are as

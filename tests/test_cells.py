@@ -307,6 +307,53 @@ def test_a_given_clash_changes_nothing():
     assert run.state[C.ACTIVE] == 7 - 3 and run.state[C.SAVEPTR] == 7
 
 
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(small_problems(), st.data())
+def test_commit_options_is_commit_option_in_turn(case, data):
+    """The givens committed at once (one save of the sizes) leave exactly
+    the arrays and updates of committing them one by one, and
+    release_options undoes them; a clash leaves the sizes as they were."""
+    nitems, nprimary, options = case
+    if not options:
+        return
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    c = cells_of(p)
+    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
+                                max_size=4, unique=True))
+    nodes = np.array([c.option_start[g] for g in forced], np.int32)
+    one = CellsRun(p, given=forced)
+    arrays = c.copy_arrays()
+    item, set_, nd, second = arrays
+    stack = np.zeros(2 * c.stack_size(), np.int32)
+    state = c.new_state()
+    u = C.commit_options(nodes, item, set_, nd, second, stack, state)
+    if one.clash:
+        assert u == -1
+        assert state[C.ACTIVE] == len(c.item) and state[C.SAVEPTR] == 0
+        assert same_sets(c, arrays)
+        return
+    assert u == one.counters[1]
+    assert state[C.ACTIVE] == one.state[C.ACTIVE]
+    for mine, theirs in zip(arrays[:3], one.arrays[:3]):
+        assert mine.tolist() == theirs.tolist()
+    C.release_options(0, set_, stack, state)
+    assert state[C.ACTIVE] == len(c.item) and state[C.SAVEPTR] == 0
+    assert same_sets(c, arrays)
+
+
+def test_commit_options_wants_room_for_one_save():
+    c = cells_of(toy())
+    item, set_, nd, second = c.copy_arrays()
+    state = c.new_state()
+    stack = np.zeros(2 * 6, np.int32)  # 7 items active: one entry short
+    nodes = np.array([c.option_start[3]], np.int32)
+    assert C.commit_options(nodes, item, set_, nd, second, stack,
+                            state) == -2
+    assert state[C.ACTIVE] == 7 and state[C.SAVEPTR] == 0
+
+
 # -- the batch kernel ---------------------------------------------------------------
 
 def batch(problem, givens, limit):
