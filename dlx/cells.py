@@ -301,13 +301,21 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
                    stats: Stats, deadline=None) -> int:
     """Count on ``threads`` threads by splitting the top of the tree.
 
-    The top levels are expanded here as SSXC1 branches (its MRV item, the
-    options of its set in order); each frontier node becomes one instance
-    of ``solve_batch`` whose givens are the options on its path.  The count
-    is the one thread's; nodes and updates are close to it but not equal,
-    because each subtree starts from the input's item order, where one
-    thread's search would have inherited the order its earlier subtrees
-    left (SSXC1 breaks MRV ties by that order).
+    The top levels are expanded here as SSXC1 branches (``split_top``);
+    each frontier node becomes one instance of ``solve_batch`` whose givens
+    are the options on its path, searched from freshly built arrays.  The
+    count is the one thread's.  Nodes and updates are exactly the split's
+    plus those of each subtree searched on its own (a test checks it), and
+    the same whatever the scheduling, but they are not one thread's, and
+    cannot be made so: SSXC1 never puts back the order of the active items
+    nor of a set's elements (undoing a level restores sizes only), and it
+    breaks MRV ties by the order of ``item`` and tries a set's options in
+    the order of ``set``.  So the state in which one thread enters its
+    k-th subtree is what the k-1 subtrees before it left, and nothing short
+    of searching them tells it; a subtree searched on another thread starts
+    from the order of the input instead, chooses otherwise at some ties,
+    and makes a tree of other nodes and updates (the solutions are the
+    same).  DLX1 restores its links exactly, hence its equal figures.
     """
     load_kernels("search", "batch")
     stats.complete = False
@@ -321,10 +329,28 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
         stats.nodes = stats.solutions = 1
         stats.complete = True
         return 1
+    frontier, shallow = split_top(run, 64 * threads, stats)
+    starts = np.zeros(len(frontier) + 1, np.int64)
+    np.cumsum([len(given_nodes) + len(path) for path in frontier],
+              out=starts[1:])
+    nodes = np.array([p for path in frontier
+                      for p in list(given_nodes) + list(path)], np.int32)
+    counts, _, work, stopped_by = run_batch(
+        cells, nodes, starts, 0, NO_LIMIT, cells.nprimary + 1, threads,
+        chunks_per_thread=len(frontier), deadline=deadline)
+    return finish_split(stats, t0, shallow, counts, work, stopped_by)
+
+
+def split_top(run: CellsRun, target: int, stats: Stats):
+    """Expand the top of ``run``'s tree (at most four levels, until there
+    are ``target`` open nodes) as SSXC1 branches: its MRV item, the options
+    of its set in order.  Adds the nodes and updates of the expanded nodes
+    to ``stats`` as SSXC1 counts them; returns the open nodes (each the
+    tuple of option nodes on its path) and the solutions met on the way.
+    """
     set_ = run.arrays[1]
     frontier = [()]
     shallow = 0
-    target = 64 * threads
     for _ in range(4):  # at most four levels expanded here
         if not frontier or len(frontier) >= target:
             break
@@ -352,15 +378,7 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
             for _ in path:
                 run.uncommit()
         frontier = grown
-    starts = np.zeros(len(frontier) + 1, np.int64)
-    np.cumsum([len(given_nodes) + len(path) for path in frontier],
-              out=starts[1:])
-    nodes = np.array([p for path in frontier
-                      for p in list(given_nodes) + list(path)], np.int32)
-    counts, _, work, stopped_by = run_batch(
-        cells, nodes, starts, 0, NO_LIMIT, cells.nprimary + 1, threads,
-        chunks_per_thread=len(frontier), deadline=deadline)
-    return finish_split(stats, t0, shallow, counts, work, stopped_by)
+    return frontier, shallow
 
 
 def _show(cells: Cells) -> str:  # pragma: no cover - a docstring helper

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover, load
 from dlx.cells import Cells
+from dlx.problems.langford import langford
 from dlx.kernels import cells as C
 
 from reference import exact_covers
@@ -390,3 +391,41 @@ def test_batch_instances_search_as_fresh_runs():
             mine = sorted(c.option_of[first[b, :first_len[b]]].tolist())
             assert mine == found[0]
     assert counts[-1] == 92 and tuple(work[-1]) == (896, 18532, 0)
+
+
+# -- counting on threads ---------------------------------------------------------
+
+@pytest.mark.parametrize("problem", [queens(8), langford(8)],
+                         ids=["queens-8", "langford-8"])
+def test_threaded_count_is_its_split_plus_each_subtree_alone(problem):
+    """count_parallel's figures are exactly the split's nodes and updates
+    plus those of every frontier subtree searched from fresh arrays (they
+    cannot be one thread's: see its docstring), whatever the thread
+    count's scheduling."""
+    from dlx import cells as D
+    from dlx.search import NO_LIMIT, Stats
+
+    c = problem.cells
+    one = problem.count(algorithm="cells")
+    threaded = Stats()
+    assert D.count_parallel(c, [], 2, threaded) == one
+    again = Stats()
+    assert D.count_parallel(c, [], 2, again) == one
+    assert (again.nodes, again.updates) == (threaded.nodes, threaded.updates)
+    expected = Stats()
+    frontier, shallow = D.split_top(D.CellsRun(c, []), 64 * 2, expected)
+    assert len(frontier) > 1
+    found = shallow
+    for path in frontier:
+        # Each subtree alone, its path committed from the very nodes the
+        # split chose (an option's first node would take its items out in
+        # another order, and so change the ties).
+        run = D.CellsRun(c, list(path))
+        committed = int(run.counters[1])
+        assert run.step(0, NO_LIMIT, False)[0] == C.EXHAUSTED
+        found += int(run.counters[2])
+        expected.nodes += int(run.counters[0])
+        expected.updates += int(run.counters[1]) - committed
+    assert found == one
+    assert (threaded.nodes, threaded.updates) == (expected.nodes,
+                                                  expected.updates)
