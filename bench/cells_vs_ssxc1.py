@@ -14,6 +14,11 @@ batches (``sudoku.solve_many``, one thread) with each of our kernels.
     SSXC1=/path/ssxc1 DLX1=/path/dlx1 python bench/cells_vs_ssxc1.py --rounds 3
     python bench/cells_vs_ssxc1.py --problems queens-12,top95
     python bench/cells_vs_ssxc1.py --results bench/RESULTS.md   # its section there
+
+*Ours* is what ``count()`` runs by default (``algorithm="auto"``: cells or
+links, see ``dlx/algorithm.py``); the table ends with SSXC1's time over
+ours.  The exact command and the load average (before and after) are
+printed with the table, since the machine may be shared.
 """
 
 from __future__ import annotations
@@ -117,6 +122,9 @@ def main(argv=None):
         warm.count(algorithm=algorithm)
     rows = []
     sudoku_rows = []
+    load_before = os.getloadavg()
+    command = "python bench/cells_vs_ssxc1.py " + " ".join(
+        argv if argv is not None else sys.argv[1:])
     for key in keys:
         if key in SUDOKU:
             puzzles = P.read_puzzles(os.path.join(P.SUDOKU_DIR, SUDOKU[key]),
@@ -154,14 +162,19 @@ def main(argv=None):
         if "SSXC1" in work and work["cells"] != work["SSXC1"]:
             raise SystemExit(f"{key}: cells did {work['cells']}, SSXC1 "
                              f"{work['SSXC1']}")
-        rows.append((key, best, work))
+        auto = problem._algorithm("auto")
+        rows.append((key, best, work, auto))
         print(f"{key}: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items())
-              + "; SSXC1/cells " + (f"{best['SSXC1'] / best['cells']:.2f}"
-                                    if "SSXC1" in best else "-")
+              + f"; ours = {auto}; SSXC1/ours "
+              + (f"{best['SSXC1'] / best[auto]:.2f}" if "SSXC1" in best
+                 else "-")
               + f"; links/cells {best['links'] / best['cells']:.2f}",
               flush=True)
+    load = (load_before, os.getloadavg())
+    section = markdown(rows, sudoku_rows, args.rounds, command, load)
+    print()
+    print(section)
     if args.results:
-        section = markdown(rows, sudoku_rows, args.rounds)
         text = ""
         if os.path.exists(args.results):
             with open(args.results) as f:
@@ -178,31 +191,35 @@ def main(argv=None):
             f.write(text)
 
 
-def markdown(rows, sudoku_rows, rounds):
+def markdown(rows, sudoku_rows, rounds, command, load):
     lines = [
         "## Dancing cells against SSXC1 and DLX1",
         "",
-        f"Written by `bench/cells_vs_ssxc1.py --rounds {rounds}` on "
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: the "
+        f"Written by `{command}` on "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "
+        f"average {load[0][0]:.1f} before and {load[1][0]:.1f} after on "
+        f"{os.cpu_count()} cores, best of {rounds} rounds: the "
         "contenders run in turn, round after round, each keeping its best "
         "round (one thread each).  Times are CPU seconds (user + system), "
-        "which the shared, loaded machine disturbs far less than wall "
+        "which a shared machine disturbs far less than wall "
         "time.  *cells* and *links* are `ExactCover.count(algorithm=...)` "
         "(the arrays are built in the first round, outside the best "
         "time); SSXC1 and DLX1 are the builds in /work/knuth, one process "
         "per run reading the file (process start and input included: a "
         "few ms).  Ratios are times over ours with cells: above 1, slower "
-        "than cells.  Our cells search makes exactly SSXC1's nodes and "
+        "than cells.  *ours* is what `count()` runs by default "
+        "(`algorithm=\"auto\"`), and *SSXC1 / ours* the target (at least "
+        "1).  Our cells search makes exactly SSXC1's nodes and "
         "updates (checked on every run), our links search exactly "
         "DLX1's.",
         "",
         "| problem | cells (s) | links (s) | SSXC1 (s) | DLX1 (s) | "
         "links / cells | SSXC1 / cells | DLX1 / cells | cells nodes | "
-        "cells updates | links nodes |",
-        "|---|---|---|---|---|---|---|---|---|---|---|"]
+        "cells updates | links nodes | ours | SSXC1 / ours |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     if not rows:
         lines = lines[:-3]  # no counting table
-    for key, best, work in rows:
+    for key, best, work, auto in rows:
         c = best["cells"]
 
         def t(name):
@@ -215,7 +232,9 @@ def markdown(rows, sudoku_rows, rounds):
             f"| {key} | {t('cells')} | {t('links')} | {t('SSXC1')} | "
             f"{t('DLX1')} | {r('links')} | {r('SSXC1')} | {r('DLX1')} | "
             f"{work['cells'][1]:,} | {work['cells'][2]:,} | "
-            f"{work['links'][1]:,} |")
+            f"{work['links'][1]:,} | {auto} | "
+            + (f"{best['SSXC1'] / best[auto]:.2f}" if "SSXC1" in best
+               else "-") + " |")
     if sudoku_rows:
         lines += ["", "Sudoku batches, `sudoku.solve_many(threads=1)` "
                   "(uniqueness check, limit 2) with each kernel:", "",

@@ -180,6 +180,7 @@ def load_kernels(*kernels: str, kind: str = xcc.EXACT) -> None:
                  colors=None if kind == xcc.EXACT else np.zeros(1, np.int32))
     if (kind, "search") in wanted:
         run = CellsRun(tiny, [int(tiny.option_start[0])])
+        run.commit(int(tiny.option_start[0]))  # a clash: compiles it
         run.release()
         CellsRun(tiny, []).step(0, NO_LIMIT, True)
         K.unwind(tiny.set.copy(), np.zeros(4, np.int32),
@@ -215,14 +216,14 @@ class CellsRun:
         self.stack = np.zeros(2 * cells.stack_size(), np.int32)
         self.state = cells.new_state()
         self.counters = np.zeros(3, np.int64)
+        # (save-stack base, option or -1) of every commit still in
+        # force, last on top.
         self.given = []
         self.clash = cells.uncoverable
-        for p in given_nodes if not self.clash else ():
-            u = self.commit(p)
-            if u < 0:
-                self.clash = True
-                break
-            self.counters[1] += u
+        if given_nodes and not self.clash:
+            u = self.commit_all(np.asarray(given_nodes, np.int32))
+            self.clash = u < 0
+            self.counters[1] += max(u, 0)
         self.covered = not self.clash and self.active_primary() == 0
         self.depth = cells.nprimary + 1
         self.saved = np.zeros(self.depth + 1, np.int64)
@@ -234,21 +235,60 @@ class CellsRun:
         its updates, or -1 when it clashes with the options committed so
         far (then nothing changes)."""
         item, set_, nd, second = self.arrays
+        base = int(self.state[C.SAVEPTR])
         while True:
             u = self.K.commit_option(p, item, set_, nd, second, self.stack,
                                      self.state)
             if u != -2:
                 break
-            self.stack = np.concatenate([self.stack, self.stack * 0])
+            self.grow()
         if u >= 0:
-            self.given.append(p)
+            self.given.append((base, -1 if self.K is C else p))
         return u
 
+    def commit_all(self, nodes: np.ndarray) -> int:
+        """Commit the options of ``nodes`` in turn, with one save of the
+        sizes for them all (``C.commit_options``): their updates, or -1
+        when one clashes (then the sizes are as before).  Kernels without
+        ``commit_options`` (SSXCC) commit them one by one."""
+        if self.K is not C:
+            total = 0
+            for k, p in enumerate(nodes.tolist()):
+                u = self.commit(int(p))
+                if u < 0:
+                    for _ in range(k):
+                        self.uncommit()
+                    return -1
+                total += u
+            return total
+        item, set_, nd, second = self.arrays
+        base = int(self.state[C.SAVEPTR])
+        while True:
+            u = C.commit_options(nodes, item, set_, nd, second, self.stack,
+                                 self.state)
+            if u != -2:
+                break
+            self.grow()
+        if u >= 0:
+            self.given.append((base, -1))
+        return u
+
+    def grow(self) -> None:
+        """A save stack four times as large (a deep search with many active
+        items fills it fast: each level saves every active size)."""
+        bigger = np.zeros(4 * len(self.stack), np.int32)
+        bigger[:len(self.stack)] = self.stack
+        self.stack = bigger
+
     def uncommit(self) -> None:
-        """Release the option committed last."""
-        p = self.given.pop()
-        self.K.release_option(p, self.arrays[1], self.arrays[2], self.stack,
-                              self.state)
+        """Release the commit (one option, or a ``commit_all``) made
+        last."""
+        base, p = self.given.pop()
+        if p < 0:  # a commit_options call, or SSXC1's commit_option
+            C.release_options(base, self.arrays[1], self.stack, self.state)
+        else:  # SSXCC's commit_option: it also tinted the option's items
+            self.K.release_option(p, self.arrays[1], self.arrays[2],
+                                  self.stack, self.state)
 
     def active_primary(self) -> int:
         """The item the kernel would branch on now (a set index), 0 if
@@ -277,7 +317,7 @@ class CellsRun:
                 return status, found
             want = want - new if want > 0 else 0
             keep -= stored
-            self.stack = np.concatenate([self.stack, self.stack * 0])
+            self.grow()
 
     def release(self):
         """Undo the search (when paused) and the givens: the arrays are as
@@ -322,15 +362,23 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
                    stats: Stats, deadline=None) -> int:
     """Count on ``threads`` threads by splitting the top of the tree.
 
-    The top levels are expanded here as SSXC1 branches (its MRV item, the
-    options of its set in order); each frontier node becomes one instance
-    of ``solve_batch`` whose givens are the options on its path.  The count
-    is the one thread's; nodes and updates are close to it but not equal,
-    because each subtree starts from the input's item order, where one
-    thread's search would have inherited the order its earlier subtrees
-    left (SSXC1 breaks MRV ties by that order; SSXCC pushes forced items
-    in it), and its root is a committed option, with no look-ahead and an
-    empty force stack.
+    The top levels are expanded here as SSXC1 branches (``split_top``);
+    each frontier node becomes one instance of ``solve_batch`` whose givens
+    are the options on its path, searched from freshly built arrays.  The
+    count is the one thread's.  Nodes and updates are exactly the split's
+    plus those of each subtree searched on its own (a test checks it), and
+    the same whatever the scheduling, but they are not one thread's, and
+    cannot be made so: SSXC1 never puts back the order of the active items
+    nor of a set's elements (undoing a level restores sizes only), and it
+    breaks MRV ties by the order of ``item`` and tries a set's options in
+    the order of ``set``.  So the state in which one thread enters its
+    k-th subtree is what the k-1 subtrees before it left, and nothing short
+    of searching them tells it; a subtree searched on another thread starts
+    from the order of the input instead, chooses otherwise at some ties,
+    and makes a tree of other nodes and updates (the solutions are the
+    same).  SSXCC also pushes forced items in that order, and a subtree's
+    root is a committed option, with an empty force stack.  DLX1 restores
+    its links exactly, hence its equal figures.
     """
     load_kernels("search", "batch", kind=kind_of(cells))
     stats.complete = False
@@ -344,10 +392,28 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
         stats.nodes = stats.solutions = 1
         stats.complete = True
         return 1
+    frontier, shallow = split_top(run, 64 * threads, stats)
+    starts = np.zeros(len(frontier) + 1, np.int64)
+    np.cumsum([len(given_nodes) + len(path) for path in frontier],
+              out=starts[1:])
+    nodes = np.array([p for path in frontier
+                      for p in list(given_nodes) + list(path)], np.int32)
+    counts, _, work, stopped_by = run_batch(
+        cells, nodes, starts, 0, NO_LIMIT, cells.nprimary + 1, threads,
+        chunks_per_thread=len(frontier), deadline=deadline)
+    return finish_split(stats, t0, shallow, counts, work, stopped_by)
+
+
+def split_top(run: CellsRun, target: int, stats: Stats):
+    """Expand the top of ``run``'s tree (at most four levels, until there
+    are ``target`` open nodes) as SSXC1 branches: its MRV item, the options
+    of its set in order.  Adds the nodes and updates of the expanded nodes
+    to ``stats`` as SSXC1 counts them; returns the open nodes (each the
+    tuple of option nodes on its path) and the solutions met on the way.
+    """
     set_ = run.arrays[1]
     frontier = [()]
     shallow = 0
-    target = 64 * threads
     for _ in range(4):  # at most four levels expanded here
         if not frontier or len(frontier) >= target:
             break
@@ -375,15 +441,7 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
             for _ in path:
                 run.uncommit()
         frontier = grown
-    starts = np.zeros(len(frontier) + 1, np.int64)
-    np.cumsum([len(given_nodes) + len(path) for path in frontier],
-              out=starts[1:])
-    nodes = np.array([p for path in frontier
-                      for p in list(given_nodes) + list(path)], np.int32)
-    counts, _, work, stopped_by = run_batch(
-        cells, nodes, starts, 0, NO_LIMIT, cells.nprimary + 1, threads,
-        chunks_per_thread=len(frontier), deadline=deadline)
-    return finish_split(stats, t0, shallow, counts, work, stopped_by)
+    return frontier, shallow
 
 
 def _show(cells: Cells) -> str:  # pragma: no cover - a docstring helper

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover, load
 from dlx.cells import Cells
+from dlx.problems.langford import langford
 from dlx.kernels import cells as C
 
 from reference import exact_covers
@@ -311,6 +312,53 @@ def test_a_given_clash_changes_nothing():
     assert run.state[C.ACTIVE] == 7 - 3 and run.state[C.SAVEPTR] == 7
 
 
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(small_problems(), st.data())
+def test_commit_options_is_commit_option_in_turn(case, data):
+    """The givens committed at once (one save of the sizes) leave exactly
+    the arrays and updates of committing them one by one, and
+    release_options undoes them; a clash leaves the sizes as they were."""
+    nitems, nprimary, options = case
+    if not options:
+        return
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    c = cells_of(p)
+    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
+                                max_size=4, unique=True))
+    nodes = np.array([c.option_start[g] for g in forced], np.int32)
+    one = CellsRun(p, given=forced)
+    arrays = c.copy_arrays()
+    item, set_, nd, second = arrays
+    stack = np.zeros(2 * c.stack_size(), np.int32)
+    state = c.new_state()
+    u = C.commit_options(nodes, item, set_, nd, second, stack, state)
+    if one.clash:
+        assert u == -1
+        assert state[C.ACTIVE] == len(c.item) and state[C.SAVEPTR] == 0
+        assert same_sets(c, arrays)
+        return
+    assert u == one.counters[1]
+    assert state[C.ACTIVE] == one.state[C.ACTIVE]
+    for mine, theirs in zip(arrays[:3], one.arrays[:3]):
+        assert mine.tolist() == theirs.tolist()
+    C.release_options(0, set_, stack, state)
+    assert state[C.ACTIVE] == len(c.item) and state[C.SAVEPTR] == 0
+    assert same_sets(c, arrays)
+
+
+def test_commit_options_wants_room_for_one_save():
+    c = cells_of(toy())
+    item, set_, nd, second = c.copy_arrays()
+    state = c.new_state()
+    stack = np.zeros(2 * 6, np.int32)  # 7 items active: one entry short
+    nodes = np.array([c.option_start[3]], np.int32)
+    assert C.commit_options(nodes, item, set_, nd, second, stack,
+                            state) == -2
+    assert state[C.ACTIVE] == 7 and state[C.SAVEPTR] == 0
+
+
 # -- the batch kernel ---------------------------------------------------------------
 
 def batch(problem, givens, limit):
@@ -347,3 +395,41 @@ def test_batch_instances_search_as_fresh_runs():
             mine = sorted(c.option_of[first[b, :first_len[b]]].tolist())
             assert mine == found[0]
     assert counts[-1] == 92 and tuple(work[-1]) == (896, 18532, 0)
+
+
+# -- counting on threads ---------------------------------------------------------
+
+@pytest.mark.parametrize("problem", [queens(8), langford(8)],
+                         ids=["queens-8", "langford-8"])
+def test_threaded_count_is_its_split_plus_each_subtree_alone(problem):
+    """count_parallel's figures are exactly the split's nodes and updates
+    plus those of every frontier subtree searched from fresh arrays (they
+    cannot be one thread's: see its docstring), whatever the thread
+    count's scheduling."""
+    from dlx import cells as D
+    from dlx.search import NO_LIMIT, Stats
+
+    c = problem.cells
+    one = problem.count(algorithm="cells")
+    threaded = Stats()
+    assert D.count_parallel(c, [], 2, threaded) == one
+    again = Stats()
+    assert D.count_parallel(c, [], 2, again) == one
+    assert (again.nodes, again.updates) == (threaded.nodes, threaded.updates)
+    expected = Stats()
+    frontier, shallow = D.split_top(D.CellsRun(c, []), 64 * 2, expected)
+    assert len(frontier) > 1
+    found = shallow
+    for path in frontier:
+        # Each subtree alone, its path committed from the very nodes the
+        # split chose (an option's first node would take its items out in
+        # another order, and so change the ties).
+        run = D.CellsRun(c, list(path))
+        committed = int(run.counters[1])
+        assert run.step(0, NO_LIMIT, False)[0] == C.EXHAUSTED
+        found += int(run.counters[2])
+        expected.nodes += int(run.counters[0])
+        expected.updates += int(run.counters[1]) - committed
+    assert found == one
+    assert (threaded.nodes, threaded.updates) == (expected.nodes,
+                                                  expected.updates)
