@@ -322,7 +322,7 @@ def choose_item(rlink, length, bound, slack, cutoff):
 def restore_item(best, level, llink, rlink, ulink, dlink, top, length,
                  color, bound, slack, first_tweak):
     """M8 (Knuth's "backup"): put item best back as it was when ``level``
-    began."""
+    began.  (For unwind; search writes it out, see its backup step.)"""
     if bound[U(best)] == 0 and slack[U(best)] == 0:
         uncover(best, True, llink, rlink, ulink, dlink, top, color, length)
     else:
