@@ -322,7 +322,7 @@ def choose_item(rlink, length, bound, slack, cutoff):
 def restore_item(best, level, llink, rlink, ulink, dlink, top, length,
                  color, bound, slack, first_tweak):
     """M8 (Knuth's "backup"): put item best back as it was when ``level``
-    began."""
+    began.  (For unwind; search writes it out, see its backup step.)"""
     if bound[U(best)] == 0 and slack[U(best)] == 0:
         uncover(best, True, llink, rlink, ulink, dlink, top, color, length)
     else:
@@ -428,8 +428,15 @@ def _search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             level += 1
             step = _FORWARD
         elif step == _BACKUP:
-            restore_item(best, level, llink, rlink, ulink, dlink, top,
-                         length, color, bound, slack, first_tweak)
+            # M8: restore_item, written out: numba's inlining of it left
+            # an incref and a decref of every array argument here.
+            if bound[U(best)] == 0 and slack[U(best)] == 0:
+                uncover(best, True, llink, rlink, ulink, dlink, top, color,
+                        length)
+            else:
+                untweak(best, first_tweak[U(level)], bound[U(best)], llink,
+                        rlink, ulink, dlink, top, color, length)
+            bound[U(best)] += 1
             step = _BACKDOWN
         else:
             # M9: leave this level.
