@@ -414,17 +414,11 @@ def option_items(p, nd):
 
 
 @njit(cache=True)
-def commit_option(p, item, set, nd, second, stack, state):
-    """Choose the option of node p before the search (a given).
-
-    Saves the active sizes (so ``release_option`` can undo it), takes its
-    items out and hides their options.  Returns the number of updates, or
-    -1 when one of its items is no longer active (it clashes with an
-    option committed earlier), or -2 when the stack is too small; in both
-    cases nothing changes.
-    """
-    active = state[ACTIVE]
-    saveptr = state[SAVEPTR]
+def give(p, item, set, nd, active):
+    """Take out the items of the option of node p and hide their options,
+    with ``active`` items active before: the updates, or -1 when one of
+    its items is no longer active (then nothing changes).  The option has
+    ``option_items(p, nd)`` items, so that many fewer are active after."""
     q = p
     while True:
         c = nd[U(2 * q)]
@@ -436,9 +430,6 @@ def commit_option(p, item, set, nd, second, stack, state):
             q += 1
         if q == p:
             break
-    if saveptr + active > stack.shape[0] // 2:
-        return -2
-    saveptr = save_sizes(item, set, stack, saveptr, active)
     updates = 0
     q = p
     while True:
@@ -462,8 +453,29 @@ def commit_option(p, item, set, nd, second, stack, state):
             q += 1
         if q == p:
             break
-    state[ACTIVE] = active
-    state[SAVEPTR] = saveptr
+    return updates
+
+
+@njit(cache=True)
+def commit_option(p, item, set, nd, second, stack, state):
+    """Choose the option of node p before the search (a given).
+
+    Saves the active sizes (so ``release_option`` can undo it), takes its
+    items out and hides their options.  Returns the number of updates, or
+    -1 when one of its items is no longer active (it clashes with an
+    option committed earlier), or -2 when the stack is too small; in both
+    cases nothing changes.
+    """
+    active = state[ACTIVE]
+    saveptr = state[SAVEPTR]
+    if saveptr + active > stack.shape[0] // 2:
+        return -2
+    # Saved above the top: forgotten if the option clashes.
+    top = save_sizes(item, set, stack, saveptr, active)
+    updates = give(p, item, set, nd, active)
+    if updates >= 0:
+        state[ACTIVE] = active - option_items(p, nd)
+        state[SAVEPTR] = top
     return updates
 
 
@@ -501,40 +513,12 @@ def commit_options(nodes, item, set, nd, second, stack, state):
     updates = 0
     for g in range(nodes.shape[0]):
         p = nodes[g]
-        q = p
-        while True:  # every item of the option must still be active
-            c = nd[U(2 * q)]
-            if c < 0:
-                q += c
-            else:
-                if set[U(c - 2)] >= active:
-                    restore_sizes(set, stack, base, saveptr)
-                    return -1
-                q += 1
-            if q == p:
-                break
-        q = p
-        while True:
-            c = nd[U(2 * q)]
-            if c < 0:
-                q += c
-            else:
-                take_out(c, item, set, active)
-                active -= 1
-                updates += 1
-                q += 1
-            if q == p:
-                break
-        q = p
-        while True:
-            c = nd[U(2 * q)]
-            if c < 0:
-                q += c
-            else:
-                updates += hide(c, set, nd)
-                q += 1
-            if q == p:
-                break
+        u = give(p, item, set, nd, active)
+        if u < 0:  # it clashes with an option before it
+            restore_sizes(set, stack, base, saveptr)
+            return -1
+        updates += u
+        active -= option_items(p, nd)
     state[ACTIVE] = active
     state[SAVEPTR] = saveptr
     return updates
