@@ -231,6 +231,19 @@ def _tiny_arrays(tiny, kind):
     return arrays
 
 
+def commit_givens(K, given_nodes, arrays) -> int:
+    """Commit the given options (first nodes) with kernel module ``K``:
+    their updates, or -1 when they clash (no solution; the arrays are
+    then left as they are)."""
+    updates = 0
+    for p in given_nodes:
+        u = K.commit_option(p, *arrays)
+        if u < 0:
+            return -1
+        updates += u
+    return updates
+
+
 class XccRun:
     """One DLX2 or DLX3 search of ``problem``, for ``dlx.search.run``: the
     counterpart of ``dlx.links.LinksRun`` (same attributes and ``step``)."""
@@ -241,13 +254,9 @@ class XccRun:
         load_kernels(kind)
         self.arrays = kernel_arrays(problem)
         self.counters = np.zeros(3, np.int64)
-        self.clash = False
-        for p in given_nodes:
-            u = K.commit_option(p, *self.arrays)
-            if u < 0:
-                self.clash = True
-                break
-            self.counters[1] += u
+        updates = commit_givens(K, given_nodes, self.arrays)
+        self.clash = updates < 0
+        self.counters[1] = max(updates, 0)
         # DLX2, like DLX1, starts with a primary item to branch on; DLX3
         # sees "no active item" as its solution by itself.
         self.covered = (not self.clash and kind == COLORS
@@ -295,13 +304,10 @@ def count_parallel_colors(problem, given_nodes: list[int], threads: int,
     llink, rlink, ulink, dlink, top, length, color = arrays
     first_node = problem.links.option_start
     option_of = problem.links.option_of
-    updates = 0
-    for p in given_nodes:
-        u = C.commit_option(p, *arrays)
-        if u < 0:  # the givens clash: no solution
-            stats.complete = True
-            return 0
-        updates += u
+    updates = commit_givens(C, given_nodes, arrays)
+    if updates < 0:  # the givens clash: no solution
+        stats.complete = True
+        return 0
     stats.updates += updates
     if rlink[0] == 0:  # the givens alone are a cover: one leaf node
         stats.nodes = stats.solutions = 1
@@ -374,13 +380,10 @@ def count_parallel_bounds(problem, given_nodes: list[int], threads: int,
     stats.complete = False
     t0 = time.perf_counter()
     arrays = kernel_arrays(problem)
-    updates = 0
-    for p in given_nodes:
-        u = M.commit_option(p, *arrays)
-        if u < 0:  # the givens clash: no solution
-            stats.complete = True
-            return 0
-        updates += u
+    updates = commit_givens(M, given_nodes, arrays)
+    if updates < 0:  # the givens clash: no solution
+        stats.complete = True
+        return 0
     levels = depth(problem)
     choice = np.zeros(levels, np.int32)
     out = np.zeros((0, levels), np.int32)
