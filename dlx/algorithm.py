@@ -52,6 +52,9 @@ def choose_algorithm(algorithm, problem, purpose: str = "search") -> str:
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of "
                          f"{', '.join(ALGORITHMS)}; got {algorithm!r}")
+    if problem.kind == xcc.MULTIPLICITIES:  # SSMCC: see dlx.cells_mcc
+        from .cells_mcc import choose
+        return choose(algorithm, problem, purpose)
     if problem.kind != xcc.EXACT:
         # Colors and bounds run on DLX2/DLX3; dancing cells has neither yet.
         if algorithm == "cells":

@@ -19,6 +19,8 @@ import numpy as np
 from . import cells as cells_run, search, xcc
 from .algorithm import choose_algorithm
 from .cells import Cells
+from . import cells_mcc
+from .cells_mcc import McCells
 from .links import (Links, LinksRun, columns_used, count_parallel,
                     load_kernels, run_batch)
 from .search import BudgetExhausted, Interrupted, Stats, whole_number
@@ -300,6 +302,8 @@ class ExactCover:
     @property
     def cells(self) -> Cells:
         """The dancing-cells (SSXC1) arrays, built like ``links``."""
+        if self._cells is None and self.kind == xcc.MULTIPLICITIES:
+            self._cells = McCells.of(self)  # SSMCC's (dlx.cells_mcc)
         if self._cells is None:
             self._cells = Cells(len(self.items), len(self.primary),
                                 np.asarray(self._members, np.int64),
@@ -543,7 +547,9 @@ class ExactCover:
         nodes = links.option_start[flat].astype(np.int32)
         budget = search.NO_LIMIT if max_nodes is None else max_nodes
         kind = self.kind
-        if algorithm == "cells":
+        if algorithm == "cells" and kind == xcc.MULTIPLICITIES:
+            cells_mcc.load_kernels("batch")
+        elif algorithm == "cells":
             cells_run.load_kernels("batch")
         elif kind == xcc.EXACT:
             load_kernels("batch")
@@ -551,7 +557,10 @@ class ExactCover:
             xcc.load_kernels(kind, "batch")
         stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
-        if algorithm == "cells":
+        if algorithm == "cells" and kind == xcc.MULTIPLICITIES:
+            counts, first, work, stopped_by = cells_mcc.run_batch(
+                links, nodes, starts, limit, budget, nthreads)
+        elif algorithm == "cells":
             counts, first, work, stopped_by = cells_run.run_batch(
                 links, nodes, starts, limit, budget, len(self.primary) + 1,
                 nthreads)
@@ -620,7 +629,9 @@ class ExactCover:
         if limit == 0:
             stats.complete = True
             return
-        if algorithm == "cells":
+        if algorithm == "cells" and self.kind == xcc.MULTIPLICITIES:
+            run = cells_mcc.McRun(self.cells, nodes)
+        elif algorithm == "cells":
             run = cells_run.CellsRun(self.cells, nodes)
         elif self.kind == xcc.EXACT:
             run = LinksRun(self.links, nodes, cutoff)

@@ -363,6 +363,7 @@ def search(item, set, nd, second, stack, saved, choice, deg, levelstage,
                 state[BASE] = saveptr
                 saveptr = save(item, set, stack, saveptr, active, second)
                 state[BASE_END] = saveptr
+                levelstage[0] = 0
             # Maybe do a forced move left by the last choice.
             best = 0
             while forced > 0:
