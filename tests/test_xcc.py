@@ -7,7 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover, xcc
+from dlx.cells_mcc import McCells, McRun
 from dlx.formats import load
+from dlx.kernels import cells_multiplicities as MC
 from dlx.kernels import colors as C, multiplicities as M
 
 from reference import generalized_covers
@@ -69,6 +71,110 @@ class Run:
         return sorted(tuple(s) for s in found)
 
 
+class SsmccRun:
+    """One SSMCC search (``dlx.kernels.cells_multiplicities``) driven like
+    ``Run``: the givens committed by ``dlx.cells_mcc.McRun``, the search
+    called here (``py``: its plain-Python ``py_func``)."""
+
+    K = MC
+
+    def __init__(self, problem, kind=xcc.MULTIPLICITIES, given=(), py=False):
+        self.problem = problem
+        self.cells = McCells.of(problem)
+        self.given = sorted(set(given))
+        self.run = McRun(self.cells, [int(self.cells.option_start[g])
+                                      for g in self.given])
+        self.counters = self.run.counters
+        self.clash = self.run.clash
+        self.search = MC.search.py_func if py else MC.search
+
+    @property
+    def arrays(self):
+        return self.run.arrays
+
+    def step(self, want=0, rows=0, max_nodes=2**62):
+        if self.clash:
+            return MC.EXHAUSTED, []
+        r = self.run
+        option_of = self.cells.option_of
+        solutions = []
+        while True:
+            out = np.zeros((rows, self.cells.stages), np.int32)
+            out_len = np.zeros(rows, np.int32)
+            before = self.counters[2]
+            status = self.search(*r.arrays, r.stack, r.saved, r.choice,
+                                 r.deg, r.levelstage, r.force, r.state, out,
+                                 out_len, want, max_nodes, self.counters)
+            new = int(self.counters[2] - before)
+            found = min(rows, new)
+            solutions += [sorted(option_of[out[k, :out_len[k]]].tolist()
+                                 + self.given) for k in range(found)]
+            if status != MC.STACK_FULL:
+                return status, solutions
+            r.stack = np.concatenate([r.stack, r.stack])
+            rows -= found
+            want = want - new if want > 0 else 0
+
+    def all(self):
+        status, found = self.step(0, rows=10_000)
+        assert status == MC.EXHAUSTED
+        return sorted(tuple(s) for s in found)
+
+    def unwind(self):
+        MC.unwind(self.run.arrays[1], self.run.stack, self.run.state)
+
+    def restored(self):
+        """Undo the givens; are the sets as built (up to the order of the
+        active items and of each set's elements)?"""
+        self.run.release()
+        return same_cells(self.cells, self.run.arrays, self.run.state)
+
+
+def same_cells(cells, arrays, state):
+    """The sets of ``arrays`` as ``cells`` built them, up to the order of
+    the items and of each set's elements; the sparse-set invariants
+    hold."""
+    item, set_, nd, _ = arrays
+    active = int(state[MC.ACTIVE])
+    if active != cells.active or sorted(item[:active]) != sorted(
+            cells.item[:active]):
+        return False
+    for k, x in enumerate(item):
+        if set_[x - 2] != k:
+            return False
+        for h in (4, 3, 1):  # bound, slack, size
+            if set_[x - h] != cells.set[x - h]:
+                return False
+        size = set_[x - 1]
+        if sorted(set_[x:x + size]) != sorted(cells.set[x:x + size]):
+            return False
+        if any(nd[3 * q + 1] != x + at for at, q in
+               enumerate(set_[x:x + size])):
+            return False
+    return True
+
+
+# Both engines for problems with bounds: Knuth's DLX3 (dancing links) and
+# SSMCC (dancing cells).
+MCC_RUNS = {"links": Run, "cells": SsmccRun}
+
+
+@pytest.fixture(params=["links", "cells"])
+def mcc_algorithm(request, monkeypatch):
+    """Run a test once per engine for bounded problems: ``"auto"`` means
+    this one for them (problems without bounds keep their own)."""
+    import dlx.problem
+    from dlx.algorithm import choose_algorithm
+
+    def forced(algorithm, problem, purpose="search"):
+        if algorithm == "auto" and problem.kind == xcc.MULTIPLICITIES:
+            algorithm = request.param
+        return choose_algorithm(algorithm, problem, purpose)
+
+    monkeypatch.setattr(dlx.problem, "choose_algorithm", forced)
+    return request.param
+
+
 def build(nitems, nprimary, options, colors, bounds=None):
     p = ExactCover(range(nprimary), range(nprimary, nitems), bounds=bounds)
     for items, cols in zip(options, colors):
@@ -107,6 +213,10 @@ def test_dlx3_example_as_dlx3_counts_it():
     assert run.all() == [(1, 3, 4)]
     # dlx3 < dlx3-example.dlx: 1 solution, 14 updates, 6 nodes.
     assert run.counters.tolist() == [6, 14, 1]
+    cells = SsmccRun(q)
+    assert cells.all() == [(1, 3, 4)]
+    # ssmcc < dlx3-example.dlx: 1 solution, 13 updates, 5 nodes.
+    assert cells.counters.tolist() == [5, 13, 1]
 
 
 # -- random problems against the reference --------------------------------------
@@ -154,11 +264,12 @@ def test_colors_match_reference(case):
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(colored_problems(bounded=True))
-def test_multiplicities_match_reference(case):
+@pytest.mark.parametrize("engine", sorted(MCC_RUNS))
+def test_multiplicities_match_reference(engine, case):
     nitems, nprimary, options, colors, bounds = case
     p = build(nitems, nprimary, options, colors, bounds)
     expected = generalized_covers(options, nprimary, nitems, colors, bounds)
-    assert Run(p, xcc.MULTIPLICITIES).all() == expected
+    assert MCC_RUNS[engine](p, xcc.MULTIPLICITIES).all() == expected
 
 
 @settings(max_examples=150, deadline=None,
@@ -176,6 +287,9 @@ def test_givens_match_reference(case, data):
     p = build(nitems, nprimary, options, colors, bounds)
     expected = generalized_covers(options, nprimary, nitems, colors, bounds,
                                   given=forced)
+    cells = SsmccRun(p, given=forced)
+    assert cells.all() == expected
+    assert cells.restored()
     for kind in kinds:
         run = Run(p, kind, given=forced)
         assert run.all() == expected
@@ -208,12 +322,13 @@ def queens_with_bounds(n, k):
     return p
 
 
-@pytest.mark.parametrize("kind", [xcc.COLORS, xcc.MULTIPLICITIES])
+@pytest.mark.parametrize("kind", [xcc.COLORS, xcc.MULTIPLICITIES, "ssmcc"])
 def test_pausing_and_resuming_loses_nothing(kind):
     p = knuth_queens_colored(6) if kind == xcc.COLORS else \
-        queens_with_bounds(5, (1, 1))
-    one_go = Run(p, kind).all()
-    run = Run(p, kind)
+        queens_with_bounds(5, (1, 2))
+    make = SsmccRun if kind == "ssmcc" else Run
+    one_go = make(p, kind).all()
+    run = make(p, kind)
     pieces = []
     while True:
         status, found = run.step(3, rows=3)
@@ -221,7 +336,21 @@ def test_pausing_and_resuming_loses_nothing(kind):
         if status == run.K.EXHAUSTED:
             break
     assert sorted(tuple(s) for s in pieces) == one_go and one_go
-    assert same_arrays(p, kind, run.arrays)
+    if kind == "ssmcc":
+        assert same_cells(run.cells, run.arrays, run.run.state)
+    else:
+        assert same_arrays(p, kind, run.arrays)
+
+
+@pytest.mark.parametrize("want,max_nodes", [(1, 2**62), (5, 2**62), (0, 40)])
+def test_unwind_restores_a_paused_ssmcc_search(want, max_nodes):
+    run = SsmccRun(queens_with_bounds(6, (1, 2)))
+    status, _ = run.step(want, max_nodes=max_nodes)
+    assert status in (MC.PAUSED, MC.OUT_OF_NODES)
+    assert not same_cells(run.cells, run.arrays, run.run.state)
+    run.unwind()
+    assert same_cells(run.cells, run.arrays, run.run.state)
+    assert run.step(0) == (MC.EXHAUSTED, [])  # a finished search stays so
 
 
 @pytest.mark.parametrize("kind", [xcc.COLORS, xcc.MULTIPLICITIES])
@@ -258,8 +387,9 @@ def test_colored_queens_count_as_queens():
     assert len(Run(knuth_queens_colored(7)).all()) == 40
 
 
+@pytest.mark.parametrize("engine", sorted(MCC_RUNS))
 @pytest.mark.parametrize("n,k,count", [(4, 2, 90), (5, 2, 2040)])
-def test_two_per_row_and_column_without_diagonals(n, k, count):
+def test_two_per_row_and_column_without_diagonals(n, k, count, engine):
     # k rooks per row and column: OEIS A001499 (k = 2): 1, 6, 90, 2040.
     p = ExactCover([f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
                    bounds={x: (k, k) for x in [f"r{i}" for i in range(n)]
@@ -267,7 +397,7 @@ def test_two_per_row_and_column_without_diagonals(n, k, count):
     for i in range(n):
         for j in range(n):
             p.add_option([f"r{i}", f"c{j}"])
-    assert len(Run(p).all()) == count
+    assert len(MCC_RUNS[engine](p).all()) == count
 
 
 def test_the_kernel_logic_runs_unjitted():
@@ -276,6 +406,10 @@ def test_the_kernel_logic_runs_unjitted():
     assert sorted(found) == [[0, 2], [1, 3]]
     status, found = Run(queens_with_bounds(4, (1, 1)), py=True).step(0, rows=5)
     assert len(found) == 2
+    q = queens_with_bounds(4, (1, 2))
+    run, jitted = SsmccRun(q, py=True), SsmccRun(q)
+    assert run.all() == jitted.all() == Run(q).all()
+    assert run.counters.tolist() == jitted.counters.tolist()
 
 
 # -- the API -------------------------------------------------------------------
@@ -321,9 +455,10 @@ def test_kind_picks_the_least_general_kernel():
 # -- through ExactCover: solve, solutions, count, solve_batch -----------------
 
 @settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+          suppress_health_check=[HealthCheck.too_slow,
+                                 HealthCheck.function_scoped_fixture])
 @given(colored_problems(bounded=True), st.data())
-def test_the_api_matches_reference(case, data):
+def test_the_api_matches_reference(mcc_algorithm, case, data):
     nitems, nprimary, options, colors, bounds = case
     p = build(nitems, nprimary, options, colors, bounds)
     forced = data.draw(st.lists(st.integers(0, len(options) - 1),
@@ -349,7 +484,7 @@ def test_the_api_matches_reference(case, data):
             assert found in (expected if b == 0 else plain)
 
 
-def test_budgets_and_stats_for_colors_and_bounds():
+def test_budgets_and_stats_for_colors_and_bounds(mcc_algorithm):
     p = queens_with_bounds(6, (1, 2))
     total = p.count()
     assert total > 100 and p.stats.complete
@@ -363,7 +498,7 @@ def test_budgets_and_stats_for_colors_and_bounds():
     assert sum(1 for _ in q.solutions(limit=5)) == 5
 
 
-def test_time_limit_stops_colors_and_bounds():
+def test_time_limit_stops_colors_and_bounds(mcc_algorithm):
     from dlx import BudgetExhausted
     from dlx.problems import debruijn, rooks
     for p in (rooks.rooks(8, 2), debruijn.debruijn(3, 3)):
@@ -372,7 +507,7 @@ def test_time_limit_stops_colors_and_bounds():
         assert p.stats.seconds < 2 and not p.stats.complete
 
 
-def test_huge_upper_bounds_cost_no_memory():
+def test_huge_upper_bounds_cost_no_memory(mcc_algorithm):
     p = ExactCover(["a", "b"], bounds={"a": (0, 10**9)})
     p.add_options([["a"], ["a", "b"], ["b"]])
     assert p.count() == 4  # b once; a any number of times
@@ -441,3 +576,34 @@ def test_every_recorded_file_has_figures():
     for program in ("dlx2", "dlx3"):
         files = {p.name for p in (DATA / program).glob("*.dlx")}
         assert files == set(FIGURES[program])
+    assert set(FIGURES["dlx3"]) | {p.name for p in (DATA / "ssmcc").glob(
+        "*.dlx")} == set(SSMCC)
+
+
+# SSMCC's figures: for the files of tests/data/ssmcc, and of dlx3 (the
+# same inputs as DLX3's; SSMCC counts its binary tree's nodes).
+SSMCC = knuth_figures("ssmcc")
+
+
+def ssmcc_file(name):
+    path = DATA / "ssmcc" / name
+    return path if path.exists() else DATA / "dlx3" / name
+
+
+@pytest.mark.parametrize("name", sorted(SSMCC))
+def test_same_nodes_and_updates_as_ssmcc(name):
+    problem = load(ssmcc_file(name))
+    run = SsmccRun(problem)
+    assert run.step(0)[0] == MC.EXHAUSTED
+    count = int(run.counters[2])
+    assert (count, run.counters[0], run.counters[1]) == SSMCC[name]
+    if problem.kind == xcc.MULTIPLICITIES:
+        # The same search through the API (problems without bounds go to
+        # SSXC1 or SSXCC with algorithm="cells").
+        assert problem.count(algorithm="cells") == count
+        stats = problem.stats
+        assert (count, stats.nodes, stats.updates) == SSMCC[name]
+        assert stats.solutions == count and stats.complete
+    if name in FIGURES["dlx3"]:
+        # The same solutions as DLX3 (which counts them in its own tree).
+        assert count == FIGURES["dlx3"][name][0]
