@@ -215,6 +215,54 @@ def include_option(opt, item, set, nd, second, active, upd):
 
 
 @njit(cache=True)
+def live(q, set, nd, second, active):
+    """Is the option of node q still in play: every primary item of it
+    active and holding it?  (A removed option may linger in the set of an
+    item that it emptied: SSMCC leaves a set of one alone.)"""
+    while nd[U(3 * (q - 1))] > 0:
+        q -= 1
+    while True:
+        x = nd[U(3 * q)]
+        if x <= 0:
+            return True
+        if x < second and (set[U(x - 2)] >= active
+                           or nd[U(3 * q + 1)] >= x + set[U(x - 1)]):
+            return False
+        q += 1
+
+
+@njit(cache=True)
+def include_secondary_only(opt, item, set, nd, second, active, upd):
+    """Include a given option that has no primary item (SSMCC keeps such
+    options in no set, so its search never meets one): purify each of its
+    active secondary items, removing only the options still in play, and
+    deactivate it.  Returns the new ``active``, or -1 as
+    ``include_option``."""
+    while nd[U(3 * (opt - 1))] > 0:
+        opt -= 1
+    while True:
+        ii = nd[U(3 * opt)]
+        if ii <= 0:
+            break
+        if set[U(ii - 2)] < active:
+            c = nd[U(3 * opt + 2)]
+            s = ii + set[U(ii - 1)] - 1
+            while s >= ii:
+                optp = set[U(s)]
+                if (c == 0 or nd[U(3 * optp + 2)] != c) and \
+                        live(optp, set, nd, second, active):
+                    active = remove_elsewhere(optp, item, set, nd, second,
+                                              active, upd)
+                    if active < 0:
+                        return -1
+                s -= 1
+            deactivate(ii, item, set, active)
+            active -= 1
+        opt += 1
+    return active
+
+
+@njit(cache=True)
 def remove_option(opt, item, set, nd, second, active, upd):
     """SSMCC's "remove the option cur_choice" (the right branch): opt's
     option leaves every set it is active in.  Returns the new ``active``,
@@ -494,24 +542,23 @@ def commit_option(p, item, set, nd, second, stack, state):
     primary item (SSMCC keeps those in no set)."""
     active = state[ACTIVE]
     saveptr = state[SAVEPTR]
+    if not live(p, set, nd, second, active):
+        return -1
     q = p
     while nd[U(3 * (q - 1))] > 0:
         q -= 1
-    while True:
-        x = nd[U(3 * q)]
-        if x <= 0:
-            break
-        if x < second:
-            if set[U(x - 2)] >= active:
-                return -1
-            if nd[U(3 * q + 1)] >= x + set[U(x - 1)]:
-                return -1
+    primary = False
+    while nd[U(3 * q)] > 0:
+        primary = primary or nd[U(3 * q)] < second
         q += 1
     if saveptr + active > stack.shape[0] // 3:
         return -2
     top = save(item, set, stack, saveptr, active, second)
     upd = np.zeros(1, np.int64)
-    a = include_option(p, item, set, nd, second, active, upd)
+    if primary:
+        a = include_option(p, item, set, nd, second, active, upd)
+    else:
+        a = include_secondary_only(p, item, set, nd, second, active, upd)
     if a < 0:
         restore(set, stack, saveptr, top)
         return -1
