@@ -5,19 +5,26 @@
 Contenders, on the same problems (built by ``dlx.problems``, written with
 ``dlx.formats`` for the C programs), each round in turn:
 
-* ours: ``count()`` after a warm-up count; ``stats.seconds`` (search only);
-* Knuth's DLX2 (colors) and DLX3 (bounds), when built in ``--knuth``
-  (default ``/work/knuth``, or ``$DLX_KNUTH``): the search time is the
-  process's wall time minus that of the same run stopped before its first
-  node (``T0``: reading the input and starting up), so both sides time
-  the search alone; their nodes and updates are checked against ours;
+* ours: ``count()`` (``algorithm="auto"``: DLX2 for colors, SSMCC's
+  dancing cells for bounds) after a warm-up count; with bounds also
+  ``ours, links``: ``count(algorithm="links")``, our DLX3 kernel;
+* Knuth's DLX2 (colors), DLX3 and SSMCC (bounds), when built in
+  ``--knuth`` (default ``/work/knuth``, or ``$DLX_KNUTH``): the search
+  time is the process's CPU time minus that of the same run stopped
+  before its first node (``T0``: reading the input and starting up), so
+  both sides time the search alone; their nodes and updates are checked
+  against those of ours on the same algorithm (DLX2 and SSMCC against
+  ``ours``, DLX3 against ``ours, links``);
 * miniexact (``miniexacts_c``/``miniexacts_m``) and xcover
   (``algorithm_c``, colors only), when installed (``pip install -e
   '.[compare]'``), timed in this process after a warm-up, their input
   built beforehand.
 
-Every count is checked against the known one.  The table gives the best
-time of the rounds and each contender's time divided by ours.
+Times are CPU seconds (``time.process_time`` in this process, the child's
+rusage for Knuth's programs), which a machine shared with other work
+disturbs far less than wall time.  Every count is checked against the
+known one (or, where none is published, against ours).  The table gives
+the best time of the rounds and each contender's time divided by ours.
 """
 
 from __future__ import annotations
@@ -33,8 +40,23 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..")))
 
+from dlx import ExactCover  # noqa: E402
 from dlx.formats import dumps  # noqa: E402
 from dlx.problems import debruijn, rooks  # noqa: E402
+
+
+def queens_per_line(n, u, v):
+    """u..v queens in every row and column of an n x n board, at most one
+    on each diagonal (secondary items): an MCC problem whose options have
+    secondary items, unlike the rooks."""
+    lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
+    diagonals = [f"{d}{s}" for d in "ab" for s in range(2 * n - 1)]
+    p = ExactCover(lines, diagonals, bounds={x: (u, v) for x in lines})
+    for i in range(n):
+        for j in range(n):
+            p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{n - 1 - i + j}"])
+    return p
+
 
 # name, builder, known count (sources in README: A016031, A001499, A001501)
 PROBLEMS = [
@@ -44,33 +66,41 @@ PROBLEMS = [
     ("2 rooks a line, 6x6 (MCC)", lambda: rooks.rooks(6, 2), 67950),
     ("3 rooks a line, 6x6 (MCC)", lambda: rooks.rooks(6, 3), 297200),
     ("2 rooks a line, 7x7 (MCC)", lambda: rooks.rooks(7, 2), 3110940),
+    # No published count: checked against ours (and DLX3's, SSMCC's).
+    ("1-2 queens a line, 11x11 (MCC)", lambda: queens_per_line(11, 1, 2),
+     None),
 ]
 
 FIGURES = re.compile(r"Altogether (\d+) solutions?, .* (\d+) updates, .* "
                      r"(\d+) nodes")
 
 
-def ours(problem):
-    problem.count()  # warm-up: numba compiles or loads its cache here
+def ours(problem, algorithm="auto"):
+    # warm-up: numba compiles or loads its cache here
+    problem.count(algorithm=algorithm)
 
     def run():
-        n = problem.count()
+        t0 = time.process_time()
+        n = problem.count(algorithm=algorithm)
+        seconds = time.process_time() - t0
         s = problem.stats
-        return n, s.seconds, (s.nodes, s.updates)
+        return n, seconds, (s.nodes, s.updates)
     return run
 
 
 def knuth(program, path):
-    def wall(*args):
-        with open(path) as f:
-            t0 = time.perf_counter()
-            done = subprocess.run([program, *args], stdin=f,
-                                  capture_output=True, text=True)
-            return time.perf_counter() - t0, done.stderr
+    def cpu(*args):
+        with open(path) as f, tempfile.TemporaryFile("w+") as err:
+            proc = subprocess.Popen([program, *args], stdin=f,
+                                    stdout=subprocess.DEVNULL, stderr=err)
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = status
+            err.seek(0)
+            return usage.ru_utime + usage.ru_stime, err.read()
 
     def run():
-        total, err = wall()
-        start, _ = wall("T0")
+        total, err = cpu()
+        start, _ = cpu("T0")
         m = FIGURES.search(err)
         n, updates, nodes = (int(x) for x in m.groups())
         return n, max(total - start, 0.0), (nodes, updates)
@@ -103,10 +133,10 @@ def miniexact(problem):
 
     def run():
         n = 0
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         while s.solve() == 10:
             n += 1
-        return n, time.perf_counter() - t0, None
+        return n, time.process_time() - t0, None
     return run
 
 
@@ -123,9 +153,9 @@ def xcover(problem):
     sum(1 for _ in algorithm_c(*arrays))  # warm-up (numba)
 
     def run():
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         n = sum(1 for _ in algorithm_c(*arrays))
-        return n, time.perf_counter() - t0, None
+        return n, time.process_time() - t0, None
     return run
 
 
@@ -150,35 +180,45 @@ def main(argv=None) -> int:
         if args.only and args.only not in name:
             continue
         problem = build()
-        program = os.path.join(args.knuth,
-                               "dlx3" if problem.bounds else "dlx2")
         path = os.path.join(tmp, "p.dlx")
         with open(path, "w") as f:
             f.write(dumps(problem))
         # label -> one timed run (returns count, seconds, (nodes, updates))
         contenders = {"ours": ours(problem)}
-        if os.access(program, os.X_OK):
-            label = "DLX3 (C)" if problem.bounds else "DLX2 (C)"
-            contenders[label] = knuth(program, path)
+        # Knuth's program -> our run that must search the same tree
+        same_tree = {"dlx2": "ours"}
+        if problem.bounds:
+            contenders["ours, links"] = ours(problem, "links")
+            same_tree = {"dlx3": "ours, links", "ssmcc": "ours"}
+        twin = {}
+        for program, mine in same_tree.items():
+            binary = os.path.join(args.knuth, program)
+            if os.access(binary, os.X_OK):
+                label = f"{program.upper()} (C)"
+                contenders[label] = knuth(binary, path)
+                twin[label] = mine
         if available("miniexact"):  # a solver object counts once
             contenders["miniexact"] = lambda p=problem: miniexact(p)()
         if available("xcover") and not problem.bounds:
             contenders["xcover"] = xcover(problem)
         best: dict = {}
-        work = None
+        work: dict = {}
         for _ in range(args.rounds):
             for label, run in contenders.items():
                 n, seconds, figures = run()
+                if known is None:
+                    known = n
                 if n != known:
                     raise SystemExit(f"{label} counted {n} on {name}, "
                                      f"not {known}")
-                if label == "ours":
-                    work = figures
-                elif figures is not None and figures != work:
+                if label.startswith("ours"):
+                    work[label] = figures
+                elif label in twin and figures != work[twin[label]]:
                     raise SystemExit(f"{label} searched {figures} (nodes, "
-                                     f"updates) on {name}; ours {work}")
+                                     f"updates) on {name}; "
+                                     f"{twin[label]} {work[twin[label]]}")
                 best[label] = min(best.get(label, seconds), seconds)
-        rows.append((name, known, work, best))
+        rows.append((name, known, work["ours"], best))
         print(f"{name}: " + ", ".join(f"{k} {v:.3f} s"
                                       for k, v in best.items()),
               file=sys.stderr, flush=True)
