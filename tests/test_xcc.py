@@ -607,3 +607,24 @@ def test_same_nodes_and_updates_as_ssmcc(name):
     if name in FIGURES["dlx3"]:
         # The same solutions as DLX3 (which counts them in its own tree).
         assert count == FIGURES["dlx3"][name][0]
+
+
+def test_ssmcc_batches_agree_on_threads_and_with_links():
+    from dlx.problems import rooks
+    p = rooks.rooks(5, 2)
+    givens = [[k] for k in range(len(p))] + [[0, 1, 2], [0, 6]]
+    one = p.solve_batch(givens, limit=10**6, algorithm="cells")
+    two = p.solve_batch(givens, limit=10**6, algorithm="cells", threads=2)
+    links = p.solve_batch(givens, limit=10**6, algorithm="links")
+    assert one.counts.tolist() == two.counts.tolist() == \
+        links.counts.tolist()
+    assert (one.counts[:-2] == 2040 * 10 // 25).all()  # 10 of 25 squares
+    assert one.counts[-2] == -1  # three rooks in row 0
+    assert one.nodes.tolist() == two.nodes.tolist()
+    for b, (g, row) in enumerate(zip(givens, one.solutions)):
+        if one.counts[b] > 0:  # the first solution: 2 rooks a line
+            solution = set(g) | {k for k in row if k >= 0}
+            lines = [x for k in solution for x in p.options[k]]
+            assert sorted(lines) == sorted(p.primary * 2)
+    assert p.solve_batch([[0]], limit=1, max_nodes=3,
+                         algorithm="cells").counts.tolist() == [-2]
