@@ -628,3 +628,18 @@ def test_ssmcc_batches_agree_on_threads_and_with_links():
             assert sorted(lines) == sorted(p.primary * 2)
     assert p.solve_batch([[0]], limit=1, max_nodes=3,
                          algorithm="cells").counts.tolist() == [-2]
+
+
+def test_ssmcc_starts_with_optionless_items_inactive():
+    # As ssmcc's "make optionless items invisible": A (bounds 0..1) and W
+    # have no option (X:b Y:a has no primary item: in no set) and start
+    # out inactive, the sets of the others in input order.
+    cells = McCells.of(load(DATA / "ssmcc" / "optionless.dlx"))
+    names = "A B C D W X Y Z".split()
+    x = {name: x for name, x in zip(names, sorted(cells.item))}
+    active = [x for x in cells.item[:cells.active]]
+    assert cells.active == 6 and sorted(active) == sorted(
+        x[n] for n in "BCDXYZ")
+    assert all(cells.set[cells.item[k] - 2] == k for k in range(8))
+    assert not cells.uncoverable
+    assert McCells.of(load(DATA / "ssmcc" / "too-few-options.dlx")).uncoverable
