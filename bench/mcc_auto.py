@@ -8,13 +8,15 @@ alternating; each line prints links / cells (above 1: cells is faster).
 Problems: the bounded files of tests/data/dlx3 and tests/data/ssmcc; the
 files of ``shared/data/exactcover`` (when present) given a bound 1..2 on
 their first item; rooks and 1-2 queens a line with and without givens;
-``solve`` with givens; ``solve_batch`` with one given an instance.
+``solve`` with givens; ``solve_batch`` with one given an instance, and with 3-8 givens taken
+from solutions (uniqueness checks, as a Sudoku batch does).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -112,6 +114,18 @@ def main(argv=None) -> int:
             report(f"solve_batch {name}, one given each, limit {limit}",
                    best_cpu(lambda a: p.solve_batch(givens, limit=limit,
                                                     algorithm=a), r))
+    # Uniqueness checks of partial solutions: the Sudoku-like batch.
+    for name, p, k in (("rooks 7x7, 2 a line", rooks.rooks(7, 2), 8),
+                       ("1-2 queens a line 11x11",
+                        queens_per_line(11, 1, 2), 6),
+                       ("1-2 queens a line 11x11",
+                        queens_per_line(11, 1, 2), 3)):
+        rng = random.Random(1)
+        givens = [rng.sample(s, k) for s in p.solutions(limit=200)]
+        report(f"solve_batch {name}, 200 instances of {k} givens from "
+               f"solutions, limit 2",
+               best_cpu(lambda a: p.solve_batch(givens, limit=2,
+                                                algorithm=a), r))
     return 0
 
 

@@ -280,11 +280,11 @@ def choose(algorithm: str, problem, purpose: str) -> str:
     counts took 1/1.9 of DLX3's time on the rooks problems, 1/1.2 on
     queens with 1..2 a line, 1/1.1-1/1.9 on every bounded file of
     tests/data/dlx3 and on exact-cover files given one bound, where the
-    worst was queens 10 and 12 at 0.91-0.93 (links ahead by 7-9%).
-    A batch of short searches (``limit=2``, one given each) took 0.81-0.91
-    of the time with links, whose per-node and per-given costs are
-    smaller (SSMCC saves every active item's size and bound at each
-    branching node and for each given).
+    worst was queens 10 and 12 at 0.91-0.94 (links ahead by 6-9%).
+    A batch of uniqueness checks (``limit=2``, 3-8 givens from solutions)
+    took 0.61-0.65 of the time with links, whose per-node and per-given
+    costs are smaller (SSMCC saves every active item's size and bound at
+    each branching node and for each given).  ``bench/mcc_auto.py``.
     """
     if algorithm != "auto":
         return algorithm
