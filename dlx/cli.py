@@ -132,7 +132,8 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("--algorithm", choices=("auto", "links", "cells"),
                        default="auto",
                        help="links: Knuth's DLX1 (dancing links); cells: "
-                            "his SSXC1 (dancing cells); auto (default): "
+                            "his SSXC1 (dancing cells; SSMCC for bounds); "
+                            "auto (default): "
                             "the faster for the problem's shape")
     _add_output_options(solve, symmetric=False, memo=True)
 
