@@ -301,9 +301,10 @@ class ExactCover:
 
     @property
     def cells(self) -> Cells:
-        """The dancing-cells (SSXC1) arrays, built like ``links``."""
+        """The dancing-cells (SSXC1) arrays, built like ``links``; SSMCC's
+        (``dlx.cells_mcc.McCells``) for a problem with bounds."""
         if self._cells is None and self.kind == xcc.MULTIPLICITIES:
-            self._cells = McCells.of(self)  # SSMCC's (dlx.cells_mcc)
+            self._cells = McCells.of(self)
         if self._cells is None:
             self._cells = Cells(len(self.items), len(self.primary),
                                 np.asarray(self._members, np.int64),
