@@ -10,6 +10,7 @@ and ``choose`` is ``algorithm="auto"``'s rule for bounded problems.
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 
@@ -117,7 +118,7 @@ class McCells:
         nd = self.nd
         for p in given_nodes:
             q = p
-            while nd[3 * q] > 0:
+            while q >= 0 and nd[3 * q] > 0:  # (q < 0: an exclusion)
                 if nd[3 * q] >= self.second:
                     x, color = int(nd[3 * q]), int(nd[3 * q + 2])
                     if x in seen and (color == 0 or seen[x] != color):
@@ -183,13 +184,18 @@ class McRun:
         self.option_of = cells.option_of
 
     def commit(self, p: int) -> int:
-        """Include the option of node p (growing the stack if need be):
-        its updates, or -1 when it clashes (nothing changes then)."""
+        """Include the option of node p (``p >= 0``) or exclude that of
+        node ``-1 - p`` (growing the stack if need be): its updates, or -1
+        when it clashes (nothing changes then)."""
         item, set_, nd, second = self.arrays
         lo = int(self.state[M.SAVEPTR])
         while True:
-            u = M.commit_option(p, item, set_, nd, second, self.stack,
-                                self.state)
+            if p >= 0:
+                u = M.commit_option(p, item, set_, nd, second, self.stack,
+                                    self.state)
+            else:
+                u = M.exclude_option(-1 - p, item, set_, nd, second,
+                                     self.stack, self.state)
             if u != -2:
                 break
             self.stack = np.concatenate([self.stack, self.stack * 0])
@@ -222,6 +228,22 @@ class McRun:
             want = want - new if want > 0 else 0
             keep -= stored
             self.stack = np.concatenate([self.stack, self.stack * 0])
+
+    def uncommit(self) -> None:
+        """Undo the last ``commit``."""
+        M.release_option(self.arrays[1], self.stack, self.state,
+                         self.marks.pop())
+
+    def branch_item(self) -> int:
+        """The item SSMCC would branch on now (its set index; a forced
+        one first), or 0 when none is left: a solution."""
+        item, set_, nd, second = self.arrays
+        out = np.zeros(2, np.int64)
+        score = M.choose_item(item, set_, int(self.state[M.ACTIVE]), second,
+                              self.force, 0, out)
+        if out[1] > 0:
+            return int(self.force[out[1] - 1])
+        return 0 if score == M.INF else int(out[0])
 
     def release(self):
         """Undo the search (when paused) and the givens."""
@@ -269,6 +291,77 @@ def run_batch(cells: McCells, nodes, starts, limit, max_nodes, threads,
     first[clash] = -1
     work[clash] = 0
     return counts, first, work, stopped_by
+
+
+def count_parallel(cells: McCells, given_nodes: list[int], threads: int,
+                   stats, deadline=None) -> int:
+    """Count on ``threads`` threads by splitting the top of the tree.
+
+    At a node, the item SSMCC would branch on, with options ``o1 ... od``
+    in its set, splits the solutions into ``d + 1`` disjoint parts: those
+    with ``o1``; without ``o1`` and with ``o2``; ...; without any of them
+    (SSMCC's right branches, taken in advance).  A few levels of that give
+    the pieces, each a ``solve_batch`` instance whose givens include and
+    exclude options (``-1 - p`` excludes node ``p``).  The count is the
+    one thread's; nodes and updates are each piece's own search, not one
+    thread's (the pieces start from the input's item order, without the
+    forced moves pending above them), plus the nodes split here and the
+    updates of the pieces' givens.
+    """
+    from .search import finish_split
+    load_kernels("search", "batch")
+    stats.complete = False
+    t0 = time.perf_counter()
+    run = McRun(cells, given_nodes)
+    stats.updates = int(run.counters[1])
+    if run.clash:
+        stats.complete = True
+        return 0
+    set_ = run.arrays[1]
+    frontier = [()]
+    expanded = 0  # nodes split here
+    target = 64 * threads
+    for _ in range(4):  # at most four levels expanded here
+        if len(frontier) >= target:
+            break
+        grown = []
+        for path in frontier:
+            applied = 0
+            for p in path:
+                if run.commit(p) < 0:
+                    break
+                applied += 1
+            best = run.branch_item() if applied == len(path) else 0
+            if applied < len(path) or best == 0:
+                # A clash (no solution) or a solution: no split.
+                if applied == len(path):
+                    grown.append(path)
+            else:
+                expanded += 1
+                options = set_[best:best + set_[best - 1]].tolist()
+                for k, p in enumerate(options):
+                    grown.append(path + tuple(-1 - q for q in options[:k])
+                                 + (p,))
+                grown.append(path + tuple(-1 - q for q in options))
+            for _ in range(applied):
+                run.uncommit()
+        if len(grown) == len(frontier):
+            frontier = grown
+            break
+        frontier = grown
+    starts = np.zeros(len(frontier) + 1, np.int64)
+    np.cumsum([len(given_nodes) + len(path) for path in frontier],
+              out=starts[1:])
+    nodes = np.array([p for path in frontier
+                      for p in list(given_nodes) + list(path)], np.int32)
+    counts, _, work, stopped_by = run_batch(
+        cells, nodes, starts, 0, NO_LIMIT, threads,
+        chunks_per_thread=len(frontier), deadline=deadline)
+    # The work of the pieces' givens, and of the nodes split here, is
+    # work done too.
+    stats.updates += int(work[:, 2].sum())
+    stats.nodes += expanded
+    return finish_split(stats, t0, 0, counts, work, stopped_by)
 
 
 def choose(algorithm: str, problem, purpose: str) -> str:

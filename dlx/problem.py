@@ -431,9 +431,11 @@ class ExactCover:
                            progress=progress, split_jobs=split_jobs)
         nthreads = _thread_count(threads)
         algorithm = self._algorithm(algorithm)
-        if nthreads > 1 and self.kind == xcc.MULTIPLICITIES:
+        if nthreads > 1 and self.kind == xcc.MULTIPLICITIES and \
+                algorithm != "cells":
             raise ValueError(f"count(threads={threads}) is not available for "
-                             f"problems with bounds yet; count them on one "
+                             f"problems with bounds on dancing links yet; "
+                             f"count them with algorithm='cells' or on one "
                              f"thread (threads=1)")
         if progress:
             if nthreads > 1:
@@ -462,6 +464,9 @@ class ExactCover:
                 if stop.stats.nodes < _SERIAL_PROBE_NODES:
                     raise  # the time limit, not the probe's node budget
             stats = self.stats = Stats()
+            if algorithm == "cells" and self.kind == xcc.MULTIPLICITIES:
+                return cells_mcc.count_parallel(self.cells, nodes, nthreads,
+                                                stats, deadline)
             if algorithm == "cells":
                 return cells_run.count_parallel(self.cells, nodes, nthreads,
                                                 stats, deadline)

@@ -514,10 +514,27 @@ def test_huge_upper_bounds_cost_no_memory(mcc_algorithm):
     assert sorted(p.solutions()) == [[0, 1], [0, 2], [1], [2]]
 
 
-def test_threads_are_refused_for_bounds():
+def test_threads_are_refused_for_bounds_on_links():
     with pytest.raises(ValueError, match="one thread"):
-        queens_with_bounds(5, (1, 2)).count(threads=2)
+        queens_with_bounds(5, (1, 2)).count(threads=2, algorithm="links")
     assert queens_with_bounds(5, (1, 2)).count(threads=1) > 0
+
+
+@pytest.mark.parametrize("name", ["rooks-5-3.dlx", "random-1.dlx",
+                                  "optionless.dlx", "too-few-options.dlx"])
+def test_parallel_ssmcc_count_is_the_count(name, monkeypatch):
+    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    p = load(ssmcc_file(name))
+    assert p.kind == xcc.MULTIPLICITIES
+    one = p.count(algorithm="cells")
+    for threads in (2, 3):
+        assert p.count(threads=threads) == one == p.stats.solutions
+        assert p.stats.complete
+    for g in ([0], [0, len(p) - 1], [len(p) - 1]):
+        assert p.count(given=g, threads=2) == p.count(given=g,
+                                                      algorithm="links")
+    q = queens_with_bounds(6, (1, 2))
+    assert q.count(threads=2) == q.count(algorithm="links")
 
 
 @pytest.mark.parametrize("n", [1, 5, 8])

@@ -568,6 +568,31 @@ def commit_option(p, item, set, nd, second, stack, state):
 
 
 @njit(cache=True)
+def exclude_option(p, item, set, nd, second, stack, state):
+    """Remove the option of node p before the search (a right branch
+    taken in advance: every solution searched then leaves it out), as
+    ``commit_option`` includes one; ``release_option`` undoes it.
+    Returns the updates, -1 when the option is no longer in play or its
+    removal leaves a primary item with too few options (nothing changes
+    then), -2 when the stack is too small."""
+    active = state[ACTIVE]
+    saveptr = state[SAVEPTR]
+    if not live(p, set, nd, second, active):
+        return -1
+    if saveptr + active > stack.shape[0] // 3:
+        return -2
+    top = save(item, set, stack, saveptr, active, second)
+    upd = np.zeros(1, np.int64)
+    a = remove_option(p, item, set, nd, second, active, upd)
+    if a < 0:
+        restore(set, stack, saveptr, top)
+        return -1
+    state[ACTIVE] = a
+    state[SAVEPTR] = top
+    return upd[0]
+
+
+@njit(cache=True)
 def release_option(set, stack, state, lo):
     """Undo the commit whose save began at stack entry ``lo`` (the last
     one committed)."""
@@ -597,8 +622,9 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
                 active0, first, first_len, counts, work, levels, stop):
     """Solve many instances that differ only in committed options, as
     ``dlx.kernels.cells.solve_batch`` does (same ``counts`` codes and
-    ``work`` columns); ``levels`` sizes ``choice``/``deg``, and
-    ``first.shape[1]`` the stages.  Each instance starts from the
+    ``work`` columns); a given ``-1 - p`` excludes the option of node
+    ``p`` instead (``exclude_option``).  ``levels`` sizes
+    ``choice``/``deg``, and ``first.shape[1]`` the stages.  Each instance starts from the
     ``pristine_*`` arrays with ``active0`` items active.  Releases the
     GIL."""
     nbatch = given_start.shape[0] - 1
@@ -627,12 +653,16 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
         updates = 0
         clash = False
         for g in range(given_start[b], given_start[b + 1]):
-            u = commit_option(given_nodes[g], item, set, nd, second, stack,
-                              state)
-            while u == -2:
+            p = given_nodes[g]
+            while True:
+                if p >= 0:
+                    u = commit_option(p, item, set, nd, second, stack, state)
+                else:
+                    u = exclude_option(-1 - p, item, set, nd, second, stack,
+                                       state)
+                if u != -2:
+                    break
                 stack = grown(stack)
-                u = commit_option(given_nodes[g], item, set, nd, second,
-                                  stack, state)
             if u < 0:
                 clash = True
                 break
