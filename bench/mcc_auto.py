@@ -8,8 +8,9 @@ alternating; each line prints links / cells (above 1: cells is faster).
 Problems: the bounded files of tests/data/dlx3 and tests/data/ssmcc; the
 files of ``shared/data/exactcover`` (when present) given a bound 1..2 on
 their first item; rooks and 1-2 queens a line with and without givens;
-``solve`` with givens; ``solve_batch`` with one given an instance, and with 3-8 givens taken
-from solutions (uniqueness checks, as a Sudoku batch does).
+``solve`` with givens; ``solve_batch`` with one given an instance, and
+with 3-8 givens taken from solutions (uniqueness checks, as a Sudoku
+batch does).
 """
 
 from __future__ import annotations

@@ -385,8 +385,8 @@ def choose(algorithm: str, problem, purpose: str) -> str:
 
 
 def _show(cells: McCells) -> str:  # pragma: no cover - a docstring helper
-    lines = [f"item   " + " ".join(f"{v:3d}" for v in cells.item),
-             f"set    " + " ".join(f"{v:3d}" for v in cells.set)]
+    lines = ["item   " + " ".join(f"{v:3d}" for v in cells.item),
+             "set    " + " ".join(f"{v:3d}" for v in cells.set)]
     for name, k in (("itm", 0), ("loc", 1), ("clr", 2)):
         lines.append(f"{name:6} " + " ".join(f"{v:3d}"
                                              for v in cells.nd[k::3]))

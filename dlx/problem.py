@@ -345,8 +345,9 @@ class ExactCover:
 
         ``algorithm`` (every search method has it): ``"links"`` is Knuth's
         DLX1 (dancing links), ``"cells"`` his SSXC1 (dancing cells: sparse
-        sets; SSMCC for problems with bounds), ``"auto"`` (the default) picks the one that measured faster
-        for problems of this shape (see the README).  Both find the same
+        sets; SSMCC for problems with bounds), ``"auto"`` (the default)
+        picks the one that measured faster for problems of this shape (see
+        the README).  Both find the same
         solutions, in their own order; ``stats`` counts nodes and updates
         as the chosen program counts them.
         """

@@ -100,7 +100,7 @@ EXHAUSTED = 0
 PAUSED = 1
 OUT_OF_NODES = 2
 STACK_FULL = 3  # grow the save stack and call again
-TOO_DEEP = 4  # choice/levelstage too short (never, when sized as the glue does)
+TOO_DEEP = 4  # choice/levelstage too short (never, sized as the glue does)
 
 INF = 0x7FFFFFFF
 
@@ -624,9 +624,9 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
     ``dlx.kernels.cells.solve_batch`` does (same ``counts`` codes and
     ``work`` columns); a given ``-1 - p`` excludes the option of node
     ``p`` instead (``exclude_option``).  ``levels`` sizes
-    ``choice``/``deg``, and ``first.shape[1]`` the stages.  Each instance starts from the
-    ``pristine_*`` arrays with ``active0`` items active.  Releases the
-    GIL."""
+    ``choice``/``deg``, and ``first.shape[1]`` the stages.  Each instance
+    starts from the ``pristine_*`` arrays with ``active0`` items active.
+    Releases the GIL."""
     nbatch = given_start.shape[0] - 1
     stages = first.shape[1]
     n = item.shape[0]
