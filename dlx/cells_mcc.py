@@ -140,8 +140,13 @@ def load_kernels(*kernels: str) -> None:
     _loaded.update(wanted)
     tiny = McCells(1, 1, np.array([1]), np.array([1]), None, {1: (0, 2)})
     if "search" in wanted:
-        run = McRun(tiny, [int(tiny.option_start[0])])
+        p = int(tiny.option_start[0])
+        run = McRun(tiny, [p])
         run.step(0, NO_LIMIT, True)
+        run.release()
+        # And the single steps count_parallel takes from Python.
+        run = McRun(tiny, [-1 - p])
+        run.branch_item()
         run.release()
     if "batch" in wanted:
         M.solve_batch(*tiny.copy_arrays(), tiny.item, tiny.set, tiny.nd,
@@ -308,15 +313,41 @@ def count_parallel(cells: McCells, given_nodes: list[int], threads: int,
     forced moves pending above them), plus the nodes split here and the
     updates of the pieces' givens.
     """
-    from .search import finish_split
+    from .search import Interrupted, finish_split
     load_kernels("search", "batch")
     stats.complete = False
     t0 = time.perf_counter()
+    try:
+        frontier, expanded = _split(cells, given_nodes, threads, stats)
+    except KeyboardInterrupt:  # Ctrl-C while splitting: nothing counted
+        stats.seconds = time.perf_counter() - t0
+        raise Interrupted(0, stats) from None
+    if frontier is None:  # the givens clash, or an item lacks options
+        stats.complete = True
+        return 0
+    starts = np.zeros(len(frontier) + 1, np.int64)
+    np.cumsum([len(given_nodes) + len(path) for path in frontier],
+              out=starts[1:])
+    nodes = np.array([p for path in frontier
+                      for p in list(given_nodes) + list(path)], np.int32)
+    counts, _, work, stopped_by = run_batch(
+        cells, nodes, starts, 0, NO_LIMIT, threads,
+        chunks_per_thread=len(frontier), deadline=deadline)
+    # The work of the pieces' givens, and of the nodes split here, is
+    # work done too.
+    stats.updates += int(work[:, 2].sum())
+    stats.nodes += expanded
+    return finish_split(stats, t0, 0, counts, work, stopped_by)
+
+
+def _split(cells: McCells, given_nodes: list[int], threads: int, stats):
+    """The pieces of ``count_parallel`` (paths of signed nodes after the
+    givens) and how many nodes were split, or ``(None, 0)`` when the
+    givens clash."""
     run = McRun(cells, given_nodes)
     stats.updates = int(run.counters[1])
     if run.clash:
-        stats.complete = True
-        return 0
+        return None, 0
     set_ = run.arrays[1]
     frontier = [()]
     expanded = 0  # nodes split here
@@ -349,19 +380,7 @@ def count_parallel(cells: McCells, given_nodes: list[int], threads: int,
             frontier = grown
             break
         frontier = grown
-    starts = np.zeros(len(frontier) + 1, np.int64)
-    np.cumsum([len(given_nodes) + len(path) for path in frontier],
-              out=starts[1:])
-    nodes = np.array([p for path in frontier
-                      for p in list(given_nodes) + list(path)], np.int32)
-    counts, _, work, stopped_by = run_batch(
-        cells, nodes, starts, 0, NO_LIMIT, threads,
-        chunks_per_thread=len(frontier), deadline=deadline)
-    # The work of the pieces' givens, and of the nodes split here, is
-    # work done too.
-    stats.updates += int(work[:, 2].sum())
-    stats.nodes += expanded
-    return finish_split(stats, t0, 0, counts, work, stopped_by)
+    return frontier, expanded
 
 
 def choose(algorithm: str, problem, purpose: str) -> str:

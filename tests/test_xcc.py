@@ -1,5 +1,6 @@
 """Colors (DLX2) and multiplicities (DLX3) against a brute-force reference."""
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -660,3 +661,29 @@ def test_ssmcc_starts_with_optionless_items_inactive():
     assert all(cells.set[cells.item[k] - 2] == k for k in range(8))
     assert not cells.uncoverable
     assert McCells.of(load(DATA / "ssmcc" / "too-few-options.dlx")).uncoverable
+
+
+@pytest.mark.parametrize("run", [
+    lambda p: p.count(algorithm="cells"),
+    lambda p: p.count(threads=2, algorithm="cells"),
+    lambda p: sum(1 for _ in p.solutions(algorithm="cells")),
+    lambda p: p.solve_batch([[]], limit=10**9, algorithm="cells"),
+    lambda p: p.solve_batch([[k] for k in range(16)], limit=10**9,
+                            threads=2, algorithm="cells"),
+], ids=["count", "count-threads", "solutions", "batch", "batch-threads"])
+def test_ctrl_c_stops_every_kind_of_ssmcc_run_at_once(run):
+    from dlx import Interrupted
+    from dlx.problems import rooks
+    from test_search import interrupt_after
+    p = rooks.rooks(8, 2)  # 187,530,840 solutions: minutes of search
+    p.count(limit=1, algorithm="cells")  # compile outside the timing
+    timer = interrupt_after(0.3)
+    t0 = time.perf_counter()
+    with pytest.raises(Interrupted) as stop:
+        run(p)
+    elapsed = time.perf_counter() - t0
+    timer.join()
+    assert elapsed < 2.0
+    assert stop.value.stats.complete is False
+    assert stop.value.count == stop.value.stats.solutions
+    assert p.stats is stop.value.stats
