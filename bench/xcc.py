@@ -7,25 +7,30 @@
 Contenders, on the same problems (built by ``dlx.problems``, written with
 ``dlx.formats`` for the C programs), each round in turn:
 
-* ours: ``count(algorithm="links")`` (DLX2/DLX3) after a warm-up count;
-  ``stats.seconds`` (search only); the table's reference;
-* ours (cells): ``count(algorithm="cells")`` (SSXCC; colors only), the same;
-* Knuth's DLX2 (colors), SSXCC (colors, dancing cells) and DLX3 (bounds),
-  when built in ``--knuth`` (default ``/work/knuth``, or ``$DLX_KNUTH``;
-  ``$DLX2``, ``$SSXCC``, ``$DLX3`` name one build each):
-  the search time is the process's wall time minus that of the same run
-  stopped before its first node (``T0``: reading the input and starting
-  up), so both sides time the search alone; their nodes and updates are
-  checked against ours (DLX2's and DLX3's against links, SSXCC's against
-  cells);
+* links: ``count(algorithm="links")``, our DLX2 (colors) or DLX3 (bounds),
+  after a warm-up count; the table's reference;
+* cells: ``count(algorithm="cells")``, our SSXCC (colors) or SSMCC
+  (bounds), the same;
+* Knuth's DLX2 and SSXCC (colors), DLX3 and SSMCC (bounds), when built in
+  ``--knuth`` (default ``/work/knuth``, or ``$DLX_KNUTH``; ``$DLX2``,
+  ``$SSXCC``, ``$DLX3``, ``$SSMCC`` name one build each): the search time
+  is the process's CPU time minus that of the same run stopped before its
+  first node (``T0``: reading the input and starting up), so both sides
+  time the search alone; their nodes and updates must equal those of our
+  kernel for the same algorithm (DLX2's and DLX3's our links', SSXCC's and
+  SSMCC's our cells');
 * miniexact (``miniexacts_c``/``miniexacts_m``) and xcover
   (``algorithm_c``, colors only), when installed (``pip install -e
   '.[compare]'``), timed in this process after a warm-up, their input
   built beforehand.
 
-Every count is checked against the known one (for ``--files``, the
-contenders against each other).  The table gives the best time of the
-rounds and each contender's time divided by ours; ``hide_work`` is
+Times are CPU seconds (``time.process_time`` here, the child's rusage for
+Knuth's programs), which a machine shared with other work disturbs far
+less than wall time.  Every count is checked against the known one (or,
+where none is published or for ``--files``, the contenders against each
+other).  The table gives the best time of the rounds, each contender's
+time divided by links', and Knuth's programs' time divided by that of our
+kernel for the same search tree (``same tree``); ``hide_work`` is
 ``dlx.algorithm``'s measure of a problem's shape, and ``auto`` what
 ``algorithm="auto"`` picks.  A problem whose search takes under 50 ms is
 counted again and again within a round (ours only; Knuth's programs'
@@ -45,9 +50,23 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..")))
 
+from dlx import ExactCover  # noqa: E402
 from dlx.algorithm import choose_algorithm, hide_work  # noqa: E402
 from dlx.formats import dumps, load  # noqa: E402
 from dlx.problems import debruijn, queens, rooks  # noqa: E402
+
+
+def queens_per_line(n, u, v):
+    """u..v queens in every row and column of an n x n board, at most one
+    on each diagonal (secondary items): an MCC problem whose options have
+    secondary items, unlike the rooks."""
+    lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
+    diagonals = [f"{d}{s}" for d in "ab" for s in range(2 * n - 1)]
+    p = ExactCover(lines, diagonals, bounds={x: (u, v) for x in lines})
+    for i in range(n):
+        for j in range(n):
+            p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{n - 1 - i + j}"])
+    return p
 
 # name, builder, known count (sources in README: A016031, A001499, A001501)
 PROBLEMS = [
@@ -59,6 +78,9 @@ PROBLEMS = [
     ("2 rooks a line, 6x6 (MCC)", lambda: rooks.rooks(6, 2), 67950),
     ("3 rooks a line, 6x6 (MCC)", lambda: rooks.rooks(6, 3), 297200),
     ("2 rooks a line, 7x7 (MCC)", lambda: rooks.rooks(7, 2), 3110940),
+    # No published count: checked against ours (and DLX3's, SSMCC's).
+    ("1-2 queens a line, 11x11 (MCC)", lambda: queens_per_line(11, 1, 2),
+     None),
 ]
 
 FIGURES = re.compile(r"Altogether (\d+) solutions?, .* (\d+) updates, .* "
@@ -87,15 +109,17 @@ SHORT = 0.05
 
 def ours(problem, algorithm="links"):
     problem.count(algorithm=algorithm)  # numba compiles or loads here
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     problem.count(algorithm=algorithm)
-    repeat = max(1, int(SHORT / max(time.perf_counter() - t0, 1e-6)))
+    repeat = max(1, int(SHORT / max(time.process_time() - t0, 1e-6)))
 
     def run():
         best = None
         for _ in range(repeat):
+            t0 = time.process_time()
             n = problem.count(algorithm=algorithm)
-            best = min(best or problem.stats.seconds, problem.stats.seconds)
+            seconds = time.process_time() - t0
+            best = seconds if best is None else min(best, seconds)
         s = problem.stats
         return n, best, (s.nodes, s.updates)
     run.short = repeat > 1
@@ -103,16 +127,18 @@ def ours(problem, algorithm="links"):
 
 
 def knuth(program, path):
-    def wall(*args):
-        with open(path) as f:
-            t0 = time.perf_counter()
-            done = subprocess.run([program, *args], stdin=f,
-                                  capture_output=True, text=True)
-            return time.perf_counter() - t0, done.stderr
+    def cpu(*args):
+        with open(path) as f, tempfile.TemporaryFile("w+") as err:
+            proc = subprocess.Popen([program, *args], stdin=f,
+                                    stdout=subprocess.DEVNULL, stderr=err)
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = status
+            err.seek(0)
+            return usage.ru_utime + usage.ru_stime, err.read()
 
     def run():
-        total, err = wall()
-        start, _ = wall("T0")
+        total, err = cpu()
+        start, _ = cpu("T0")
         m = FIGURES.search(err)
         n, updates, nodes = (int(x) for x in m.groups())
         return n, max(total - start, 0.0), (nodes, updates)
@@ -145,10 +171,10 @@ def miniexact(problem):
 
     def run():
         n = 0
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         while s.solve() == 10:
             n += 1
-        return n, time.perf_counter() - t0, None
+        return n, time.process_time() - t0, None
     return run
 
 
@@ -165,10 +191,14 @@ def xcover(problem):
     sum(1 for _ in algorithm_c(*arrays))  # warm-up (numba)
 
     def run():
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         n = sum(1 for _ in algorithm_c(*arrays))
-        return n, time.perf_counter() - t0, None
+        return n, time.process_time() - t0, None
     return run
+
+
+def shown(t):
+    return f"{t:.3f} s" if t >= 0.001 else f"{t * 1e6:.0f} µs"
 
 
 def available(module):
@@ -185,18 +215,19 @@ def main(argv=None) -> int:
     parser.add_argument("--knuth", default=os.environ.get("DLX_KNUTH",
                                                           "/work/knuth"))
     parser.add_argument("--only", help="problems whose name has this text")
-    parser.add_argument("--files", help="also every colored .dlx file of "
-                        "this directory")
+    parser.add_argument("--files", help="also every colored or bounded "
+                        ".dlx file of this directory")
     parser.add_argument("--ours", action="store_true",
                         help="only our two algorithms (the data behind "
                              "algorithm='auto')")
     args = parser.parse_args(argv)
+    load_at_start = os.getloadavg()[0]
     problems = list(PROBLEMS)
     if args.files:
         for name in sorted(os.listdir(args.files)):
             if name.endswith(".dlx"):
                 path = os.path.join(args.files, name)
-                if load(path).kind == "colors":
+                if load(path).kind in ("colors", "multiplicities"):
                     problems.append((name, lambda p=path: load(p), None))
     rows = []
     tmp = tempfile.mkdtemp()
@@ -208,27 +239,21 @@ def main(argv=None) -> int:
         with open(path, "w") as f:
             f.write(dumps(problem))
         # label -> one timed run (returns count, seconds, (nodes, updates)),
-        # and which of ours checks its nodes and updates.
-        contenders = {"ours": ours(problem)}
+        # and, for Knuth's programs, which of ours searches the same tree.
+        contenders = {"ours": ours(problem), "cells": ours(problem, "cells")}
         checks = {}
-        programs = [("DLX3 (C)", "dlx3", "ours")] if problem.bounds else [
+        programs = [("DLX3 (C)", "dlx3", "ours"),
+                    ("SSMCC (C)", "ssmcc", "cells")] if problem.bounds else [
             ("DLX2 (C)", "dlx2", "ours"), ("SSXCC (C)", "ssxcc", "cells")]
-        if not problem.bounds:
-            contenders["cells"] = ours(problem, "cells")
         short = args.ours or any(run.short for run in contenders.values())
         for label, program, mine in programs:
-            # $DLX2, $DLX3, $SSXCC name a build, as $DLX1 and $SSXC1 do
-            # for bench/compare.py; else the one in --knuth.
+            # $DLX2, $DLX3, $SSXCC, $SSMCC name a build, as $DLX1 and
+            # $SSXC1 do for bench/compare.py; else the one in --knuth.
             program = os.environ.get(program.upper()) or os.path.join(
                 args.knuth, program)
             if os.access(program, os.X_OK) and not short:
                 contenders[label] = knuth(program, path)
                 checks[label] = mine
-        if not short:
-            if available("miniexact"):  # a solver object counts once
-                contenders["miniexact"] = lambda p=problem: miniexact(p)()
-            if available("xcover") and not problem.bounds:
-                contenders["xcover"] = xcover(problem)
         best: dict = {}
         work: dict = {}
         for _ in range(args.rounds):
@@ -249,22 +274,22 @@ def main(argv=None) -> int:
         shape = hide_work(len(problem.items), len(problem),
                           len(problem._members))
         auto = choose_algorithm("auto", problem)
-        rows.append((name, known, work["ours"], shape, auto, best))
+        rows.append((name, known, work["ours"], shape, auto, best, checks))
         print(f"{name}: " + ", ".join(f"{k} {v:.6f} s"
                                       for k, v in best.items()),
               file=sys.stderr, flush=True)
+    print(f"(CPU seconds; load average {load_at_start:.1f} at the start, "
+          f"{os.getloadavg()[0]:.1f} at the end, {os.cpu_count()} CPUs)")
     print("| problem | count | nodes (DLX2/3) | hide_work | auto | ours "
-          "(links) | peer / ours |")
-    print("|---|---|---|---|---|---|---|")
-    for name, known, work, shape, auto, best in rows:
-        peers = "; ".join(f"{k} {v:.3f} s = {v / best['ours']:.2f}"
-                          if v >= 0.001 else
-                          f"{k} {v * 1e6:.0f} µs = {v / best['ours']:.2f}"
+          "(links) | peer / ours | same tree: Knuth / ours |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, known, work, shape, auto, best, checks in rows:
+        peers = "; ".join(f"{k} {shown(v)} = {v / best['ours']:.2f}"
                           for k, v in best.items() if k != "ours")
-        mine = best["ours"]
-        mine = f"{mine:.3f} s" if mine >= 0.001 else f"{mine * 1e6:.0f} µs"
+        twins = "; ".join(f"{k} / {mine} = {best[k] / best[mine]:.2f}"
+                          for k, mine in checks.items() if k in best)
         print(f"| {name} | {known:,} | {work[0]:,} | {shape:.2f} | {auto} "
-              f"| {mine} | {peers} |")
+              f"| {shown(best['ours'])} | {peers} | {twins or '-'} |")
     return 0
 
 

@@ -1,5 +1,5 @@
-"""Which kernel searches: dancing links (DLX1/DLX2) or dancing cells
-(SSXC1/SSXCC).
+"""Which kernel searches: dancing links (DLX1/DLX2/DLX3) or dancing cells
+(SSXC1/SSXCC/SSMCC).
 
 ``algorithm="links" | "cells" | "auto"`` on every search method of
 ``ExactCover``; ``"auto"`` decides here, from the problem's shape alone
@@ -19,6 +19,9 @@ CELLS_FROM = 1.0
 # ... and, with colors, at least this (SSXCC against DLX2; measured with
 # bench/xcc.py, see cells_for_colors).
 COLORS_CELLS_FROM = 2.0
+# ... and, with bounds, at least this (SSMCC against DLX3; measured with
+# bench/mcc_auto.py, see cells_for_bounds).
+BOUNDS_CELLS_FROM = 4.0
 
 
 def hide_work(nitems: int, noptions: int, nnodes: int) -> float:
@@ -64,10 +67,28 @@ def cells_for_colors(problem) -> bool:
     return work >= COLORS_CELLS_FROM
 
 
-# The kinds of problem dancing cells can search, each with the rule by
-# which "auto" picks it over dancing links for a search (dlx.cells.kernel
-# maps the same kinds to their kernels).
-CELLS_RULES = {xcc.EXACT: cells_for_exact_cover, xcc.COLORS: cells_for_colors}
+def cells_for_bounds(problem) -> bool:
+    """``"auto"``'s rule for bounds (SSMCC against DLX3): ``hide_work`` at
+    least ``BOUNDS_CELLS_FROM``.
+
+    Measured (``python bench/mcc_auto.py --rounds 3``, CPU time, best of
+    3, the two alternating, load about 1.5; links / cells time): rooks
+    0.60-0.76 (hide_work 1.0), 1-2 queens a line 0.70-0.77, queens 10/12
+    and Langford 11 given one bound 0.63-0.77 (0.5, 1.4): links.  The
+    6x10 pentominoes given one bound 1.07 (14): cells.  Knuth's own small
+    bounded files and Sudoku puzzles given a bound went either way within
+    a millisecond.  (Batches of uniqueness checks took 0.41-0.58 of the
+    time with links, as batches always use.)
+    """
+    work = hide_work(len(problem.items), len(problem), len(problem._members))
+    return work >= BOUNDS_CELLS_FROM
+
+
+# The kinds of problem dancing cells can search (SSXC1, SSXCC, SSMCC), each
+# with the rule by which "auto" picks it over dancing links for a search.
+CELLS_RULES = {xcc.EXACT: cells_for_exact_cover,
+               xcc.COLORS: cells_for_colors,
+               xcc.MULTIPLICITIES: cells_for_bounds}
 
 
 def choose_algorithm(algorithm, problem, purpose: str = "search") -> str:
@@ -86,16 +107,8 @@ def choose_algorithm(algorithm, problem, purpose: str = "search") -> str:
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of "
                          f"{', '.join(ALGORITHMS)}; got {algorithm!r}")
-    rule = CELLS_RULES.get(problem.kind)
-    if rule is None:
-        # Bounds run on DLX3; dancing cells has no kernel for them yet.
-        if algorithm == "cells":
-            raise ValueError(f"algorithm='cells' has no kernel for problems "
-                             f"with {problem.kind}; they run on dancing "
-                             f"links (algorithm='links' or 'auto')")
-        return "links"
     if algorithm != "auto":
         return algorithm
     if purpose == "batch":
         return "links"
-    return "cells" if rule(problem) else "links"
+    return "cells" if CELLS_RULES[problem.kind](problem) else "links"

@@ -132,9 +132,10 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("--algorithm", choices=("auto", "links", "cells"),
                        default="auto",
                        help="links: Knuth's DLX1 (dancing links; DLX2 "
-                            "with colors); cells: his SSXC1 (dancing cells; "
-                            "SSXCC with colors); auto (default): the faster "
-                            "for the problem's shape")
+                            "with colors, DLX3 with bounds); cells: his SSXC1 "
+                            "(dancing cells; SSXCC with colors, SSMCC with "
+                            "bounds); auto (default): the faster for the "
+                            "problem's shape")
     _add_output_options(solve, symmetric=False, memo=True)
 
     estimate = commands.add_parser(

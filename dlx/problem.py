@@ -19,6 +19,8 @@ import numpy as np
 from . import cells as cells_run, search, xcc
 from .algorithm import choose_algorithm
 from .cells import Cells
+from . import cells_mcc
+from .cells_mcc import McCells
 from .links import (Links, LinksRun, columns_used, count_parallel,
                     load_kernels, run_batch)
 from .search import BudgetExhausted, Interrupted, Stats, whole_number
@@ -300,7 +302,10 @@ class ExactCover:
     @property
     def cells(self) -> Cells:
         """The dancing-cells arrays (SSXC1's, SSXCC's with colors), built
-        like ``links``."""
+        like ``links``; SSMCC's (``dlx.cells_mcc.McCells``) for a problem
+        with bounds."""
+        if self._cells is None and self.kind == xcc.MULTIPLICITIES:
+            self._cells = McCells.of(self)
         if self._cells is None:
             colors = None
             if self.kind == xcc.COLORS:
@@ -345,10 +350,11 @@ class ExactCover:
         always stops at the first item with one option, as SSXC1 does.
 
         ``algorithm`` (every search method has it): ``"links"`` is Knuth's
-        DLX1 (dancing links; DLX2 with colors), ``"cells"`` his SSXC1
-        (dancing cells: sparse sets; SSXCC with colors), ``"auto"`` (the
-        default) picks the one that measured faster
-        for problems of this shape (see the README).  Both find the same
+        DLX1 (dancing links; DLX2 with colors, DLX3 with bounds),
+        ``"cells"`` his SSXC1 (dancing cells: sparse sets; SSXCC with
+        colors, SSMCC with bounds), ``"auto"`` (the default) picks the one
+        that measured faster for problems of this shape (see the README).
+        Both find the same
         solutions, in their own order; ``stats`` counts nodes and updates
         as the chosen program counts them.
         """
@@ -460,6 +466,9 @@ class ExactCover:
                 if stop.stats.nodes < _SERIAL_PROBE_NODES:
                     raise  # the time limit, not the probe's node budget
             stats = self.stats = Stats()
+            if algorithm == "cells" and self.kind == xcc.MULTIPLICITIES:
+                return cells_mcc.count_parallel(self.cells, nodes, nthreads,
+                                                stats, deadline)
             if algorithm == "cells":
                 return cells_run.count_parallel(self.cells, nodes, nthreads,
                                                 stats, deadline)
@@ -549,7 +558,9 @@ class ExactCover:
         nodes = links.option_start[flat].astype(np.int32)
         budget = search.NO_LIMIT if max_nodes is None else max_nodes
         kind = self.kind
-        if algorithm == "cells":
+        if algorithm == "cells" and kind == xcc.MULTIPLICITIES:
+            cells_mcc.load_kernels("batch")
+        elif algorithm == "cells":
             cells_run.load_kernels("batch", kind=kind)
         elif kind == xcc.EXACT:
             load_kernels("batch")
@@ -557,7 +568,10 @@ class ExactCover:
             xcc.load_kernels(kind, "batch")
         stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
-        if algorithm == "cells":
+        if algorithm == "cells" and kind == xcc.MULTIPLICITIES:
+            counts, first, work, stopped_by = cells_mcc.run_batch(
+                links, nodes, starts, limit, budget, nthreads)
+        elif algorithm == "cells":
             counts, first, work, stopped_by = cells_run.run_batch(
                 links, nodes, starts, limit, budget, len(self.primary) + 1,
                 nthreads)
@@ -626,7 +640,9 @@ class ExactCover:
         if limit == 0:
             stats.complete = True
             return
-        if algorithm == "cells":
+        if algorithm == "cells" and self.kind == xcc.MULTIPLICITIES:
+            run = cells_mcc.McRun(self.cells, nodes)
+        elif algorithm == "cells":
             run = cells_run.CellsRun(self.cells, nodes)
         elif self.kind == xcc.EXACT:
             run = LinksRun(self.links, nodes, cutoff)

@@ -7,8 +7,8 @@ import pytest
 def each_algorithm(request, monkeypatch):
     """Run a test once per search kernel: ``algorithm="auto"`` (the
     default of every search method) means this one while it runs (dancing
-    cells only for the kinds of problem it has a kernel for: SSXC1, and
-    SSXCC for colors)."""
+    cells, for every kind of problem: SSXC1, SSXCC for colors, SSMCC for
+    bounds)."""
     import dlx.problem
     from dlx.algorithm import CELLS_RULES, choose_algorithm
 

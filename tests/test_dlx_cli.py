@@ -74,10 +74,16 @@ def test_solve_colors_and_bounds(capsys):
     # and --stats prints dlx3's own figures (1 solution, 14 updates, 6
     # nodes).
     example = str(DATA / "dlx3" / "dlx3-example.dlx")
-    status, out, err = run(capsys, "solve", example, "--all", "--stats")
+    status, out, err = run(capsys, "solve", example, "--all", "--stats",
+                           "--algorithm", "links")
     assert status == 0
     assert out.splitlines() == ["A C X:1 Y:1", "B X:1", "C Y:1"]
     assert err.startswith("Altogether 1 solution, 14 updates, 6 nodes,")
+    # On dancing cells, SSMCC: ssmcc's own figures.
+    status, out, err = run(capsys, "solve", example, "--all", "--stats",
+                           "--algorithm", "cells")
+    assert out.splitlines() == ["A C X:1 Y:1", "B X:1", "C Y:1"]
+    assert err.startswith("Altogether 1 solution, 13 updates, 5 nodes,")
     words = str(DATA / "dlx2" / "words-3x3.dlx")
     status, out, err = run(capsys, "solve", words, "--count", "--stats",
                            "--algorithm", "links")

@@ -1,6 +1,7 @@
 """Colors (DLX2, and SSXCC's dancing cells) and multiplicities (DLX3)
 against a brute-force reference."""
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -9,8 +10,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover, xcc
 from dlx.cells import Cells
+from dlx.cells_mcc import McCells, McRun
 from dlx.formats import load
 from dlx.kernels import cells_colors as CC, colors as C, multiplicities as M
+from dlx.kernels import cells_multiplicities as MC
 
 from reference import generalized_covers
 from test_cells import CellsRun as CellsDriver, same_sets
@@ -19,6 +22,9 @@ KERNELS = {xcc.COLORS: C, xcc.MULTIPLICITIES: M}
 # SSXCC (dancing cells with colors): a third kernel for colored problems,
 # driven through dlx.cells.CellsRun.
 SSXCC = "ssxcc"
+# SSMCC (dancing cells with bounds): the second kernel for bounded
+# problems, driven through dlx.cells_mcc.McRun.
+SSMCC = "ssmcc"
 
 
 class Run:
@@ -143,10 +149,102 @@ class CellsColorsRun:
 
 def runner(problem, kind=None, **kw):
     """A run of ``problem`` on the kernel of ``kind`` (``xcc.COLORS``,
-    ``xcc.MULTIPLICITIES`` or ``SSXCC``)."""
+    ``xcc.MULTIPLICITIES``, ``SSXCC`` or ``SSMCC``)."""
     if kind == SSXCC:
         return CellsColorsRun(problem, **kw)
+    if kind == SSMCC:
+        return SsmccRun(problem, **kw)
     return Run(problem, kind, **kw)
+
+
+class SsmccRun:
+    """One SSMCC search (``dlx.kernels.cells_multiplicities``) driven like
+    ``Run``: the givens committed by ``dlx.cells_mcc.McRun``, the search
+    called here (``py``: its plain-Python ``py_func``)."""
+
+    K = MC
+
+    def __init__(self, problem, given=(), py=False):
+        self.problem = problem
+        self.cells = McCells.of(problem)
+        self.given = sorted(set(given))
+        self.run = McRun(self.cells, [int(self.cells.option_start[g])
+                                      for g in self.given])
+        self.counters = self.run.counters
+        self.clash = self.run.clash
+        self.search = MC.search.py_func if py else MC.search
+
+    @property
+    def arrays(self):
+        return self.run.arrays
+
+    def step(self, want=0, rows=0, max_nodes=2**62):
+        if self.clash:
+            return MC.EXHAUSTED, []
+        r = self.run
+        option_of = self.cells.option_of
+        solutions = []
+        while True:
+            out = np.zeros((rows, self.cells.stages), np.int32)
+            out_len = np.zeros(rows, np.int32)
+            before = self.counters[2]
+            status = self.search(*r.arrays, r.stack, r.saved, r.choice,
+                                 r.deg, r.levelstage, r.force, r.state, out,
+                                 out_len, want, max_nodes, self.counters)
+            new = int(self.counters[2] - before)
+            found = min(rows, new)
+            solutions += [sorted(option_of[out[k, :out_len[k]]].tolist()
+                                 + self.given) for k in range(found)]
+            if status != MC.STACK_FULL:
+                return status, solutions
+            r.stack = np.concatenate([r.stack, r.stack])
+            rows -= found
+            want = want - new if want > 0 else 0
+
+    def all(self):
+        status, found = self.step(0, rows=10_000)
+        assert status == MC.EXHAUSTED
+        return sorted(tuple(s) for s in found)
+
+    def unwind(self):
+        MC.unwind(self.run.arrays[1], self.run.stack, self.run.state)
+
+    def release(self):
+        self.run.release()
+
+    def restored(self):
+        """Are the sets as built, givens apart (up to the order of the
+        active items and of each set's elements)?"""
+        return same_cells(self.cells, self.run.arrays, self.run.state)
+
+
+def same_cells(cells, arrays, state):
+    """The sets of ``arrays`` as ``cells`` built them, up to the order of
+    the items and of each set's elements; the sparse-set invariants
+    hold."""
+    item, set_, nd, _ = arrays
+    active = int(state[MC.ACTIVE])
+    if active != cells.active or sorted(item[:active]) != sorted(
+            cells.item[:active]):
+        return False
+    for k, x in enumerate(item):
+        if set_[x - 2] != k:
+            return False
+        for h in (4, 3, 1):  # bound, slack, size
+            if set_[x - h] != cells.set[x - h]:
+                return False
+        size = set_[x - 1]
+        if sorted(set_[x:x + size]) != sorted(cells.set[x:x + size]):
+            return False
+        if any(nd[3 * q + 1] != x + at for at, q in
+               enumerate(set_[x:x + size])):
+            return False
+    return True
+
+
+# Both kernels for problems with bounds: Knuth's DLX3 (dancing links) and
+# SSMCC (dancing cells).
+BOUND_KERNELS = [xcc.MULTIPLICITIES, SSMCC]
 
 
 def build(nitems, nprimary, options, colors, bounds=None):
@@ -187,6 +285,10 @@ def test_dlx3_example_as_dlx3_counts_it():
     assert run.all() == [(1, 3, 4)]
     # dlx3 < dlx3-example.dlx: 1 solution, 14 updates, 6 nodes.
     assert run.counters.tolist() == [6, 14, 1]
+    cells = SsmccRun(q)
+    assert cells.all() == [(1, 3, 4)]
+    # ssmcc < dlx3-example.dlx: 1 solution, 13 updates, 5 nodes.
+    assert cells.counters.tolist() == [5, 13, 1]
 
 
 # -- random problems against the reference --------------------------------------
@@ -240,12 +342,14 @@ def test_colors_match_reference(kind, case):
 @settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(colored_problems(bounded=True))
-def test_multiplicities_match_reference(case):
+@pytest.mark.parametrize("kind", BOUND_KERNELS)
+def test_multiplicities_match_reference(kind, case):
     nitems, nprimary, options, colors, bounds = case
     p = build(nitems, nprimary, options, colors, bounds)
     expected = generalized_covers(options, nprimary, nitems, colors, bounds)
-    knuth = Run(p, xcc.MULTIPLICITIES)
-    assert knuth.all() == expected
+    assert runner(p, kind).all() == expected
+    if kind != xcc.MULTIPLICITIES:
+        return
     # mrv_cutoff changes which item is branched on, never the solutions.
     for cutoff in (1, 2):
         run = Run(p, xcc.MULTIPLICITIES, cutoff=cutoff)
@@ -298,7 +402,7 @@ def test_givens_match_reference(case, data):
         return
     forced = data.draw(st.lists(st.integers(0, len(options) - 1),
                                 max_size=3, unique=True))
-    kinds = [xcc.MULTIPLICITIES] if bounds else COLOR_KERNELS
+    kinds = BOUND_KERNELS if bounds else COLOR_KERNELS
     p = build(nitems, nprimary, options, colors, bounds)
     expected = generalized_covers(options, nprimary, nitems, colors, bounds,
                                   given=forced)
@@ -333,10 +437,10 @@ def queens_with_bounds(n, k):
     return p
 
 
-@pytest.mark.parametrize("kind", COLOR_KERNELS)
+@pytest.mark.parametrize("kind", COLOR_KERNELS + [SSMCC])
 def test_pausing_and_resuming_loses_nothing(kind):
-    p = queens_with_bounds(5, (1, 1)) if kind == xcc.MULTIPLICITIES else \
-        knuth_queens_colored(6)
+    p = knuth_queens_colored(6) if kind in (xcc.COLORS, SSXCC) else \
+        queens_with_bounds(5, (1, 2))
     one_go = runner(p, kind).all()
     run = runner(p, kind)
     pieces = []
@@ -349,10 +453,10 @@ def test_pausing_and_resuming_loses_nothing(kind):
     assert run.restored()
 
 
-@pytest.mark.parametrize("kind", COLOR_KERNELS)
+@pytest.mark.parametrize("kind", COLOR_KERNELS + [SSMCC])
 @pytest.mark.parametrize("want,max_nodes", [(1, 2**62), (5, 2**62), (0, 40)])
 def test_unwind_restores_a_paused_search(kind, want, max_nodes):
-    p = queens_with_bounds(6, (1, 2)) if kind == xcc.MULTIPLICITIES else \
+    p = queens_with_bounds(6, (1, 2)) if kind in BOUND_KERNELS else \
         knuth_queens_colored(7)
     run = runner(p, kind)
     status, _ = run.step(want, max_nodes=max_nodes)
@@ -384,8 +488,9 @@ def test_colored_queens_count_as_queens(kind):
     assert len(runner(knuth_queens_colored(7), kind).all()) == 40
 
 
+@pytest.mark.parametrize("kind", BOUND_KERNELS)
 @pytest.mark.parametrize("n,k,count", [(4, 2, 90), (5, 2, 2040)])
-def test_two_per_row_and_column_without_diagonals(n, k, count):
+def test_two_per_row_and_column_without_diagonals(n, k, count, kind):
     # k rooks per row and column: OEIS A001499 (k = 2): 1, 6, 90, 2040.
     p = ExactCover([f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
                    bounds={x: (k, k) for x in [f"r{i}" for i in range(n)]
@@ -393,7 +498,7 @@ def test_two_per_row_and_column_without_diagonals(n, k, count):
     for i in range(n):
         for j in range(n):
             p.add_option([f"r{i}", f"c{j}"])
-    assert len(Run(p).all()) == count
+    assert len(runner(p, kind).all()) == count
 
 
 def test_the_kernel_logic_runs_unjitted():
@@ -404,6 +509,10 @@ def test_the_kernel_logic_runs_unjitted():
     assert len(found) == 2
     status, found = runner(p, SSXCC, py=True).step(0, rows=5)
     assert sorted(found) == [[0, 2], [1, 3]]
+    q = queens_with_bounds(4, (1, 2))
+    run, jitted = runner(q, SSMCC, py=True), runner(q, SSMCC)
+    assert run.all() == jitted.all() == Run(q).all()
+    assert run.counters.tolist() == jitted.counters.tolist()
 
 
 # -- the API -------------------------------------------------------------------
@@ -449,12 +558,12 @@ def test_kind_picks_the_least_general_kernel():
 # -- through ExactCover: solve, solutions, count, solve_batch -----------------
 
 # The tests through ExactCover run once per algorithm (each_algorithm):
-# dancing links (DLX2/DLX3) and dancing cells (SSXCC; bounds stay on
-# DLX3, which has no dancing-cells kernel here).
+# dancing links (DLX2/DLX3) and dancing cells (SSXCC/SSMCC).
 
 @pytest.mark.usefixtures("each_algorithm")
 @settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+          suppress_health_check=[HealthCheck.too_slow,
+                                 HealthCheck.function_scoped_fixture])
 @given(colored_problems(bounded=True), st.data())
 def test_the_api_matches_reference(case, data):
     nitems, nprimary, options, colors, bounds = case
@@ -504,10 +613,13 @@ def test_budgets_and_stats_for_colors_and_bounds():
 
 def test_mrv_cutoff_changes_the_tree_of_bounds_not_the_count():
     p = queens_with_bounds(6, (1, 2))
-    assert p.count() == 128 and p.stats.nodes == 1119
+    # DLX3's tree ("auto" takes SSMCC for bounds, which has no cutoff).
+    assert p.count(algorithm="links") == 128 and p.stats.nodes == 1119
     # Branching on the first item of degree <= 1 (or 3) walks more nodes.
-    assert p.count(mrv_cutoff=1) == 128 and p.stats.nodes == 1426
-    assert p.count(mrv_cutoff=3) == 128 and p.stats.nodes == 7980
+    assert p.count(mrv_cutoff=1, algorithm="links") == 128
+    assert p.stats.nodes == 1426
+    assert p.count(mrv_cutoff=3, algorithm="links") == 128
+    assert p.stats.nodes == 7980
 
 
 @pytest.mark.usefixtures("each_algorithm")
@@ -520,6 +632,7 @@ def test_time_limit_stops_colors_and_bounds():
         assert p.stats.seconds < 2 and not p.stats.complete
 
 
+@pytest.mark.usefixtures("each_algorithm")
 def test_huge_upper_bounds_cost_no_memory():
     p = ExactCover(["a", "b"], bounds={"a": (0, 10**9)})
     p.add_options([["a"], ["a", "b"], ["b"]])
@@ -558,10 +671,11 @@ def test_parallel_count_with_bounds_on_larger_trees(monkeypatch):
     from dlx.problems import rooks
     monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
     p = rooks.rooks(6, 3)  # OEIS A001501; dlx3's figures for this file
-    assert p.count(threads=2) == 297200
+    assert p.count(threads=2, algorithm="links") == 297200
     assert (p.stats.nodes, p.stats.updates) == (921078, 3196671)
     q = queens_with_bounds(6, (1, 2))
-    assert q.count(threads=3) == 128 and q.stats.nodes == 1119
+    assert q.count(threads=3, algorithm="links") == 128
+    assert q.stats.nodes == 1119
 
 
 def test_parallel_count_with_bounds_stops_at_its_time_limit():
@@ -571,6 +685,23 @@ def test_parallel_count_with_bounds_stops_at_its_time_limit():
     with pytest.raises(BudgetExhausted, match="time limit") as stop:
         p.count(threads=2, time_limit=0.2)
     assert not stop.value.stats.complete and p.stats.seconds < 3
+
+
+@pytest.mark.parametrize("name", ["rooks-5-3.dlx", "random-1.dlx",
+                                  "optionless.dlx", "too-few-options.dlx"])
+def test_parallel_ssmcc_count_is_the_count(name, monkeypatch):
+    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    p = load(ssmcc_file(name))
+    assert p.kind == xcc.MULTIPLICITIES
+    one = p.count(algorithm="cells")
+    for threads in (2, 3):
+        assert p.count(threads=threads) == one == p.stats.solutions
+        assert p.stats.complete
+    for g in ([0], [0, len(p) - 1], [len(p) - 1]):
+        assert p.count(given=g, threads=2) == p.count(given=g,
+                                                      algorithm="links")
+    q = queens_with_bounds(6, (1, 2))
+    assert q.count(threads=2) == q.count(algorithm="links")
 
 
 @pytest.mark.parametrize("n", [1, 5, 8])
@@ -662,3 +793,97 @@ def test_dlx3_search_loop_makes_no_refcount_calls():
                        re.S).group(0)
     arrays = sum(1 for t in signature if isinstance(t, numba.types.Array))
     assert native.count("@NRT_incref") == arrays
+
+    assert set(FIGURES["dlx3"]) | {p.name for p in (DATA / "ssmcc").glob(
+        "*.dlx")} == set(SSMCC_FIGURES)
+
+
+# SSMCC's figures: for the files of tests/data/ssmcc, and of dlx3 (the
+# same inputs as DLX3's; SSMCC counts its binary tree's nodes).
+SSMCC_FIGURES = knuth_figures("ssmcc")
+
+
+def ssmcc_file(name):
+    path = DATA / "ssmcc" / name
+    return path if path.exists() else DATA / "dlx3" / name
+
+
+@pytest.mark.parametrize("name", sorted(SSMCC_FIGURES))
+def test_same_nodes_and_updates_as_ssmcc(name):
+    problem = load(ssmcc_file(name))
+    run = SsmccRun(problem)
+    assert run.step(0)[0] == MC.EXHAUSTED
+    count = int(run.counters[2])
+    assert (count, run.counters[0], run.counters[1]) == SSMCC_FIGURES[name]
+    if problem.kind == xcc.MULTIPLICITIES:
+        # The same search through the API (problems without bounds go to
+        # SSXC1 or SSXCC with algorithm="cells").
+        assert problem.count(algorithm="cells") == count
+        stats = problem.stats
+        assert (count, stats.nodes, stats.updates) == SSMCC_FIGURES[name]
+        assert stats.solutions == count and stats.complete
+    if name in FIGURES["dlx3"]:
+        # The same solutions as DLX3 (which counts them in its own tree).
+        assert count == FIGURES["dlx3"][name][0]
+
+
+def test_ssmcc_batches_agree_on_threads_and_with_links():
+    from dlx.problems import rooks
+    p = rooks.rooks(5, 2)
+    givens = [[k] for k in range(len(p))] + [[0, 1, 2], [0, 6]]
+    one = p.solve_batch(givens, limit=10**6, algorithm="cells")
+    two = p.solve_batch(givens, limit=10**6, algorithm="cells", threads=2)
+    links = p.solve_batch(givens, limit=10**6, algorithm="links")
+    assert one.counts.tolist() == two.counts.tolist() == \
+        links.counts.tolist()
+    assert (one.counts[:-2] == 2040 * 10 // 25).all()  # 10 of 25 squares
+    assert one.counts[-2] == -1  # three rooks in row 0
+    assert one.nodes.tolist() == two.nodes.tolist()
+    for b, (g, row) in enumerate(zip(givens, one.solutions)):
+        if one.counts[b] > 0:  # the first solution: 2 rooks a line
+            solution = set(g) | {k for k in row if k >= 0}
+            lines = [x for k in solution for x in p.options[k]]
+            assert sorted(lines) == sorted(p.primary * 2)
+    assert p.solve_batch([[0]], limit=1, max_nodes=3,
+                         algorithm="cells").counts.tolist() == [-2]
+
+
+def test_ssmcc_starts_with_optionless_items_inactive():
+    # As ssmcc's "make optionless items invisible": A (bounds 0..1) and W
+    # have no option (X:b Y:a has no primary item: in no set) and start
+    # out inactive, the sets of the others in input order.
+    cells = McCells.of(load(DATA / "ssmcc" / "optionless.dlx"))
+    names = "A B C D W X Y Z".split()
+    x = {name: x for name, x in zip(names, sorted(cells.item))}
+    active = [x for x in cells.item[:cells.active]]
+    assert cells.active == 6 and sorted(active) == sorted(
+        x[n] for n in "BCDXYZ")
+    assert all(cells.set[cells.item[k] - 2] == k for k in range(8))
+    assert not cells.uncoverable
+    assert McCells.of(load(DATA / "ssmcc" / "too-few-options.dlx")).uncoverable
+
+
+@pytest.mark.parametrize("run", [
+    lambda p: p.count(algorithm="cells"),
+    lambda p: p.count(threads=2, algorithm="cells"),
+    lambda p: sum(1 for _ in p.solutions(algorithm="cells")),
+    lambda p: p.solve_batch([[]], limit=10**9, algorithm="cells"),
+    lambda p: p.solve_batch([[k] for k in range(16)], limit=10**9,
+                            threads=2, algorithm="cells"),
+], ids=["count", "count-threads", "solutions", "batch", "batch-threads"])
+def test_ctrl_c_stops_every_kind_of_ssmcc_run_at_once(run):
+    from dlx import Interrupted
+    from dlx.problems import rooks
+    from test_search import interrupt_after
+    p = rooks.rooks(8, 2)  # 187,530,840 solutions: minutes of search
+    p.count(limit=1, algorithm="cells")  # compile outside the timing
+    timer = interrupt_after(0.3)
+    t0 = time.perf_counter()
+    with pytest.raises(Interrupted) as stop:
+        run(p)
+    elapsed = time.perf_counter() - t0
+    timer.join()
+    assert elapsed < 2.0
+    assert stop.value.stats.complete is False
+    assert stop.value.count == stop.value.stats.solutions
+    assert p.stats is stop.value.stats

@@ -1,0 +1,400 @@
+"""SSMCC on the engine's side: dancing cells for problems with bounds.
+
+``McCells`` builds the arrays of ``dlx.kernels.cells_multiplicities``
+(Knuth's SSMCC: multiplicities and colors) for an ``ExactCover`` with
+bounds, ``McRun`` is one search over a private copy in the form
+``dlx.search.run`` drives, ``run_batch`` runs ``solve_batch`` on threads,
+and ``choose`` is ``algorithm="auto"``'s rule for bounded problems.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from .cells import Cells
+from .kernels import cells_multiplicities as M
+from .search import NO_LIMIT, run_tasks
+
+
+class McCells:
+    """SSMCC's sparse sets for one problem: ``item``, ``set``, ``nd``
+    (``itm, loc, clr`` a node) and ``second`` as
+    ``dlx.kernels.cells_multiplicities`` describes them; ``active`` items
+    at the start (optionless items are left out, as SSMCC does),
+    ``option_of`` (each node's option, -1 for spacers), ``option_start``
+    (each option's first node).  ``uncoverable``: some primary item has
+    fewer options than its lower bound (SSMCC does not search then)."""
+
+    __slots__ = ("item", "set", "nd", "second", "active", "option_of",
+                 "option_start", "nprimary", "uncoverable", "levels",
+                 "stages")
+
+    def __init__(self, nitems: int, nprimary: int, members, sizes,
+                 colors=None, bounds=None):
+        members = np.asarray(members, np.int64)
+        sizes = np.asarray(sizes, np.int64)
+        c = Cells(nitems, nprimary, members, sizes, head=M.HEAD)
+        n = nitems
+        itm, loc = c.itm, c.loc
+        nnodes = len(itm)
+        nd = np.zeros(3 * nnodes, np.int32)
+        nd[0::3] = itm
+        nd[1::3] = loc
+        m = len(sizes)
+        option_of_member = np.repeat(np.arange(m), sizes)
+        node_of_member = np.arange(len(members)) + 1 + option_of_member
+        if colors is not None and len(members):
+            nd[3 * node_of_member + 2] = colors
+        set_ = c.set
+        x = c.item.astype(np.int64)
+        bound = np.ones(n, np.int64)
+        slack = np.zeros(n, np.int64)
+        for k, (u, v) in (bounds or {}).items():  # k: item number, 1-based
+            bound[k - 1] = v
+            slack[k - 1] = v - u
+        set_[x - 4] = bound
+        set_[x - 3] = slack
+        size = set_[x - 1].astype(np.int64)
+        lower = bound - slack
+        self.uncoverable = bool((size[:nprimary] < lower[:nprimary]).any())
+        # SSMCC's "make optionless items invisible": pushed from the last
+        # item to the first, each popped item swapped to the end of the
+        # active part.
+        item = c.item.copy()
+        active = n
+        for k in range(n):  # the pops: the first optionless item first
+            if size[k] == 0 and not (k < nprimary and lower[k] > 0):
+                xk = set_[x[k] - 2]
+                active -= 1
+                other = item[active]
+                item[active] = x[k]
+                item[xk] = other
+                set_[x[k] - 2] = active
+                set_[other - 2] = xk
+        self.item = item
+        self.set = set_
+        self.nd = nd
+        self.second = c.second
+        self.active = active
+        self.option_of = c.option_of
+        self.option_start = c.option_start
+        self.nprimary = nprimary
+        # A level includes or removes an option that no active set holds
+        # afterwards; a stage adds one unit of some primary item's bound.
+        self.levels = m + 2
+        self.stages = min(m, int(bound[:nprimary].sum())) + 2
+
+    @classmethod
+    def of(cls, problem) -> "McCells":
+        """The arrays for ``problem`` (an ``ExactCover``)."""
+        from . import xcc
+        colors = None
+        if problem._option_colors:
+            colors = xcc.member_colors(problem._option_colors,
+                                       problem._color_codes, problem._sizes)
+        return cls(len(problem.items), len(problem.primary),
+                   problem._members, problem._sizes, colors,
+                   problem._bounds)
+
+    def copy_arrays(self):
+        """Fresh copies of the mutable arrays: ``item, set, nd, second``."""
+        return (self.item.copy(), self.set.copy(), self.nd.copy(),
+                self.second)
+
+    def new_state(self):
+        state = np.zeros(M.STATE_SIZE, np.int64)
+        state[M.WHERE] = M.FORWARD
+        state[M.ACTIVE] = self.active
+        return state
+
+    def givens_clash(self, given_nodes) -> bool:
+        """True when two givens share a secondary item without sharing
+        its color.  (The kernel sees every other clash; this one it cannot
+        see when one of them has no primary item.)"""
+        seen = {}
+        nd = self.nd
+        for p in given_nodes:
+            q = p
+            while q >= 0 and nd[3 * q] > 0:  # (q < 0: an exclusion)
+                if nd[3 * q] >= self.second:
+                    x, color = int(nd[3 * q]), int(nd[3 * q + 2])
+                    if x in seen and (color == 0 or seen[x] != color):
+                        return True
+                    seen[x] = color
+                q += 1
+        return False
+
+
+_loaded: set = set()
+
+
+def load_kernels(*kernels: str) -> None:
+    """Load (or compile) the kernels once per process, outside any timing:
+    ``"search"`` (with commit/release/unwind) and ``"batch"``."""
+    wanted = set(kernels) - _loaded
+    if not wanted:
+        return
+    _loaded.update(wanted)
+    tiny = McCells(1, 1, np.array([1]), np.array([1]), None, {1: (0, 2)})
+    if "search" in wanted:
+        p = int(tiny.option_start[0])
+        run = McRun(tiny, [p])
+        run.step(0, NO_LIMIT, True)
+        run.release()
+        # And the single steps count_parallel takes from Python.
+        run = McRun(tiny, [-1 - p])
+        run.branch_item()
+        run.release()
+    if "batch" in wanted:
+        M.solve_batch(*tiny.copy_arrays(), tiny.item, tiny.set, tiny.nd,
+                      np.zeros(0, np.int32), np.array([0, 0]), 1, NO_LIMIT,
+                      tiny.active, np.zeros((1, tiny.stages), np.int32),
+                      np.zeros(1, np.int32), np.zeros(1, np.int64),
+                      np.zeros((1, 3), np.int64), tiny.levels,
+                      np.zeros(1, np.uint8))
+
+
+class McRun:
+    """One SSMCC search over a private copy of ``cells``, for
+    ``dlx.search``, with the given options (first nodes) included first.
+    ``clash``: nothing to search (the givens clash, or an item has fewer
+    options than its lower bound); ``covered`` is always False: the
+    kernel finds the solution of an empty problem itself."""
+
+    covered = False
+
+    def __init__(self, cells: McCells, given_nodes: list[int]):
+        load_kernels("search")
+        self.cells = cells
+        self.arrays = cells.copy_arrays()
+        self.stack = np.zeros(3 * max(16, 4 * len(cells.item)), np.int32)
+        self.state = cells.new_state()
+        self.counters = np.zeros(3, np.int64)
+        self.marks = []  # where each given's save began
+        self.clash = cells.uncoverable or cells.givens_clash(given_nodes)
+        for p in given_nodes if not self.clash else ():
+            u = self.commit(p)
+            if u < 0:
+                self.clash = True
+                break
+            self.counters[1] += u
+        self.saved = np.zeros(cells.stages, np.int64)
+        self.levelstage = np.zeros(cells.stages, np.int32)
+        self.choice = np.zeros(cells.levels, np.int32)
+        self.deg = np.zeros(cells.levels, np.int32)
+        self.force = np.zeros(len(cells.nd) // 3 + 1, np.int32)
+        self.option_of = cells.option_of
+
+    def commit(self, p: int) -> int:
+        """Include the option of node p (``p >= 0``) or exclude that of
+        node ``-1 - p`` (growing the stack if need be): its updates, or -1
+        when it clashes (nothing changes then)."""
+        item, set_, nd, second = self.arrays
+        lo = int(self.state[M.SAVEPTR])
+        while True:
+            if p >= 0:
+                u = M.commit_option(p, item, set_, nd, second, self.stack,
+                                    self.state)
+            else:
+                u = M.exclude_option(-1 - p, item, set_, nd, second,
+                                     self.stack, self.state)
+            if u != -2:
+                break
+            self.stack = np.concatenate([self.stack, self.stack * 0])
+        if u >= 0:
+            self.marks.append(lo)
+        return int(u)
+
+    def step(self, want: int, stop_at: int, store: bool):
+        """One kernel call (more if the save stack must grow): see
+        ``dlx.search``."""
+        keep = want if store else 0
+        found = []
+        width = self.cells.stages
+        while True:
+            out = np.zeros((keep, width), np.int32)
+            out_len = np.zeros(keep, np.int32)
+            before = int(self.counters[2])
+            status = M.search(*self.arrays, self.stack, self.saved,
+                              self.choice, self.deg, self.levelstage,
+                              self.force, self.state, out, out_len, want,
+                              stop_at, self.counters)
+            new = int(self.counters[2]) - before
+            stored = min(new, keep)
+            found += [self.option_of[out[r, :out_len[r]]].tolist()
+                      for r in range(stored)]
+            if status == M.TOO_DEEP:  # pragma: no cover - sized not to
+                raise RuntimeError("SSMCC search deeper than its arrays")
+            if status != M.STACK_FULL:
+                return status, found
+            want = want - new if want > 0 else 0
+            keep -= stored
+            self.stack = np.concatenate([self.stack, self.stack * 0])
+
+    def uncommit(self) -> None:
+        """Undo the last ``commit``."""
+        M.release_option(self.arrays[1], self.stack, self.state,
+                         self.marks.pop())
+
+    def branch_item(self) -> int:
+        """The item SSMCC would branch on now (its set index; a forced
+        one first), or 0 when none is left: a solution."""
+        item, set_, nd, second = self.arrays
+        out = np.zeros(2, np.int64)
+        score = M.choose_item(item, set_, int(self.state[M.ACTIVE]), second,
+                              self.force, 0, out)
+        if out[1] > 0:
+            return int(self.force[out[1] - 1])
+        return 0 if score == M.INF else int(out[0])
+
+    def release(self):
+        """Undo the search (when paused) and the givens."""
+        M.unwind(self.arrays[1], self.stack, self.state)
+        while self.marks:
+            M.release_option(self.arrays[1], self.stack, self.state,
+                             self.marks.pop())
+
+
+def run_batch(cells: McCells, nodes, starts, limit, max_nodes, threads,
+              chunks_per_thread=16, deadline=None):
+    """``solve_batch`` over CSR instances on ``threads`` threads, as
+    ``dlx.cells.run_batch`` does for SSXC1; same results and stops.
+    Instances whose givens share a secondary item without sharing its
+    color are answered -1 here (see ``McCells.givens_clash``)."""
+    nbatch = len(starts) - 1
+    width = cells.stages
+    first = np.full((nbatch, width), -1, np.int32)
+    first_len = np.zeros(nbatch, np.int32)
+    counts = np.zeros(nbatch, np.int64)
+    work = np.zeros((nbatch, 3), np.int64)
+    stop = np.zeros(1, np.uint8)
+    if cells.uncoverable:
+        return counts, first, work, None
+    clash = np.array([cells.givens_clash(nodes[starts[b]:starts[b + 1]])
+                      for b in range(nbatch)], bool)
+    threads = max(1, min(threads, nbatch))
+    bounds = np.linspace(0, nbatch, min(
+        nbatch, chunks_per_thread * threads if threads > 1 else 1) + 1)
+    bounds = np.unique(bounds.astype(np.int64))
+    local = threading.local()
+
+    def task(k):
+        if not hasattr(local, "arrays"):
+            local.arrays = cells.copy_arrays()
+        lo, hi = bounds[k], bounds[k + 1]
+        sub = starts[lo:hi + 1]
+        M.solve_batch(*local.arrays, cells.item, cells.set, cells.nd,
+                      nodes[sub[0]:sub[-1]], sub - sub[0], limit, max_nodes,
+                      cells.active, first[lo:hi], first_len[lo:hi],
+                      counts[lo:hi], work[lo:hi], cells.levels, stop)
+
+    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline)
+    counts[clash] = -1
+    first[clash] = -1
+    work[clash] = 0
+    return counts, first, work, stopped_by
+
+
+def count_parallel(cells: McCells, given_nodes: list[int], threads: int,
+                   stats, deadline=None) -> int:
+    """Count on ``threads`` threads by splitting the top of the tree.
+
+    At a node, the item SSMCC would branch on, with options ``o1 ... od``
+    in its set, splits the solutions into ``d + 1`` disjoint parts: those
+    with ``o1``; without ``o1`` and with ``o2``; ...; without any of them
+    (SSMCC's right branches, taken in advance).  A few levels of that give
+    the pieces, each a ``solve_batch`` instance whose givens include and
+    exclude options (``-1 - p`` excludes node ``p``).  The count is the
+    one thread's; nodes and updates are each piece's own search, not one
+    thread's (the pieces start from the input's item order, without the
+    forced moves pending above them), plus the nodes split here and the
+    updates of the pieces' givens.
+    """
+    from .search import Interrupted, finish_split
+    load_kernels("search", "batch")
+    stats.complete = False
+    t0 = time.perf_counter()
+    try:
+        frontier, expanded = _split(cells, given_nodes, threads, stats)
+    except KeyboardInterrupt:  # Ctrl-C while splitting: nothing counted
+        stats.seconds = time.perf_counter() - t0
+        raise Interrupted(0, stats) from None
+    if frontier is None:  # the givens clash, or an item lacks options
+        stats.complete = True
+        return 0
+    starts = np.zeros(len(frontier) + 1, np.int64)
+    np.cumsum([len(given_nodes) + len(path) for path in frontier],
+              out=starts[1:])
+    nodes = np.array([p for path in frontier
+                      for p in list(given_nodes) + list(path)], np.int32)
+    counts, _, work, stopped_by = run_batch(
+        cells, nodes, starts, 0, NO_LIMIT, threads,
+        chunks_per_thread=len(frontier), deadline=deadline)
+    # The work of the pieces' givens, and of the nodes split here, is
+    # work done too.
+    stats.updates += int(work[:, 2].sum())
+    stats.nodes += expanded
+    return finish_split(stats, t0, 0, counts, work, stopped_by)
+
+
+def _split(cells: McCells, given_nodes: list[int], threads: int, stats):
+    """The pieces of ``count_parallel`` (paths of signed nodes after the
+    givens) and how many nodes were split, or ``(None, 0)`` when the
+    givens clash."""
+    run = McRun(cells, given_nodes)
+    stats.updates = int(run.counters[1])
+    if run.clash:
+        return None, 0
+    set_ = run.arrays[1]
+    frontier = [()]
+    expanded = 0  # nodes split here
+    target = 64 * threads
+    for _ in range(4):  # at most four levels expanded here
+        if len(frontier) >= target:
+            break
+        grown = []
+        for path in frontier:
+            applied = 0
+            for p in path:
+                if run.commit(p) < 0:
+                    break
+                applied += 1
+            best = run.branch_item() if applied == len(path) else 0
+            if applied < len(path) or best == 0:
+                # A clash (no solution) or a solution: no split.
+                if applied == len(path):
+                    grown.append(path)
+            else:
+                expanded += 1
+                options = set_[best:best + set_[best - 1]].tolist()
+                for k, p in enumerate(options):
+                    grown.append(path + tuple(-1 - q for q in options[:k])
+                                 + (p,))
+                grown.append(path + tuple(-1 - q for q in options))
+            for _ in range(applied):
+                run.uncommit()
+        if len(grown) == len(frontier):
+            frontier = grown
+            break
+        frontier = grown
+    return frontier, expanded
+
+
+def _show(cells: McCells) -> str:  # pragma: no cover - a docstring helper
+    lines = ["item   " + " ".join(f"{v:3d}" for v in cells.item),
+             "set    " + " ".join(f"{v:3d}" for v in cells.set)]
+    for name, k in (("itm", 0), ("loc", 1), ("clr", 2)):
+        lines.append(f"{name:6} " + " ".join(f"{v:3d}"
+                                             for v in cells.nd[k::3]))
+    lines.append(f"second {cells.second}, active {cells.active}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    # Knuth's example from dlx3.w, for the kernel's docstring.
+    from .formats import loads
+    print(_show(McCells.of(loads("A B 2:3|C | X Y\nA B X:0 Y:0\n"
+                                 "A C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n"))))
