@@ -142,6 +142,30 @@ def test_parse_board_size_and_art():
         parse_board("0x5")
 
 
+def test_parse_board_from_cells():
+    # moved to start at row/column 0
+    assert parse_board([(2, 3), (2, 4), [3, 3]]) == {(0, 0), (0, 1), (1, 0)}
+    with pytest.raises(ValueError, match="no cells"):
+        parse_board([])
+
+
+def test_a_board_too_large_is_named_with_its_size():
+    from dlx.problems.polyomino import MAX_BOARD_CELLS
+    with pytest.raises(ValueError, match=f"'2000x1000' has 2000000 cells; "
+                                         f"at most {MAX_BOARD_CELLS}"):
+        parse_board("2000x1000")
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("   ", "neither a size like '6x10' nor ASCII art"),
+    ("6 by 10", "column 1: '6' is neither"),
+    ("##\n##\n", "the board has no cells"),
+    ("#  #", "neither a size like '6x10' nor ASCII art")])
+def test_a_board_without_cells_is_explained(spec, message):
+    with pytest.raises(ValueError, match=message):
+        parse_board(spec)
+
+
 def test_parse_shapes():
     shapes = parse_shapes("AAB\n.BB\n\nCC\n")
     assert shapes == {"A": ((0, 0), (0, 1)), "B": ((0, 1), (1, 0), (1, 1)),
