@@ -406,7 +406,22 @@ def test_tiling_of_a_problem_read_back():
     assert sorted(picture.replace("\n", "")) == sorted("LLLLLlllll")
 
 
-# -- colors and multiplicities ---------------------------------------------
+def test_tiling_of_a_wide_board_read_back():
+    # past 62 columns a cell is named r<row>c<col>
+    from dlx.formats import dumps, loads
+    puzzle = Polyomino("2x70", {"I": "I" * 70}, copies=2)
+    problem = loads(dumps(puzzle.problem))
+    assert "r1c69" in problem.primary
+    tilings = {tiling_of(problem, s) for s in problem.solutions()}
+    assert tilings == set(puzzle.solutions(distinct=False))
+
+
+@pytest.mark.parametrize("copies, board, count", [
+    (None, "2x4", 4), (1, "2x4", 4), (2, "4x4", 60)])
+def test_one_copy_of_each_piece_by_default(copies, board, count):
+    pieces = {"L": "LLL\nL..", "J": "JJJ\n..J"}
+    extra = {} if copies is None else {"copies": copies}
+    assert Polyomino(board, pieces, **extra).count(distinct=False) == count
 def test_debruijn_sequences_are_valid_and_distinct():
     for n, k in [(3, 2), (4, 2), (2, 3)]:
         problem = debruijn.debruijn(n, k)
