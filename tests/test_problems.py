@@ -422,6 +422,23 @@ def test_one_copy_of_each_piece_by_default(copies, board, count):
     pieces = {"L": "LLL\nL..", "J": "JJJ\n..J"}
     extra = {} if copies is None else {"copies": copies}
     assert Polyomino(board, pieces, **extra).count(distinct=False) == count
+
+
+def test_polyomino_packs_one_copy_by_default():
+    pieces = {"L": "LLL\nL..", "J": "JJJ\n..J"}
+    assert polyomino.polyomino("2x4", pieces).count() == 4
+
+
+def test_render_keeps_copies_apart_from_lower_case_pieces():
+    # the second L cannot be drawn as "l": a piece has that name
+    tiling = [("L", ((0, 0),)), ("L", ((0, 1),)), ("l", ((0, 2),)),
+              ("l", ((0, 3),))]
+    picture = render(tiling)
+    assert picture[0] == "L" and picture[2] == "l"
+    assert len(set(picture)) == 4
+
+
+# -- colors and multiplicities ---------------------------------------------
 def test_debruijn_sequences_are_valid_and_distinct():
     for n, k in [(3, 2), (4, 2), (2, 3)]:
         problem = debruijn.debruijn(n, k)
