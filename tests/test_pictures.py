@@ -276,3 +276,37 @@ def test_queens_svg(tmp_path, capsys):
         assert float(circle.get("cx")) == (column + 0.5) * 30
     assert dlx_main(["queens", "8", "--count", "--svg", str(out)]) == 2
     capsys.readouterr()
+
+
+def square(cell):
+    r, c = cell
+    return [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
+
+
+def numbers_in(d):
+    import re
+    values = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return values[0::2], values[1::2]
+
+
+def test_a_tiling_fits_its_canvas_and_labels_sit_on_their_pieces():
+    # an L of three cells at (2, 5) and a bar of two below it, off origin
+    pieces = [("L", [(2, 5), (3, 5), (3, 6)]), ("I", [(4, 5), (4, 6)])]
+    svg = tiling_svg(pieces, square, scale=10, margin=4)
+    root = ET.fromstring(svg)
+    width, height = float(root.get("width")), float(root.get("height"))
+    assert (width, height) == (2 * 10 + 8, 3 * 10 + 8)
+    for path in root.iter(SVG + "path"):
+        xs, ys = numbers_in(path.get("d"))
+        assert min(xs) == 4 and max(xs) == width - 4
+        assert min(ys) >= 4 and max(ys) <= height - 4
+    labels = {t.text: (float(t.get("x")), float(t.get("y")))
+              for t in root.iter(SVG + "text")}
+    # each label at the centre of one of its piece's cells
+    assert labels["L"] == (9, 19) and labels["I"] in [(9, 29), (19, 29)]
+
+
+def test_an_empty_tiling_is_an_empty_canvas():
+    root = ET.fromstring(tiling_svg([], square, margin=5))
+    assert (root.get("width"), root.get("height")) == ("10", "10")
+    assert not list(root.iter(SVG + "path"))
