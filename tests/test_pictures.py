@@ -310,3 +310,35 @@ def test_an_empty_tiling_is_an_empty_canvas():
     root = ET.fromstring(tiling_svg([], square, margin=5))
     assert (root.get("width"), root.get("height")) == ("10", "10")
     assert not list(root.iter(SVG + "path"))
+
+
+def test_sudoku_svg_geometry_on_2x3_boxes():
+    """Each digit at its cell's centre, givens on a tinted square, lines
+    across the whole grid, thick ones around the 2x3 boxes."""
+    solution = sudoku.solve("1" + "." * 35)
+    root = ET.fromstring(grid_svg(solution, "1" + "." * 35, cell=10))
+    margin = 2.0
+    assert (root.get("width"), root.get("height")) == ("64", "64")
+    texts = list(root.iter(SVG + "text"))
+    centres = {(float(t.get("x")), float(t.get("y"))) for t in texts}
+    assert centres == {(margin + 10 * c + 5, margin + 10 * r + 5)
+                       for r in range(6) for c in range(6)}
+    first = [t for t in texts if t.get("class") == "given"]
+    assert [(t.get("x"), t.get("y"), t.text) for t in first] == [
+        ("7", "7", "1")]
+    (ground,) = root.iter(SVG + "rect")
+    assert (ground.get("x"), ground.get("y")) == ("2", "2")
+    lines = list(root.iter(SVG + "line"))
+    thick = max(float(x.get("stroke-width")) for x in lines)
+    across = {(x.get("y1"), float(x.get("stroke-width")) == thick)
+              for x in lines if x.get("y1") == x.get("y2")}
+    down = {(x.get("x1"), float(x.get("stroke-width")) == thick)
+            for x in lines if x.get("x1") == x.get("x2")}
+    # box rows are 2 cells high, box columns 3 cells wide
+    assert across == {(str(2 + 10 * k), k % 2 == 0) for k in range(7)}
+    assert down == {(str(2 + 10 * k), k % 3 == 0) for k in range(7)}
+    for x in lines:
+        assert {x.get("x1"), x.get("x2")} <= {str(2 + 10 * k)
+                                              for k in range(7)}
+        assert (x.get("x1"), x.get("x2")) in [("2", "62")] or \
+            (x.get("y1"), x.get("y2")) == ("2", "62")
