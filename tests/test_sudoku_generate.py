@@ -261,3 +261,11 @@ def test_rate_many_names_a_region_map_of_another_size():
                       variant=jigsaw6)
     assert out[0] == out[1] == ("invalid: the region map is 6x6 but the "
                                 "puzzle is not")
+
+
+def test_generate_many_of_none_still_checks_its_arguments():
+    assert G.generate_many(0) == [] and G.generate_many(0, 36) == []
+    assert len(G.generate_many(1, 4, seed=1)) == 1
+    for size in (3, 37):
+        with pytest.raises(ValueError, match="size must be between 4 and 36"):
+            G.generate_many(0, size)
