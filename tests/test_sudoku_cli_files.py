@@ -271,3 +271,18 @@ def test_long_invalid_input_is_echoed_cut(capsys, tmp_path, monkeypatch):
     path.write_text("1" * 500 + "\n")
     code, out, err = run(capsys, "solve", path)
     assert code == 1 and out == "1" * 50 + "... invalid\n"
+
+
+@pytest.mark.parametrize("text, lines", [
+    ("x" * 8, [(1, "x" * 8)]),
+    ("x" * 8 + "\ny\n", [(1, "x" * 8), (2, "y")]),
+    ("x" * 9 + "\ny\n", [(1, None), (2, "y")]),
+    ("x" * 30 + "\ny", [(1, None), (2, "y")]),
+    ("x" * 30, [(1, None)]),
+    ("", [])])
+def test_lines_longer_than_the_limit_are_skipped_whole(monkeypatch, text,
+                                                       lines):
+    import io
+    from sudoku import reader
+    monkeypatch.setattr(reader, "MAX_LINE", 8)
+    assert list(reader.read_lines(io.StringIO(text))) == lines
