@@ -271,9 +271,11 @@ def test_queens_svg(tmp_path, capsys):
               if c.get("class") == "queen"]
     assert len(queens) == 8
     # the picture shows the board printed: queen in row r at column c
-    for row, circle in zip(rows, queens):
+    for r, (row, circle) in enumerate(zip(rows, queens)):
         column = row.split().index("Q")
         assert float(circle.get("cx")) == (column + 0.5) * 30
+        assert float(circle.get("cy")) == (r + 0.5) * 30
+        assert float(circle.get("r")) < 15  # inside its square
     assert dlx_main(["queens", "8", "--count", "--svg", str(out)]) == 2
     capsys.readouterr()
 
