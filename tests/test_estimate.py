@@ -133,3 +133,12 @@ def test_givens_that_cover_make_a_one_leaf_tree():
 ])
 def test_estimate_text(estimate, text):
     assert str(estimate) == text
+
+
+def test_a_tree_without_solutions_still_takes_time(monkeypatch):
+    """The time is the updates' (not the solutions') at the measured rate."""
+    monkeypatch.setattr("dlx.estimate.RATE_NODES", 20)
+    e = langford(6).estimate(200, seed=1)
+    assert not e.exact and e.solutions == 0 and e.updates > 0
+    assert e.seconds > 0
+    assert "no solution met by any probe" in str(e)
