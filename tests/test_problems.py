@@ -102,6 +102,15 @@ def test_langford_sequences_are_valid(n):
     assert all(tuple(reversed(s)) not in kept for s in kept)
 
 
+@pytest.mark.parametrize("build", [queens.queens, langford.langford])
+@pytest.mark.parametrize("n", [0, -1, "3", 2.0, None])
+def test_builders_refuse_sizes_that_are_not_positive_integers(build, n):
+    with pytest.raises(ValueError, match=f"n must be a positive integer, "
+                                         f"got {n!r}"):
+        build(n)
+    assert build(1).count() == (build is queens.queens)  # 1 fits
+
+
 def test_langford_render():
     problem = langford.langford(3)
     assert langford.render(problem, problem.solve()) in ("2 3 1 2 1 3",
