@@ -381,3 +381,18 @@ def test_a_probe_that_pays_lets_the_count_run_on(monkeypatch):
 def test_memo_count_checks_its_choice_rule(choose):
     with pytest.raises(ValueError, match="choose must be one of"):
         memo_count.count(queens(5), choose=choose)
+
+
+def test_a_stopped_count_without_hits_is_dlx1s_partial_count():
+    # With no memo hit (queens rarely repeat a subproblem) the memoized
+    # search walks DLX1's tree node for node: stopped at any budget, both
+    # have met the same solutions.
+    p = queens(8)
+    for budget in range(7, 1000, 41):
+        with pytest.raises(BudgetExhausted) as memo_stop:
+            memo_count.count(p, max_nodes=budget, choose="mrv",
+                             memo_bytes=0)
+        assert memo_stop.value.stats.memo_hits == 0
+        with pytest.raises(BudgetExhausted) as plain_stop:
+            p.count(max_nodes=budget, algorithm="links")
+        assert memo_stop.value.count == plain_stop.value.count, budget
