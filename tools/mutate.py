@@ -20,7 +20,8 @@ pytest once, then forks a child per mutant; the child swaps the changed
 function's code object in place (``function.__code__``), so every module
 that imported the function sees the mutant, and runs pytest in-process.
 Nothing is written to disk.  Only code inside functions and methods is
-mutated (module-level constants are computed once at import).
+mutated (module-level constants are computed once at import); a mutant in
+an argument's default value sets the function's defaults as well.
 """
 
 from __future__ import annotations
