@@ -286,3 +286,16 @@ def test_lines_longer_than_the_limit_are_skipped_whole(monkeypatch, text,
     from sudoku import reader
     monkeypatch.setattr(reader, "MAX_LINE", 8)
     assert list(reader.read_lines(io.StringIO(text))) == lines
+
+
+def test_grids_of_rows_without_spaces_and_of_numbers(capsys, tmp_path):
+    """Grids written a row a line, one digit per cell and no spaces: a
+    row is nine cells, not one nine-digit number."""
+    top = TOP[0].replace(".", "0")
+    rows = "\n".join(top[k:k + 9] for k in range(0, 81, 9))
+    path = tmp_path / "grids.txt"
+    path.write_text(f"{rows}\n\n{rows}\n")
+    code, out, err = run(capsys, "solve", path, "--format", "line")
+    solution = str(sudoku.solve(TOP[0]))
+    assert code == 0 and out.split() == [solution, solution]
+    assert "2 puzzles" in err
