@@ -299,3 +299,15 @@ def test_grids_of_rows_without_spaces_and_of_numbers(capsys, tmp_path):
     solution = str(sudoku.solve(TOP[0]))
     assert code == 0 and out.split() == [solution, solution]
     assert "2 puzzles" in err
+
+
+def test_a_16x16_grid_of_spaced_numbers(capsys, tmp_path):
+    line = (DATA / "sudoku_hexadoku16.txt").read_text().split()[0]
+    grid = sudoku.parse(line)
+    rows = "\n".join(" ".join(str(v) for v in row) for row in
+                     grid.cells.tolist())
+    assert "10" in rows and "16" in rows
+    path = tmp_path / "big.txt"
+    path.write_text(rows + "\n")
+    code, out, err = run(capsys, "solve", path, "--format", "line")
+    assert code == 0 and out.split() == [str(sudoku.solve(line))]
