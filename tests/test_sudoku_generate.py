@@ -261,6 +261,10 @@ def test_rate_many_names_a_region_map_of_another_size():
                       variant=jigsaw6)
     assert out[0] == out[1] == ("invalid: the region map is 6x6 but the "
                                 "puzzle is not")
+    # a 6x6 puzzle (2x3 boxes) fits the 6x6 map
+    puzzle = sudoku.generate(6, variant=jigsaw6, seed=1)
+    (rating,) = R.rate_many([puzzle], variant=jigsaw6)
+    assert rating == sudoku.rate(puzzle, variant=jigsaw6)
 
 
 def test_generate_many_of_none_still_checks_its_arguments():
