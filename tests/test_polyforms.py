@@ -384,3 +384,9 @@ def test_cli_dlx_output_of_a_packing_counts_the_same(capsys):
     # placement, so no single problem counts up to symmetry.
     status, text, err = run(capsys, "polycube", "soma", "--dlx")
     assert status == 2 and text == "" and "--all-symmetries" in err
+
+
+def test_large_piece_sets_are_named_p001_on():
+    from dlx.problems.planar import TRIANGULAR, piece_set
+    names = list(piece_set("8-iamonds", TRIANGULAR))
+    assert names == [f"p{k:03d}" for k in range(1, 67)]  # 66 octiamonds
