@@ -311,3 +311,16 @@ def test_a_16x16_grid_of_spaced_numbers(capsys, tmp_path):
     path.write_text(rows + "\n")
     code, out, err = run(capsys, "solve", path, "--format", "line")
     assert code == 0 and out.split() == [str(sudoku.solve(line))]
+
+
+def test_grids_with_digits_grouped_by_box(capsys, tmp_path):
+    """Rows like "400 000 805" are nine digits in three groups, not three
+    numbers (a file of such grids was read as one-row puzzles)."""
+    top = TOP[0].replace(".", "0")
+    rows = "\n".join(" ".join(top[k + j:k + j + 3] for j in (0, 3, 6))
+                     for k in range(0, 81, 9))
+    path = tmp_path / "grouped.txt"
+    path.write_text(f"{rows}\n\n{rows}\n")
+    code, out, err = run(capsys, "solve", path, "--format", "line")
+    solution = str(sudoku.solve(TOP[0]))
+    assert code == 0 and out.split() == [solution, solution]
