@@ -108,7 +108,11 @@ def _cells(line: str) -> list[str]:
             fields.pop()  # a trailing separator
         return [f.strip() for f in fields]
     tokens = [t for t in re.split(r"[\s|+]+", line) if t]
-    if len(tokens) > 1 and any(len(t) > 1 and t.isdigit() for t in tokens):
+    numbers = [t for t in tokens if len(t) > 1 and t.isdigit()]
+    # "10 0 3 16 ..." is numbers; "400 000 805" is digits grouped by box:
+    # a row of k cells holds no number above k, nor one written "05"
+    if len(tokens) > 1 and numbers and all(
+            t[0] != "0" and int(t) <= len(tokens) for t in numbers):
         return tokens
     return [ch for ch in line if ch not in _DECORATION]
 

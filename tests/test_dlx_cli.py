@@ -412,3 +412,33 @@ def test_debruijn_and_rooks_commands(capsys):
     assert "w000 p0 b0:0 b1:0 b2:0" in out
     status, _, err = run(capsys, "rooks", "3", "4")
     assert status == 2 and "cannot fit" in err
+
+
+def test_progress_bar_by_flag_or_on_a_terminal(monkeypatch):
+    import argparse
+    from dlx.cli_count import _progress
+    pytest.importorskip("tqdm")
+    args = argparse.Namespace
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert _progress(args(progress=None)) is True
+    assert _progress(args(progress=False)) is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert _progress(args(progress=None)) is None
+    assert _progress(args(progress=True)) is True
+
+
+def test_estimate_seed_defaults_to_0(capsys):
+    import re
+    first = run(capsys, "queens", "13", "--estimate", "--probes", "300")
+    again = run(capsys, "queens", "13", "--estimate", "--probes", "300",
+                "--seed", "0")
+    other = run(capsys, "queens", "13", "--estimate", "--probes", "300",
+                "--seed", "1")
+    strip = lambda out: re.sub(r"[\d.]+ (s|min|h|days) on one core", "", out)
+    assert strip(first[1]) == strip(again[1]) != strip(other[1])
+
+
+@pytest.mark.parametrize("flag", ["--jobs", "--probes", "--seed"])
+def test_counts_of_long_runs_are_whole_numbers(capsys, flag):
+    status, out, err = run(capsys, "queens", "6", "--count", flag, "x")
+    assert status == 2 and "expected a whole number, got 'x'" in err

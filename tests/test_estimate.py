@@ -91,3 +91,54 @@ def test_estimate_refuses_bad_arguments():
         queens(5).estimate(seed=-1)
     with pytest.raises(ValueError, match="does not exist"):
         queens(5).estimate(given=[99])
+
+
+def test_estimate_reports_each_figure_of_the_probes(monkeypatch):
+    monkeypatch.setattr("dlx.estimate.RATE_NODES", 100)
+    p = queens(8)
+    e = p.estimate(500, seed=3)
+    mean, error = probe_figures(p, 500, seed=3)
+    assert (e.nodes, e.updates, e.solutions) == tuple(mean)
+    assert (e.nodes_error, e.updates_error, e.solutions_error) == \
+        tuple(error)
+
+
+def test_one_probe_has_no_error_bar_and_two_have_one():
+    one = probe_figures(queens(8), 1, seed=1)[1]
+    assert np.all(np.isinf(one))
+    two = probe_figures(queens(8), 2, seed=1)[1]
+    assert np.all(np.isfinite(two))
+
+
+def test_givens_that_cover_make_a_one_leaf_tree():
+    p = ExactCover("ab")
+    p.add_options(["a", "b", "ab"])
+    mean, error = probe_figures(p, 7, given=[2])
+    assert list(mean[[0, 2]]) == [1, 1] and list(error) == [0, 0, 0]
+
+
+@pytest.mark.parametrize("estimate, text", [
+    (Estimate(1000, 10, 2e7, 0, 0, 0, 3 * 3600, 4),
+     "Estimated from 4 probes: no solution met by any probe, about 1,000 "
+     "± 1% nodes, about 20,000,000 ± 0% updates, 3 h on one core."),
+    (Estimate(999, 0, 5, 0, 12345, 100, 90, 1000),
+     "Estimated from 1,000 probes: about 12,300 ± 1% solutions, about 999 "
+     "± 0% nodes, about 5 ± 0% updates, 90 s on one core."),
+    (Estimate(5, 0, 7, 0, 0, 0, 150, 10, True),
+     "Estimated from 10 probes: 0 solutions, 5 nodes, 7 updates, 2.5 min "
+     "on one core (exact: the whole tree was searched)."),
+    (Estimate(5, 0, 7, 0, 1, 0, 3 * 86400, 10),
+     "Estimated from 10 probes: about 1 ± 0% solutions, about 5 ± 0% "
+     "nodes, about 7 ± 0% updates, 3 days on one core."),
+])
+def test_estimate_text(estimate, text):
+    assert str(estimate) == text
+
+
+def test_a_tree_without_solutions_still_takes_time(monkeypatch):
+    """The time is the updates' (not the solutions') at the measured rate."""
+    monkeypatch.setattr("dlx.estimate.RATE_NODES", 20)
+    e = langford(6).estimate(200, seed=1)
+    assert not e.exact and e.solutions == 0 and e.updates > 0
+    assert e.seconds > 0
+    assert "no solution met by any probe" in str(e)

@@ -253,6 +253,7 @@ def test_ctrl_c_gives_the_partial_count(tmp_path):
                 checkpoint=tmp_path / "c")
     assert isinstance(stop.value, KeyboardInterrupt)
     assert 0 <= stop.value.count < 92 and not stop.value.stats.complete
+    assert 0 < stop.value.stats.seconds < 600  # the time it ran
     # The five finished jobs were recorded, and the rest is counted once.
     assert p.count(checkpoint=tmp_path / "c") == 92
 
@@ -440,3 +441,25 @@ def test_progress_inside_jobs_run_here(monkeypatch):
     fractions = [s.fraction for s in seen]
     assert len(seen) > 8 and fractions == sorted(fractions)
     assert seen[-1].solutions == 2680
+
+
+def test_an_executor_gets_jobs_for_each_of_its_workers():
+    seen = []
+    p = queens(10)
+    with ThreadPoolExecutor(40) as pool:
+        assert p.count(executor=pool, progress=seen.append) == 724
+    assert seen[-1].jobs >= jobs.JOBS_PER_WORKER * 40 > jobs.MIN_JOBS
+    assert 0 < p.stats.seconds < 600  # the time it ran
+
+
+def test_progress_bar_follows_the_fraction():
+    import io
+    stream = io.StringIO()
+    bar = jobs.progress_bar(delay=0, stream=stream)
+    bar(jobs.Progress(0.25, 1, 4, 10, 100, 1.0))
+    bar(jobs.Progress(0.5, 2, 4, 20, 200, 2.0))
+    assert bar.bar.n == 500  # of 1000
+    bar(jobs.Progress(1.0, 4, 4, 40, 400, 4.0))
+    assert bar.bar.n == 1000
+    assert bar.bar.postfix == "40 solutions, 4/4 jobs"
+    bar.close()

@@ -365,3 +365,34 @@ def test_hash_spreads_keys_over_buckets():
     keys = np.arange(1 << 12, dtype=np.int64).reshape(-1, 1) * 2
     buckets = {int(M.key_hash(k, 0, 1) & np.uint64(255)) for k in keys}
     assert len(buckets) == 256
+
+
+def test_a_probe_that_pays_lets_the_count_run_on(monkeypatch):
+    # MRV with memo="auto": past the probe's nodes the memo has paid, and
+    # the count goes on to the end with it
+    monkeypatch.setattr(memo_count, "PROBE_NODES", 300)
+    p = dominoes(6, 8)
+    assert memo_count.count(p, auto=True, choose="mrv") == 167089
+    assert isinstance(p.stats, MemoStats) and p.stats.nodes > 300
+    assert p.stats.complete
+
+
+@pytest.mark.parametrize("choose", ["bogus", 5, None])
+def test_memo_count_checks_its_choice_rule(choose):
+    with pytest.raises(ValueError, match="choose must be one of"):
+        memo_count.count(queens(5), choose=choose)
+
+
+def test_a_stopped_count_without_hits_is_dlx1s_partial_count():
+    # With no memo hit (queens rarely repeat a subproblem) the memoized
+    # search walks DLX1's tree node for node: stopped at any budget, both
+    # have met the same solutions.
+    p = queens(8)
+    for budget in range(7, 1000, 41):
+        with pytest.raises(BudgetExhausted) as memo_stop:
+            memo_count.count(p, max_nodes=budget, choose="mrv",
+                             memo_bytes=0)
+        assert memo_stop.value.stats.memo_hits == 0
+        with pytest.raises(BudgetExhausted) as plain_stop:
+            p.count(max_nodes=budget, algorithm="links")
+        assert memo_stop.value.count == plain_stop.value.count, budget

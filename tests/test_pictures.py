@@ -271,8 +271,76 @@ def test_queens_svg(tmp_path, capsys):
               if c.get("class") == "queen"]
     assert len(queens) == 8
     # the picture shows the board printed: queen in row r at column c
-    for row, circle in zip(rows, queens):
+    for r, (row, circle) in enumerate(zip(rows, queens)):
         column = row.split().index("Q")
         assert float(circle.get("cx")) == (column + 0.5) * 30
+        assert float(circle.get("cy")) == (r + 0.5) * 30
+        assert float(circle.get("r")) < 15  # inside its square
     assert dlx_main(["queens", "8", "--count", "--svg", str(out)]) == 2
     capsys.readouterr()
+
+
+def square(cell):
+    r, c = cell
+    return [(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)]
+
+
+def numbers_in(d):
+    import re
+    values = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return values[0::2], values[1::2]
+
+
+def test_a_tiling_fits_its_canvas_and_labels_sit_on_their_pieces():
+    # an L of three cells at (2, 5) and a bar of two below it, off origin
+    pieces = [("L", [(2, 5), (3, 5), (3, 6)]), ("I", [(4, 5), (4, 6)])]
+    svg = tiling_svg(pieces, square, scale=10, margin=4)
+    root = ET.fromstring(svg)
+    width, height = float(root.get("width")), float(root.get("height"))
+    assert (width, height) == (2 * 10 + 8, 3 * 10 + 8)
+    for path in root.iter(SVG + "path"):
+        xs, ys = numbers_in(path.get("d"))
+        assert min(xs) == 4 and max(xs) == width - 4
+        assert min(ys) >= 4 and max(ys) <= height - 4
+    labels = {t.text: (float(t.get("x")), float(t.get("y")))
+              for t in root.iter(SVG + "text")}
+    # each label at the centre of one of its piece's cells
+    assert labels["L"] == (9, 19) and labels["I"] in [(9, 29), (19, 29)]
+
+
+def test_an_empty_tiling_is_an_empty_canvas():
+    root = ET.fromstring(tiling_svg([], square, margin=5))
+    assert (root.get("width"), root.get("height")) == ("10", "10")
+    assert not list(root.iter(SVG + "path"))
+
+
+def test_sudoku_svg_geometry_on_2x3_boxes():
+    """Each digit at its cell's centre, givens on a tinted square, lines
+    across the whole grid, thick ones around the 2x3 boxes."""
+    solution = sudoku.solve("1" + "." * 35)
+    root = ET.fromstring(grid_svg(solution, "1" + "." * 35, cell=10))
+    margin = 2.0
+    assert (root.get("width"), root.get("height")) == ("64", "64")
+    texts = list(root.iter(SVG + "text"))
+    centres = {(float(t.get("x")), float(t.get("y"))) for t in texts}
+    assert centres == {(margin + 10 * c + 5, margin + 10 * r + 5)
+                       for r in range(6) for c in range(6)}
+    first = [t for t in texts if t.get("class") == "given"]
+    assert [(t.get("x"), t.get("y"), t.text) for t in first] == [
+        ("7", "7", "1")]
+    (ground,) = root.iter(SVG + "rect")
+    assert (ground.get("x"), ground.get("y")) == ("2", "2")
+    lines = list(root.iter(SVG + "line"))
+    thick = max(float(x.get("stroke-width")) for x in lines)
+    across = {(x.get("y1"), float(x.get("stroke-width")) == thick)
+              for x in lines if x.get("y1") == x.get("y2")}
+    down = {(x.get("x1"), float(x.get("stroke-width")) == thick)
+            for x in lines if x.get("x1") == x.get("x2")}
+    # box rows are 2 cells high, box columns 3 cells wide
+    assert across == {(str(2 + 10 * k), k % 2 == 0) for k in range(7)}
+    assert down == {(str(2 + 10 * k), k % 3 == 0) for k in range(7)}
+    for x in lines:
+        assert {x.get("x1"), x.get("x2")} <= {str(2 + 10 * k)
+                                              for k in range(7)}
+        assert (x.get("x1"), x.get("x2")) in [("2", "62")] or \
+            (x.get("y1"), x.get("y2")) == ("2", "62")

@@ -385,3 +385,19 @@ def test_cli_dlx_output_of_a_packing_counts_the_same(capsys):
     # placement, so no single problem counts up to symmetry.
     status, text, err = run(capsys, "polycube", "soma", "--dlx")
     assert status == 2 and text == "" and "--all-symmetries" in err
+
+
+def test_large_piece_sets_are_named_p001_on():
+    from dlx.problems.planar import TRIANGULAR, piece_set
+    names = list(piece_set("8-iamonds", TRIANGULAR))
+    assert names == [f"p{k:03d}" for k in range(1, 67)]  # 66 octiamonds
+
+
+@pytest.mark.parametrize("spec, lattice, cells", [
+    ("triangle 1500", HEXAGONAL, 1500 * 1501 // 2),
+    ("triangle 1001", TRIANGULAR, 1001 * 1001),
+    ("hexagon 600", HEXAGONAL, 3 * 600 * 599 + 1),
+    ("hexagon 410", TRIANGULAR, 6 * 410 * 410)])
+def test_a_board_too_large_names_its_cells(spec, lattice, cells):
+    with pytest.raises(ValueError, match=f"'{spec}' has {cells} cells"):
+        parse_board(spec, lattice)

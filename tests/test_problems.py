@@ -102,6 +102,15 @@ def test_langford_sequences_are_valid(n):
     assert all(tuple(reversed(s)) not in kept for s in kept)
 
 
+@pytest.mark.parametrize("build", [queens.queens, langford.langford])
+@pytest.mark.parametrize("n", [0, -1, "3", 2.0, None])
+def test_builders_refuse_sizes_that_are_not_positive_integers(build, n):
+    with pytest.raises(ValueError, match=f"n must be a positive integer, "
+                                         f"got {n!r}"):
+        build(n)
+    assert build(1).count() == (build is queens.queens)  # 1 fits
+
+
 def test_langford_render():
     problem = langford.langford(3)
     assert langford.render(problem, problem.solve()) in ("2 3 1 2 1 3",
@@ -140,6 +149,30 @@ def test_parse_board_size_and_art():
         parse_board("...\n..x\n")
     with pytest.raises(ValueError):
         parse_board("0x5")
+
+
+def test_parse_board_from_cells():
+    # moved to start at row/column 0
+    assert parse_board([(2, 3), (2, 4), [3, 3]]) == {(0, 0), (0, 1), (1, 0)}
+    with pytest.raises(ValueError, match="no cells"):
+        parse_board([])
+
+
+def test_a_board_too_large_is_named_with_its_size():
+    from dlx.problems.polyomino import MAX_BOARD_CELLS
+    with pytest.raises(ValueError, match=f"'2000x1000' has 2000000 cells; "
+                                         f"at most {MAX_BOARD_CELLS}"):
+        parse_board("2000x1000")
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("   ", "neither a size like '6x10' nor ASCII art"),
+    ("6 by 10", "column 1: '6' is neither"),
+    ("##\n##\n", "the board has no cells"),
+    ("#  #", "neither a size like '6x10' nor ASCII art")])
+def test_a_board_without_cells_is_explained(spec, message):
+    with pytest.raises(ValueError, match=message):
+        parse_board(spec)
 
 
 def test_parse_shapes():
@@ -380,6 +413,38 @@ def test_tiling_of_a_problem_read_back():
     assert tilings == set(puzzle.solutions(distinct=False))
     picture = render(next(iter(tilings)))
     assert sorted(picture.replace("\n", "")) == sorted("LLLLLlllll")
+
+
+def test_tiling_of_a_wide_board_read_back():
+    # past 62 columns a cell is named r<row>c<col>
+    from dlx.formats import dumps, loads
+    puzzle = Polyomino("2x70", {"I": "I" * 70}, copies=2)
+    problem = loads(dumps(puzzle.problem))
+    assert "r1c69" in problem.primary
+    tilings = {tiling_of(problem, s) for s in problem.solutions()}
+    assert tilings == set(puzzle.solutions(distinct=False))
+
+
+@pytest.mark.parametrize("copies, board, count", [
+    (None, "2x4", 4), (1, "2x4", 4), (2, "4x4", 60)])
+def test_one_copy_of_each_piece_by_default(copies, board, count):
+    pieces = {"L": "LLL\nL..", "J": "JJJ\n..J"}
+    extra = {} if copies is None else {"copies": copies}
+    assert Polyomino(board, pieces, **extra).count(distinct=False) == count
+
+
+def test_polyomino_packs_one_copy_by_default():
+    pieces = {"L": "LLL\nL..", "J": "JJJ\n..J"}
+    assert polyomino.polyomino("2x4", pieces).count() == 4
+
+
+def test_render_keeps_copies_apart_from_lower_case_pieces():
+    # the second L cannot be drawn as "l": a piece has that name
+    tiling = [("L", ((0, 0),)), ("L", ((0, 1),)), ("l", ((0, 2),)),
+              ("l", ((0, 3),))]
+    picture = render(tiling)
+    assert picture[0] == "L" and picture[2] == "l"
+    assert len(set(picture)) == 4
 
 
 # -- colors and multiplicities ---------------------------------------------

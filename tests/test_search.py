@@ -166,3 +166,14 @@ def test_slicing_is_invisible_to_the_search():
     batch = p.solve_batch([[]], limit=10**6)
     assert (int(batch.nodes[0]), int(batch.updates[0])) == whole[:2]
     assert np.array_equal(batch.counts, [352])
+
+
+@pytest.mark.parametrize("solutions, text", [
+    (0, "0 solutions"), (1, "1 solution,"), (2, "2 solutions"),
+    (1234567, "1 234 567 solutions")])
+def test_stats_print_like_knuth(solutions, text):
+    from dlx.search import Stats
+    line = str(Stats(1089, 2076, solutions, 0.5, True))
+    assert line == f"Altogether {text}{'' if text.endswith(',') else ','}" \
+        f" 2 076 updates, 1 089 nodes, 0.500 s."
+    assert str(Stats(1, 2, 3, 0.0, False)).endswith(" s (stopped early).")

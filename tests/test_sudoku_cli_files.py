@@ -271,3 +271,56 @@ def test_long_invalid_input_is_echoed_cut(capsys, tmp_path, monkeypatch):
     path.write_text("1" * 500 + "\n")
     code, out, err = run(capsys, "solve", path)
     assert code == 1 and out == "1" * 50 + "... invalid\n"
+
+
+@pytest.mark.parametrize("text, lines", [
+    ("x" * 8, [(1, "x" * 8)]),
+    ("x" * 8 + "\ny\n", [(1, "x" * 8), (2, "y")]),
+    ("x" * 9 + "\ny\n", [(1, None), (2, "y")]),
+    ("x" * 30 + "\ny", [(1, None), (2, "y")]),
+    ("x" * 30, [(1, None)]),
+    ("", [])])
+def test_lines_longer_than_the_limit_are_skipped_whole(monkeypatch, text,
+                                                       lines):
+    import io
+    from sudoku import reader
+    monkeypatch.setattr(reader, "MAX_LINE", 8)
+    assert list(reader.read_lines(io.StringIO(text))) == lines
+
+
+def test_grids_of_rows_without_spaces_and_of_numbers(capsys, tmp_path):
+    """Grids written a row a line, one digit per cell and no spaces: a
+    row is nine cells, not one nine-digit number."""
+    top = TOP[0].replace(".", "0")
+    rows = "\n".join(top[k:k + 9] for k in range(0, 81, 9))
+    path = tmp_path / "grids.txt"
+    path.write_text(f"{rows}\n\n{rows}\n")
+    code, out, err = run(capsys, "solve", path, "--format", "line")
+    solution = str(sudoku.solve(TOP[0]))
+    assert code == 0 and out.split() == [solution, solution]
+    assert "2 puzzles" in err
+
+
+def test_a_16x16_grid_of_spaced_numbers(capsys, tmp_path):
+    line = (DATA / "sudoku_hexadoku16.txt").read_text().split()[0]
+    grid = sudoku.parse(line)
+    rows = "\n".join(" ".join(str(v) for v in row) for row in
+                     grid.cells.tolist())
+    assert "10" in rows and "16" in rows
+    path = tmp_path / "big.txt"
+    path.write_text(rows + "\n")
+    code, out, err = run(capsys, "solve", path, "--format", "line")
+    assert code == 0 and out.split() == [str(sudoku.solve(line))]
+
+
+def test_grids_with_digits_grouped_by_box(capsys, tmp_path):
+    """Rows like "400 000 805" are nine digits in three groups, not three
+    numbers (a file of such grids was read as one-row puzzles)."""
+    top = TOP[0].replace(".", "0")
+    rows = "\n".join(" ".join(top[k + j:k + j + 3] for j in (0, 3, 6))
+                     for k in range(0, 81, 9))
+    path = tmp_path / "grouped.txt"
+    path.write_text(f"{rows}\n\n{rows}\n")
+    code, out, err = run(capsys, "solve", path, "--format", "line")
+    solution = str(sudoku.solve(TOP[0]))
+    assert code == 0 and out.split() == [solution, solution]

@@ -367,3 +367,69 @@ def test_words_that_are_neither_file_nor_puzzle(capsys, word, status,
 def test_dashed_puzzles_are_told_from_options(arg, dashed):
     from sudoku.cli import _is_dashed_puzzle
     assert _is_dashed_puzzle(arg) == dashed
+
+
+def test_count_of_a_file_prints_its_summary(capsys, tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(f"{TOP[0]}\n{NONE}\n")
+    code, out, err = run(capsys, "count", path)
+    assert out == f"{TOP[0]} 1\n{NONE} 0\n"
+    assert "2 puzzles in" in err and "1 solved, 1 no solution" in err
+
+
+def test_main_reads_sys_argv(capsys, monkeypatch):
+    import dlx
+    monkeypatch.setattr(sys, "argv", ["sudoku", "--version"])
+    assert main() == 0
+    assert capsys.readouterr().out == f"sudoku {dlx.__version__}\n"
+
+
+def test_a_summary_without_progress_does_not_clear_the_line(
+        capsys, monkeypatch):
+    import sudoku.cli as cli
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    summary = cli.Summary(total=1, quiet=False)
+    summary.add("solved")
+    summary.finish()
+    assert capsys.readouterr().err.startswith("sudoku: 1 puzzle in ")
+
+
+@pytest.mark.parametrize("text, lines", [
+    ("", 0), ("a\n", 1), ("a", 1), ("a\nb", 2), ("a\nb\n", 2)])
+def test_progress_counts_the_lines_of_the_input(tmp_path, text, lines):
+    import sudoku.cli as cli
+    path = tmp_path / "p.txt"
+    path.write_text(text)
+    assert cli._count_lines(str(path)) == lines
+
+
+def test_progress_never_claims_the_whole_input(capsys, monkeypatch):
+    """The last line read may not be solved yet: the share stops at 99%."""
+    import sudoku.cli as cli
+    clock = FakeClock()
+    monkeypatch.setattr(cli.time, "perf_counter", clock)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    summary = cli.Summary(total=10, quiet=False)
+    summary.add("solved")
+    clock.now += 10
+    summary.progress(10)
+    assert "99% of the input" in capsys.readouterr().err
+
+
+def test_the_example_points_from_the_middle_row(capsys):
+    code, out, err = run(capsys, "solve", "--example")
+    rows = out.split("\n\n", 1)[1].splitlines()[1:]
+    assert [k for k, row in enumerate(rows) if "->" in row] == [
+        len(rows) // 2]
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_invalid_lines_are_echoed_up_to_the_limit(capsys, tmp_path, extra):
+    import sudoku.cli as cli
+    line = "x" * (cli.ECHO_MAX + extra)
+    path = tmp_path / "p.txt"
+    path.write_text(line + "\n")
+    code, out, err = run(capsys, "solve", path)
+    assert code == 1
+    assert out == (line[:cli.ECHO_MAX] + ("..." if extra else "")
+                   + " invalid\n")

@@ -222,3 +222,54 @@ def test_a_check_budget_keeps_puzzles_unique():
 def test_25x25():
     puzzle = sudoku.generate(25, seed=1)
     assert sudoku.count(puzzle, 2) == 1
+
+
+def test_rating_says_why_there_is_none():
+    nosolution = ("..9.287..8.6..4..5..3.....46.........2.71345.........23....."
+                  "5..9..4..8.7..125.3..")
+    with pytest.raises(ValueError, match="the puzzle has no solution"):
+        sudoku.rate(nosolution)
+    assert R.rate_many([nosolution]) == ["nosolution"]
+
+
+@pytest.mark.parametrize("samples, error", [
+    (0, ValueError), (-2, ValueError), (True, TypeError), (1.0, TypeError),
+    ("3", TypeError)])
+def test_rating_samples_are_checked(samples, error):
+    puzzle = sample_sets()["top95"][0]
+    with pytest.raises(error, match="samples must be"):
+        sudoku.rate(puzzle, samples=samples)
+    with pytest.raises(error, match="samples must be"):
+        R.rate_many([puzzle], samples=samples)
+
+
+def test_one_sample_rates_too():
+    puzzle = sample_sets()["top95"][0]
+    assert isinstance(sudoku.rate(puzzle, samples=1), R.Rating)
+
+
+def test_level_names_are_read_loosely_and_checked():
+    assert R.check_level("  Hard ") == "hard"
+    with pytest.raises(ValueError, match="unknown difficulty 'harder'"):
+        R.check_level("harder")
+
+
+def test_rate_many_names_a_region_map_of_another_size():
+    jigsaw6 = sudoku.Variant("jigsaw", "AAABBB\nAAABBB\nCCCDDD\nCCCDDD\n"
+                                       "EEEFFF\nEEEFFF")
+    out = R.rate_many(["." * 16, sample_sets()["top95"][0]],
+                      variant=jigsaw6)
+    assert out[0] == out[1] == ("invalid: the region map is 6x6 but the "
+                                "puzzle is not")
+    # a 6x6 puzzle (2x3 boxes) fits the 6x6 map
+    puzzle = sudoku.generate(6, variant=jigsaw6, seed=1)
+    (rating,) = R.rate_many([puzzle], variant=jigsaw6)
+    assert rating == sudoku.rate(puzzle, variant=jigsaw6)
+
+
+def test_generate_many_of_none_still_checks_its_arguments():
+    assert G.generate_many(0) == [] and G.generate_many(0, 36) == []
+    assert len(G.generate_many(1, 4, seed=1)) == 1
+    for size in (3, 37):
+        with pytest.raises(ValueError, match="size must be between 4 and 36"):
+            G.generate_many(0, size)

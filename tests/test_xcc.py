@@ -728,6 +728,18 @@ def test_parallel_count_with_colors_does_the_same_search(n, monkeypatch,
         assert p.stats.complete and p.stats.nodes >= p.stats.solutions
 
 
+def test_parallel_count_with_colors_counts_shallow_solutions(monkeypatch):
+    # One option covers every primary item: a solution at depth 1, found
+    # while the top levels are split, beside the 4 of 6 queens.
+    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    p = knuth_queens_colored(6)
+    p.add_option(list(p.primary))
+    assert p.count() == 5
+    serial = (p.stats.nodes, p.stats.updates)
+    assert p.count(threads=2) == 5
+    assert (p.stats.nodes, p.stats.updates) == serial
+
+
 # -- Knuth's own figures -------------------------------------------------------
 
 DATA = Path(__file__).parent / "data"

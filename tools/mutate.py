@@ -20,7 +20,8 @@ pytest once, then forks a child per mutant; the child swaps the changed
 function's code object in place (``function.__code__``), so every module
 that imported the function sees the mutant, and runs pytest in-process.
 Nothing is written to disk.  Only code inside functions and methods is
-mutated (module-level constants are computed once at import).
+mutated (module-level constants are computed once at import); a mutant in
+an argument's default value sets the function's defaults as well.
 """
 
 from __future__ import annotations
@@ -175,16 +176,44 @@ def _in_annotation(func, node) -> bool:
     return id(node) in _annotation_ids(func)
 
 
+def _mutated_defaults(path: str, mutant: Mutant, namespace: dict):
+    """``(__defaults__, __kwdefaults__)`` of the mutant's function when the
+    change is in a default value (those live on the function, not in its
+    code object), else None."""
+    tree = ast.parse((ROOT / path).read_text())
+    func = dict(_functions(tree))[mutant.function]
+    node = list(ast.walk(func))[mutant.index]
+    args = func.args
+    if not any(node is sub for default in args.defaults + [
+            d for d in args.kw_defaults if d is not None]
+            for sub in ast.walk(default)):
+        return None
+    _apply(node, mutant.kind)
+    func = _Unplus().visit(func)
+
+    def value(expr):
+        expr = ast.fix_missing_locations(ast.Expression(expr))
+        return eval(compile(expr, str(ROOT / path), "eval"), namespace)
+    defaults = tuple(value(d) for d in args.defaults) or None
+    kwdefaults = {a.arg: value(d) for a, d in zip(
+        args.kwonlyargs, args.kw_defaults) if d is not None} or None
+    return defaults, kwdefaults
+
+
+def _apply(node, kind: str) -> None:
+    for found, apply in _changes(node):
+        if found == kind:
+            apply(node)
+            node._dropped = kind == "drop-not"
+            return
+
+
 def _mutated_code(path: str, mutant: Mutant):
     """The code object of the mutant's function, changed."""
     tree = ast.parse((ROOT / path).read_text())
     func = dict(_functions(tree))[mutant.function]
     node = list(ast.walk(func))[mutant.index]
-    for kind, apply in _changes(node):
-        if kind == mutant.kind:
-            apply(node)
-            node._dropped = kind == "drop-not"
-            break
+    _apply(node, mutant.kind)
     func = _Unplus().visit(func)
     holder = ast.Module(body=[func], type_ignores=[])
     if "." in mutant.function:  # a method: compile it inside its class
@@ -249,6 +278,9 @@ def run_one(path: str, mutant: Mutant, tests: list[str],
             if code is None or code.co_freevars != func.__code__.co_freevars:
                 os._exit(5)
             func.__code__ = code
+            defaults = _mutated_defaults(path, mutant, vars(module))
+            if defaults is not None:
+                func.__defaults__, func.__kwdefaults__ = defaults
             _clear_caches(module)
             import pytest
             devnull = os.open(os.devnull, os.O_WRONLY)
