@@ -155,6 +155,8 @@ def entries(lines: Iterable[tuple[int, str | None]], box=None
         nonlocal rows, held, titles
         if held is not None:
             yield held
+        if rows and all(_is_rule_line(x) for _, x in rows):
+            rows = []  # the frame under a grid already read: decoration
         if rows:
             block = rows
             if titles and _cell_count(titles[-1][1]) == width and \
@@ -187,7 +189,8 @@ def entries(lines: Iterable[tuple[int, str | None]], box=None
                 rows.append((number, line))
                 if not width and not _is_rule_line(line):
                     width = _row_width(line) or _cell_count(line)
-                if sum(not _is_rule_line(x) for _, x in rows) == width:
+                if width and sum(not _is_rule_line(x)
+                                 for _, x in rows) == width:
                     titles = []
                     yield grid(rows)
                     rows = []
@@ -213,7 +216,9 @@ def entries(lines: Iterable[tuple[int, str | None]], box=None
             yield from titles[:-1]
             titles = titles[-1:] + [(number, line)]
             continue
-        rows, width = [(number, line)], w or 0  # 0: a rule line first
+        # A rule line first (a frame): the width is not known yet (a line
+        # of dashes would read as that many blank cells).
+        rows, width = [(number, line)], 0 if _is_rule_line(line) else w
     yield from flush()
 
 

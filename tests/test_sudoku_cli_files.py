@@ -324,3 +324,20 @@ def test_grids_with_digits_grouped_by_box(capsys, tmp_path):
     code, out, err = run(capsys, "solve", path, "--format", "line")
     solution = str(sudoku.solve(TOP[0]))
     assert code == 0 and out.split() == [solution, solution]
+
+
+def test_a_framed_grid_reads_as_one_puzzle(tmp_path):
+    # A grid whose first line is a rule line (a frame drawn round it), two
+    # such grids in a row, and a one-line puzzle after them: three entries.
+    # (The frame must not fix the grid's width before its first row does.)
+    row = "| 5 3 . | . 7 . | . . . |"
+    frame = "+-------+-------+-------+"
+    grid = "\n".join([frame] + [row] * 3 + [frame] + [row] * 3 + [frame]
+                     + [row] * 3 + [frame])
+    line = "53..7...." * 9
+    source = tmp_path / "framed.txt"
+    source.write_text(grid + "\n" + grid + "\n" + line + "\n")
+    found = texts(source)
+    assert len(found) == 3
+    assert [len(parse(t).cells) for t in found] == [9, 9, 9]
+    assert parse(found[0]) == parse(found[1]) == parse(line)
