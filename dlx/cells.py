@@ -327,11 +327,16 @@ class CellsRun:
             self.uncommit()
 
 
-def run_batch(cells: Cells, nodes, starts, limit, max_nodes, depth, threads,
+# The run object under the name every dancing-cells glue module uses.
+Run = CellsRun
+
+
+def run_batch(cells: Cells, nodes, starts, limit, max_nodes, threads,
               chunks_per_thread=16, deadline=None):
     """Run the kernel's ``solve_batch`` over CSR instances, in chunks on
     ``threads`` threads (each with its own copy of the arrays), as
     ``dlx.links.run_batch`` does for DLX1; same results and stops."""
+    depth = cells.nprimary + 1  # levels of a search: one per primary item
     nbatch = len(starts) - 1
     first = np.full((nbatch, depth), -1, np.int32)
     first_len = np.zeros(nbatch, np.int32)
@@ -399,7 +404,7 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
     nodes = np.array([p for path in frontier
                       for p in list(given_nodes) + list(path)], np.int32)
     counts, _, work, stopped_by = run_batch(
-        cells, nodes, starts, 0, NO_LIMIT, cells.nprimary + 1, threads,
+        cells, nodes, starts, 0, NO_LIMIT, threads,
         chunks_per_thread=len(frontier), deadline=deadline)
     return finish_split(stats, t0, shallow, counts, work, stopped_by)
 

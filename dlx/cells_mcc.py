@@ -17,6 +17,7 @@ import numpy as np
 from .cells import Cells
 from .kernels import cells_multiplicities as M
 from .search import NO_LIMIT, run_tasks
+from .xcc import MULTIPLICITIES
 
 
 class McCells:
@@ -131,9 +132,10 @@ class McCells:
 _loaded: set = set()
 
 
-def load_kernels(*kernels: str) -> None:
+def load_kernels(*kernels: str, kind: str = MULTIPLICITIES) -> None:
     """Load (or compile) the kernels once per process, outside any timing:
-    ``"search"`` (with commit/release/unwind) and ``"batch"``."""
+    ``"search"`` (with commit/release/unwind) and ``"batch"``.  (``kind``,
+    as ``dlx.cells.load_kernels`` takes it, can only be bounds here.)"""
     wanted = set(kernels) - _loaded
     if not wanted:
         return
@@ -256,6 +258,10 @@ class McRun:
         while self.marks:
             M.release_option(self.arrays[1], self.stack, self.state,
                              self.marks.pop())
+
+
+# The run object under the name every dancing-cells glue module uses.
+Run = McRun
 
 
 def run_batch(cells: McCells, nodes, starts, limit, max_nodes, threads,

@@ -16,10 +16,9 @@ from typing import Hashable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from . import cells as cells_run, search, xcc
+from . import cells as cells_run, cells_mcc, search, xcc
 from .algorithm import choose_algorithm
 from .cells import Cells
-from . import cells_mcc
 from .cells_mcc import McCells
 from .links import (Links, LinksRun, columns_used, count_parallel,
                     load_kernels, run_batch)
@@ -317,6 +316,14 @@ class ExactCover:
                                 colors=colors)
         return self._cells
 
+    @property
+    def _cells_glue(self):
+        """The module that runs this problem's dancing-cells kernel:
+        ``dlx.cells`` (SSXC1, SSXCC) or ``dlx.cells_mcc`` (SSMCC), with
+        the same ``Run``, ``run_batch``, ``count_parallel`` and
+        ``load_kernels``."""
+        return cells_mcc if self.kind == xcc.MULTIPLICITIES else cells_run
+
     def _algorithm(self, algorithm, purpose: str = "search") -> str:
         """``"links"`` or ``"cells"``: ``algorithm`` checked, and ``"auto"``
         decided (``dlx.algorithm``)."""
@@ -466,12 +473,9 @@ class ExactCover:
                 if stop.stats.nodes < _SERIAL_PROBE_NODES:
                     raise  # the time limit, not the probe's node budget
             stats = self.stats = Stats()
-            if algorithm == "cells" and self.kind == xcc.MULTIPLICITIES:
-                return cells_mcc.count_parallel(self.cells, nodes, nthreads,
-                                                stats, deadline)
             if algorithm == "cells":
-                return cells_run.count_parallel(self.cells, nodes, nthreads,
-                                                stats, deadline)
+                return self._cells_glue.count_parallel(
+                    self.cells, nodes, nthreads, stats, deadline)
             if self.kind == xcc.COLORS:
                 return xcc.count_parallel_colors(self, nodes, nthreads,
                                                  cutoff, stats, deadline)
@@ -558,23 +562,17 @@ class ExactCover:
         nodes = links.option_start[flat].astype(np.int32)
         budget = search.NO_LIMIT if max_nodes is None else max_nodes
         kind = self.kind
-        if algorithm == "cells" and kind == xcc.MULTIPLICITIES:
-            cells_mcc.load_kernels("batch")
-        elif algorithm == "cells":
-            cells_run.load_kernels("batch", kind=kind)
+        if algorithm == "cells":
+            self._cells_glue.load_kernels("batch", kind=kind)
         elif kind == xcc.EXACT:
             load_kernels("batch")
         else:
             xcc.load_kernels(kind, "batch")
         stats = self.stats = Stats(complete=False)
         t0 = time.perf_counter()
-        if algorithm == "cells" and kind == xcc.MULTIPLICITIES:
-            counts, first, work, stopped_by = cells_mcc.run_batch(
+        if algorithm == "cells":
+            counts, first, work, stopped_by = self._cells_glue.run_batch(
                 links, nodes, starts, limit, budget, nthreads)
-        elif algorithm == "cells":
-            counts, first, work, stopped_by = cells_run.run_batch(
-                links, nodes, starts, limit, budget, len(self.primary) + 1,
-                nthreads)
         else:
             counts, first, work, stopped_by = run_batch(
                 xcc.kernel_arrays(self), nodes, starts, limit, budget,
@@ -640,10 +638,8 @@ class ExactCover:
         if limit == 0:
             stats.complete = True
             return
-        if algorithm == "cells" and self.kind == xcc.MULTIPLICITIES:
-            run = cells_mcc.McRun(self.cells, nodes)
-        elif algorithm == "cells":
-            run = cells_run.CellsRun(self.cells, nodes)
+        if algorithm == "cells":
+            run = self._cells_glue.Run(self.cells, nodes)
         elif self.kind == xcc.EXACT:
             run = LinksRun(self.links, nodes, cutoff)
         else:
