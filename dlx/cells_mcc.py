@@ -2,9 +2,11 @@
 
 ``McCells`` builds the arrays of ``dlx.kernels.cells_multiplicities``
 (Knuth's SSMCC: multiplicities and colors) for an ``ExactCover`` with
-bounds, ``McRun`` is one search over a private copy in the form
-``dlx.search.run`` drives, ``run_batch`` runs ``solve_batch`` on threads,
-and ``choose`` is ``algorithm="auto"``'s rule for bounded problems.
+bounds, ``McRun`` (``Run``) is one search over a private copy in the form
+``dlx.search.run`` drives, ``run_batch`` runs ``solve_batch`` on threads
+and ``count_parallel`` splits a count over threads: the same names as
+``dlx.cells``, so ``ExactCover`` drives either.  (``algorithm="auto"``'s
+rule for bounded problems is ``dlx.algorithm.cells_for_bounds``.)
 """
 
 from __future__ import annotations
