@@ -401,3 +401,38 @@ def test_large_piece_sets_are_named_p001_on():
 def test_a_board_too_large_names_its_cells(spec, lattice, cells):
     with pytest.raises(ValueError, match=f"'{spec}' has {cells} cells"):
         parse_board(spec, lattice)
+
+
+def test_triangle_cells_are_drawn_around_their_centroids():
+    # Cells of the triangular lattice are named by three times their
+    # centroid: (3i+1, 3j+1) points up, (3i+2, 3j+2) down, for every i, j
+    # (pictures of boards beyond the first row of triangles use i, j > 0).
+    from dlx.problems.packing import polygon
+    h = 3 ** 0.5 / 2
+    for i, j in itertools.product(range(3), repeat=2):
+        for cell in [(3 * i + 1, 3 * j + 1), (3 * i + 2, 3 * j + 2)]:
+            corners = polygon(TRIANGULAR, cell)
+            assert len(corners) == 3
+            a, b = cell[0] / 3, cell[1] / 3
+            x = sum(p[0] for p in corners) / 3
+            y = sum(p[1] for p in corners) / 3
+            assert (x, y) == pytest.approx((a + b / 2, b * h))
+
+
+@pytest.mark.parametrize("distinct, expected", [(True, 9), (False, 18)])
+def test_ctrl_c_between_searches_keeps_the_count_asked_for(
+        monkeypatch, distinct, expected):
+    # Tetrahexes in 4x7: one symmetry-broken search (9 tilings up to
+    # symmetry, 18 in all); Ctrl-C as it ends still reports the count the
+    # caller asked for, not the other one.
+    from dlx import Interrupted
+    puzzle = Polyhex("4x7", "tetrahexes")
+
+    def ctrl_c(stats):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(puzzle, "_add_stats", ctrl_c)
+    with pytest.raises(Interrupted) as stop:
+        puzzle.count(distinct=distinct)
+    assert stop.value.count == expected
+    assert not stop.value.stats.complete
