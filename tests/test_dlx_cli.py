@@ -427,6 +427,20 @@ def test_progress_bar_by_flag_or_on_a_terminal(monkeypatch):
     assert _progress(args(progress=True)) is True
 
 
+def test_progress_without_tqdm(monkeypatch):
+    # Asked for, a missing tqdm is a usage error naming the extra; by
+    # default the count just runs without a bar.
+    import argparse
+    from dlx.cli_count import CountUsageError, _progress
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm fails
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    args = argparse.Namespace
+    with pytest.raises(CountUsageError, match=r"dlx-toolkit\[progress\]"):
+        _progress(args(progress=True))
+    assert _progress(args(progress=None)) is None
+    assert _progress(args(progress=False)) is None
+
+
 def test_estimate_seed_defaults_to_0(capsys):
     import re
     first = run(capsys, "queens", "13", "--estimate", "--probes", "300")

@@ -401,3 +401,98 @@ def test_large_piece_sets_are_named_p001_on():
 def test_a_board_too_large_names_its_cells(spec, lattice, cells):
     with pytest.raises(ValueError, match=f"'{spec}' has {cells} cells"):
         parse_board(spec, lattice)
+
+
+def test_triangle_cells_are_drawn_around_their_centroids():
+    # Cells of the triangular lattice are named by three times their
+    # centroid: (3i+1, 3j+1) points up, (3i+2, 3j+2) down, for every i, j
+    # (pictures of boards beyond the first row of triangles use i, j > 0).
+    from dlx.problems.packing import polygon
+    h = 3 ** 0.5 / 2
+    for i, j in itertools.product(range(3), repeat=2):
+        for cell in [(3 * i + 1, 3 * j + 1), (3 * i + 2, 3 * j + 2)]:
+            corners = polygon(TRIANGULAR, cell)
+            assert len(corners) == 3
+            a, b = cell[0] / 3, cell[1] / 3
+            x = sum(p[0] for p in corners) / 3
+            y = sum(p[1] for p in corners) / 3
+            assert (x, y) == pytest.approx((a + b / 2, b * h))
+
+
+@pytest.mark.parametrize("distinct, expected", [(True, 9), (False, 18)])
+def test_ctrl_c_between_searches_keeps_the_count_asked_for(
+        monkeypatch, distinct, expected):
+    # Tetrahexes in 4x7: one symmetry-broken search (9 tilings up to
+    # symmetry, 18 in all); Ctrl-C as it ends still reports the count the
+    # caller asked for, not the other one.
+    from dlx import Interrupted
+    puzzle = Polyhex("4x7", "tetrahexes")
+
+    def ctrl_c(stats):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(puzzle, "_add_stats", ctrl_c)
+    with pytest.raises(Interrupted) as stop:
+        puzzle.count(distinct=distinct)
+    assert stop.value.count == expected
+    assert not stop.value.stats.complete
+
+
+def _built_lattices():
+    # Built afresh (the module's constants were built once at import).
+    from dlx.problems import lattice as L
+    return {"square": L._square(), "cubic": L._cubic(),
+            "hexagonal": L._sixfold("hexagonal", 1, HEXAGONAL.steps),
+            "triangular": L._sixfold("triangular", 3, TRIANGULAR.steps)}
+
+
+# Free and one-sided polyforms by size (OEIS A000105, A000988, A038119,
+# A000162, A000228, A006535, A000577, A006534).
+POLYFORMS = {"square": ([1, 1, 2, 5, 12], [1, 1, 2, 7, 18]),
+             "cubic": ([1, 1, 2, 7], [1, 1, 2, 8]),
+             "hexagonal": ([1, 1, 3, 7, 22], [1, 1, 3, 10, 33]),
+             "triangular": ([1, 1, 1, 3, 4], [1, 1, 1, 4, 6])}
+
+
+@pytest.mark.parametrize("name", POLYFORMS)
+def test_each_lattice_is_a_point_group_that_counts_polyforms(name):
+    from dlx.problems.lattice import _det, _mul
+    lattice = _built_lattices()[name]
+    maps = lattice.maps
+    d = lattice.dimension
+    assert maps[0] == tuple(tuple(int(i == j) for j in range(d))
+                            for i in range(d))
+    assert len(set(maps)) == len(maps) == 2 * lattice.rotations
+    assert {_mul(a, b) for a in maps for b in maps} == set(maps)
+    assert [_det(m) for m in maps] == ([1] * lattice.rotations
+                                       + [-1] * lattice.rotations)
+    free, one_sided = POLYFORMS[name]
+    assert [len(lattice.polyforms(n)) for n in range(1, len(free) + 1)
+            ] == free
+    assert [len(lattice.polyforms(n, one_sided=True))
+            for n in range(1, len(free) + 1)] == one_sided
+
+
+def test_orientations_flip_unless_one_sided():
+    # The L tetromino: 4 turns, and their 4 mirror images by default.
+    ell = [(0, 0), (1, 0), (2, 0), (2, 1)]
+    assert len(SQUARE.orientations(ell)) == 8
+    assert len(SQUARE.orientations(ell, one_sided=True)) == 4
+    assert SQUARE.canonical(ell) == SQUARE.canonical(
+        [(0, 1), (1, 1), (2, 1), (2, 0)])  # J is L mirrored
+
+
+def test_a_box_from_cells_is_moved_to_the_origin():
+    assert parse_box([(5, 2, 7), (5, 2, 8)]) == parse_box("1x1x2")
+    with pytest.raises(ValueError, match=r"\(layer, row, col\) cells"):
+        parse_box([(0, 0), (0, 1)])
+    with pytest.raises(ValueError, match=r"\(layer, row, col\) cells"):
+        parse_box([])
+
+
+def test_pentacubes_are_listed_flat_letters_first_then_by_name():
+    names = list(piece_set("pentacubes"))
+    upper = [x for x in names if x.isupper()]
+    lower = [x for x in names if x.islower()]
+    assert len(names) == 29 and len(upper) == 12  # OEIS A000162
+    assert names == sorted(upper) + sorted(lower)

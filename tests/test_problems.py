@@ -462,6 +462,19 @@ def test_debruijn_sequences_are_valid_and_distinct():
     assert problem.kind == "colors"
 
 
+def test_debruijn_takes_every_symbol():
+    # 36 symbols (0-9, a-z) is the most there are; order 1 is each once.
+    problem = debruijn.debruijn(1, 36)
+    s = debruijn.sequence(problem, problem.solve())
+    assert sorted(s) == sorted(debruijn.SYMBOLS) and s[0] == "0"
+
+
+def test_rooks_fill_the_board_when_k_is_n():
+    problem = rooks.rooks(3, 3)  # the most that fit: one way, every square
+    assert problem.count() == 1
+    assert rooks.render(problem, problem.solve()) == "R R R\nR R R\nR R R"
+
+
 def test_rooks_boards_are_valid():
     problem = rooks.rooks(5, 2)
     assert problem.kind == "multiplicities"
@@ -475,6 +488,7 @@ def test_rooks_boards_are_valid():
 @pytest.mark.parametrize("build, message", [
     (lambda: debruijn.debruijn(0), "n must be"),
     (lambda: debruijn.debruijn(3, 1), "k must be"),
+    (lambda: debruijn.debruijn(1, 37), "k must be at most 36"),
     (lambda: rooks.rooks(3, 4), "cannot fit"),
     (lambda: rooks.rooks(0, 1), "n must be"),
 ])

@@ -341,3 +341,14 @@ def test_a_framed_grid_reads_as_one_puzzle(tmp_path):
     assert len(found) == 3
     assert [len(parse(t).cells) for t in found] == [9, 9, 9]
     assert parse(found[0]) == parse(found[1]) == parse(line)
+
+
+def test_a_stray_space_in_a_row_of_characters_is_decoration(tmp_path):
+    # "1 3..7...." is nine cells with one space in it, not two cells "1"
+    # and "3..7....": a lone digit is not a row of separated numbers.
+    rows = ["1 3..7...."] + ["13..7...."] * 8
+    source = tmp_path / "spaced.txt"
+    source.write_text("\n".join(rows) + "\n")
+    found = texts(source)
+    assert len(found) == 1
+    assert parse(found[0]) == parse("13..7...." * 9)

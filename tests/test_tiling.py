@@ -47,6 +47,9 @@ def test_known_small_counts():
     assert tiling("3x5", "monominoes").count() == 1
     assert tiling("3x3").count() == 0  # odd area
     assert tiling("4x4", "tetrominoes").count() == 117
+    # A piece may fill the whole board: one tiling by one piece.
+    assert tiling("1x2").count() == 1
+    assert tiling("2x2", "tetrominoes").count() == 1  # the square
 
 
 def test_one_sided_pieces_do_not_flip():
