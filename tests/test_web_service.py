@@ -69,3 +69,33 @@ def test_messages_count_in_the_singular_and_plural():
     assert call(service.exact_cover, builder="queens", n=4)["message"] == \
         "2 solutions"
     assert call(service.count, puzzle=ESCARGOT)["message"] == "1 solution"
+
+
+def test_parse_names_a_clash_only_a_variant_forbids():
+    # 5 at r1c1 and r9c9: no row, column or box in common, but the same
+    # main diagonal, which X Sudoku forbids (and classic Sudoku allows).
+    puzzle = "5" + "." * 79 + "5"
+    plain = service.parse_puzzle({"puzzle": puzzle}, Settings())
+    assert plain["message"] is None and plain["conflicts"] == []
+    x = service.parse_puzzle({"puzzle": puzzle, "variant": "x"}, Settings())
+    assert x["message"] and sorted(x["conflicts"]) == [[0, 0], [8, 8]]
+
+
+def test_the_bundled_sets_are_read_from_their_file():
+    # BUNDLED is read once, at import; reading the file again gives it
+    # back (comment lines skipped), every set with puzzles that parse.
+    assert service._bundled() == service.BUNDLED
+    assert {"easy", "hard"} <= set(service.BUNDLED)
+    for puzzles in service.BUNDLED.values():
+        assert puzzles and all(sudoku.parse(p).n in (9, 16) for p in puzzles)
+
+
+def test_a_batch_takes_a_puzzle_of_the_largest_size_in_any_spelling():
+    # A 4x4 puzzle written with separators is longer than 4 * 4
+    # characters: read, it is 4x4, which a server of max_size 4 takes; a
+    # 6x6 one it refuses, naming the puzzle.
+    settings = Settings(max_size=4)
+    service._check_size(1, "1 . . .\n. . . .\n. . . .\n. . . 2", None,
+                        settings)
+    with pytest.raises(RequestError, match="puzzle 2"):
+        service._check_size(2, "." * 36, None, settings)

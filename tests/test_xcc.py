@@ -695,13 +695,21 @@ def test_parallel_ssmcc_count_is_the_count(name, monkeypatch):
     assert p.kind == xcc.MULTIPLICITIES
     one = p.count(algorithm="cells")
     for threads in (2, 3):
-        assert p.count(threads=threads) == one == p.stats.solutions
+        assert p.count(threads=threads, algorithm="cells") == one \
+            == p.stats.solutions
         assert p.stats.complete
     for g in ([0], [0, len(p) - 1], [len(p) - 1]):
-        assert p.count(given=g, threads=2) == p.count(given=g,
-                                                      algorithm="links")
+        assert p.count(given=g, threads=2, algorithm="cells") == p.count(
+            given=g, algorithm="links")
     q = queens_with_bounds(6, (1, 2))
-    assert q.count(threads=2) == q.count(algorithm="links")
+    assert q.count(threads=2, algorithm="cells") == q.count(
+        algorithm="links")
+    # A solution met while the top levels are split: one option holding
+    # every row and column (a line's bound 1..2 lets it stand alone).
+    r = queens_with_bounds(5, (1, 2))
+    r.add_option(list(r.primary))
+    assert r.count(threads=2, algorithm="cells") == r.count(
+        algorithm="links")
 
 
 @pytest.mark.parametrize("n", [1, 5, 8])

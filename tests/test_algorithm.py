@@ -1,0 +1,96 @@
+"""What algorithm="auto" picks (dlx.algorithm): the measured rules of the
+README's "Two algorithms" section, one problem on each side of each
+threshold, and the checks on the argument."""
+
+import pytest
+
+from dlx import ExactCover, xcc
+from dlx.algorithm import (BOUNDS_CELLS_FROM, CELLS_FROM, COLORS_CELLS_FROM,
+                           choose_algorithm, hide_work)
+from dlx.problems import debruijn, queens, rooks
+from dlx.problems.langford import langford
+from dlx.problems.polyomino import Polyomino
+
+
+def shape(problem):
+    return hide_work(len(problem.items), len(problem), len(problem._members))
+
+
+def with_bound(problem):
+    """``problem`` with a bound 1..2 on its first primary item."""
+    first = problem.primary[0]
+    bounded = ExactCover(problem.primary, problem.secondary,
+                         bounds={first: (1, 2)})
+    bounded.add_options(problem.options)
+    return bounded
+
+
+def test_hide_work_is_options_per_item_times_items_per_option_per_item():
+    # 3 items, 2 options, 4 nodes: (4 / 3) * (4 / 2) / 3.
+    assert hide_work(3, 2, 4) == pytest.approx(8 / 9)
+    assert shape(queens.queens(12)) == pytest.approx(0.52, abs=0.01)
+
+
+@pytest.mark.parametrize("build, kind, expected", [
+    (lambda: Polyomino("6x10").distinct_problem(), xcc.EXACT, "cells"),
+    (lambda: langford(11), xcc.EXACT, "cells"),
+    (lambda: queens.queens(12), xcc.EXACT, "links"),
+    (lambda: debruijn.debruijn(3, 3), xcc.COLORS, "cells"),
+    (lambda: debruijn.debruijn(2, 4), xcc.COLORS, "links"),
+    (lambda: rooks.rooks(6, 2), xcc.MULTIPLICITIES, "links"),
+    (lambda: with_bound(langford(11)), xcc.MULTIPLICITIES, "links"),
+    (lambda: with_bound(Polyomino("6x10").distinct_problem()),
+     xcc.MULTIPLICITIES, "cells"),
+])
+def test_auto_follows_the_measured_rule_for_each_kind(build, kind, expected):
+    problem = build()
+    assert problem.kind == kind
+    threshold = {xcc.EXACT: CELLS_FROM, xcc.COLORS: COLORS_CELLS_FROM,
+                 xcc.MULTIPLICITIES: BOUNDS_CELLS_FROM}[kind]
+    assert (shape(problem) >= threshold) == (expected == "cells")
+    assert choose_algorithm("auto", problem) == expected
+    # A batch always runs on links; a named algorithm is taken as it is.
+    assert choose_algorithm("auto", problem, "batch") == "links"
+    for name in ("links", "cells"):
+        assert choose_algorithm(name, problem) == name
+        assert choose_algorithm(name, problem, "batch") == name
+
+
+def test_the_thresholds_sit_between_the_measured_shapes():
+    # Langford 11 (1.36) on cells and queens (0.52) on links for plain
+    # exact cover; de Bruijn n=3, k=3 (2.68) on cells and n=2, k=4 (1.67)
+    # on links with colors; the bounded pentominoes (14) on cells and the
+    # rooks (1.0) and Langford (1.4) on links with bounds.
+    assert 0.52 < CELLS_FROM <= 1.36
+    assert 1.67 < COLORS_CELLS_FROM <= 2.68
+    assert 1.4 < BOUNDS_CELLS_FROM <= 14
+
+
+@pytest.mark.parametrize("algorithm, error", [
+    ("fast", ValueError), ("", ValueError), (None, TypeError), (1, TypeError),
+])
+def test_a_bad_algorithm_is_refused(algorithm, error):
+    with pytest.raises(error, match="links, cells, auto"):
+        choose_algorithm(algorithm, queens.queens(4))
+
+
+def test_an_empty_problem_has_no_hide_work():
+    assert hide_work(0, 0, 0) == hide_work(3, 0, 0) == hide_work(0, 2, 0) == 0
+    assert choose_algorithm("auto", ExactCover([])) == "links"
+    assert choose_algorithm("auto", ExactCover(["a", "b"])) == "links"
+
+
+def test_each_threshold_itself_takes_cells():
+    exact = ExactCover(["a"])
+    exact.add_option(["a"])  # 1 item, 1 option, 1 node: 1.0
+    colored = ExactCover(["a"], ["x"])
+    for _ in range(2):  # 2 items, 2 options, 4 nodes: 2.0
+        colored.add_option(["a", "x"], colors={"x": "red"})
+    bounded = ExactCover(["a"], bounds={"a": (1, 2)})
+    for _ in range(4):  # 1 item, 4 options, 4 nodes: 4.0
+        bounded.add_option(["a"])
+    for problem, threshold in ((exact, CELLS_FROM),
+                               (colored, COLORS_CELLS_FROM),
+                               (bounded, BOUNDS_CELLS_FROM)):
+        assert shape(problem) == threshold
+        assert choose_algorithm("auto", problem) == "cells"
