@@ -325,3 +325,14 @@ def test_an_option_without_primary_items_is_kept_but_never_used():
     problem = loads("A B | X Y\nX:1 Y\nA X:1\nB X:1\nA B\nY\n")
     assert len(problem) == 5
     assert sorted(problem.solutions()) == [[1, 2], [3]]
+
+
+def test_bounds_of_at_most_one_are_read():
+    # v = 1 is the smallest upper bound: "1|A" is plain exact cover,
+    # "0:1|A" an item covered at most once.
+    plain = loads("1|A B\nA B\n")
+    assert plain.bounds.get("A", (1, 1)) == (1, 1) and plain.count() == 1
+    loose = loads("0:1|A B\nB\nA B\n")
+    assert loose.bounds == {"A": (0, 1)} and loose.count() == 2
+    with pytest.raises(DLXFormatError, match="0..0"):
+        loads("0:0|A B\nA B\n")
