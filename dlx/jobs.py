@@ -359,11 +359,23 @@ def _stop_pool(executor) -> None:
         threading.excepthook = hook
 
 
-def _install(payload: _Payload) -> None:
+def _install(payload: _Payload, parent: int | None = None) -> None:
     """Process-pool initializer: keep the problem; let Ctrl-C reach only
-    the parent, which stops the pool."""
+    the parent, which stops the pool; and end with the parent (``parent``,
+    its pid) if it dies without stopping the pool (``kill -9``, a crash):
+    an orphaned worker would otherwise wait for jobs forever."""
     _installed[payload.digest] = payload
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent,), daemon=True,
+                         name="dlx-exit-with-parent").start()
+
+
+def _exit_with(parent: int, every: float = 0.5) -> None:
+    """Exit this process once its parent is no longer ``parent``."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
 
 
 def _problem_for(payload) -> object:
@@ -736,7 +748,8 @@ def _process_pool(workers: int, payload: _Payload) -> cf.ProcessPoolExecutor:
     context = multiprocessing.get_context("fork" if "fork" in methods
                                           else None)
     return cf.ProcessPoolExecutor(workers, mp_context=context,
-                                  initializer=_install, initargs=(payload,))
+                                  initializer=_install,
+                                  initargs=(payload, os.getpid()))
 
 
 def job_budget(plan: Split, workers: int) -> int:

@@ -351,6 +351,36 @@ print(jobs.count(p, checkpoint=sys.argv[1], split_jobs=150, progress=slowly,
 """
 
 
+def _alive() -> set:
+    """The pids of the running processes (Linux: /proc; else none)."""
+    if not os.path.isdir("/proc"):
+        return set()
+    return {int(d) for d in os.listdir("/proc") if d.isdigit()
+            and _state(d) not in (None, "Z")}
+
+
+def _state(pid) -> str | None:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+def _children(pid: int) -> set:
+    """The pids whose parent is ``pid`` (Linux: /proc; else none)."""
+    found = set()
+    for child in _alive():
+        try:
+            with open(f"/proc/{child}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == pid:
+            found.add(child)
+    return found
+
+
 @pytest.mark.parametrize("workers,budget", [(1, 0), (2, 40)],
                          ids=["one-process", "processes-with-a-budget"])
 def test_sigkill_and_rerun_gives_the_exact_count(tmp_path, workers, budget):
@@ -365,9 +395,16 @@ def test_sigkill_and_rerun_gives_the_exact_count(tmp_path, workers, budget):
         if path.exists() and len(path.read_bytes().splitlines()) > 20:
             break
         time.sleep(0.01)
+    workers_of_run = _children(run.pid)
     run.send_signal(signal.SIGKILL)
     run.wait()
     assert run.returncode == -signal.SIGKILL
+    # The pool's workers, orphaned, end by themselves within a second or so
+    # (they watch their parent), instead of waiting for jobs forever.
+    deadline = time.monotonic() + 10
+    while workers_of_run & _alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not workers_of_run & _alive()
     recorded = len(path.read_bytes().splitlines()) - 1
     header = json.loads(path.read_bytes().splitlines()[0])
     assert 20 <= recorded  # killed part-way:
