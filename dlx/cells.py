@@ -20,7 +20,7 @@ import numpy as np
 
 from . import xcc
 from .kernels import cells as C
-from .search import NO_LIMIT, Stats, finish_split, run_tasks
+from .search import NO_LIMIT, Stats, batch_chunks, finish_split, run_tasks
 
 
 def kernel(kind: str):
@@ -343,10 +343,7 @@ def run_batch(cells: Cells, nodes, starts, limit, max_nodes, threads,
     counts = np.zeros(nbatch, np.int64)
     work = np.zeros((nbatch, 3), np.int64)
     stop = np.zeros(1, np.uint8)
-    threads = max(1, min(threads, nbatch))
-    bounds = np.linspace(0, nbatch, min(
-        nbatch, chunks_per_thread * threads if threads > 1 else 1) + 1)
-    bounds = np.unique(bounds.astype(np.int64))
+    threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
     local = threading.local()
 
     def task(k):

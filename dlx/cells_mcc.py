@@ -18,7 +18,7 @@ import numpy as np
 
 from .cells import Cells
 from .kernels import cells_multiplicities as M
-from .search import NO_LIMIT, run_tasks
+from .search import NO_LIMIT, batch_chunks, run_tasks
 from .xcc import MULTIPLICITIES
 
 
@@ -283,10 +283,7 @@ def run_batch(cells: McCells, nodes, starts, limit, max_nodes, threads,
         return counts, first, work, None
     clash = np.array([cells.givens_clash(nodes[starts[b]:starts[b + 1]])
                       for b in range(nbatch)], bool)
-    threads = max(1, min(threads, nbatch))
-    bounds = np.linspace(0, nbatch, min(
-        nbatch, chunks_per_thread * threads if threads > 1 else 1) + 1)
-    bounds = np.unique(bounds.astype(np.int64))
+    threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
     local = threading.local()
 
     def task(k):

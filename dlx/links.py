@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from .kernels import links as K
-from .search import NO_LIMIT, Stats, finish_split, run_tasks
+from .search import NO_LIMIT, Stats, batch_chunks, finish_split, run_tasks
 
 class Links:
     """The DLX1 arrays of one problem (see ``dlx.kernels.links``)."""
@@ -211,12 +211,7 @@ def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
               max_nodes, first[lo:hi], first_len[lo:hi], counts[lo:hi],
               work[lo:hi], cutoff, stop)
 
-    threads = max(1, min(threads, nbatch))
-    # Many more chunks than threads, taken in turn: instances differ a lot
-    # in cost, and a static split would leave a thread idle.
-    bounds = np.linspace(0, nbatch, min(
-        nbatch, chunks_per_thread * threads if threads > 1 else 1) + 1)
-    bounds = np.unique(bounds.astype(np.int64))
+    threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
     local = threading.local()
 
     def task(k):

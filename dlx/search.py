@@ -270,6 +270,18 @@ def wait(futures, stop: np.ndarray, deadline: float | None) -> str | None:
     return reason
 
 
+def batch_chunks(nbatch: int, threads: int, chunks_per_thread: int):
+    """How a batch of ``nbatch`` instances is cut for ``threads`` threads:
+    the threads worth starting, and the chunk boundaries (instance
+    numbers, rising from 0 to ``nbatch``).  Many more chunks than threads,
+    taken in turn: instances differ a lot in cost, and a static split
+    would leave a thread idle; one thread takes the batch whole."""
+    threads = max(1, min(threads, nbatch))
+    bounds = np.linspace(0, nbatch, min(
+        nbatch, chunks_per_thread * threads if threads > 1 else 1) + 1)
+    return threads, np.unique(bounds.astype(np.int64))
+
+
 def run_tasks(task, ntasks: int, threads: int, stop: np.ndarray,
               deadline: float | None) -> str | None:
     """``task(k)`` for k in ``range(ntasks)`` on a pool of ``threads``
