@@ -7,7 +7,10 @@ count reaches a bound, to be called again later exactly where it stopped.
 
 * ``time_limit`` is honoured to within a slice, whatever the node rate;
 * Ctrl-C (``KeyboardInterrupt``) is seen between slices and becomes
-  ``Interrupted``, carrying what was found so far;
+  ``Interrupted``, carrying what was found so far (while a kernel runs,
+  ``ctrl_c_noted`` holds the signal as a flag: Python would otherwise raise
+  it in whatever code runs next, and one raised in a garbage-collector
+  or weakref callback is printed and lost);
 * a progress callback can look at the run between slices;
 
 and the slices are invisible to the search: nodes and updates are those of
@@ -25,6 +28,8 @@ one of ``EXHAUSTED``, ``PAUSED``, ``OUT_OF_NODES`` below and
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -168,6 +173,41 @@ class Slicer:
                             max(16, rate * SLICE_SECONDS)))
 
 
+class ctrl_c_noted:
+    """Within ``with ctrl_c_noted(on_ctrl_c) as noted:``, Ctrl-C sets
+    ``noted.hit`` (and calls ``on_ctrl_c``) instead of raising.
+
+    Python runs a signal handler at the next bytecode of the main thread,
+    wherever that is; the default handler raises ``KeyboardInterrupt``
+    there, and when "there" is a gc or weakref callback, the exception is
+    printed and dropped.  Noting the signal loses nothing.  It takes over
+    only from Python's default handler, and only in the main thread (the
+    only one that receives signals): a program's own handler is left alone.
+    """
+
+    def __init__(self, on_ctrl_c=None):
+        self.on_ctrl_c = on_ctrl_c
+        self.hit = False
+        self.previous = None
+
+    def _note(self, signum, frame):
+        self.hit = True
+        if self.on_ctrl_c is not None:
+            self.on_ctrl_c()
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.previous = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+        return False
+
+
 def run(search, stats: Stats, *, limit: int | None, max_nodes: int | None,
         time_limit: float | None, store: bool, given: list[int],
         progress=None):
@@ -191,32 +231,36 @@ def run(search, stats: Stats, *, limit: int | None, max_nodes: int | None,
     stats.complete = False
     try:
         while True:
-            if deadline is not None and time.perf_counter() >= deadline:
-                raise BudgetExhausted(
-                    f"search stopped at time_limit={time_limit} s with "
-                    f"{stats.solutions} solution(s) found",
-                    stats.solutions, stats)
-            want = (min(remaining, batch) if store else
-                    (remaining if remaining != NO_LIMIT else 0))
-            nodes_before = int(counters[0])
-            t0 = time.perf_counter()
-            status, found = search.step(
-                want, slicer.next_bound(nodes_before, node_cap), store)
-            dt = time.perf_counter() - t0
-            elapsed += dt
-            slicer.record(int(counters[0]) - nodes_before, dt)
-            new = int(counters[2]) - stats.solutions
-            remaining -= new
-            stats.nodes, stats.updates = int(counters[0]), int(counters[1])
-            stats.solutions, stats.seconds = int(counters[2]), elapsed
-            stats.complete = status == EXHAUSTED
-            if progress is not None:
-                progress(search, stats)
+            # Ctrl-C is noted while a slice runs and acted on after it;
+            # the caller's own code, at the yield, gets it as usual.
+            with ctrl_c_noted() as noted:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    raise BudgetExhausted(
+                        f"search stopped at time_limit={time_limit} s with "
+                        f"{stats.solutions} solution(s) found",
+                        stats.solutions, stats)
+                want = (min(remaining, batch) if store else
+                        (remaining if remaining != NO_LIMIT else 0))
+                nodes_before = int(counters[0])
+                t0 = time.perf_counter()
+                status, found = search.step(
+                    want, slicer.next_bound(nodes_before, node_cap), store)
+                dt = time.perf_counter() - t0
+                elapsed += dt
+                slicer.record(int(counters[0]) - nodes_before, dt)
+                new = int(counters[2]) - stats.solutions
+                remaining -= new
+                stats.nodes, stats.updates = int(counters[0]), int(counters[1])
+                stats.solutions, stats.seconds = int(counters[2]), elapsed
+                stats.complete = status == EXHAUSTED
+                if progress is not None and not noted.hit:
+                    progress(search, stats)
+                if new and store:
+                    found = [sorted(s + given) for s in found]
+            if noted.hit:
+                raise Interrupted(stats.solutions, stats)
             if new:
-                if store:
-                    yield [sorted(s + given) for s in found]
-                else:
-                    yield new
+                yield found if store else new
             if status == EXHAUSTED or remaining == 0:
                 return
             if status == PAUSED:
@@ -286,13 +330,20 @@ def run_tasks(task, ntasks: int, threads: int, stop: np.ndarray,
               deadline: float | None) -> str | None:
     """``task(k)`` for k in ``range(ntasks)`` on a pool of ``threads``
     threads, whose kernels watch ``stop``; waited for as ``wait`` does,
-    whose answer this returns."""
+    whose answer this returns.  From the first task on, Ctrl-C raises
+    ``stop`` itself."""
     pool = ThreadPoolExecutor(threads)
+    noted = ctrl_c_noted(lambda: stop.__setitem__(0, 1))
     try:
-        futures = [pool.submit(task, k) for k in range(ntasks)]
-        return wait(futures, stop, deadline)
+        with noted:
+            futures = [pool.submit(task, k) for k in range(ntasks)]
+            reason = wait(futures, stop, deadline)
+    except BaseException:
+        stop[0] = 1  # nothing may keep a kernel running past this call
+        raise
     finally:
         pool.shutdown(wait=True)
+    return "interrupt" if noted.hit else reason
 
 
 def finish_split(stats: Stats, t0: float, shallow: int, counts: np.ndarray,

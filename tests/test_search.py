@@ -1,6 +1,7 @@
 """The search driver (dlx/search.py): time limits, Ctrl-C and statistics."""
 
 import _thread
+import signal
 import threading
 import time
 
@@ -10,6 +11,7 @@ import pytest
 from dlx import BudgetExhausted, Interrupted
 from dlx.problems.polyomino import Polyomino
 from dlx.problems.queens import queens
+from dlx import search
 from dlx.search import SLICE_SECONDS, Slicer
 
 # Every test here runs on both kernels, dancing links and dancing cells.
@@ -56,8 +58,10 @@ class interrupt_after:
     lambda p: p.solve_batch([[k] for k in range(16)], limit=10**9, threads=2),
 ], ids=["count", "count-threads", "solutions", "batch", "batch-threads"])
 def test_ctrl_c_stops_every_kind_of_run_at_once(run):
+    # Compile outside the timing, on a tree big enough to be split over
+    # threads: Ctrl-C in numba's compiler is not what this test is about.
+    run(queens(11))
     p = queens(LONG)
-    p.count(limit=1)  # compile outside the timing
     timer = interrupt_after(0.3)
     t0 = time.perf_counter()
     with pytest.raises(Interrupted) as stop:
@@ -69,6 +73,75 @@ def test_ctrl_c_stops_every_kind_of_run_at_once(run):
     assert stop.value.stats.complete is False
     assert stop.value.count == stop.value.stats.solutions
     assert p.stats is stop.value.stats
+
+
+class _CtrlCInFinaliser:
+    """Presses Ctrl-C from its ``__del__`` and goes on running Python
+    there: Python's own handler raises the interrupt inside ``__del__``,
+    where it is printed and dropped, as in a gc or weakref callback."""
+
+    def __del__(self):
+        _thread.interrupt_main()
+        sum(k for k in range(3))
+
+
+class _RunInterruptedInACallback:
+    """A run object (see ``dlx.search``) whose first step is hit by a
+    Ctrl-C that lands in a finaliser; its second step ends the search."""
+
+    def __init__(self):
+        self.counters = np.zeros(3, np.int64)
+        self.steps = 0
+
+    def step(self, want, stop_at, store):
+        self.steps += 1
+        self.counters[0] += 1
+        if self.steps == 1:
+            _CtrlCInFinaliser()  # made and finalised at once
+            return search.PAUSED, []
+        return search.EXHAUSTED, []
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_ctrl_c_landing_in_a_callback_during_a_step_is_not_lost():
+    fake = _RunInterruptedInACallback()
+    stats = search.Stats()
+    with pytest.raises(Interrupted) as stop:
+        list(search.run(fake, stats, limit=None, max_nodes=None,
+                        time_limit=None, store=False, given=[]))
+    assert fake.steps == 1 and stop.value.stats is stats
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_program_s_own_ctrl_c_handler_is_left_alone():
+    seen = []
+
+    def mine(signum, frame):
+        seen.append(signum)
+
+    previous = signal.signal(signal.SIGINT, mine)
+    try:
+        with search.ctrl_c_noted() as noted:
+            assert signal.getsignal(signal.SIGINT) is mine
+            _thread.interrupt_main()
+            time.sleep(0.01)
+        assert seen == [signal.SIGINT] and not noted.hit
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_during_threaded_kernels_raises_their_stop_flag():
+    stop = np.zeros(1, np.uint8)
+
+    def task(k):  # a kernel that presses Ctrl-C, then runs until stopped
+        _thread.interrupt_main()
+        deadline = time.perf_counter() + 5
+        while not stop[0] and time.perf_counter() < deadline:
+            time.sleep(0.001)
+
+    assert search.run_tasks(task, 1, 1, stop, None) == "interrupt"
+    assert stop[0] == 1
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_an_interrupted_count_keeps_what_it_found():

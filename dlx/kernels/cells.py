@@ -234,7 +234,7 @@ def restore_sizes(set, stack, lo, hi):
         set[U(stack[U(2 * p)] - 1)] = stack[U(2 * p + 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(item, set, nd, second, stack, saved, choice, state, out,
            out_len, want, max_nodes, counters):
     """SSXC1's search, iterative and resumable.

@@ -245,7 +245,7 @@ def choose_item(item, set, active, second):
     return forced if forced else best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(item, set, nd, second, stack, saved, choice, state, out,
            out_len, want, max_nodes, counters):
     """SSXCC's search, iterative and resumable.

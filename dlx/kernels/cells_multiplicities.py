@@ -355,7 +355,7 @@ def choose_item(item, set, active, second, force, forced, best_out):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(item, set, nd, second, stack, saved, choice, deg, levelstage,
            force, state, out, out_len, want, max_nodes, counters):
     """SSMCC's search, iterative and resumable.

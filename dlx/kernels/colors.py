@@ -251,7 +251,7 @@ def choose_item(llink, rlink, length, cutoff):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(llink, rlink, ulink, dlink, top, length, color, choice, state,
            out, out_len, want, max_nodes, counters, cutoff):
     """Algorithm C, iterative and resumable, with the arguments, state and

@@ -468,7 +468,7 @@ def _search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
     return status
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
            first_tweak, choice, state, out, out_len, want, max_nodes,
            counters, cutoff):
