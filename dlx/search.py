@@ -253,9 +253,9 @@ def run(search, stats: Stats, *, limit: int | None, max_nodes: int | None,
                 stats.nodes, stats.updates = int(counters[0]), int(counters[1])
                 stats.solutions, stats.seconds = int(counters[2]), elapsed
                 stats.complete = status == EXHAUSTED
-                if progress is not None and not noted.hit:
+                if progress is not None:
                     progress(search, stats)
-                if new and store:
+                if store:
                     found = [sorted(s + given) for s in found]
             if noted.hit:
                 raise Interrupted(stats.solutions, stats)

@@ -144,6 +144,55 @@ def test_ctrl_c_during_threaded_kernels_raises_their_stop_flag():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_a_slice_s_progress_and_solutions_reach_the_caller():
+    class Run:  # two slices, a solution in the second
+        counters = np.zeros(3, np.int64)
+
+        def step(self, want, stop_at, store):
+            self.counters[0] += 5
+            if self.counters[0] < 10:
+                return search.OUT_OF_NODES, []
+            self.counters[2] = 1
+            return search.EXHAUSTED, [[3, 1]]
+
+    seen = []
+    found = list(search.run(
+        Run(), search.Stats(), limit=None, max_nodes=None, time_limit=None,
+        store=True, given=[2], progress=lambda run, s: seen.append(s.nodes)))
+    assert found == [[[1, 2, 3]]] and seen == [5, 10]
+
+
+def test_a_failing_thread_pool_stops_the_kernels_it_started(monkeypatch):
+    stop = np.zeros(1, np.uint8)
+    saw_stop, ended = [], threading.Event()
+
+    def task(k):  # a kernel that runs until stopped (5 s at most)
+        deadline = time.perf_counter() + 5
+        while not stop[0] and time.perf_counter() < deadline:
+            time.sleep(0.001)
+        saw_stop.append(bool(stop[0]))
+        ended.set()
+
+    class Pool(search.ThreadPoolExecutor):  # the second submit fails
+        def submit(self, fn, *args):
+            if args[0] == 1:
+                raise RuntimeError("cannot schedule new futures")
+            return super().submit(fn, *args)
+
+    monkeypatch.setattr(search, "ThreadPoolExecutor", Pool)
+    with pytest.raises(RuntimeError, match="cannot schedule"):
+        search.run_tasks(task, 2, 1, stop, None)
+    assert ended.is_set() and saw_stop == [True]
+
+
+def test_a_threaded_count_times_itself():
+    p = queens(11)  # big enough to be split over the threads
+    p.count(threads=2)
+    t0 = time.perf_counter()
+    p.count(threads=2)
+    assert 0 < p.stats.seconds <= time.perf_counter() - t0
+
+
 def test_an_interrupted_count_keeps_what_it_found():
     p = queens(LONG)
     p.count(limit=1)
