@@ -14,6 +14,9 @@ import sys
 __all__ = ["add_count_options", "add_estimate_options", "count_options",
            "interrupted_message"]
 
+# How long --scheduler keeps trying to reach a Dask scheduler (seconds).
+SCHEDULER_TIMEOUT = 10
+
 
 class CountUsageError(Exception):
     """A long-count option that cannot be honoured (exit status 2)."""
@@ -99,7 +102,7 @@ def count_options(args):
         raise CountUsageError("--scheduler needs Dask: pip install "
                               "'dlx-toolkit[dask]'") from None
     try:
-        client = Client(args.scheduler, timeout=10)
+        client = Client(args.scheduler, timeout=SCHEDULER_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:
         raise CountUsageError(f"cannot reach the Dask scheduler at "
                               f"{args.scheduler}: {error}") from None

@@ -373,8 +373,10 @@ def test_no_progress_bar_in_a_pipe():
     assert done.stderr == ""
 
 
-def test_scheduler_that_is_not_there(capsys):
+def test_scheduler_that_is_not_there(capsys, monkeypatch):
     pytest.importorskip("distributed")
+    from dlx import cli_count
+    monkeypatch.setattr(cli_count, "SCHEDULER_TIMEOUT", 1)
     status, out, err = run(capsys, "queens", "8", "--count", "--scheduler",
                            "tcp://127.0.0.1:9")
     assert status == 2 and "cannot reach the Dask scheduler" in err
