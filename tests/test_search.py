@@ -8,10 +8,9 @@ import time
 import numpy as np
 import pytest
 
-from dlx import BudgetExhausted, Interrupted
+from dlx import BudgetExhausted, Interrupted, search
 from dlx.problems.polyomino import Polyomino
 from dlx.problems.queens import queens
-from dlx import search
 from dlx.search import SLICE_SECONDS, Slicer
 
 # Every test here runs on both kernels, dancing links and dancing cells.
