@@ -20,7 +20,8 @@ import numpy as np
 
 from . import xcc
 from .kernels import cells as C
-from .search import NO_LIMIT, Stats, batch_chunks, finish_split, run_tasks
+from .search import (NO_LIMIT, Stats, batch_chunks, finish_split, flat_paths,
+                     run_tasks)
 
 
 def kernel(kind: str):
@@ -395,11 +396,8 @@ def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
         stats.complete = True
         return 1
     frontier, shallow = split_top(run, 64 * threads, stats)
-    starts = np.zeros(len(frontier) + 1, np.int64)
-    np.cumsum([len(given_nodes) + len(path) for path in frontier],
-              out=starts[1:])
-    nodes = np.array([p for path in frontier
-                      for p in list(given_nodes) + list(path)], np.int32)
+    nodes, starts = flat_paths([list(given_nodes) + list(path)
+                                for path in frontier])
     counts, _, work, stopped_by = run_batch(
         cells, nodes, starts, 0, NO_LIMIT, threads,
         chunks_per_thread=len(frontier), deadline=deadline)

@@ -318,7 +318,7 @@ def count_parallel(cells: McCells, given_nodes: list[int], threads: int,
     forced moves pending above them), plus the nodes split here and the
     updates of the pieces' givens.
     """
-    from .search import Interrupted, finish_split
+    from .search import Interrupted, finish_split, flat_paths
     load_kernels("search", "batch")
     stats.complete = False
     t0 = time.perf_counter()
@@ -330,11 +330,8 @@ def count_parallel(cells: McCells, given_nodes: list[int], threads: int,
     if frontier is None:  # the givens clash, or an item lacks options
         stats.complete = True
         return 0
-    starts = np.zeros(len(frontier) + 1, np.int64)
-    np.cumsum([len(given_nodes) + len(path) for path in frontier],
-              out=starts[1:])
-    nodes = np.array([p for path in frontier
-                      for p in list(given_nodes) + list(path)], np.int32)
+    nodes, starts = flat_paths([list(given_nodes) + list(path)
+                                for path in frontier])
     counts, _, work, stopped_by = run_batch(
         cells, nodes, starts, 0, NO_LIMIT, threads,
         chunks_per_thread=len(frontier), deadline=deadline)

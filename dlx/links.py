@@ -17,7 +17,8 @@ import time
 import numpy as np
 
 from .kernels import links as K
-from .search import NO_LIMIT, Stats, batch_chunks, finish_split, run_tasks
+from .search import (NO_LIMIT, Stats, batch_chunks, finish_split, flat_paths,
+                     run_tasks)
 
 class Links:
     """The DLX1 arrays of one problem (see ``dlx.kernels.links``)."""
@@ -277,9 +278,7 @@ def count_parallel(links: Links, given_nodes: list[int], threads: int,
             for p in reversed(path):
                 K.release_option(p, *arrays)
         frontier = grown
-    starts = np.zeros(len(frontier) + 1, np.int64)
-    np.cumsum([len(path) for path in frontier], out=starts[1:])
-    nodes = np.array([p for path in frontier for p in path], np.int32)
+    nodes, starts = flat_paths(frontier)
     # Subtrees next to each other in the frontier share a prefix and are
     # often alike in size, so each is a chunk of its own.
     counts, _, work, stopped_by = run_batch(

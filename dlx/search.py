@@ -326,6 +326,16 @@ def batch_chunks(nbatch: int, threads: int, chunks_per_thread: int):
     return threads, np.unique(bounds.astype(np.int64))
 
 
+def flat_paths(paths) -> tuple[np.ndarray, np.ndarray]:
+    """The paths of a split (each a list of nodes: one instance of a batch)
+    in ``solve_batch``'s CSR form: ``nodes`` (int32) and ``starts``, where
+    instance ``b`` is ``nodes[starts[b]:starts[b + 1]]``."""
+    starts = np.zeros(len(paths) + 1, np.int64)
+    np.cumsum([len(path) for path in paths], out=starts[1:])
+    nodes = np.array([p for path in paths for p in path], np.int32)
+    return nodes, starts
+
+
 def run_tasks(task, ntasks: int, threads: int, stop: np.ndarray,
               deadline: float | None) -> str | None:
     """``task(k)`` for k in ``range(ntasks)`` on a pool of ``threads``

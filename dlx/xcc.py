@@ -296,7 +296,7 @@ def count_parallel_colors(problem, given_nodes: list[int], threads: int,
     """
     from .kernels import colors as C
     from .links import run_batch
-    from .search import NO_LIMIT, finish_split
+    from .search import NO_LIMIT, finish_split, flat_paths
     load_kernels(COLORS, "search", "batch")
     stats.complete = False
     t0 = time.perf_counter()
@@ -343,9 +343,7 @@ def count_parallel_colors(problem, given_nodes: list[int], threads: int,
             for p in reversed(path):
                 C.release_option(p, *arrays)
         frontier = grown
-    starts = np.zeros(len(frontier) + 1, np.int64)
-    np.cumsum([len(path) for path in frontier], out=starts[1:])
-    nodes = np.array([p for path in frontier for p in path], np.int32)
+    nodes, starts = flat_paths(frontier)
     counts, _, work, stopped_by = run_batch(
         arrays, nodes, starts, 0, NO_LIMIT, depth(problem), threads, cutoff,
         chunks_per_thread=len(frontier), deadline=deadline,
