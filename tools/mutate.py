@@ -355,6 +355,14 @@ def main(argv=None) -> int:
     table = []
     for path in paths:
         found = mutants(path)
+        # Keys name lines: an edit above a harmless mutant moves it, and its
+        # entry then silently stops counting it out.
+        stale = sorted(set(modules.get(path, {}).get("harmless", {})) -
+                       {m.key for m in found})
+        if stale:
+            print(f"{path}: harmless keys that name no mutant (moved or "
+                  f"gone; update pyproject.toml): {', '.join(stale)}",
+                  file=sys.stderr, flush=True)
         if args.match:
             found = [m for m in found
                      if any(text in m.key for text in args.match)]
