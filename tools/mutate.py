@@ -13,7 +13,10 @@ pyproject.toml) are run against it; a mutant is *caught* when they fail
 (or run past ``--timeout``), and *survives* when they pass.  Survivors are
 printed, one a line, with their key; a key listed in the module's
 ``harmless`` table (same answers, only speed or wording; each with the
-reason) is counted out.  The tests run with ``-x`` and ``-m "not slow"``.
+reason) is counted out.  Keys name lines, so an edit above a harmless
+mutant moves it: keys that name no mutant any more are reported on
+stderr, to be moved to their new lines.  The tests run with ``-x`` and
+``-m "not slow"``.
 
 How, cheaply on a shared machine: one process imports the packages and
 pytest once, then forks a child per mutant; the child swaps the changed
