@@ -1,0 +1,222 @@
+"""The engine interface: what every solver offers the services around it.
+
+An *engine* is one of Knuth's programs (DLX1, DLX2, DLX3 by dancing links;
+SSXC1, SSXCC, SSMCC by dancing cells), or memo counting, wrapped so that
+every service -- the search in slices with budgets and Ctrl-C, batches,
+threads, jobs on processes and Dask, checkpoints, Knuth's estimate,
+progress, the CLIs and the web API -- talks to it through the few methods
+of ``Engine`` below and never asks which kind of problem it holds.
+
+Each engine is one module of ``dlx.engines`` (its numba kernels are one
+file of ``dlx.kernels``), and ``dlx.engines.ENGINES`` lists them; a new
+solver is a new module, its kernel file and one line there.  What an
+engine can do is data (the class attributes below), so a service asks
+``engine.handback`` and never ``problem.kind``; what no engine offers is
+refused from one place, ``dlx.engines.refuse``, with one sentence.
+
+Vocabulary.  The *arrays* of an engine are what ``build`` makes of a
+problem (``dlx.engines.links.Links`` for DLX1); they are built once per
+problem and engine and never changed: every search works on a private
+copy.  A *node* is a kernel's number for an option (its first node); the
+*given* options are committed before a search starts.  A *path* names a
+node of the search tree below the givens, as a tuple of ints in the
+engine's own vocabulary (``move``s): option numbers for DLX1, DLX2, SSXC1
+and SSXCC (the node's subtree is then counted by giving those options),
+the kernel's moves for DLX3 and SSMCC (see their modules).  A *job* is a
+path whose subtree is counted on its own; a split of the tree into jobs
+counts the whole tree (see ``dlx.services.split``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: The kinds of problem (which Knuth program reads it): plain exact cover
+#: (DLX1), colors on secondary items (DLX2, XCC), bounds on primary items
+#: (DLX3, MCC; colors may come too).
+EXACT = "exact cover"
+COLORS = "colors"
+MULTIPLICITIES = "multiplicities"
+KINDS = (EXACT, COLORS, MULTIPLICITIES)
+
+#: What a run's ``step`` returns (the codes of every resumable kernel).
+EXHAUSTED = 0  # the whole tree has been explored
+PAUSED = 1  # stopped after the requested number of solutions
+OUT_OF_NODES = 2  # stopped at the node bound
+
+#: No bound (nodes, solutions).
+NO_LIMIT = np.iinfo(np.int64).max
+
+
+class Unsupported(ValueError):
+    """A service or argument that the problem's engine does not offer."""
+
+
+@dataclass
+class JobResult:
+    """What counting one job found: the figures of the part of its subtree
+    that was explored (``solutions``, ``nodes``, ``updates``, counted as
+    one search from the root counts them there, the moves into the job's
+    root excluded), the ``seconds`` it took, and ``rest``: the unexplored
+    part as new jobs, ``(path, share)`` each (``share`` of this job's
+    subtree by Knuth's measure), empty when the job ran to its end."""
+
+    solutions: int
+    nodes: int
+    updates: int
+    seconds: float = 0.0
+    rest: list = field(default_factory=list)
+
+
+class Run:
+    """One resumable search over a private copy of an engine's arrays,
+    with the given options committed (the form ``dlx.services.search``
+    drives).
+
+    ``counters``: ``[nodes, updates, solutions]``, accumulated over the
+    calls of ``step`` (an int64 array, or a list of ints when counts may
+    outgrow 64 bits); ``clash``: the givens cannot all be in a solution
+    (no search); ``covered``: the givens already cover every primary item
+    (one solution, the empty set of further options, one leaf node).
+    The search itself may only start when neither holds.
+    """
+
+    counters: object
+    clash: bool = False
+    covered: bool = False
+
+    def step(self, want: int, stop_at: int, store: bool):
+        """One kernel call: pause after ``want`` solutions (0: never),
+        stop when ``counters[0]`` reaches ``stop_at``; returns ``(status,
+        solutions)``, ``status`` one of ``EXHAUSTED``, ``PAUSED``,
+        ``OUT_OF_NODES`` and ``solutions``, when ``store``, the option
+        numbers of each solution found (beyond the givens)."""
+        raise NotImplementedError
+
+    def explored(self) -> float:
+        """The share of the tree explored so far (Knuth's measure); 0.0
+        where the engine cannot tell."""
+        return 0.0
+
+
+class Top:
+    """The top of an engine's search tree, walked one node at a time from
+    Python (to cut it into jobs, or to probe it).
+
+    ``clash``/``covered`` as for ``Run``; ``base``: the updates of
+    committing the givens.
+    """
+
+    clash: bool = False
+    covered: bool = False
+    base: int = 0
+
+    def expand(self, path: tuple):
+        """Branch at the node ``path`` as the search does: returns the
+        updates the search makes there (choosing its item and trying each
+        branch, the children's own subtrees excluded) and the children in
+        the order the search meets them, ``(move, is_leaf)`` each
+        (``is_leaf``: the child is a solution, a leaf node, not a job).
+        A node with no children is a dead end."""
+        raise NotImplementedError
+
+    def size(self, path: tuple, probes: int, seed: int):
+        """The subtree at ``path``'s ``(nodes, updates)`` by Knuth's
+        estimate (``probes`` random walks seeded by ``seed``), or
+        ``(0.0, 0.0)`` when the engine has no probes."""
+        return 0.0, 0.0
+
+
+class Engine:
+    """One solver as the services see it.  Subclasses set the attributes
+    and implement the methods; ``dlx.engines.ENGINES`` lists them."""
+
+    #: The engine's name (``"dlx1"``), and Knuth's name for its program.
+    name = ""
+    program = ""
+    #: The family ``algorithm=`` names it by (``"links"``, ``"cells"``).
+    algorithm = ""
+    #: The kinds of problem it searches.
+    kinds: frozenset = frozenset()
+    # -- capabilities (what a service may ask of it) ----------------------
+    #: ``solutions()``: it streams solutions (memo counting does not).
+    streams = True
+    #: ``solve_batch``: many instances that differ in their givens.
+    batches = True
+    #: Its tree can be cut into jobs (threads, processes, Dask,
+    #: checkpoints).
+    splits = True
+    #: A split count's nodes and updates equal one search's (dancing cells
+    #: restores sizes only, not orders, so its subtrees searched apart
+    #: break ties otherwise: only the count is the same).
+    exact_split = True
+    #: A job stopped by a node budget hands back its unexplored rest.
+    hands_back = False
+    #: It honours ``mrv_cutoff``.
+    cutoff = True
+
+    # -- building --------------------------------------------------------
+    def build(self, problem):
+        """The engine's arrays for ``problem`` (an ``ExactCover``)."""
+        raise NotImplementedError
+
+    def option_nodes(self, arrays, options) -> list[int]:
+        """The kernel's node for each of ``options`` (option numbers)."""
+        return [int(arrays.option_start[k]) for k in options]
+
+    def load(self, *parts: str) -> None:
+        """Compile (or load from numba's cache) the kernels that ``parts``
+        name, once per process, outside any timing: ``"search"``,
+        ``"batch"``, ``"split"``."""
+
+    # -- searching -------------------------------------------------------
+    def start(self, arrays, given_nodes: list[int], cutoff: int) -> Run:
+        """A ``Run`` over a private copy of ``arrays``, givens committed."""
+        raise NotImplementedError
+
+    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
+              cutoff, chunks_per_thread=16, deadline=None):
+        """``solve_batch``: instance ``b`` commits the nodes
+        ``nodes[starts[b]:starts[b + 1]]`` and is searched until ``limit``
+        solutions (0: all).  Returns ``counts`` (-1: the givens clash,
+        -2: ``max_nodes`` ran out, ``STOPPED``: the deadline or Ctrl-C),
+        ``first`` (the option numbers of each instance's first solution
+        beyond its givens, ``-1``-padded), ``work`` (nodes, search
+        updates, given updates) and what stopped it early (see
+        ``dlx.engines.base.run_tasks``)."""
+        raise NotImplementedError
+
+    # -- splitting -------------------------------------------------------
+    def top(self, arrays, given_nodes: list[int], cutoff: int) -> Top:
+        """The top of the tree below the givens, to cut into jobs."""
+        raise NotImplementedError
+
+    def count_paths(self, arrays, given_nodes: list[int], paths, threads,
+                    cutoff, deadline=None):
+        """Count the subtree of each of ``paths`` on ``threads`` threads:
+        ``(counts, work, stopped_by)`` as ``batch`` returns them (``work``
+        the subtrees' own figures, the moves into their roots excluded)."""
+        raise NotImplementedError
+
+    def run_job(self, arrays, given_nodes: list[int], path: tuple,
+                cutoff: int, budget: int = 0) -> JobResult:
+        """Count the subtree at ``path``, for at most ``budget`` nodes when
+        the engine ``hands_back`` (0: to the end)."""
+        raise NotImplementedError
+
+    # -- estimating ------------------------------------------------------
+    def probe(self, arrays, given_nodes: list[int], cutoff: int,
+              probes: int, seed: int):
+        """Knuth's random root-to-leaf walks below the givens: an array of
+        ``probes`` rows ``(nodes, updates, solutions)``, each an unbiased
+        estimate of the tree's figures (the givens' own updates excluded).
+        The default walks ``top``'s tree from Python; engines with a probe
+        kernel do it there."""
+        from .walk import probe_top
+        return probe_top(self.top(arrays, given_nodes, cutoff), probes,
+                         seed)
+
+    def __repr__(self) -> str:
+        return f"<engine {self.name} ({self.program})>"
