@@ -15,11 +15,13 @@ primary item exactly once and each secondary item at most once.
 """
 
 from . import problems
+from .engines import Unsupported
 from .formats import DLXFormatError, dump, dumps, load, loads
-from .problem import BatchResult, ExactCover
-from .search import BudgetExhausted, Interrupted, Stats
+from .problem import ExactCover
+from .services.batch import BatchResult
+from .services.search import BudgetExhausted, Interrupted, Stats
 
 __all__ = ["ExactCover", "Stats", "BatchResult", "BudgetExhausted",
-           "Interrupted",
+           "Interrupted", "Unsupported",
            "DLXFormatError", "load", "loads", "dump", "dumps", "problems"]
 __version__ = "0.1.0"

@@ -38,12 +38,12 @@ import sys
 from typing import Callable, Iterable
 
 from .cli_count import (CountUsageError, add_count_options,
-                        add_estimate_options, count_options,
-                        interrupted_message)
+                        add_estimate_options, add_memo_options,
+                        count_options, interrupted_message, memo_options)
+from .engines import Unsupported
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
-from .search import Interrupted
-from .xcc import EXACT
+from .services.search import Interrupted
 
 __all__ = ["main"]
 
@@ -83,8 +83,7 @@ def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool,
     parser.add_argument("--stats", action="store_true",
                         help="print nodes, updates and time on stderr")
     if memo:
-        from .memo import add_cli_options
-        add_cli_options(parser)
+        add_memo_options(parser)
     if parser.prog.split()[-1] != "solve":
         parser.add_argument("--dlx", action="store_true",
                             help="print the problem in Knuth's DLX format "
@@ -360,42 +359,27 @@ def _run_problem(args, problem: ExactCover, draw: Callable,
         solutions = _drawing_first(args, lambda s: svg(problem, s),
                                    solutions)
     pictures = (draw(problem, solution) for solution in solutions)
-    # Jobs split DLX1's tree: dancing cells, colors and bounds count in
-    # this process unless jobs are asked for.
-    one_process = algorithm == "cells" or problem.kind != EXACT
-    count = lambda: _count(args, problem.count,  # noqa: E731
-                           one_process=one_process, algorithm=algorithm)
-    if hasattr(args, "memo"):
-        from .memo import cli_options
-        try:
-            memo = cli_options(args)
-        except ValueError as error:
-            raise UsageError(str(error)) from None
-        if memo is not None:
-            if algorithm != "auto":
-                raise UsageError(f"--memo counts with its own search; it "
-                                 f"cannot go with --algorithm {algorithm}")
-            spread = [option for option in ("--jobs", "--checkpoint",
-                                            "--scheduler")
-                      if any(word.split("=")[0] == option
-                             for word in args.argv)]
-            if spread:
-                raise UsageError(f"--memo counts in one process; it cannot "
-                                 f"go with {' or '.join(spread)}")
-            count = lambda: problem.count(**memo)  # noqa: E731
+    try:
+        memo = memo_options(args)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    count = lambda: _count(args, problem.count, memo,  # noqa: E731
+                           algorithm=algorithm)
     return _report(args, pictures, count, lambda: problem.stats)
 
 
-def _count(args, count: Callable, one_process: bool = False,
-           **more) -> int:
-    """``count(**options)`` with the long-count options of ``args``;
-    ``one_process`` drops the default --jobs (every core) when no other
-    long-count option asks for jobs."""
-    with count_options(args) as options:
-        if one_process and args.jobs == 0 and args.checkpoint is None \
-                and "executor" not in options:
-            options["jobs"] = None
-        return count(**options, **more)
+def _count(args, count: Callable, memo: dict | None = None,
+           algorithm: str = "auto") -> int:
+    """``count(**options)`` with the long-count options of ``args`` (and
+    the memo's, ``memo``); what ``count`` refuses is a usage error."""
+    with count_options(args, every_core=memo is None) as options:
+        options.update(memo or {})
+        if algorithm != "auto":
+            options["algorithm"] = algorithm
+        try:
+            return count(**options)
+        except Unsupported as error:
+            raise UsageError(str(error)) from None
 
 
 def _estimate(args, problem: ExactCover) -> int:
@@ -412,15 +396,8 @@ def _solve(args) -> int:
         raise UsageError(f"cannot read {args.file}: {error.strerror}") \
             from None
 
-    options = problem.options
-
-    def line(k):  # an option as the file wrote it, colors included
-        colors = problem.option_colors(k)
-        return " ".join(str(x) if x not in colors else f"{x}:{colors[x]}"
-                        for x in options[k])
-
-    def draw(problem, solution):
-        return "\n".join(line(i) for i in solution)
+    def draw(problem, solution):  # as the file wrote them, with colors
+        return "\n".join(problem.option_line(k) for k in solution)
 
     return _run_problem(args, problem, draw)
 

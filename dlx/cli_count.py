@@ -11,8 +11,8 @@ import contextlib
 import os
 import sys
 
-__all__ = ["add_count_options", "add_estimate_options", "count_options",
-           "interrupted_message"]
+__all__ = ["add_count_options", "add_estimate_options", "add_memo_options",
+           "count_options", "memo_options", "interrupted_message"]
 
 # How long --scheduler keeps trying to reach a Dask scheduler (seconds).
 SCHEDULER_TIMEOUT = 10
@@ -35,8 +35,9 @@ def add_count_options(parser: argparse.ArgumentParser) -> None:
         "long counts (with --count)",
         "The tree is split into independent jobs; the count, nodes and "
         "updates are those of one search.")
-    group.add_argument("--jobs", type=_whole, default=0, metavar="N",
-                       help="count on N processes (default 0: one per core)")
+    group.add_argument("--jobs", type=_whole, default=None, metavar="N",
+                       help="count on N processes (default 0: one per core; "
+                            "1: in this process)")
     group.add_argument("--scheduler", metavar="ADDRESS",
                        help="count on the Dask cluster whose scheduler is at "
                             "ADDRESS (e.g. tcp://10.0.0.5:8786; needs "
@@ -54,7 +55,7 @@ def add_count_options(parser: argparse.ArgumentParser) -> None:
 def add_estimate_options(parser: argparse.ArgumentParser,
                          flag: bool = True) -> None:
     """``--estimate`` (unless ``flag`` is False), ``--probes``, ``--seed``."""
-    from .estimate import DEFAULT_PROBES
+    from .services.estimate import DEFAULT_PROBES
     if flag:
         parser.add_argument("--estimate", action="store_true",
                             help="estimate the size of the search (Knuth's "
@@ -83,11 +84,19 @@ def _progress(args):
 
 
 @contextlib.contextmanager
-def count_options(args):
+def count_options(args, every_core: bool = True):
     """The keyword arguments of ``ExactCover.count`` for the options in
-    ``args``, with a Dask client open for as long as they are in use."""
-    options = {"jobs": args.jobs, "checkpoint": args.checkpoint,
-               "progress": _progress(args)}
+    ``args``, with a Dask client open for as long as they are in use.
+    ``every_core``: without ``--jobs``, count on one process per core
+    (False: in this one, as a memoized count does)."""
+    jobs = args.jobs
+    if jobs is None and every_core:
+        jobs = 0
+    options = {"progress": _progress(args)}
+    if jobs is not None:
+        options["jobs"] = jobs
+    if args.checkpoint is not None:
+        options["checkpoint"] = args.checkpoint
     if args.checkpoint is not None:
         folder = os.path.dirname(os.path.abspath(args.checkpoint))
         if not os.path.isdir(folder):
@@ -109,6 +118,46 @@ def count_options(args):
     with client:
         options["executor"] = client.get_executor()
         yield options
+
+
+def add_memo_options(parser) -> None:
+    """``--memo``, ``--choose`` and ``--memo-mb`` for a ``dlx`` command."""
+    group = parser.add_argument_group("memoized counting (with --count)")
+    group.add_argument("--memo", action="store_true",
+                       help="remember the count of every subproblem (set "
+                            "of uncovered items): far faster where they "
+                            "repeat, as in tilings")
+    from .services.memo import CHOICE_RULES, DEFAULT_MEMO_BYTES
+    group.add_argument("--choose", choices=CHOICE_RULES, default=None,
+                       help="the item to branch on: mrv (fewest options), "
+                            "first (sweep the items in order) or auto "
+                            "(default: first when every option is local "
+                            "in item order)")
+    group.add_argument("--memo-mb", type=float, default=None, metavar="MB",
+                       help=f"the table's size limit in MiB (default "
+                            f"{DEFAULT_MEMO_BYTES >> 20})")
+
+
+def memo_options(args) -> dict | None:
+    """The ``count`` keywords the memo options ask for, None without
+    ``--memo`` (or for a command without them); a ValueError for options
+    that need ``--memo``/``--count``."""
+    if not hasattr(args, "memo"):
+        return None
+    if not args.memo:
+        if args.choose is not None or args.memo_mb is not None:
+            raise ValueError("--choose and --memo-mb need --memo")
+        return None
+    if not args.count:
+        raise ValueError("--memo needs --count (a memoized search counts, "
+                         "it does not list solutions)")
+    kwargs = {"memo": True, "choose": args.choose or "auto"}
+    if args.memo_mb is not None:
+        if not args.memo_mb >= 0:
+            raise ValueError(f"--memo-mb must be a non-negative number, "
+                             f"got {args.memo_mb}")
+        kwargs["memo_bytes"] = int(args.memo_mb * (1 << 20))
+    return kwargs
 
 
 def interrupted_message(prog: str, stop: BaseException) -> str:

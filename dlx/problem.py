@@ -9,74 +9,38 @@ order they were added, and solutions are lists of those numbers.
 
 from __future__ import annotations
 
-import os
-import time
+import threading
 from dataclasses import dataclass
-from typing import Hashable, Iterable, Iterator, Sequence
+from typing import Hashable, Iterable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
-from . import cells as cells_run, cells_mcc, search, xcc
-from .algorithm import choose_algorithm
-from .cells import Cells
-from .cells_mcc import McCells
-from .links import (Links, LinksRun, columns_used, count_parallel,
-                    load_kernels, run_batch)
-from .search import BudgetExhausted, Interrupted, Stats, whole_number
+from . import validate
+from .engines import COLORS, EXACT, MULTIPLICITIES
+from .services import search
+from .services.batch import BatchResult
+from .services.search import BudgetExhausted, Interrupted, Stats
 
 __all__ = ["ExactCover", "BatchResult", "BudgetExhausted", "Interrupted",
-           "Stats"]
-
-# count(threads=N) first searches this many nodes on one thread, and only
-# splits the tree among threads when that does not finish it.
-_SERIAL_PROBE_NODES = 20_000
+           "Stats", "Structure"]
 
 
-@dataclass
-class BatchResult:
-    """What ``ExactCover.solve_batch`` found, one entry per instance.
+class Structure(NamedTuple):
+    """What every engine builds its arrays from (``ExactCover.structure``).
 
-    ``counts[b]``: solutions found (at most the limit); ``-1`` when the
-    given options overlap, ``-2`` when ``max_nodes`` stopped the search.
-    ``solutions[b]``: the option numbers (int32) of the first solution
-    beyond the givens, in the order the search chose them, padded with
-    ``-1`` (all ``-1`` when there is none); as many columns as the longest.
-    ``nodes``/``updates``: the work per instance.
+    ``nitems`` items, the first ``nprimary`` primary; ``members``: item
+    numbers (1-based) option after option, ``sizes``: items per option
+    (both int64); ``colors``: a color code per member (int32, 0 for none),
+    or None when no option has a color; ``bounds``: ``{item number: (u,
+    v)}`` for the primary items given bounds.
     """
 
-    counts: np.ndarray
-    solutions: np.ndarray
-    nodes: np.ndarray
-    updates: np.ndarray
-
-
-def _option_numbers(values, where: str) -> np.ndarray:
-    """``values`` as a flat int64 array; anything but integers is refused."""
-    a = np.asarray(values)
-    if a.size == 0:
-        return np.zeros(0, np.int64)
-    if a.ndim != 1 or a.dtype.kind not in "iu":
-        raise ValueError(f"{where} must be a flat sequence of option "
-                         f"numbers, got {values!r}"[:200])
-    return a.astype(np.int64)
-
-
-def _without_repeats(flat: np.ndarray, starts: np.ndarray):
-    """Drop an option listed twice in one instance (CSR in, CSR out)."""
-    instance = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
-    same = instance[1:] == instance[:-1]
-    if not (same & (flat[1:] <= flat[:-1])).any():
-        return flat, starts  # every instance strictly rising: no repeats
-    order = np.lexsort((flat, instance))
-    flat, instance = flat[order], instance[order]
-    keep = np.ones(len(flat), bool)
-    keep[1:] = (flat[1:] != flat[:-1]) | (instance[1:] != instance[:-1])
-    if keep.all():
-        return flat, starts
-    counts = np.bincount(instance[keep], minlength=len(starts) - 1)
-    starts = np.zeros(len(starts), np.int64)
-    np.cumsum(counts, out=starts[1:])
-    return flat[keep], starts
+    nitems: int
+    nprimary: int
+    members: np.ndarray
+    sizes: np.ndarray
+    colors: np.ndarray | None
+    bounds: dict
 
 
 def _check_name(name, where: str):
@@ -117,17 +81,19 @@ class ExactCover:
         self._members: list[int] = []
         self._sizes: list[int] = []
         self._options: list[tuple] = []
-        self._links: Links | None = None
-        self._cells: Cells | None = None
         self._options_view: tuple | None = None
-        self.stats = Stats()
-        # Colors and multiplicities (dlx.xcc): {option: {position: color}}
-        # for colored options only, color codes from 1, and
+        # What the engines build from, and built (``built``): kept until
+        # the problem changes.
+        self._structure: Structure | None = None
+        self._arrays: dict = {}
+        self._runs = threading.local()
+        # Colors and multiplicities: {option: {position: color}} for
+        # colored options only, color codes from 1, and
         # {item number: (u, v)} for bounded primary items.
         self._option_colors: dict = {}
         self._color_codes: dict = {}
-        self._bounds = xcc.check_bounds(bounds, self._index,
-                                        len(self.primary))
+        self._bounds = validate.check_bounds(bounds, self._index,
+                                             len(self.primary))
 
     # -- building -----------------------------------------------------
     @classmethod
@@ -202,9 +168,7 @@ class ExactCover:
             self._members.extend(numbers)
             self._sizes.append(len(numbers))
             self._options.append(names)
-        self._links = None
-        self._cells = None
-        self._options_view = None
+        self._changed()
         return list(range(first, first + len(checked)))
 
     def _checked_option(self, index: int, items, colors):
@@ -237,8 +201,8 @@ class ExactCover:
             seen.add(k)
             numbers.append(k)
         if colors:
-            colors = xcc.check_colors(colors, names, self._index,
-                                      len(self.primary), where)
+            colors = validate.check_colors(colors, names, self._index,
+                                           len(self.primary), where)
         return names, numbers, colors
 
     @property
@@ -267,6 +231,13 @@ class ExactCover:
         return {names[at]: color for at, color in
                 self._option_colors.get(option, {}).items()}
 
+    def option_line(self, option: int) -> str:
+        """Option ``option`` as a line of Knuth's format writes it: its
+        items' names, a colored one as ``name:color``."""
+        colors = self.option_colors(option)
+        return " ".join(str(x) if x not in colors else f"{x}:{colors[x]}"
+                        for x in self._options[option])
+
     def solution_colors(self, solution: Iterable[int]) -> dict:
         """``{item: color}``: the color each secondary item ends with in
         ``solution`` (a list of option numbers); uncolored items are left
@@ -278,56 +249,100 @@ class ExactCover:
 
     @property
     def kind(self) -> str:
-        """The kernel this problem needs: ``dlx.xcc.EXACT`` (DLX1),
-        ``COLORS`` (DLX2) or ``MULTIPLICITIES`` (DLX3)."""
+        """Which of Knuth's programs reads this problem:
+        ``dlx.engines.EXACT`` (DLX1), ``COLORS`` (DLX2) or
+        ``MULTIPLICITIES`` (DLX3)."""
         if any(uv != (1, 1) for uv in self._bounds.values()):
-            return xcc.MULTIPLICITIES
-        return xcc.COLORS if self._option_colors else xcc.EXACT
+            return MULTIPLICITIES
+        return COLORS if self._option_colors else EXACT
 
-    @property
-    def links(self) -> Links:
-        """The DLX arrays (built on first use and after any change), with
-        DLX2's ``color`` when the problem has colors or bounds."""
-        if self._links is None:
+    def structure(self) -> Structure:
+        """The problem as numbers, what every engine builds from (built
+        once, and again after a change)."""
+        if self._structure is None:
             colors = None
-            if self.kind != xcc.EXACT:
-                colors = xcc.member_colors(self._option_colors,
-                                           self._color_codes, self._sizes)
-            self._links = Links(len(self.items), len(self.primary),
-                                np.asarray(self._members, np.int64),
-                                np.asarray(self._sizes, np.int64), colors)
-        return self._links
+            if self._option_colors:
+                colors = validate.member_colors(
+                    self._option_colors, self._color_codes, self._sizes)
+            self._structure = Structure(
+                len(self.items), len(self.primary),
+                np.asarray(self._members, np.int64),
+                np.asarray(self._sizes, np.int64), colors,
+                dict(self._bounds))
+        return self._structure
+
+    def built(self, key: str, build):
+        """The arrays ``build(self)`` makes, kept under ``key`` until the
+        problem changes (``Engine.arrays`` asks for them)."""
+        arrays = self._arrays.get(key)
+        if arrays is None:
+            arrays = self._arrays[key] = build(self)
+        return arrays
+
+    def _changed(self) -> None:
+        self._structure = None
+        self._arrays = {}
+        self._options_view = None
 
     @property
-    def cells(self) -> Cells:
-        """The dancing-cells arrays (SSXC1's, SSXCC's with colors), built
-        like ``links``; SSMCC's (``dlx.cells_mcc.McCells``) for a problem
-        with bounds."""
-        if self._cells is None and self.kind == xcc.MULTIPLICITIES:
-            self._cells = McCells.of(self)
-        if self._cells is None:
-            colors = None
-            if self.kind == xcc.COLORS:
-                colors = xcc.member_colors(self._option_colors,
-                                           self._color_codes, self._sizes)
-            self._cells = Cells(len(self.items), len(self.primary),
-                                np.asarray(self._members, np.int64),
-                                np.asarray(self._sizes, np.int64),
-                                colors=colors)
-        return self._cells
+    def stats(self) -> Stats:
+        """The record of the run that searched last in this thread (each
+        thread sees its own, so threads may share one problem)."""
+        stats = getattr(self._runs, "stats", None)
+        if stats is None:
+            stats = self._runs.stats = Stats()
+        return stats
 
-    @property
-    def _cells_glue(self):
-        """The module that runs this problem's dancing-cells kernel:
-        ``dlx.cells`` (SSXC1, SSXCC) or ``dlx.cells_mcc`` (SSMCC), with
-        the same ``Run``, ``run_batch``, ``count_parallel`` and
-        ``load_kernels``."""
-        return cells_mcc if self.kind == xcc.MULTIPLICITIES else cells_run
+    @stats.setter
+    def stats(self, value: Stats) -> None:
+        self._runs.stats = value
 
-    def _algorithm(self, algorithm, purpose: str = "search") -> str:
-        """``"links"`` or ``"cells"``: ``algorithm`` checked, and ``"auto"``
-        decided (``dlx.algorithm``)."""
-        return choose_algorithm(algorithm, self, purpose)
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        for transient in ("_structure", "_arrays", "_runs",
+                          "_options_view"):
+            state.pop(transient, None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._structure = None
+        self._arrays = {}
+        self._runs = threading.local()
+        self._options_view = None
+
+    def given_options(self, given: Iterable[int]) -> list[int]:
+        """``given`` checked: option numbers, each once, in the order first
+        met (a TypeError for a non-integer, a ValueError for an option that
+        does not exist or covers nothing)."""
+        options = []
+        for option in dict.fromkeys(given):
+            if isinstance(option, (bool, np.bool_)) or not isinstance(
+                    option, (int, np.integer)):
+                raise TypeError(f"given option {option!r} is not an option "
+                                f"number"[:200])
+            if not 0 <= option < len(self._options):
+                raise ValueError(f"given option {option} does not exist "
+                                 f"(there are {len(self._options)})")
+            if not self._sizes[option]:
+                raise ValueError(EMPTY_GIVEN.format(option))
+            options.append(int(option))
+        return options
+
+    def check_given_array(self, flat: np.ndarray) -> None:
+        """``given_options``'s checks over a flat int64 array of option
+        numbers at once (a batch's givens): a ValueError names the first
+        that does not exist or covers nothing."""
+        noptions = len(self._options)
+        if not len(flat):
+            return
+        if flat.min() < 0 or flat.max() >= noptions:
+            bad = flat[(flat < 0) | (flat >= noptions)][0]
+            raise ValueError(f"given option {bad} does not exist (there are "
+                             f"{noptions})")
+        sizes = self.structure().sizes[flat]
+        if not sizes.all():
+            raise ValueError(EMPTY_GIVEN.format(flat[sizes == 0][0]))
 
     def to_matrix(self) -> np.ndarray:
         """The 0/1 matrix (options x items, primary columns first)."""
@@ -339,14 +354,16 @@ class ExactCover:
     # -- solving ---
     def solve(self, *, given: Iterable[int] = (), max_nodes: int | None = None,
               time_limit: float | None = None, mrv_cutoff: int = 0,
-              algorithm: str = "auto") -> list[int] | None:
+              algorithm: str = "auto", stop=None) -> list[int] | None:
         """The first solution (option numbers, ascending), or None.
 
         ``given`` lists options that every solution must contain: they are
         chosen before the search and are part of the answer.  Raises
         ``BudgetExhausted`` if ``max_nodes`` or ``time_limit`` (seconds)
         stops the search before it finds a solution or proves there is none,
-        and ``Interrupted`` on Ctrl-C.
+        or once ``stop`` (an event with ``is_set()``, such as a
+        ``threading.Event``: every search method takes one) is set, and
+        ``Interrupted`` on Ctrl-C.
 
         ``mrv_cutoff`` (every search method has it): the item to branch on
         is the first active primary item with the fewest options, and the
@@ -360,15 +377,15 @@ class ExactCover:
         DLX1 (dancing links; DLX2 with colors, DLX3 with bounds),
         ``"cells"`` his SSXC1 (dancing cells: sparse sets; SSXCC with
         colors, SSMCC with bounds), ``"auto"`` (the default) picks the one
-        that measured faster for problems of this shape (see the README).
-        Both find the same
-        solutions, in their own order; ``stats`` counts nodes and updates
-        as the chosen program counts them.
+        that measured faster for problems of this shape (see
+        ``dlx.engines.registry``).  Both find the same solutions, in their
+        own order; ``stats`` counts nodes and updates as the chosen
+        program counts them.
         """
         for solution in self.solutions(1, given=given, max_nodes=max_nodes,
                                        time_limit=time_limit,
                                        mrv_cutoff=mrv_cutoff,
-                                       algorithm=algorithm):
+                                       algorithm=algorithm, stop=stop):
             return solution
         return None
 
@@ -378,7 +395,8 @@ class ExactCover:
               algorithm: str = "auto", memo=False,
               memo_bytes: int | None = None, choose: str = "auto",
               jobs: int | None = None, executor=None, checkpoint=None,
-              progress=None, split_jobs: int | None = None) -> int:
+              progress=None, split_jobs: int | None = None,
+              stop=None) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
@@ -409,115 +427,66 @@ class ExactCover:
         call resumes after a crash, and ``split_jobs`` sets how many jobs.
         ``progress=True`` draws a bar on stderr, and a callable receives a
         ``dlx.jobs.Progress`` as the count goes (a few times a second),
-        with or without jobs.
+        with or without jobs.  Which arguments go together: the table in
+        ``dlx.services.counting``.
         """
-        if memo is not False or memo_bytes is not None or choose != "auto":
-            if jobs is not None or executor is not None or progress or \
-                    checkpoint is not None or split_jobs is not None:
-                raise ValueError("a memoized count runs in one process; it "
-                                 "cannot be combined with jobs, executor, "
-                                 "checkpoint, split_jobs or progress")
-            from . import memo as memo_count
-            use = memo_count.wanted(self, memo, limit, threads, mrv_cutoff,
-                                    algorithm, memo_bytes, choose)
-            found = memo_count.count(self, given, max_nodes, time_limit,
-                                     memo_bytes=memo_bytes, choose=choose,
-                                     auto=use == "auto")
-            if found is not None:
-                return found
-            # memo="auto" found the memo of little use: count without it.
-            if time_limit is not None:
-                time_limit = max(0.0, time_limit - self.stats.seconds)
-        if jobs is not None or executor is not None or \
-                checkpoint is not None or split_jobs is not None:
-            if limit is not None or max_nodes is not None or \
-                    time_limit is not None or threads != 1:
-                raise ValueError("jobs, executor, checkpoint and progress "
-                                 "count the whole search tree; they cannot "
-                                 "be combined with limit, max_nodes, "
-                                 "time_limit or threads")
-            if algorithm == "cells":
-                raise ValueError("jobs split the dancing-links search tree; "
-                                 "algorithm='cells' counts in one process")
-            from . import jobs as J
-            return J.count(self, given=given, mrv_cutoff=mrv_cutoff,
-                           jobs=1 if jobs is None else jobs,
-                           executor=executor, checkpoint=checkpoint,
-                           progress=progress, split_jobs=split_jobs)
-        nthreads = _thread_count(threads)
-        algorithm = self._algorithm(algorithm)
-        if progress:
-            if nthreads > 1:
-                raise ValueError("progress goes with jobs, not threads")
-            from .jobs import slice_progress
-            with slice_progress(progress) as hook:
-                return sum(self._run(limit, given, max_nodes, time_limit,
-                                     mrv_cutoff, False, hook,
-                                     algorithm))
-        if nthreads > 1:
-            if limit is not None or max_nodes is not None:
-                raise ValueError("threads > 1 counts the whole search tree; "
-                                 "it cannot be combined with limit or "
-                                 "max_nodes")
-            time_limit = search.seconds("time_limit", time_limit)
-            cutoff = _cutoff(mrv_cutoff)
-            nodes = self._given_nodes(given, algorithm)
-            start = time.perf_counter()
-            deadline = None if time_limit is None else start + time_limit
-            # A small tree is over before threads would pay off.
-            probe = self._search(None, nodes, _SERIAL_PROBE_NODES, time_limit,
-                                 cutoff, store=False, algorithm=algorithm)
-            try:
-                return sum(probe)
-            except BudgetExhausted as stop:
-                if stop.stats.nodes < _SERIAL_PROBE_NODES:
-                    raise  # the time limit, not the probe's node budget
-            stats = self.stats = Stats()
-            if algorithm == "cells":
-                return self._cells_glue.count_parallel(
-                    self.cells, nodes, nthreads, stats, deadline)
-            if self.kind == xcc.COLORS:
-                return xcc.count_parallel_colors(self, nodes, nthreads,
-                                                 cutoff, stats, deadline)
-            if self.kind == xcc.MULTIPLICITIES:
-                return xcc.count_parallel_bounds(self, nodes, nthreads,
-                                                 cutoff, stats, deadline)
-            return count_parallel(self.links, nodes, nthreads, cutoff, stats,
-                                  deadline)
-        return sum(self._run(limit, given, max_nodes, time_limit, mrv_cutoff,
-                             store=False, algorithm=algorithm))
+        from .services.counting import count
+        return count(self, limit, given=given, max_nodes=max_nodes,
+                     time_limit=time_limit, threads=threads,
+                     mrv_cutoff=mrv_cutoff, algorithm=algorithm, memo=memo,
+                     memo_bytes=memo_bytes, choose=choose, jobs=jobs,
+                     executor=executor, checkpoint=checkpoint,
+                     progress=progress, split_jobs=split_jobs, stop=stop)
 
     def estimate(self, probes: int = 10_000, *, seed: int = 0,
-                 given: Iterable[int] = (), mrv_cutoff: int = 0):
+                 given: Iterable[int] = (), mrv_cutoff: int = 0,
+                 algorithm: str = "auto"):
         """Knuth's Monte Carlo estimate of what ``count()`` would do:
         nodes, updates and solutions with standard errors, and the time
-        (a ``dlx.estimate.Estimate``).  ``probes`` random root-to-leaf
-        walks, reproducible for a given ``seed``."""
-        from .estimate import estimate
+        (a ``dlx.services.estimate.Estimate``).  ``probes`` random
+        root-to-leaf walks of the tree of the engine ``algorithm`` picks,
+        reproducible for a given ``seed``."""
+        from .services.estimate import estimate
         return estimate(self, probes, seed=seed, given=given,
-                        mrv_cutoff=mrv_cutoff)
+                        mrv_cutoff=mrv_cutoff, algorithm=algorithm)
 
     def solutions(self, limit: int | None = None, *,
                   given: Iterable[int] = (), max_nodes: int | None = None,
                   time_limit: float | None = None, mrv_cutoff: int = 0,
-                  algorithm: str = "auto") -> Iterator[list[int]]:
+                  algorithm: str = "auto", stop=None) -> Iterator[list[int]]:
         """Stream solutions lazily, each a sorted list of option numbers.
 
         The jitted search pauses after each batch of solutions and resumes
         where it stopped, so taking the first few is cheap whatever the
-        total.  Raises ``BudgetExhausted`` when a budget stops the search
-        (after yielding every solution found before the stop), and
-        ``Interrupted`` on Ctrl-C.
+        total.  Raises ``BudgetExhausted`` when a budget (or ``stop``)
+        stops the search (after yielding every solution found before the
+        stop), and ``Interrupted`` on Ctrl-C.
         """
-        algorithm = self._algorithm(algorithm)
-        for batch in self._run(limit, given, max_nodes, time_limit,
-                               mrv_cutoff, store=True, algorithm=algorithm):
+        from .engines import engine_for, refuse
+        limit = search.whole_number("limit", limit, optional=True)
+        max_nodes = search.whole_number("max_nodes", max_nodes,
+                                        optional=True)
+        time_limit = search.seconds("time_limit", time_limit)
+        cutoff = search.whole_number("mrv_cutoff", mrv_cutoff)
+        stop = search.stop_event(stop)
+        given = self.given_options(given)
+        engine = engine_for(self, algorithm)
+        if not engine.streams:
+            raise refuse("listing solutions", self.kind, engine)
+        return self._stream(engine, limit, given, max_nodes, time_limit,
+                            cutoff, stop)
+
+    def _stream(self, engine, limit, given, max_nodes, time_limit, cutoff,
+                stop):
+        for batch in search.problem_search(
+                self, engine, limit=limit, given=given, max_nodes=max_nodes,
+                time_limit=time_limit, cutoff=cutoff, store=True, stop=stop):
             yield from batch
 
     def solve_batch(self, givens, *, starts=None, limit: int = 2,
                     max_nodes: int | None = None, threads: int = 1,
-                    mrv_cutoff: int = 0,
-                    algorithm: str = "auto") -> "BatchResult":
+                    mrv_cutoff: int = 0, algorithm: str = "auto",
+                    stop=None) -> "BatchResult":
         """Solve many instances of this problem in one jitted call.
 
         Instance ``b`` must contain the options ``givens[b]`` (option
@@ -529,148 +498,17 @@ class ExactCover:
         kept.  ``max_nodes`` bounds the search of each instance.
         ``threads`` > 1 shares the instances among that many threads (0: one
         per core); the answers do not depend on it.  Ctrl-C stops every
-        thread at once and raises ``Interrupted``.
+        thread at once and raises ``Interrupted``; ``stop`` (an event)
+        stops them too and raises ``BudgetExhausted``.  Returns a
+        ``dlx.services.batch.BatchResult``.
         """
-        if starts is None:
-            rows = [_option_numbers(g, f"givens[{b}]")
-                    for b, g in enumerate(givens)]
-            starts = np.zeros(len(rows) + 1, np.int64)
-            np.cumsum([len(r) for r in rows], out=starts[1:])
-            flat = np.concatenate(rows) if rows else np.zeros(0, np.int64)
-        else:
-            flat = _option_numbers(givens, "givens")
-            starts = _option_numbers(starts, "starts")
-            if len(starts) < 1 or starts[0] != 0 or (
-                    np.diff(starts) < 0).any() or starts[-1] != len(flat):
-                raise ValueError(f"starts must rise from 0 to "
-                                 f"len(givens) = {len(flat)}")
-        if len(flat) and (flat.min() < 0 or flat.max() >= len(self._options)):
-            bad = flat[(flat < 0) | (flat >= len(self._options))][0]
-            raise ValueError(f"given option {bad} does not exist (there are "
-                             f"{len(self._options)})")
-        if len(flat) and 0 in self._sizes:
-            sizes = np.asarray(self._sizes)[flat]
-            if not sizes.all():
-                raise ValueError(_EMPTY_GIVEN.format(flat[sizes == 0][0]))
-        flat, starts = _without_repeats(flat, starts)
-        limit = whole_number("limit", limit, positive=True)
-        max_nodes = whole_number("max_nodes", max_nodes, optional=True)
-        nthreads = _thread_count(threads)
-        cutoff = _cutoff(mrv_cutoff)
-        algorithm = self._algorithm(algorithm, "batch")
-        links = self.cells if algorithm == "cells" else self.links
-        nodes = links.option_start[flat].astype(np.int32)
-        budget = search.NO_LIMIT if max_nodes is None else max_nodes
-        kind = self.kind
-        if algorithm == "cells":
-            self._cells_glue.load_kernels("batch", kind=kind)
-        elif kind == xcc.EXACT:
-            load_kernels("batch")
-        else:
-            xcc.load_kernels(kind, "batch")
-        stats = self.stats = Stats(complete=False)
-        t0 = time.perf_counter()
-        if algorithm == "cells":
-            counts, first, work, stopped_by = self._cells_glue.run_batch(
-                links, nodes, starts, limit, budget, nthreads)
-        else:
-            counts, first, work, stopped_by = run_batch(
-                xcc.kernel_arrays(self), nodes, starts, limit, budget,
-                xcc.depth(self), nthreads, cutoff,
-                solve=xcc.kernel(kind).solve_batch)
-        stats.seconds = time.perf_counter() - t0
-        width = columns_used(first)
-        solutions = np.where(first[:, :width] >= 0,
-                             links.option_of[first[:, :width]],
-                             np.int32(-1)).astype(np.int32, copy=False)
-        work[:, 1] += work[:, 2]
-        # An instance that found `limit` solutions paused: it may have more.
-        explored = (counts == -1) | ((counts >= 0) & (counts < limit))
-        stats.nodes = int(work[:, 0].sum())
-        stats.updates = int(work[:, 1].sum())
-        stats.solutions = int(np.maximum(counts, 0).sum())
-        stats.complete = bool(explored.all())
-        if stopped_by == "interrupt":
-            raise Interrupted(stats.solutions, stats)
-        return BatchResult(counts, solutions, work[:, 0], work[:, 1])
-
-    def _given_nodes(self, given: Iterable[int],
-                     algorithm: str = "links") -> list[int]:
-        """The first nodes of the given options (each once), validated, in
-        ``algorithm``'s arrays."""
-        links = self.cells if algorithm == "cells" else self.links
-        nodes = []
-        for option in dict.fromkeys(given):
-            if isinstance(option, (bool, np.bool_)) or not isinstance(
-                    option, (int, np.integer)):
-                raise TypeError(f"given option {option!r} is not an option "
-                                f"number")
-            if not 0 <= option < len(self._options):
-                raise ValueError(f"given option {option} does not exist "
-                                 f"(there are {len(self._options)})")
-            if not self._sizes[option]:
-                raise ValueError(_EMPTY_GIVEN.format(option))
-            nodes.append(int(links.option_start[option]))
-        return nodes
-
-    def _run(self, limit, given, max_nodes, time_limit, mrv_cutoff, store,
-             progress=None, algorithm="links"):
-        """Validate the arguments, then ``_search``."""
-        limit = whole_number("limit", limit, optional=True)
-        max_nodes = whole_number("max_nodes", max_nodes, optional=True)
-        time_limit = search.seconds("time_limit", time_limit)
-        cutoff = _cutoff(mrv_cutoff)
-        given = list(given)
-        nodes = self._given_nodes(given, algorithm)
-        return self._search(limit, nodes, max_nodes, time_limit, cutoff,
-                            store, sorted({int(g) for g in given}), progress,
-                            algorithm)
-
-    def _search(self, limit, nodes, max_nodes, time_limit, cutoff, store,
-                given_sorted=(), progress=None, algorithm="links"):
-        """One run (a generator, see ``dlx.search.run``) with its own stats.
-
-        ``self.stats`` is this run's record from its start, and again
-        whenever it resumes: it always belongs to the run that searched
-        last, never to a mix of two.
-        """
-        stats = self.stats = Stats(complete=False)
-        if limit == 0:
-            stats.complete = True
-            return
-        if algorithm == "cells":
-            run = self._cells_glue.Run(self.cells, nodes)
-        elif self.kind == xcc.EXACT:
-            run = LinksRun(self.links, nodes, cutoff)
-        else:
-            run = xcc.XccRun(self, nodes, cutoff)
-        stats.updates = int(run.counters[1])
-        if run.clash:  # the givens overlap: no solution
-            stats.complete = True
-            return
-        if run.covered:
-            # No primary item left to cover: the empty set of further
-            # options is the one solution, and the tree's one (leaf) node.
-            stats.nodes = stats.solutions = 1
-            stats.complete = True
-            yield [list(given_sorted)] if store else 1
-            return
-        for found in search.run(run, stats, limit=limit, max_nodes=max_nodes,
-                                time_limit=time_limit, store=store,
-                                given=list(given_sorted), progress=progress):
-            yield found
-            self.stats = stats
+        from .services.batch import solve_batch
+        return solve_batch(self, givens, starts=starts, limit=limit,
+                           max_nodes=max_nodes, threads=threads,
+                           mrv_cutoff=mrv_cutoff, algorithm=algorithm,
+                           stop=stop)
 
 
-_EMPTY_GIVEN = ("given option {} is empty (an all-zero matrix row): it "
-                "covers nothing and is never part of a solution")
-
-
-def _thread_count(threads) -> int:
-    """Validate ``threads`` (0 means one per core)."""
-    return whole_number("threads", threads) or (os.cpu_count() or 1)
-
-
-def _cutoff(mrv_cutoff) -> int:
-    """Validate ``mrv_cutoff`` (see ``ExactCover.solve``)."""
-    return whole_number("mrv_cutoff", mrv_cutoff)
+#: A given option that covers nothing (an all-zero row of a matrix).
+EMPTY_GIVEN = ("given option {} is empty (an all-zero matrix row): it "
+               "covers nothing and is never part of a solution")

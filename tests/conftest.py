@@ -5,17 +5,18 @@ import pytest
 
 @pytest.fixture(params=["links", "cells"])
 def each_algorithm(request, monkeypatch):
-    """Run a test once per search kernel: ``algorithm="auto"`` (the
-    default of every search method) means this one while it runs (dancing
-    cells, for every kind of problem: SSXC1, SSXCC for colors, SSMCC for
-    bounds)."""
-    import dlx.problem
-    from dlx.algorithm import CELLS_RULES, choose_algorithm
+    """Run a test once per search family: ``algorithm="auto"`` (the
+    default of every search method) means this one while it runs (for
+    every kind of problem: DLX1, DLX2, DLX3 with links; SSXC1, SSXCC,
+    SSMCC with cells), since the registry is the one place that decides."""
+    from dlx.engines import registry
 
-    def forced(algorithm, problem, purpose="search"):
-        if algorithm == "auto" and problem.kind in CELLS_RULES:
+    decide = registry.family
+
+    def forced(problem, algorithm="auto", purpose="search"):
+        if algorithm == "auto":
             algorithm = request.param
-        return choose_algorithm(algorithm, problem, purpose)
+        return decide(problem, algorithm, purpose)
 
-    monkeypatch.setattr(dlx.problem, "choose_algorithm", forced)
+    monkeypatch.setattr(registry, "family", forced)
     return request.param

@@ -1,19 +1,20 @@
-"""What algorithm="auto" picks (dlx.algorithm): the measured rules of the
+"""What algorithm="auto" picks (dlx.engines.registry): the measured rules of the
 README's "Two algorithms" section, one problem on each side of each
 threshold, and the checks on the argument."""
 
 import pytest
 
-from dlx import ExactCover, xcc
-from dlx.algorithm import (BOUNDS_CELLS_FROM, CELLS_FROM, COLORS_CELLS_FROM,
-                           choose_algorithm, hide_work)
+from dlx import ExactCover
+from dlx.engines import COLORS, EXACT, MULTIPLICITIES
+from dlx.engines.registry import (BOUNDS_CELLS_FROM, CELLS_FROM,
+                                  COLORS_CELLS_FROM, family, hide_work)
 from dlx.problems import debruijn, queens, rooks
 from dlx.problems.langford import langford
 from dlx.problems.polyomino import Polyomino
 
 
 def shape(problem):
-    return hide_work(len(problem.items), len(problem), len(problem._members))
+    return hide_work(len(problem.items), len(problem), len(problem.structure().members))
 
 
 def with_bound(problem):
@@ -32,28 +33,28 @@ def test_hide_work_is_options_per_item_times_items_per_option_per_item():
 
 
 @pytest.mark.parametrize("build, kind, expected", [
-    (lambda: Polyomino("6x10").distinct_problem(), xcc.EXACT, "cells"),
-    (lambda: langford(11), xcc.EXACT, "cells"),
-    (lambda: queens.queens(12), xcc.EXACT, "links"),
-    (lambda: debruijn.debruijn(3, 3), xcc.COLORS, "cells"),
-    (lambda: debruijn.debruijn(2, 4), xcc.COLORS, "links"),
-    (lambda: rooks.rooks(6, 2), xcc.MULTIPLICITIES, "links"),
-    (lambda: with_bound(langford(11)), xcc.MULTIPLICITIES, "links"),
+    (lambda: Polyomino("6x10").distinct_problem(), EXACT, "cells"),
+    (lambda: langford(11), EXACT, "cells"),
+    (lambda: queens.queens(12), EXACT, "links"),
+    (lambda: debruijn.debruijn(3, 3), COLORS, "cells"),
+    (lambda: debruijn.debruijn(2, 4), COLORS, "links"),
+    (lambda: rooks.rooks(6, 2), MULTIPLICITIES, "links"),
+    (lambda: with_bound(langford(11)), MULTIPLICITIES, "links"),
     (lambda: with_bound(Polyomino("6x10").distinct_problem()),
-     xcc.MULTIPLICITIES, "cells"),
+     MULTIPLICITIES, "cells"),
 ])
 def test_auto_follows_the_measured_rule_for_each_kind(build, kind, expected):
     problem = build()
     assert problem.kind == kind
-    threshold = {xcc.EXACT: CELLS_FROM, xcc.COLORS: COLORS_CELLS_FROM,
-                 xcc.MULTIPLICITIES: BOUNDS_CELLS_FROM}[kind]
+    threshold = {EXACT: CELLS_FROM, COLORS: COLORS_CELLS_FROM,
+                 MULTIPLICITIES: BOUNDS_CELLS_FROM}[kind]
     assert (shape(problem) >= threshold) == (expected == "cells")
-    assert choose_algorithm("auto", problem) == expected
+    assert family(problem, "auto") == expected
     # A batch always runs on links; a named algorithm is taken as it is.
-    assert choose_algorithm("auto", problem, "batch") == "links"
+    assert family(problem, "auto", "batch") == "links"
     for name in ("links", "cells"):
-        assert choose_algorithm(name, problem) == name
-        assert choose_algorithm(name, problem, "batch") == name
+        assert family(problem, name) == name
+        assert family(problem, name, "batch") == name
 
 
 def test_the_thresholds_sit_between_the_measured_shapes():
@@ -71,13 +72,13 @@ def test_the_thresholds_sit_between_the_measured_shapes():
 ])
 def test_a_bad_algorithm_is_refused(algorithm, error):
     with pytest.raises(error, match="links, cells, auto"):
-        choose_algorithm(algorithm, queens.queens(4))
+        family(queens.queens(4), algorithm)
 
 
 def test_an_empty_problem_has_no_hide_work():
     assert hide_work(0, 0, 0) == hide_work(3, 0, 0) == hide_work(0, 2, 0) == 0
-    assert choose_algorithm("auto", ExactCover([])) == "links"
-    assert choose_algorithm("auto", ExactCover(["a", "b"])) == "links"
+    assert family(ExactCover([]), "auto") == "links"
+    assert family(ExactCover(["a", "b"]), "auto") == "links"
 
 
 def test_each_threshold_itself_takes_cells():
@@ -93,4 +94,4 @@ def test_each_threshold_itself_takes_cells():
                                (colored, COLORS_CELLS_FROM),
                                (bounded, BOUNDS_CELLS_FROM)):
         assert shape(problem) == threshold
-        assert choose_algorithm("auto", problem) == "cells"
+        assert family(problem, "auto") == "cells"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover, load
-from dlx.cells import Cells
+from dlx.engines.cells import Cells
 from dlx.problems.langford import langford
 from dlx.kernels import cells as C
 
@@ -23,9 +23,9 @@ if not SHARED.is_dir():
 
 
 def cells_of(problem):
-    return Cells(len(problem.items), len(problem.primary),
-                 np.asarray(problem._members, np.int64),
-                 np.asarray(problem._sizes, np.int64))
+    """SSXC1's arrays for ``problem`` (colors, if any, left out)."""
+    s = problem.structure()
+    return Cells(s.nitems, s.nprimary, s.members, s.sizes)
 
 
 class CellsRun:
@@ -401,35 +401,30 @@ def test_batch_instances_search_as_fresh_runs():
 
 @pytest.mark.parametrize("problem", [queens(8), langford(8)],
                          ids=["queens-8", "langford-8"])
-def test_threaded_count_is_its_split_plus_each_subtree_alone(problem):
-    """count_parallel's figures are exactly the split's nodes and updates
-    plus those of every frontier subtree searched from fresh arrays (they
-    cannot be one thread's: see its docstring), whatever the thread
-    count's scheduling."""
-    from dlx import cells as D
-    from dlx.search import NO_LIMIT, Stats
+def test_threaded_count_is_its_split_plus_each_subtree_alone(problem,
+                                                             monkeypatch):
+    """A threaded count's figures are exactly the split's nodes and
+    updates plus those of every job searched from fresh arrays (they
+    cannot be one thread's: see ``dlx.engines.cells``), whatever the
+    scheduling."""
+    from dlx.jobs import split
+    from dlx.services.parallel import JOBS_PER_THREAD
 
-    c = problem.cells
+    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
     one = problem.count(algorithm="cells")
-    threaded = Stats()
-    assert D.count_parallel(c, [], 2, threaded) == one
-    again = Stats()
-    assert D.count_parallel(c, [], 2, again) == one
+    assert problem.count(threads=2, algorithm="cells") == one
+    threaded = problem.stats
+    assert problem.count(threads=2, algorithm="cells") == one
+    again = problem.stats
     assert (again.nodes, again.updates) == (threaded.nodes, threaded.updates)
-    expected = Stats()
-    frontier, shallow = D.split_top(D.CellsRun(c, []), 64 * 2, expected)
-    assert len(frontier) > 1
-    found = shallow
-    for path in frontier:
-        # Each subtree alone, its path committed from the very nodes the
-        # split chose (an option's first node would take its items out in
-        # another order, and so change the ties).
-        run = D.CellsRun(c, list(path))
-        committed = int(run.counters[1])
-        assert run.step(0, NO_LIMIT, False)[0] == C.EXHAUSTED
-        found += int(run.counters[2])
-        expected.nodes += int(run.counters[0])
-        expected.updates += int(run.counters[1]) - committed
+    plan = split(problem, jobs=JOBS_PER_THREAD * 2, probes=0,
+                 algorithm="cells")
+    assert len(plan.jobs) > 1
+    found, nodes, updates = plan.solutions, plan.nodes, plan.updates
+    for job in plan.jobs:  # each subtree alone
+        result = plan.run(problem, job)
+        found += result.solutions
+        nodes += result.nodes
+        updates += result.updates
     assert found == one
-    assert (threaded.nodes, threaded.updates) == (expected.nodes,
-                                                  expected.updates)
+    assert (threaded.nodes, threaded.updates) == (nodes, updates)

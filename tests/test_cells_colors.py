@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dlx import ExactCover, load, xcc
+from dlx import ExactCover, load
+from dlx.engines import COLORS
 from dlx.kernels import cells_colors as CC
 
 from test_cells import CellsRun, same_sets
@@ -66,7 +67,7 @@ def test_same_solutions_nodes_and_updates_as_ssxcc(name, args):
     name for name, args in SSXCC if not args))
 def test_the_api_searches_colors_as_ssxcc(name):
     problem = load(DATA / name)
-    if problem.kind != xcc.COLORS:
+    if problem.kind != COLORS:
         return
     solutions, nodes, updates = SSXCC[name, ""]
     assert problem.count(algorithm="cells") == solutions

@@ -11,6 +11,7 @@ from dlx import BudgetExhausted, ExactCover
 from dlx.kernels import links as K
 
 from reference import exact_covers, is_exact_cover
+from arrays import links_of
 
 # Every test here runs on both kernels, dancing links and dancing cells.
 pytestmark = pytest.mark.usefixtures("each_algorithm")
@@ -175,7 +176,7 @@ class KernelRun:
     def __init__(self, problem, search=K.search):
         self.problem = problem
         self.search = search
-        self.arrays = problem.links.copy_arrays()
+        self.arrays = links_of(problem).copy_arrays()
         self.depth = len(problem.primary) + 1
         self.choice = np.zeros(self.depth, np.int32)
         self.state = np.array([0, K.FORWARD], np.int64)
@@ -189,14 +190,14 @@ class KernelRun:
         before = self.counters[2]
         status = self.search(*self.arrays, self.choice, self.state, out,
                              out_len, want, max_nodes, self.counters, 0)
-        option_of = self.problem.links.option_of
+        option_of = links_of(self.problem).option_of
         found = min(rows, self.counters[2] - before)
         return status, [sorted(option_of[out[r, :out_len[r]]])
                         for r in range(found)]
 
 
 def same_links(problem, arrays):
-    links = problem.links
+    links = links_of(problem)
     original = (links.llink, links.rlink, links.ulink, links.dlink, links.top,
                 links.length)
     return all(np.array_equal(a, b) for a, b in zip(original, arrays))
@@ -448,7 +449,7 @@ def test_solve_batch_checks_its_numbers_like_count(kwargs, message):
 @pytest.fixture
 def always_split(monkeypatch):
     """Make count(threads=N) split even the smallest tree."""
-    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
 
 
 @pytest.mark.parametrize("n", [1, 4, 8, 9])
@@ -471,8 +472,7 @@ def test_parallel_count_leaves_small_trees_to_one_thread(monkeypatch):
     def no_split(*args):
         raise AssertionError("split a tree of a few hundred nodes")
 
-    monkeypatch.setattr("dlx.problem.count_parallel", no_split)
-    monkeypatch.setattr("dlx.cells.count_parallel", no_split)
+    monkeypatch.setattr("dlx.services.parallel.count_parallel", no_split)
     p = queens(6)
     assert p.count(threads=2) == 4 and p.stats.complete
     with pytest.raises(AssertionError, match="split"):

@@ -5,11 +5,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from dlx import ExactCover
-from dlx.estimate import Estimate, probe_figures
+from dlx.services.estimate import Estimate, probe_figures
 from dlx.problems.langford import langford
 from dlx.problems.queens import queens
 
 from test_jobs import problems
+from arrays import links_of
 
 
 def truth(problem, given=(), mrv_cutoff=0):
@@ -22,7 +23,7 @@ def truth(problem, given=(), mrv_cutoff=0):
 
 def assert_unbiased(problem, probes, seed, given=(), mrv_cutoff=0):
     mean, error = probe_figures(problem, probes, seed=seed, given=given,
-                                mrv_cutoff=mrv_cutoff)
+                                mrv_cutoff=mrv_cutoff, algorithm="links")
     exact = truth(problem, given, mrv_cutoff)
     # Within five standard errors (the chance of failing by luck alone is
     # below one in a million per figure), or equal when every probe saw
@@ -59,15 +60,15 @@ def test_probes_with_givens():
 
 def test_probes_leave_the_links_as_they_were():
     p = queens(7)
-    before = [a.copy() for a in p.links.copy_arrays()]
+    before = [a.copy() for a in links_of(p).copy_arrays()]
     from dlx.kernels import links as K
-    arrays = p.links.copy_arrays()
+    arrays = links_of(p).copy_arrays()
     K.estimate(*arrays, np.zeros(8, np.int32), 0, 3, np.zeros((500, 3)))
     assert all(np.array_equal(a, b) for a, b in zip(arrays, before))
 
 
 def test_estimate_is_reproducible_and_sized(monkeypatch):
-    monkeypatch.setattr("dlx.estimate.RATE_NODES", 100)
+    monkeypatch.setattr("dlx.services.estimate.RATE_NODES", 100)
     p = queens(9)
     e = p.estimate(2000, seed=7)
     assert isinstance(e, Estimate) and not e.exact and e.probes == 2000
@@ -94,7 +95,7 @@ def test_estimate_refuses_bad_arguments():
 
 
 def test_estimate_reports_each_figure_of_the_probes(monkeypatch):
-    monkeypatch.setattr("dlx.estimate.RATE_NODES", 100)
+    monkeypatch.setattr("dlx.services.estimate.RATE_NODES", 100)
     p = queens(8)
     e = p.estimate(500, seed=3)
     mean, error = probe_figures(p, 500, seed=3)
@@ -137,7 +138,7 @@ def test_estimate_text(estimate, text):
 
 def test_a_tree_without_solutions_still_takes_time(monkeypatch):
     """The time is the updates' (not the solutions') at the measured rate."""
-    monkeypatch.setattr("dlx.estimate.RATE_NODES", 20)
+    monkeypatch.setattr("dlx.services.estimate.RATE_NODES", 20)
     e = langford(6).estimate(200, seed=1)
     assert not e.exact and e.solutions == 0 and e.updates > 0
     assert e.seconds > 0

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from dlx import ExactCover, Interrupted, jobs
+from dlx.services import jobs as job_service, pool
 from dlx.problems.langford import langford
 from dlx.problems.polyomino import Polyomino
 from dlx.problems.queens import queens
@@ -32,13 +33,13 @@ def one_search(problem, given=()):
 
 def split_sums(problem, plan):
     """(count, nodes, updates) added up over the split and its jobs, each
-    job counted by the public count with its givens."""
+    job counted as a worker counts it (``Split.run``)."""
     found, nodes, updates = plan.solutions, plan.nodes, plan.updates
     for job in plan.jobs:
-        found += problem.count(given=job.given, mrv_cutoff=plan.mrv_cutoff,
-                               algorithm="links")
-        nodes += problem.stats.nodes
-        updates += problem.stats.updates - job.commit_updates
+        result = plan.run(problem, job)
+        found += result.solutions
+        nodes += result.nodes
+        updates += result.updates
     return found, nodes, updates
 
 
@@ -62,7 +63,7 @@ def test_split_adds_up_to_the_whole_search(case, target, data):
                                 max_size=2, unique=True)) if options else []
     truth = one_search(p, forced)
     assert truth[0] == len(exact_covers(options, nprimary, nitems, forced))
-    plan = jobs.split(p, jobs=target, given=forced)
+    plan = jobs.split(p, jobs=target, given=forced, algorithm="links")
     assert split_sums(p, plan) == truth
     # Knuth's shares of the finished top and the jobs make the whole tree.
     assert plan.settled + sum(j.share for j in plan.jobs) == \
@@ -78,32 +79,40 @@ def test_split_adds_up_to_the_whole_search(case, target, data):
 @pytest.mark.parametrize("target", [1, 7, 100, 2000])
 def test_split_of_classics_adds_up(build, target):
     p = build()
-    plan = jobs.split(p, jobs=target)
+    plan = jobs.split(p, jobs=target, algorithm="links")
     assert len(plan.jobs) >= target or not plan.jobs  # or the tree is done
     assert split_sums(p, plan) == one_search(p)
 
 
 def test_a_job_splits_again():
     p = queens(11)
-    plan = jobs.split(p, jobs=4)
+    plan = jobs.split(p, jobs=4, algorithm="links")
     big = plan.jobs[0]
-    again = jobs.split(p, jobs=30, given=big.given)
+    again = jobs.split(p, jobs=30, path=big.path, algorithm="links")
     assert len(again.jobs) >= 30
-    assert all(j.given[:len(big.given)] == big.given for j in again.jobs)
-    assert split_sums(p, again) == one_search(p, big.given)
+    assert all(j.path[:len(big.path)] == big.path for j in again.jobs)
+    alone = plan.run(p, big)
+    assert split_sums(p, again) == (alone.solutions, alone.nodes,
+                                    alone.updates)
+    # DLX1's path is options: the job is the count with them given, but
+    # for the updates of giving them, which belong to the split above it.
+    given = jobs.split(p, jobs=30, given=big.path, algorithm="links")
+    assert split_sums(p, given) == one_search(p, big.path)
+    assert given.updates - again.updates > 0
 
 
 def pieces_sums(problem, plan, budget):
     """(count, nodes, updates, pieces, share) added up over the split and
     every piece run with ``budget``, each job handed back run in turn."""
-    payload = jobs._Payload(problem, jobs.problem_digest(problem))
+    payload = pool.Payload(problem, jobs.problem_digest(problem))
     found, nodes, updates = plan.solutions, plan.nodes, plan.updates
     share, pieces = plan.settled, 0
-    stack = [(job.given, job.share) for job in plan.jobs]
+    stack = [(job.path, job.share) for job in plan.jobs]
     while stack:
         given, part = stack.pop()
-        s, n, u, _, rest = jobs.run_piece(payload, given, plan.mrv_cutoff,
-                                          budget)
+        r = pool.run_piece(payload, plan.engine, plan.given, given,
+                           plan.mrv_cutoff, budget)
+        s, n, u, rest = r.solutions, r.nodes, r.updates, r.rest
         assert all(g[:len(given)] == given and len(g) > len(given) or
                    g == given and k == 0 for k, (g, _) in enumerate(rest))
         found, nodes, updates, pieces = found + s, nodes + n, \
@@ -123,7 +132,7 @@ def test_pieces_cut_short_add_up_to_the_whole_search(case, target, budget,
     forced = data.draw(st.lists(st.integers(0, max(0, len(options) - 1)),
                                 max_size=2, unique=True)) if options else []
     truth = one_search(p, forced)
-    plan = jobs.split(p, jobs=target, given=forced)
+    plan = jobs.split(p, jobs=target, given=forced, algorithm="links")
     *sums, pieces, share = pieces_sums(p, plan, budget)
     assert tuple(sums) == truth
     assert share == pytest.approx(1.0)
@@ -138,7 +147,7 @@ def test_pieces_cut_short_add_up_to_the_whole_search(case, target, budget,
 @pytest.mark.parametrize("budget", [1, 3, 10])
 def test_pieces_of_classics_add_up(build, budget):
     p = build()
-    plan = jobs.split(p, jobs=5)
+    plan = jobs.split(p, jobs=5, algorithm="links")
     *sums, pieces, share = pieces_sums(p, plan, budget)
     assert tuple(sums) == one_search(p)
     assert pieces > len(plan.jobs)  # the budget did cut jobs short
@@ -151,11 +160,12 @@ def test_count_with_a_budget_on_any_executor(always_split):
     seen = []
     with ThreadPoolExecutor(2) as pool:
         assert (jobs.count(p, executor=pool, split_jobs=8, budget=200,
-                           progress=seen.append),
+                           progress=seen.append, algorithm="links"),
                 p.stats.nodes, p.stats.updates) == truth
     assert seen[-1].jobs > 8 + 50 and seen[-1].jobs_done == seen[-1].jobs
     assert seen[-1].fraction == pytest.approx(1.0)
-    assert (jobs.count(p, jobs=2, split_jobs=8, budget=500), p.stats.nodes,
+    assert (jobs.count(p, jobs=2, split_jobs=8, budget=500,
+                       algorithm="links"), p.stats.nodes,
             p.stats.updates) == truth
 
 
@@ -163,10 +173,10 @@ def test_the_default_budget_cuts_long_jobs_only():
     plan = jobs.split(queens(10), jobs=50)
     assert plan.estimated_nodes == pytest.approx(one_search(queens(10))[1],
                                                  rel=0.5)
-    assert jobs.job_budget(plan, 2) == jobs.MIN_BUDGET
+    assert jobs.job_budget(plan, 2) == job_service.MIN_BUDGET
     plan.estimated_nodes = 1e12
     assert jobs.job_budget(plan, 100) == 1e12 // (
-        jobs.BUDGET_PER_WORKER * 100)
+        job_service.BUDGET_PER_WORKER * 100)
     assert jobs.job_budget(jobs.split(queens(10), jobs=50, probes=0), 2) == 0
     # A tree beyond int64 (an empty 9x9 Sudoku's is estimated at ~1e25
     # nodes): the budget stays a kernel's int64.
@@ -174,9 +184,10 @@ def test_the_default_budget_cuts_long_jobs_only():
     huge = jobs.job_budget(plan, 2)
     assert huge == np.iinfo(np.int64).max
     p = queens(6)
-    payload = jobs._Payload(p, jobs.problem_digest(p))
-    assert jobs.run_piece(payload, (), 0, huge)[0] == 4
-    assert jobs.run_piece(payload, (), 0, 10 ** 30)[0] == 4
+    payload = pool.Payload(p, jobs.problem_digest(p))
+    assert pool.run_piece(payload, "dlx1", (), (), 0, huge).solutions == 4
+    assert pool.run_piece(payload, "dlx1", (), (), 0,
+                          10 ** 30).solutions == 4
 
 
 def test_jobs_are_small_plain_data():
@@ -184,7 +195,7 @@ def test_jobs_are_small_plain_data():
     plan = jobs.split(queens(10), jobs=50)
     job = plan.jobs[3]
     assert pickle.loads(pickle.dumps(job)) == job
-    assert all(isinstance(k, int) for k in job.given)
+    assert all(isinstance(k, int) for k in job.path)
 
 
 def test_split_refuses_bad_arguments():
@@ -197,7 +208,7 @@ def test_split_refuses_bad_arguments():
 @pytest.fixture
 def always_split(monkeypatch):
     """Make count(jobs=N) split even the smallest tree."""
-    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
 
 
 def test_count_on_processes_is_the_one_search(always_split):
@@ -213,7 +224,7 @@ def test_count_on_any_executor():
     p = langford(8)
     truth = one_search(p)
     with ThreadPoolExecutor(3) as pool:
-        assert (p.count(executor=pool), p.stats.nodes,
+        assert (p.count(executor=pool, algorithm="links"), p.stats.nodes,
                 p.stats.updates) == truth
 
 
@@ -307,7 +318,7 @@ def test_checkpoint_with_jobs_handed_back_resumes_exactly(tmp_path):
     truth = one_search(p)
     with ThreadPoolExecutor(2) as pool:
         jobs.count(p, executor=pool, split_jobs=6, budget=300,
-                   checkpoint=path)
+                   checkpoint=path, algorithm="links")
     lines = path.read_text().splitlines()
     entries = [json.loads(line) for line in lines[1:]]
     assert sum("rest" in e for e in entries) > 10
@@ -315,16 +326,17 @@ def test_checkpoint_with_jobs_handed_back_resumes_exactly(tmp_path):
     # or on several, with or without a budget.
     for keep in (0, 1, 5, len(entries) // 2, len(entries) - 1):
         path.write_text("\n".join(lines[:1 + keep]) + "\n")
-        for run in (lambda: jobs.count(p, jobs=1, checkpoint=path),
+        for run in (lambda: jobs.count(p, jobs=1, checkpoint=path,
+                                       algorithm="links"),
                     lambda: jobs.count(p, jobs=2, budget=100,
-                                       checkpoint=path)):
+                                       checkpoint=path, algorithm="links")):
             path.write_text("\n".join(lines[:1 + keep]) + "\n")
             assert (run(), p.stats.nodes, p.stats.updates) == truth
     # Still refused for another problem or split.
     with pytest.raises(jobs.CheckpointError, match="different problem"):
         jobs.count(queens(8), checkpoint=path)
     with pytest.raises(jobs.CheckpointError, match="different split"):
-        jobs.count(p, checkpoint=path, split_jobs=40)
+        jobs.count(p, checkpoint=path, split_jobs=40, algorithm="links")
 
 
 def test_damaged_checkpoint_is_refused(tmp_path):
@@ -429,12 +441,13 @@ def test_a_dask_cluster_counts():
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         executor = client.get_executor()
-        assert (p.count(executor=executor, split_jobs=64), p.stats.nodes,
+        assert (p.count(executor=executor, split_jobs=64,
+                        algorithm="links"), p.stats.nodes,
                 p.stats.updates) == truth
         # Jobs cut short by a budget hand back their rest as Dask tasks.
         seen = []
         assert (jobs.count(p, executor=executor, split_jobs=16, budget=60,
-                           progress=seen.append),
+                           progress=seen.append, algorithm="links"),
                 p.stats.nodes, p.stats.updates) == truth
         assert seen[-1].jobs > 16 + 10
 
@@ -458,7 +471,7 @@ def test_known_long_counts(build, expected, workers):
 
 
 def test_progress_of_one_search(monkeypatch):
-    monkeypatch.setattr("dlx.jobs.PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr("dlx.services.progress.PROGRESS_EVERY", 0.0)
     seen = []
     p = queens(11)
     assert p.count(progress=seen.append) == 2680
@@ -471,7 +484,7 @@ def test_progress_of_one_search(monkeypatch):
 
 
 def test_progress_inside_jobs_run_here(monkeypatch):
-    monkeypatch.setattr("dlx.jobs.PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr("dlx.services.progress.PROGRESS_EVERY", 0.0)
     seen = []
     p = queens(11)
     assert p.count(progress=seen.append, jobs=1, split_jobs=4) == 2680

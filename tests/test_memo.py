@@ -8,9 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import BudgetExhausted, ExactCover, Interrupted, Stats
-from dlx import memo as memo_count
+from dlx.engines import memo as memo_engine
+from dlx.services import memo as memo_count
 from dlx.kernels import memo as M
-from dlx.memo import MemoStats
+from dlx.services.memo import MemoStats
 
 from reference import domino_tilings, exact_covers
 from test_engine import queens, small_problems, toy
@@ -241,13 +242,13 @@ def test_memo_auto_keeps_the_memo_only_where_it_pays():
     assert p.count(memo="auto") == 167089
     assert isinstance(p.stats, MemoStats) and p.stats.choose == "first"
     q = queens(10)  # subproblems rarely repeat: the probe gives up
-    old = memo_count.PROBE_NODES
+    old = memo_engine.PROBE_NODES
     try:
-        memo_count.PROBE_NODES = 1000
+        memo_engine.PROBE_NODES = 1000
         assert q.count(memo="auto") == 724
         assert type(q.stats) is Stats and q.stats.complete
     finally:
-        memo_count.PROBE_NODES = old
+        memo_engine.PROBE_NODES = old
 
 
 def test_choose_auto_sweeps_boards_and_uses_mrv_elsewhere():
@@ -276,7 +277,7 @@ def test_time_limit_stops_a_memoized_count():
 
 def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(monkeypatch):
     calls = []
-    record = memo_count.MemoRun.record
+    record = memo_engine.MemoRun.record
 
     def interrupt_on_the_third_slice(run, stats):
         record(run, stats)
@@ -284,7 +285,7 @@ def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(monkeypatch):
         if len(calls) == 3:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(memo_count.MemoRun, "record",
+    monkeypatch.setattr(memo_engine.MemoRun, "record",
                         interrupt_on_the_third_slice)
     p = queens(12)
     with pytest.raises(Interrupted) as stop:
@@ -314,11 +315,13 @@ def test_colors_bounds_and_other_algorithms_are_refused():
     colored = ExactCover(["A", "B"], ["X"])
     colored.add_option(["A", "X"], colors={"X": 0})
     colored.add_option(["B", "X"], colors={"X": 0})
-    with pytest.raises(ValueError, match="takes plain exact cover"):
+    with pytest.raises(ValueError, match="memoized counting is not available "
+                       "for a problem with colors"):
         colored.count(memo=True)
     bounded = ExactCover(["A", "B"], bounds={"A": (1, 2)})
     bounded.add_options([["A"], ["A", "B"]])
-    with pytest.raises(ValueError, match="takes plain exact cover"):
+    with pytest.raises(ValueError, match="memoized counting is not available "
+                       "for a problem with bounds"):
         bounded.count(memo=True)
     with pytest.raises(ValueError, match="combined with algorithm"):
         toy().count(memo=True, algorithm="cells")
@@ -370,7 +373,7 @@ def test_hash_spreads_keys_over_buckets():
 def test_a_probe_that_pays_lets_the_count_run_on(monkeypatch):
     # MRV with memo="auto": past the probe's nodes the memo has paid, and
     # the count goes on to the end with it
-    monkeypatch.setattr(memo_count, "PROBE_NODES", 300)
+    monkeypatch.setattr(memo_engine, "PROBE_NODES", 300)
     p = dominoes(6, 8)
     assert memo_count.count(p, auto=True, choose="mrv") == 167089
     assert isinstance(p.stats, MemoStats) and p.stats.nodes > 300

@@ -1,4 +1,5 @@
-"""The search driver (dlx/search.py): time limits, Ctrl-C and statistics."""
+"""The search driver (dlx/services/search.py) and the thread pool of the
+kernels (dlx/engines/threads.py): time limits, Ctrl-C and statistics."""
 
 import _thread
 import signal
@@ -8,10 +9,12 @@ import time
 import numpy as np
 import pytest
 
-from dlx import BudgetExhausted, Interrupted, search
+from dlx import BudgetExhausted, Interrupted
+from dlx.engines import threads
+from dlx.services import search
 from dlx.problems.polyomino import Polyomino
 from dlx.problems.queens import queens
-from dlx.search import SLICE_SECONDS, Slicer
+from dlx.services.search import SLICE_SECONDS, Slicer
 
 # Every test here runs on both kernels, dancing links and dancing cells.
 pytestmark = pytest.mark.usefixtures("each_algorithm")
@@ -120,7 +123,7 @@ def test_a_program_s_own_ctrl_c_handler_is_left_alone():
 
     previous = signal.signal(signal.SIGINT, mine)
     try:
-        with search.ctrl_c_noted() as noted:
+        with threads.ctrl_c_noted() as noted:
             assert signal.getsignal(signal.SIGINT) is mine
             _thread.interrupt_main()
             time.sleep(0.01)
@@ -138,7 +141,7 @@ def test_ctrl_c_during_threaded_kernels_raises_their_stop_flag():
         while not stop[0] and time.perf_counter() < deadline:
             time.sleep(0.001)
 
-    assert search.run_tasks(task, 1, 1, stop, None) == "interrupt"
+    assert threads.run_tasks(task, 1, 1, stop, None) == "interrupt"
     assert stop[0] == 1
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
@@ -172,15 +175,15 @@ def test_a_failing_thread_pool_stops_the_kernels_it_started(monkeypatch):
         saw_stop.append(bool(stop[0]))
         ended.set()
 
-    class Pool(search.ThreadPoolExecutor):  # the second submit fails
+    class Pool(threads.ThreadPoolExecutor):  # the second submit fails
         def submit(self, fn, *args):
             if args[0] == 1:
                 raise RuntimeError("cannot schedule new futures")
             return super().submit(fn, *args)
 
-    monkeypatch.setattr(search, "ThreadPoolExecutor", Pool)
+    monkeypatch.setattr(threads, "ThreadPoolExecutor", Pool)
     with pytest.raises(RuntimeError, match="cannot schedule"):
-        search.run_tasks(task, 2, 1, stop, None)
+        threads.run_tasks(task, 2, 1, stop, None)
     assert ended.is_set() and saw_stop == [True]
 
 
@@ -293,7 +296,7 @@ def test_slicing_is_invisible_to_the_search():
     (0, "0 solutions"), (1, "1 solution,"), (2, "2 solutions"),
     (1234567, "1 234 567 solutions")])
 def test_stats_print_like_knuth(solutions, text):
-    from dlx.search import Stats
+    from dlx.services.search import Stats
     line = str(Stats(1089, 2076, solutions, 0.5, True))
     assert line == f"Altogether {text}{'' if text.endswith(',') else ','}" \
         f" 2 076 updates, 1 089 nodes, 0.500 s."

@@ -154,7 +154,7 @@ def test_solve_count_with_memo(capsys, tmp_path):
     (["tiling", "dominoes"], "give a board size"),
     (["tiling", "dominoes", "0x3"], "has no cells"),
     (["tiling", "dominoes", "8x8", "--count", "--memo", "--jobs", "2"],
-     "cannot go with --jobs"),
+     "a memoized count cannot be combined with jobs"),
 ])
 def test_tiling_usage_errors(capsys, argv, message):
     status, out, err = run(capsys, *argv)

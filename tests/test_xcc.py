@@ -8,17 +8,39 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dlx import ExactCover, xcc
-from dlx.cells import Cells
-from dlx.cells_mcc import McCells, McRun
+from dlx import ExactCover
+from dlx.engines import COLORS, EXACT, MULTIPLICITIES
+from dlx.engines.bounds import DLX3
+from dlx.engines.cells import Cells
+from dlx.engines.cells_bounds import SSMCC as SSMCCEngine, McCells, McRun
+from dlx.engines.colors import kernel_arrays as dlx2_arrays
 from dlx.formats import load
 from dlx.kernels import cells_colors as CC, colors as C, multiplicities as M
 from dlx.kernels import cells_multiplicities as MC
+from dlx.kernels import links as K
 
 from reference import generalized_covers
 from test_cells import CellsRun as CellsDriver, same_sets
+from arrays import links_of
 
-KERNELS = {xcc.COLORS: C, xcc.MULTIPLICITIES: M}
+KERNELS = {EXACT: K, COLORS: C, MULTIPLICITIES: M}
+
+
+def kernel_arrays(problem, kind):
+    """Fresh arrays of DLX2 (``COLORS``) or DLX3 (``MULTIPLICITIES``) for
+    ``problem``, whatever its own kind."""
+    if kind == MULTIPLICITIES:
+        return DLX3().build(problem).copy_arrays()
+    if kind == EXACT:
+        return links_of(problem).copy_arrays()
+    return dlx2_arrays(links_of(problem))
+
+
+def depth(problem, kind):
+    """Levels a search of ``problem`` on ``kind``'s kernel may need, +1."""
+    if kind == MULTIPLICITIES:
+        return DLX3().build(problem).depth
+    return len(problem.primary) + 1
 # SSXCC (dancing cells with colors): a third kernel for colored problems,
 # driven through dlx.cells.CellsRun.
 SSXCC = "ssxcc"
@@ -35,9 +57,9 @@ class Run:
         self.problem = problem
         self.cutoff = cutoff
         self.kind = kind or problem.kind
-        self.K = xcc.kernel(self.kind)
-        self.arrays = xcc.kernel_arrays(problem, self.kind)
-        self.depth = xcc.depth(problem, self.kind)
+        self.K = KERNELS[self.kind]
+        self.arrays = kernel_arrays(problem, self.kind)
+        self.depth = depth(problem, self.kind)
         self.choice = np.zeros(self.depth, np.int32)
         self.state = np.array([0, self.K.FORWARD], np.int64)
         self.counters = np.zeros(3, np.int64)
@@ -50,7 +72,7 @@ class Run:
         self.given = sorted(set(given))
         self.committed = []
         for g in self.given:
-            u = self.K.commit_option(int(problem.links.option_start[g]),
+            u = self.K.commit_option(int(links_of(problem).option_start[g]),
                                      *self.arrays)
             if u < 0:
                 self.clash = True
@@ -66,7 +88,7 @@ class Run:
         out = np.zeros((rows, self.depth), np.int32)
         out_len = np.zeros(rows, np.int32)
         before = self.counters[2]
-        if self.kind != xcc.MULTIPLICITIES and self.arrays[1][0] == 0 \
+        if self.kind != MULTIPLICITIES and self.arrays[1][0] == 0 \
                 and not self.counters[0]:
             # DLX1/DLX2 need a primary item to start: the givens alone
             # are the one solution, one leaf node.
@@ -76,7 +98,7 @@ class Run:
         status = self.search(*self.arrays, self.choice, self.state, out,
                              out_len, want, max_nodes, self.counters,
                              self.cutoff)
-        option_of = self.problem.links.option_of
+        option_of = links_of(self.problem).option_of
         found = min(rows, self.counters[2] - before)
         return status, [sorted(option_of[out[r, :out_len[r]]].tolist()
                                + self.given) for r in range(found)]
@@ -89,7 +111,7 @@ class Run:
     def release(self):
         """Release the givens (after a whole search)."""
         for g in reversed(self.committed):
-            self.K.release_option(int(self.problem.links.option_start[g]),
+            self.K.release_option(int(links_of(self.problem).option_start[g]),
                                   *self.arrays)
 
     def unwind(self):
@@ -102,12 +124,10 @@ class Run:
 
 def colored_cells(problem):
     """SSXCC's arrays for ``problem``, colored or not."""
-    return Cells(len(problem.items), len(problem.primary),
-                 np.asarray(problem._members, np.int64),
-                 np.asarray(problem._sizes, np.int64),
-                 colors=xcc.member_colors(problem._option_colors,
-                                          problem._color_codes,
-                                          problem._sizes))
+    s = problem.structure()
+    return Cells(s.nitems, s.nprimary, s.members, s.sizes,
+                 colors=s.colors if s.colors is not None
+                 else np.zeros(len(s.members), np.int32))
 
 
 class CellsColorsRun:
@@ -148,8 +168,8 @@ class CellsColorsRun:
 
 
 def runner(problem, kind=None, **kw):
-    """A run of ``problem`` on the kernel of ``kind`` (``xcc.COLORS``,
-    ``xcc.MULTIPLICITIES``, ``SSXCC`` or ``SSMCC``)."""
+    """A run of ``problem`` on the kernel of ``kind`` (``COLORS``,
+    ``MULTIPLICITIES``, ``SSXCC`` or ``SSMCC``)."""
     if kind == SSXCC:
         return CellsColorsRun(problem, **kw)
     if kind == SSMCC:
@@ -166,7 +186,7 @@ class SsmccRun:
 
     def __init__(self, problem, given=(), py=False):
         self.problem = problem
-        self.cells = McCells.of(problem)
+        self.cells = SSMCCEngine().build(problem)
         self.given = sorted(set(given))
         self.run = McRun(self.cells, [int(self.cells.option_start[g])
                                       for g in self.given])
@@ -244,7 +264,7 @@ def same_cells(cells, arrays, state):
 
 # Both kernels for problems with bounds: Knuth's DLX3 (dancing links) and
 # SSMCC (dancing cells).
-BOUND_KERNELS = [xcc.MULTIPLICITIES, SSMCC]
+BOUND_KERNELS = [MULTIPLICITIES, SSMCC]
 
 
 def build(nitems, nprimary, options, colors, bounds=None):
@@ -268,7 +288,7 @@ def knuth_dlx2_example():
 
 def test_dlx2_example_as_dlx2_counts_it():
     p = knuth_dlx2_example()
-    assert p.kind == xcc.COLORS
+    assert p.kind == COLORS
     run = Run(p)
     assert run.all() == [(0, 2), (1, 3)]
     # dlx2 < dlx2-example.dlx: 2 solutions, 15 updates, 5 nodes.
@@ -280,7 +300,7 @@ def test_dlx3_example_as_dlx3_counts_it():
     q = ExactCover("ABC", "XY", bounds={"C": (2, 3)})
     for k in range(len(p)):
         q.add_option(p.options[k], colors=p.option_colors(k))
-    assert q.kind == xcc.MULTIPLICITIES
+    assert q.kind == MULTIPLICITIES
     run = Run(q)
     assert run.all() == [(1, 3, 4)]
     # dlx3 < dlx3-example.dlx: 1 solution, 14 updates, 6 nodes.
@@ -318,7 +338,7 @@ def colored_problems(draw, bounded=False):
 
 # Every kernel that solves colored problems: DLX2, DLX3 (every bound
 # 1..1) and SSXCC.
-COLOR_KERNELS = [xcc.COLORS, xcc.MULTIPLICITIES, SSXCC]
+COLOR_KERNELS = [COLORS, MULTIPLICITIES, SSXCC]
 
 
 @pytest.mark.parametrize("kind", COLOR_KERNELS)
@@ -331,10 +351,10 @@ def test_colors_match_reference(kind, case):
     expected = generalized_covers(options, nprimary, nitems, colors)
     run = runner(p, kind)
     assert run.all() == expected
-    if kind == xcc.MULTIPLICITIES and p.primary:
+    if kind == MULTIPLICITIES and p.primary:
         # DLX3 with every bound 1..1 is DLX2's search tree (its updates
         # differ: it leaves an empty item uncovered when it backtracks).
-        dlx2 = Run(p, xcc.COLORS)
+        dlx2 = Run(p, COLORS)
         dlx2.all()
         assert run.counters[0] == dlx2.counters[0]
 
@@ -348,13 +368,13 @@ def test_multiplicities_match_reference(kind, case):
     p = build(nitems, nprimary, options, colors, bounds)
     expected = generalized_covers(options, nprimary, nitems, colors, bounds)
     assert runner(p, kind).all() == expected
-    if kind != xcc.MULTIPLICITIES:
+    if kind != MULTIPLICITIES:
         return
     # mrv_cutoff changes which item is branched on, never the solutions.
     for cutoff in (1, 2):
-        run = Run(p, xcc.MULTIPLICITIES, cutoff=cutoff)
+        run = Run(p, MULTIPLICITIES, cutoff=cutoff)
         assert run.all() == expected
-        assert same_arrays(p, xcc.MULTIPLICITIES, run.arrays)
+        assert same_arrays(p, MULTIPLICITIES, run.arrays)
 
 
 @settings(max_examples=200, deadline=None)
@@ -415,8 +435,8 @@ def test_givens_match_reference(case, data):
 
 
 def same_arrays(problem, kind, arrays):
-    fresh = xcc.kernel_arrays(problem, kind)
-    if kind == xcc.MULTIPLICITIES:  # first_tweak is scratch space
+    fresh = kernel_arrays(problem, kind)
+    if kind == MULTIPLICITIES:  # first_tweak is scratch space
         fresh, arrays = fresh[:-1], arrays[:-1]
     return all(np.array_equal(a, b) for a, b in zip(fresh, arrays))
 
@@ -439,7 +459,7 @@ def queens_with_bounds(n, k):
 
 @pytest.mark.parametrize("kind", COLOR_KERNELS + [SSMCC])
 def test_pausing_and_resuming_loses_nothing(kind):
-    p = knuth_queens_colored(6) if kind in (xcc.COLORS, SSXCC) else \
+    p = knuth_queens_colored(6) if kind in (COLORS, SSXCC) else \
         queens_with_bounds(5, (1, 2))
     one_go = runner(p, kind).all()
     run = runner(p, kind)
@@ -482,7 +502,7 @@ def knuth_queens_colored(n):
     return p
 
 
-@pytest.mark.parametrize("kind", [xcc.COLORS, SSXCC])
+@pytest.mark.parametrize("kind", [COLORS, SSXCC])
 def test_colored_queens_count_as_queens(kind):
     assert len(runner(knuth_queens_colored(6), kind).all()) == 4
     assert len(runner(knuth_queens_colored(7), kind).all()) == 40
@@ -540,15 +560,15 @@ def test_bad_colors_and_bounds_name_the_culprit(build_it, message):
 
 
 def test_kind_picks_the_least_general_kernel():
-    assert ExactCover("ab").kind == xcc.EXACT
-    assert ExactCover("ab", bounds={"a": (1, 1)}).kind == xcc.EXACT
-    assert ExactCover("ab", bounds={"a": 2}).kind == xcc.MULTIPLICITIES
+    assert ExactCover("ab").kind == EXACT
+    assert ExactCover("ab", bounds={"a": (1, 1)}).kind == EXACT
+    assert ExactCover("ab", bounds={"a": 2}).kind == MULTIPLICITIES
     assert ExactCover("ab", bounds={"a": 2}).bounds == {"a": (2, 2)}
     p = ExactCover("ab", "x")
     p.add_option("ax")
-    assert p.kind == xcc.EXACT
+    assert p.kind == EXACT
     p.add_option("bx", colors={"x": "red"})
-    assert p.kind == xcc.COLORS
+    assert p.kind == COLORS
     assert p.option_colors(1) == {"x": "red"} and p.option_colors(0) == {}
     assert p.solution_colors([1]) == {"x": "red"}
     q = knuth_dlx2_example()
@@ -649,8 +669,8 @@ def test_parallel_count_with_bounds_does_the_same_search(
         per_thread, monkeypatch, case, data):
     # Every subtree handed out at some level (per_thread sets how deep),
     # counted on two threads: the count, nodes and updates of one thread.
-    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
-    monkeypatch.setattr("dlx.xcc.SPLIT_PER_THREAD", per_thread)
+    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.parallel.JOBS_PER_THREAD", per_thread)
     nitems, nprimary, options, colors, bounds = case
     p = build(nitems, nprimary, options, colors, bounds)
     forced = data.draw(st.lists(st.integers(0, len(options) - 1),
@@ -669,7 +689,7 @@ def test_parallel_count_with_bounds_does_the_same_search(
 
 def test_parallel_count_with_bounds_on_larger_trees(monkeypatch):
     from dlx.problems import rooks
-    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
     p = rooks.rooks(6, 3)  # OEIS A001501; dlx3's figures for this file
     assert p.count(threads=2, algorithm="links") == 297200
     assert (p.stats.nodes, p.stats.updates) == (921078, 3196671)
@@ -690,9 +710,9 @@ def test_parallel_count_with_bounds_stops_at_its_time_limit():
 @pytest.mark.parametrize("name", ["rooks-5-3.dlx", "random-1.dlx",
                                   "optionless.dlx", "too-few-options.dlx"])
 def test_parallel_ssmcc_count_is_the_count(name, monkeypatch):
-    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
     p = load(ssmcc_file(name))
-    assert p.kind == xcc.MULTIPLICITIES
+    assert p.kind == MULTIPLICITIES
     one = p.count(algorithm="cells")
     for threads in (2, 3):
         assert p.count(threads=threads, algorithm="cells") == one \
@@ -715,7 +735,7 @@ def test_parallel_ssmcc_count_is_the_count(name, monkeypatch):
 @pytest.mark.parametrize("n", [1, 5, 8])
 def test_parallel_count_with_colors_does_the_same_search(n, monkeypatch,
                                                          each_algorithm):
-    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
     p = knuth_queens_colored(n)
     one = p.count()
     serial = (p.stats.nodes, p.stats.updates)
@@ -739,7 +759,7 @@ def test_parallel_count_with_colors_does_the_same_search(n, monkeypatch,
 def test_parallel_count_with_colors_counts_shallow_solutions(monkeypatch):
     # One option covers every primary item: a solution at depth 1, found
     # while the top levels are split, beside the 4 of 6 queens.
-    monkeypatch.setattr("dlx.problem._SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
     p = knuth_queens_colored(6)
     p.add_option(list(p.primary))
     assert p.count() == 5
@@ -765,7 +785,7 @@ def knuth_figures(program):
 
 
 FIGURES = {"dlx2": knuth_figures("dlx2"), "dlx3": knuth_figures("dlx3")}
-KIND_OF = {"dlx2": xcc.COLORS, "dlx3": xcc.MULTIPLICITIES}
+KIND_OF = {"dlx2": COLORS, "dlx3": MULTIPLICITIES}
 
 
 @pytest.mark.parametrize("program,name", [
@@ -803,7 +823,7 @@ def test_dlx3_search_loop_makes_no_refcount_calls():
 
     problem = ExactCover("A", bounds={"A": (1, 2)})
     problem.add_option("A")
-    assert problem.kind == xcc.MULTIPLICITIES
+    assert problem.kind == MULTIPLICITIES
     problem.count()  # compiles (or loads) M.search: its signature
     signature = M.search.signatures[0]
     fresh = numba.njit(M.search.py_func)
@@ -835,7 +855,7 @@ def test_same_nodes_and_updates_as_ssmcc(name):
     assert run.step(0)[0] == MC.EXHAUSTED
     count = int(run.counters[2])
     assert (count, run.counters[0], run.counters[1]) == SSMCC_FIGURES[name]
-    if problem.kind == xcc.MULTIPLICITIES:
+    if problem.kind == MULTIPLICITIES:
         # The same search through the API (problems without bounds go to
         # SSXC1 or SSXCC with algorithm="cells").
         assert problem.count(algorithm="cells") == count
@@ -872,7 +892,7 @@ def test_ssmcc_starts_with_optionless_items_inactive():
     # As ssmcc's "make optionless items invisible": A (bounds 0..1) and W
     # have no option (X:b Y:a has no primary item: in no set) and start
     # out inactive, the sets of the others in input order.
-    cells = McCells.of(load(DATA / "ssmcc" / "optionless.dlx"))
+    cells = SSMCCEngine().build(load(DATA / "ssmcc" / "optionless.dlx"))
     names = "A B C D W X Y Z".split()
     x = {name: x for name, x in zip(names, sorted(cells.item))}
     active = [x for x in cells.item[:cells.active]]
@@ -880,7 +900,7 @@ def test_ssmcc_starts_with_optionless_items_inactive():
         x[n] for n in "BCDXYZ")
     assert all(cells.set[cells.item[k] - 2] == k for k in range(8))
     assert not cells.uncoverable
-    assert McCells.of(load(DATA / "ssmcc" / "too-few-options.dlx")).uncoverable
+    assert SSMCCEngine().build(load(DATA / "ssmcc" / "too-few-options.dlx")).uncoverable
 
 
 @pytest.mark.parametrize("run", [

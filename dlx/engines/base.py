@@ -51,7 +51,8 @@ NO_LIMIT = np.iinfo(np.int64).max
 
 
 class Unsupported(ValueError):
-    """A service or argument that the problem's engine does not offer."""
+    """A service that the problem's engine does not offer, or arguments
+    that do not go together: refused with one sentence, before any work."""
 
 
 @dataclass
@@ -117,9 +118,12 @@ class Top:
         """Branch at the node ``path`` as the search does: returns the
         updates the search makes there (choosing its item and trying each
         branch, the children's own subtrees excluded) and the children in
-        the order the search meets them, ``(move, is_leaf)`` each
-        (``is_leaf``: the child is a solution, a leaf node, not a job).
-        A node with no children is a dead end."""
+        the order the search meets them, ``(moves, is_leaf)`` each:
+        ``path + moves`` is the child's path (one move, or several where a
+        branch is a sequence of moves, as SSMCC's "not this option, nor
+        that one, but this one"), and ``is_leaf`` tells that the child is
+        a solution, a leaf node, not a job.  A node with no children is a
+        dead end."""
         raise NotImplementedError
 
     def size(self, path: tuple, probes: int, seed: int):
@@ -156,11 +160,20 @@ class Engine:
     hands_back = False
     #: It honours ``mrv_cutoff``.
     cutoff = True
+    #: Engines that search the same arrays share them: the key they are
+    #: kept under on the problem (None: the engine's name).
+    arrays_key: str | None = None
 
     # -- building --------------------------------------------------------
     def build(self, problem):
-        """The engine's arrays for ``problem`` (an ``ExactCover``)."""
+        """The engine's arrays for ``problem`` (an ``ExactCover``), from
+        ``problem.structure()``."""
         raise NotImplementedError
+
+    def arrays(self, problem):
+        """The engine's arrays for ``problem``, built once and kept on it
+        until it changes."""
+        return problem.built(self.arrays_key or self.name, self.build)
 
     def option_nodes(self, arrays, options) -> list[int]:
         """The kernel's node for each of ``options`` (option numbers)."""
@@ -199,6 +212,20 @@ class Engine:
         ``(counts, work, stopped_by)`` as ``batch`` returns them (``work``
         the subtrees' own figures, the moves into their roots excluded)."""
         raise NotImplementedError
+
+    def path_nodes(self, arrays, path: tuple) -> list[int]:
+        """The nodes that give ``path``'s moves as givens, where the
+        engine's moves can be given (option numbers by default)."""
+        return self.option_nodes(arrays, path)
+
+    def start_job(self, arrays, given_nodes: list[int], path: tuple,
+                  cutoff: int) -> Run | None:
+        """A ``Run`` at the root of the subtree at ``path``, its
+        ``counters[1]`` starting at the updates of reaching it (the job's
+        own figures are what it adds), or None where a job is only counted
+        in one call (``run_job``)."""
+        return self.start(arrays, list(given_nodes) +
+                          self.path_nodes(arrays, path), cutoff)
 
     def run_job(self, arrays, given_nodes: list[int], path: tuple,
                 cutoff: int, budget: int = 0) -> JobResult:

@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..problem import ExactCover, Stats
-from ..search import Interrupted
+from ..services.search import Interrupted
 from ..draw import colour, tiling_svg
 from .lattice import Cell, Lattice, Shape
 

@@ -39,7 +39,7 @@ from typing import Iterable
 from ..problem import ExactCover
 from .lattice import HEXAGONAL, TRIANGULAR, Cell, Lattice, Shape
 from .packing import Packing, Placement, Tiling, copies_from
-from .polyomino import _letters
+from .polyomino import piece_letters
 
 __all__ = ["Polyiamond", "Polyhex", "polyiamond", "polyhex", "parse_board",
            "piece_set", "render", "IAMOND_SETS", "HEX_SETS"]
@@ -138,7 +138,7 @@ def _names(count: int) -> list[str]:
     return [f"p{k:03d}" for k in range(1, count + 1)]
 
 
-def _pieces_from(spec, lattice: Lattice) -> dict[str, Shape]:
+def pieces_from(spec, lattice: Lattice) -> dict[str, Shape]:
     if isinstance(spec, str):
         return piece_set(spec, lattice)
     pieces = {}
@@ -161,7 +161,7 @@ class _Planar(Packing):
 
     def __init__(self, board, pieces=None, *, one_sided: bool = False,
                  copies=1):
-        shapes = _pieces_from(pieces or self.default_pieces, self.lattice)
+        shapes = pieces_from(pieces or self.default_pieces, self.lattice)
         self.copies = copies_from(copies, shapes)
         self.shapes = shapes
         self._setup(parse_board(board, self.lattice), shapes, one_sided,
@@ -208,7 +208,7 @@ def render(tiling: Iterable[Placement], board: Iterable[Cell],
     character per row for the slant; ``.`` an uncovered board cell."""
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
-    for letter, (_, cells) in zip(_letters(tiling), tiling):
+    for letter, (_, cells) in zip(piece_letters(tiling), tiling):
         for x in cells:
             grid[x] = letter
     cells = set(grid) | set(board)

@@ -49,7 +49,7 @@ from ..formats import text_lines
 from ..problem import ExactCover
 from .lattice import CUBIC, Cell, Shape
 from .packing import Packing, Placement, Tiling, copies_from
-from .polyomino import _letters, piece_set as polyomino_set
+from .polyomino import piece_letters, piece_set as polyomino_set
 
 __all__ = ["Polycube", "polycube", "parse_box", "parse_pieces",
            "piece_set", "render", "PIECE_SET_NAMES", "DEFAULT_BOXES"]
@@ -207,7 +207,7 @@ def _shape_from(name: str, shape) -> Shape:
     return CUBIC.normalize(cells)
 
 
-def _pieces_from(spec) -> dict[str, Shape]:
+def pieces_from(spec) -> dict[str, Shape]:
     if isinstance(spec, str):
         return parse_pieces(spec) if "\n" in spec.strip() or \
             len(spec.split()) > 1 else piece_set(spec)
@@ -239,7 +239,7 @@ class Polycube(Packing):
 
     def __init__(self, board, pieces="soma", *, one_sided: bool = True,
                  copies=1):
-        shapes = _pieces_from(pieces)
+        shapes = pieces_from(pieces)
         self.copies = copies_from(copies, shapes)
         self.shapes = shapes
         size = _box_size(board) if isinstance(board, str) else None
@@ -280,7 +280,7 @@ def render(tiling: Iterable[Placement], board: Iterable[Cell] | None = None
     uncovered board cell, ``#`` a cell off the board."""
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
-    for letter, (_, cells) in zip(_letters(tiling), tiling):
+    for letter, (_, cells) in zip(piece_letters(tiling), tiling):
         for x in cells:
             grid[x] = letter
     board = set(board or ())

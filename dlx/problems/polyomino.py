@@ -196,7 +196,7 @@ def _shape_from_text(name: str, text: str) -> Shape:
     return shape
 
 
-def _pieces_from(spec) -> dict[str, Shape]:
+def pieces_from(spec) -> dict[str, Shape]:
     """Pieces from a set name, from ASCII shapes (text with a newline), or
     from a mapping name -> shape (ASCII text or iterable of cells)."""
     if isinstance(spec, str):
@@ -234,7 +234,7 @@ class Polyomino(Packing):
 
     def __init__(self, board, pieces="pentominoes", *,
                  one_sided: bool = False, copies=1):
-        shapes = _pieces_from(pieces)
+        shapes = pieces_from(pieces)
         self.copies = copies_from(copies, shapes)
         self.shapes = shapes
         size = _board_size(board) if isinstance(board, str) else None
@@ -247,7 +247,7 @@ class Polyomino(Packing):
         return render(tiling, self.board)
 
 
-def _cell_of(name: str) -> Cell:
+def cell_of(name: str) -> Cell:
     """The cell named ``name`` (``<row><col>`` in 0-9a-zA-Z digits, or
     ``r<row>c<col>``)."""
     long = re.fullmatch(r"r(\d+)c(\d+)", name)
@@ -267,7 +267,7 @@ def tiling_of(problem: ExactCover, solution: Sequence[int]) -> Tiling:
     for number in solution:
         piece, *cells = options[number]
         name = re.sub(r"\.\d+$", "", str(piece))
-        tiling.append((name, tuple(sorted(_cell_of(str(x)) for x in cells))))
+        tiling.append((name, tuple(sorted(cell_of(str(x)) for x in cells))))
     return tuple(sorted(tiling))
 
 
@@ -284,7 +284,7 @@ _SPARE = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
           "0123456789")
 
 
-def _letters(tiling: Sequence[Placement]) -> list[str]:
+def piece_letters(tiling: Sequence[Placement]) -> list[str]:
     """One character per placement: the piece's name when it is one
     character long, else (and for the second and later copies of a
     piece) the lower-case name if free, else the first free of A-Z, a-z,
@@ -315,7 +315,7 @@ def render(tiling: Iterable[Placement], board: Iterable[Cell] | None = None
     cells left uncovered show ``.``, cells off the board ``#``."""
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
-    for letter, (_, cells) in zip(_letters(tiling), tiling):
+    for letter, (_, cells) in zip(piece_letters(tiling), tiling):
         for x in cells:
             grid[x] = letter
     board = set(board or ())

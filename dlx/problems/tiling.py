@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 
 from ..problem import ExactCover
 from .packing import cell_namer
-from .polyomino import (_cell_of, _pieces_from, free_polyominoes,
+from .polyomino import (cell_of, pieces_from, free_polyominoes,
                         orientations, parse_board)
 
 __all__ = ["tiling", "pieces", "render", "PIECE_SETS"]
@@ -53,7 +53,7 @@ def pieces(spec) -> dict[str, tuple]:
             raise ValueError(f"unknown piece set {spec!r}; choose one of "
                              f"{', '.join(PIECE_SETS)}, or draw the pieces")
     else:
-        return _pieces_from(spec)
+        return pieces_from(spec)
     if not 1 <= size <= 8:
         raise ValueError(f"pieces of {size} cells: choose 1 to 8")
     shapes = free_polyominoes(size)
@@ -103,7 +103,7 @@ def tiling(board="8x8", shapes="dominoes", *,
 def render(problem: ExactCover, solution: Sequence[int]) -> str:
     """A tiling as a letter grid: each placement gets a letter that none of
     its neighbours has (``#`` off the board)."""
-    placements = [tuple(_cell_of(str(x)) for x in problem.options[k])
+    placements = [tuple(cell_of(str(x)) for x in problem.options[k])
                   for k in solution]
     owner = {x: k for k, cells in enumerate(placements) for x in cells}
     letters: list[str] = []

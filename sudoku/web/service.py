@@ -27,9 +27,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from dlx import (BudgetExhausted, DLXFormatError, ExactCover, Stats, loads,
-                 search)
-from dlx.links import LinksRun
+from dlx import BudgetExhausted, DLXFormatError, ExactCover, loads
 from dlx.problems import langford as langford_builder
 from dlx.problems import queens as queens_builder
 from dlx.problems.polyomino import Polyomino, piece_set
@@ -321,41 +319,31 @@ def run_search(problem: ExactCover, budget: Budget, *, limit: int | None,
     """Search ``problem`` under ``budget``: the first ``limit`` solutions
     (``store``) or their count.
 
-    The engine's DLX1 run object goes through ``dlx.search.run`` here
-    (rather than ``ExactCover.count``) for its progress hook: between two
-    slices of a few milliseconds it raises ``Cancelled`` once the client
-    has gone, so a dropped search stops at once.  Its stats are this
-    run's own, so threads may share one problem.
+    Through the library's own ``solutions`` and ``count``, as a Python
+    user or the CLIs would: the same engine for the problem's kind (colors
+    and bounds included), the time budget as ``time_limit`` and the
+    client's departure as the ``stop`` event, which stops the search
+    within a slice of a few milliseconds.  ``problem.stats`` is kept per
+    thread, so threads may share one problem.
     """
-    given = sorted({int(g) for g in given})
-    links = problem.links
-    run = LinksRun(links, [int(links.option_start[g]) for g in given],
-                   mrv_cutoff)
-    if run.clash:  # the givens overlap: no solution
-        return Found([], 0, 0, True, False)
-    if run.covered:  # nothing left to cover: the one empty completion
-        return Found([given] if store else [], 1, 1, True, False)
-
-    def watch(_run, _stats):
-        if budget.cancel.is_set():
-            raise Cancelled()
-
-    stats = Stats(complete=False)
     solutions: list = []
     total = 0
     try:
-        for found in search.run(run, stats, limit=limit, max_nodes=None,
-                                time_limit=budget.remaining(), store=store,
-                                given=given, progress=watch):
-            if store:
-                solutions.extend(found)
-            else:
-                total += found
-    except BudgetExhausted:
+        if store:
+            for solution in problem.solutions(
+                    limit, given=given, time_limit=budget.remaining(),
+                    mrv_cutoff=mrv_cutoff, stop=budget.cancel):
+                solutions.append(solution)
+            total = len(solutions)
+        else:
+            total = problem.count(limit, given=given,
+                                  time_limit=budget.remaining(),
+                                  mrv_cutoff=mrv_cutoff, stop=budget.cancel)
+    except BudgetExhausted as stop:
         budget.remaining()  # a client that left is told apart from time
-        return Found(solutions, stats.solutions, stats.nodes, False, True)
-    return Found(solutions, len(solutions) if store else total, stats.nodes,
-                 stats.complete, False)
+        return Found(solutions, stop.count, stop.stats.nodes, False, True)
+    stats = problem.stats
+    return Found(solutions, total, stats.nodes, stats.complete, False)
 
 
 def _stopped_message(budget: Budget) -> str:
@@ -730,11 +718,9 @@ def _problem_of(params: dict):
             problem = loads(text, max_name_length=None)
         except DLXFormatError as error:
             raise RequestError(str(error)) from None
-        options = problem.options
-
-        def picture(solution):
-            return {"text": "\n".join(" ".join(map(str, options[i]))
-                                      for i in solution)}
+        def picture(solution):  # option lines, colors included
+            return {"text": "\n".join(problem.option_line(k)
+                                      for k in solution)}
         return problem, picture, False
     if builder == "pentomino":
         return _pentomino(params)

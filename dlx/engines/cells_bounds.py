@@ -1,12 +1,19 @@
-"""SSMCC on the engine's side: dancing cells for problems with bounds.
+"""SSMCC, Knuth's dancing cells with multiplicities: the engine.
 
 ``McCells`` builds the arrays of ``dlx.kernels.cells_multiplicities``
-(Knuth's SSMCC: multiplicities and colors) for an ``ExactCover`` with
-bounds, ``McRun`` (``Run``) is one search over a private copy in the form
-``dlx.search.run`` drives, ``run_batch`` runs ``solve_batch`` on threads
-and ``count_parallel`` splits a count over threads: the same names as
-``dlx.cells``, so ``ExactCover`` drives either.  (``algorithm="auto"``'s
-rule for bounded problems is ``dlx.algorithm.cells_for_bounds``.)
+(Knuth's SSMCC: multiplicities and colors) for a problem with bounds,
+``McRun`` is one search over a private copy, ``run_batch`` runs
+``solve_batch`` on threads, ``McTop`` walks the top of the tree and
+``SSMCC`` is the engine.
+
+A path here is a sequence of *signed* option numbers: ``k`` includes
+option ``k``, ``-1 - k`` excludes it.  At a node, the item SSMCC would
+branch on, with options ``o1 ... od`` in its set, splits the solutions
+into ``d + 1`` disjoint parts: those with ``o1``; without ``o1`` and with
+``o2``; ...; without any of them (SSMCC's right branches, taken in
+advance).  A split's pieces are counted from the input's item order,
+without the forced moves pending above them, so, as for SSXC1, only the
+count equals one search's.
 """
 
 from __future__ import annotations
@@ -16,10 +23,11 @@ import time
 
 import numpy as np
 
-from .cells import Cells
-from .kernels import cells_multiplicities as M
-from .search import NO_LIMIT, batch_chunks, run_tasks
-from .xcc import MULTIPLICITIES
+from ..kernels import cells_multiplicities as M
+from .base import MULTIPLICITIES, NO_LIMIT, Engine, Run, Top
+from .cells import Cells, run_to_end
+from .links import option_numbers
+from .threads import batch_chunks, flat_paths, run_tasks
 
 
 class McCells:
@@ -90,18 +98,6 @@ class McCells:
         self.levels = m + 2
         self.stages = min(m, int(bound[:nprimary].sum())) + 2
 
-    @classmethod
-    def of(cls, problem) -> "McCells":
-        """The arrays for ``problem`` (an ``ExactCover``)."""
-        from . import xcc
-        colors = None
-        if problem._option_colors:
-            colors = xcc.member_colors(problem._option_colors,
-                                       problem._color_codes, problem._sizes)
-        return cls(len(problem.items), len(problem.primary),
-                   problem._members, problem._sizes, colors,
-                   problem._bounds)
-
     def copy_arrays(self):
         """Fresh copies of the mutable arrays: ``item, set, nd, second``."""
         return (self.item.copy(), self.set.copy(), self.nd.copy(),
@@ -161,7 +157,7 @@ def load_kernels(*kernels: str, kind: str = MULTIPLICITIES) -> None:
                       np.zeros(1, np.uint8))
 
 
-class McRun:
+class McRun(Run):
     """One SSMCC search over a private copy of ``cells``, for
     ``dlx.search``, with the given options (first nodes) included first.
     ``clash``: nothing to search (the givens clash, or an item has fewer
@@ -262,12 +258,8 @@ class McRun:
                              self.marks.pop())
 
 
-# The run object under the name every dancing-cells glue module uses.
-Run = McRun
-
-
 def run_batch(cells: McCells, nodes, starts, limit, max_nodes, threads,
-              chunks_per_thread=16, deadline=None):
+              chunks_per_thread=16, deadline=None, event=None):
     """``solve_batch`` over CSR instances on ``threads`` threads, as
     ``dlx.cells.run_batch`` does for SSXC1; same results and stops.
     Instances whose givens share a secondary item without sharing its
@@ -296,93 +288,116 @@ def run_batch(cells: McCells, nodes, starts, limit, max_nodes, threads,
                       cells.active, first[lo:hi], first_len[lo:hi],
                       counts[lo:hi], work[lo:hi], cells.levels, stop)
 
-    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline)
+    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline,
+                           event)
     counts[clash] = -1
     first[clash] = -1
     work[clash] = 0
     return counts, first, work, stopped_by
 
 
-def count_parallel(cells: McCells, given_nodes: list[int], threads: int,
-                   stats, deadline=None) -> int:
-    """Count on ``threads`` threads by splitting the top of the tree.
-
-    At a node, the item SSMCC would branch on, with options ``o1 ... od``
-    in its set, splits the solutions into ``d + 1`` disjoint parts: those
-    with ``o1``; without ``o1`` and with ``o2``; ...; without any of them
-    (SSMCC's right branches, taken in advance).  A few levels of that give
-    the pieces, each a ``solve_batch`` instance whose givens include and
-    exclude options (``-1 - p`` excludes node ``p``).  The count is the
-    one thread's; nodes and updates are each piece's own search, not one
-    thread's (the pieces start from the input's item order, without the
-    forced moves pending above them), plus the nodes split here and the
-    updates of the pieces' givens.
-    """
-    from .search import Interrupted, finish_split, flat_paths
-    load_kernels("search", "batch")
-    stats.complete = False
-    t0 = time.perf_counter()
-    try:
-        frontier, expanded = _split(cells, given_nodes, threads, stats)
-    except KeyboardInterrupt:  # Ctrl-C while splitting: nothing counted
-        stats.seconds = time.perf_counter() - t0
-        raise Interrupted(0, stats) from None
-    if frontier is None:  # the givens clash, or an item lacks options
-        stats.complete = True
-        return 0
-    nodes, starts = flat_paths([list(given_nodes) + list(path)
-                                for path in frontier])
-    counts, _, work, stopped_by = run_batch(
-        cells, nodes, starts, 0, NO_LIMIT, threads,
-        chunks_per_thread=len(frontier), deadline=deadline)
-    # The work of the pieces' givens, and of the nodes split here, is
-    # work done too.
-    stats.updates += int(work[:, 2].sum())
-    stats.nodes += expanded
-    return finish_split(stats, t0, 0, counts, work, stopped_by)
+def nodes_of(cells: McCells, moves) -> list[int]:
+    """Signed option numbers as the signed nodes ``McRun.commit`` takes."""
+    start = cells.option_start
+    return [int(start[k]) if k >= 0 else -1 - int(start[-1 - k])
+            for k in moves]
 
 
-def _split(cells: McCells, given_nodes: list[int], threads: int, stats):
-    """The pieces of ``count_parallel`` (paths of signed nodes after the
-    givens) and how many nodes were split, or ``(None, 0)`` when the
-    givens clash."""
-    run = McRun(cells, given_nodes)
-    stats.updates = int(run.counters[1])
-    if run.clash:
-        return None, 0
-    set_ = run.arrays[1]
-    frontier = [()]
-    expanded = 0  # nodes split here
-    target = 64 * threads
-    for _ in range(4):  # at most four levels expanded here
-        if len(frontier) >= target:
-            break
-        grown = []
-        for path in frontier:
-            applied = 0
-            for p in path:
-                if run.commit(p) < 0:
-                    break
-                applied += 1
-            best = run.branch_item() if applied == len(path) else 0
-            if applied < len(path) or best == 0:
-                # A clash (no solution) or a solution: no split.
-                if applied == len(path):
-                    grown.append(path)
-            else:
-                expanded += 1
-                options = set_[best:best + set_[best - 1]].tolist()
-                for k, p in enumerate(options):
-                    grown.append(path + tuple(-1 - q for q in options[:k])
-                                 + (p,))
-                grown.append(path + tuple(-1 - q for q in options))
-            for _ in range(applied):
-                run.uncommit()
-        if len(grown) == len(frontier):
-            frontier = grown
-            break
-        frontier = grown
-    return frontier, expanded
+class McTop(Top):
+    """The top of SSMCC's tree: at a node, its branching item's options
+    ``o1 ... od`` give the ``d + 1`` parts of the module's docstring; a
+    part whose moves clash has no solution and is left out, one with no
+    item left to branch on is a solution (a leaf)."""
+
+    def __init__(self, cells: McCells, given_nodes, cutoff: int = 0):
+        self.cells = cells
+        self.run = McRun(cells, given_nodes)
+        self.clash = self.run.clash
+        self.base = int(self.run.counters[1])
+        self.covered = not self.clash and self.run.branch_item() == 0
+
+    def _enter(self, moves) -> int:
+        """Commit ``moves``; how many went in before one clashed."""
+        applied = 0
+        for p in nodes_of(self.cells, moves):
+            if self.run.commit(p) < 0:
+                break
+            applied += 1
+        return applied
+
+    def _leave(self, applied: int) -> None:
+        for _ in range(applied):
+            self.run.uncommit()
+
+    def expand(self, path):
+        run = self.run
+        set_ = run.arrays[1]
+        self._enter(path)  # a path handed out never clashes
+        best = run.branch_item()
+        option_of = self.cells.option_of
+        options = [int(option_of[q])
+                   for q in set_[best:best + set_[best - 1]].tolist()]
+        children = []
+        for k in range(len(options) + 1):
+            moves = tuple(-1 - x for x in options[:k]) + tuple(options[k:k + 1])
+            applied = self._enter(moves)
+            if applied == len(moves):
+                children.append((moves, run.branch_item() == 0))
+            self._leave(applied)
+        self._leave(len(path))
+        return 0, children
+
+
+class SSMCC(Engine):
+    """Knuth's SSMCC: dancing cells with multiplicities (and colors)."""
+
+    name = "ssmcc"
+    program = "SSMCC"
+    algorithm = "cells"
+    kinds = frozenset({MULTIPLICITIES})
+    exact_split = False
+    cutoff = False
+
+    def build(self, problem) -> McCells:
+        s = problem.structure()
+        return McCells(s.nitems, s.nprimary, s.members, s.sizes, s.colors,
+                       s.bounds)
+
+    def load(self, *parts):
+        load_kernels(*("search" if part == "split" else part
+                       for part in parts))
+
+    def start(self, arrays, given_nodes, cutoff):
+        return McRun(arrays, given_nodes)
+
+    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
+              cutoff, chunks_per_thread=16, deadline=None, event=None):
+        load_kernels("batch")
+        counts, first, work, stopped_by = run_batch(
+            arrays, nodes, starts, limit, max_nodes, threads,
+            chunks_per_thread, deadline, event)
+        return counts, option_numbers(first, arrays.option_of), work, \
+            stopped_by
+
+    def top(self, arrays, given_nodes, cutoff):
+        return McTop(arrays, given_nodes)
+
+    def path_nodes(self, arrays, path):
+        return nodes_of(arrays, path)
+
+    def count_paths(self, arrays, given_nodes, paths, threads, cutoff,
+                    deadline=None, event=None):
+        load_kernels("search", "batch")
+        nodes, starts = flat_paths([list(given_nodes) + nodes_of(arrays, p)
+                                    for p in paths])
+        counts, _, work, stopped_by = run_batch(
+            arrays, nodes, starts, 0, NO_LIMIT, threads,
+            chunks_per_thread=max(1, len(paths)), deadline=deadline,
+            event=event)
+        return counts, work, stopped_by
+
+    def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
+        return run_to_end(self.start_job(arrays, given_nodes, path, cutoff))
 
 
 def _show(cells: McCells) -> str:  # pragma: no cover - a docstring helper
@@ -397,6 +412,6 @@ def _show(cells: McCells) -> str:  # pragma: no cover - a docstring helper
 
 if __name__ == "__main__":  # pragma: no cover
     # Knuth's example from dlx3.w, for the kernel's docstring.
-    from .formats import loads
-    print(_show(McCells.of(loads("A B 2:3|C | X Y\nA B X:0 Y:0\n"
+    from ..formats import loads
+    print(_show(SSMCC().build(loads("A B 2:3|C | X Y\nA B X:0 Y:0\n"
                                  "A C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n"))))

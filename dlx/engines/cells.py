@@ -1,14 +1,25 @@
-"""Dancing cells on the engine's side: the arrays, and running them.
+"""SSXC1, Knuth's dancing cells for plain exact cover: the engine.
 
 ``Cells`` builds the sparse sets of ``dlx.kernels.cells`` (SSXC1) or, for
-a problem with colors, ``dlx.kernels.cells_colors`` (SSXCC), from the same
-input as ``dlx.links.Links``: item numbers option after option
-(``members``, 1-based) and the number of items in each option (``sizes``).
-``CellsRun`` is one search over a private copy, in the form
-``dlx.search.run`` drives; ``run_batch`` runs ``solve_batch`` over many
-instances on threads, and ``count_parallel`` counts one tree on threads by
-splitting its top levels.  The kernels of both modules take the same
-arguments, so everything here runs either: ``kernel(kind)`` says which.
+a problem with colors, ``dlx.kernels.cells_colors`` (SSXCC; the engine is
+``dlx.engines.cells_colors``), from the problem's structure, as
+``dlx.engines.links.Links`` does for DLX1.  ``CellsRun`` is one search
+over a private copy, ``run_batch`` runs ``solve_batch`` over many
+instances on threads, ``CellsTop`` walks the top of the tree, and
+``SSXC1`` is the engine.  The kernels of both modules take the same
+arguments, so everything here runs either: ``Cells.kernel`` says which.
+
+A split count's nodes and updates are not one search's (see
+``SSXC1.exact_split``): SSXC1 never puts back the order of the active
+items nor of a set's elements (undoing a level restores sizes only), and
+it breaks MRV ties by the order of ``item`` and tries a set's options in
+the order of ``set``.  So the state in which one search enters its k-th
+subtree is what the k-1 subtrees before it left, and nothing short of
+searching them tells it; a subtree searched apart starts from the order
+of the input instead, chooses otherwise at some ties, and makes a tree of
+other nodes and updates (the solutions are the same).  SSXCC also pushes
+forced items in that order, and a subtree's root is a committed option,
+with an empty force stack.
 """
 
 from __future__ import annotations
@@ -18,21 +29,22 @@ import time
 
 import numpy as np
 
-from . import xcc
-from .kernels import cells as C
-from .search import (NO_LIMIT, Stats, batch_chunks, finish_split, flat_paths,
-                     run_tasks)
+from ..kernels import cells as C
+from .base import (COLORS, EXACT, NO_LIMIT, OUT_OF_NODES, Engine, JobResult,
+                   Run, Top)
+from .links import option_numbers
+from .threads import batch_chunks, flat_paths, run_tasks
 
 
 def kernel(kind: str):
     """The dancing-cells kernel module for a problem of this kind
-    (``dlx.xcc.EXACT`` or ``COLORS``)."""
-    if kind == xcc.COLORS:
-        from .kernels import cells_colors
+    (``EXACT`` or ``COLORS``)."""
+    if kind == COLORS:
+        from ..kernels import cells_colors
         return cells_colors
-    if kind == xcc.EXACT:
+    if kind == EXACT:
         return C
-    raise ValueError(f"dancing cells has no kernel for {kind} yet")
+    raise ValueError(f"dancing cells has no kernel for {kind} here")
 
 
 class Cells:
@@ -58,7 +70,7 @@ class Cells:
                  colors: np.ndarray | None = None):
         # The kernel: SSXC1, or SSXCC when members have colors (one code
         # per member, 0 for none), whose nodes carry a color (and a spare).
-        self.kernel = kernel(xcc.EXACT if colors is None else xcc.COLORS)
+        self.kernel = kernel(EXACT if colors is None else COLORS)
         self.width = width = getattr(self.kernel, "NODE", 2)
         head = self.kernel.HEAD if head is None else head
         n = nitems
@@ -168,7 +180,7 @@ class Cells:
 _loaded: set = set()
 
 
-def load_kernels(*kernels: str, kind: str = xcc.EXACT) -> None:
+def load_kernels(*kernels: str, kind: str = EXACT) -> None:
     """Load (or compile) the kernels of ``kind`` once per process, outside
     any timing, as ``dlx.links.load_kernels`` does: ``"search"`` (with the
     single steps commit/release/choose) and ``"batch"``."""
@@ -178,7 +190,7 @@ def load_kernels(*kernels: str, kind: str = xcc.EXACT) -> None:
     _loaded.update(wanted)  # first: CellsRun below calls back here
     K = kernel(kind)
     tiny = Cells(1, 1, np.array([1], np.int64), np.array([1], np.int64),
-                 colors=None if kind == xcc.EXACT else np.zeros(1, np.int32))
+                 colors=None if kind == EXACT else np.zeros(1, np.int32))
     if (kind, "search") in wanted:
         run = CellsRun(tiny, [int(tiny.option_start[0])])
         run.commit(int(tiny.option_start[0]))  # a clash: compiles it
@@ -196,10 +208,10 @@ def load_kernels(*kernels: str, kind: str = xcc.EXACT) -> None:
 
 def kind_of(cells: Cells) -> str:
     """The kind of problem ``cells`` was built for."""
-    return xcc.EXACT if cells.kernel is C else xcc.COLORS
+    return EXACT if cells.kernel is C else COLORS
 
 
-class CellsRun:
+class CellsRun(Run):
     """One SSXC1 or SSXCC search over a private copy of ``cells``, for
     ``dlx.search``, with the given options (first nodes) committed first.
 
@@ -328,12 +340,8 @@ class CellsRun:
             self.uncommit()
 
 
-# The run object under the name every dancing-cells glue module uses.
-Run = CellsRun
-
-
 def run_batch(cells: Cells, nodes, starts, limit, max_nodes, threads,
-              chunks_per_thread=16, deadline=None):
+              chunks_per_thread=16, deadline=None, event=None):
     """Run the kernel's ``solve_batch`` over CSR instances, in chunks on
     ``threads`` threads (each with its own copy of the arrays), as
     ``dlx.links.run_batch`` does for DLX1; same results and stops."""
@@ -357,91 +365,116 @@ def run_batch(cells: Cells, nodes, starts, limit, max_nodes, threads,
             nodes[sub[0]:sub[-1]], sub - sub[0], limit, max_nodes,
             first[lo:hi], first_len[lo:hi], counts[lo:hi], work[lo:hi], stop)
 
-    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline)
+    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline,
+                           event)
     return counts, first, work, stopped_by
 
 
-def count_parallel(cells: Cells, given_nodes: list[int], threads: int,
-                   stats: Stats, deadline=None) -> int:
-    """Count on ``threads`` threads by splitting the top of the tree.
+class CellsTop(Top):
+    """The top of SSXC1's (or SSXCC's) tree, walked with single commits:
+    at a node, the item the search would branch on and the options of its
+    set, in order.  Paths are option numbers."""
 
-    The top levels are expanded here as SSXC1 branches (``split_top``);
-    each frontier node becomes one instance of ``solve_batch`` whose givens
-    are the options on its path, searched from freshly built arrays.  The
-    count is the one thread's.  Nodes and updates are exactly the split's
-    plus those of each subtree searched on its own (a test checks it), and
-    the same whatever the scheduling, but they are not one thread's, and
-    cannot be made so: SSXC1 never puts back the order of the active items
-    nor of a set's elements (undoing a level restores sizes only), and it
-    breaks MRV ties by the order of ``item`` and tries a set's options in
-    the order of ``set``.  So the state in which one thread enters its
-    k-th subtree is what the k-1 subtrees before it left, and nothing short
-    of searching them tells it; a subtree searched on another thread starts
-    from the order of the input instead, chooses otherwise at some ties,
-    and makes a tree of other nodes and updates (the solutions are the
-    same).  SSXCC also pushes forced items in that order, and a subtree's
-    root is a committed option, with an empty force stack.  DLX1 restores
-    its links exactly, hence its equal figures.
-    """
-    load_kernels("search", "batch", kind=kind_of(cells))
-    stats.complete = False
-    t0 = time.perf_counter()
-    run = CellsRun(cells, given_nodes)
-    stats.updates = int(run.counters[1])
+    def __init__(self, cells: Cells, given_nodes, cutoff: int = 0):
+        self.run = CellsRun(cells, given_nodes)
+        self.option_start = cells.option_start
+        self.option_of = cells.option_of
+        self.clash = self.run.clash
+        self.covered = self.run.covered
+        self.base = int(self.run.counters[1])
+
+    def expand(self, path):
+        run = self.run
+        set_ = run.arrays[1]
+        for k in path:
+            run.commit(int(self.option_start[k]))
+        best = run.active_primary()
+        options = set_[best:best + set_[best - 1]].tolist()
+        # Updates as SSXC1 counts them at this node: best taken out and its
+        # options hidden once (every commit below repeats that), then each
+        # option's other items.
+        hide_best = sum(run.K.option_items(p, run.arrays[2]) - 1
+                        for p in options)
+        updates = 1 + hide_best
+        children = []
+        for p in options:
+            updates += run.commit(p) - 1 - hide_best
+            children.append(((int(self.option_of[p]),),
+                             run.active_primary() == 0))
+            run.uncommit()
+        for _ in path:
+            run.uncommit()
+        return updates, children
+
+
+def run_to_end(run) -> JobResult:
+    """Search a dancing-cells run (givens committed) to its end: its own
+    figures, the givens' updates excluded."""
+    commit = int(run.counters[1])
     if run.clash:
-        stats.complete = True
-        return 0
+        return JobResult(0, 0, 0)
     if run.covered:
-        stats.nodes = stats.solutions = 1
-        stats.complete = True
-        return 1
-    frontier, shallow = split_top(run, 64 * threads, stats)
-    nodes, starts = flat_paths([list(given_nodes) + list(path)
-                                for path in frontier])
-    counts, _, work, stopped_by = run_batch(
-        cells, nodes, starts, 0, NO_LIMIT, threads,
-        chunks_per_thread=len(frontier), deadline=deadline)
-    return finish_split(stats, t0, shallow, counts, work, stopped_by)
+        return JobResult(1, 1, 0)
+    t0 = time.perf_counter()
+    status = OUT_OF_NODES
+    while status == OUT_OF_NODES:
+        status, _ = run.step(0, NO_LIMIT, False)
+    return JobResult(int(run.counters[2]), int(run.counters[0]),
+                     int(run.counters[1]) - commit, time.perf_counter() - t0)
 
 
-def split_top(run: CellsRun, target: int, stats: Stats):
-    """Expand the top of ``run``'s tree (at most four levels, until there
-    are ``target`` open nodes) as SSXC1 branches: its MRV item, the options
-    of its set in order.  Adds the nodes and updates of the expanded nodes
-    to ``stats`` as SSXC1 counts them; returns the open nodes (each the
-    tuple of option nodes on its path) and the solutions met on the way.
-    """
-    set_ = run.arrays[1]
-    frontier = [()]
-    shallow = 0
-    for _ in range(4):  # at most four levels expanded here
-        if not frontier or len(frontier) >= target:
-            break
-        grown = []
-        for path in frontier:
-            for p in path:
-                run.commit(p)
-            stats.nodes += 1
-            best = run.active_primary()
-            options = set_[best:best + set_[best - 1]].tolist()
-            # Updates as SSXC1 counts them at this node: best taken out and
-            # its options hidden once (every commit below repeats that),
-            # then each option's other items.
-            hide_best = sum(run.K.option_items(p, run.arrays[2]) - 1
-                            for p in options)
-            stats.updates += 1 + hide_best
-            for p in options:
-                stats.updates += run.commit(p) - 1 - hide_best
-                if run.active_primary() == 0:
-                    shallow += 1  # a solution: a leaf node
-                    stats.nodes += 1
-                else:
-                    grown.append(path + (p,))
-                run.uncommit()
-            for _ in path:
-                run.uncommit()
-        frontier = grown
-    return frontier, shallow
+class SSXC1(Engine):
+    """Knuth's SSXC1: dancing cells (sparse sets), plain exact cover."""
+
+    name = "ssxc1"
+    program = "SSXC1"
+    algorithm = "cells"
+    kinds = frozenset({EXACT})
+    exact_split = False
+    cutoff = False  # SSXC1 always takes the first item with one option
+
+    def build(self, problem) -> Cells:
+        s = problem.structure()
+        return Cells(s.nitems, s.nprimary, s.members, s.sizes)
+
+    def load(self, *parts):
+        load_kernels(*("search" if part == "split" else part
+                       for part in parts), kind=kind_of_engine(self))
+
+    def start(self, arrays, given_nodes, cutoff):
+        return CellsRun(arrays, given_nodes)
+
+    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
+              cutoff, chunks_per_thread=16, deadline=None, event=None):
+        load_kernels("batch", kind=kind_of(arrays))
+        counts, first, work, stopped_by = run_batch(
+            arrays, nodes, starts, limit, max_nodes, threads,
+            chunks_per_thread, deadline, event)
+        return counts, option_numbers(first, arrays.option_of), work, \
+            stopped_by
+
+    def top(self, arrays, given_nodes, cutoff):
+        return CellsTop(arrays, given_nodes)
+
+    def count_paths(self, arrays, given_nodes, paths, threads, cutoff,
+                    deadline=None, event=None):
+        load_kernels("search", "batch", kind=kind_of(arrays))
+        nodes, starts = flat_paths(
+            [list(given_nodes) + [int(arrays.option_start[k]) for k in path]
+             for path in paths])
+        counts, _, work, stopped_by = run_batch(
+            arrays, nodes, starts, 0, NO_LIMIT, threads,
+            chunks_per_thread=max(1, len(paths)), deadline=deadline,
+            event=event)
+        return counts, work, stopped_by
+
+    def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
+        return run_to_end(self.start_job(arrays, given_nodes, path, cutoff))
+
+
+def kind_of_engine(engine) -> str:
+    """The kind of problem a dancing-cells engine's kernel searches."""
+    return COLORS if COLORS in engine.kinds else EXACT
 
 
 def _show(cells: Cells) -> str:  # pragma: no cover - a docstring helper

@@ -7,8 +7,10 @@ nodes of each depth the walk stands for.  Summed, it is an unbiased
 estimate of the tree's node count (and, weighting each node's work, of
 its updates; the weight of a solution leaf, of the solutions).  Many
 walks (*probes*) average out; their spread gives a standard error.  The
-walks run in a jitted kernel (``dlx.kernels.links.probe``); an estimated
-time comes from the updates per second of a short real search.
+walks run in the engine's kernel where it has one
+(``dlx.kernels.links.probe`` for DLX1), else from Python over its tree
+(``dlx.engines.walk``); an estimated time comes from the updates per
+second of a short real search.
 """
 
 from __future__ import annotations
@@ -20,10 +22,8 @@ from typing import Iterable
 
 import numpy as np
 
-from .kernels import links as K
-from .links import commit_givens, load_kernels
+from ..engines import engine_for
 from .search import BudgetExhausted, whole_number
-from .xcc import EXACT
 
 __all__ = ["Estimate", "estimate"]
 
@@ -92,25 +92,22 @@ def _duration(seconds: float) -> str:
 
 
 def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
-             given: Iterable[int] = (), mrv_cutoff: int = 0) -> Estimate:
-    """Knuth's estimate of ``problem.count()``'s work (see the module)."""
-    from .problem import _cutoff
-
-    if getattr(problem, "kind", EXACT) != EXACT:
-        raise ValueError("the estimate walks DLX1's search tree; a problem "
-                         "with colors or bounds has no estimate yet")
+             given: Iterable[int] = (), mrv_cutoff: int = 0,
+             algorithm: str = "auto") -> Estimate:
+    """Knuth's estimate of ``problem.count(algorithm=algorithm)``'s work
+    (see the module), on the tree of the engine ``algorithm`` picks."""
     probes = whole_number("probes", probes)
     if probes < 1:
         raise ValueError("probes must be at least 1")
     seed = whole_number("seed", seed)
-    cutoff = _cutoff(mrv_cutoff)
-    given = list(given)
-    problem._given_nodes(given)  # validated before any work
+    cutoff = whole_number("mrv_cutoff", mrv_cutoff)
+    given = problem.given_options(given)
+    engine = engine_for(problem, algorithm)
     # The rate: a short real search (which may settle the question).
     t0 = time.perf_counter()
     try:
         problem.count(given=given, max_nodes=RATE_NODES, mrv_cutoff=cutoff,
-                      algorithm="links")
+                      algorithm=engine.algorithm)
         exact = True
     except BudgetExhausted:
         exact = False
@@ -120,7 +117,7 @@ def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
         return Estimate(stats.nodes, 0.0, stats.updates, 0.0,
                         stats.solutions, 0.0, stats.seconds, probes, True)
     mean, error = probe_figures(problem, probes, seed=seed, given=given,
-                                mrv_cutoff=cutoff)
+                                mrv_cutoff=cutoff, algorithm=algorithm)
     rate = stats.updates / max(stats.seconds, spent * 1e-3, 1e-9)
     return Estimate(float(mean[0]), float(error[0]), float(mean[1]),
                     float(error[1]), float(mean[2]), float(error[2]),
@@ -128,21 +125,22 @@ def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
 
 
 def probe_figures(problem, probes: int, *, seed: int = 0,
-                  given: Iterable[int] = (), mrv_cutoff: int = 0):
+                  given: Iterable[int] = (), mrv_cutoff: int = 0,
+                  algorithm: str = "auto"):
     """The probes alone: ``(mean, standard error)``, each an array of the
     estimated ``(nodes, updates, solutions)``."""
-    arrays = problem.links.copy_arrays()
-    load_kernels("search")
-    committed = commit_givens(problem._given_nodes(list(given)), arrays)
-    if committed is None:  # the givens clash: an empty tree
+    engine = engine_for(problem, algorithm)
+    arrays = engine.arrays(problem)
+    given_nodes = engine.option_nodes(arrays,
+                                      problem.given_options(given))
+    top = engine.top(arrays, given_nodes, mrv_cutoff)
+    if top.clash:  # the givens clash: an empty tree
         return np.zeros(3), np.zeros(3)
-    if arrays[1][0] == 0:  # the givens are a cover: one leaf
-        return np.array([1.0, committed, 1.0]), np.zeros(3)
-    out = np.zeros((probes, 3), np.float64)
-    choice = np.zeros(len(problem.primary) + 1, np.int32)
-    K.estimate(*arrays, choice, mrv_cutoff, seed, out)
+    if top.covered:  # the givens are a cover: one leaf
+        return np.array([1.0, top.base, 1.0]), np.zeros(3)
+    out = engine.probe(arrays, given_nodes, mrv_cutoff, probes, seed)
     mean = out.mean(axis=0)
     error = out.std(axis=0, ddof=1) / math.sqrt(probes) if probes > 1 \
         else np.full(3, math.inf)
-    mean[1] += committed  # the givens' own updates, once
+    mean[1] += top.base  # the givens' own updates, once
     return mean, error

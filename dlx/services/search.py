@@ -16,37 +16,33 @@ count reaches a bound, to be called again later exactly where it stopped.
 and the slices are invisible to the search: nodes and updates are those of
 one uninterrupted call.
 
-An algorithm plugs in with a *run object* (``dlx.links.LinksRun`` is the
-DLX1 one): ``counters``, an int64 array ``[nodes, updates, solutions]``
-accumulated over its calls, and ``step(want, stop_at, store) -> (status,
-solutions)``, one kernel call that pauses after ``want`` solutions (``0``:
-never) and stops when ``counters[0]`` reaches ``stop_at``; ``status`` is
-one of ``EXHAUSTED``, ``PAUSED``, ``OUT_OF_NODES`` below and
-``solutions``, when ``store``, the option numbers of each solution found
-(beyond the givens; ``[]`` otherwise).
+Every engine plugs in with a *run object* (``dlx.engines.base.Run``;
+``dlx.engines.links.LinksRun`` is DLX1's): ``counters``, ``[nodes,
+updates, solutions]`` accumulated over its calls, and ``step(want,
+stop_at, store) -> (status, solutions)``, one kernel call that pauses after
+``want`` solutions (``0``: never) and stops when ``counters[0]`` reaches
+``stop_at``.  A *stop event* (anything with ``is_set()``, such as a
+``threading.Event``) stops a run between two slices as a budget does: a
+web server sets it when its client leaves.
 """
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 
 import numpy as np
 
-# What a kernel call returns (the values of dlx.kernels.links).
-EXHAUSTED = 0  # the whole tree has been explored
-PAUSED = 1  # stopped after the requested number of solutions
-OUT_OF_NODES = 2  # stopped at the node bound
+from ..engines.base import EXHAUSTED, NO_LIMIT, OUT_OF_NODES, PAUSED
+from ..engines.threads import ctrl_c_noted
 
-NO_LIMIT = np.iinfo(np.int64).max
+__all__ = ["BudgetExhausted", "Interrupted", "Stats", "Slicer", "run",
+           "finish_split", "whole_number", "seconds", "stop_event", "problem_search",
+           "EXHAUSTED", "PAUSED", "OUT_OF_NODES", "NO_LIMIT"]
 
 # A slice aims at this many seconds: long enough that a kernel call's own
-# cost (a few microseconds) is lost in it, short enough that a time limit
-# or Ctrl-C is answered at once.
+# cost (a few microseconds) is lost in it, short enough that a time limit,
+# a stop event or Ctrl-C is answered at once.
 SLICE_SECONDS = 0.005
 # The first slice, before the node rate is known, and the bounds on any.
 FIRST_SLICE_NODES = 256
@@ -127,6 +123,14 @@ def whole_number(name: str, value, *, optional: bool = False,
     return int(value)
 
 
+def stop_event(value):
+    """A stop event: None, or an object with ``is_set()``."""
+    if value is not None and not callable(getattr(value, "is_set", None)):
+        raise TypeError(f"stop must be an event with is_set() (such as a "
+                        f"threading.Event), got {value!r}"[:200])
+    return value
+
+
 def seconds(name: str, value) -> float | None:
     """A time limit: None, or a number of seconds >= 0."""
     if value is None:
@@ -173,44 +177,9 @@ class Slicer:
                             max(16, rate * SLICE_SECONDS)))
 
 
-class ctrl_c_noted:
-    """Within ``with ctrl_c_noted(on_ctrl_c) as noted:``, Ctrl-C sets
-    ``noted.hit`` (and calls ``on_ctrl_c``) instead of raising.
-
-    Python runs a signal handler at the next bytecode of the main thread,
-    wherever that is; the default handler raises ``KeyboardInterrupt``
-    there, and when "there" is a gc or weakref callback, the exception is
-    printed and dropped.  Noting the signal loses nothing.  It takes over
-    only from Python's default handler, and only in the main thread (the
-    only one that receives signals): a program's own handler is left alone.
-    """
-
-    def __init__(self, on_ctrl_c=None):
-        self.on_ctrl_c = on_ctrl_c
-        self.hit = False
-        self.previous = None
-
-    def _note(self, signum, frame):
-        self.hit = True
-        if self.on_ctrl_c is not None:
-            self.on_ctrl_c()
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread() and \
-                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-            self.previous = signal.signal(signal.SIGINT, self._note)
-        return self
-
-    def __exit__(self, *exc):
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
-            self.previous = None
-        return False
-
-
 def run(search, stats: Stats, *, limit: int | None, max_nodes: int | None,
         time_limit: float | None, store: bool, given: list[int],
-        progress=None):
+        progress=None, stop=None):
     """Drive ``search`` (a run object, see the module docstring) to the end.
 
     A generator: yields a list of solutions (each sorted, ``given``
@@ -218,7 +187,8 @@ def run(search, stats: Stats, *, limit: int | None, max_nodes: int | None,
     found.  ``stats`` is this run's own record, kept current after every
     slice.  Raises ``BudgetExhausted`` at ``max_nodes`` or ``time_limit``
     and ``Interrupted`` on Ctrl-C; ``progress(search, stats)`` is called
-    between slices when given.
+    between slices when given.  ``stop``: a stop event, which raises
+    ``BudgetExhausted`` between two slices once it is set.
     """
     counters = search.counters
     node_cap = NO_LIMIT if max_nodes is None else max_nodes
@@ -237,6 +207,11 @@ def run(search, stats: Stats, *, limit: int | None, max_nodes: int | None,
                 if deadline is not None and time.perf_counter() >= deadline:
                     raise BudgetExhausted(
                         f"search stopped at time_limit={time_limit} s with "
+                        f"{stats.solutions} solution(s) found",
+                        stats.solutions, stats)
+                if stop is not None and stop.is_set():
+                    raise BudgetExhausted(
+                        f"search stopped by its stop event with "
                         f"{stats.solutions} solution(s) found",
                         stats.solutions, stats)
                 want = (min(remaining, batch) if store else
@@ -270,90 +245,10 @@ def run(search, stats: Stats, *, limit: int | None, max_nodes: int | None,
                     f"search stopped after max_nodes={node_cap} nodes with "
                     f"{stats.solutions} solution(s) found",
                     stats.solutions, stats)
-    except KeyboardInterrupt as stop:
-        if isinstance(stop, Interrupted):
+    except KeyboardInterrupt as ctrl_c:
+        if isinstance(ctrl_c, Interrupted):
             raise
         raise Interrupted(stats.solutions, stats) from None
-
-
-def wait(futures, stop: np.ndarray, deadline: float | None) -> str | None:
-    """Wait for ``futures`` whose kernels watch the flag ``stop``.
-
-    The deadline, Ctrl-C or any exception sets the flag, so that every
-    kernel returns within a slice, and all the futures are waited for
-    before this returns or raises.  Returns what stopped them early:
-    ``"deadline"``, ``"interrupt"`` (Ctrl-C, swallowed here for the caller
-    to report with what was found), or None when they all ran to the end.
-    """
-    reason = None
-    try:
-        for f in futures:
-            while True:
-                timeout = 0.1
-                if deadline is not None and not stop[0]:
-                    timeout = min(timeout, max(0.001, deadline -
-                                               time.perf_counter()))
-                try:
-                    f.result(timeout)
-                    break
-                except FutureTimeout:
-                    if deadline is not None and not stop[0] and \
-                            time.perf_counter() >= deadline:
-                        stop[0] = 1
-                        reason = "deadline"
-    except BaseException as error:
-        stop[0] = 1
-        for f in futures:
-            try:
-                f.result()
-            except BaseException:
-                pass
-        if isinstance(error, KeyboardInterrupt):
-            return "interrupt"
-        raise
-    return reason
-
-
-def batch_chunks(nbatch: int, threads: int, chunks_per_thread: int):
-    """How a batch of ``nbatch`` instances is cut for ``threads`` threads:
-    the threads worth starting, and the chunk boundaries (instance
-    numbers, rising from 0 to ``nbatch``).  Many more chunks than threads,
-    taken in turn: instances differ a lot in cost, and a static split
-    would leave a thread idle; one thread takes the batch whole."""
-    threads = max(1, min(threads, nbatch))
-    bounds = np.linspace(0, nbatch, min(
-        nbatch, chunks_per_thread * threads if threads > 1 else 1) + 1)
-    return threads, np.unique(bounds.astype(np.int64))
-
-
-def flat_paths(paths) -> tuple[np.ndarray, np.ndarray]:
-    """The paths of a split (each a list of nodes: one instance of a batch)
-    in ``solve_batch``'s CSR form: ``nodes`` (int32) and ``starts``, where
-    instance ``b`` is ``nodes[starts[b]:starts[b + 1]]``."""
-    starts = np.zeros(len(paths) + 1, np.int64)
-    np.cumsum([len(path) for path in paths], out=starts[1:])
-    nodes = np.array([p for path in paths for p in path], np.int32)
-    return nodes, starts
-
-
-def run_tasks(task, ntasks: int, threads: int, stop: np.ndarray,
-              deadline: float | None) -> str | None:
-    """``task(k)`` for k in ``range(ntasks)`` on a pool of ``threads``
-    threads, whose kernels watch ``stop``; waited for as ``wait`` does,
-    whose answer this returns.  From the first task on, Ctrl-C raises
-    ``stop`` itself."""
-    pool = ThreadPoolExecutor(threads)
-    noted = ctrl_c_noted(lambda: stop.__setitem__(0, 1))
-    try:
-        with noted:
-            futures = [pool.submit(task, k) for k in range(ntasks)]
-            reason = wait(futures, stop, deadline)
-    except BaseException:
-        stop[0] = 1  # nothing may keep a kernel running past this call
-        raise
-    finally:
-        pool.shutdown(wait=True)
-    return "interrupt" if noted.hit else reason
 
 
 def finish_split(stats: Stats, t0: float, shallow: int, counts: np.ndarray,
@@ -362,9 +257,10 @@ def finish_split(stats: Stats, t0: float, shallow: int, counts: np.ndarray,
 
     ``shallow`` solutions were met while splitting; ``counts``, ``work``
     and ``stopped_by`` are what the batch of subtrees returned (see
-    ``dlx.links.run_batch``).  Adds the subtrees' work to ``stats`` and
+    ``Engine.count_paths``).  Adds the subtrees' work to ``stats`` and
     returns the count, or raises ``Interrupted`` (Ctrl-C) or
-    ``BudgetExhausted`` (the deadline) with what was counted.  A subtree cut
+    ``BudgetExhausted`` (the deadline, or the stop event) with what was
+    counted.  A subtree cut
     short adds its work but not its solutions, which its kernel could not
     hand back: the partial count is a floor.
     """
@@ -378,5 +274,44 @@ def finish_split(stats: Stats, t0: float, shallow: int, counts: np.ndarray,
         raise BudgetExhausted(
             f"search stopped at its time limit with {stats.solutions} "
             f"solution(s) found", stats.solutions, stats)
+    if stopped_by == "stopped":
+        raise BudgetExhausted(
+            f"search stopped by its stop event with {stats.solutions} "
+            f"solution(s) found", stats.solutions, stats)
     stats.complete = True
     return stats.solutions
+
+
+def problem_search(problem, engine, *, limit, given: list[int], max_nodes,
+           time_limit, cutoff: int, store: bool, progress=None, stop=None):
+    """One search of ``problem`` by ``engine`` (a generator, see ``run``),
+    with the given options (checked option numbers) chosen first.
+
+    ``problem.stats`` is this run's record from its start, and again
+    whenever it resumes: it always belongs to the run that searched last
+    (in this thread), never to a mix of two.
+    """
+    stats = problem.stats = Stats(complete=False)
+    if limit == 0:
+        stats.complete = True
+        return
+    arrays = engine.arrays(problem)
+    runner = engine.start(arrays, engine.option_nodes(arrays, given),
+                          cutoff)
+    stats.updates = int(runner.counters[1])
+    if runner.clash:  # the givens overlap: no solution
+        stats.complete = True
+        return
+    if runner.covered:
+        # No primary item left to cover: the empty set of further
+        # options is the one solution, and the tree's one (leaf) node.
+        stats.nodes = stats.solutions = 1
+        stats.complete = True
+        yield [sorted(given)] if store else 1
+        return
+    for found in run(runner, stats, limit=limit, max_nodes=max_nodes,
+                            time_limit=time_limit, store=store,
+                            given=sorted(given), progress=progress,
+                            stop=stop):
+        yield found
+        problem.stats = stats

@@ -1,12 +1,13 @@
-"""DLX1 on the engine's side: the arrays of a problem, and running them.
+"""DLX1, Knuth's dancing links for plain exact cover: the engine.
 
 ``Links`` builds Knuth's DLX1 arrays (see ``dlx.kernels.links``) from the
-shared input every algorithm starts from: item numbers option after option
-(``members``, 1-based) and the number of items in each option (``sizes``).
-``LinksRun`` is one search over a private copy of them, in the form
-``dlx.search.run`` drives; ``run_batch`` runs ``solve_batch`` over many
-instances on threads, and ``count_parallel`` counts one tree on threads by
-splitting its top levels.
+problem's structure: item numbers option after option (``members``,
+1-based) and the number of items in each option (``sizes``).
+``LinksRun`` is one search over a private copy of them, ``run_batch`` runs
+``solve_batch`` over many instances on threads, ``LinksTop`` walks the top
+of the tree one node at a time (to split it into jobs), ``run_job`` counts
+one job and hands back the rest when its node budget runs out, and
+``DLX1`` is the engine that the services see.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ import time
 
 import numpy as np
 
-from .kernels import links as K
-from .search import (NO_LIMIT, Stats, batch_chunks, finish_split, flat_paths,
-                     run_tasks)
+from ..kernels import links as K
+from .base import (EXACT, NO_LIMIT, OUT_OF_NODES, Engine, JobResult, Run,
+                   Top)
+from .threads import batch_chunks, flat_paths, run_tasks
+
 
 class Links:
     """The DLX1 arrays of one problem (see ``dlx.kernels.links``)."""
@@ -184,7 +187,7 @@ def columns_used(first: np.ndarray) -> int:
 
 def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
               cutoff, chunks_per_thread=16, deadline=None,
-              solve=K.solve_batch):
+              solve=K.solve_batch, event=None):
     """Run ``K.solve_batch`` over CSR instances, in chunks on ``threads``
     threads (each with its own copy of the links); about
     ``chunks_per_thread`` chunks per thread.
@@ -193,7 +196,8 @@ def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
     ``-1`` padded), ``work`` (nodes, search updates, given updates) and
     what stopped it early (see ``dlx.search.wait``: ``"deadline"`` for
     ``deadline``, a ``time.perf_counter()`` value, ``"interrupt"`` for
-    Ctrl-C, None): every instance cut short has ``counts`` ``K.STOPPED``.
+    Ctrl-C, ``"stopped"`` for the stop ``event``, None): every instance
+    cut short has ``counts`` ``K.STOPPED``.
     ``solve`` is the kernel (another algorithm's ``solve_batch`` with the
     same arguments after its own arrays).
     The search runs on worker threads even for one thread, so that this
@@ -222,72 +226,12 @@ def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
             local.links = tuple(a.copy() for a in arrays)
         run(bounds[k], bounds[k + 1], local.links)
 
-    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline)
+    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline,
+                           event)
     return counts, first, work, stopped_by
 
 
-def count_parallel(links: Links, given_nodes: list[int], threads: int,
-                   cutoff: int, stats: Stats, deadline=None) -> int:
-    """Count on ``threads`` threads by splitting the top of the tree.
-
-    The top levels are expanded here, exactly as the kernel would (MRV
-    item, options in order), counting their nodes and updates like DLX1;
-    each frontier node becomes one instance of ``solve_batch`` whose givens
-    are the options on its path.  ``stats`` is kept current.  Raises
-    ``BudgetExhausted`` at the deadline and ``Interrupted`` on Ctrl-C, with
-    the solutions of the subtrees finished by then.
-    """
-    load_kernels("steps", "batch")
-    stats.complete = False
-    t0 = time.perf_counter()
-    arrays = links.copy_arrays()
-    llink, rlink = arrays[0], arrays[1]
-    updates = commit_givens(given_nodes, arrays)
-    if updates is None:  # the givens overlap: no solution
-        stats.complete = True
-        return 0
-    stats.updates += updates
-    if rlink[0] == 0:  # the givens alone are a cover: one leaf node
-        stats.nodes = stats.solutions = 1
-        stats.complete = True
-        return 1
-    frontier = [()]
-    shallow = 0
-    target = 64 * threads
-    for _ in range(4):  # at most four levels expanded here
-        if not frontier or len(frontier) >= target:
-            break
-        grown = []
-        for path in frontier:
-            for p in path:
-                K.commit_option(p, *arrays)
-            stats.nodes += 1
-            best = K.choose_item(llink, rlink, arrays[5], cutoff)
-            stats.updates += K.cover(best, *arrays)
-            p = int(arrays[3][best])
-            while p != best:
-                stats.updates += K.cover_rest(p, *arrays)
-                if rlink[0] == 0:  # a solution: a leaf node
-                    shallow += 1
-                    stats.nodes += 1
-                else:
-                    grown.append(path + (p,))
-                K.uncover_rest(p, *arrays)
-                p = int(arrays[3][p])
-            K.uncover(best, *arrays)
-            for p in reversed(path):
-                K.release_option(p, *arrays)
-        frontier = grown
-    nodes, starts = flat_paths(frontier)
-    # Subtrees next to each other in the frontier share a prefix and are
-    # often alike in size, so each is a chunk of its own.
-    counts, _, work, stopped_by = run_batch(
-        arrays, nodes, starts, 0, NO_LIMIT, links.nprimary + 1, threads,
-        cutoff, chunks_per_thread=len(frontier), deadline=deadline)
-    return finish_split(stats, t0, shallow, counts, work, stopped_by)
-
-
-class LinksRun:
+class LinksRun(Run):
     """One DLX1 search over a private copy of ``links``, for ``dlx.search``.
 
     The given options are committed first; ``clash`` tells that they
@@ -331,3 +275,202 @@ class LinksRun:
         stored = min(int(self.counters[2]) - before, keep)
         return status, [self.option_of[out[r, :out_len[r]]].tolist()
                         for r in range(stored)]
+
+
+class LinksTop(Top):
+    """DLX1's search tree near the root, walked from Python one node at a
+    time with the kernels' single steps (the item is chosen as the search
+    chooses it, so the frontier is the search's own).  Paths are option
+    numbers."""
+
+    def __init__(self, links: Links, given_nodes, cutoff: int):
+        load_kernels("steps")
+        self.arrays = links.copy_arrays()
+        self.option_start = links.option_start
+        self.option_of = links.option_of
+        self.cutoff = cutoff
+        updates = commit_givens(given_nodes, self.arrays)
+        self.clash = updates is None
+        self.base = updates or 0
+        self.covered = not self.clash and self.arrays[1][0] == 0
+
+    def _enter(self, path):
+        nodes = [int(self.option_start[k]) for k in path]
+        for p in nodes:
+            K.commit_option(p, *self.arrays)
+        return nodes
+
+    def _leave(self, nodes):
+        for p in reversed(nodes):
+            K.release_option(p, *self.arrays)
+
+    def expand(self, path):
+        arrays = self.arrays
+        llink, rlink, dlink = arrays[0], arrays[1], arrays[3]
+        nodes = self._enter(path)
+        best = K.choose_item(llink, rlink, arrays[5], self.cutoff)
+        updates = K.cover(best, *arrays)
+        children = []
+        p = int(dlink[best])
+        while p != best:
+            updates += K.cover_rest(p, *arrays)
+            children.append(((int(self.option_of[p]),), bool(rlink[0] == 0)))
+            K.uncover_rest(p, *arrays)
+            p = int(dlink[p])
+        K.uncover(best, *arrays)
+        self._leave(nodes)
+        return updates, children
+
+    def size(self, path, probes: int, seed: int):
+        load_kernels("search")
+        nodes = self._enter(path)
+        out = np.zeros((probes, 3))
+        choice = np.zeros(len(self.arrays[0]), np.int32)
+        K.estimate(*self.arrays, choice, self.cutoff, seed, out)
+        self._leave(nodes)
+        return float(out[:, 0].mean()), float(out[:, 1].mean())
+
+
+def run_job(links: Links, given_nodes, path: tuple, cutoff: int,
+            budget: int = 0) -> JobResult:
+    """Count the subtree at ``path`` (option numbers below the givens) for
+    at most ``budget`` nodes (0: to its end); see ``Engine.run_job``.
+
+    DLX1 restores its links exactly, so the subtree counted with the
+    path's options given is the one search's subtree, node for node; the
+    updates of committing them belong to the split, not to the job.
+    """
+    load_kernels("search")
+    run = LinksRun(links, list(given_nodes) + [
+        int(links.option_start[k]) for k in path], cutoff)
+    commit = int(run.counters[1])
+    if run.clash:
+        return JobResult(0, 0, 0)
+    if run.covered:
+        return JobResult(1, 1, 0)
+    t0 = time.perf_counter()
+    status = K.search(*run.arrays, run.choice, run.state,
+                      np.zeros((0, 1), np.int32), np.zeros(0, np.int32), 0,
+                      min(int(budget), NO_LIMIT) if budget else NO_LIMIT,
+                      run.counters, cutoff)
+    seconds = time.perf_counter() - t0
+    solutions, nodes, updates = (int(x) for x in run.counters[[2, 0, 1]])
+    result = JobResult(solutions, nodes, updates - commit, seconds)
+    if status == OUT_OF_NODES:
+        hand_back(run, tuple(path), result)
+    return result
+
+
+def hand_back(run: LinksRun, path: tuple, result: JobResult) -> None:
+    """Turn a search stopped at its node bound into jobs, undoing it.
+
+    The kernel stops on entering a node (``state`` is ``(level,
+    FORWARD)``): that node, whose path is ``choice[0..level-1]``, is a job,
+    and so is every option still untried at each level above it.  Trying
+    one of those costs its parent the updates of ``cover_rest`` (and a
+    leaf node when it completes a cover), which one search counts at the
+    parent: added to ``result`` here, with the jobs in ``result.rest``.
+    """
+    arrays = run.arrays
+    rlink, dlink, top = arrays[1], arrays[3], arrays[4]
+    option_of = run.option_of
+    choice = run.choice
+    level = int(run.state[0])
+    below = [int(option_of[choice[k]]) for k in range(level)]
+    shares = [1.0]
+    for k in range(level):  # Knuth's measure: 1 / the product of degrees
+        best = int(top[choice[k]])
+        degree = 0
+        q = int(dlink[best])
+        while q != best:
+            degree += 1
+            q = int(dlink[q])
+        shares.append(shares[-1] / degree)
+    result.rest.append((path + tuple(below), shares[level]))
+    for k in range(level - 1, -1, -1):
+        p = int(choice[k])
+        best = int(top[p])
+        K.uncover_rest(p, *arrays)
+        q = int(dlink[p])
+        while q != best:
+            result.updates += K.cover_rest(q, *arrays)
+            if rlink[0] == 0:  # a cover: a leaf, not a job
+                result.solutions += 1
+                result.nodes += 1
+            else:
+                result.rest.append((path + tuple(below[:k]) +
+                                    (int(option_of[q]),), shares[k + 1]))
+            K.uncover_rest(q, *arrays)
+            q = int(dlink[q])
+        K.uncover(best, *arrays)
+    run.state[:] = (0, K.DONE)
+
+
+class DLX1(Engine):
+    """Knuth's DLX1: dancing links, plain exact cover (secondary items
+    included)."""
+
+    name = "dlx1"
+    program = "DLX1"
+    algorithm = "links"
+    kinds = frozenset({EXACT})
+    hands_back = True
+
+    def build(self, problem) -> Links:
+        s = problem.structure()
+        return Links(s.nitems, s.nprimary, s.members, s.sizes)
+
+    def load(self, *parts):
+        load_kernels(*("steps" if part == "split" else part
+                       for part in parts))
+
+    def start(self, arrays, given_nodes, cutoff):
+        return LinksRun(arrays, given_nodes, cutoff)
+
+    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
+              cutoff, chunks_per_thread=16, deadline=None, event=None):
+        load_kernels("batch")
+        counts, first, work, stopped_by = run_batch(
+            arrays.copy_arrays(), nodes, starts, limit, max_nodes,
+            arrays.nprimary + 1, threads, cutoff, chunks_per_thread,
+            deadline, event=event)
+        return counts, option_numbers(first, arrays.option_of), work, \
+            stopped_by
+
+    def top(self, arrays, given_nodes, cutoff):
+        return LinksTop(arrays, given_nodes, cutoff)
+
+    def count_paths(self, arrays, given_nodes, paths, threads, cutoff,
+                    deadline=None, event=None):
+        load_kernels("batch")
+        nodes, starts = flat_paths(
+            [list(given_nodes) + [int(arrays.option_start[k]) for k in path]
+             for path in paths])
+        # Subtrees next to each other share a prefix and are often alike
+        # in size, so each is a chunk of its own.
+        counts, _, work, stopped_by = run_batch(
+            arrays.copy_arrays(), nodes, starts, 0, NO_LIMIT,
+            arrays.nprimary + 1, threads, cutoff,
+            chunks_per_thread=max(1, len(paths)), deadline=deadline,
+            event=event)
+        return counts, work, stopped_by
+
+    def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
+        return run_job(arrays, given_nodes, path, cutoff, budget)
+
+    def probe(self, arrays, given_nodes, cutoff, probes, seed):
+        load_kernels("search")
+        copy = arrays.copy_arrays()
+        commit_givens(given_nodes, copy)
+        out = np.zeros((probes, 3), np.float64)
+        choice = np.zeros(arrays.nprimary + 1, np.int32)
+        K.estimate(*copy, choice, cutoff, seed, out)
+        return out
+
+
+def option_numbers(first: np.ndarray, option_of: np.ndarray) -> np.ndarray:
+    """Rows of option nodes (``-1``-padded, as ``solve_batch`` keeps the
+    first solutions) as option numbers, trimmed to the columns in use."""
+    width = columns_used(first)
+    return np.where(first[:, :width] >= 0, option_of[first[:, :width]],
+                    np.int32(-1)).astype(np.int32, copy=False)

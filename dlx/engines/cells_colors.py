@@ -1,0 +1,25 @@
+"""SSXCC, Knuth's dancing cells with colors: the engine.
+
+Its kernel is ``dlx.kernels.cells_colors``; its arrays, runs, batches and
+splits are SSXC1's (``dlx.engines.cells``), which drive either kernel
+(``Cells.kernel`` says which): purifying hides only the options of other
+colors, and a stack of forced items breaks ties by input order.
+"""
+
+from __future__ import annotations
+
+from .base import COLORS
+from .cells import SSXC1, Cells
+
+
+class SSXCC(SSXC1):
+    """Knuth's SSXCC: dancing cells with colors on secondary items."""
+
+    name = "ssxcc"
+    program = "SSXCC"
+    kinds = frozenset({COLORS})
+
+    def build(self, problem) -> Cells:
+        s = problem.structure()
+        return Cells(s.nitems, s.nprimary, s.members, s.sizes,
+                     colors=s.colors)

@@ -1,0 +1,165 @@
+"""The registry: every engine, and the one place that picks one.
+
+``engine_for(problem, algorithm)`` is the only code that looks at a
+problem's kind: ``"links"`` is Knuth's dancing links (DLX1, DLX2 with
+colors, DLX3 with bounds), ``"cells"`` his dancing cells (SSXC1, SSXCC,
+SSMCC), ``"memo"`` memoized counting, and ``"auto"`` picks links or cells
+by the problem's shape (measured: see ``hide_work``).  A new engine is
+one line of ``ENGINES`` (and a rule here if ``"auto"`` should pick it).
+``refuse`` words every refusal of a service the problem's engine lacks,
+so that the Python API, the CLIs and the web API say the same sentence.
+"""
+
+from __future__ import annotations
+
+from .base import COLORS, EXACT, MULTIPLICITIES, Engine, Unsupported
+from .bounds import DLX3
+from .cells import SSXC1
+from .cells_bounds import SSMCC
+from .cells_colors import SSXCC
+from .colors import DLX2
+from .links import DLX1
+from .memo import Memo
+
+#: Every engine, by the family ``algorithm=`` names and the kinds it reads.
+ENGINES: tuple[Engine, ...] = (DLX1(), DLX2(), DLX3(), SSXC1(), SSXCC(),
+                               SSMCC(), Memo())
+BY_NAME = {engine.name: engine for engine in ENGINES}
+
+#: What ``algorithm=`` takes on every search method.
+ALGORITHMS = ("links", "cells", "auto")
+
+#: How a kind of problem is named in a sentence.
+KIND_PHRASE = {EXACT: "plain exact cover", COLORS: "colors",
+               MULTIPLICITIES: "bounds (multiplicities)"}
+
+# "auto" searches with cells when hide_work(problem) is at least this
+# (plain exact cover: SSXC1 against DLX1) ...
+CELLS_FROM = 1.0
+# ... and, with colors, at least this (SSXCC against DLX2; measured with
+# bench/xcc.py, see cells_for_colors).
+COLORS_CELLS_FROM = 2.0
+# ... and, with bounds, at least this (SSMCC against DLX3; measured with
+# bench/mcc_auto.py, see cells_for_bounds).
+BOUNDS_CELLS_FROM = 4.0
+
+
+def hide_work(nitems: int, noptions: int, nnodes: int) -> float:
+    """How much work covering an item is, per item of the problem: the
+    options per item (nnodes / nitems) times the items per option
+    (nnodes / noptions), over the number of items.
+
+    At every node dancing cells pays for a scan and a save of all active
+    items, and wins it back in hiding (sparse-set swaps, and SSXC1's
+    look-ahead, which spares whole nodes); the more an item's options
+    weigh against the number of items, the more it wins.  Measured
+    (bench/cells_vs_ssxc1.py, CPU time, links / cells): pentomino 6x10
+    14.1 (1.4-1.5x faster with cells), Langford 11 and 12 1.36-1.38
+    (1.2-1.3x); queens 12 and 13 0.5 (0.65-0.7x: links faster), Sudoku
+    grids 6x6 0.17 (0.77x), single Sudoku puzzles under 0.1 (0.3-0.5x).
+    """
+    if nitems == 0 or noptions == 0:
+        return 0.0
+    return (nnodes / nitems) * (nnodes / noptions) / nitems
+
+
+def problem_hide_work(problem) -> float:
+    """``hide_work`` of a problem (an ``ExactCover``)."""
+    s = problem.structure()
+    return hide_work(s.nitems, len(s.sizes), len(s.members))
+
+
+def cells_for_exact_cover(problem) -> bool:
+    """``"auto"``'s rule for plain exact cover: ``hide_work`` at least
+    ``CELLS_FROM``."""
+    return problem_hide_work(problem) >= CELLS_FROM
+
+
+def cells_for_colors(problem) -> bool:
+    """``"auto"``'s rule for colors (SSXCC against DLX2): ``hide_work`` at
+    least ``COLORS_CELLS_FROM``.
+
+    Measured (bench/xcc.py --files tests/data/dlx2, four runs of best of
+    3 or 7 rounds that alternate the two, on a loaded machine; cells /
+    links time): 3x3 word squares 0.66-0.68 (hide_work 33), de Bruijn
+    n=3, k=3 0.81-0.97 (2.68), n=5 0.74-1.02 (5.28), DLX2's debruijn-4
+    0.95-0.98 (3.77): cells.  De Bruijn n=2, k=4 0.69-1.14 (1.67: level),
+    queens 12 with colored diagonals 1.00-1.17 (0.52), and DLX2's small
+    files from 1.57 to 1.75 (0.97-1.30, a few µs): links.  Above 2 only
+    random-1 (2.54, 9 against 12 µs) went the other way.
+    """
+    return problem_hide_work(problem) >= COLORS_CELLS_FROM
+
+
+def cells_for_bounds(problem) -> bool:
+    """``"auto"``'s rule for bounds (SSMCC against DLX3): ``hide_work`` at
+    least ``BOUNDS_CELLS_FROM``.
+
+    Measured (``python bench/mcc_auto.py --rounds 3``, CPU time, best of
+    3, the two alternating, load about 1.5; links / cells time): rooks
+    0.60-0.76 (hide_work 1.0), 1-2 queens a line 0.70-0.77, queens 10/12
+    and Langford 11 given one bound 0.63-0.77 (0.5, 1.4): links.  The
+    6x10 pentominoes given one bound 1.07 (14): cells.  Knuth's own small
+    bounded files and Sudoku puzzles given a bound went either way within
+    a millisecond.  (Batches of uniqueness checks took 0.41-0.58 of the
+    time with links, as batches always use.)
+    """
+    return problem_hide_work(problem) >= BOUNDS_CELLS_FROM
+
+
+# The kinds of problem dancing cells can search (SSXC1, SSXCC, SSMCC), each
+# with the rule by which "auto" picks it over dancing links for a search.
+CELLS_RULES = {EXACT: cells_for_exact_cover,
+               COLORS: cells_for_colors,
+               MULTIPLICITIES: cells_for_bounds}
+
+
+def check_algorithm(algorithm) -> str:
+    """``algorithm`` checked: one of ``ALGORITHMS`` (a TypeError for
+    another type, a ValueError for another name)."""
+    if not isinstance(algorithm, str):
+        raise TypeError(f"algorithm must be one of {', '.join(ALGORITHMS)}; "
+                        f"got {algorithm!r}"[:200])
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of "
+                         f"{', '.join(ALGORITHMS)}; got {algorithm!r}"[:200])
+    return algorithm
+
+
+def family(problem, algorithm="auto", purpose: str = "search") -> str:
+    """``"links"`` or ``"cells"``: ``algorithm`` checked and ``"auto"``
+    decided.  ``purpose`` is ``"search"`` (count, solutions, solve) or
+    ``"batch"`` (``solve_batch``): a batch is always ``"links"`` (measured
+    faster on every Sudoku batch: its instances are small searches, where
+    the per-node scan and save of dancing cells weigh most)."""
+    algorithm = check_algorithm(algorithm)
+    if algorithm != "auto":
+        return algorithm
+    if purpose == "batch":
+        return "links"
+    return "cells" if CELLS_RULES[problem.kind](problem) else "links"
+
+
+def engine_for(problem, algorithm="auto", purpose: str = "search") -> Engine:
+    """The engine that searches ``problem`` (an ``ExactCover``) with
+    ``algorithm`` (see ``family``)."""
+    return engine_of(family(problem, algorithm, purpose), problem.kind)
+
+
+def engine_of(algorithm: str, kind: str) -> Engine:
+    """The engine of family ``algorithm`` for problems of ``kind``."""
+    for engine in ENGINES:
+        if engine.algorithm == algorithm and kind in engine.kinds:
+            return engine
+    raise refuse(f"algorithm={algorithm!r}", kind)
+
+
+def refuse(service: str, kind: str, engine: Engine | None = None,
+           instead: str = "") -> Unsupported:
+    """The one sentence for a service that no engine offers for ``kind``
+    (or that ``engine`` lacks): ``Unsupported`` (a ValueError) to raise."""
+    where = f"a problem with {KIND_PHRASE[kind]}"
+    if engine is not None:
+        where += f" searched by {engine.program}"
+    return Unsupported(f"{service} is not available for {where}"
+                       + (f"; {instead}" if instead else ""))

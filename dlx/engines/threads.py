@@ -1,0 +1,140 @@
+"""Running kernels on threads: the pool, the stop flag, Ctrl-C.
+
+Every engine's batch and split counts run their kernels (which release the
+GIL) on a thread pool and watch one stop flag (``stop``, a one-byte array
+the kernels read between slices): a deadline, Ctrl-C or an error raises
+it, and every kernel returns within a slice.  ``ctrl_c_noted`` turns
+Ctrl-C into a flag while a kernel runs, so that it is never lost.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+
+import numpy as np
+
+
+class ctrl_c_noted:
+    """Within ``with ctrl_c_noted(on_ctrl_c) as noted:``, Ctrl-C sets
+    ``noted.hit`` (and calls ``on_ctrl_c``) instead of raising.
+
+    Python runs a signal handler at the next bytecode of the main thread,
+    wherever that is; the default handler raises ``KeyboardInterrupt``
+    there, and when "there" is a gc or weakref callback, the exception is
+    printed and dropped.  Noting the signal loses nothing.  It takes over
+    only from Python's default handler, and only in the main thread (the
+    only one that receives signals): a program's own handler is left alone.
+    """
+
+    def __init__(self, on_ctrl_c=None):
+        self.on_ctrl_c = on_ctrl_c
+        self.hit = False
+        self.previous = None
+
+    def _note(self, signum, frame):
+        self.hit = True
+        if self.on_ctrl_c is not None:
+            self.on_ctrl_c()
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.previous = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
+        return False
+
+
+def wait(futures, stop: np.ndarray, deadline: float | None,
+         event=None) -> str | None:
+    """Wait for ``futures`` whose kernels watch the flag ``stop``.
+
+    The deadline, Ctrl-C or any exception sets the flag, so that every
+    kernel returns within a slice, and all the futures are waited for
+    before this returns or raises.  Returns what stopped them early:
+    ``"deadline"``, ``"stopped"`` (``event``, a stop event, was set),
+    ``"interrupt"`` (Ctrl-C, swallowed here for the caller to report with
+    what was found), or None when they all ran to the end.
+    """
+    reason = None
+    try:
+        for f in futures:
+            while True:
+                timeout = 0.1
+                if deadline is not None and not stop[0]:
+                    timeout = min(timeout, max(0.001, deadline -
+                                               time.perf_counter()))
+                try:
+                    f.result(timeout)
+                    break
+                except FutureTimeout:
+                    if stop[0]:
+                        continue
+                    if deadline is not None and \
+                            time.perf_counter() >= deadline:
+                        stop[0] = 1
+                        reason = "deadline"
+                    elif event is not None and event.is_set():
+                        stop[0] = 1
+                        reason = "stopped"
+    except BaseException as error:
+        stop[0] = 1
+        for f in futures:
+            try:
+                f.result()
+            except BaseException:
+                pass
+        if isinstance(error, KeyboardInterrupt):
+            return "interrupt"
+        raise
+    return reason
+
+
+def batch_chunks(nbatch: int, threads: int, chunks_per_thread: int):
+    """How a batch of ``nbatch`` instances is cut for ``threads`` threads:
+    the threads worth starting, and the chunk boundaries (instance
+    numbers, rising from 0 to ``nbatch``).  Many more chunks than threads,
+    taken in turn: instances differ a lot in cost, and a static split
+    would leave a thread idle; one thread takes the batch whole."""
+    threads = max(1, min(threads, nbatch))
+    bounds = np.linspace(0, nbatch, min(
+        nbatch, chunks_per_thread * threads if threads > 1 else 1) + 1)
+    return threads, np.unique(bounds.astype(np.int64))
+
+
+def flat_paths(paths) -> tuple[np.ndarray, np.ndarray]:
+    """The paths of a split (each a list of nodes: one instance of a batch)
+    in ``solve_batch``'s CSR form: ``nodes`` (int32) and ``starts``, where
+    instance ``b`` is ``nodes[starts[b]:starts[b + 1]]``."""
+    starts = np.zeros(len(paths) + 1, np.int64)
+    np.cumsum([len(path) for path in paths], out=starts[1:])
+    nodes = np.array([p for path in paths for p in path], np.int32)
+    return nodes, starts
+
+
+def run_tasks(task, ntasks: int, threads: int, stop: np.ndarray,
+              deadline: float | None, event=None) -> str | None:
+    """``task(k)`` for k in ``range(ntasks)`` on a pool of ``threads``
+    threads, whose kernels watch ``stop``; waited for as ``wait`` does
+    (with the deadline and the stop ``event``), whose answer this returns.  From the first task on, Ctrl-C raises
+    ``stop`` itself."""
+    pool = ThreadPoolExecutor(threads)
+    noted = ctrl_c_noted(lambda: stop.__setitem__(0, 1))
+    try:
+        with noted:
+            futures = [pool.submit(task, k) for k in range(ntasks)]
+            reason = wait(futures, stop, deadline, event)
+    except BaseException:
+        stop[0] = 1  # nothing may keep a kernel running past this call
+        raise
+    finally:
+        pool.shutdown(wait=True)
+    return "interrupt" if noted.hit else reason

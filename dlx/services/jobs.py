@@ -1,0 +1,327 @@
+"""Counts that take hours: a split's jobs run anywhere, checkpointed.
+
+``count`` splits the tree (``dlx.services.split``), runs the jobs in this
+process, on a process pool or on any executor (``dlx.services.pool``),
+records each in a checkpoint (``dlx.services.checkpoint``) and reports
+progress (``dlx.services.progress``); the figures add up to one search's
+(see ``dlx.services.split``).  It works for every engine that splits.
+
+On a pool of workers each job stops after a node budget (a share of the
+whole tree's estimated nodes) where its engine can hand back its
+unexplored rest as new jobs (``Engine.hands_back``): the node where it
+stopped and the untried siblings of every node on its path.  So the
+figures still add up exactly, and a job whose size the estimate missed
+(polyomino trees are very irregular) cannot hold up the end of a count.
+"""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures as cf
+import os
+import time
+from typing import Callable, Iterable, Sequence
+
+from ..engines.base import NO_LIMIT, JobResult
+from .checkpoint import Checkpoint
+from .pool import (Payload, dask_client, executor_workers, process_pool,
+                   run_jobs, run_piece, stop_pool)
+from .progress import Progress, progress_bar, slice_progress
+from .search import BudgetExhausted, Interrupted, Stats, run, whole_number
+from .split import (JOBS_PER_WORKER, MIN_JOBS, Job, Split, problem_digest,
+                    split, splitting_engine)
+
+__all__ = ["count", "job_budget", "SERIAL_PROBE_NODES"]
+
+# On an executor of our choosing (a process pool) each job is one task.
+# Elsewhere a task costs more (a Dask task takes milliseconds of the
+# scheduler's time), so jobs go in batches, this many per worker; each
+# batch takes every so many jobs of the largest-first order, so batches
+# are alike in size.
+TASKS_PER_WORKER = 16
+# On a pool of workers a job stops after a node budget and hands back its
+# unexplored rest as new jobs: the budget is the tree's estimated nodes
+# over BUDGET_PER_WORKER pieces per worker, so that the last pieces to
+# finish hold up their workers for a small share of the count (in a
+# simulation of 6x10 pentominoes on 100 workers, bench/longcount.py, 8
+# left 8% of the workers' time idle, 32 left 2%) ...
+BUDGET_PER_WORKER = 32
+# ... but never below this many nodes (a few tens of milliseconds), so a
+# piece's own cost (a copy of the arrays, its givens chosen, a task sent)
+# is lost in it.
+MIN_BUDGET = 1 << 18
+# A count on several processes or threads first searches this many nodes
+# in one, and only splits the tree when that does not finish it: a small
+# tree is over before a pool would start.
+SERIAL_PROBE_NODES = 20_000
+
+
+def workers_of(jobs) -> int:
+    """``jobs`` checked: how many processes (0: one per core)."""
+    return whole_number("jobs", jobs) or (os.cpu_count() or 1)
+
+
+def job_budget(plan: Split, workers: int) -> int:
+    """The node budget of a job run by ``workers`` workers (0: none):
+    ``BUDGET_PER_WORKER`` pieces per worker of the estimated tree, at
+    least ``MIN_BUDGET`` nodes."""
+    if not plan.estimated_nodes:
+        return 0
+    # (An empty 9x9 Sudoku's tree is estimated far beyond int64.)
+    return min(NO_LIMIT, max(MIN_BUDGET, int(
+        plan.estimated_nodes / (BUDGET_PER_WORKER * max(1, workers)))))
+
+
+def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
+          jobs: int = 0, executor: cf.Executor | None = None,
+          split_jobs: int | None = None, checkpoint=None,
+          progress: Callable[[Progress], None] | bool | None = None,
+          plan: Split | None = None, budget: int | None = None,
+          algorithm: str = "auto") -> int:
+    """Count every solution of ``problem`` as independent jobs.
+
+    ``executor``: any ``concurrent.futures.Executor`` (for a Dask cluster,
+    ``distributed.Client(...).get_executor()``: the problem is sent to
+    each worker once); by default ``jobs`` processes on this machine (0:
+    one per core; 1: in this process).  ``split_jobs``: how many jobs to
+    split into (default: ``JOBS_PER_WORKER`` per worker, at least
+    ``MIN_JOBS``; a checkpoint keeps its own).  ``budget``: the nodes a
+    job explores on a worker before it hands back its rest as new jobs
+    (default ``job_budget``, where the engine can hand back; 0: never;
+    jobs run in this process run to their end).  ``checkpoint``: a file
+    recording every finished job and every job handed back (see
+    ``Checkpoint``); the same call after a crash resumes from it.
+    ``progress``: a callable given a ``Progress`` after each job, or True
+    for a bar on stderr.  ``algorithm`` picks the engine whose tree is
+    split (``plan``, a split made before, names its own).
+
+    Sets ``problem.stats`` to the figures of the whole search (for the
+    engines with an ``exact_split``, the same count, nodes and updates as
+    one search from the root) and returns the count.  Ctrl-C raises
+    ``dlx.Interrupted`` with the partial count (the jobs finished so far).
+    """
+    from ..engines import BY_NAME
+
+    workers = executor_workers(executor) if executor is not None \
+        else workers_of(jobs)
+    budget = whole_number("budget", budget, optional=True)
+    given = problem.given_options(given)
+    engine = BY_NAME[plan.engine] if plan is not None else \
+        splitting_engine(problem, algorithm)
+    if executor is None and workers > 1 and checkpoint is None \
+            and plan is None:
+        try:  # a small tree is over before a process pool would start
+            return problem.count(given=given, max_nodes=SERIAL_PROBE_NODES,
+                                 algorithm=engine.algorithm,
+                                 mrv_cutoff=mrv_cutoff)
+        except BudgetExhausted:
+            pass
+    fingerprint = problem_digest(problem)
+    if plan is None:
+        target = split_jobs
+        if target is None and checkpoint is not None:
+            header = Checkpoint.read_header(checkpoint)
+            if header is not None and header.get("problem") == fingerprint:
+                target = header.get("target")
+        if target is None:
+            target = max(MIN_JOBS, JOBS_PER_WORKER * workers)
+        plan = split(problem, jobs=target, given=given,
+                     mrv_cutoff=mrv_cutoff, engine=engine)
+    if budget is None:
+        budget = job_budget(plan, workers) if engine.hands_back else 0
+    log = None
+    if checkpoint is not None:
+        log = Checkpoint(checkpoint, fingerprint, plan)
+    bar = None
+    if progress is True:
+        progress = bar = progress_bar()
+    start = time.perf_counter()
+    stats = Stats(plan.nodes, plan.updates, plan.solutions, 0.0, False)
+    fraction = plan.settled
+    done = 0
+    total = len(plan.jobs)
+
+    def absorb(job: Job, result: JobResult) -> list:
+        """Add a job's figures; its rest (jobs handed back) is returned."""
+        nonlocal fraction, done, total
+        stats.solutions += result.solutions
+        stats.nodes += result.nodes
+        stats.updates += result.updates
+        rest = [Job(tuple(path), job.share * share)
+                for path, share in result.rest]
+        fraction += job.share - sum(j.share for j in rest)
+        done += 1
+        total += len(rest)
+        return rest
+
+    # Resume: what the checkpoint holds is added up, the jobs it handed
+    # back are looked up in turn, and what is left is run.
+    pending, handed_back = [], []
+    stack = [(job, False) for job in reversed(plan.jobs)]
+    while stack:
+        job, back = stack.pop()
+        result = log.done.get(tuple(job.path)) if log else None
+        if result is None:
+            (handed_back if back else pending).append(job)
+        else:
+            stack.extend((j, True) for j in reversed(absorb(job, result)))
+
+    def report():
+        progress(Progress(min(fraction, 1.0), done, total, stats.solutions,
+                          stats.nodes, time.perf_counter() - start))
+
+    def finished(job, result) -> list:
+        if log is not None:
+            log.record(job.path, result)
+        rest = absorb(job, result)
+        if progress:
+            report()
+        return rest
+
+    def within(job):
+        """Progress inside a job counted here: its share of the tree."""
+        if not progress:
+            return None
+
+        def report(inside: Progress):
+            progress(Progress(min(fraction + job.share * inside.fraction,
+                                  1.0), done, total,
+                              stats.solutions + inside.solutions,
+                              stats.nodes + inside.nodes,
+                              time.perf_counter() - start))
+        return report
+
+    if progress and done:  # resumed: show what the checkpoint holds
+        progress(Progress(min(fraction, 1.0), done, total,
+                          stats.solutions, stats.nodes, 0.0))
+    try:
+        run_all(problem, engine, plan, pending, handed_back, executor,
+                workers, fingerprint, finished, within, budget)
+    except KeyboardInterrupt:
+        stats.seconds = time.perf_counter() - start
+        problem.stats = stats
+        raise Interrupted(stats.solutions, stats) from None
+    finally:
+        if bar is not None:
+            bar.close()
+        if log is not None:
+            log.close()
+    stats.seconds = time.perf_counter() - start
+    stats.complete = True
+    problem.stats = stats
+    return stats.solutions
+
+
+def run_here(problem, engine, plan: Split, job: Job, progress) -> JobResult:
+    """Count ``job`` in this process, to its end: in slices (Ctrl-C, and
+    ``progress`` inside it) where the engine can start a run at the job's
+    root, else in one call."""
+    arrays = engine.arrays(problem)
+    given_nodes = engine.option_nodes(arrays, plan.given)
+    runner = engine.start_job(arrays, given_nodes, tuple(job.path),
+                              plan.mrv_cutoff)
+    if runner is None:
+        return engine.run_job(arrays, given_nodes, tuple(job.path),
+                              plan.mrv_cutoff)
+    base = int(runner.counters[1])
+    if runner.clash:
+        return JobResult(0, 0, 0)
+    if runner.covered:
+        return JobResult(1, 1, 0)
+    stats = Stats(complete=False)
+    stats.updates = base
+    with slice_progress(progress) as hook:
+        for _ in run(runner, stats, limit=None, max_nodes=None,
+                     time_limit=None, store=False, given=[],
+                     progress=hook if progress else None):
+            pass
+    return JobResult(stats.solutions, stats.nodes, stats.updates - base,
+                     stats.seconds)
+
+
+def run_all(problem, engine, plan: Split, pending: Sequence[Job],
+            handed_back: Sequence[Job], executor, workers: int,
+            fingerprint: str, finished, within, budget: int) -> None:
+    """Run ``pending`` and ``handed_back`` (jobs a budget cut short) and
+    every job they hand back; ``finished(job, result)`` (called here, as
+    results arrive) records a result and returns the jobs it hands back.
+    ``within(job)`` is the progress callable of a job run here, or None.
+
+    The jobs wait in one queue: jobs handed back first (they come from
+    jobs known to be large; shallower first, as a work-stealing scheduler
+    takes the oldest), then the split's largest first by its estimate
+    (else by Knuth's measure: a shallower job stands for more of the
+    tree), so the last jobs to finish are small ones.  Only about two
+    tasks per worker are out at a time, so that a job handed back runs
+    next, not after every job submitted before it.
+    """
+    if not pending and not handed_back:
+        return
+    cutoff = plan.mrv_cutoff
+    queue = collections.deque(
+        [job] for job in sorted(handed_back, key=lambda j: -j.share))
+    order = sorted(pending, key=lambda job: (-job.size, -job.share))
+    if executor is None and workers <= 1:
+        queue.extend([job] for job in order)
+        while queue:  # here, one after the other, each to its end
+            job = queue.popleft()[0]
+            finished(job, run_here(problem, engine, plan, job, within(job)))
+        return
+    payload = Payload(problem, fingerprint)
+    own = executor is None
+    if own:
+        queue.extend([job] for job in order)
+        executor = process_pool(min(workers, len(queue)), payload)
+        handle = fingerprint  # installed in every worker by install()
+    else:
+        client = dask_client(executor)
+        # A Dask cluster gets the problem once per worker; other
+        # executors get the payload with every job (a thread pool shares
+        # it in memory).
+        handle = (client.scatter(payload, broadcast=True)
+                  if client is not None else payload)
+        # A task costs milliseconds there: the split's jobs go in
+        # batches, each taking every so many jobs of the largest-first
+        # order, so batches are alike in size.
+        tasks = min(len(order), TASKS_PER_WORKER * max(1, workers))
+        queue.extend(order[k::tasks] for k in range(tasks))
+    window = 2 * max(1, workers)
+    futures: dict = {}
+    complete = False
+    name, given = engine.name, tuple(plan.given)
+
+    def submit():
+        while queue and len(futures) < window:
+            batch = queue.popleft()
+            if own:
+                future = executor.submit(run_piece, handle, name, given,
+                                         batch[0].path, cutoff, budget)
+            else:
+                future = executor.submit(
+                    run_jobs, handle, name, given,
+                    [job.path for job in batch], cutoff, budget)
+            futures[future] = batch
+
+    try:
+        submit()
+        while futures:
+            ready, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
+            back = []
+            for future in ready:
+                batch = futures.pop(future)
+                results = [future.result()] if own else future.result()
+                for job, result in zip(batch, results):
+                    back += finished(job, result)
+            # Handed back: to the front of the queue, shallowest first.
+            for job in sorted(back, key=lambda j: j.share):
+                queue.appendleft([job])
+            submit()
+        complete = True
+    finally:
+        for future in futures:
+            future.cancel()
+        if own:
+            if complete:
+                executor.shutdown(wait=True)
+            else:  # stop at once, not after the running jobs
+                stop_pool(executor)

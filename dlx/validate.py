@@ -1,0 +1,104 @@
+"""Checks of what a user hands the model: colors and bounds.
+
+Vocabulary (Knuth, TAOCP 7.2.2.1): in an XCC problem an option may give a
+secondary item a *color*; options of one solution may share a secondary
+item only if they all give it the same color (an uncolored use excludes
+every other use).  In an MCC problem a primary item may carry *bounds*
+``u..v``: it is covered at least ``u`` and at most ``v`` times.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(
+        value, (bool, np.bool_))
+
+
+def check_bounds(bounds, index: Mapping, nprimary: int) -> dict:
+    """``{item number (1-based): (u, v)}`` from ``{item: (u, v)}`` (or
+    ``{item: v}``, meaning ``v..v``), every bound checked: the item must be
+    primary, ``0 <= u <= v`` and ``v >= 1``."""
+    if bounds is None:
+        return {}
+    if not isinstance(bounds, Mapping):
+        raise TypeError(f"bounds must be a mapping {{item: (u, v)}}, got "
+                        f"{type(bounds).__name__}")
+    checked = {}
+    for item, bound in bounds.items():
+        try:
+            k = index.get(item)
+        except TypeError:
+            k = None
+        if k is None:
+            raise ValueError(f"bounds for {item!r}: no such item")
+        if k > nprimary:
+            raise ValueError(f"bounds for {item!r}: only primary items "
+                             f"take bounds, and {item!r} is secondary")
+        if _is_int(bound):
+            u = v = bound
+        else:
+            try:
+                u, v = bound
+            except (TypeError, ValueError):
+                raise ValueError(f"bounds for {item!r} must be a pair "
+                                 f"(u, v) or one number, got "
+                                 f"{bound!r}") from None
+        if not (_is_int(u) and _is_int(v)):
+            raise ValueError(f"bounds for {item!r} must be integers, got "
+                             f"{bound!r}")
+        if not 0 <= u <= v or v < 1:
+            raise ValueError(f"bounds for {item!r} are {u}..{v}; they need "
+                             f"0 <= u <= v and v >= 1")
+        checked[k] = (int(u), int(v))
+    return checked
+
+
+def check_colors(colors, names: tuple, index: Mapping, nprimary: int,
+                 where: str) -> dict:
+    """``{position in the option: color}`` from ``{item: color}``, each
+    item in the option and secondary, each color hashable."""
+    if not isinstance(colors, Mapping):
+        raise TypeError(f"{where}: colors must be a mapping {{item: "
+                        f"color}}, got {type(colors).__name__}")
+    position = {}
+    for at, name in enumerate(names):
+        position[name] = at
+    checked = {}
+    for item, color in colors.items():
+        try:
+            at = position.get(item)
+        except TypeError:
+            at = None
+        if at is None:
+            raise ValueError(f"{where} {list(names)!r}: color {color!r} "
+                             f"for item {item!r}, which is not in the "
+                             f"option")
+        if index[item] <= nprimary:
+            raise ValueError(f"{where} {list(names)!r}: color {color!r} "
+                             f"for primary item {item!r}; only secondary "
+                             f"items take colors")
+        try:
+            hash(color)
+        except TypeError:
+            raise ValueError(f"{where}: color {color!r} for item {item!r} "
+                             f"is not hashable") from None
+        checked[at] = color
+    return checked
+
+
+def member_colors(option_colors: Mapping, codes: Mapping,
+                  sizes) -> np.ndarray:
+    """One color code per member (0: none), from ``{option: {position:
+    color}}`` and ``{color: code}``."""
+    starts = np.zeros(len(sizes) + 1, np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    out = np.zeros(int(starts[-1]), np.int32)
+    for option, colors in option_colors.items():
+        for at, color in colors.items():
+            out[starts[option] + at] = codes[color]
+    return out
