@@ -334,7 +334,7 @@ def test_estimate_command_and_flag(capsys, tmp_path):
     assert status == 0 and "1 solutions" in out and "exact" in out
     status, out, err = run(capsys, "queens", "13", "--estimate",
                            "--probes", "500", "--seed", "3")
-    assert status == 0 and out.startswith("Estimated from 500 probes: about")
+    assert status == 0 and out.startswith("Estimated from 500 probes of DLX1's tree: about")
     assert "nodes" in out and "on one core" in out
     status, out, err = run(capsys, "pentomino", "3x20", "--estimate")
     assert status == 0 and "solutions" in out

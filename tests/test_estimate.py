@@ -120,16 +120,16 @@ def test_givens_that_cover_make_a_one_leaf_tree():
 
 @pytest.mark.parametrize("estimate, text", [
     (Estimate(1000, 10, 2e7, 0, 0, 0, 3 * 3600, 4),
-     "Estimated from 4 probes: no solution met by any probe, about 1,000 "
+     "Estimated from 4 probes of DLX1's tree: no solution met by any probe, about 1,000 "
      "± 1% nodes, about 20,000,000 ± 0% updates, 3 h on one core."),
     (Estimate(999, 0, 5, 0, 12345, 100, 90, 1000),
-     "Estimated from 1,000 probes: about 12,300 ± 1% solutions, about 999 "
+     "Estimated from 1,000 probes of DLX1's tree: about 12,300 ± 1% solutions, about 999 "
      "± 0% nodes, about 5 ± 0% updates, 90 s on one core."),
     (Estimate(5, 0, 7, 0, 0, 0, 150, 10, True),
-     "Estimated from 10 probes: 0 solutions, 5 nodes, 7 updates, 2.5 min "
+     "Estimated from 10 probes of DLX1's tree: 0 solutions, 5 nodes, 7 updates, 2.5 min "
      "on one core (exact: the whole tree was searched)."),
     (Estimate(5, 0, 7, 0, 1, 0, 3 * 86400, 10),
-     "Estimated from 10 probes: about 1 ± 0% solutions, about 5 ± 0% "
+     "Estimated from 10 probes of DLX1's tree: about 1 ± 0% solutions, about 5 ± 0% "
      "nodes, about 7 ± 0% updates, 3 days on one core."),
 ])
 def test_estimate_text(estimate, text):
@@ -143,3 +143,24 @@ def test_a_tree_without_solutions_still_takes_time(monkeypatch):
     assert not e.exact and e.solutions == 0 and e.updates > 0
     assert e.seconds > 0
     assert "no solution met by any probe" in str(e)
+
+
+@pytest.mark.parametrize("algorithm", ["links", "cells"])
+@pytest.mark.parametrize("build", [
+    lambda: queens(6), lambda: langford(6),
+    lambda: __import__("dlx.problems.debruijn", fromlist=["d"]).debruijn(4),
+    lambda: __import__("dlx.problems.rooks", fromlist=["r"]).rooks(4, 2)],
+    ids=["queens-6", "langford-6", "debruijn-4-colors", "rooks-4-2-bounds"])
+def test_every_engines_probes_are_unbiased(build, algorithm):
+    """Knuth's estimate on the tree of each engine (DLX1's kernel, DLX2's
+    and DLX3's a walk of their ``Top``; dancing cells' is dancing links'
+    tree of the same kind, see ``probed_engine``): the mean over many
+    probes within five standard errors of the tree's own nodes, updates
+    and solutions."""
+    p = build()
+    mean, error = probe_figures(p, 3000, seed=11, algorithm=algorithm)
+    found = p.count(algorithm="links")
+    s = p.stats
+    exact = np.array([s.nodes, s.updates, found], float)
+    assert np.all(np.abs(mean - exact) <= 5 * error + 1e-9 * exact), \
+        (mean, error, exact)

@@ -22,7 +22,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..engines import engine_for
+from ..engines import engine_for, engine_of
 from .search import BudgetExhausted, whole_number
 
 __all__ = ["Estimate", "estimate"]
@@ -42,7 +42,8 @@ class Estimate:
     ``seconds``: estimated time of the whole search at the rate (updates
     per second) measured on this machine; ``exact``: True when the tree
     was small enough that the rate measurement searched it all, and the
-    figures are then the true ones.
+    figures are then the true ones; ``program``: whose search tree it is
+    (Knuth's name: ``"DLX1"``, ``"SSXC1"``...).
     """
 
     nodes: float
@@ -54,6 +55,7 @@ class Estimate:
     seconds: float
     probes: int
     exact: bool = False
+    program: str = "DLX1"
 
     def __str__(self) -> str:
         def show(value, error):
@@ -65,7 +67,8 @@ class Estimate:
         solutions = (f"{show(self.solutions, self.solutions_error)} "
                      f"solutions" if self.solutions or self.exact else
                      "no solution met by any probe")
-        return (f"Estimated from {self.probes:,} probes: {solutions}, "
+        return (f"Estimated from {self.probes:,} probes of {self.program}'s "
+                f"tree: {solutions}, "
                 f"{show(self.nodes, self.nodes_error)} nodes, "
                 f"{show(self.updates, self.updates_error)} updates, "
                 f"{_duration(self.seconds)} on one core"
@@ -102,7 +105,7 @@ def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
     seed = whole_number("seed", seed)
     cutoff = whole_number("mrv_cutoff", mrv_cutoff)
     given = problem.given_options(given)
-    engine = engine_for(problem, algorithm)
+    engine = probed_engine(problem, algorithm)
     # The rate: a short real search (which may settle the question).
     t0 = time.perf_counter()
     try:
@@ -115,13 +118,27 @@ def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
     spent = time.perf_counter() - t0
     if exact:
         return Estimate(stats.nodes, 0.0, stats.updates, 0.0,
-                        stats.solutions, 0.0, stats.seconds, probes, True)
+                        stats.solutions, 0.0, stats.seconds, probes, True,
+                        engine.program)
     mean, error = probe_figures(problem, probes, seed=seed, given=given,
                                 mrv_cutoff=cutoff, algorithm=algorithm)
     rate = stats.updates / max(stats.seconds, spent * 1e-3, 1e-9)
     return Estimate(float(mean[0]), float(error[0]), float(mean[1]),
                     float(error[1]), float(mean[2]), float(error[2]),
-                    float(mean[1] / rate), probes)
+                    float(mean[1] / rate), probes, False, engine.program)
+
+
+def probed_engine(problem, algorithm="auto"):
+    """The engine whose tree the probes walk for ``algorithm``: its own,
+    where its ``Top`` walks the search's very tree (``exact_split``); for
+    dancing cells, dancing links' of the same kind.  SSXC1's next node
+    depends on the order in which the subtrees before it left its sets,
+    which no walk from the root can know, so its own tree has no unbiased
+    probe here (the solutions' estimate would be, not the nodes')."""
+    engine = engine_for(problem, algorithm)
+    if not engine.exact_split:
+        engine = engine_of("links", problem.kind)
+    return engine
 
 
 def probe_figures(problem, probes: int, *, seed: int = 0,
@@ -129,7 +146,7 @@ def probe_figures(problem, probes: int, *, seed: int = 0,
                   algorithm: str = "auto"):
     """The probes alone: ``(mean, standard error)``, each an array of the
     estimated ``(nodes, updates, solutions)``."""
-    engine = engine_for(problem, algorithm)
+    engine = probed_engine(problem, algorithm)
     arrays = engine.arrays(problem)
     given_nodes = engine.option_nodes(arrays,
                                       problem.given_options(given))
