@@ -411,7 +411,10 @@ def _show(cells: McCells) -> str:  # pragma: no cover - a docstring helper
 
 
 if __name__ == "__main__":  # pragma: no cover
-    # Knuth's example from dlx3.w, for the kernel's docstring.
-    from ..formats import loads
-    print(_show(SSMCC().build(loads("A B 2:3|C | X Y\nA B X:0 Y:0\n"
-                                 "A C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n"))))
+    # Knuth's example from dlx3.w, for the kernel's docstring: items
+    # A B 2:3|C | X Y, options A B X:0 Y:0, A C X:1 Y:1, C X:0, B X:1,
+    # C Y:1 (colors 0 and 1 coded 1 and 2).
+    members = [1, 2, 4, 5, 1, 3, 4, 5, 3, 4, 2, 4, 3, 5]
+    colors = [0, 0, 1, 1, 0, 0, 2, 2, 0, 1, 0, 2, 0, 2]
+    print(_show(McCells(5, 3, np.array(members), np.array([4, 4, 2, 2, 2]),
+                        np.array(colors, np.int32), {3: (2, 3)})))

@@ -16,7 +16,7 @@ import numpy as np
 from ..engines import engine_for, refuse
 from ..engines.base import NO_LIMIT
 from .search import (BudgetExhausted, Interrupted, Stats, stop_event,
-                     whole_number)
+                     thread_count, whole_number)
 
 __all__ = ["BatchResult", "solve_batch"]
 
@@ -102,7 +102,6 @@ def solve_batch(problem, givens, *, starts=None, limit: int = 2,
                 mrv_cutoff: int = 0, algorithm: str = "auto",
                 stop=None) -> BatchResult:
     """See ``ExactCover.solve_batch``."""
-    from .counting import thread_count
     if starts is None:
         rows = [option_numbers(g, f"givens[{b}]")
                 for b, g in enumerate(givens)]

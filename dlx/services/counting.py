@@ -35,12 +35,11 @@ every entry point.
 
 from __future__ import annotations
 
-import os
 import time
 
 from ..engines import Unsupported, engine_for, family
 from . import search
-from .search import BudgetExhausted, Stats, whole_number
+from .search import BudgetExhausted, Stats, thread_count, whole_number
 
 __all__ = ["count", "WAYS", "TAKES"]
 
@@ -57,11 +56,6 @@ TAKES = {"serial": {"limit", "max_nodes", "time_limit", "stop",
 DEFAULTS = {"limit": None, "max_nodes": None, "time_limit": None,
             "stop": None, "mrv_cutoff": 0, "algorithm": "auto",
             "progress": None}
-
-
-def thread_count(threads) -> int:
-    """``threads`` checked (0 means one per core)."""
-    return whole_number("threads", threads) or (os.cpu_count() or 1)
 
 
 def count(problem, limit=None, *, given=(), max_nodes=None, time_limit=None,

@@ -28,6 +28,7 @@ web server sets it when its client leaves.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
@@ -37,7 +38,8 @@ from ..engines.base import EXHAUSTED, NO_LIMIT, OUT_OF_NODES, PAUSED
 from ..engines.threads import ctrl_c_noted
 
 __all__ = ["BudgetExhausted", "Interrupted", "Stats", "Slicer", "run",
-           "finish_split", "whole_number", "seconds", "stop_event", "problem_search",
+           "finish_split", "whole_number", "seconds", "stop_event",
+           "thread_count", "problem_search",
            "EXHAUSTED", "PAUSED", "OUT_OF_NODES", "NO_LIMIT"]
 
 # A slice aims at this many seconds: long enough that a kernel call's own
@@ -121,6 +123,11 @@ def whole_number(name: str, value, *, optional: bool = False,
                          f"{'positive' if positive else 'non-negative'} "
                          f"integer, got {value!r}")
     return int(value)
+
+
+def thread_count(threads) -> int:
+    """``threads`` checked (0 means one per core)."""
+    return whole_number("threads", threads) or (os.cpu_count() or 1)
 
 
 def stop_event(value):

@@ -1,0 +1,113 @@
+"""The kernel files repeat small functions on purpose (a kernel file never
+calls a kernel of another file: numba's cache would not see the edit), so
+a fix to one copy must reach the others: every copy listed here is the
+same code as its twins, and every function that two kernel files both
+define is either listed here or declared a variant with its reason.
+"""
+
+import ast
+import collections
+from pathlib import Path
+
+import pytest
+
+from dlx.engines import base
+
+KERNELS = Path(__file__).resolve().parent.parent / "dlx" / "kernels"
+
+# Copies that must be identical (docstrings aside): function -> files.
+SAME = {
+    "choose_item": {"links", "colors"},
+    "hide": {"links", "memo"},
+    "unhide": {"links", "memo"},
+    "take_out": {"cells", "cells_colors"},
+    "save_sizes": {"cells", "cells_colors"},
+    "restore_sizes": {"cells", "cells_colors"},
+    "grown": {"cells", "cells_colors", "cells_multiplicities"},
+}
+# DLX2's and DLX3's purify hide the same way: one copy more.
+SAME_TOO = {"hide": {"colors", "multiplicities"}}
+
+# Functions of the same name that differ on purpose, with the reason.
+VARIANTS = {
+    "choose_item": "each program's own rule: MRV over lengths (DLX1 and "
+                   "DLX2 alike, above), DLX3's branching degree with "
+                   "slack, SSXC1's, SSXCC's and SSMCC's sparse-set scans",
+    "commit_option": "each program commits a given on its own arrays",
+    "release_option": "the inverse of each commit_option",
+    "search": "each program's own search",
+    "solve_batch": "each program's batch around its own search",
+    "unwind": "each program undoes its own search",
+    "cover": "DLX2 and DLX3 purify colors; memo keeps its active set",
+    "uncover": "the inverse of each cover",
+    "cover_rest": "as cover",
+    "uncover_rest": "as uncover",
+    "hide": "DLX2 and DLX3 skip nodes of the item's own color (above); "
+            "SSXC1 and SSXCC hide in sparse sets",
+    "unhide": "as hide",
+    "hide_checked": "SSXCC's checks follow colors",
+    "option_fits": "DLX2's links against SSXCC's sets",
+    "option_items": "SSXCC's nodes are four words, SSXC1's two",
+    "purify": "DLX3's purify also keeps its bounds",
+    "unpurify": "as purify",
+}
+
+# Codes every kernel returns to the services, which read them as the
+# engine interface's (dlx.engines.base).
+CODES = {"EXHAUSTED": base.EXHAUSTED, "PAUSED": base.PAUSED,
+         "OUT_OF_NODES": base.OUT_OF_NODES}
+
+
+def definitions():
+    """{name: {file stem: (ast dump without the docstring, value)}} for
+    every module-level function and constant of every kernel file."""
+    found = collections.defaultdict(dict)
+    for path in sorted(KERNELS.glob("*.py")):
+        if path.stem == "__init__":
+            continue
+        source = path.read_text()
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.FunctionDef):
+                body = node.body
+                if body and isinstance(body[0], ast.Expr) and isinstance(
+                        body[0].value, ast.Constant):
+                    node.body = body[1:]
+                found[node.name][path.stem] = ast.dump(node)
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], ast.Name):
+                found[node.targets[0].id][path.stem] = ast.dump(node.value)
+    return found
+
+
+DEFINED = definitions()
+
+
+@pytest.mark.parametrize("name", sorted(SAME) + ["hide-dlx2-dlx3"])
+def test_the_listed_copies_are_the_same_code(name):
+    files = SAME_TOO["hide"] if name == "hide-dlx2-dlx3" else SAME[name]
+    name = name.split("-")[0]
+    copies = {stem: DEFINED[name][stem] for stem in files}
+    assert len(set(copies.values())) == 1, \
+        f"{name} differs between {sorted(files)}: mend every copy"
+
+
+def test_every_shared_function_is_listed_or_a_declared_variant():
+    for name, copies in DEFINED.items():
+        if len(copies) < 2 or not name[0].islower():
+            continue
+        listed = set().union(*(group for key, group in
+                               list(SAME.items()) + list(SAME_TOO.items())
+                               if key == name))
+        if name in VARIANTS:
+            continue
+        assert set(copies) <= listed, \
+            (f"{name} is defined in {sorted(copies)}: list the copies in "
+             f"SAME (identical) or the function in VARIANTS (with why)")
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_every_kernel_returns_the_interfaces_codes(code):
+    import importlib
+    for stem in DEFINED[code]:
+        kernel = importlib.import_module(f"dlx.kernels.{stem}")
+        assert getattr(kernel, code) == CODES[code], (stem, code)
