@@ -22,6 +22,7 @@ import os
 import time
 from typing import Callable, Iterable, Sequence
 
+from ..engines import BY_NAME
 from ..engines.base import NO_LIMIT, JobResult
 from .checkpoint import Checkpoint
 from .pool import (Payload, dask_client, executor_workers, process_pool,
@@ -100,8 +101,6 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
     one search from the root) and returns the count.  Ctrl-C raises
     ``dlx.Interrupted`` with the partial count (the jobs finished so far).
     """
-    from ..engines import BY_NAME
-
     workers = executor_workers(executor) if executor is not None \
         else workers_of(jobs)
     budget = whole_number("budget", budget, optional=True)

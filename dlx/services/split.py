@@ -34,7 +34,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..engines import engine_for, refuse
+from ..engines import BY_NAME, engine_for, refuse
 from ..engines.base import Engine, JobResult
 from .search import whole_number
 
@@ -116,15 +116,10 @@ class Split:
     def run(self, problem, job: Job, budget: int = 0) -> JobResult:
         """Count ``job`` of this split of ``problem`` here (see
         ``Engine.run_job``): the figures of its subtree."""
-        engine = engine_named(problem, self.engine)
+        engine = BY_NAME[self.engine]
         arrays = engine.arrays(problem)
         return engine.run_job(arrays, engine.option_nodes(arrays, self.given),
                               tuple(job.path), self.mrv_cutoff, budget)
-
-
-def engine_named(problem, name: str) -> Engine:
-    from ..engines import BY_NAME
-    return BY_NAME[name]
 
 
 def splitting_engine(problem, algorithm="auto") -> Engine:
