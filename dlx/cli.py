@@ -37,6 +37,7 @@ import os
 import sys
 from typing import Callable, Iterable
 
+from .cli_best import add_best_option, run_best
 from .cli_count import (CountUsageError, add_count_options,
                         add_estimate_options, count_options,
                         interrupted_message)
@@ -137,6 +138,7 @@ def _parser() -> argparse.ArgumentParser:
                             "bounds); auto (default): the faster for the "
                             "problem's shape")
     _add_output_options(solve, symmetric=False, memo=True)
+    add_best_option(solve)
 
     estimate = commands.add_parser(
         "estimate", help="estimate the size of a search (DLX format)",
@@ -422,6 +424,8 @@ def _solve(args) -> int:
     def draw(problem, solution):
         return "\n".join(line(i) for i in solution)
 
+    if getattr(args, "best", None):
+        return run_best(args, problem, line, UsageError)
     return _run_problem(args, problem, draw)
 
 

@@ -60,14 +60,20 @@ class CostArrays:
         self.option_start = links.option_start
         self.nprimary = nprimary
         self.depth = nprimary + 1
-        # Every solution has at most one option per primary item, so its
-        # net cost is at most the sum over primary items of their dearest
-        # option: below INF, the kernel's sums never overflow.
+        # The options of a solution have disjoint primary items: share
+        # each option's net cost among its primary items (rounded up), and
+        # a solution's net cost is at most the sum over primary items of
+        # their largest share.  Below INF, the kernel's sums never
+        # overflow.
         linked = member & (ulink != np.arange(total))
         items = top[linked]
         prim = items <= nprimary
+        nodes = np.flatnonzero(linked)[prim]
+        owners = option_of[nodes]
+        width = np.bincount(owners, minlength=len(costs))[owners]
+        share = cost[nodes] // width + (cost[nodes] % width > 0)
         most = np.zeros(nitems + 1, np.int64)
-        np.maximum.at(most, items[prim], cost[linked][prim])
+        np.maximum.at(most, items[prim], share)
         if sum(int(c) for c in most) >= INF:
             raise ValueError("the costs are too large: a solution could "
                              "cost 2**63 - 1 or more beyond the items' "

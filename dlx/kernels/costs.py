@@ -217,6 +217,7 @@ def unpurify(p, thresh, ulink, dlink, top, color, length, cost):
     """Inverse of purify with the same threshold."""
     x = top[U(p)]
     c = color[U(p)]
+    color[U(x)] = 0
     r = dlink[U(x)]
     while r != x:
         if cost[U(r)] >= thresh:
