@@ -141,10 +141,10 @@ def test_taxes_make_net_costs_nonnegative_with_a_free_option_per_item():
     assert arrays.tax[1:4].tolist() == [2, 1, 1]
     assert arrays.total_tax == 4
     for item in (1, 2, 3):
-        q, costs = arrays.dlink[item], []
+        q, costs = arrays.nd[4 * item + 1], []
         while q != item:
             costs.append(int(arrays.cost[q]))
-            q = arrays.dlink[q]
+            q = arrays.nd[4 * q + 1]
         assert costs == sorted(costs) and costs[0] == 0
 
 

@@ -22,14 +22,16 @@ INF = int(K.INF)
 
 
 class CostArrays:
-    """DLX5's arrays for one problem: DLX2's, the net ``cost`` of each
-    node, each item's list sorted by net cost; ``tax`` per item and
+    """DLX5's arrays for one problem: DLX2's, with each node's ``ulink``,
+    ``dlink``, ``top`` and ``color`` side by side in ``nd`` (node ``q``'s
+    at ``4q`` to ``4q + 3``: one cache line, as in DLX5's node struct),
+    the net ``cost``
+    of each node, each item's list sorted by net cost; ``tax`` per item and
     ``total_tax`` (a Python int: a solution costs ``total_tax`` plus its
     net costs); ``option_of``/``option_start`` as in ``dlx.links.Links``;
     ``depth``, the most levels a search takes, plus one."""
 
-    __slots__ = ("llink", "rlink", "ulink", "dlink", "top", "length",
-                 "color", "cost", "tax", "total_tax", "option_of",
+    __slots__ = ("llink", "rlink", "nd", "length", "cost", "tax", "total_tax", "option_of",
                  "option_start", "nprimary", "depth")
 
     def __init__(self, links: Links, costs):
@@ -48,13 +50,17 @@ class CostArrays:
         member = option_of >= 0
         cost[member] = costs[option_of[member]]
         tax = np.zeros(nitems + 2, np.int64)
+        nd = np.empty((total, 4), np.int32)
+        nd[:, 0], nd[:, 1], nd[:, 2], nd[:, 3] = ulink, dlink, top, color
         # (the kernel's own total could overflow: summed here instead)
-        K.assign_taxes(ulink, dlink, top, cost, nprimary, tax)
+        K.assign_taxes(nd.reshape(-1), cost, nprimary, tax)
         _sort_lists(ulink, dlink, top, cost, option_of)
+        nd[:, 0], nd[:, 1] = ulink, dlink
+        nd = nd.reshape(-1)
         self.llink, self.rlink = links.llink.copy(), links.rlink.copy()
-        self.ulink, self.dlink, self.top = ulink, dlink, top
+        self.nd = nd
         self.length = links.length.copy()
-        self.color, self.cost, self.tax = color, cost, tax
+        self.cost, self.tax = cost, tax
         self.total_tax = sum(int(t) for t in tax)
         self.option_of = option_of
         self.option_start = links.option_start
@@ -89,9 +95,8 @@ class CostArrays:
 
     def copy_arrays(self):
         """Fresh copies of the mutable arrays, in kernel argument order."""
-        return (self.llink.copy(), self.rlink.copy(), self.ulink.copy(),
-                self.dlink.copy(), self.top, self.length.copy(),
-                self.color.copy(), self.cost)
+        return (self.llink.copy(), self.rlink.copy(), self.nd.copy(),
+                self.length.copy(), self.cost)
 
 
 def _sort_lists(ulink, dlink, top, cost, option_of):
