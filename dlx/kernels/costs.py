@@ -62,6 +62,12 @@ from numba import njit
 # See dlx.kernels.links: unsigned indices avoid numba's wraparound test.
 U = np.uint64
 
+# A node's fields in nd: node q's are nd[4 * q + UP] ... nd[4 * q + COLOR].
+UP = 0
+DOWN = 1
+TOP = 2
+COLOR = 3
+
 # The threshold before any solution is known; every net cost of a
 # solution is below it (the engine checks their sum when it builds).
 INF = np.iinfo(np.int64).max
@@ -95,7 +101,7 @@ def assign_taxes(nd, cost, nprimary, tax):
     caller checks that it fits)."""
     total = 0
     for k in range(1, nprimary + 1):
-        p = nd[U(k) * U(4) + U(1)]
+        p = nd[U(4 * k + DOWN)]
         if p == k:
             tax[k] = 0
             continue
@@ -103,23 +109,23 @@ def assign_taxes(nd, cost, nprimary, tax):
         while p != k and minc > 0:
             if cost[U(p)] < minc:
                 minc = cost[U(p)]
-            p = nd[U(p) * U(4) + U(1)]
+            p = nd[U(4 * p + DOWN)]
         tax[k] = minc
         if minc == 0:
             continue
         total += minc
-        p = nd[U(k) * U(4) + U(1)]
+        p = nd[U(4 * k + DOWN)]
         while p != k:
             q = p + 1
             while True:
-                if nd[U(q) * U(4) + U(2)] <= 0:
-                    q = nd[U(q) * U(4) + U(0)]
+                if nd[U(4 * q + TOP)] <= 0:
+                    q = nd[U(4 * q + UP)]
                     continue
                 cost[U(q)] -= minc
                 if q == p:
                     break
                 q += 1
-            p = nd[U(p) * U(4) + U(1)]
+            p = nd[U(4 * p + DOWN)]
     return total
 
 
@@ -129,15 +135,15 @@ def hide(p, nd, length):
     updates = 0
     q = p + 1
     while q != p:
-        x = nd[U(q) * U(4) + U(2)]
+        x = nd[U(4 * q + TOP)]
         if x <= 0:  # spacer: wrap to the first node of this option
-            q = nd[U(q) * U(4) + U(0)]
+            q = nd[U(4 * q + UP)]
             continue
-        if nd[U(q) * U(4) + U(3)] >= 0:
-            u = nd[U(q) * U(4) + U(0)]
-            d = nd[U(q) * U(4) + U(1)]
-            nd[U(u) * U(4) + U(1)] = d
-            nd[U(d) * U(4) + U(0)] = u
+        if nd[U(4 * q + COLOR)] >= 0:
+            u = nd[U(4 * q + UP)]
+            d = nd[U(4 * q + DOWN)]
+            nd[U(4 * u + DOWN)] = d
+            nd[U(4 * d + UP)] = u
             length[U(x)] -= 1
             updates += 1
         q += 1
@@ -149,13 +155,13 @@ def unhide(p, nd, length):
     """Relink the other nodes of p's option (in hide's order, as DLX5)."""
     q = p + 1
     while q != p:
-        x = nd[U(q) * U(4) + U(2)]
+        x = nd[U(4 * q + TOP)]
         if x <= 0:
-            q = nd[U(q) * U(4) + U(0)]
+            q = nd[U(4 * q + UP)]
             continue
-        if nd[U(q) * U(4) + U(3)] >= 0:
-            nd[U(nd[U(q) * U(4) + U(0)]) * U(4) + U(1)] = q
-            nd[U(nd[U(q) * U(4) + U(1)]) * U(4) + U(0)] = q
+        if nd[U(4 * q + COLOR)] >= 0:
+            nd[U(nd[U(4 * q + UP)]) * U(4) + U(1)] = q
+            nd[U(nd[U(4 * q + DOWN)]) * U(4) + U(0)] = q
             length[U(x)] += 1
         q += 1
 
@@ -169,12 +175,12 @@ def cover(i, thresh, llink, rlink, nd, length, cost):
     rlink[U(left)] = right
     llink[U(right)] = left
     updates = 1
-    r = nd[U(i) * U(4) + U(1)]
+    r = nd[U(4 * i + DOWN)]
     while r != i:
         if cost[U(r)] >= thresh:
             break
         updates += hide(r, nd, length)
-        r = nd[U(r) * U(4) + U(1)]
+        r = nd[U(4 * r + DOWN)]
     return updates
 
 
@@ -182,12 +188,12 @@ def cover(i, thresh, llink, rlink, nd, length, cost):
 def uncover(i, thresh, llink, rlink, nd, length,
             cost):
     """Inverse of cover with the same threshold (downward, as DLX5)."""
-    r = nd[U(i) * U(4) + U(1)]
+    r = nd[U(4 * i + DOWN)]
     while r != i:
         if cost[U(r)] >= thresh:
             break
         unhide(r, nd, length)
-        r = nd[U(r) * U(4) + U(1)]
+        r = nd[U(4 * r + DOWN)]
     left = llink[U(i)]
     right = rlink[U(i)]
     rlink[U(left)] = i
@@ -200,37 +206,37 @@ def purify(p, thresh, nd, length, cost):
     ``thresh``, hide those that want another color (or none) and mark the
     agreeing nodes -1.  The item's header keeps the color (givens read
     it)."""
-    x = nd[U(p) * U(4) + U(2)]
-    c = nd[U(p) * U(4) + U(3)]
-    nd[U(x) * U(4) + U(3)] = c
+    x = nd[U(4 * p + TOP)]
+    c = nd[U(4 * p + COLOR)]
+    nd[U(4 * x + COLOR)] = c
     updates = 0
-    r = nd[U(x) * U(4) + U(1)]
+    r = nd[U(4 * x + DOWN)]
     while r != x:
         if cost[U(r)] >= thresh:
             break
-        if nd[U(r) * U(4) + U(3)] != c:
+        if nd[U(4 * r + COLOR)] != c:
             updates += hide(r, nd, length)
         elif r != p:
-            nd[U(r) * U(4) + U(3)] = -1
-        r = nd[U(r) * U(4) + U(1)]
+            nd[U(4 * r + COLOR)] = -1
+        r = nd[U(4 * r + DOWN)]
     return updates
 
 
 @njit(cache=True)
 def unpurify(p, thresh, nd, length, cost):
     """Inverse of purify with the same threshold."""
-    x = nd[U(p) * U(4) + U(2)]
-    c = nd[U(p) * U(4) + U(3)]
-    nd[U(x) * U(4) + U(3)] = 0
-    r = nd[U(x) * U(4) + U(1)]
+    x = nd[U(4 * p + TOP)]
+    c = nd[U(4 * p + COLOR)]
+    nd[U(4 * x + COLOR)] = 0
+    r = nd[U(4 * x + DOWN)]
     while r != x:
         if cost[U(r)] >= thresh:
             break
-        if nd[U(r) * U(4) + U(3)] < 0:
-            nd[U(r) * U(4) + U(3)] = c
+        if nd[U(4 * r + COLOR)] < 0:
+            nd[U(4 * r + COLOR)] = c
         elif r != p:
             unhide(r, nd, length)
-        r = nd[U(r) * U(4) + U(1)]
+        r = nd[U(4 * r + DOWN)]
 
 
 @njit(cache=True)
@@ -241,11 +247,11 @@ def cover_rest(p, thresh, llink, rlink, nd, length,
     updates = 0
     q = p + 1
     while q != p:
-        x = nd[U(q) * U(4) + U(2)]
+        x = nd[U(4 * q + TOP)]
         if x <= 0:
-            q = nd[U(q) * U(4) + U(0)]
+            q = nd[U(4 * q + UP)]
             continue
-        c = nd[U(q) * U(4) + U(3)]
+        c = nd[U(4 * q + COLOR)]
         if c == 0:
             updates += cover(x, thresh, llink, rlink, nd, length, cost)
         elif c > 0:
@@ -261,11 +267,11 @@ def uncover_rest(p, thresh, llink, rlink, nd, length,
     """Inverse of cover_rest, leftward."""
     q = p - 1
     while q != p:
-        x = nd[U(q) * U(4) + U(2)]
+        x = nd[U(4 * q + TOP)]
         if x <= 0:
-            q = nd[U(q) * U(4) + U(1)]
+            q = nd[U(4 * q + DOWN)]
             continue
-        c = nd[U(q) * U(4) + U(3)]
+        c = nd[U(4 * q + COLOR)]
         if c == 0:
             uncover(x, thresh, llink, rlink, nd,
                     length, cost)
@@ -287,7 +293,7 @@ def choose_item(rlink, nd, length, cost, limit, lenthresh, out):
     dearest = 0
     k = rlink[0]
     while k != 0:
-        p = nd[U(k) * U(4) + U(1)]
+        p = nd[U(4 * k + DOWN)]
         if p == k:
             out[0] = k
             return 0
@@ -296,7 +302,7 @@ def choose_item(rlink, nd, length, cost, limit, lenthresh, out):
             out[0] = k
             return 0
         s = 1
-        p = nd[U(p) * U(4) + U(1)]
+        p = nd[U(4 * p + DOWN)]
         more = False
         while True:
             if p == k or cost[U(p)] >= limit:
@@ -308,7 +314,7 @@ def choose_item(rlink, nd, length, cost, limit, lenthresh, out):
                 s = length[U(k)]
                 break
             s += 1
-            p = nd[U(p) * U(4) + U(1)]
+            p = nd[U(4 * p + DOWN)]
         if not more and (s < t or (s == t and mincost > dearest)):
             t = s
             best = k
@@ -379,7 +385,7 @@ def search(llink, rlink, nd, length, cost, choice,
     step = FORWARD
     if state[1] == RECOVER:
         p = choice[level]
-        best = nd[U(p) * U(4) + U(2)]
+        best = nd[U(4 * p + TOP)]
         step = _RECOVER
     state[1] = FORWARD
     while True:
@@ -397,7 +403,7 @@ def search(llink, rlink, nd, length, cost, choice,
                 step = _BACKDOWN
                 continue
             partcost[level] = curcost
-            p = nd[U(best) * U(4) + U(1)]
+            p = nd[U(4 * best + DOWN)]
             choice[level] = p
             nextcost = curcost + cost[U(p)]
             thresh0[level] = cut - nextcost
@@ -428,7 +434,7 @@ def search(llink, rlink, nd, length, cost, choice,
                 step = FORWARD
         elif step == _RECOVER:
             uncover_rest(p, thresh[level], llink, rlink, nd, length, cost)
-            p = nd[U(p) * U(4) + U(1)]
+            p = nd[U(4 * p + DOWN)]
             choice[level] = p
             if p == best or cost[U(p)] >= cut - curcost:
                 step = _BACKUP
@@ -444,7 +450,7 @@ def search(llink, rlink, nd, length, cost, choice,
                 break
             level -= 1
             p = choice[level]
-            best = nd[U(p) * U(4) + U(2)]
+            best = nd[U(4 * p + TOP)]
             curcost = partcost[level]
             step = _RECOVER
     state[0] = level
@@ -462,12 +468,12 @@ def option_fits(p, llink, rlink, nd):
     """Can the option whose first node is p join the options chosen so far?
     (dlx.kernels.colors.option_fits)"""
     q = p
-    while nd[U(q) * U(4) + U(2)] > 0:
-        x = nd[U(q) * U(4) + U(2)]
-        c = nd[U(q) * U(4) + U(3)]
+    while nd[U(4 * q + TOP)] > 0:
+        x = nd[U(4 * q + TOP)]
+        c = nd[U(4 * q + COLOR)]
         if c >= 0:
-            free = rlink[llink[U(x)]] == x and nd[U(x) * U(4) + U(3)] == 0
-            if not (free or (c > 0 and nd[U(x) * U(4) + U(3)] == c)):
+            free = rlink[llink[U(x)]] == x and nd[U(4 * x + COLOR)] == 0
+            if not (free or (c > 0 and nd[U(4 * x + COLOR)] == c)):
                 return False
         q += 1
     return True
@@ -479,13 +485,13 @@ def hide_option(p, nd, length):
     (dlx.kernels.colors.hide_option)."""
     updates = 0
     q = p
-    while nd[U(q) * U(4) + U(2)] > 0:
-        if nd[U(q) * U(4) + U(3)] >= 0 and nd[U(q) * U(4) + U(1)] != q:
-            u = nd[U(q) * U(4) + U(0)]
-            d = nd[U(q) * U(4) + U(1)]
-            nd[U(u) * U(4) + U(1)] = d
-            nd[U(d) * U(4) + U(0)] = u
-            length[U(nd[U(q) * U(4) + U(2)])] -= 1
+    while nd[U(4 * q + TOP)] > 0:
+        if nd[U(4 * q + COLOR)] >= 0 and nd[U(4 * q + DOWN)] != q:
+            u = nd[U(4 * q + UP)]
+            d = nd[U(4 * q + DOWN)]
+            nd[U(4 * u + DOWN)] = d
+            nd[U(4 * d + UP)] = u
+            length[U(nd[U(4 * q + TOP)])] -= 1
             updates += 1
         q += 1
     return updates
@@ -501,15 +507,15 @@ def commit_option(p, llink, rlink, nd, length, cost):
         return -1
     updates = hide_option(p, nd, length)
     q = p
-    while nd[U(q) * U(4) + U(2)] > 0:
-        c = nd[U(q) * U(4) + U(3)]
-        x = nd[U(q) * U(4) + U(2)]
+    while nd[U(4 * q + TOP)] > 0:
+        c = nd[U(4 * q + COLOR)]
+        x = nd[U(4 * q + TOP)]
         if c == 0:
             updates += cover(x, INF, llink, rlink, nd,
                              length, cost)
         elif c > 0:
-            if nd[U(x) * U(4) + U(3)] == c:
-                nd[U(q) * U(4) + U(3)] = -1  # already purified with c
+            if nd[U(4 * x + COLOR)] == c:
+                nd[U(4 * q + COLOR)] = -1  # already purified with c
             else:
                 updates += purify(q, INF, nd, length,
                                   cost)
