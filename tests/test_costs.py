@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover
 from dlx.cli import main
+from dlx.engines import costs as engine_module
 from dlx.engines.costs import INF, CostArrays, CostsEngine
 from dlx.formats import DLXFormatError, dumps, load, loads
 from dlx.kernels import costs as K
@@ -61,17 +62,40 @@ def check_best(p, found, reference, k, given=()):
 
 
 # -- the kernel against the brute force -------------------------------------
+class links_of:
+    """Within ``with links_of(bits):``, the engine builds links of that
+    many bits (16 for small problems, else 32)."""
+
+    def __init__(self, bits):
+        self.small = engine_module.SMALL if bits == 16 else 0
+
+    def __enter__(self):
+        self.saved, engine_module.SMALL = engine_module.SMALL, self.small
+
+    def __exit__(self, *exc):
+        engine_module.SMALL = self.saved
+
+
+@pytest.mark.parametrize("bits", [16, 32])
 @pytest.mark.parametrize("k", [1, 3, 1000])
-@settings(max_examples=200, deadline=None,
+@settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(costed_problems())
-def test_best_matches_brute_force(k, case):
+def test_best_matches_brute_force(k, bits, case):
     nitems, nprimary, options, colors, costs = case
     p = build(nitems, nprimary, options, colors, costs)
     reference = costed_covers(options, nprimary, nitems, costs, colors)
-    found = p.best(k)
+    with links_of(bits):
+        found = p.best(k)
     check_best(p, found, reference, k)
     assert p.stats.complete
+
+
+def test_links_take_16_bits_when_they_fit():
+    p = loads(EXAMPLE)
+    assert CostArrays.of(p).nd.dtype == np.int16
+    with links_of(32):
+        assert CostArrays.of(p).nd.dtype == np.int32
 
 
 @settings(max_examples=150, deadline=None,
@@ -100,15 +124,17 @@ def test_huge_costs_match_brute_force(case):
     check_best(p, p.best(2), reference, 2)
 
 
+@pytest.mark.parametrize("bits", [16, 32])
 @settings(max_examples=100, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(costed_problems(), st.integers(1, 7))
-def test_sliced_search_is_one_search(case, slice_nodes):
+def test_sliced_search_is_one_search(bits, case, slice_nodes):
     """A search paused every few nodes (and at every solution) ends with
     the figures, the answer and the links of one uninterrupted call."""
     nitems, nprimary, options, colors, costs = case
     p = build(nitems, nprimary, options, colors, costs)
-    arrays = CostArrays.of(p)
+    with links_of(bits):
+        arrays = CostArrays.of(p)
     engine = CostsEngine()
     whole = engine.start_best(arrays, [], 3)
     if whole.covered:
@@ -156,10 +182,12 @@ def figures():
     return [pytest.param(*r, id=f"{r[0]}-k{r[1]}") for r in rows]
 
 
+@pytest.mark.parametrize("bits", [16, 32])
 @pytest.mark.parametrize("name,k,solutions,updates,nodes,costs", figures())
-def test_dlx5_figures(name, k, solutions, updates, nodes, costs):
+def test_dlx5_figures(name, k, solutions, updates, nodes, costs, bits):
     p = load(DATA / name)
-    found = p.best(int(k))
+    with links_of(bits):
+        found = p.best(int(k))
     assert [c for c, _ in found] == [int(c) for c in costs.split()]
     assert (p.stats.solutions, p.stats.updates, p.stats.nodes) == (
         int(solutions), int(updates), int(nodes))

@@ -19,6 +19,8 @@ from .base import COLORS, EXACT, MULTIPLICITIES, Engine, Run, Unsupported
 
 #: No threshold yet: every solution's net cost is below it.
 INF = int(K.INF)
+#: Problems whose node numbers are below this take 16-bit links.
+SMALL = 1 << 15
 
 
 class CostArrays:
@@ -57,6 +59,12 @@ class CostArrays:
         _sort_lists(ulink, dlink, top, cost, option_of)
         nd[:, 0], nd[:, 1] = ulink, dlink
         nd = nd.reshape(-1)
+        if len(nd) and max(int(nd.max()), -int(nd.min())) < SMALL:
+            # Node numbers, items, spacers' option numbers and colors all
+            # fit in 16 bits: half the memory to walk, the links of a
+            # pentomino packing all in L2 (numba compiles the kernels for
+            # int16 too; 15% faster there).
+            nd = nd.astype(np.int16)
         self.llink, self.rlink = links.llink.copy(), links.rlink.copy()
         self.nd = nd
         self.length = links.length.copy()

@@ -160,8 +160,8 @@ def unhide(p, nd, length):
             q = nd[U(4 * q + UP)]
             continue
         if nd[U(4 * q + COLOR)] >= 0:
-            nd[U(nd[U(4 * q + UP)]) * U(4) + U(1)] = q
-            nd[U(nd[U(4 * q + DOWN)]) * U(4) + U(0)] = q
+            nd[U(4 * nd[U(4 * q + UP)] + DOWN)] = q
+            nd[U(4 * nd[U(4 * q + DOWN)] + UP)] = q
             length[U(x)] += 1
         q += 1
 
