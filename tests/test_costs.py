@@ -395,3 +395,48 @@ def test_cli_without_solution_and_usage(tmp_path, capsys):
     assert main(["solve", str(path), "--best", "2", "--count"]) == 2
     assert "--best cannot go with --count" in capsys.readouterr().err
     assert main(["solve", str(path), "--best", "0"]) == 2
+
+
+# -- the docs page and the timetable -------------------------------------------
+def test_the_docs_page_runs():
+    import doctest
+    page = Path(__file__).resolve().parent.parent / "docs" / "costs.md"
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 10 and result.failed == 0
+
+
+def test_timetable_module_examples():
+    import doctest
+    from dlx.problems import timetable
+    result = doctest.testmod(timetable)
+    assert result.attempted >= 3 and result.failed == 0
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**6))
+def test_timetables_are_valid_and_cheapest(seed):
+    import random
+    from dlx.problems.timetable import schedule, timetable
+    r = random.Random(seed)
+    people = "abcdef"
+    exams = {f"e{i}": r.sample(people, r.randint(1, 3))
+             for i in range(r.randint(1, 4))}
+    rooms = {f"r{i}": (r.randint(1, 3), r.randint(0, 5))
+             for i in range(r.randint(1, 2))}
+    slots = {f"s{i}": r.randint(0, 3) for i in range(r.randint(1, 3))}
+    p = timetable(exams, rooms, slots)
+    options = [[p.items.index(x) for x in o] for o in p.options]
+    reference = costed_covers(options, len(p.primary), len(p.items),
+                              p.costs)
+    found = p.best(3)
+    check_best(p, found, reference, 3)
+    for cost, solution in found:
+        booked = schedule(p, solution)
+        assert sorted(e for _, _, e in booked) == sorted(exams)
+        assert len({(s, room) for s, room, _ in booked}) == len(booked)
+        for s, room, e in booked:
+            assert rooms[room][0] >= len(exams[e])
+        assert cost == sum(rooms[room][1] + slots[s]
+                           for s, room, _ in booked)
