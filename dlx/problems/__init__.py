@@ -36,5 +36,5 @@ from .polycube import Polycube
 from .polyomino import Polyomino
 
 __all__ = ["debruijn", "langford", "queens", "polyomino", "polycube",
-           "planar", "rooks", "tiling", "Polyomino", "Polycube",
+           "planar", "rooks", "tiling", "timetable", "Polyomino", "Polycube",
            "Polyiamond", "Polyhex"]
