@@ -33,7 +33,7 @@ def build(nitems, nprimary, options, colors, costs, bounds=None):
 
 
 @st.composite
-def costed_problems(draw, max_cost=5):
+def costed_problems(draw, max_cost=5, bounded=False):
     nitems = draw(st.integers(1, 6))
     nsecondary = draw(st.integers(0, min(3, nitems - 1)))
     nprimary = nitems - nsecondary
@@ -46,7 +46,14 @@ def costed_problems(draw, max_cost=5):
         options.append(items)
         colors.append(cols)
         costs.append(draw(st.integers(0, max_cost)))
-    return nitems, nprimary, options, colors, costs
+    if not bounded:
+        return nitems, nprimary, options, colors, costs
+    bounds = {}
+    for i in range(nprimary):
+        if draw(st.booleans()):
+            u = draw(st.integers(0, 2))
+            bounds[i] = (u, draw(st.integers(max(u, 1), 3)))
+    return nitems, nprimary, options, colors, costs, bounds
 
 
 def check_best(p, found, reference, k, given=()):
@@ -247,11 +254,77 @@ def test_k_must_be_a_positive_integer(k):
         loads(EXAMPLE).best(k)
 
 
-def test_bounds_are_refused_with_one_sentence():
+def test_dlx5_arrays_refuse_bounds_with_one_sentence():
     p = ExactCover("ab", bounds={"a": (1, 2)})
     p.add_option("a", cost=1)
     with pytest.raises(ValueError, match="bounds"):
-        p.best()
+        CostArrays.of(p)
+    assert p.best() == []  # b has no option
+
+
+# -- bounds: DLX3 with costs ------------------------------------------------
+@pytest.mark.parametrize("k", [1, 3, 1000])
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(costed_problems(bounded=True))
+def test_bounded_best_matches_brute_force(k, case):
+    nitems, nprimary, options, colors, costs, bounds = case
+    p = build(nitems, nprimary, options, colors, costs, bounds)
+    reference = costed_covers(options, nprimary, nitems, costs, colors,
+                              bounds)
+    check_best(p, p.best(k), reference, k)
+    assert p.stats.complete
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(costed_problems(bounded=True), st.data())
+def test_bounded_best_with_givens(case, data):
+    nitems, nprimary, options, colors, costs, bounds = case
+    if not options:
+        return
+    p = build(nitems, nprimary, options, colors, costs, bounds)
+    chosen = data.draw(st.lists(st.integers(0, len(options) - 1),
+                                max_size=2))
+    reference = costed_covers(options, nprimary, nitems, costs, colors,
+                              bounds, given=chosen)
+    check_best(p, p.best(3, given=chosen), reference, 3, chosen)
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(costed_problems(bounded=True), st.integers(1, 7))
+def test_bounded_sliced_search_is_one_search(case, slice_nodes):
+    nitems, nprimary, options, colors, costs, bounds = case
+    p = build(nitems, nprimary, options, colors, costs, bounds)
+    engine = engine_module.engine_for(p)
+    arrays = engine.build(p)
+    whole = engine.start_best(arrays, [], 3)
+    assert whole.step(0, 1 << 60, False)[0] == 0
+    sliced = engine.start_best(arrays, [], 3)
+    improving = []
+    while True:
+        status, found = sliced.step(1, int(sliced.counters[0]) + slice_nodes,
+                                    True)
+        improving += found
+        if status == 0:
+            break
+    assert sliced.counters.tolist() == whole.counters.tolist()
+    assert sliced.best() == whole.best()
+    assert len(improving) == whole.counters[2]
+    for mine, fresh in zip(sliced.work, arrays.copy_arrays()):
+        assert np.array_equal(mine, fresh)
+
+
+def test_bounded_taxes_only_fixed_items():
+    # a: exactly 2 (taxed twice), b: 0..1 (untaxed).
+    p = ExactCover("ab", bounds={"a": 2, "b": (0, 1)})
+    p.add_options(["a", "a", "ab", "b"], costs=[3, 4, 6, 1])
+    arrays = engine_module.engine_for(p).build(p)
+    assert arrays.tax[1:].tolist() == [3, 0]
+    assert arrays.total_tax == 6
+    assert p.best(5) == [(7, [0, 1]), (8, [0, 1, 3]), (9, [0, 2]),
+                         (10, [1, 2])]
 
 
 def test_costs_too_large_to_sum():

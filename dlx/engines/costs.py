@@ -97,8 +97,8 @@ class CostArrays:
     def of(cls, problem) -> "CostArrays":
         """The arrays of ``problem`` (an ``ExactCover``)."""
         if problem.kind == MULTIPLICITIES:
-            raise Unsupported("DLX5 takes no bounds: a problem with costs "
-                              "and bounds has no engine yet")
+            raise Unsupported("DLX5 takes no bounds: BoundedCostsEngine "
+                              "(DLX3 with costs) does")
         return cls(problem.links, problem.costs)
 
     def copy_arrays(self):
@@ -261,3 +261,194 @@ class CostsEngine(Engine):
     def start_best(self, arrays, given_nodes, k, threshold=None) -> CostRun:
         load_kernels()
         return CostRun(arrays, given_nodes, k, threshold)
+
+    def batch(self, *args, **kwargs):
+        raise Unsupported("dlx5 does not solve batches")
+
+    def top(self, *args, **kwargs):
+        raise Unsupported("dlx5's tree is not split into jobs yet")
+
+    count_paths = run_job = top
+
+
+# -- bounds: DLX3 with DLX5's costs (dlx.kernels.costs_bounds) --------------
+class BoundedCostArrays:
+    """The arrays of ``dlx.kernels.costs_bounds`` for a problem with
+    bounds: DLX3's (``dlx.kernels.multiplicities``), each item's list
+    sorted by net cost, the net ``cost`` of each node, ``tax`` per item
+    (on the items of fixed multiplicity only) and ``total_tax``, what a
+    solution pays beyond its net costs (each tax times its item's
+    multiplicity)."""
+
+    __slots__ = ("llink", "rlink", "ulink", "dlink", "top", "length",
+                 "color", "bound", "slack", "cost", "tax", "total_tax",
+                 "option_of", "option_start", "nprimary", "depth")
+
+    def __init__(self, problem):
+        from .. import xcc
+        from ..kernels import costs_bounds as B
+        links = problem.links
+        nitems = len(links.llink) - 2
+        nprimary = links.nprimary
+        total = len(links.top)
+        number = {name: k + 1 for k, name in enumerate(problem.items)}
+        bounds = {number[name]: uv for name, uv in problem.bounds.items()}
+        self.bound, self.slack = xcc.bound_arrays(bounds, nprimary)
+        fixed = np.zeros(nprimary + 1, np.bool_)
+        fixed[1:] = self.slack[1:] == 0
+        color = links.color
+        self.color = (np.zeros(total, np.int32) if color is None
+                      else color.copy())
+        ulink, dlink = links.ulink.copy(), links.dlink.copy()
+        top = links.top
+        option_of = links.option_of
+        costs = np.asarray(problem.costs, np.int64).reshape(-1)
+        cost = np.zeros(total, np.int64)
+        member = option_of >= 0
+        cost[member] = costs[option_of[member]]
+        tax = np.zeros(nprimary + 1, np.int64)
+        B.assign_taxes(ulink, dlink, top, cost, fixed, tax)
+        _sort_lists(ulink, dlink, top, cost, option_of)
+        self.llink, self.rlink = links.llink.copy(), links.rlink.copy()
+        self.ulink, self.dlink, self.top = ulink, dlink, top
+        self.length = links.length.copy()
+        self.cost, self.tax = cost, tax
+        self.total_tax = sum(int(t) * int(v)
+                             for t, v in zip(tax, self.bound))
+        self.option_of = option_of
+        self.option_start = links.option_start
+        self.nprimary = nprimary
+        self.depth = xcc.depth(problem) + 1
+        # As in CostArrays, with item k taking up to v_k options.
+        linked = member & (ulink != np.arange(total))
+        items = top[linked]
+        prim = items <= nprimary
+        nodes = np.flatnonzero(linked)[prim]
+        owners = option_of[nodes]
+        width = np.bincount(owners, minlength=len(costs))[owners]
+        share = cost[nodes] // width + (cost[nodes] % width > 0)
+        most = np.zeros(nitems + 1, np.int64)
+        np.maximum.at(most, items[prim], share)
+        if sum(int(c) * int(self.bound[k]) for k, c in
+               enumerate(most[:nprimary + 1])) >= INF:
+            raise ValueError("the costs are too large: a solution could "
+                             "cost 2**63 - 1 or more beyond the items' "
+                             "taxes (DLX5 sums 64-bit costs)")
+
+    def copy_arrays(self):
+        """Fresh copies of the mutable arrays, in kernel argument order
+        (up to ``first_tweak``, made by the run)."""
+        return (self.llink.copy(), self.rlink.copy(), self.ulink.copy(),
+                self.dlink.copy(), self.top, self.length.copy(),
+                self.color.copy(), self.bound.copy(), self.slack)
+
+
+class BoundedCostRun(Run):
+    """``CostRun`` for ``BoundedCostArrays``: the same attributes,
+    ``step`` and ``best``."""
+
+    def __init__(self, arrays: BoundedCostArrays, given_nodes, k: int,
+                 threshold=None):
+        from ..kernels import costs_bounds as B
+        self.B = B
+        self.arrays = arrays
+        depth = arrays.depth
+        self.work = work = arrays.copy_arrays() + (
+            np.zeros(depth, np.int32),)
+        self.counters = np.zeros(3, np.int64)
+        self.k = k
+        updates = base = 0
+        for p in given_nodes:
+            u = B.commit_option(p, *work)
+            if u < 0:
+                self.clash = True
+                break
+            updates += u
+            base += int(arrays.cost[p])
+        self.counters[1] = updates
+        self.base = base
+        self.choice = np.zeros(depth, np.int32)
+        self.partcost = np.zeros(depth, np.int64)
+        self.state = np.array([0, B.FORWARD, INF, base], np.int64)
+        self.heap_cost = np.full(k, INF, np.int64)
+        self.heap_slot = np.arange(k, dtype=np.int32)
+        self.best_nodes = np.zeros((k, depth), np.int32)
+        self.best_len = np.zeros(k, np.int32)
+        self.shared = (np.full(1, INF, np.int64) if threshold is None
+                       else threshold)
+        self.stop = np.zeros(1, np.uint8)
+
+    clash = False
+    covered = False  # DLX3 finds the empty solution by itself
+
+    def step(self, want: int, stop_at: int, store: bool):
+        if store:
+            want = 1
+        status = self.B.search(*self.work, self.arrays.cost, self.choice,
+                               self.partcost, self.state, self.heap_cost,
+                               self.heap_slot, self.best_nodes,
+                               self.best_len, self.shared, self.stop, want,
+                               stop_at, self.counters)
+        found = []
+        if store and status == self.B.PAUSED:
+            nodes = self.choice[:self.state[0]]
+            nodes = nodes[nodes > len(self.arrays.llink) - 2]
+            found = [self.arrays.option_of[nodes].tolist()]
+        return status, found
+
+    best = CostRun.best
+
+
+class BoundedCostsEngine(Engine):
+    """DLX3 with DLX5's costs: the cheapest solutions of a problem with
+    bounds (which Knuth's DLX5 refuses)."""
+
+    name = "dlx3-costs"
+    program = "DLX3 with DLX5's costs"
+    algorithm = "links"
+    kinds = frozenset({MULTIPLICITIES})
+    streams = True
+    batches = False
+    splits = False
+    exact_split = False
+    cutoff = False
+    costs = True
+
+    def build(self, problem) -> BoundedCostArrays:
+        return BoundedCostArrays(problem)
+
+    def start(self, arrays, given_nodes, cutoff=0) -> BoundedCostRun:
+        return self.start_best(arrays, given_nodes, 1)
+
+    def load(self, *parts: str) -> None:
+        load_bounded_kernels()
+
+    def start_best(self, arrays, given_nodes, k, threshold=None):
+        load_bounded_kernels()
+        return BoundedCostRun(arrays, given_nodes, k, threshold)
+
+
+_bounded_loaded = False
+
+
+def load_bounded_kernels() -> None:
+    """``load_kernels`` for ``dlx.kernels.costs_bounds``."""
+    global _bounded_loaded
+    if _bounded_loaded:
+        return
+    from ..problem import ExactCover
+    tiny = ExactCover("a", bounds={"a": (0, 1)})
+    tiny.add_option("a")
+    run = BoundedCostRun(BoundedCostArrays(tiny),
+                         [int(tiny.links.option_start[0])], 1)
+    run.step(0, 1 << 40, False)
+    _bounded_loaded = True
+
+
+def engine_for(problem) -> Engine:
+    """The engine that finds ``problem``'s cheapest solutions: DLX5, or
+    DLX3 with costs when it has bounds.  (Until the registry of
+    ``dlx.engines`` chooses by ``Engine.costs`` and ``kinds``.)"""
+    if problem.kind == MULTIPLICITIES:
+        return BoundedCostsEngine()
+    return CostsEngine()

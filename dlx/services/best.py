@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .. import search
-from ..engines.costs import CostsEngine
+from ..engines.costs import engine_for
 from ..search import BudgetExhausted, Interrupted, Stats, whole_number
 
 __all__ = ["best"]
@@ -64,7 +64,7 @@ def best(problem, k: int = 1, *, given: Iterable[int] = (),
     k = whole_number("k", k, positive=True)
     max_nodes = whole_number("max_nodes", max_nodes, optional=True)
     time_limit = search.seconds("time_limit", time_limit)
-    engine = engine or CostsEngine()
+    engine = engine or engine_for(problem)
     arrays = engine.build(problem)
     given = list(given)
     nodes = given_nodes(problem, arrays, given)
