@@ -513,3 +513,44 @@ def test_timetables_are_valid_and_cheapest(seed):
             assert rooms[room][0] >= len(exams[e])
         assert cost == sum(rooms[room][1] + slots[s]
                            for s, room, _ in booked)
+
+
+def test_cli_ctrl_c_prints_the_best_found_unproven(tmp_path, capsys,
+                                                   monkeypatch):
+    from dlx.search import Interrupted, Stats
+    path = tmp_path / "example.dlx"
+    path.write_text(EXAMPLE)
+
+    def interrupted(self, k=1, **kwargs):
+        stop = Interrupted(1, Stats(nodes=3, complete=False))
+        stop.best, stop.proven = [(6, [0, 1])], False
+        raise stop
+
+    monkeypatch.setattr(ExactCover, "best", interrupted)
+    assert main(["solve", str(path), "--best", "2", "--stats"]) == 130
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["cost 6", "A B |5", "C |1"]
+    assert "not proven optimal" in err and "3 nodes" in err
+
+
+def test_an_interrupt_hands_back_what_was_found(monkeypatch):
+    """Ctrl-C during a slice: search.run raises Interrupted, and best adds
+    what it had found."""
+    from dlx import search
+    from dlx.search import Interrupted
+    p = grid_problem()
+    real = search.Slicer.record
+    calls = []
+
+    def record(self, nodes, elapsed):  # the first slice "sees" Ctrl-C
+        calls.append(nodes)
+        real(self, nodes, elapsed)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(search.Slicer, "record", record)
+    with pytest.raises(Interrupted) as stop:
+        p.best(2)
+    assert stop.value.proven is False
+    for cost, solution in stop.value.best:
+        assert cost == sum(p.costs[k] for k in solution)
