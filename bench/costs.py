@@ -3,7 +3,7 @@ Knuth's DLX5, and with CP-SAT (OR-Tools) where it is installed.
 
     python bench/costs.py                       # every instance, 3 rounds
     python bench/costs.py --rounds 1 --only pento-6x10
-    python bench/costs.py --dlx5 /path/to/dlx5 --markdown bench/RESULTS_COSTS.md
+    python bench/costs.py --dlx5 PATH --markdown bench/RESULTS_COSTS.md
 
 Knuth's program is not part of this project: build it from ``dlx5.w``
 (ascherer/cwebtest) with ``ctangle dlx5.w && cc -O2 -o dlx5 dlx5.c`` and

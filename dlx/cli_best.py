@@ -1,10 +1,11 @@
 """``dlx solve FILE --best K``: the K cheapest solutions (Knuth's DLX5).
 
 Each solution is printed as a line ``cost N`` followed by its option
-lines (each with its cost as one ``|n`` token, none when 0), cheapest first (ties in any order).  Exit status 0, or 1 when the
-problem has no solution; on Ctrl-C the cheapest solutions found so far
-are printed, with a note on standard error that they are not proven
-optimal, and the status is 130.
+lines (each with its cost as one ``|n`` token, none when 0), cheapest
+first (ties in any order).  Exit status 0, or 1 when the problem has no
+solution; on Ctrl-C the cheapest solutions found so far are printed,
+with a note on standard error that they are not proven optimal, and the
+status is 130.
 """
 
 from __future__ import annotations

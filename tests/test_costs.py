@@ -470,7 +470,7 @@ def test_cli_without_solution_and_usage(tmp_path, capsys):
     assert main(["solve", str(path), "--best", "0"]) == 2
 
 
-# -- the docs page and the timetable -------------------------------------------
+# -- the docs page and the timetable ------------------------------------
 def test_the_docs_page_runs():
     import doctest
     page = Path(__file__).resolve().parent.parent / "docs" / "costs.md"

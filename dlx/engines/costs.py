@@ -33,7 +33,8 @@ class CostArrays:
     net costs); ``option_of``/``option_start`` as in ``dlx.links.Links``;
     ``depth``, the most levels a search takes, plus one."""
 
-    __slots__ = ("llink", "rlink", "nd", "length", "cost", "tax", "total_tax", "option_of",
+    __slots__ = ("llink", "rlink", "nd", "length", "cost", "tax",
+                 "total_tax", "option_of",
                  "option_start", "nprimary", "depth")
 
     def __init__(self, links: Links, costs):

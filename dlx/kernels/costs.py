@@ -411,7 +411,8 @@ def search(llink, rlink, nd, length, cost, choice,
             choice[level] = p
             nextcost = curcost + cost[U(p)]
             thresh0[level] = cut - nextcost
-            updates += cover(best, thresh0[level], llink, rlink, nd, length, cost)
+            updates += cover(best, thresh0[level], llink, rlink, nd, length,
+                             cost)
             step = _ADVANCE
         elif step == _ADVANCE:
             th = cut - nextcost
