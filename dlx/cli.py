@@ -37,6 +37,7 @@ import os
 import sys
 from typing import Callable, Iterable
 
+from .cli_best import add_best_option, run_best
 from .cli_count import (CountUsageError, add_count_options,
                         add_estimate_options, add_memo_options,
                         count_options, interrupted_message, memo_options)
@@ -136,6 +137,7 @@ def _parser() -> argparse.ArgumentParser:
                             "bounds); auto (default): the faster for the "
                             "problem's shape")
     _add_output_options(solve, symmetric=False, memo=True)
+    add_best_option(solve)
 
     estimate = commands.add_parser(
         "estimate", help="estimate the size of a search (DLX format)",
@@ -399,6 +401,8 @@ def _solve(args) -> int:
     def draw(problem, solution):  # as the file wrote them, with colors
         return "\n".join(problem.option_line(k) for k in solution)
 
+    if getattr(args, "best", None):
+        return run_best(args, problem, problem.option_line, UsageError)
     return _run_problem(args, problem, draw)
 
 

@@ -1,12 +1,12 @@
 """Read and write the text format of Knuth's DLX programs (``dlx1.w``,
-``dlx2.w``, ``dlx3.w``).
+``dlx2.w``, ``dlx3.w``, ``dlx5.w``).
 
 The format, one problem per file::
 
     | a comment: any line whose first non-blank character is "|"
     A B 2:3|C | X Y        <- the item line: primary items, "|", secondary
     A B X:0 Y:0            <- every later line is one option
-    A C X:1 Y:1
+    A C X:1 Y:1 |7
 
 * The first line that is neither blank nor a comment lists the items,
   separated by blanks.  A lone ``|`` on it separates the primary items
@@ -19,6 +19,9 @@ The format, one problem per file::
   item may carry a color (DLX2): ``name:color``.  An option without a
   primary item is kept (it has a number) but never used in a solution, as
   Knuth's programs ignore it.
+* An option may have costs (DLX5): tokens ``|n`` after any of its items,
+  ``n`` a whole number written right after the ``|``; several add up, and
+  none means 0.  A cost is at most 2**63 - 1 (a clear error otherwise).
 * Item names follow Knuth's rules: printable ASCII, none of ``|`` and
   ``:``; his programs take 1 to 8 characters and one-character colors.
   Reading accepts longer names with ``max_name_length=None`` (the ``dlx``
@@ -175,13 +178,35 @@ def _parse_bound(token: str, secondary: bool, bounds: dict, number: int,
     return name
 
 
+#: The largest cost an option may have (as ``ExactCover`` takes it).
+MAX_COST = (1 << 63) - 1
+
+
+def _parse_cost(token: str, number: int, source) -> int:
+    """The cost in a DLX5 ``|n`` token."""
+    digits = token[1:]
+    if not digits or not digits.isascii() or not digits.isdigit():
+        raise DLXFormatError(f"bad cost {token!r}: a cost is written '|n' "
+                             f"with a whole number n right after the '|'",
+                             number, source)
+    return int(digits)
+
+
 def _parse_option(tokens: list[str], primary: set, secondary: set,
                   number: int, source):
-    """(item names, {item: color}) of an option line."""
+    """(item names, {item: color}, cost) of an option line."""
     names: list[str] = []
     colors: dict[str, str] = {}
     seen: set[str] = set()
+    cost = 0
     for token in tokens:
+        if token.startswith("|"):  # the first token is an item (or the
+            cost += _parse_cost(token, number, source)  # line a comment)
+            if cost > MAX_COST:
+                raise DLXFormatError(f"the costs of this option add up to "
+                                     f"{cost}, more than 2**63 - 1", number,
+                                     source)
+            continue
         name, colon, color = token.partition(":")
         if name not in primary and name not in secondary:
             raise DLXFormatError(f"unknown item {name!r}", number, source)
@@ -199,7 +224,7 @@ def _parse_option(tokens: list[str], primary: set, secondary: set,
             colors[name] = color
         seen.add(name)
         names.append(name)
-    return names, colors
+    return names, colors, cost
 
 
 def loads(text: str, *, max_name_length: int | None = MAX_NAME_LENGTH,
@@ -222,9 +247,9 @@ def loads(text: str, *, max_name_length: int | None = MAX_NAME_LENGTH,
     problem = ExactCover(primary, secondary, bounds=bounds)
     primary, secondary = set(primary), set(secondary)
     for number, tokens in lines:
-        names, colors = _parse_option(tokens, primary, secondary, number,
-                                      source)
-        problem.add_option(names, colors or None)
+        names, colors, cost = _parse_option(tokens, primary, secondary,
+                                            number, source)
+        problem.add_option(names, colors or None, cost)
     return problem
 
 
@@ -276,7 +301,8 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
           max_name_length: int | None = MAX_NAME_LENGTH,
           max_color_length: int | None = MAX_COLOR_LENGTH) -> str:
     """``problem`` in Knuth's DLX format (one ``str`` per item name and
-    color; bounds as ``u:v|name``).
+    color; bounds as ``u:v|name``; a cost as ``|n`` at the end of its
+    option, none when it is 0).
 
     ``comment`` (possibly several lines) is written first as ``|`` lines.
     Raises ``ValueError`` if a name or color cannot be written (blank,
@@ -304,13 +330,15 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
     if secondary:
         out.write(" | " + " ".join(secondary))
     out.write("\n")
+    costs = problem.costs
     for k, option in enumerate(problem.options):
         colors = problem.option_colors(k)
         out.write(" ".join(
             text_of[name] if name not in colors else
             f"{text_of[name]}:"
             f"{_color_text(colors[name], name, max_color_length)}"
-            for name in option) + "\n")
+            for name in option) + (f" |{costs[k]}" if costs[k] else "")
+            + "\n")
     return out.getvalue()
 
 

@@ -32,7 +32,8 @@ class Structure(NamedTuple):
     numbers (1-based) option after option, ``sizes``: items per option
     (both int64); ``colors``: a color code per member (int32, 0 for none),
     or None when no option has a color; ``bounds``: ``{item number: (u,
-    v)}`` for the primary items given bounds.
+    v)}`` for the primary items given bounds; ``costs``: each option's
+    cost (int64).
     """
 
     nitems: int
@@ -41,6 +42,7 @@ class Structure(NamedTuple):
     sizes: np.ndarray
     colors: np.ndarray | None
     bounds: dict
+    costs: np.ndarray
 
 
 def _check_name(name, where: str):
@@ -81,6 +83,8 @@ class ExactCover:
         self._members: list[int] = []
         self._sizes: list[int] = []
         self._options: list[tuple] = []
+        # Costs (DLX5): one nonnegative int per option, beside _options.
+        self._costs: list[int] = []
         self._options_view: tuple | None = None
         # What the engines build from, and built (``built``): kept until
         # the problem changes.
@@ -137,28 +141,43 @@ class ExactCover:
         bounds = np.concatenate(([0], np.cumsum(problem._sizes)))
         problem._options = [tuple(names[c] for c in cols[lo:hi])
                             for lo, hi in zip(bounds[:-1], bounds[1:])]
+        problem._costs = [0] * len(problem._options)
         return problem
 
     def add_option(self, items: Iterable[Hashable],
-                   colors: dict | None = None) -> int:
+                   colors: dict | None = None, cost: int = 0) -> int:
         """Add an option (a set of items); returns its number.
 
         ``colors`` gives secondary items of the option a color (any
-        hashable): ``{item: color}``.
+        hashable): ``{item: color}``.  ``cost`` (a whole number from 0 to
+        2**63 - 1) is what the option costs in ``best``.
         """
-        return self._add([self._checked_option(len(self._options), items,
-                                               colors)])[0]
+        index = len(self._options)
+        return self._add([self._checked_option(index, items, colors)],
+                         [_checked_cost(cost, f"option {index}")])[0]
 
-    def add_options(self, options: Iterable[Iterable[Hashable]]) -> list[int]:
-        """Add several options; returns their numbers.  All or nothing:
-        when one is bad, none is added."""
+    def add_options(self, options: Iterable[Iterable[Hashable]],
+                    costs: Iterable[int] | None = None) -> list[int]:
+        """Add several options; returns their numbers.  ``costs``, when
+        given, has one cost per option (see ``add_option``).  All or
+        nothing: when one is bad, none is added."""
         first = len(self._options)
-        return self._add([self._checked_option(first + k, items, None)
-                          for k, items in enumerate(options)])
+        checked = [self._checked_option(first + k, items, None)
+                   for k, items in enumerate(options)]
+        if costs is None:
+            costs = [0] * len(checked)
+        else:
+            costs = [_checked_cost(c, f"option {first + k}")
+                     for k, c in enumerate(costs)]
+            if len(costs) != len(checked):
+                raise ValueError(f"costs has {len(costs)} entries for "
+                                 f"{len(checked)} options")
+        return self._add(checked, costs)
 
-    def _add(self, checked) -> list[int]:
-        """Add options checked by ``_checked_option``."""
+    def _add(self, checked, costs) -> list[int]:
+        """Add options checked by ``_checked_option``, with their costs."""
         first = len(self._options)
+        self._costs.extend(costs)
         for index, (names, numbers, colors) in enumerate(checked, first):
             if colors:
                 for color in colors.values():
@@ -211,6 +230,11 @@ class ExactCover:
         if self._options_view is None:
             self._options_view = tuple(self._options)
         return self._options_view
+
+    @property
+    def costs(self) -> tuple:
+        """``costs[i]`` is the cost of option ``i`` (0 unless given)."""
+        return tuple(self._costs)
 
     def __len__(self) -> int:
         return len(self._options)
@@ -268,7 +292,7 @@ class ExactCover:
                 len(self.items), len(self.primary),
                 np.asarray(self._members, np.int64),
                 np.asarray(self._sizes, np.int64), colors,
-                dict(self._bounds))
+                dict(self._bounds), np.asarray(self._costs, np.int64))
         return self._structure
 
     def built(self, key: str, build):
@@ -438,6 +462,18 @@ class ExactCover:
                      executor=executor, checkpoint=checkpoint,
                      progress=progress, split_jobs=split_jobs, stop=stop)
 
+    def best(self, k: int = 1, *, given: Iterable[int] = (),
+             max_nodes: int | None = None, time_limit: float | None = None,
+             progress=None) -> list[tuple[int, list[int]]]:
+        """The ``k`` cheapest solutions, cheapest first, as ``(cost,
+        option numbers)`` pairs (ties in any order; fewer when there are
+        fewer solutions, ``[]`` when none).  Knuth's DLX5: see
+        ``dlx.services.best`` (budgets raise ``BudgetExhausted`` with
+        ``best``, what was found, not proven optimal)."""
+        from .services.best import best
+        return best(self, k, given=given, max_nodes=max_nodes,
+                    time_limit=time_limit, progress=progress)
+
     def estimate(self, probes: int = 10_000, *, seed: int = 0,
                  given: Iterable[int] = (), mrv_cutoff: int = 0,
                  algorithm: str = "auto"):
@@ -512,3 +548,20 @@ class ExactCover:
 #: A given option that covers nothing (an all-zero row of a matrix).
 EMPTY_GIVEN = ("given option {} is empty (an all-zero matrix row): it "
                "covers nothing and is never part of a solution")
+
+
+#: The largest cost of an option (and of a solution): DLX5's costs are
+#: 64-bit, and the kernel's sums stay below this.
+MAX_COST = (1 << 63) - 1
+
+
+def _checked_cost(cost, where: str) -> int:
+    """An option's cost: a whole number from 0 to ``MAX_COST``."""
+    if isinstance(cost, (bool, np.bool_)) or not isinstance(
+            cost, (int, np.integer)):
+        raise TypeError(f"{where}: cost must be an integer, got "
+                        f"{cost!r}"[:200])
+    if not 0 <= cost <= MAX_COST:
+        raise ValueError(f"{where}: cost {cost} is not between 0 and "
+                         f"2**63 - 1")
+    return int(cost)

@@ -115,3 +115,13 @@ def domino_tilings(rows, cols):
                     grown[s] = grown.get(s, 0) + n
             states = grown
     return states.get(0, 0)
+
+
+def costed_covers(options, nprimary, nitems, costs, colors=None,
+                  bounds=None, given=()):
+    """Every XCC/MCC solution with its cost (the sum of its options'
+    ``costs``), as ``(cost, solution)`` pairs sorted by cost: the brute
+    force that ``best`` is checked against."""
+    return sorted((sum(costs[k] for k in solution), solution)
+                  for solution in generalized_covers(
+                      options, nprimary, nitems, colors, bounds, given))

@@ -24,6 +24,7 @@ SAME = {
     "save_sizes": {"cells", "cells_colors"},
     "restore_sizes": {"cells", "cells_colors"},
     "grown": {"cells", "cells_colors", "cells_multiplicities"},
+    "commit_option": {"multiplicities", "costs_bounds"},
 }
 # DLX2's and DLX3's purify hide the same way: one copy more.
 SAME_TOO = {"hide": {"colors", "multiplicities"}}
@@ -33,12 +34,14 @@ VARIANTS = {
     "choose_item": "each program's own rule: MRV over lengths (DLX1 and "
                    "DLX2 alike, above), DLX3's branching degree with "
                    "slack, SSXC1's, SSXCC's and SSMCC's sparse-set scans",
-    "commit_option": "each program commits a given on its own arrays",
+    "commit_option": "each program commits a given on its own arrays "
+                     "(DLX3 with costs as DLX3, above)",
     "release_option": "the inverse of each commit_option",
     "search": "each program's own search",
     "solve_batch": "each program's batch around its own search",
     "unwind": "each program undoes its own search",
-    "cover": "DLX2 and DLX3 purify colors; memo keeps its active set",
+    "cover": "DLX2 and DLX3 purify colors; memo keeps its active set; "
+             "DLX5 and DLX3 with costs cover within the cost threshold",
     "uncover": "the inverse of each cover",
     "cover_rest": "as cover",
     "uncover_rest": "as uncover",
@@ -46,10 +49,18 @@ VARIANTS = {
             "SSXC1 and SSXCC hide in sparse sets",
     "unhide": "as hide",
     "hide_checked": "SSXCC's checks follow colors",
-    "option_fits": "DLX2's links against SSXCC's sets",
+    "option_fits": "DLX2's links against SSXCC's sets and DLX5's "
+                   "interleaved nodes",
     "option_items": "SSXCC's nodes are four words, SSXC1's two",
-    "purify": "DLX3's purify also keeps its bounds",
+    "purify": "DLX3's purify also keeps its bounds; DLX5's hides only "
+              "the options below the cost threshold",
     "unpurify": "as purify",
+    "hide_option": "DLX5's walks the interleaved nodes of its cost lists",
+    "assign_taxes": "DLX5 taxes every item, DLX3 with costs the items of "
+                    "fixed multiplicity, each v times",
+    "record": "each keeps its k best in its own heap of options",
+    "tweak": "DLX3 with costs tweaks within the cost threshold",
+    "untweak": "as tweak",
 }
 
 # Codes every kernel returns to the services, which read them as the

@@ -160,6 +160,9 @@ class Engine:
     hands_back = False
     #: It honours ``mrv_cutoff``.
     cutoff = True
+    #: ``start_best``: it finds the cheapest solutions of a problem whose
+    #: options have costs (``dlx.services.best``).
+    costs = False
     #: Engines that search the same arrays share them: the key they are
     #: kept under on the problem (None: the engine's name).
     arrays_key: str | None = None
@@ -200,6 +203,20 @@ class Engine:
         updates, given updates) and what stopped it early (see
         ``dlx.engines.base.run_tasks``)."""
         raise NotImplementedError
+
+    def start_best(self, arrays, given_nodes: list[int], k: int,
+                   threshold=None) -> Run:
+        """Where ``costs``: a ``Run`` over a private copy of ``arrays``,
+        givens committed, that searches for the ``k`` cheapest solutions.
+        Besides ``Run``'s attributes it has ``best()``, the ``k`` cheapest
+        found so far as ``(cost, option numbers)`` pairs, cheapest first
+        (the givens left out, their cost counted), and ``base``, the
+        givens' own net cost.  ``threshold``: None, or a one-element int64
+        array that several searches share: each prunes every branch that
+        cannot beat it and lowers it when it finds better (net costs, in
+        the engine's arrays' terms: see ``dlx.engines.costs``)."""
+        raise Unsupported(f"{self.name} does not search for the cheapest "
+                          f"solutions")
 
     # -- splitting -------------------------------------------------------
     def top(self, arrays, given_nodes: list[int], cutoff: int) -> Top:

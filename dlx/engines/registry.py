@@ -18,12 +18,16 @@ from .cells import SSXC1
 from .cells_bounds import SSMCC
 from .cells_colors import SSXCC
 from .colors import DLX2
+from .costs import BoundedCostsEngine, CostsEngine
 from .links import DLX1
 from .memo import Memo
 
 #: Every engine, by the family ``algorithm=`` names and the kinds it reads.
+#: The engines with ``costs`` serve ``best`` (the cheapest solutions), the
+#: others every other search.
 ENGINES: tuple[Engine, ...] = (DLX1(), DLX2(), DLX3(), SSXC1(), SSXCC(),
-                               SSMCC(), Memo())
+                               SSMCC(), Memo(), CostsEngine(),
+                               BoundedCostsEngine())
 BY_NAME = {engine.name: engine for engine in ENGINES}
 
 #: What ``algorithm=`` takes on every search method.
@@ -128,30 +132,36 @@ def check_algorithm(algorithm) -> str:
 
 def family(problem, algorithm="auto", purpose: str = "search") -> str:
     """``"links"`` or ``"cells"``: ``algorithm`` checked and ``"auto"``
-    decided.  ``purpose`` is ``"search"`` (count, solutions, solve) or
-    ``"batch"`` (``solve_batch``): a batch is always ``"links"`` (measured
-    faster on every Sudoku batch: its instances are small searches, where
-    the per-node scan and save of dancing cells weigh most)."""
+    decided.  ``purpose`` is ``"search"`` (count, solutions, solve),
+    ``"batch"`` (``solve_batch``) or ``"best"`` (the cheapest solutions):
+    a batch is always ``"links"`` (measured faster on every Sudoku batch:
+    its instances are small searches, where the per-node scan and save of
+    dancing cells weigh most), and so is ``best`` (Knuth's DLX5 is dancing
+    links)."""
     algorithm = check_algorithm(algorithm)
     if algorithm != "auto":
         return algorithm
-    if purpose == "batch":
+    if purpose in ("batch", "best"):
         return "links"
     return "cells" if CELLS_RULES[problem.kind](problem) else "links"
 
 
 def engine_for(problem, algorithm="auto", purpose: str = "search") -> Engine:
     """The engine that searches ``problem`` (an ``ExactCover``) with
-    ``algorithm`` (see ``family``)."""
-    return engine_of(family(problem, algorithm, purpose), problem.kind)
+    ``algorithm`` (see ``family``) for ``purpose``."""
+    return engine_of(family(problem, algorithm, purpose), problem.kind,
+                     costs=purpose == "best")
 
 
-def engine_of(algorithm: str, kind: str) -> Engine:
-    """The engine of family ``algorithm`` for problems of ``kind``."""
+def engine_of(algorithm: str, kind: str, costs: bool = False) -> Engine:
+    """The engine of family ``algorithm`` for problems of ``kind``; with
+    ``costs``, the one that finds the cheapest solutions."""
     for engine in ENGINES:
-        if engine.algorithm == algorithm and kind in engine.kinds:
+        if engine.algorithm == algorithm and kind in engine.kinds and \
+                engine.costs == costs:
             return engine
-    raise refuse(f"algorithm={algorithm!r}", kind)
+    service = "the cheapest solutions (best)" if costs else "searching"
+    raise refuse(f"{service} with algorithm={algorithm!r}", kind)
 
 
 def refuse(service: str, kind: str, engine: Engine | None = None,

@@ -18,7 +18,10 @@
 * ``dlx.problems.rooks``: k rooks in every row and column (``rooks``;
   multiplicities: Knuth's MCC);
 * ``dlx.problems.tiling``: tilings of a board by pieces used any number of
-  times, dominoes by default (``tiling``).
+  times, dominoes by default (``tiling``);
+* ``dlx.problems.timetable``: exams booked into rooms and slots, with
+  costs: the cheapest timetables by ``best`` (``timetable``; Knuth's
+  DLX5).
 
 Each builder returns an ``ExactCover`` whose options are tuples of item
 names, and its module has a ``render`` that turns a solution back into a
@@ -27,11 +30,11 @@ their main functions share their names.
 """
 
 from . import (debruijn, langford, planar, polycube, polyomino, queens,
-               rooks, tiling)
+               rooks, tiling, timetable)
 from .planar import Polyhex, Polyiamond
 from .polycube import Polycube
 from .polyomino import Polyomino
 
 __all__ = ["debruijn", "langford", "queens", "polyomino", "polycube",
-           "planar", "rooks", "tiling", "Polyomino", "Polycube",
+           "planar", "rooks", "tiling", "timetable", "Polyomino", "Polycube",
            "Polyiamond", "Polyhex"]

@@ -1,0 +1,79 @@
+"""``dlx solve FILE --best K``: the K cheapest solutions (Knuth's DLX5).
+
+Each solution is printed as a line ``cost N`` followed by its option
+lines (each with its cost as one ``|n`` token, none when 0), cheapest
+first (ties in any order).  Exit status 0, or 1 when the problem has no
+solution; on Ctrl-C the cheapest solutions found so far are printed,
+with a note on standard error that they are not proven optimal, and the
+status is 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable
+
+from .services.search import Interrupted
+
+__all__ = ["add_best_option", "run_best"]
+
+# Options of `dlx solve` that --best does not go with (it has its own
+# search: all of DLX5's tree, printing at the end).
+_OTHERS = ("count", "all", "limit", "estimate", "memo")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not positive")
+    return value
+
+
+def add_best_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--best", type=_positive, metavar="K",
+                        help="print the K cheapest solutions (options "
+                             "cost '|n' as in Knuth's DLX5), cheapest "
+                             "first, each after a line 'cost N'")
+
+
+def run_best(args, problem, line: Callable[[int], str],
+             usage_error: type) -> int:
+    """Search and print; ``line(k)`` is option ``k`` as the file wrote
+    it.  A clashing option of the command line raises ``usage_error``."""
+    clash = [name for name in _OTHERS if getattr(args, name, None)]
+    if clash:
+        raise usage_error(f"--best cannot go with --{clash[0]}")
+    try:
+        found = problem.best(args.best)
+    except Interrupted as stop:
+        _print(getattr(stop, "best", []), lambda k: line(k) + (
+            f" |{problem.costs[k]}" if problem.costs[k] else ""))
+        print(f"dlx: interrupted: the {len(getattr(stop, 'best', []))} "
+              f"solution(s) printed are the cheapest found so far, not "
+              f"proven optimal", file=sys.stderr)
+        if args.stats:
+            print(stop.stats, file=sys.stderr)
+        return 130
+    costs = problem.costs
+
+    def priced(k):  # the option line, its cost as one token
+        return line(k) + (f" |{costs[k]}" if costs[k] else "")
+
+    _print(found, priced)
+    if not found:
+        print("no solution", file=sys.stderr)
+    if args.stats:
+        print(problem.stats, file=sys.stderr)
+    return 0 if found else 1
+
+
+def _print(found, line) -> None:
+    for cost, solution in found:
+        print(f"cost {cost}")
+        for k in solution:
+            print(line(k))
+    sys.stdout.flush()
