@@ -13,7 +13,9 @@ The format, one problem per file::
   from the secondary ones; without it every item is primary.
 * A primary item may carry bounds (DLX3): ``u:v|name`` (covered ``u`` to
   ``v`` times) or ``v|name`` (exactly ``v`` times), ``0 <= u <= v``,
-  ``v >= 1``.
+  ``v >= 1``, written with the digits 0-9, as many as you like: a bound
+  above ``dlx.xcc.MAX_BOUND`` (more than any item's options) is kept as
+  ``MAX_BOUND``, which means the same.
 * Every later non-blank, non-comment line is one option: the names of its
   items, separated by blanks, each known and none repeated.  A secondary
   item may carry a color (DLX2): ``name:color``.  An option without a
@@ -44,6 +46,8 @@ import re
 from typing import IO, Iterable, Union
 
 from .problem import ExactCover
+from .shorten import shorten
+from .xcc import MAX_BOUND
 
 __all__ = ["DLXFormatError", "loads", "load", "dumps", "dump",
            "MAX_NAME_LENGTH", "MAX_COLOR_LENGTH"]
@@ -119,7 +123,28 @@ def _content_lines(text: str):
         yield number, tokens
 
 
-_BOUND = re.compile(r"(?:(\d+):)?(\d+)\|(.*)", re.S)
+# Knuth's programs read bounds digit by digit, '0' to '9' only (not every
+# character Python calls a digit).
+_BOUND = re.compile(r"(?:([0-9]+):)?([0-9]+)\|(.*)", re.S)
+# A number written with more digits than this is read as MAX_BOUND, which
+# means the same (see dlx.xcc.MAX_BOUND); int() refuses long ones.
+_LONG_NUMBER = 18
+
+
+def _number(digits: str) -> int:
+    """The value of a string of digits, any number of them, as the model
+    keeps it (at most MAX_BOUND)."""
+    digits = digits.lstrip("0")
+    if len(digits) > _LONG_NUMBER:
+        return MAX_BOUND
+    return min(int(digits or "0"), MAX_BOUND)
+
+
+def _exceeds(a: str, b: str) -> bool:
+    """Is the number written ``a`` larger than the one written ``b``
+    (strings of digits of any length, compared without converting)?"""
+    a, b = a.lstrip("0"), b.lstrip("0")
+    return (len(a), a) > (len(b), b)
 
 
 def _parse_items(tokens: list[str], number: int, source, max_length):
@@ -155,23 +180,25 @@ def _parse_items(tokens: list[str], number: int, source, max_length):
 def _parse_bound(token: str, secondary: bool, bounds: dict, number: int,
                  source) -> str:
     """The name in a DLX3 ``u:v|name`` or ``v|name``; its bounds go to
-    ``bounds``."""
+    ``bounds`` (numbers of any length: above ``MAX_BOUND`` they are kept
+    as ``MAX_BOUND``, which means the same)."""
     match = _BOUND.fullmatch(token)
     if not match:
-        raise DLXFormatError(f"bad item {token!r}: bounds are written "
+        raise DLXFormatError(f"bad item {shorten(token)}: bounds are written "
                              f"'u:v|name' or 'v|name' with whole numbers",
                              number, source)
     u, v, name = match.groups()
-    v = int(v)
-    u = v if u is None else int(u)
+    u = v if u is None else u
     if secondary:
-        raise DLXFormatError(f"secondary item {name!r} has bounds "
-                             f"{token!r}; only primary items take bounds",
-                             number, source)
-    if v < 1 or u > v:
-        raise DLXFormatError(f"item {name!r} has bounds {u}..{v}; they "
-                             f"need 0 <= u <= v and v >= 1", number, source)
-    bounds[name] = (u, v)
+        raise DLXFormatError(f"secondary item {shorten(name)} has bounds; "
+                             f"only primary items take bounds", number,
+                             source)
+    if not v.strip("0") or _exceeds(u, v):
+        raise DLXFormatError(f"item {shorten(name)} has bounds "
+                             f"{shorten(u, quote=False)}.."
+                             f"{shorten(v, quote=False)}; they need "
+                             f"0 <= u <= v and v >= 1", number, source)
+    bounds[name] = (_number(u), _number(v))
     return name
 
 

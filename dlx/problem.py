@@ -258,7 +258,9 @@ class ExactCover:
 
     @property
     def bounds(self) -> dict:
-        """``{item: (u, v)}`` for the primary items given bounds."""
+        """``{item: (u, v)}`` for the primary items given bounds (a bound
+        above ``dlx.xcc.MAX_BOUND``, more than any item's options, is kept
+        as ``MAX_BOUND``: the same solutions)."""
         return {self.items[k - 1]: uv for k, uv in self._bounds.items()}
 
     def option_colors(self, option: int) -> dict:

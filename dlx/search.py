@@ -123,8 +123,10 @@ def whole_number(name: str, value, *, optional: bool = False,
     if value < (1 if positive else 0):
         raise ValueError(f"{name} must be a "
                          f"{'positive' if positive else 'non-negative'} "
-                         f"integer, got {value!r}")
-    return int(value)
+                         f"integer, got {value!r}"[:200])
+    # No count, node or level number reaches int64's limit, so a larger
+    # value means the same as that limit (which the kernels can hold).
+    return min(int(value), NO_LIMIT)
 
 
 def seconds(name: str, value) -> float | None:

@@ -30,10 +30,24 @@ def _is_int(value) -> bool:
         value, (bool, np.bool_))
 
 
+#: Bounds above this are kept as this (``check_bounds``).  An item lies in
+#: fewer options than that in any problem the kernels' int32 arrays can
+#: hold (each of its options takes a node and a spacer there), so
+#: ``v >= MAX_BOUND`` means "any number of its options" and ``u >=
+#: MAX_BOUND`` "never covered enough" before and after; and the kernels'
+#: own sums of bounds and lengths stay far from int32's limit.
+MAX_BOUND = 2**30
+
+
 def check_bounds(bounds, index: Mapping, nprimary: int) -> dict:
     """``{item number (1-based): (u, v)}`` from ``{item: (u, v)}`` (or
     ``{item: v}``, meaning ``v..v``), every bound checked: the item must be
-    primary, ``0 <= u <= v`` and ``v >= 1``."""
+    primary, ``0 <= u <= v`` and ``v >= 1``.
+
+    ``u`` and ``v`` above ``MAX_BOUND`` are kept as ``MAX_BOUND``: more
+    than the item's options either way, so the solutions are the same,
+    and no kernel ever sees a bound beyond its integers (a bound of
+    ``2**32 + 1`` once wrapped to 1 in a 32-bit array)."""
     if bounds is None:
         return {}
     if not isinstance(bounds, Mapping):
@@ -65,7 +79,7 @@ def check_bounds(bounds, index: Mapping, nprimary: int) -> dict:
         if not 0 <= u <= v or v < 1:
             raise ValueError(f"bounds for {item!r} are {u}..{v}; they need "
                              f"0 <= u <= v and v >= 1")
-        checked[k] = (int(u), int(v))
+        checked[k] = (min(int(u), MAX_BOUND), min(int(v), MAX_BOUND))
     return checked
 
 
