@@ -169,3 +169,19 @@ def test_the_web_api_counts_huge_bounds():
                              json={"builder": "dlx", "problem": ISSUE_TEXT})
     assert answer.status_code == 200, answer.text
     assert answer.json()["count"] == 4
+
+
+# -- the same class: other whole numbers beyond the kernels' int64 ------------
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("argument", ["limit", "max_nodes", "mrv_cutoff"])
+def test_numbers_beyond_int64_mean_no_limit(algorithm, argument):
+    from dlx.problems.queens import queens
+    p = queens(6)
+    huge = {argument: 2**70}
+    assert p.count(algorithm=algorithm, **huge) == 4
+    assert len(list(p.solutions(algorithm=algorithm, **huge))) == 4
+    batch = p.solve_batch([[]], algorithm=algorithm,
+                          **({"limit": 2**70} if argument == "mrv_cutoff"
+                             else huge))
+    assert batch.counts.tolist() == [4 if argument != "max_nodes" else 2]
