@@ -518,8 +518,8 @@ class ExactCover:
 
     def solve_batch(self, givens, *, starts=None, limit: int = 2,
                     max_nodes: int | None = None, threads: int = 1,
-                    mrv_cutoff: int = 0,
-                    algorithm: str = "auto") -> "BatchResult":
+                    mrv_cutoff: int = 0, algorithm: str = "auto",
+                    time_limit: float | None = None) -> "BatchResult":
         """Solve many instances of this problem in one jitted call.
 
         Instance ``b`` must contain the options ``givens[b]`` (option
@@ -531,7 +531,8 @@ class ExactCover:
         kept.  ``max_nodes`` bounds the search of each instance.
         ``threads`` > 1 shares the instances among that many threads (0: one
         per core); the answers do not depend on it.  Ctrl-C stops every
-        thread at once and raises ``Interrupted``.
+        thread at once and raises ``Interrupted``; ``time_limit`` (seconds
+        for the whole batch) raises ``BudgetExhausted`` when it runs out.
         """
         if starts is None:
             rows = [_option_numbers(g, f"givens[{b}]")
@@ -557,6 +558,7 @@ class ExactCover:
         flat, starts = _without_repeats(flat, starts)
         limit = whole_number("limit", limit, positive=True)
         max_nodes = whole_number("max_nodes", max_nodes, optional=True)
+        time_limit = search.seconds("time_limit", time_limit)
         nthreads = _thread_count(threads)
         cutoff = _cutoff(mrv_cutoff)
         algorithm = self._algorithm(algorithm, "batch")
@@ -571,14 +573,19 @@ class ExactCover:
         else:
             xcc.load_kernels(kind, "batch")
         stats = self.stats = Stats(complete=False)
+        if time_limit == 0 and len(starts) > 1:  # before the first node
+            raise BudgetExhausted("solve_batch stopped at its time limit "
+                                  "with 0 solution(s) found", 0, stats)
         t0 = time.perf_counter()
+        deadline = None if time_limit is None else t0 + time_limit
         if algorithm == "cells":
             counts, first, work, stopped_by = self._cells_glue.run_batch(
-                links, nodes, starts, limit, budget, nthreads)
+                links, nodes, starts, limit, budget, nthreads,
+                deadline=deadline)
         else:
             counts, first, work, stopped_by = run_batch(
                 xcc.kernel_arrays(self), nodes, starts, limit, budget,
-                xcc.depth(self), nthreads, cutoff,
+                xcc.depth(self), nthreads, cutoff, deadline=deadline,
                 solve=xcc.kernel(kind).solve_batch)
         stats.seconds = time.perf_counter() - t0
         width = columns_used(first)
@@ -594,6 +601,12 @@ class ExactCover:
         stats.complete = bool(explored.all())
         if stopped_by == "interrupt":
             raise Interrupted(stats.solutions, stats)
+        # (An instance the time limit cut short has counts -3, STOPPED.)
+        if stopped_by == "deadline" and (counts < -2).any():
+            raise BudgetExhausted(
+                f"solve_batch stopped at its time limit with "
+                f"{stats.solutions} solution(s) found", stats.solutions,
+                stats)
         return BatchResult(counts, solutions, work[:, 0], work[:, 1])
 
     def _given_nodes(self, given: Iterable[int],

@@ -27,6 +27,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from .budget import UNLIMITED, Budget
 from .encode import Variant, as_variant, clashes
 from .grid import Grid, InvalidPuzzle, cells_conflict, parse
 from .solver import Symmetry, _conflict, _parse_batch, search_stack
@@ -76,14 +77,15 @@ def check_level(level: Any) -> str:
 
 def rate_cells(cells: np.ndarray, box: tuple[int, int],
                variant: Variant | None = None, *, samples: int = SAMPLES,
-               threads: int = 1) -> tuple[np.ndarray, np.ndarray,
-                                          np.ndarray]:
+               threads: int = 1, budget: Budget = UNLIMITED
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rate a ``(B, n, n)`` stack of clash-free puzzles.
 
     Returns ``(scores, nodes, counts)``: the score and mean nodes of each
     puzzle, and its solution count (at most 2; only a puzzle with count 1
     has a meaningful score).  Every puzzle sees the same relabellings, so a
-    puzzle's rating does not depend on the rest of the batch.
+    puzzle's rating does not depend on the rest of the batch.  ``budget``
+    (``sudoku.budget``) is looked at before each search.
     """
     batch, n, _ = cells.shape
     rng = np.random.default_rng(RATING_SEED)
@@ -95,7 +97,8 @@ def rate_cells(cells: np.ndarray, box: tuple[int, int],
         symmetry = (Symmetry.random(rng, box) if variant is None
                     else Symmetry.relabel(rng, n))
         found, _, work = search_stack(symmetry.apply(cells[live]), box, 2,
-                                      threads=threads, variant=variant)
+                                      threads=threads, variant=variant,
+                                      budget=budget)
         if k == 0:
             counts = found
             # Not one wasted node: every step was forced (a single), and
@@ -113,11 +116,15 @@ def rate_cells(cells: np.ndarray, box: tuple[int, int],
 
 
 def rate(puzzle: Any, box: tuple[int, int] | None = None, *,
-         variant: Any = None, samples: int = SAMPLES) -> Rating:
+         variant: Any = None, samples: int = SAMPLES,
+         time_limit: float | None = None, stop: Any = None) -> Rating:
     """How hard ``puzzle`` is for the engine (see the module docstring).
 
     Raises ``InvalidPuzzle`` for bad input or clashing givens and
-    ``ValueError`` when the puzzle does not have exactly one solution."""
+    ``ValueError`` when the puzzle does not have exactly one solution.
+    ``time_limit`` and ``stop`` end it early with ``sudoku.Stopped`` (see
+    ``sudoku.budget``)."""
+    budget = Budget("rate", time_limit, stop)
     variant = as_variant(variant)
     samples = _positive("samples", samples)
     grid = parse(puzzle, box)
@@ -125,7 +132,7 @@ def rate(puzzle: Any, box: tuple[int, int] | None = None, *,
     if message:
         raise InvalidPuzzle(message)
     scores, nodes, counts = rate_cells(grid.cells[None], grid.box, variant,
-                                       samples=samples)
+                                       samples=samples, budget=budget)
     if counts[0] != 1:
         raise ValueError("the puzzle has no solution; only puzzles with "
                          "exactly one solution are rated" if counts[0] == 0
@@ -145,10 +152,12 @@ def _positive(name: str, value: Any) -> int:
 
 def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
               *, variant: Any = None, samples: int = SAMPLES,
-              threads: int = 1) -> list[Rating | str]:
+              threads: int = 1, time_limit: float | None = None,
+              stop: Any = None) -> list[Rating | str]:
     """Rate many puzzles at once: a ``Rating`` per puzzle, or a string
     saying why it has none (``invalid: ...``, ``multiple``,
-    ``nosolution``)."""
+    ``nosolution``).  ``time_limit`` and ``stop``: as for ``rate``."""
+    budget = Budget("rate_many", time_limit, stop)
     variant = as_variant(variant)
     samples = _positive("samples", samples)
     if isinstance(puzzles, (str, bytes)):
@@ -170,7 +179,8 @@ def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
             out[index[k]] = f"invalid: {_conflict(grid, variant)}"
         index, stack = index[~bad], stack[~bad]
         scores, nodes, counts = rate_cells(stack, shape, variant,
-                                           samples=samples, threads=threads)
+                                           samples=samples, threads=threads,
+                                           budget=budget)
         levels = [level_of(x) for x in scores.tolist()]
         for k, b in enumerate(index.tolist()):
             if counts[k] == 1:
