@@ -23,7 +23,7 @@ class CountUsageError(Exception):
 
 
 def _whole(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²".isdigit() is True
         raise argparse.ArgumentTypeError(f"expected a whole number, got "
                                          f"{text!r}")
     return int(text)

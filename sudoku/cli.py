@@ -168,7 +168,7 @@ def _positive(text: str) -> int:
 
 
 def _count(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"expected a whole number, got "
                                          f"{text!r}")
     return int(text)

@@ -57,15 +57,17 @@ def add_commands(commands, positive, count, box) -> None:
     gen.add_argument("-n", "--count", type=positive, default=1,
                      metavar="COUNT", help="how many puzzles (default 1)")
     gen.add_argument("--size", type=positive, default=9,
-                     help="grid size, 4 to 25 (default 9)")
+                     help=f"grid size, {G.MIN_SIZE} to {G.MAX_SIZE} "
+                     f"(default 9)")
     gen.add_argument("--box", type=box, default=None, metavar="RxC",
                      help="box shape, e.g. 2x3 (default: inferred)")
     gen.add_argument("--difficulty", type=_level, default=None,
                      metavar="LEVEL", help=f"one of {', '.join(R.LEVELS)}")
     gen.add_argument("--symmetry", choices=G.SYMMETRIES, default="none",
                      help="keep the givens symmetric (default none)")
-    gen.add_argument("--seed", type=int, default=None,
-                     help="make the same puzzles every time")
+    gen.add_argument("--seed", type=count, default=None, metavar="S",
+                     help="a whole number: make the same puzzles every "
+                     "time")
     gen.add_argument("--format", choices=FORMATS, default="line",
                      help="line (default), grid (pretty) or csv")
     gen.add_argument("--threads", type=count, default=1, metavar="N",
@@ -117,9 +119,9 @@ def run(args, usage_error) -> int:
 
 
 def run_generate(args, variant, usage_error) -> int:
-    if not 4 <= args.size <= 36:
-        raise usage_error(f"--size must be between 4 and 36, got "
-                          f"{args.size}")
+    if not G.MIN_SIZE <= args.size <= G.MAX_SIZE:
+        raise usage_error(f"--size must be between {G.MIN_SIZE} and "
+                          f"{G.MAX_SIZE}, got {args.size}")
     start = time.perf_counter()
     stats: dict = {}
     try:

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from dlx.shorten import shorten
+
 from .budget import UNLIMITED, Budget
 from .encode import Variant, as_variant
 from .grid import Grid, check_box, default_box
@@ -32,6 +34,11 @@ from .rating import (_clashing, _positive, check_level, level_of,
 from .solver import Symmetry, search_stack
 
 SYMMETRIES = ("none", "rotational", "mirror")
+# The sizes the generator makes (the command line's help and checks read
+# them here): a 25x25 puzzle takes about 20 s; larger ones are not
+# practical.
+MIN_SIZE = 4
+MAX_SIZE = 25
 # Candidates made per wanted puzzle and per round when a level is asked for,
 # and the most rounds before giving up.
 LEVEL_BATCH = 8
@@ -203,7 +210,7 @@ def generate_cells(count: int, box: tuple[int, int], *,
     ``hits``: how many of those had the level.  ``time_limit`` and
     ``stop``: see ``sudoku.budget`` (``Stopped``)."""
     budget = Budget("generate", time_limit, stop)
-    rng = np.random.default_rng(seed)
+    rng = _rng(seed)
     budget.check()
     if difficulty is None:
         solutions = full_grids(count, box, rng, variant, threads, budget)
@@ -254,10 +261,11 @@ def generate_many(count: int, size: int = 9,
     count = _positive("count", count) if count != 0 else 0
     box, symmetry, difficulty, variant = _arguments(size, box, symmetry,
                                                     difficulty, variant)
+    rng = _rng(seed)
     if count == 0:
         return []
     puzzles, _ = generate_cells(count, box, difficulty=difficulty,
-                                symmetry=symmetry, seed=seed,
+                                symmetry=symmetry, seed=rng,
                                 variant=variant, threads=threads,
                                 time_limit=time_limit, stop=stop)
     return [Grid._make(p.astype(np.int64), box) for p in puzzles]
@@ -269,12 +277,14 @@ def generate(size: int = 9, box: tuple[int, int] | None = None, *,
              time_limit: float | None = None, stop: Any = None) -> Grid:
     """A random minimal puzzle with exactly one solution.
 
-    ``size``: 4 to 25 (the grid is ``size x size``; 25 is slow);
+    ``size``: ``MIN_SIZE`` to ``MAX_SIZE``, 4 to 25 (the grid is ``size x
+    size``; 25 is slow);
     ``box``: the box shape (default as for ``parse``); ``difficulty``: one
     of ``LEVELS`` (puzzles are made and rated until one has that level;
     ``GenerationFailed`` if none turns up); ``symmetry``: ``"none"``
     (default), ``"rotational"`` (half-turn) or ``"mirror"`` (left-right);
-    ``seed``: any seed numpy accepts, for a reproducible puzzle;
+    ``seed``: a whole number >= 0 (or a sequence of them, or numpy's
+    ``SeedSequence``/``Generator``), for a reproducible puzzle;
     ``variant``: extra rules, as in ``sudoku.solve``.  ``time_limit``
     (seconds) and ``stop`` (anything with ``is_set()``, e.g. a
     ``threading.Event``) end the work early with ``sudoku.Stopped``: they
@@ -291,8 +301,9 @@ def _arguments(size, box, symmetry, difficulty, variant):
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
         raise TypeError(f"size must be an integer, got "
                         f"{type(size).__name__}")
-    if not 4 <= size <= 36:
-        raise ValueError(f"size must be between 4 and 36, got {size}")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"size must be between {MIN_SIZE} and {MAX_SIZE}, "
+                         f"got {size}")
     box = default_box(int(size)) if box is None else check_box(box, size)
     symmetry = "none" if symmetry is None else symmetry
     if not isinstance(symmetry, str):
@@ -309,3 +320,21 @@ def _arguments(size, box, symmetry, difficulty, variant):
     return box, symmetry.lower(), difficulty, variant
 
 
+
+
+def _rng(seed) -> np.random.Generator:
+    """numpy's random generator for ``seed``: None (fresh entropy), a whole
+    number >= 0 or a sequence of them, or numpy's own ``SeedSequence``,
+    ``BitGenerator`` or ``Generator``; anything else is a TypeError or
+    ValueError naming ``seed`` (not numpy's message)."""
+    if isinstance(seed, (bool, np.bool_, float, np.floating, str, bytes)):
+        raise TypeError(f"seed must be a whole number >= 0 (or None), got "
+                        f"{type(seed).__name__} {shorten(seed)}")
+    try:
+        return np.random.default_rng(seed)
+    except TypeError:
+        raise TypeError(f"seed must be a whole number >= 0 (or None), got "
+                        f"{type(seed).__name__} {shorten(seed)}") from None
+    except ValueError:
+        raise ValueError(f"seed must be a whole number >= 0 (or a sequence "
+                         f"of them), got {shorten(seed)}") from None

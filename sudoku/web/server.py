@@ -45,14 +45,14 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or int(text) > 65535:
+    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"expected a port number 0-65535, "
                                          f"got {text!r}")
     return int(text)
 
 
 def _whole(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"expected a whole number, got "
                                          f"{text!r}")
     return int(text)
