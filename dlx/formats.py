@@ -9,8 +9,10 @@ The format, one problem per file::
     A C X:1 Y:1
 
 * The first line that is neither blank nor a comment lists the items,
-  separated by blanks.  A lone ``|`` on it separates the primary items
-  from the secondary ones; without it every item is primary.
+  separated by blanks.  A ``|`` that starts a word on it separates the
+  primary items from the secondary ones, alone or touching the first
+  secondary name (``A B |X Y``, as Knuth's programs read it); without it
+  every item is primary.
 * A primary item may carry bounds (DLX3): ``u:v|name`` (covered ``u`` to
   ``v`` times) or ``v|name`` (exactly ``v`` times), ``0 <= u <= v``,
   ``v >= 1``, written with the digits 0-9, as many as you like: a bound
@@ -154,12 +156,16 @@ def _parse_items(tokens: list[str], number: int, source, max_length):
     current = primary
     seen: set[str] = set()
     for token in tokens:
-        if token == "|":
+        if token.startswith("|"):
+            # A '|' that starts a word separates, and may touch the first
+            # secondary name ("A B |X Y"), as in all of Knuth's programs.
             if current is secondary:
                 raise DLXFormatError("the item line has '|' twice", number,
                                      source)
             current = secondary
-            continue
+            token = token[1:]
+            if not token:
+                continue
         if "|" in token:
             token = _parse_bound(token, current is secondary, bounds,
                                  number, source)
@@ -185,8 +191,9 @@ def _parse_bound(token: str, secondary: bool, bounds: dict, number: int,
     match = _BOUND.fullmatch(token)
     if not match:
         raise DLXFormatError(f"bad item {shorten(token)}: bounds are written "
-                             f"'u:v|name' or 'v|name' with whole numbers",
-                             number, source)
+                             f"'u:v|name' or 'v|name' with whole numbers, "
+                             f"and a '|' before the secondary items "
+                             f"starts a word", number, source)
     u, v, name = match.groups()
     u = v if u is None else u
     if secondary:
