@@ -40,6 +40,7 @@ from typing import Callable, Iterable
 from .cli_count import (CountUsageError, add_count_options,
                         add_estimate_options, count_options,
                         interrupted_message)
+from .cli_input import looks_like_a_file_name, no_such_file
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
 from .search import Interrupted
@@ -455,7 +456,7 @@ def _pentomino(args, parser) -> int:
         try:
             pieces = piece_set(args.pieces)
         except ValueError as error:  # a typo in a set name: not a file
-            parser.error(str(error))
+            parser.error(_not_a_file("--pieces", args.pieces, error))
     from_files = args.board is not None or os.path.exists(args.pieces)
     try:
         puzzle = Polyomino(board, pieces, one_sided=args.one_sided,
@@ -527,7 +528,8 @@ def _polycube(args, parser) -> int:
         try:
             pieces = piece_set(name)
         except ValueError as error:
-            parser.error(str(error))
+            parser.error(_not_a_file("SET" if args.set else "--pieces",
+                                     name, error))
     board = args.box
     if args.board is not None:
         board = _board_file(args.board)
@@ -544,6 +546,14 @@ def _polycube(args, parser) -> int:
             parser.error(str(error))
         raise InputError(str(error)) from None
     return _run_packing(args, puzzle)
+
+
+def _not_a_file(option: str, text: str, error: ValueError) -> str:
+    """Why a SET|FILE value is neither: no such file, when it looks like
+    a file name (then the set names come second), else ``error``."""
+    if not looks_like_a_file_name(text) and not os.path.isdir(text):
+        return str(error)
+    return no_such_file(option, text, f"a piece set: {error}")
 
 
 def _drawing_first(args, picture: Callable, solutions):
@@ -583,7 +593,7 @@ def _tiling(args, parser) -> int:
         try:
             shapes = pieces(shapes)
         except ValueError as error:
-            parser.error(str(error))
+            parser.error(_not_a_file("PIECES", shapes, error))
     try:
         problem = tiling(board, shapes, one_sided=args.one_sided)
     except ValueError as error:

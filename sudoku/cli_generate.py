@@ -13,6 +13,8 @@ import os
 import sys
 import time
 
+from dlx.cli_input import looks_like_a_file_name, no_such_file
+
 from . import generator as G
 from . import rating as R
 from .encode import RULES, InvalidVariant, Variant
@@ -37,13 +39,25 @@ def variant_of(args):
     if args.variant is None and args.regions is None:
         return None
     regions = args.regions
-    if regions is not None and os.path.isfile(regions):
+    from_file = regions is not None and os.path.isfile(regions)
+    if from_file:
         with open(regions, encoding="utf-8-sig") as f:
             regions = f.read()
+    elif regions is not None and os.path.isdir(regions):
+        raise InvalidVariant(no_such_file("--regions", regions))
     rules = args.variant
     if rules is None:
         rules = "jigsaw"  # a region map alone means jigsaw
-    return Variant(rules, regions) or None
+    try:
+        return Variant(rules, regions) or None
+    except InvalidVariant as error:
+        # A mistyped file name is not a region map: say what it is.
+        if not from_file and regions is not None and \
+                looks_like_a_file_name(regions):
+            raise InvalidVariant(no_such_file(
+                "--regions", regions, "a region map: " + str(error))) \
+                from None
+        raise
 
 
 def add_commands(commands, positive, count, box) -> None:
