@@ -41,7 +41,7 @@ from .cli_count import (CountUsageError, add_count_options,
                         add_estimate_options, count_options,
                         interrupted_message)
 from .cli_input import looks_like_a_file_name, no_such_file
-from .formats import DLXFormatError, dumps, load
+from .formats import DLXFormatError, dumps, load, option_text
 from .problem import ExactCover, Stats
 from .search import Interrupted
 from .xcc import EXACT
@@ -413,15 +413,8 @@ def _solve(args) -> int:
         raise UsageError(f"cannot read {args.file}: {error.strerror}") \
             from None
 
-    options = problem.options
-
-    def line(k):  # an option as the file wrote it, colors included
-        colors = problem.option_colors(k)
-        return " ".join(str(x) if x not in colors else f"{x}:{colors[x]}"
-                        for x in options[k])
-
-    def draw(problem, solution):
-        return "\n".join(line(i) for i in solution)
+    def draw(problem, solution):  # as the file wrote them, with colors
+        return "\n".join(option_text(problem, i) for i in solution)
 
     return _run_problem(args, problem, draw)
 

@@ -52,7 +52,7 @@ from .shorten import shorten
 from .xcc import MAX_BOUND
 
 __all__ = ["DLXFormatError", "loads", "load", "dumps", "dump",
-           "MAX_NAME_LENGTH", "MAX_COLOR_LENGTH"]
+           "option_text", "MAX_NAME_LENGTH", "MAX_COLOR_LENGTH"]
 
 #: The longest item name Knuth's DLX1 accepts.
 MAX_NAME_LENGTH = 8
@@ -314,7 +314,9 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
 
     ``comment`` (possibly several lines) is written first as ``|`` lines.
     Raises ``ValueError`` if a name or color cannot be written (blank,
-    ``|``, ``:``, non-ASCII, too long, or two names with the same text).
+    ``|``, ``:``, non-ASCII, too long, or two names or two colors with the
+    same text) or an option is empty (an all-zero row of ``from_matrix``:
+    the file could not keep its number).
     """
     if not problem.primary:
         raise ValueError("cannot write a problem with no primary items")
@@ -338,14 +340,36 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
     if secondary:
         out.write(" | " + " ".join(secondary))
     out.write("\n")
+    color_of_text: dict = {}
     for k, option in enumerate(problem.options):
+        if not option:  # a blank line would renumber the options after it
+            raise ValueError(f"cannot write option {k}: option {k} is empty "
+                             f"(an all-zero matrix row), and the DLX format "
+                             f"has no empty options")
         colors = problem.option_colors(k)
+        for name, color in colors.items():
+            text = _color_text(color, name, max_color_length)
+            if color_of_text.setdefault(text, color) != color:
+                raise ValueError(
+                    f"cannot write colors {shorten(color_of_text[text])} "
+                    f"and {shorten(color)}: two colors with the same text "
+                    f"{shorten(text)} would be one color in the file")
         out.write(" ".join(
             text_of[name] if name not in colors else
             f"{text_of[name]}:"
             f"{_color_text(colors[name], name, max_color_length)}"
             for name in option) + "\n")
     return out.getvalue()
+
+
+def option_text(problem: ExactCover, option: int) -> str:
+    """Option ``option`` of ``problem`` as an option line: its item names
+    and, after a colon, their colors (``str`` of each), as ``dlx solve``
+    prints solutions."""
+    colors = problem.option_colors(option)
+    return " ".join(str(name) if name not in colors else
+                    f"{name}:{colors[name]}"
+                    for name in problem.options[option])
 
 
 def dump(problem: ExactCover, file: PathOrFile, **kwargs) -> None:

@@ -23,6 +23,7 @@ from .cells_mcc import McCells
 from .links import (Links, LinksRun, columns_used, count_parallel,
                     load_kernels, run_batch)
 from .search import BudgetExhausted, Interrupted, Stats, whole_number
+from .shorten import shorten
 
 __all__ = ["ExactCover", "BatchResult", "BudgetExhausted", "Interrupted",
            "Stats"]
@@ -332,7 +333,24 @@ class ExactCover:
         return choose_algorithm(algorithm, self, purpose)
 
     def to_matrix(self) -> np.ndarray:
-        """The 0/1 matrix (options x items, primary columns first)."""
+        """The 0/1 matrix (options x items, primary columns first): with
+        ``from_matrix(m, secondary=len(p.secondary))`` the same problem.
+
+        A matrix has no room for colors or bounds: a problem with either
+        is refused with a ``ValueError`` (``dlx.dumps`` writes it whole).
+        """
+        if self._option_colors:
+            k = min(self._option_colors)
+            raise ValueError(f"to_matrix: a 0/1 matrix cannot hold colors "
+                             f"(option {k} has some); dlx.dumps writes "
+                             f"the problem whole")
+        bounded = [(name, uv) for name, uv in self.bounds.items()
+                   if uv != (1, 1)]
+        if bounded:
+            name, (u, v) = bounded[0]
+            raise ValueError(f"to_matrix: a 0/1 matrix cannot hold bounds "
+                             f"(item {shorten(name)} has {u}..{v}); "
+                             f"dlx.dumps writes the problem whole")
         a = np.zeros((len(self._options), len(self.items)), np.int8)
         rows = np.repeat(np.arange(len(self._sizes)), self._sizes)
         a[rows, np.asarray(self._members, np.int64) - 1] = 1

@@ -29,6 +29,7 @@ import numpy as np
 
 from dlx import (BudgetExhausted, DLXFormatError, ExactCover, Stats, loads,
                  search)
+from dlx.formats import option_text
 from dlx.links import LinksRun
 from dlx.problems import langford as langford_builder
 from dlx.problems import queens as queens_builder
@@ -739,10 +740,8 @@ def _problem_of(params: dict):
             problem = loads(text, max_name_length=None)
         except DLXFormatError as error:
             raise RequestError(str(error)) from None
-        options = problem.options
-
-        def picture(solution):
-            return {"text": "\n".join(" ".join(map(str, options[i]))
+        def picture(solution):  # option lines, colors included
+            return {"text": "\n".join(option_text(problem, i)
                                       for i in solution)}
         return problem, picture, False
     if builder == "pentomino":
