@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from . import xcc
+from .shorten import shorten
 
 ALGORITHMS = ("links", "cells", "auto")
 
@@ -103,10 +104,10 @@ def choose_algorithm(algorithm, problem, purpose: str = "search") -> str:
     """
     if not isinstance(algorithm, str):
         raise TypeError(f"algorithm must be one of {', '.join(ALGORITHMS)}; "
-                        f"got {algorithm!r}"[:200])
+                        f"got {shorten(algorithm)}"[:200])
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of "
-                         f"{', '.join(ALGORITHMS)}; got {algorithm!r}")
+                         f"{', '.join(ALGORITHMS)}; got {shorten(algorithm)}")
     if algorithm != "auto":
         return algorithm
     if purpose == "batch":

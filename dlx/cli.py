@@ -45,6 +45,7 @@ from .formats import DLXFormatError, dumps, load, option_text
 from .problem import ExactCover, Stats
 from .search import Interrupted
 from .xcc import EXACT
+from .shorten import shorten
 
 __all__ = ["main"]
 
@@ -62,7 +63,7 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
+        raise argparse.ArgumentTypeError(f"{shorten(text)} is not an integer")
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not positive")
     return value
@@ -406,7 +407,7 @@ def _estimate(args, problem: ExactCover) -> int:
 
 def _solve(args) -> int:
     try:
-        problem = load(args.file, max_name_length=None)
+        problem = load(args.file)  # long names too: the library's default
     except DLXFormatError as error:
         raise InputError(str(error)) from None
     except OSError as error:
@@ -530,7 +531,7 @@ def _polycube(args, parser) -> int:
         board = DEFAULT_BOXES.get(name.strip().lower())
         if board is None:
             parser.error(f"give a box like --box 3x4x5 or --board FILE for "
-                         f"the pieces {name!r}")
+                         f"the pieces {shorten(name)}")
     try:
         puzzle = Polycube(board, pieces, one_sided=not args.mirror,
                           copies=args.copies)

@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import os
 import sys
+from .shorten import shorten
 
 __all__ = ["add_count_options", "add_estimate_options", "count_options",
            "interrupted_message"]
@@ -25,7 +26,7 @@ class CountUsageError(Exception):
 def _whole(text: str) -> int:
     if not (text.isascii() and text.isdigit()):  # "²".isdigit() is True
         raise argparse.ArgumentTypeError(f"expected a whole number, got "
-                                         f"{text!r}")
+                                         f"{shorten(text)}")
     return int(text)
 
 

@@ -25,9 +25,9 @@ The format, one problem per file::
   Knuth's programs ignore it.
 * Item names follow Knuth's rules: printable ASCII, none of ``|`` and
   ``:``; his programs take 1 to 8 characters and one-character colors.
-  Reading accepts longer names with ``max_name_length=None`` (the ``dlx``
-  command does) and colors of any length; writing keeps his limits unless
-  told otherwise.
+  Reading accepts longer names and colors (``loads``, ``load`` and the
+  ``dlx`` command alike; ``max_name_length=MAX_NAME_LENGTH`` asks for
+  Knuth's limit); writing keeps his limits unless told otherwise.
 * Lines starting with ``//`` are comments too (xcover's files use them).
   Blank lines are ignored, CRLF line ends and a leading UTF-8 byte-order
   mark are accepted.  Lines end at "\\n" only, and names are separated
@@ -83,18 +83,18 @@ def _name_problem(name: str, max_length: int | None) -> str | None:
     if not name:
         return "empty item name"
     if ":" in name:
-        return (f"item name {name!r} contains ':' (a color is written "
+        return (f"item name {shorten(name)} contains ':' (a color is written "
                 f"'item:color' in options only)")
     if "|" in name:
-        return f"item name {name!r} contains '|'"
+        return f"item name {shorten(name)} contains '|'"
     if any(ch in " \t\n\v\f\r" for ch in name):
-        return (f"item name {name!r} contains a blank (names are separated "
+        return (f"item name {shorten(name)} contains a blank (names are separated "
                 f"by blanks)")
     if not all(33 <= ord(ch) <= 126 for ch in name):
-        return (f"item name {name!r} has a character that is not printable "
+        return (f"item name {shorten(name)} has a character that is not printable "
                 f"ASCII")
     if max_length is not None and len(name) > max_length:
-        return (f"item name {name!r} is longer than {max_length} "
+        return (f"item name {shorten(name)} is longer than {max_length} "
                 f"characters")
     return None
 
@@ -173,7 +173,7 @@ def _parse_items(tokens: list[str], number: int, source, max_length):
         if problem:
             raise DLXFormatError(problem, number, source)
         if token in seen:
-            raise DLXFormatError(f"item {token!r} is listed twice", number,
+            raise DLXFormatError(f"item {shorten(token)} is listed twice", number,
                                  source)
         seen.add(token)
         current.append(token)
@@ -218,17 +218,17 @@ def _parse_option(tokens: list[str], primary: set, secondary: set,
     for token in tokens:
         name, colon, color = token.partition(":")
         if name not in primary and name not in secondary:
-            raise DLXFormatError(f"unknown item {name!r}", number, source)
+            raise DLXFormatError(f"unknown item {shorten(name)}", number, source)
         if name in seen:
-            raise DLXFormatError(f"item {name!r} appears twice in this "
+            raise DLXFormatError(f"item {shorten(name)} appears twice in this "
                                  f"option", number, source)
         if colon:
             if not color:
-                raise DLXFormatError(f"item {name!r}: empty color after "
+                raise DLXFormatError(f"item {shorten(name)}: empty color after "
                                      f"':'", number, source)
             if name in primary:
-                raise DLXFormatError(f"primary item {name!r} has color "
-                                     f"{color!r}; only secondary items "
+                raise DLXFormatError(f"primary item {shorten(name)} has color "
+                                     f"{shorten(color)}; only secondary items "
                                      f"take colors", number, source)
             colors[name] = color
         seen.add(name)
@@ -236,12 +236,14 @@ def _parse_option(tokens: list[str], primary: set, secondary: set,
     return names, colors
 
 
-def loads(text: str, *, max_name_length: int | None = MAX_NAME_LENGTH,
+def loads(text: str, *, max_name_length: int | None = None,
           source: str | None = None) -> ExactCover:
     """The problem written in ``text`` (Knuth's DLX format).
 
     Raises ``DLXFormatError`` naming the line of the first problem found.
-    ``source`` (a file name) is put in front of error messages.
+    ``source`` (a file name) is put in front of error messages.  Names
+    of any length are read unless ``max_name_length`` is given
+    (``MAX_NAME_LENGTH``, 8, is Knuth's limit).
     """
     if not isinstance(text, str):
         raise TypeError(f"loads expects a str, got {type(text).__name__}")
@@ -288,7 +290,7 @@ def _checked_names(names: Iterable, max_length: int | None) -> list[str]:
         text = str(name)
         problem = _name_problem(text, max_length)
         if problem:
-            raise ValueError(f"cannot write item {name!r}: {problem}")
+            raise ValueError(f"cannot write item {shorten(name)}: {problem}")
         written.append(text)
     return written
 
@@ -296,11 +298,11 @@ def _checked_names(names: Iterable, max_length: int | None) -> list[str]:
 def _color_text(color, item, max_length: int | None) -> str:
     text = str(color)
     if not text or not all(33 <= ord(ch) <= 126 for ch in text):
-        raise ValueError(f"cannot write color {color!r} of item {item!r}: "
+        raise ValueError(f"cannot write color {shorten(color)} of item {shorten(item)}: "
                          f"colors are written as printable ASCII without "
                          f"blanks")
     if max_length is not None and len(text) > max_length:
-        raise ValueError(f"cannot write color {color!r} of item {item!r}: "
+        raise ValueError(f"cannot write color {shorten(color)} of item {shorten(item)}: "
                          f"longer than {max_length} character(s) (Knuth's "
                          f"DLX2 reads one; pass max_color_length=None)")
     return text

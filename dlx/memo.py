@@ -19,6 +19,7 @@ from .kernels import memo as M
 from .links import Links, commit_givens, load_kernels
 from . import xcc
 from .search import Stats
+from .shorten import shorten
 
 __all__ = ["MemoStats", "count", "choose_rule", "DEFAULT_MEMO_BYTES",
            "CHOICE_RULES"]
@@ -120,13 +121,13 @@ def wanted(problem, memo, limit, threads, mrv_cutoff, algorithm, memo_bytes,
     elif isinstance(memo, (bool, np.bool_)):
         use = bool(memo)
     else:
-        raise ValueError(f"memo must be True, False or 'auto', got {memo!r}")
+        raise ValueError(f"memo must be True, False or 'auto', got {shorten(memo)}")
     if use is False:
         raise ValueError("memo_bytes and choose apply only to a memoized "
                          "count (memo=True or memo='auto')")
     if not isinstance(choose, str) or choose not in CHOICE_RULES:
         raise ValueError(f"choose must be one of {', '.join(CHOICE_RULES)}; "
-                         f"got {choose!r}")
+                         f"got {shorten(choose)}")
     clashes = [name for name, value, plain in (
         ("limit", limit, None), ("threads", threads, 1),
         ("mrv_cutoff", mrv_cutoff, 0), ("algorithm", algorithm, "auto"))
@@ -136,7 +137,7 @@ def wanted(problem, memo, limit, threads, mrv_cutoff, algorithm, memo_bytes,
                          f"problem has {problem.kind}")
     if clashes:
         raise ValueError(f"a memoized count counts the whole tree on one "
-                         f"thread with its own item choice; memo={memo!r} "
+                         f"thread with its own item choice; memo={shorten(memo)} "
                          f"cannot be combined with {' or '.join(clashes)}")
     return use
 
@@ -345,7 +346,7 @@ def count(problem, given=(), max_nodes=None, time_limit=None, *,
         else memo_bytes)
     if not isinstance(choose, str) or choose not in CHOICE_RULES:
         raise ValueError(f"choose must be one of {', '.join(CHOICE_RULES)}; "
-                         f"got {choose!r}")
+                         f"got {shorten(choose)}")
     if choose == "auto":
         choose = choose_rule(problem)
     given_nodes = problem._given_nodes(list(given))

@@ -58,7 +58,7 @@ def _option_numbers(values, where: str) -> np.ndarray:
         return np.zeros(0, np.int64)
     if a.ndim != 1 or a.dtype.kind not in "iu":
         raise ValueError(f"{where} must be a flat sequence of option "
-                         f"numbers, got {values!r}"[:200])
+                         f"numbers, got {shorten(values)}"[:200])
     return a.astype(np.int64)
 
 
@@ -84,7 +84,7 @@ def _check_name(name, where: str):
     try:
         hash(name)
     except TypeError:
-        raise ValueError(f"{where}: item name {name!r} is not hashable") \
+        raise ValueError(f"{where}: item name {shorten(name)} is not hashable") \
             from None
 
 
@@ -113,7 +113,7 @@ class ExactCover:
         for k, name in enumerate(self.items):
             _check_name(name, "items")
             if name in self._index:
-                raise ValueError(f"item {name!r} is named twice")
+                raise ValueError(f"item {shorten(name)} is named twice")
             self._index[name] = k + 1
         self._members: list[int] = []
         self._sizes: list[int] = []
@@ -153,12 +153,12 @@ class ExactCover:
                 if isinstance(value, np.generic):
                     value = value.item()
                 if isinstance(value, (str, bytes)) or value not in (0, 1):
-                    raise ValueError(f"matrix entry [{r}, {c}] is {value!r};"
+                    raise ValueError(f"matrix entry [{r}, {c}] is {shorten(value)};"
                                      f" entries must be 0 or 1")
             a = a.astype(np.int8)
         if a.size and not np.isin(a, (0, 1)).all():
             r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
-            raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c].item()!r}; "
+            raise ValueError(f"matrix entry [{r}, {c}] is {shorten(a[r, c].item())}; "
                              f"entries must be 0 or 1")
         ncols = a.shape[1]
         if not 0 <= secondary <= ncols:
@@ -214,12 +214,12 @@ class ExactCover:
         where = f"option {index}"
         if isinstance(items, (str, bytes)) and not all(
                 ch in self._index for ch in items):
-            raise ValueError(f"{where} {items!r}: a string is read as one "
+            raise ValueError(f"{where} {shorten(items)}: a string is read as one "
                              f"item per character; pass a list of names")
         try:
             names = tuple(items)
         except TypeError:
-            raise ValueError(f"{where}: {items!r} is not an iterable of "
+            raise ValueError(f"{where}: {shorten(items)} is not an iterable of "
                              f"items") from None
         if not names:
             raise ValueError(f"{where} is empty; every option needs at "
@@ -230,10 +230,10 @@ class ExactCover:
             _check_name(name, where)
             k = self._index.get(name)
             if k is None:
-                raise ValueError(f"{where} {list(names)!r}: unknown item "
-                                 f"{name!r}")
+                raise ValueError(f"{where} {shorten(list(names))}: unknown item "
+                                 f"{shorten(name)}")
             if k in seen:
-                raise ValueError(f"{where} {list(names)!r}: item {name!r} "
+                raise ValueError(f"{where} {shorten(list(names))}: item {shorten(name)} "
                                  f"appears twice")
             seen.add(k)
             numbers.append(k)
@@ -636,7 +636,7 @@ class ExactCover:
         for option in dict.fromkeys(given):
             if isinstance(option, (bool, np.bool_)) or not isinstance(
                     option, (int, np.integer)):
-                raise TypeError(f"given option {option!r} is not an option "
+                raise TypeError(f"given option {shorten(option)} is not an option "
                                 f"number")
             if not 0 <= option < len(self._options):
                 raise ValueError(f"given option {option} does not exist "

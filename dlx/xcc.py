@@ -18,6 +18,7 @@ import time
 from typing import Mapping
 
 import numpy as np
+from .shorten import shorten
 
 #: Which kernel a problem runs on.
 EXACT = "exact cover"            # DLX1: dlx.kernels.links
@@ -60,24 +61,24 @@ def check_bounds(bounds, index: Mapping, nprimary: int) -> dict:
         except TypeError:
             k = None
         if k is None:
-            raise ValueError(f"bounds for {item!r}: no such item")
+            raise ValueError(f"bounds for {shorten(item)}: no such item")
         if k > nprimary:
-            raise ValueError(f"bounds for {item!r}: only primary items "
-                             f"take bounds, and {item!r} is secondary")
+            raise ValueError(f"bounds for {shorten(item)}: only primary items "
+                             f"take bounds, and {shorten(item)} is secondary")
         if _is_int(bound):
             u = v = bound
         else:
             try:
                 u, v = bound
             except (TypeError, ValueError):
-                raise ValueError(f"bounds for {item!r} must be a pair "
+                raise ValueError(f"bounds for {shorten(item)} must be a pair "
                                  f"(u, v) or one number, got "
-                                 f"{bound!r}") from None
+                                 f"{shorten(bound)}") from None
         if not (_is_int(u) and _is_int(v)):
-            raise ValueError(f"bounds for {item!r} must be integers, got "
-                             f"{bound!r}")
+            raise ValueError(f"bounds for {shorten(item)} must be integers, got "
+                             f"{shorten(bound)}")
         if not 0 <= u <= v or v < 1:
-            raise ValueError(f"bounds for {item!r} are {u}..{v}; they need "
+            raise ValueError(f"bounds for {shorten(item)} are {u}..{v}; they need "
                              f"0 <= u <= v and v >= 1")
         checked[k] = (min(int(u), MAX_BOUND), min(int(v), MAX_BOUND))
     return checked
@@ -100,17 +101,17 @@ def check_colors(colors, names: tuple, index: Mapping, nprimary: int,
         except TypeError:
             at = None
         if at is None:
-            raise ValueError(f"{where} {list(names)!r}: color {color!r} "
-                             f"for item {item!r}, which is not in the "
+            raise ValueError(f"{where} {shorten(list(names))}: color {shorten(color)} "
+                             f"for item {shorten(item)}, which is not in the "
                              f"option")
         if index[item] <= nprimary:
-            raise ValueError(f"{where} {list(names)!r}: color {color!r} "
-                             f"for primary item {item!r}; only secondary "
+            raise ValueError(f"{where} {shorten(list(names))}: color {shorten(color)} "
+                             f"for primary item {shorten(item)}; only secondary "
                              f"items take colors")
         try:
             hash(color)
         except TypeError:
-            raise ValueError(f"{where}: color {color!r} for item {item!r} "
+            raise ValueError(f"{where}: color {shorten(color)} for item {shorten(item)} "
                              f"is not hashable") from None
         checked[at] = color
     return checked

@@ -27,6 +27,7 @@ import time
 import numpy as np
 
 from dlx import BudgetExhausted, Stats
+from dlx.shorten import shorten
 
 __all__ = ["Budget", "Stopped"]
 
@@ -85,7 +86,7 @@ def _seconds(value) -> float | None:
                         f"{type(value).__name__}")
     if math.isnan(value) or value < 0:
         raise ValueError(f"time_limit must be a non-negative number of "
-                         f"seconds, got {value!r}")
+                         f"seconds, got {shorten(value)}")
     return float(value)
 
 

@@ -50,6 +50,7 @@ from dlx.cli import silence_stdout
 from dlx.jobs import CheckpointError
 from dlx.cli_count import (CountUsageError, add_count_options, count_options,
                            interrupted_message)
+from dlx.shorten import shorten
 
 from . import cli_generate
 from . import grid as G
@@ -163,14 +164,14 @@ def _positive(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got "
-                                         f"{text!r}")
+                                         f"{shorten(text)}")
     return value
 
 
 def _count(text: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"expected a whole number, got "
-                                         f"{text!r}")
+                                         f"{shorten(text)}")
     return int(text)
 
 
@@ -180,7 +181,7 @@ def _box(text: str) -> tuple[int, int]:
                                for p in parts):
         return int(parts[0]), int(parts[1])
     raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 3x3, got "
-                                     f"{text!r}")
+                                     f"{shorten(text)}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -310,7 +310,7 @@ def _arguments(size, box, symmetry, difficulty, variant):
         raise TypeError(f"symmetry must be a string, got "
                         f"{type(symmetry).__name__}")
     if symmetry.lower() not in SYMMETRIES:
-        raise ValueError(f"unknown symmetry {symmetry!r}; choose one of "
+        raise ValueError(f"unknown symmetry {shorten(symmetry)}; choose one of "
                            f"{', '.join(SYMMETRIES)}")
     if difficulty is not None:
         difficulty = check_level(difficulty)

@@ -27,6 +27,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from dlx.shorten import shorten
+
 from .budget import UNLIMITED, Budget
 from .encode import Variant, as_variant, clashes
 from .grid import Grid, InvalidPuzzle, cells_conflict, parse
@@ -70,7 +72,7 @@ def check_level(level: Any) -> str:
                         f"{type(level).__name__}")
     key = level.strip().lower()
     if key not in LEVELS:
-        raise UnknownLevel(f"unknown difficulty {level!r}; choose one of "
+        raise UnknownLevel(f"unknown difficulty {shorten(level)}; choose one of "
                            f"{', '.join(LEVELS)}")
     return key
 

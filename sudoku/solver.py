@@ -23,6 +23,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from dlx import BudgetExhausted, ExactCover
+from dlx.shorten import shorten
 
 from .budget import UNLIMITED, Budget, Stopped
 from .encode import Variant, as_variant, clash_message, clashes, problem
@@ -478,7 +479,7 @@ def _check_limit(limit) -> int:
     if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) \
             or limit < 1:
         raise ValueError(f"limit must be a positive integer or None, got "
-                         f"{limit!r}")
+                         f"{shorten(limit)}")
     return int(limit)
 
 

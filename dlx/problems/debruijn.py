@@ -25,6 +25,7 @@ from math import factorial
 from typing import Sequence
 
 from ..problem import ExactCover
+from ..shorten import shorten
 
 __all__ = ["debruijn", "sequence", "render", "known_count", "SYMBOLS"]
 
@@ -44,7 +45,7 @@ def debruijn(n: int, k: int = 2) -> ExactCover:
         if isinstance(value, bool) or not isinstance(value, int) \
                 or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got "
-                             f"{value!r}")
+                             f"{shorten(value)}")
     if k > len(SYMBOLS):
         raise ValueError(f"k must be at most {len(SYMBOLS)}, got {k}")
     length = k ** n

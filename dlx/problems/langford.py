@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..problem import ExactCover
+from ..shorten import shorten
 
 __all__ = ["langford", "sequence", "render"]
 
@@ -27,7 +28,7 @@ def langford(n: int, distinct: bool = True) -> ExactCover:
     """Langford pairs of ``1..n``; ``distinct`` counts each arrangement and
     its reverse once."""
     if not isinstance(n, int) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+        raise ValueError(f"n must be a positive integer, got {shorten(n)}")
     digits = [str(d) for d in range(1, n + 1)]
     slots = [f"s{j}" for j in range(1, 2 * n + 1)]
     problem = ExactCover(digits + slots)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..problem import ExactCover
+from ..shorten import shorten
 
 __all__ = ["queens", "positions", "render"]
 
@@ -33,7 +34,7 @@ def organ_pipe(n: int) -> list[int]:
 def queens(n: int) -> ExactCover:
     """The n-queens problem: one option per square of the board."""
     if not isinstance(n, int) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+        raise ValueError(f"n must be a positive integer, got {shorten(n)}")
     primary = []
     for k in organ_pipe(n):
         primary += [f"r{k}", f"c{k}"]

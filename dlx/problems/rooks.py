@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..problem import ExactCover
+from ..shorten import shorten
 
 __all__ = ["rooks", "render"]
 
@@ -26,7 +27,7 @@ def rooks(n: int, k: int) -> ExactCover:
         if isinstance(value, bool) or not isinstance(value, int) \
                 or value < 1:
             raise ValueError(f"{name} must be a positive integer, got "
-                             f"{value!r}")
+                             f"{shorten(value)}")
     if k > n:
         raise ValueError(f"k = {k} rooks cannot fit in a row of n = {n}")
     lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]

@@ -34,6 +34,7 @@ from dlx.links import LinksRun
 from dlx.problems import langford as langford_builder
 from dlx.problems import queens as queens_builder
 from dlx.problems.polyomino import Polyomino, piece_set
+from dlx.shorten import shorten
 
 from ..budget import Stopped
 from ..encode import RULES, Variant, as_variant, clash_message
@@ -119,7 +120,7 @@ def _field(params: dict, name: str, kinds, default=None, *,
         return default
     if isinstance(value, bool) and bool not in (
             kinds if isinstance(kinds, tuple) else (kinds,)):
-        raise RequestError(f"'{name}' must be {what}, got {value!r}")
+        raise RequestError(f"'{name}' must be {what}, got {shorten(value)}")
     if not isinstance(value, kinds):
         raise RequestError(f"'{name}' must be {what}, got "
                            f"{_short(value)}")
@@ -150,7 +151,7 @@ def time_limit_of(params: dict, settings: Settings) -> float:
     if not 0 < value <= settings.max_time_limit:
         raise RequestError(f"'time_limit' must be more than 0 and at most "
                            f"{settings.max_time_limit:g} seconds, got "
-                           f"{value!r}")
+                           f"{shorten(value)}")
     return float(value)
 
 
