@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import sys
 from typing import Callable, Iterable
 
@@ -336,8 +337,10 @@ def _report(args, pictures: Iterable[str], count: Callable[[], int],
         if args.count:  # before the search started, nothing was counted
             found = getattr(stop, "count", 0)
             print(f"{found} (partial: interrupted)", flush=True)
-        print(f"dlx: interrupted after {found} solution"
-              f"{'' if found == 1 else 's'} (partial)", file=sys.stderr)
+            said = interrupted_message("dlx", stop, counted=found)
+        else:
+            said = interrupted_message("dlx", stop, printed=found)
+        print(said, file=sys.stderr)
         if args.stats and isinstance(stop, Interrupted):
             print(stop.stats, file=sys.stderr)
         return 130
@@ -525,6 +528,11 @@ def _polycube(args, parser) -> int:
             parser.error(_not_a_file("SET" if args.set else "--pieces",
                                      name, error))
     board = args.box
+    if board is not None and not re.fullmatch(r"\s*[1-9]\d*\s*x\s*[1-9]\d*\s*x"
+                                              r"\s*[1-9]\d*\s*", board):
+        raise UsageError(f"--box must be a box like 3x4x5 (layers x rows x "
+                         f"columns, each at least 1), got {shorten(board)}; "
+                         f"--board FILE draws other shapes")
     if args.board is not None:
         board = _board_file(args.board)
     elif board is None:

@@ -20,7 +20,8 @@ The format, one problem per file::
   ``MAX_BOUND``, which means the same.
 * Every later non-blank, non-comment line is one option: the names of its
   items, separated by blanks, each known and none repeated.  A secondary
-  item may carry a color (DLX2): ``name:color``.  An option without a
+  item may carry a color (DLX2): ``name:color`` (a color longer than
+  Knuth's one character has no ``:``).  An option without a
   primary item is kept (it has a number) but never used in a solution, as
   Knuth's programs ignore it.
 * Item names follow Knuth's rules: printable ASCII, none of ``|`` and
@@ -226,6 +227,11 @@ def _parse_option(tokens: list[str], primary: set, secondary: set,
             if not color:
                 raise DLXFormatError(f"item {shorten(name)}: empty color after "
                                      f"':'", number, source)
+            if ":" in color and color != ":":  # Knuth's programs refuse it
+                raise DLXFormatError(f"item {shorten(name)} has color "
+                                     f"{shorten(color)}: a color of more "
+                                     f"than one character has no ':'",
+                                     number, source)
             if name in primary:
                 raise DLXFormatError(f"primary item {shorten(name)} has color "
                                      f"{shorten(color)}; only secondary items "
@@ -301,6 +307,10 @@ def _color_text(color, item, max_length: int | None) -> str:
         raise ValueError(f"cannot write color {shorten(color)} of item {shorten(item)}: "
                          f"colors are written as printable ASCII without "
                          f"blanks")
+    if ":" in text and text != ":":
+        raise ValueError(f"cannot write color {shorten(color)} of item "
+                         f"{shorten(item)}: a color of more than one "
+                         f"character has no ':' (it would not read back)")
     if max_length is not None and len(text) > max_length:
         raise ValueError(f"cannot write color {shorten(color)} of item {shorten(item)}: "
                          f"longer than {max_length} character(s) (Knuth's "

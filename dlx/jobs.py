@@ -536,6 +536,34 @@ class Checkpoint:
                                   ) from None
         return header
 
+    @staticmethod
+    def recorded(path, problem_fingerprint: str, given=(),
+                 mrv_cutoff: int = 0) -> int:
+        """The solutions of the jobs recorded at ``path`` for this problem,
+        given options and cutoff (0 without such a checkpoint): what a count
+        interrupted before it read the file holds already."""
+        try:
+            header = None if path is None else Checkpoint.read_header(path)
+        except (CheckpointError, OSError):
+            return 0
+        if header is None or (header.get("problem"), header.get("given"),
+                              header.get("mrv_cutoff")) != (
+                problem_fingerprint, list(given), mrv_cutoff):
+            return 0
+        with open(os.fspath(path), "rb") as f:
+            lines = f.read().split(b"\n")[1:-1]  # (the last may be torn)
+        total, seen = 0, set()
+        for line in lines:
+            try:
+                entry = json.loads(line)
+                key, found = tuple(entry["given"]), entry["solutions"]
+            except (ValueError, KeyError, TypeError):
+                break
+            if type(found) is int and found >= 0 and key not in seen:
+                seen.add(key)
+                total += found
+        return total
+
     def _create(self, header: dict) -> None:
         # The header appears whole or not at all: written to a temporary
         # file, synced, then renamed over the name.
@@ -578,6 +606,10 @@ class Checkpoint:
                          int(entry["updates"]), 0.0,
                          [(tuple(int(o) for o in given), float(share))
                           for given, share in entry.get("rest", ())])
+                # (A hand-edited figure is no count: whole numbers >= 0.)
+                if any(type(entry[f]) is not int or entry[f] < 0 for f in
+                       ("solutions", "nodes", "updates")):
+                    raise ValueError
             except (ValueError, KeyError, TypeError):
                 raise CheckpointError(f"{where}:{k}: not a job record; the "
                                       f"file is damaged") from None
@@ -811,8 +843,16 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
                 target = header.get("target")
         if target is None:
             target = max(MIN_JOBS, JOBS_PER_WORKER * workers)
-        plan = split(problem, jobs=target, given=given,
-                     mrv_cutoff=mrv_cutoff)
+        try:
+            plan = split(problem, jobs=target, given=given,
+                         mrv_cutoff=mrv_cutoff)
+        except KeyboardInterrupt:
+            # Before the checkpoint is read: its jobs are counted all the
+            # same (the partial count is never below what it holds).
+            held = Checkpoint.recorded(checkpoint, fingerprint, given,
+                                       mrv_cutoff)
+            problem.stats = Stats(solutions=held, complete=False)
+            raise Interrupted(held, problem.stats) from None
     if budget is None:
         budget = job_budget(plan, workers)
     log = None
@@ -857,9 +897,11 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
                           stats.nodes, time.perf_counter() - start))
 
     def finished(job, result) -> list:
+        # Added up before it is recorded: Ctrl-C during the record's fsync
+        # must not leave the partial count below what the file holds.
+        rest = absorb(job, result)
         if log is not None:
             log.record(job, result)
-        rest = absorb(job, result)
         if progress:
             report()
         return rest

@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
             return cli_generate.run(args, UsageError)
         return run_solve(args)
     except (UsageError, CountUsageError) as error:
-        print(f"sudoku: {error}", file=sys.stderr)
+        print(f"sudoku: {_for_cli(str(error))}", file=sys.stderr)
         return 2
     except CheckpointError as error:
         print(f"sudoku: {error}", file=sys.stderr)
@@ -417,8 +417,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
             except KeyboardInterrupt as stop:  # Interrupted, or before it
                 partial = getattr(stop, "count", 0)
                 print(f"{partial} (partial: interrupted)", file=out)
-                found = _plural(partial, "solution")
-                print(f"sudoku: interrupted after {found} (partial)",
+                print(interrupted_message("sudoku", stop, counted=partial),
                       file=sys.stderr)
                 return 130
             print(total, file=out)
@@ -586,8 +585,7 @@ def _solve_texts(texts: list, args, limit) -> list[Result]:
 def _for_cli(message: str) -> str:
     """A library message, with advice on Python arguments given as the
     command's flags."""
-    return message.replace("pass box=(rows, cols) explicitly",
-                           "give the box shape with --box ROWSxCOLS")
+    return cli_generate.for_cli(message)
 
 
 def _failed(result: Result, args) -> bool:

@@ -22,6 +22,21 @@ from .grid import FORMATS, InvalidPuzzle, parse
 
 COMMANDS = ("generate", "rate")
 
+# The library's advice names its Python arguments; a command's messages
+# name the flags instead (every message the commands print goes through
+# for_cli).
+_FLAGS = (("pass box=(rows, cols) explicitly",
+           "give the box shape with --box ROWSxCOLS"),
+          ("(regions=... or --regions FILE)", "(--regions MAP|FILE)"))
+
+
+def for_cli(message: str) -> str:
+    """A library message with its advice on Python arguments given as the
+    commands' flags."""
+    for python, flags in _FLAGS:
+        message = message.replace(python, flags)
+    return message
+
 
 def add_variant_options(parser: argparse.ArgumentParser) -> None:
     """``--variant`` and ``--regions``."""
@@ -204,7 +219,7 @@ def run_rate(args, variant, usage_error) -> int:
         counts[tag] += 1
         where = f"line {number}: " if number else ""
         if tag == "invalid":
-            print(f"sudoku: {where}{rating.split(': ', 1)[1]}",
+            print(f"sudoku: {where}{for_cli(rating.split(': ', 1)[1])}",
                   file=sys.stderr)
         lines.append(f"{shown} {tag}\n")
     sys.stdout.write("".join(lines))

@@ -226,11 +226,22 @@ def _parse_rules(rules: Any) -> tuple[str, ...]:
         key = word.strip().lower().replace("_", "-").replace(" ", "-")
         key = ALIASES.get(key, key)
         if key in CLASSIC:
-            continue
+            if len(words) == 1:  # "", "classic", "standard" alone
+                continue
+            if not key:
+                raise InvalidVariant(f"empty rule in {shorten(rules)}: "
+                                     f"rules are joined by one +, e.g. "
+                                     f"x+anti-king")
+            raise InvalidVariant(f"{shorten(word.strip())} means no extra "
+                                 f"rule; it cannot be joined with others "
+                                 f"({shorten(rules)})")
         if key not in RULES:
-            raise InvalidVariant(f"unknown variant {shorten(word.strip())}; choose "
-                                 f"from {', '.join(RULES)} (join several "
-                                 f"with +)")
+            raise InvalidVariant(f"unknown variant {shorten(word.strip())}; "
+                                 f"choose from {', '.join(RULES)} (join "
+                                 f"several with +)")
+        if key in found:
+            raise InvalidVariant(f"the rule {shorten(key)} twice in "
+                                 f"{shorten(rules)}")
         found.add(key)
     return tuple(rule for rule in RULES if rule in found)
 
