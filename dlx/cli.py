@@ -579,7 +579,11 @@ def _planar(args, parser) -> int:
 
 def _queens(args) -> int:
     from .problems.queens import queens, render, svg
-    return _run_problem(args, queens(args.n), render, svg)
+    try:
+        problem = queens(args.n)
+    except ValueError as error:  # too large to build
+        raise UsageError(str(error)) from None
+    return _run_problem(args, problem, render, svg)
 
 
 def _tiling(args, parser) -> int:
@@ -607,7 +611,10 @@ def _tiling(args, parser) -> int:
 
 def _langford(args) -> int:
     from .problems.langford import langford, render
-    problem = langford(args.n, distinct=not args.all_symmetries)
+    try:
+        problem = langford(args.n, distinct=not args.all_symmetries)
+    except ValueError as error:  # too large to build
+        raise UsageError(str(error)) from None
     return _run_problem(args, problem, render)
 
 

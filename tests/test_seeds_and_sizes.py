@@ -160,3 +160,31 @@ def test_the_sudoku_command_names_the_flag(capsys, argv):
     line = one_sentence(err, flag)
     assert "_count" not in line and "_whole" not in line and \
         "_port" not in line
+
+
+# -- builders too large to build are refused before they are built -----------
+
+@pytest.mark.parametrize("argv", [
+    ["queens", "100000", "--count"], ["langford", "100000", "--count"],
+    ["rooks", "100000", "2", "--count"], ["debruijn", "40", "--count"],
+    ["debruijn", "10", "--count"], ["debruijn", "4", "--symbols", "6"],
+])
+def test_huge_builders_are_usage_errors(capsys, argv):
+    status, out, err = run(dlx_main, capsys, *argv)
+    assert status == 2 and out == ""
+    one_sentence(err, "at most 1,000,000")
+
+
+def test_the_largest_builders_still_build(monkeypatch):
+    from dlx.problems import debruijn, langford, queens as q, rooks
+    for module in (debruijn, langford, q, rooks):
+        monkeypatch.setattr(module, "MAX_OPTIONS", 100)
+    assert len(q.queens(10)) == 100
+    assert len(rooks.rooks(10, 1)) == 100
+    assert len(debruijn.debruijn(1, 10)) == 100 - 9
+    assert langford.langford(9).primary
+    for build in (lambda: q.queens(11), lambda: rooks.rooks(11, 1),
+                  lambda: debruijn.debruijn(2, 10),
+                  lambda: langford.langford(10)):
+        with pytest.raises(ValueError, match="at most 100 are supported"):
+            build()

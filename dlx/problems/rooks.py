@@ -18,6 +18,10 @@ from typing import Sequence
 from ..problem import ExactCover
 from ..shorten import shorten
 
+#: The most options built (a larger problem takes minutes and gigabytes
+#: to build, and far longer to search): as the boards of dlx.problems.
+MAX_OPTIONS = 1_000_000
+
 __all__ = ["rooks", "render"]
 
 
@@ -30,6 +34,9 @@ def rooks(n: int, k: int) -> ExactCover:
                              f"{shorten(value)}")
     if k > n:
         raise ValueError(f"k = {k} rooks cannot fit in a row of n = {n}")
+    if n * n > MAX_OPTIONS:
+        raise ValueError(f"an {n} x {n} board makes {n * n:,} options; at "
+                         f"most {MAX_OPTIONS:,} are supported")
     lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
     problem = ExactCover(lines, bounds={x: (k, k) for x in lines})
     for i in range(n):
