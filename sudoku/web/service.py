@@ -741,6 +741,7 @@ def _problem_of(params: dict):
             problem = loads(text, max_name_length=None)
         except DLXFormatError as error:
             raise RequestError(str(error)) from None
+
         def picture(solution):  # option lines, colors included
             return {"text": "\n".join(option_text(problem, i)
                                       for i in solution)}
