@@ -100,9 +100,11 @@ def parse_dlx(text: str, name: str) -> Instance:
         if not seen_items:
             side = primary
             for token in line.split():
-                if token == "|":
-                    side = secondary
-                    continue
+                if token.startswith("|"):  # "|" alone, or "|X" (Knuth's
+                    side = secondary       # programs read both)
+                    token = token[1:]
+                    if not token:
+                        continue
                 if "|" in token:  # u:v|item or v|item
                     bound, _, token = token.partition("|")
                     u, _, v = bound.rpartition(":")

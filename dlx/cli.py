@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import sys
 from typing import Callable, Iterable
 
@@ -41,10 +42,12 @@ from .cli_best import add_best_option, run_best
 from .cli_count import (CountUsageError, add_count_options,
                         add_estimate_options, add_memo_options,
                         count_options, interrupted_message, memo_options)
+from .cli_input import looks_like_a_file_name, no_such_file
 from .engines import Unsupported
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
 from .services.search import Interrupted
+from .shorten import shorten
 
 __all__ = ["main"]
 
@@ -62,7 +65,7 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
+        raise argparse.ArgumentTypeError(f"{shorten(text)} is not an integer")
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not positive")
     return value
@@ -335,8 +338,10 @@ def _report(args, pictures: Iterable[str], count: Callable[[], int],
         if args.count:  # before the search started, nothing was counted
             found = getattr(stop, "count", 0)
             print(f"{found} (partial: interrupted)", flush=True)
-        print(f"dlx: interrupted after {found} solution"
-              f"{'' if found == 1 else 's'} (partial)", file=sys.stderr)
+            said = interrupted_message("dlx", stop, counted=found)
+        else:
+            said = interrupted_message("dlx", stop, printed=found)
+        print(said, file=sys.stderr)
         if args.stats and isinstance(stop, Interrupted):
             print(stop.stats, file=sys.stderr)
         return 130
@@ -391,7 +396,7 @@ def _estimate(args, problem: ExactCover) -> int:
 
 def _solve(args) -> int:
     try:
-        problem = load(args.file, max_name_length=None)
+        problem = load(args.file)  # long names too: the library's default
     except DLXFormatError as error:
         raise InputError(str(error)) from None
     except OSError as error:
@@ -436,7 +441,7 @@ def _pentomino(args, parser) -> int:
         try:
             pieces = piece_set(args.pieces)
         except ValueError as error:  # a typo in a set name: not a file
-            parser.error(str(error))
+            parser.error(_not_a_file("--pieces", args.pieces, error))
     from_files = args.board is not None or os.path.exists(args.pieces)
     try:
         puzzle = Polyomino(board, pieces, one_sided=args.one_sided,
@@ -508,15 +513,21 @@ def _polycube(args, parser) -> int:
         try:
             pieces = piece_set(name)
         except ValueError as error:
-            parser.error(str(error))
+            parser.error(_not_a_file("SET" if args.set else "--pieces",
+                                     name, error))
     board = args.box
+    if board is not None and not re.fullmatch(r"\s*[1-9]\d*\s*x\s*[1-9]\d*\s*x"
+                                              r"\s*[1-9]\d*\s*", board):
+        raise UsageError(f"--box must be a box like 3x4x5 (layers x rows x "
+                         f"columns, each at least 1), got {shorten(board)}; "
+                         f"--board FILE draws other shapes")
     if args.board is not None:
         board = _board_file(args.board)
     elif board is None:
         board = DEFAULT_BOXES.get(name.strip().lower())
         if board is None:
             parser.error(f"give a box like --box 3x4x5 or --board FILE for "
-                         f"the pieces {name!r}")
+                         f"the pieces {shorten(name)}")
     try:
         puzzle = Polycube(board, pieces, one_sided=not args.mirror,
                           copies=args.copies)
@@ -525,6 +536,14 @@ def _polycube(args, parser) -> int:
             parser.error(str(error))
         raise InputError(str(error)) from None
     return _run_packing(args, puzzle)
+
+
+def _not_a_file(option: str, text: str, error: ValueError) -> str:
+    """Why a SET|FILE value is neither: no such file, when it looks like
+    a file name (then the set names come second), else ``error``."""
+    if not looks_like_a_file_name(text) and not os.path.isdir(text):
+        return str(error)
+    return no_such_file(option, text, f"a piece set: {error}")
 
 
 def _drawing_first(args, picture: Callable, solutions):
@@ -548,7 +567,11 @@ def _planar(args, parser) -> int:
 
 def _queens(args) -> int:
     from .problems.queens import queens, render, svg
-    return _run_problem(args, queens(args.n), render, svg)
+    try:
+        problem = queens(args.n)
+    except ValueError as error:  # too large to build
+        raise UsageError(str(error)) from None
+    return _run_problem(args, problem, render, svg)
 
 
 def _tiling(args, parser) -> int:
@@ -564,7 +587,7 @@ def _tiling(args, parser) -> int:
         try:
             shapes = pieces(shapes)
         except ValueError as error:
-            parser.error(str(error))
+            parser.error(_not_a_file("PIECES", shapes, error))
     try:
         problem = tiling(board, shapes, one_sided=args.one_sided)
     except ValueError as error:
@@ -576,7 +599,10 @@ def _tiling(args, parser) -> int:
 
 def _langford(args) -> int:
     from .problems.langford import langford, render
-    problem = langford(args.n, distinct=not args.all_symmetries)
+    try:
+        problem = langford(args.n, distinct=not args.all_symmetries)
+    except ValueError as error:  # too large to build
+        raise UsageError(str(error)) from None
     return _run_problem(args, problem, render)
 
 

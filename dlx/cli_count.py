@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import os
 import sys
+from .shorten import shorten
 
 __all__ = ["add_count_options", "add_estimate_options", "add_memo_options",
            "count_options", "memo_options", "interrupted_message"]
@@ -23,10 +24,18 @@ class CountUsageError(Exception):
 
 
 def _whole(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²".isdigit() is True
         raise argparse.ArgumentTypeError(f"expected a whole number, got "
-                                         f"{text!r}")
+                                         f"{shorten(text)}")
     return int(text)
+
+
+def _positive_whole(text: str) -> int:
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, "
+                                         f"got {shorten(text)}")
+    return value
 
 
 def add_count_options(parser: argparse.ArgumentParser) -> None:
@@ -60,7 +69,8 @@ def add_estimate_options(parser: argparse.ArgumentParser,
         parser.add_argument("--estimate", action="store_true",
                             help="estimate the size of the search (Knuth's "
                                  "random probes) instead of solving")
-    parser.add_argument("--probes", type=_whole, default=DEFAULT_PROBES,
+    parser.add_argument("--probes", type=_positive_whole,
+                        default=DEFAULT_PROBES,
                         metavar="N", help=f"probes of the estimate "
                         f"(default {DEFAULT_PROBES:,})")
     parser.add_argument("--seed", type=_whole, default=0, metavar="S",
@@ -160,10 +170,22 @@ def memo_options(args) -> dict | None:
     return kwargs
 
 
-def interrupted_message(prog: str, stop: BaseException) -> str:
-    """What to say when Ctrl-C stopped a run: the partial count if any."""
-    counted = getattr(stop, "count", None)
+def interrupted_message(prog: str, stop: BaseException | None, *,
+                        counted: int | None = None,
+                        printed: int | None = None) -> str:
+    """What to say when Ctrl-C stopped a run (every command says it so):
+    ``dlx: interrupted: 1,234 solutions counted so far (a partial
+    count)``, or ``... printed so far (a partial list)`` for a listing
+    that had printed ``printed``, or ``dlx: interrupted`` when nothing
+    was counted.  ``counted`` defaults to the count ``stop`` carries."""
+    if printed is not None:
+        return (f"{prog}: interrupted: {printed:,} "
+                f"solution{'' if printed == 1 else 's'} printed so far "
+                f"(a partial list)")
+    if counted is None:
+        counted = getattr(stop, "count", None)
     if counted is None:
         return f"{prog}: interrupted"
-    return (f"{prog}: interrupted: {counted:,} solutions counted so far "
+    return (f"{prog}: interrupted: {counted:,} "
+            f"solution{'' if counted == 1 else 's'} counted so far "
             f"(a partial count)")

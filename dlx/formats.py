@@ -9,14 +9,19 @@ The format, one problem per file::
     A C X:1 Y:1 |7
 
 * The first line that is neither blank nor a comment lists the items,
-  separated by blanks.  A lone ``|`` on it separates the primary items
-  from the secondary ones; without it every item is primary.
+  separated by blanks.  A ``|`` that starts a word on it separates the
+  primary items from the secondary ones, alone or touching the first
+  secondary name (``A B |X Y``, as Knuth's programs read it); without it
+  every item is primary.
 * A primary item may carry bounds (DLX3): ``u:v|name`` (covered ``u`` to
   ``v`` times) or ``v|name`` (exactly ``v`` times), ``0 <= u <= v``,
-  ``v >= 1``.
+  ``v >= 1``, written with the digits 0-9, as many as you like: a bound
+  above ``dlx.validate.MAX_BOUND`` (more than any item's options) is kept as
+  ``MAX_BOUND``, which means the same.
 * Every later non-blank, non-comment line is one option: the names of its
   items, separated by blanks, each known and none repeated.  A secondary
-  item may carry a color (DLX2): ``name:color``.  An option without a
+  item may carry a color (DLX2): ``name:color`` (a color longer than
+  Knuth's one character has no ``:``).  An option without a
   primary item is kept (it has a number) but never used in a solution, as
   Knuth's programs ignore it.
 * An option may have costs (DLX5): tokens ``|n`` after any of its items,
@@ -24,9 +29,9 @@ The format, one problem per file::
   none means 0.  A cost is at most 2**63 - 1 (a clear error otherwise).
 * Item names follow Knuth's rules: printable ASCII, none of ``|`` and
   ``:``; his programs take 1 to 8 characters and one-character colors.
-  Reading accepts longer names with ``max_name_length=None`` (the ``dlx``
-  command does) and colors of any length; writing keeps his limits unless
-  told otherwise.
+  Reading accepts longer names and colors (``loads``, ``load`` and the
+  ``dlx`` command alike; ``max_name_length=MAX_NAME_LENGTH`` asks for
+  Knuth's limit); writing keeps his limits unless told otherwise.
 * Lines starting with ``//`` are comments too (xcover's files use them).
   Blank lines are ignored, CRLF line ends and a leading UTF-8 byte-order
   mark are accepted.  Lines end at "\\n" only, and names are separated
@@ -47,6 +52,8 @@ import re
 from typing import IO, Iterable, Union
 
 from .problem import ExactCover
+from .shorten import shorten
+from .validate import MAX_BOUND
 
 __all__ = ["DLXFormatError", "loads", "load", "dumps", "dump",
            "MAX_NAME_LENGTH", "MAX_COLOR_LENGTH"]
@@ -80,18 +87,18 @@ def _name_problem(name: str, max_length: int | None) -> str | None:
     if not name:
         return "empty item name"
     if ":" in name:
-        return (f"item name {name!r} contains ':' (a color is written "
+        return (f"item name {shorten(name)} contains ':' (a color is written "
                 f"'item:color' in options only)")
     if "|" in name:
-        return f"item name {name!r} contains '|'"
+        return f"item name {shorten(name)} contains '|'"
     if any(ch in " \t\n\v\f\r" for ch in name):
-        return (f"item name {name!r} contains a blank (names are separated "
+        return (f"item name {shorten(name)} contains a blank (names are separated "
                 f"by blanks)")
     if not all(33 <= ord(ch) <= 126 for ch in name):
-        return (f"item name {name!r} has a character that is not printable "
+        return (f"item name {shorten(name)} has a character that is not printable "
                 f"ASCII")
     if max_length is not None and len(name) > max_length:
-        return (f"item name {name!r} is longer than {max_length} "
+        return (f"item name {shorten(name)} is longer than {max_length} "
                 f"characters")
     return None
 
@@ -122,7 +129,28 @@ def _content_lines(text: str):
         yield number, tokens
 
 
-_BOUND = re.compile(r"(?:(\d+):)?(\d+)\|(.*)", re.S)
+# Knuth's programs read bounds digit by digit, '0' to '9' only (not every
+# character Python calls a digit).
+_BOUND = re.compile(r"(?:([0-9]+):)?([0-9]+)\|(.*)", re.S)
+# A number written with more digits than this is read as MAX_BOUND, which
+# means the same (see dlx.validate.MAX_BOUND); int() refuses long ones.
+_LONG_NUMBER = 18
+
+
+def _number(digits: str) -> int:
+    """The value of a string of digits, any number of them, as the model
+    keeps it (at most MAX_BOUND)."""
+    digits = digits.lstrip("0")
+    if len(digits) > _LONG_NUMBER:
+        return MAX_BOUND
+    return min(int(digits or "0"), MAX_BOUND)
+
+
+def _exceeds(a: str, b: str) -> bool:
+    """Is the number written ``a`` larger than the one written ``b``
+    (strings of digits of any length, compared without converting)?"""
+    a, b = a.lstrip("0"), b.lstrip("0")
+    return (len(a), a) > (len(b), b)
 
 
 def _parse_items(tokens: list[str], number: int, source, max_length):
@@ -132,12 +160,16 @@ def _parse_items(tokens: list[str], number: int, source, max_length):
     current = primary
     seen: set[str] = set()
     for token in tokens:
-        if token == "|":
+        if token.startswith("|"):
+            # A '|' that starts a word separates, and may touch the first
+            # secondary name ("A B |X Y"), as in all of Knuth's programs.
             if current is secondary:
                 raise DLXFormatError("the item line has '|' twice", number,
                                      source)
             current = secondary
-            continue
+            token = token[1:]
+            if not token:
+                continue
         if "|" in token:
             token = _parse_bound(token, current is secondary, bounds,
                                  number, source)
@@ -145,7 +177,7 @@ def _parse_items(tokens: list[str], number: int, source, max_length):
         if problem:
             raise DLXFormatError(problem, number, source)
         if token in seen:
-            raise DLXFormatError(f"item {token!r} is listed twice", number,
+            raise DLXFormatError(f"item {shorten(token)} is listed twice", number,
                                  source)
         seen.add(token)
         current.append(token)
@@ -158,23 +190,26 @@ def _parse_items(tokens: list[str], number: int, source, max_length):
 def _parse_bound(token: str, secondary: bool, bounds: dict, number: int,
                  source) -> str:
     """The name in a DLX3 ``u:v|name`` or ``v|name``; its bounds go to
-    ``bounds``."""
+    ``bounds`` (numbers of any length: above ``MAX_BOUND`` they are kept
+    as ``MAX_BOUND``, which means the same)."""
     match = _BOUND.fullmatch(token)
     if not match:
-        raise DLXFormatError(f"bad item {token!r}: bounds are written "
-                             f"'u:v|name' or 'v|name' with whole numbers",
-                             number, source)
+        raise DLXFormatError(f"bad item {shorten(token)}: bounds are written "
+                             f"'u:v|name' or 'v|name' with whole numbers, "
+                             f"and a '|' before the secondary items "
+                             f"starts a word", number, source)
     u, v, name = match.groups()
-    v = int(v)
-    u = v if u is None else int(u)
+    u = v if u is None else u
     if secondary:
-        raise DLXFormatError(f"secondary item {name!r} has bounds "
-                             f"{token!r}; only primary items take bounds",
-                             number, source)
-    if v < 1 or u > v:
-        raise DLXFormatError(f"item {name!r} has bounds {u}..{v}; they "
-                             f"need 0 <= u <= v and v >= 1", number, source)
-    bounds[name] = (u, v)
+        raise DLXFormatError(f"secondary item {shorten(name)} has bounds; "
+                             f"only primary items take bounds", number,
+                             source)
+    if not v.strip("0") or _exceeds(u, v):
+        raise DLXFormatError(f"item {shorten(name)} has bounds "
+                             f"{shorten(u, quote=False)}.."
+                             f"{shorten(v, quote=False)}; they need "
+                             f"0 <= u <= v and v >= 1", number, source)
+    bounds[name] = (_number(u), _number(v))
     return name
 
 
@@ -209,17 +244,22 @@ def _parse_option(tokens: list[str], primary: set, secondary: set,
             continue
         name, colon, color = token.partition(":")
         if name not in primary and name not in secondary:
-            raise DLXFormatError(f"unknown item {name!r}", number, source)
+            raise DLXFormatError(f"unknown item {shorten(name)}", number, source)
         if name in seen:
-            raise DLXFormatError(f"item {name!r} appears twice in this "
+            raise DLXFormatError(f"item {shorten(name)} appears twice in this "
                                  f"option", number, source)
         if colon:
             if not color:
-                raise DLXFormatError(f"item {name!r}: empty color after "
+                raise DLXFormatError(f"item {shorten(name)}: empty color after "
                                      f"':'", number, source)
+            if ":" in color and color != ":":  # Knuth's programs refuse it
+                raise DLXFormatError(f"item {shorten(name)} has color "
+                                     f"{shorten(color)}: a color of more "
+                                     f"than one character has no ':'",
+                                     number, source)
             if name in primary:
-                raise DLXFormatError(f"primary item {name!r} has color "
-                                     f"{color!r}; only secondary items "
+                raise DLXFormatError(f"primary item {shorten(name)} has color "
+                                     f"{shorten(color)}; only secondary items "
                                      f"take colors", number, source)
             colors[name] = color
         seen.add(name)
@@ -227,12 +267,14 @@ def _parse_option(tokens: list[str], primary: set, secondary: set,
     return names, colors, cost
 
 
-def loads(text: str, *, max_name_length: int | None = MAX_NAME_LENGTH,
+def loads(text: str, *, max_name_length: int | None = None,
           source: str | None = None) -> ExactCover:
     """The problem written in ``text`` (Knuth's DLX format).
 
     Raises ``DLXFormatError`` naming the line of the first problem found.
-    ``source`` (a file name) is put in front of error messages.
+    ``source`` (a file name) is put in front of error messages.  Names
+    of any length are read unless ``max_name_length`` is given
+    (``MAX_NAME_LENGTH``, 8, is Knuth's limit).
     """
     if not isinstance(text, str):
         raise TypeError(f"loads expects a str, got {type(text).__name__}")
@@ -279,7 +321,7 @@ def _checked_names(names: Iterable, max_length: int | None) -> list[str]:
         text = str(name)
         problem = _name_problem(text, max_length)
         if problem:
-            raise ValueError(f"cannot write item {name!r}: {problem}")
+            raise ValueError(f"cannot write item {shorten(name)}: {problem}")
         written.append(text)
     return written
 
@@ -287,11 +329,15 @@ def _checked_names(names: Iterable, max_length: int | None) -> list[str]:
 def _color_text(color, item, max_length: int | None) -> str:
     text = str(color)
     if not text or not all(33 <= ord(ch) <= 126 for ch in text):
-        raise ValueError(f"cannot write color {color!r} of item {item!r}: "
+        raise ValueError(f"cannot write color {shorten(color)} of item {shorten(item)}: "
                          f"colors are written as printable ASCII without "
                          f"blanks")
+    if ":" in text and text != ":":
+        raise ValueError(f"cannot write color {shorten(color)} of item "
+                         f"{shorten(item)}: a color of more than one "
+                         f"character has no ':' (it would not read back)")
     if max_length is not None and len(text) > max_length:
-        raise ValueError(f"cannot write color {color!r} of item {item!r}: "
+        raise ValueError(f"cannot write color {shorten(color)} of item {shorten(item)}: "
                          f"longer than {max_length} character(s) (Knuth's "
                          f"DLX2 reads one; pass max_color_length=None)")
     return text
@@ -306,7 +352,9 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
 
     ``comment`` (possibly several lines) is written first as ``|`` lines.
     Raises ``ValueError`` if a name or color cannot be written (blank,
-    ``|``, ``:``, non-ASCII, too long, or two names with the same text).
+    ``|``, ``:``, non-ASCII, too long, or two names or two colors with the
+    same text) or an option is empty (an all-zero row of ``from_matrix``:
+    the file could not keep its number).
     """
     if not problem.primary:
         raise ValueError("cannot write a problem with no primary items")
@@ -331,8 +379,20 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
         out.write(" | " + " ".join(secondary))
     out.write("\n")
     costs = problem.costs
+    color_of_text: dict = {}
     for k, option in enumerate(problem.options):
+        if not option:  # a blank line would renumber the options after it
+            raise ValueError(f"cannot write option {k}: option {k} is empty "
+                             f"(an all-zero matrix row), and the DLX format "
+                             f"has no empty options")
         colors = problem.option_colors(k)
+        for name, color in colors.items():
+            text = _color_text(color, name, max_color_length)
+            if color_of_text.setdefault(text, color) != color:
+                raise ValueError(
+                    f"cannot write colors {shorten(color_of_text[text])} "
+                    f"and {shorten(color)}: two colors with the same text "
+                    f"{shorten(text)} would be one color in the file")
         out.write(" ".join(
             text_of[name] if name not in colors else
             f"{text_of[name]}:"

@@ -20,6 +20,7 @@ from .engines import COLORS, EXACT, MULTIPLICITIES
 from .services import search
 from .services.batch import BatchResult
 from .services.search import BudgetExhausted, Interrupted, Stats
+from .shorten import shorten
 
 __all__ = ["ExactCover", "BatchResult", "BudgetExhausted", "Interrupted",
            "Stats", "Structure"]
@@ -49,7 +50,7 @@ def _check_name(name, where: str):
     try:
         hash(name)
     except TypeError:
-        raise ValueError(f"{where}: item name {name!r} is not hashable") \
+        raise ValueError(f"{where}: item name {shorten(name)} is not hashable") \
             from None
 
 
@@ -78,7 +79,7 @@ class ExactCover:
         for k, name in enumerate(self.items):
             _check_name(name, "items")
             if name in self._index:
-                raise ValueError(f"item {name!r} is named twice")
+                raise ValueError(f"item {shorten(name)} is named twice")
             self._index[name] = k + 1
         self._members: list[int] = []
         self._sizes: list[int] = []
@@ -122,12 +123,12 @@ class ExactCover:
                 if isinstance(value, np.generic):
                     value = value.item()
                 if isinstance(value, (str, bytes)) or value not in (0, 1):
-                    raise ValueError(f"matrix entry [{r}, {c}] is {value!r};"
+                    raise ValueError(f"matrix entry [{r}, {c}] is {shorten(value)};"
                                      f" entries must be 0 or 1")
             a = a.astype(np.int8)
         if a.size and not np.isin(a, (0, 1)).all():
             r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
-            raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c].item()!r}; "
+            raise ValueError(f"matrix entry [{r}, {c}] is {shorten(a[r, c].item())}; "
                              f"entries must be 0 or 1")
         ncols = a.shape[1]
         if not 0 <= secondary <= ncols:
@@ -196,12 +197,12 @@ class ExactCover:
         where = f"option {index}"
         if isinstance(items, (str, bytes)) and not all(
                 ch in self._index for ch in items):
-            raise ValueError(f"{where} {items!r}: a string is read as one "
+            raise ValueError(f"{where} {shorten(items)}: a string is read as one "
                              f"item per character; pass a list of names")
         try:
             names = tuple(items)
         except TypeError:
-            raise ValueError(f"{where}: {items!r} is not an iterable of "
+            raise ValueError(f"{where}: {shorten(items)} is not an iterable of "
                              f"items") from None
         if not names:
             raise ValueError(f"{where} is empty; every option needs at "
@@ -212,10 +213,10 @@ class ExactCover:
             _check_name(name, where)
             k = self._index.get(name)
             if k is None:
-                raise ValueError(f"{where} {list(names)!r}: unknown item "
-                                 f"{name!r}")
+                raise ValueError(f"{where} {shorten(list(names))}: unknown item "
+                                 f"{shorten(name)}")
             if k in seen:
-                raise ValueError(f"{where} {list(names)!r}: item {name!r} "
+                raise ValueError(f"{where} {shorten(list(names))}: item {shorten(name)} "
                                  f"appears twice")
             seen.add(k)
             numbers.append(k)
@@ -246,7 +247,9 @@ class ExactCover:
 
     @property
     def bounds(self) -> dict:
-        """``{item: (u, v)}`` for the primary items given bounds."""
+        """``{item: (u, v)}`` for the primary items given bounds (a bound
+        above ``dlx.validate.MAX_BOUND``, more than any item's options, is kept
+        as ``MAX_BOUND``: the same solutions)."""
         return {self.items[k - 1]: uv for k, uv in self._bounds.items()}
 
     def option_colors(self, option: int) -> dict:
@@ -369,7 +372,24 @@ class ExactCover:
             raise ValueError(EMPTY_GIVEN.format(flat[sizes == 0][0]))
 
     def to_matrix(self) -> np.ndarray:
-        """The 0/1 matrix (options x items, primary columns first)."""
+        """The 0/1 matrix (options x items, primary columns first): with
+        ``from_matrix(m, secondary=len(p.secondary))`` the same problem.
+
+        A matrix has no room for colors or bounds: a problem with either
+        is refused with a ``ValueError`` (``dlx.dumps`` writes it whole).
+        """
+        if self._option_colors:
+            k = min(self._option_colors)
+            raise ValueError(f"to_matrix: a 0/1 matrix cannot hold colors "
+                             f"(option {k} has some); dlx.dumps writes "
+                             f"the problem whole")
+        bounded = [(name, uv) for name, uv in self.bounds.items()
+                   if uv != (1, 1)]
+        if bounded:
+            name, (u, v) = bounded[0]
+            raise ValueError(f"to_matrix: a 0/1 matrix cannot hold bounds "
+                             f"(item {shorten(name)} has {u}..{v}); "
+                             f"dlx.dumps writes the problem whole")
         a = np.zeros((len(self._options), len(self.items)), np.int8)
         rows = np.repeat(np.arange(len(self._sizes)), self._sizes)
         a[rows, np.asarray(self._members, np.int64) - 1] = 1
@@ -522,7 +542,8 @@ class ExactCover:
     def solve_batch(self, givens, *, starts=None, limit: int = 2,
                     max_nodes: int | None = None, threads: int = 1,
                     mrv_cutoff: int = 0, algorithm: str = "auto",
-                    stop=None) -> "BatchResult":
+                    stop=None,
+                    time_limit: float | None = None) -> "BatchResult":
         """Solve many instances of this problem in one jitted call.
 
         Instance ``b`` must contain the options ``givens[b]`` (option
@@ -535,14 +556,15 @@ class ExactCover:
         ``threads`` > 1 shares the instances among that many threads (0: one
         per core); the answers do not depend on it.  Ctrl-C stops every
         thread at once and raises ``Interrupted``; ``stop`` (an event)
-        stops them too and raises ``BudgetExhausted``.  Returns a
+        stops them too, and ``time_limit`` (seconds for the whole batch)
+        when it runs out, raising ``BudgetExhausted``.  Returns a
         ``dlx.services.batch.BatchResult``.
         """
         from .services.batch import solve_batch
         return solve_batch(self, givens, starts=starts, limit=limit,
                            max_nodes=max_nodes, threads=threads,
                            mrv_cutoff=mrv_cutoff, algorithm=algorithm,
-                           stop=stop)
+                           stop=stop, time_limit=time_limit)
 
 
 #: A given option that covers nothing (an all-zero row of a matrix).

@@ -13,16 +13,32 @@ from typing import Mapping
 
 import numpy as np
 
+from .shorten import shorten
+
 
 def _is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(
         value, (bool, np.bool_))
 
 
+#: Bounds above this are kept as this (``check_bounds``).  An item lies in
+#: fewer options than that in any problem the kernels' int32 arrays can
+#: hold (each of its options takes a node and a spacer there), so
+#: ``v >= MAX_BOUND`` means "any number of its options" and ``u >=
+#: MAX_BOUND`` "never covered enough" before and after; and the kernels'
+#: own sums of bounds and lengths stay far from int32's limit.
+MAX_BOUND = 2**30
+
+
 def check_bounds(bounds, index: Mapping, nprimary: int) -> dict:
     """``{item number (1-based): (u, v)}`` from ``{item: (u, v)}`` (or
     ``{item: v}``, meaning ``v..v``), every bound checked: the item must be
-    primary, ``0 <= u <= v`` and ``v >= 1``."""
+    primary, ``0 <= u <= v`` and ``v >= 1``.
+
+    ``u`` and ``v`` above ``MAX_BOUND`` are kept as ``MAX_BOUND``: more
+    than the item's options either way, so the solutions are the same,
+    and no kernel ever sees a bound beyond its integers (a bound of
+    ``2**32 + 1`` once wrapped to 1 in a 32-bit array)."""
     if bounds is None:
         return {}
     if not isinstance(bounds, Mapping):
@@ -35,26 +51,26 @@ def check_bounds(bounds, index: Mapping, nprimary: int) -> dict:
         except TypeError:
             k = None
         if k is None:
-            raise ValueError(f"bounds for {item!r}: no such item")
+            raise ValueError(f"bounds for {shorten(item)}: no such item")
         if k > nprimary:
-            raise ValueError(f"bounds for {item!r}: only primary items "
-                             f"take bounds, and {item!r} is secondary")
+            raise ValueError(f"bounds for {shorten(item)}: only primary items "
+                             f"take bounds, and {shorten(item)} is secondary")
         if _is_int(bound):
             u = v = bound
         else:
             try:
                 u, v = bound
             except (TypeError, ValueError):
-                raise ValueError(f"bounds for {item!r} must be a pair "
+                raise ValueError(f"bounds for {shorten(item)} must be a pair "
                                  f"(u, v) or one number, got "
-                                 f"{bound!r}") from None
+                                 f"{shorten(bound)}") from None
         if not (_is_int(u) and _is_int(v)):
-            raise ValueError(f"bounds for {item!r} must be integers, got "
-                             f"{bound!r}")
+            raise ValueError(f"bounds for {shorten(item)} must be integers, got "
+                             f"{shorten(bound)}")
         if not 0 <= u <= v or v < 1:
-            raise ValueError(f"bounds for {item!r} are {u}..{v}; they need "
+            raise ValueError(f"bounds for {shorten(item)} are {u}..{v}; they need "
                              f"0 <= u <= v and v >= 1")
-        checked[k] = (int(u), int(v))
+        checked[k] = (min(int(u), MAX_BOUND), min(int(v), MAX_BOUND))
     return checked
 
 
@@ -75,17 +91,17 @@ def check_colors(colors, names: tuple, index: Mapping, nprimary: int,
         except TypeError:
             at = None
         if at is None:
-            raise ValueError(f"{where} {list(names)!r}: color {color!r} "
-                             f"for item {item!r}, which is not in the "
+            raise ValueError(f"{where} {shorten(list(names))}: color {shorten(color)} "
+                             f"for item {shorten(item)}, which is not in the "
                              f"option")
         if index[item] <= nprimary:
-            raise ValueError(f"{where} {list(names)!r}: color {color!r} "
-                             f"for primary item {item!r}; only secondary "
+            raise ValueError(f"{where} {shorten(list(names))}: color {shorten(color)} "
+                             f"for primary item {shorten(item)}; only secondary "
                              f"items take colors")
         try:
             hash(color)
         except TypeError:
-            raise ValueError(f"{where}: color {color!r} for item {item!r} "
+            raise ValueError(f"{where}: color {shorten(color)} for item {shorten(item)} "
                              f"is not hashable") from None
         checked[at] = color
     return checked

@@ -50,6 +50,7 @@ from dlx.cli import silence_stdout
 from dlx.jobs import CheckpointError
 from dlx.cli_count import (CountUsageError, add_count_options, count_options,
                            interrupted_message)
+from dlx.shorten import shorten
 
 from . import cli_generate
 from . import grid as G
@@ -163,14 +164,14 @@ def _positive(text: str) -> int:
         value = 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got "
-                                         f"{text!r}")
+                                         f"{shorten(text)}")
     return value
 
 
 def _count(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"expected a whole number, got "
-                                         f"{text!r}")
+                                         f"{shorten(text)}")
     return int(text)
 
 
@@ -180,7 +181,7 @@ def _box(text: str) -> tuple[int, int]:
                                for p in parts):
         return int(parts[0]), int(parts[1])
     raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 3x3, got "
-                                     f"{text!r}")
+                                     f"{shorten(text)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -208,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
             return cli_generate.run(args, UsageError)
         return run_solve(args)
     except (UsageError, CountUsageError) as error:
-        print(f"sudoku: {error}", file=sys.stderr)
+        print(f"sudoku: {_for_cli(str(error))}", file=sys.stderr)
         return 2
     except CheckpointError as error:
         print(f"sudoku: {error}", file=sys.stderr)
@@ -416,8 +417,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
             except KeyboardInterrupt as stop:  # Interrupted, or before it
                 partial = getattr(stop, "count", 0)
                 print(f"{partial} (partial: interrupted)", file=out)
-                found = _plural(partial, "solution")
-                print(f"sudoku: interrupted after {found} (partial)",
+                print(interrupted_message("sudoku", stop, counted=partial),
                       file=sys.stderr)
                 return 130
             print(total, file=out)
@@ -585,8 +585,7 @@ def _solve_texts(texts: list, args, limit) -> list[Result]:
 def _for_cli(message: str) -> str:
     """A library message, with advice on Python arguments given as the
     command's flags."""
-    return message.replace("pass box=(rows, cols) explicitly",
-                           "give the box shape with --box ROWSxCOLS")
+    return cli_generate.for_cli(message)
 
 
 def _failed(result: Result, args) -> bool:

@@ -13,12 +13,29 @@ import os
 import sys
 import time
 
+from dlx.cli_input import looks_like_a_file_name, no_such_file
+
 from . import generator as G
 from . import rating as R
 from .encode import RULES, InvalidVariant, Variant
 from .grid import FORMATS, InvalidPuzzle, parse
 
 COMMANDS = ("generate", "rate")
+
+# The library's advice names its Python arguments; a command's messages
+# name the flags instead (every message the commands print goes through
+# for_cli).
+_FLAGS = (("pass box=(rows, cols) explicitly",
+           "give the box shape with --box ROWSxCOLS"),
+          ("(regions=... or --regions FILE)", "(--regions MAP|FILE)"))
+
+
+def for_cli(message: str) -> str:
+    """A library message with its advice on Python arguments given as the
+    commands' flags."""
+    for python, flags in _FLAGS:
+        message = message.replace(python, flags)
+    return message
 
 
 def add_variant_options(parser: argparse.ArgumentParser) -> None:
@@ -37,13 +54,25 @@ def variant_of(args):
     if args.variant is None and args.regions is None:
         return None
     regions = args.regions
-    if regions is not None and os.path.isfile(regions):
+    from_file = regions is not None and os.path.isfile(regions)
+    if from_file:
         with open(regions, encoding="utf-8-sig") as f:
             regions = f.read()
+    elif regions is not None and os.path.isdir(regions):
+        raise InvalidVariant(no_such_file("--regions", regions))
     rules = args.variant
     if rules is None:
         rules = "jigsaw"  # a region map alone means jigsaw
-    return Variant(rules, regions) or None
+    try:
+        return Variant(rules, regions) or None
+    except InvalidVariant as error:
+        # A mistyped file name is not a region map: say what it is.
+        if not from_file and regions is not None and \
+                looks_like_a_file_name(regions):
+            raise InvalidVariant(no_such_file(
+                "--regions", regions, "a region map: " + str(error))) \
+                from None
+        raise
 
 
 def add_commands(commands, positive, count, box) -> None:
@@ -57,15 +86,17 @@ def add_commands(commands, positive, count, box) -> None:
     gen.add_argument("-n", "--count", type=positive, default=1,
                      metavar="COUNT", help="how many puzzles (default 1)")
     gen.add_argument("--size", type=positive, default=9,
-                     help="grid size, 4 to 25 (default 9)")
+                     help=f"grid size, {G.MIN_SIZE} to {G.MAX_SIZE} "
+                     f"(default 9)")
     gen.add_argument("--box", type=box, default=None, metavar="RxC",
                      help="box shape, e.g. 2x3 (default: inferred)")
     gen.add_argument("--difficulty", type=_level, default=None,
                      metavar="LEVEL", help=f"one of {', '.join(R.LEVELS)}")
     gen.add_argument("--symmetry", choices=G.SYMMETRIES, default="none",
                      help="keep the givens symmetric (default none)")
-    gen.add_argument("--seed", type=int, default=None,
-                     help="make the same puzzles every time")
+    gen.add_argument("--seed", type=count, default=None, metavar="S",
+                     help="a whole number: make the same puzzles every "
+                     "time")
     gen.add_argument("--format", choices=FORMATS, default="line",
                      help="line (default), grid (pretty) or csv")
     gen.add_argument("--threads", type=count, default=1, metavar="N",
@@ -117,9 +148,9 @@ def run(args, usage_error) -> int:
 
 
 def run_generate(args, variant, usage_error) -> int:
-    if not 4 <= args.size <= 36:
-        raise usage_error(f"--size must be between 4 and 36, got "
-                          f"{args.size}")
+    if not G.MIN_SIZE <= args.size <= G.MAX_SIZE:
+        raise usage_error(f"--size must be between {G.MIN_SIZE} and "
+                          f"{G.MAX_SIZE}, got {args.size}")
     start = time.perf_counter()
     stats: dict = {}
     try:
@@ -188,7 +219,7 @@ def run_rate(args, variant, usage_error) -> int:
         counts[tag] += 1
         where = f"line {number}: " if number else ""
         if tag == "invalid":
-            print(f"sudoku: {where}{rating.split(': ', 1)[1]}",
+            print(f"sudoku: {where}{for_cli(rating.split(': ', 1)[1])}",
                   file=sys.stderr)
         lines.append(f"{shown} {tag}\n")
     sys.stdout.write("".join(lines))

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from dlx import ExactCover
+from dlx.shorten import shorten
 
 from .grid import ALPHABET, InvalidPuzzle
 
@@ -221,15 +222,26 @@ def _parse_rules(rules: Any) -> tuple[str, ...]:
     found = set()
     for word in words:
         if not isinstance(word, str):
-            raise TypeError(f"variant rules are strings, got {word!r}")
+            raise TypeError(f"variant rules are strings, got {shorten(word)}")
         key = word.strip().lower().replace("_", "-").replace(" ", "-")
         key = ALIASES.get(key, key)
         if key in CLASSIC:
-            continue
+            if len(words) == 1:  # "", "classic", "standard" alone
+                continue
+            if not key:
+                raise InvalidVariant(f"empty rule in {shorten(rules)}: "
+                                     f"rules are joined by one +, e.g. "
+                                     f"x+anti-king")
+            raise InvalidVariant(f"{shorten(word.strip())} means no extra "
+                                 f"rule; it cannot be joined with others "
+                                 f"({shorten(rules)})")
         if key not in RULES:
-            raise InvalidVariant(f"unknown variant {word.strip()!r}; choose "
-                                 f"from {', '.join(RULES)} (join several "
-                                 f"with +)")
+            raise InvalidVariant(f"unknown variant {shorten(word.strip())}; "
+                                 f"choose from {', '.join(RULES)} (join "
+                                 f"several with +)")
+        if key in found:
+            raise InvalidVariant(f"the rule {shorten(key)} twice in "
+                                 f"{shorten(rules)}")
         found.add(key)
     return tuple(rule for rule in RULES if rule in found)
 
@@ -265,7 +277,7 @@ def _parse_regions(source: Any) -> tuple[int, ...]:
         if sizes[k] != n:
             cell = labels.index(k)
             raise InvalidVariant(
-                f"region {symbol!r} (first at r{cell // n + 1}c"
+                f"region {shorten(symbol)} (first at r{cell // n + 1}c"
                 f"{cell % n + 1}) has {sizes[k]} cells; each of the {n} "
                 f"regions needs {n}")
     return labels

@@ -24,6 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from dlx.shorten import shorten
+
+from .budget import UNLIMITED, Budget
 from .encode import Variant, as_variant
 from .grid import Grid, check_box, default_box
 from .rating import (_clashing, _positive, check_level, level_of,
@@ -31,6 +34,11 @@ from .rating import (_clashing, _positive, check_level, level_of,
 from .solver import Symmetry, search_stack
 
 SYMMETRIES = ("none", "rotational", "mirror")
+# The sizes the generator makes (the command line's help and checks read
+# them here): a 25x25 puzzle takes about 20 s; larger ones are not
+# practical.
+MIN_SIZE = 4
+MAX_SIZE = 25
 # Candidates made per wanted puzzle and per round when a level is asked for,
 # and the most rounds before giving up.
 LEVEL_BATCH = 8
@@ -51,7 +59,7 @@ class GenerationFailed(RuntimeError):
 # -- full grids ---------------------------------------------------------------
 def full_grids(count: int, box: tuple[int, int], rng: np.random.Generator,
                variant: Variant | None = None,
-               threads: int = 1) -> np.ndarray:
+               threads: int = 1, budget: Budget = UNLIMITED) -> np.ndarray:
     """``count`` random complete grids, shape ``(count, n, n)``."""
     rows, cols = box
     n = rows * cols
@@ -78,12 +86,13 @@ def full_grids(count: int, box: tuple[int, int], rng: np.random.Generator,
                     else Symmetry.relabel(rng, n))
         counts, solved, _ = search_stack(symmetry.apply(seeds), box, 1,
                                          max_nodes=SEED_NODES * n,
-                                         threads=threads, variant=variant)
+                                         threads=threads, variant=variant,
+                                         budget=budget)
         solved = symmetry.undo(solved)[counts == 1]
         found.append(solved[:want])
         have += len(found[-1])
         if attempt == 3 and have == 0:
-            _check_some_grid(box, variant)
+            _check_some_grid(box, variant, budget)
     if have < count:
         name = "" if variant is None else f" {variant.name}"
         raise GenerationFailed(
@@ -98,12 +107,12 @@ def _check_budget(box: tuple[int, int]) -> int | None:
     return BIG_CHECK_NODES if box[0] * box[1] > 16 else None
 
 
-def _check_some_grid(box, variant) -> None:
+def _check_some_grid(box, variant, budget: Budget = UNLIMITED) -> None:
     """Raise when no grid at all keeps the rules (e.g. anti-king 4x4)."""
     n = box[0] * box[1]
     counts, _, _ = search_stack(np.zeros((1, n, n), np.int64), box, 1,
                                 max_nodes=SEED_NODES * n * 100,
-                                variant=variant)
+                                variant=variant, budget=budget)
     if counts[0] == 0:
         name = variant.name if variant is not None else "classic"
         raise GenerationFailed(f"no {n}x{n} grid keeps the {name} rules")
@@ -129,7 +138,8 @@ def orbits(n: int, symmetry: str) -> list[np.ndarray]:
 def minimise(solutions: np.ndarray, box: tuple[int, int],
              rng: np.random.Generator, symmetry: str = "none",
              variant: Variant | None = None, threads: int = 1,
-             check_nodes: int | None = None) -> np.ndarray:
+             check_nodes: int | None = None,
+             budget: Budget = UNLIMITED) -> np.ndarray:
     """Remove givens from full grids while each keeps one solution, until
     none can go (see the module docstring); ``(B, n, n)`` in and out.
 
@@ -170,7 +180,7 @@ def minimise(solutions: np.ndarray, box: tuple[int, int],
         trial[np.repeat(which, width), cells.ravel()] = 0
         counts, _, _ = search_stack(trial.reshape(len(live), n, n), box, 2,
                                     max_nodes=check_nodes, threads=threads,
-                                    variant=variant)
+                                    variant=variant, budget=budget)
         keep = counts == 1
         puzzles[live[keep]] = trial[keep]
         moved = keep | (stride == 1)
@@ -191,17 +201,21 @@ def _stride(filled: np.ndarray, cells: int) -> np.ndarray:
 def generate_cells(count: int, box: tuple[int, int], *,
                    difficulty: str | None = None, symmetry: str = "none",
                    seed: Any = None, variant: Variant | None = None,
-                   threads: int = 1, stats: dict | None = None
+                   threads: int = 1, stats: dict | None = None,
+                   time_limit: float | None = None, stop: Any = None
                    ) -> tuple[np.ndarray, np.ndarray]:
     """``count`` minimal unique puzzles and their solutions, as two
     ``(count, n, n)`` arrays.  ``stats`` (a dict) receives ``candidates``:
     how many puzzles were made to find them, and with a ``difficulty``
-    ``hits``: how many of those had the level."""
-    rng = np.random.default_rng(seed)
+    ``hits``: how many of those had the level.  ``time_limit`` and
+    ``stop``: see ``sudoku.budget`` (``Stopped``)."""
+    budget = Budget("generate", time_limit, stop)
+    rng = _rng(seed)
+    budget.check()
     if difficulty is None:
-        solutions = full_grids(count, box, rng, variant, threads)
+        solutions = full_grids(count, box, rng, variant, threads, budget)
         puzzles = minimise(solutions, box, rng, symmetry, variant, threads,
-                           _check_budget(box))
+                           _check_budget(box), budget)
         if stats is not None:
             stats["candidates"] = count
         return puzzles, solutions
@@ -209,12 +223,14 @@ def generate_cells(count: int, box: tuple[int, int], *,
     kept_s: list[np.ndarray] = []
     have = made = hits = 0
     for _ in range(LEVEL_ROUNDS):
+        budget.check(have)
         size = max(LEVEL_BATCH, LEVEL_BATCH * (count - have))
-        solutions = full_grids(size, box, rng, variant, threads)
+        solutions = full_grids(size, box, rng, variant, threads, budget)
         puzzles = minimise(solutions, box, rng, symmetry, variant, threads,
-                           _check_budget(box))
+                           _check_budget(box), budget)
         made += size
-        scores, _, _ = rate_cells(puzzles, box, variant, threads=threads)
+        scores, _, _ = rate_cells(puzzles, box, variant, threads=threads,
+                                  budget=budget)
         hit = np.array([level_of(s) == difficulty for s in scores.tolist()],
                        bool)
         hits += int(hit.sum())
@@ -237,35 +253,47 @@ def generate_many(count: int, size: int = 9,
                   box: tuple[int, int] | None = None, *,
                   difficulty: str | None = None,
                   symmetry: str | None = None, seed: Any = None,
-                  variant: Any = None, threads: int = 1) -> list[Grid]:
+                  variant: Any = None, threads: int = 1,
+                  time_limit: float | None = None,
+                  stop: Any = None) -> list[Grid]:
     """``count`` puzzles as ``generate`` makes them, made together (much
     faster per puzzle than ``count`` calls)."""
     count = _positive("count", count) if count != 0 else 0
     box, symmetry, difficulty, variant = _arguments(size, box, symmetry,
                                                     difficulty, variant)
+    rng = _rng(seed)
     if count == 0:
         return []
     puzzles, _ = generate_cells(count, box, difficulty=difficulty,
-                                symmetry=symmetry, seed=seed,
-                                variant=variant, threads=threads)
+                                symmetry=symmetry, seed=rng,
+                                variant=variant, threads=threads,
+                                time_limit=time_limit, stop=stop)
     return [Grid._make(p.astype(np.int64), box) for p in puzzles]
 
 
 def generate(size: int = 9, box: tuple[int, int] | None = None, *,
              difficulty: str | None = None, symmetry: str | None = None,
-             seed: Any = None, variant: Any = None) -> Grid:
+             seed: Any = None, variant: Any = None,
+             time_limit: float | None = None, stop: Any = None) -> Grid:
     """A random minimal puzzle with exactly one solution.
 
-    ``size``: 4 to 25 (the grid is ``size x size``; 25 is slow);
+    ``size``: ``MIN_SIZE`` to ``MAX_SIZE``, 4 to 25 (the grid is ``size x
+    size``; 25 is slow);
     ``box``: the box shape (default as for ``parse``); ``difficulty``: one
     of ``LEVELS`` (puzzles are made and rated until one has that level;
     ``GenerationFailed`` if none turns up); ``symmetry``: ``"none"``
     (default), ``"rotational"`` (half-turn) or ``"mirror"`` (left-right);
-    ``seed``: any seed numpy accepts, for a reproducible puzzle;
-    ``variant``: extra rules, as in ``sudoku.solve``.
+    ``seed``: a whole number >= 0 (or a sequence of them, or numpy's
+    ``SeedSequence``/``Generator``), for a reproducible puzzle;
+    ``variant``: extra rules, as in ``sudoku.solve``.  ``time_limit``
+    (seconds) and ``stop`` (anything with ``is_set()``, e.g. a
+    ``threading.Event``) end the work early with ``sudoku.Stopped``: they
+    are looked at between its steps and bound each of its searches (see
+    ``sudoku.budget``).
     """
     return generate_many(1, size, box, difficulty=difficulty,
-                         symmetry=symmetry, seed=seed, variant=variant)[0]
+                         symmetry=symmetry, seed=seed, variant=variant,
+                         time_limit=time_limit, stop=stop)[0]
 
 
 def _arguments(size, box, symmetry, difficulty, variant):
@@ -273,15 +301,16 @@ def _arguments(size, box, symmetry, difficulty, variant):
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
         raise TypeError(f"size must be an integer, got "
                         f"{type(size).__name__}")
-    if not 4 <= size <= 36:
-        raise ValueError(f"size must be between 4 and 36, got {size}")
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise ValueError(f"size must be between {MIN_SIZE} and {MAX_SIZE}, "
+                         f"got {size}")
     box = default_box(int(size)) if box is None else check_box(box, size)
     symmetry = "none" if symmetry is None else symmetry
     if not isinstance(symmetry, str):
         raise TypeError(f"symmetry must be a string, got "
                         f"{type(symmetry).__name__}")
     if symmetry.lower() not in SYMMETRIES:
-        raise ValueError(f"unknown symmetry {symmetry!r}; choose one of "
+        raise ValueError(f"unknown symmetry {shorten(symmetry)}; choose one of "
                            f"{', '.join(SYMMETRIES)}")
     if difficulty is not None:
         difficulty = check_level(difficulty)
@@ -291,3 +320,21 @@ def _arguments(size, box, symmetry, difficulty, variant):
     return box, symmetry.lower(), difficulty, variant
 
 
+
+
+def _rng(seed) -> np.random.Generator:
+    """numpy's random generator for ``seed``: None (fresh entropy), a whole
+    number >= 0 or a sequence of them, or numpy's own ``SeedSequence``,
+    ``BitGenerator`` or ``Generator``; anything else is a TypeError or
+    ValueError naming ``seed`` (not numpy's message)."""
+    if isinstance(seed, (bool, np.bool_, float, np.floating, str, bytes)):
+        raise TypeError(f"seed must be a whole number >= 0 (or None), got "
+                        f"{type(seed).__name__} {shorten(seed)}")
+    try:
+        return np.random.default_rng(seed)
+    except TypeError:
+        raise TypeError(f"seed must be a whole number >= 0 (or None), got "
+                        f"{type(seed).__name__} {shorten(seed)}") from None
+    except ValueError:
+        raise ValueError(f"seed must be a whole number >= 0 (or a sequence "
+                         f"of them), got {shorten(seed)}") from None

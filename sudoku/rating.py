@@ -4,7 +4,9 @@ The effort is made independent of luck: the puzzle is searched
 to the end (its solution found and proved unique) on ``samples`` random
 relabellings of itself (digits renamed; for classic rules also bands,
 stacks, rows within bands, columns within stacks shuffled and the grid
-transposed), each of which presents the items in another order.  The score
+transposed; under a variant, rows or columns reversed and the grid
+transposed where that keeps its rules, a jigsaw map turned with it), each
+of which presents the items in another order.  The score
 is ``log2(1 + extra)``, where ``extra`` is the mean number of search nodes
 beyond one per empty cell: 0 when every step is forced, about 9 for
 Norvig's top95, about 12.5 for the forum's hardest list.  Levels:
@@ -22,11 +24,16 @@ extreme    11 and more
 
 from __future__ import annotations
 
+import functools
+import itertools
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 import numpy as np
 
+from dlx.shorten import shorten
+
+from .budget import UNLIMITED, Budget
 from .encode import Variant, as_variant, clashes
 from .grid import Grid, InvalidPuzzle, cells_conflict, parse
 from .solver import Symmetry, _conflict, _parse_batch, search_stack
@@ -69,21 +76,22 @@ def check_level(level: Any) -> str:
                         f"{type(level).__name__}")
     key = level.strip().lower()
     if key not in LEVELS:
-        raise UnknownLevel(f"unknown difficulty {level!r}; choose one of "
+        raise UnknownLevel(f"unknown difficulty {shorten(level)}; choose one of "
                            f"{', '.join(LEVELS)}")
     return key
 
 
 def rate_cells(cells: np.ndarray, box: tuple[int, int],
                variant: Variant | None = None, *, samples: int = SAMPLES,
-               threads: int = 1) -> tuple[np.ndarray, np.ndarray,
-                                          np.ndarray]:
+               threads: int = 1, budget: Budget = UNLIMITED
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rate a ``(B, n, n)`` stack of clash-free puzzles.
 
     Returns ``(scores, nodes, counts)``: the score and mean nodes of each
     puzzle, and its solution count (at most 2; only a puzzle with count 1
     has a meaningful score).  Every puzzle sees the same relabellings, so a
-    puzzle's rating does not depend on the rest of the batch.
+    puzzle's rating does not depend on the rest of the batch.  ``budget``
+    (``sudoku.budget``) is looked at before each search.
     """
     batch, n, _ = cells.shape
     rng = np.random.default_rng(RATING_SEED)
@@ -92,10 +100,14 @@ def rate_cells(cells: np.ndarray, box: tuple[int, int],
     counts = np.zeros(batch, np.int64)
     live = np.arange(batch)
     for k in range(samples):
-        symmetry = (Symmetry.random(rng, box) if variant is None
-                    else Symmetry.relabel(rng, n))
+        moved = variant
+        if variant is None:
+            symmetry = Symmetry.random(rng, box)
+        else:
+            symmetry, moved = variant_symmetry(rng, box, variant)
         found, _, work = search_stack(symmetry.apply(cells[live]), box, 2,
-                                      threads=threads, variant=variant)
+                                      threads=threads, variant=moved,
+                                      budget=budget)
         if k == 0:
             counts = found
             # Not one wasted node: every step was forced (a single), and
@@ -112,12 +124,78 @@ def rate_cells(cells: np.ndarray, box: tuple[int, int],
     return np.log2(1 + extra), nodes, counts
 
 
+# -- the relabellings of a variant ----------------------------------------------
+# Renaming digits alone leaves the search of a unique puzzle (searched to
+# its end) with the same number of nodes more often than not: every x
+# puzzle got one rating whatever ``samples``.  So a variant's puzzle is
+# also turned: rows reversed, columns reversed and (square boxes) the grid
+# transposed, each of those maps that keeps the variant's rules (its units
+# and cliques; a jigsaw map is turned with the grid).
+def variant_symmetry(rng: np.random.Generator, box: tuple[int, int],
+                     variant: Variant) -> tuple[Symmetry, Variant]:
+    """A random symmetry that keeps ``variant``'s rules, with the variant
+    as it applies to the moved grid (its region map moved too)."""
+    maps = _maps_keeping(box, variant)
+    flip_rows, flip_cols, transpose, moved = maps[int(rng.integers(
+        len(maps)))]
+    n = box[0] * box[1]
+    order = np.arange(n)
+    digits = np.concatenate(([0], rng.permutation(n) + 1))
+    return Symmetry(order[::-1] if flip_rows else order,
+                    order[::-1] if flip_cols else order, digits,
+                    transpose), moved
+
+
+@functools.lru_cache(maxsize=64)
+def _maps_keeping(box: tuple[int, int], variant: Variant) -> tuple:
+    """``(flip rows, flip columns, transpose, moved variant)`` for every
+    such map of the grid that keeps the rules of ``variant`` (the
+    identity always does)."""
+    n = box[0] * box[1]
+    order = np.arange(n)
+    identity = np.arange(n + 1)
+    before = _rules_of(box, variant)
+    found = []
+    for flip_rows, flip_cols, transpose in itertools.product(
+            (False, True), (False, True),
+            (False, True) if box[0] == box[1] else (False,)):
+        shape = Symmetry(order[::-1] if flip_rows else order,
+                         order[::-1] if flip_cols else order, identity,
+                         transpose)
+        moved = variant
+        if variant.regions is not None:  # the region map turns too
+            labels = np.asarray(variant.regions).reshape(1, n, n) + 1
+            moved = Variant(variant, shape.apply(labels)[0] - 1)
+        place = np.arange(n * n).reshape(n, n)[shape.rows][:, shape.cols]
+        if transpose:
+            place = place.T  # place[i, j]: the cell moved to (i, j)
+        where = np.argsort(place.ravel())  # where each cell goes
+        turned = {kind: {frozenset(where[list(cells)].tolist())
+                         for cells in sets}
+                  for kind, sets in before.items()}
+        if turned == _rules_of(box, moved):
+            found.append((flip_rows, flip_cols, transpose, moved))
+    return tuple(found)
+
+
+def _rules_of(box: tuple[int, int], variant: Variant) -> dict:
+    """The variant's units and cliques as sets of cells."""
+    _, units = variant.units(box)
+    _, cliques = variant.cliques(box)
+    return {"units": {frozenset(u.tolist()) for u in units},
+            "cliques": {frozenset(q[q >= 0].tolist()) for q in cliques}}
+
+
 def rate(puzzle: Any, box: tuple[int, int] | None = None, *,
-         variant: Any = None, samples: int = SAMPLES) -> Rating:
+         variant: Any = None, samples: int = SAMPLES,
+         time_limit: float | None = None, stop: Any = None) -> Rating:
     """How hard ``puzzle`` is for the engine (see the module docstring).
 
     Raises ``InvalidPuzzle`` for bad input or clashing givens and
-    ``ValueError`` when the puzzle does not have exactly one solution."""
+    ``ValueError`` when the puzzle does not have exactly one solution.
+    ``time_limit`` and ``stop`` end it early with ``sudoku.Stopped`` (see
+    ``sudoku.budget``)."""
+    budget = Budget("rate", time_limit, stop)
     variant = as_variant(variant)
     samples = _positive("samples", samples)
     grid = parse(puzzle, box)
@@ -125,7 +203,7 @@ def rate(puzzle: Any, box: tuple[int, int] | None = None, *,
     if message:
         raise InvalidPuzzle(message)
     scores, nodes, counts = rate_cells(grid.cells[None], grid.box, variant,
-                                       samples=samples)
+                                       samples=samples, budget=budget)
     if counts[0] != 1:
         raise ValueError("the puzzle has no solution; only puzzles with "
                          "exactly one solution are rated" if counts[0] == 0
@@ -145,10 +223,12 @@ def _positive(name: str, value: Any) -> int:
 
 def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
               *, variant: Any = None, samples: int = SAMPLES,
-              threads: int = 1) -> list[Rating | str]:
+              threads: int = 1, time_limit: float | None = None,
+              stop: Any = None) -> list[Rating | str]:
     """Rate many puzzles at once: a ``Rating`` per puzzle, or a string
     saying why it has none (``invalid: ...``, ``multiple``,
-    ``nosolution``)."""
+    ``nosolution``).  ``time_limit`` and ``stop``: as for ``rate``."""
+    budget = Budget("rate_many", time_limit, stop)
     variant = as_variant(variant)
     samples = _positive("samples", samples)
     if isinstance(puzzles, (str, bytes)):
@@ -170,7 +250,8 @@ def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
             out[index[k]] = f"invalid: {_conflict(grid, variant)}"
         index, stack = index[~bad], stack[~bad]
         scores, nodes, counts = rate_cells(stack, shape, variant,
-                                           samples=samples, threads=threads)
+                                           samples=samples, threads=threads,
+                                           budget=budget)
         levels = [level_of(x) for x in scores.tolist()]
         for k, b in enumerate(index.tolist()):
             if counts[k] == 1:

@@ -22,8 +22,10 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from dlx import ExactCover
+from dlx import BudgetExhausted, ExactCover
+from dlx.shorten import shorten
 
+from .budget import UNLIMITED, Budget, Stopped
 from .encode import Variant, as_variant, clash_message, clashes, problem
 from .grid import (ALPHABET, Grid, InvalidPuzzle, _a_grid, _bare_cells,
                    _Layout, cells_conflict, check_box, conflict_message,
@@ -260,7 +262,9 @@ class BatchArrays:
 
 def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
                 limit: int | None = 2, max_nodes: int | None = None,
-                threads: int = 0, variant: Any = None) -> BatchArrays:
+                threads: int = 0, variant: Any = None,
+                time_limit: float | None = None,
+                stop: Any = None) -> BatchArrays:
     """Solve a ``(B, n, n)`` int array of puzzles in one engine call.
 
     The vectorised core of ``solve_many``: no Python work per puzzle.
@@ -269,8 +273,10 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     search after this many solutions (2: check uniqueness; 1: first
     solution only; None: count them all).  ``threads``: share the batch
     among that many threads (0, the default: one per core).  ``variant``:
-    extra rules, as in ``solve``.
+    extra rules, as in ``solve``.  ``time_limit`` (seconds) and ``stop``
+    end the batch early with ``sudoku.Stopped`` (see ``sudoku.budget``).
     """
+    budget = Budget("solve_cells", time_limit, stop)
     limit = _check_limit(limit)
     variant = as_variant(variant)
     cells = np.asarray(cells)
@@ -294,7 +300,7 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
         variant.fits(n)
         good = np.flatnonzero(~clashes(cells, box, variant))
     counts, out, work = search_stack(cells[good], box, limit, max_nodes,
-                                     threads, variant)
+                                     threads, variant, budget)
     status[good] = np.select(
         [counts == 0, counts == 1, counts >= 2, counts == -2],
         [STATUSES.index(NO_SOLUTION), STATUSES.index(SOLVED),
@@ -380,7 +386,8 @@ class Symmetry:
 
 def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
                  max_nodes: int | None = None, threads: int = 1,
-                 variant: Variant | None = None):
+                 variant: Variant | None = None,
+                 budget: Budget = UNLIMITED):
     """Search a ``(B, n, n)`` stack of clash-free puzzles.
 
     Returns ``(counts, solutions, nodes)``: solutions found up to ``limit``
@@ -390,6 +397,10 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
     a random equivalent puzzle (see ``RESTART_NODES``); every search ends
     with an exact answer.  Under a ``variant`` the restarts only rename
     digits (moving rows or columns would change the rules).
+
+    ``budget`` (``sudoku.budget.Budget``) is looked at before every engine
+    call, each of which gets the time left as its time limit: ``Stopped``
+    when it runs out or its stop is set.
     """
     batch = len(cells)
     counts = np.zeros(batch, np.int64)
@@ -402,13 +413,13 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
     symmetry = None
     restarts = max_nodes is None and limit <= 2
     for attempt in itertools.count(1):
-        budget = (RESTART_NODES * luby(attempt) if restarts else
-                  max_nodes if max_nodes is not None else _ALL)
+        nodes_each = (RESTART_NODES * luby(attempt) if restarts else
+                      max_nodes if max_nodes is not None else _ALL)
         part = cells[pending]
         if symmetry is not None:
             part = symmetry.apply(part)
-        found, first, work = _engine_call(part, box, limit, budget, threads,
-                                          variant)
+        found, first, work = _engine_call(part, box, limit, nodes_each,
+                                          threads, variant, budget)
         if symmetry is not None:
             first = symmetry.undo(first)
         done = (found != -2) | (not restarts)
@@ -432,18 +443,26 @@ ENGINE_CHUNK = 1 << 13
 
 def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
                  max_nodes: int, threads: int,
-                 variant: Variant | None = None):
-    """``solve_batch`` over a stack: ``(counts, first solutions, nodes)``."""
+                 variant: Variant | None = None,
+                 budget: Budget = UNLIMITED):
+    """``solve_batch`` over a stack: ``(counts, first solutions, nodes)``;
+    ``Stopped`` when ``budget`` runs out (before or during the call)."""
     if len(cells) > ENGINE_CHUNK:
         parts = [_engine_call(cells[lo:lo + ENGINE_CHUNK], box, limit,
-                              max_nodes, threads, variant)
+                              max_nodes, threads, variant, budget)
                  for lo in range(0, len(cells), ENGINE_CHUNK)]
         return tuple(np.concatenate(column) for column in zip(*parts))
     batch, n, _ = cells.shape
     options, starts = given_options(cells)
-    result = problem_for(box, variant).solve_batch(
-        options, starts=starts, limit=limit, max_nodes=max_nodes,
-        threads=threads, mrv_cutoff=MRV_CUTOFF)
+    time_limit = budget.remaining()
+    try:
+        result = problem_for(box, variant).solve_batch(
+            options, starts=starts, limit=limit, max_nodes=max_nodes,
+            threads=threads, mrv_cutoff=MRV_CUTOFF,
+            **({} if time_limit is None else {"time_limit": time_limit}))
+    except BudgetExhausted:  # the time limit, reached inside the call
+        budget.check()
+        raise Stopped(budget.what, "time_limit", budget.seconds) from None
     counts = result.counts
     picked = result.solutions
     rows_of, cols_of = np.nonzero(picked >= 0)
@@ -460,7 +479,7 @@ def _check_limit(limit) -> int:
     if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) \
             or limit < 1:
         raise ValueError(f"limit must be a positive integer or None, got "
-                         f"{limit!r}")
+                         f"{shorten(limit)}")
     return int(limit)
 
 
@@ -469,7 +488,9 @@ _ALL = 1 << 62
 
 def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
                *, limit: int | None = 2, max_nodes: int | None = None,
-               threads: int = 0, variant: Any = None) -> list[Result]:
+               threads: int = 0, variant: Any = None,
+               time_limit: float | None = None,
+               stop: Any = None) -> list[Result]:
     """Solve a batch of puzzles; one ``Result`` per puzzle, in order.
 
     ``puzzles``: any iterable of accepted inputs (lines of text, grids,
@@ -484,8 +505,10 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     per core; the answers do not depend on it).  A bad puzzle never stops
     the batch: its result has status ``"invalid"`` and the reason in
     ``error``.  ``variant``: extra rules for every puzzle, as in
-    ``solve``.
+    ``solve``.  ``time_limit`` (seconds) and ``stop`` end the batch early
+    with ``sudoku.Stopped`` (see ``sudoku.budget``).
     """
+    budget = Budget("solve_many", time_limit, stop)
     limit = _check_limit(limit)
     variant = as_variant(variant)
     if isinstance(puzzles, (str, bytes)):
@@ -511,7 +534,8 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
                     f"{variant.size}x{variant.size}"))
             continue
         arrays = solve_cells(cells, shape, limit=limit, max_nodes=max_nodes,
-                             threads=threads, variant=variant)
+                             threads=threads, variant=variant,
+                             time_limit=budget.remaining(), stop=stop)
         _collect(results, grids, index, cells, shape, arrays, template,
                  variant)
     return results  # type: ignore[return-value]

@@ -191,8 +191,8 @@ def test_interrupted_count_prints_the_partial_count(capsys, monkeypatch,
         monkeypatch.setattr(polyomino.Polyomino, "_labelings", lambda s: 1)
     status, out, err = run(capsys, *argv, "--count", "--stats")
     assert status == 130 and out == f"{partial} (partial: interrupted)\n"
-    assert err.startswith(f"dlx: interrupted after {partial} solutions "
-                          f"(partial)\n")
+    assert err.startswith(f"dlx: interrupted: {partial:,} solutions counted "
+                          f"so far (a partial count)\n")
     assert "(stopped early)" in err
 
 
@@ -204,7 +204,8 @@ def test_ctrl_c_before_the_count_starts_counts_nothing(capsys, monkeypatch):
     monkeypatch.setattr(ExactCover, "count", interrupted)
     status, out, err = run(capsys, "queens", "8", "--count", "--stats")
     assert status == 130 and out == "0 (partial: interrupted)\n"
-    assert err == "dlx: interrupted after 0 solutions (partial)\n"
+    assert err == ("dlx: interrupted: 0 solutions counted so far (a partial "
+                   "count)\n")
 
 
 def test_interrupted_listing_says_how_many_were_printed(capsys, monkeypatch):
@@ -217,7 +218,8 @@ def test_interrupted_listing_says_how_many_were_printed(capsys, monkeypatch):
     monkeypatch.setattr(ExactCover, "solutions", two_then_stop)
     status, out, err = run(capsys, "queens", "4", "--all")
     assert status == 130 and out == "Q\n.\n"  # options 0 and 1, drawn
-    assert err == "dlx: interrupted after 2 solutions (partial)\n"
+    assert err == ("dlx: interrupted: 2 solutions printed so far (a partial "
+                   "list)\n")
 
 
 def test_ctrl_c_stops_a_listing_at_once():
@@ -237,7 +239,7 @@ def test_ctrl_c_stops_a_listing_at_once():
     finally:
         process.kill()
     assert process.returncode == 130
-    assert "dlx: interrupted after" in err and "(partial)" in err
+    assert "dlx: interrupted: " in err and "(a partial list)" in err
     assert "Traceback" not in err
 
 
@@ -264,5 +266,6 @@ def test_ctrl_c_stops_a_count_with_its_partial_count():
     assert process.returncode == 130, err
     count = int(out.split()[0])
     assert out == f"{count} (partial: interrupted)\n"
-    assert err.startswith(f"dlx: interrupted after {count} solution")
+    assert err.startswith(f"dlx: interrupted: {count:,} solution")
+    assert "counted so far (a partial count)" in err
     assert "Traceback" not in err

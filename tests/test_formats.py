@@ -69,7 +69,6 @@ def test_file_objects_and_paths(tmp_path):
     ("A B x:2|C\n", 1, "bad item 'x:2|C'"),
     ("A B 1:|C\n", 1, "bad item '1:|C'"),
     ("A | 2|X\n", 1, "only primary items take bounds"),
-    ("ABCDEFGHI\n", 1, "longer than 8"),
     ("A B|C\n", 1, "bad item 'B|C'"),
     ("A 2|B|C\n", 1, "contains '|'"),
     ("caf\u00e9\n", 1, "printable ASCII"),

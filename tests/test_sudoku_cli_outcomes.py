@@ -223,7 +223,8 @@ def test_interrupted_count_prints_the_partial_count(capsys, monkeypatch):
     monkeypatch.setattr(cli, "count", interrupted)
     code, out, err = run(capsys, "solve", "." * 81, "--count")
     assert code == 130 and out == "5 (partial: interrupted)\n"
-    assert err == "sudoku: interrupted after 5 solutions (partial)\n"
+    assert err == ("sudoku: interrupted: 5 solutions counted so far (a "
+                   "partial count)\n")
 
 
 def test_interrupted_batch_keeps_what_it_wrote(capsys, monkeypatch,
@@ -272,7 +273,7 @@ def test_ctrl_c_stops_a_count_with_its_partial_count():
     assert process.returncode == 130, err
     count = int(out.split()[0])
     assert out == f"{count} (partial: interrupted)\n"
-    assert err.startswith(f"sudoku: interrupted after {count} solution")
+    assert err.startswith(f"sudoku: interrupted: {count:,} solution")
 
 
 def test_batch_tags_in_every_mode(capsys, tmp_path):

@@ -12,6 +12,7 @@ so that the Python API, the CLIs and the web API say the same sentence.
 
 from __future__ import annotations
 
+from ..shorten import shorten
 from .base import COLORS, EXACT, MULTIPLICITIES, Engine, Unsupported
 from .bounds import DLX3
 from .cells import SSXC1
@@ -123,10 +124,10 @@ def check_algorithm(algorithm) -> str:
     another type, a ValueError for another name)."""
     if not isinstance(algorithm, str):
         raise TypeError(f"algorithm must be one of {', '.join(ALGORITHMS)}; "
-                        f"got {algorithm!r}"[:200])
+                        f"got {shorten(algorithm)}")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of "
-                         f"{', '.join(ALGORITHMS)}; got {algorithm!r}"[:200])
+                         f"{', '.join(ALGORITHMS)}; got {shorten(algorithm)}")
     return algorithm
 
 

@@ -25,8 +25,13 @@ from math import factorial
 from typing import Sequence
 
 from ..problem import ExactCover
+from ..shorten import shorten
 
 __all__ = ["debruijn", "sequence", "render", "known_count", "SYMBOLS"]
+
+#: The most options built (a larger problem takes minutes and gigabytes
+#: to build, and far longer to search): as the boards of dlx.problems.
+MAX_OPTIONS = 1_000_000
 
 #: The symbols, in order (k <= 36).
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -44,9 +49,13 @@ def debruijn(n: int, k: int = 2) -> ExactCover:
         if isinstance(value, bool) or not isinstance(value, int) \
                 or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got "
-                             f"{value!r}")
+                             f"{shorten(value)}")
     if k > len(SYMBOLS):
         raise ValueError(f"k must be at most {len(SYMBOLS)}, got {k}")
+    if n >= 10 or (k ** n) ** 2 > MAX_OPTIONS:  # (2**10 > 1000)
+        raise ValueError(f"de Bruijn sequences of order {n} over {k} "
+                         f"symbols make about {k}**{2 * n} options; at most "
+                         f"{MAX_OPTIONS:,} are supported")
     length = k ** n
     words = ["".join(w) for w in itertools.product(SYMBOLS[:k], repeat=n)]
     problem = ExactCover([f"w{w}" for w in words]

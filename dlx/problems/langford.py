@@ -19,6 +19,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..problem import ExactCover
+from ..shorten import shorten
+
+#: The most options built (a larger problem takes minutes and gigabytes
+#: to build, and far longer to search): as the boards of dlx.problems.
+MAX_OPTIONS = 1_000_000
 
 __all__ = ["langford", "sequence", "render"]
 
@@ -27,7 +32,10 @@ def langford(n: int, distinct: bool = True) -> ExactCover:
     """Langford pairs of ``1..n``; ``distinct`` counts each arrangement and
     its reverse once."""
     if not isinstance(n, int) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+        raise ValueError(f"n must be a positive integer, got {shorten(n)}")
+    if n * (n + 1) > MAX_OPTIONS:  # (about n * n options)
+        raise ValueError(f"Langford pairs of 1..{n} make about {n * n:,} "
+                         f"options; at most {MAX_OPTIONS:,} are supported")
     digits = [str(d) for d in range(1, n + 1)]
     slots = [f"s{j}" for j in range(1, 2 * n + 1)]
     problem = ExactCover(digits + slots)

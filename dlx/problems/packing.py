@@ -63,6 +63,7 @@ from ..problem import ExactCover, Stats
 from ..services.search import Interrupted
 from ..draw import colour, tiling_svg
 from .lattice import Cell, Lattice, Shape
+from ..shorten import shorten
 
 __all__ = ["Packing", "Symmetry", "Placement", "Tiling", "cell_namer",
            "copies_from", "DIGITS"]
@@ -149,15 +150,15 @@ def copies_from(copies, names) -> dict[str, int]:
         counts = {name: 1 for name in names}
         for name, k in copies.items():
             if name not in counts:
-                raise ValueError(f"copies: no piece named {name!r}")
+                raise ValueError(f"copies: no piece named {shorten(name)}")
             counts[name] = k
     else:
         raise TypeError(f"copies must be an int or a mapping from piece "
                         f"names to ints, not {type(copies).__name__}")
     for name, k in counts.items():
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-            raise ValueError(f"piece {name!r}: the number of copies must be "
-                             f"a positive integer, got {k!r}")
+            raise ValueError(f"piece {shorten(name)}: the number of copies must be "
+                             f"a positive integer, got {shorten(k)}")
     return counts
 
 
@@ -237,7 +238,7 @@ class Packing:
         for name, names in items.items():
             for item in names:
                 if item in cells or any(ch.isspace() for ch in item):
-                    raise ValueError(f"piece name {name!r} clashes with a "
+                    raise ValueError(f"piece name {shorten(name)} clashes with a "
                                      f"cell name or has a blank")
         return items
 

@@ -40,6 +40,7 @@ from ..problem import ExactCover
 from .lattice import HEXAGONAL, TRIANGULAR, Cell, Lattice, Shape
 from .packing import Packing, Placement, Tiling, copies_from
 from .polyomino import piece_letters
+from ..shorten import shorten
 
 __all__ = ["Polyiamond", "Polyhex", "polyiamond", "polyhex", "parse_board",
            "piece_set", "render", "IAMOND_SETS", "HEX_SETS"]
@@ -101,16 +102,16 @@ def parse_board(spec, lattice: Lattice) -> frozenset:
             m = n if lattice is TRIANGULAR else n - 1
             points = [(i, j) for i in range(m + 1) for j in range(m + 1 - i)]
     else:
-        raise ValueError(f"board {spec!r} is not 'AxB', 'hexagon N' or "
+        raise ValueError(f"board {shorten(spec)} is not 'AxB', 'hexagon N' or "
                          f"'triangle N'")
     return frozenset(lattice.normalize(_corners(points, lattice)))
 
 
 def _check(spec: str, count: int):
     if count < 1:
-        raise ValueError(f"board {spec.strip()!r} has no cells")
+        raise ValueError(f"board {shorten(spec.strip())} has no cells")
     if count > MAX_BOARD_CELLS:
-        raise ValueError(f"board {spec.strip()!r} has {count} cells; at "
+        raise ValueError(f"board {shorten(spec.strip())} has {count} cells; at "
                          f"most {MAX_BOARD_CELLS} are supported")
 
 
@@ -124,7 +125,7 @@ def piece_set(name: str, lattice: Lattice) -> dict[str, Shape]:
     if match:
         size = int(match.group(1))
     if size is None or not 1 <= size <= 10:
-        raise ValueError(f"unknown piece set {name!r}; choose one of "
+        raise ValueError(f"unknown piece set {shorten(name)}; choose one of "
                          f"{', '.join(sets)} (or e.g. 8-{suffix})")
     shapes = lattice.polyforms(size)
     names = _names(len(shapes))
@@ -145,10 +146,10 @@ def pieces_from(spec, lattice: Lattice) -> dict[str, Shape]:
     for name, cells in dict(spec).items():
         cells = [tuple(x) for x in cells]
         if not cells:
-            raise ValueError(f"piece {name!r} has no cell")
+            raise ValueError(f"piece {shorten(name)} has no cell")
         bad = [x for x in cells if len(x) != 2 or not lattice.is_cell(x)]
         if bad:
-            raise ValueError(f"piece {name!r}: {bad[0]} is not a cell of the "
+            raise ValueError(f"piece {shorten(name)}: {bad[0]} is not a cell of the "
                              f"{lattice.name} grid")
         pieces[str(name)] = lattice.normalize(cells)
     if not pieces:

@@ -50,6 +50,7 @@ from ..problem import ExactCover
 from .lattice import CUBIC, Cell, Shape
 from .packing import Packing, Placement, Tiling, copies_from
 from .polyomino import piece_letters, piece_set as polyomino_set
+from ..shorten import shorten
 
 __all__ = ["Polycube", "polycube", "parse_box", "parse_pieces",
            "piece_set", "render", "PIECE_SET_NAMES", "DEFAULT_BOXES"]
@@ -111,9 +112,9 @@ def parse_box(spec: Union[str, Iterable[Cell]]) -> frozenset:
     size = _box_size(spec)
     if size:
         if min(size) < 1:
-            raise ValueError(f"box {spec.strip()!r} has no cells")
+            raise ValueError(f"box {shorten(spec.strip())} has no cells")
         if size[0] * size[1] * size[2] > MAX_BOARD_CELLS:
-            raise ValueError(f"box {spec.strip()!r} has "
+            raise ValueError(f"box {shorten(spec.strip())} has "
                              f"{size[0] * size[1] * size[2]} cells; at most "
                              f"{MAX_BOARD_CELLS} are supported")
         return frozenset((a, b, c) for a in range(size[0])
@@ -130,12 +131,12 @@ def parse_box(spec: Union[str, Iterable[Cell]]) -> frozenset:
                 cells.append((layer, row, c))
             elif ch not in "# \t":
                 raise ValueError(f"board line {number}, column {c + 1}: "
-                                 f"{ch!r} is neither '.' (a cell) nor '#' "
+                                 f"{shorten(ch)} is neither '.' (a cell) nor '#' "
                                  f"(a hole)")
         row += 1
     if not cells:
         if "\n" not in spec and "." not in spec:
-            raise ValueError(f"board {spec!r} is neither a size like "
+            raise ValueError(f"board {shorten(spec)} is neither a size like "
                              f"'3x4x5' nor ASCII art")
         raise ValueError("the board has no cells ('.')")
     return frozenset(CUBIC.normalize(cells))
@@ -153,16 +154,16 @@ def parse_pieces(text: str) -> dict[str, Shape]:
         name, cells = words[0], words[1:]
         where = f"pieces line {number}"
         if name in pieces:
-            raise ValueError(f"{where}: piece {name!r} is given twice")
+            raise ValueError(f"{where}: piece {shorten(name)} is given twice")
         if not cells:
-            raise ValueError(f"{where}: piece {name!r} has no cell")
+            raise ValueError(f"{where}: piece {shorten(name)} has no cell")
         bad = [w for w in cells if not re.fullmatch(r"\d\d\d", w)]
         if bad:
-            raise ValueError(f"{where}: {bad[0]!r} is not a cell (three "
+            raise ValueError(f"{where}: {shorten(bad[0])} is not a cell (three "
                              f"digits: layer, row, column)")
         coords = [tuple(int(ch) for ch in w) for w in cells]
         if len(set(coords)) != len(coords):
-            raise ValueError(f"{where}: piece {name!r} has a cell twice")
+            raise ValueError(f"{where}: piece {shorten(name)} has a cell twice")
         pieces[name] = CUBIC.normalize(coords)
     if not pieces:
         raise ValueError("no piece given")
@@ -181,7 +182,7 @@ def piece_set(name: str) -> dict[str, Shape]:
                 for letter, cells in polyomino_set("pentominoes").items()}
     if key in ("pentacubes", "pentacube"):
         return _pentacubes()
-    raise ValueError(f"unknown piece set {name!r}; choose one of "
+    raise ValueError(f"unknown piece set {shorten(name)}; choose one of "
                      f"{', '.join(PIECE_SET_NAMES)}")
 
 
@@ -201,9 +202,9 @@ def _shape_from(name: str, shape) -> Shape:
     else:
         cells = [tuple(x) for x in shape]
     if not cells:
-        raise ValueError(f"piece {name!r} has no cell")
+        raise ValueError(f"piece {shorten(name)} has no cell")
     if any(len(x) != 3 for x in cells):
-        raise ValueError(f"piece {name!r}: cells are (layer, row, col)")
+        raise ValueError(f"piece {shorten(name)}: cells are (layer, row, col)")
     return CUBIC.normalize(cells)
 
 

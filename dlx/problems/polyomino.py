@@ -48,6 +48,7 @@ from ..problem import ExactCover
 from .lattice import SQUARE
 from .packing import DIGITS as _DIGITS
 from .packing import Packing, Placement, Symmetry, Tiling, copies_from
+from ..shorten import shorten
 
 __all__ = ["Polyomino", "polyomino", "tiling_of", "parse_board",
            "parse_shapes", "piece_set", "orientations", "normalize",
@@ -120,9 +121,9 @@ def parse_board(spec: Union[str, Iterable[Cell]]) -> frozenset:
     if size:
         rows, cols = size
         if rows < 1 or cols < 1:
-            raise ValueError(f"board {spec.strip()!r} has no cells")
+            raise ValueError(f"board {shorten(spec.strip())} has no cells")
         if rows * cols > MAX_BOARD_CELLS:
-            raise ValueError(f"board {spec.strip()!r} has {rows * cols} "
+            raise ValueError(f"board {shorten(spec.strip())} has {rows * cols} "
                              f"cells; at most {MAX_BOARD_CELLS} are "
                              f"supported")
         return frozenset((r, c) for r in range(rows) for c in range(cols))
@@ -133,11 +134,11 @@ def parse_board(spec: Union[str, Iterable[Cell]]) -> frozenset:
                 cells.append((r, c))
             elif ch not in "# \t":
                 raise ValueError(f"board line {r + 1}, column {c + 1}: "
-                                 f"{ch!r} is neither '.' (a cell) nor '#' "
+                                 f"{shorten(ch)} is neither '.' (a cell) nor '#' "
                                  f"(a hole)")
     if not cells:
         if "\n" not in spec and "." not in spec:
-            raise ValueError(f"board {spec!r} is neither a size like '6x10' "
+            raise ValueError(f"board {shorten(spec)} is neither a size like '6x10' "
                              f"nor ASCII art")
         raise ValueError("the board has no cells ('.')")
     return frozenset(normalize(cells))
@@ -159,7 +160,7 @@ def parse_shapes(text: str) -> dict[str, Shape]:
             if ch in ". \t":
                 continue
             if ch in done:
-                raise ValueError(f"shapes line {r + 1}: piece {ch!r} is "
+                raise ValueError(f"shapes line {r + 1}: piece {shorten(ch)} is "
                                  f"drawn in two pictures")
             picture.add(ch)
             pieces.setdefault(ch, []).append((r, c))
@@ -178,7 +179,7 @@ def piece_set(name: str) -> dict[str, Shape]:
     if key in ("hexominoes", "hexomino", "6"):
         return {f"h{k:02d}": shape
                 for k, shape in enumerate(free_polyominoes(6), start=1)}
-    raise ValueError(f"unknown piece set {name!r}; choose one of "
+    raise ValueError(f"unknown piece set {shorten(name)}; choose one of "
                      f"{', '.join(PIECE_SET_NAMES)}")
 
 
@@ -192,7 +193,7 @@ def _shape_from_text(name: str, text: str) -> Shape:
     try:
         (shape,) = parse_shapes(drawing).values()
     except ValueError:
-        raise ValueError(f"piece {name!r}: the drawing has no cell") from None
+        raise ValueError(f"piece {shorten(name)}: the drawing has no cell") from None
     return shape
 
 
@@ -209,7 +210,7 @@ def pieces_from(spec) -> dict[str, Shape]:
         else:
             cells = [tuple(x) for x in shape]
             if not cells:
-                raise ValueError(f"piece {name!r} has no cell")
+                raise ValueError(f"piece {shorten(name)} has no cell")
             pieces[name] = normalize(cells)
     if not pieces:
         raise ValueError("no pieces")
@@ -255,7 +256,7 @@ def cell_of(name: str) -> Cell:
         return int(long.group(1)), int(long.group(2))
     if len(name) == 2 and all(ch in _DIGITS for ch in name):
         return _DIGITS.index(name[0]), _DIGITS.index(name[1])
-    raise ValueError(f"{name!r} is not a cell name")
+    raise ValueError(f"{shorten(name)} is not a cell name")
 
 
 def tiling_of(problem: ExactCover, solution: Sequence[int]) -> Tiling:

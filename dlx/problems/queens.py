@@ -17,6 +17,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..problem import ExactCover
+from ..shorten import shorten
+
+#: The most options built (a larger problem takes minutes and gigabytes
+#: to build, and far longer to search): as the boards of dlx.problems.
+MAX_OPTIONS = 1_000_000
 
 __all__ = ["queens", "positions", "render"]
 
@@ -33,7 +38,10 @@ def organ_pipe(n: int) -> list[int]:
 def queens(n: int) -> ExactCover:
     """The n-queens problem: one option per square of the board."""
     if not isinstance(n, int) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+        raise ValueError(f"n must be a positive integer, got {shorten(n)}")
+    if n * n > MAX_OPTIONS:
+        raise ValueError(f"{n} queens make {n * n:,} options; at most "
+                         f"{MAX_OPTIONS:,} are supported")
     primary = []
     for k in organ_pipe(n):
         primary += [f"r{k}", f"c{k}"]

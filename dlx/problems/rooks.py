@@ -16,6 +16,11 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..problem import ExactCover
+from ..shorten import shorten
+
+#: The most options built (a larger problem takes minutes and gigabytes
+#: to build, and far longer to search): as the boards of dlx.problems.
+MAX_OPTIONS = 1_000_000
 
 __all__ = ["rooks", "render"]
 
@@ -26,9 +31,12 @@ def rooks(n: int, k: int) -> ExactCover:
         if isinstance(value, bool) or not isinstance(value, int) \
                 or value < 1:
             raise ValueError(f"{name} must be a positive integer, got "
-                             f"{value!r}")
+                             f"{shorten(value)}")
     if k > n:
         raise ValueError(f"k = {k} rooks cannot fit in a row of n = {n}")
+    if n * n > MAX_OPTIONS:
+        raise ValueError(f"an {n} x {n} board makes {n * n:,} options; at "
+                         f"most {MAX_OPTIONS:,} are supported")
     lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
     problem = ExactCover(lines, bounds={x: (k, k) for x in lines})
     for i in range(n):

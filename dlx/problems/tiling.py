@@ -30,6 +30,7 @@ from ..problem import ExactCover
 from .packing import cell_namer
 from .polyomino import (cell_of, pieces_from, free_polyominoes,
                         orientations, parse_board)
+from ..shorten import shorten
 
 __all__ = ["tiling", "pieces", "render", "PIECE_SETS"]
 
@@ -50,7 +51,7 @@ def pieces(spec) -> dict[str, tuple]:
         size = next((k for name, k in PIECE_SETS.items()
                      if key in (name, name[:-2], name[:-1], str(k))), None)
         if size is None:
-            raise ValueError(f"unknown piece set {spec!r}; choose one of "
+            raise ValueError(f"unknown piece set {shorten(spec)}; choose one of "
                              f"{', '.join(PIECE_SETS)}, or draw the pieces")
     else:
         return pieces_from(spec)

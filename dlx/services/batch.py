@@ -15,8 +15,9 @@ import numpy as np
 
 from ..engines import engine_for, refuse
 from ..engines.base import NO_LIMIT
-from .search import (BudgetExhausted, Interrupted, Stats, stop_event,
-                     thread_count, whole_number)
+from ..shorten import shorten
+from .search import (BudgetExhausted, Interrupted, Stats, seconds,
+                     stop_event, thread_count, whole_number)
 
 __all__ = ["BatchResult", "solve_batch"]
 
@@ -46,7 +47,7 @@ def _option_numbers(values, where: str) -> np.ndarray:
         return np.zeros(0, np.int64)
     if a.ndim != 1 or a.dtype.kind not in "iu":
         raise ValueError(f"{where} must be a flat sequence of option "
-                         f"numbers, got {values!r}"[:200])
+                         f"numbers, got {shorten(values)}"[:200])
     return a.astype(np.int64)
 
 
@@ -75,7 +76,7 @@ def option_numbers(values, where: str) -> np.ndarray:
         return np.zeros(0, np.int64)
     if a.ndim != 1 or a.dtype.kind not in "iu":
         raise ValueError(f"{where} must be a flat sequence of option "
-                         f"numbers, got {values!r}"[:200])
+                         f"numbers, got {shorten(values)}"[:200])
     return a.astype(np.int64)
 
 
@@ -100,7 +101,7 @@ def without_repeats(flat: np.ndarray, starts: np.ndarray):
 def solve_batch(problem, givens, *, starts=None, limit: int = 2,
                 max_nodes: int | None = None, threads: int = 1,
                 mrv_cutoff: int = 0, algorithm: str = "auto",
-                stop=None) -> BatchResult:
+                stop=None, time_limit: float | None = None) -> BatchResult:
     """See ``ExactCover.solve_batch``."""
     if starts is None:
         rows = [option_numbers(g, f"givens[{b}]")
@@ -122,6 +123,7 @@ def solve_batch(problem, givens, *, starts=None, limit: int = 2,
     nthreads = thread_count(threads)
     cutoff = whole_number("mrv_cutoff", mrv_cutoff)
     stop = stop_event(stop)
+    time_limit = seconds("time_limit", time_limit)
     engine = engine_for(problem, algorithm, "batch")
     if not engine.batches:
         raise refuse("solve_batch", problem.kind, engine)
@@ -129,11 +131,15 @@ def solve_batch(problem, givens, *, starts=None, limit: int = 2,
     nodes = np.asarray(engine.option_nodes(arrays, flat), np.int32)
     engine.load("batch")
     stats = problem.stats = Stats(complete=False)
+    if time_limit == 0 and len(starts) > 1:  # before the first node
+        raise BudgetExhausted("solve_batch stopped at its time limit with 0 "
+                              "solution(s) found", 0, stats)
     t0 = time.perf_counter()
+    deadline = None if time_limit is None else t0 + time_limit
     counts, solutions, work, stopped_by = engine.batch(
         arrays, nodes, starts, limit,
         NO_LIMIT if max_nodes is None else max_nodes, nthreads, cutoff,
-        event=stop)
+        deadline=deadline, event=stop)
     stats.seconds = time.perf_counter() - t0
     work[:, 1] += work[:, 2]
     # An instance that found `limit` solutions paused: it may have more.
@@ -146,6 +152,11 @@ def solve_batch(problem, givens, *, starts=None, limit: int = 2,
         raise Interrupted(stats.solutions, stats)
     if stopped_by == "stopped":
         raise BudgetExhausted(
-            f"batch stopped by its stop event with {stats.solutions} "
+            f"solve_batch stopped by its stop event with {stats.solutions} "
+            f"solution(s) found", stats.solutions, stats)
+    # (An instance the time limit cut short has counts -3, STOPPED.)
+    if stopped_by == "deadline" and (counts < -2).any():
+        raise BudgetExhausted(
+            f"solve_batch stopped at its time limit with {stats.solutions} "
             f"solution(s) found", stats.solutions, stats)
     return BatchResult(counts, solutions, work[:, 0], work[:, 1])

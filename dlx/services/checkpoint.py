@@ -77,6 +77,37 @@ class Checkpoint:
         header.setdefault("engine", "dlx1")
         return header
 
+    @staticmethod
+    def recorded(path, problem_fingerprint: str, engine: str, given=(),
+                 mrv_cutoff: int = 0) -> int:
+        """The solutions of the jobs recorded at ``path`` for this problem,
+        engine, given options and cutoff (0 without such a checkpoint):
+        what a count interrupted before it read the file holds already."""
+        try:
+            header = None if path is None else Checkpoint.read_header(path)
+        except (CheckpointError, OSError):
+            return 0
+        if header is None or (header.get("problem"), header.get("engine"),
+                              header.get("given"),
+                              header.get("mrv_cutoff")) != (
+                problem_fingerprint, engine, list(given), mrv_cutoff):
+            return 0
+        with open(os.fspath(path), "rb") as f:
+            lines = f.read().split(b"\n")[1:-1]  # (the last may be torn)
+        total, seen = 0, set()
+        for line in lines:
+            try:
+                entry = json.loads(line)
+                key = tuple(entry["path"] if "path" in entry
+                            else entry["given"])
+                found = entry["solutions"]
+            except (ValueError, KeyError, TypeError):
+                break
+            if type(found) is int and found >= 0 and key not in seen:
+                seen.add(key)
+                total += found
+        return total
+
     def _create(self, header: dict) -> None:
         # The header appears whole or not at all: written to a temporary
         # file, synced, then renamed over the name.
@@ -125,6 +156,10 @@ class Checkpoint:
                     int(entry["updates"]), 0.0,
                     [(tuple(int(o) for o in rest[skip:]), float(share))
                      for rest, share in entry.get("rest", ())])
+                # (A hand-edited figure is no count: whole numbers >= 0.)
+                if any(type(entry[f]) is not int or entry[f] < 0 for f in
+                       ("solutions", "nodes", "updates")):
+                    raise ValueError
             except (ValueError, KeyError, TypeError):
                 raise CheckpointError(f"{where}:{k}: not a job record; the "
                                       f"file is damaged") from None

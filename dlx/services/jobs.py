@@ -124,8 +124,16 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
                 target = header.get("target")
         if target is None:
             target = max(MIN_JOBS, JOBS_PER_WORKER * workers)
-        plan = split(problem, jobs=target, given=given,
-                     mrv_cutoff=mrv_cutoff, engine=engine)
+        try:
+            plan = split(problem, jobs=target, given=given,
+                         mrv_cutoff=mrv_cutoff, engine=engine)
+        except KeyboardInterrupt:
+            # Before the checkpoint is read: its jobs are counted all the
+            # same (the partial count is never below what it holds).
+            held = Checkpoint.recorded(checkpoint, fingerprint, engine.name,
+                                       given, mrv_cutoff)
+            problem.stats = Stats(solutions=held, complete=False)
+            raise Interrupted(held, problem.stats) from None
     if budget is None:
         budget = job_budget(plan, workers) if engine.hands_back else 0
     log = None
@@ -170,9 +178,11 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
                           stats.nodes, time.perf_counter() - start))
 
     def finished(job, result) -> list:
+        # Added up before it is recorded: Ctrl-C during the record's fsync
+        # must not leave the partial count below what the file holds.
+        rest = absorb(job, result)
         if log is not None:
             log.record(job.path, result)
-        rest = absorb(job, result)
         if progress:
             report()
         return rest
@@ -277,7 +287,9 @@ def run_all(problem, engine, plan: Split, pending: Sequence[Job],
         # A Dask cluster gets the problem once per worker; other
         # executors get the payload with every job (a thread pool shares
         # it in memory).
-        handle = (client.scatter(payload, broadcast=True)
+        # (A fresh key each time: the same problem scattered again under
+        # the key of a future just released hung distributed's scatter.)
+        handle = (client.scatter(payload, broadcast=True, hash=False)
                   if client is not None else payload)
         # A task costs milliseconds there: the split's jobs go in
         # batches, each taking every so many jobs of the largest-first

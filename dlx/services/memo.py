@@ -17,6 +17,7 @@ from ..engines import refuse
 from ..engines.memo import (CHOICE_RULES, DEFAULT_MEMO_BYTES, LIMB_BITS,
                             Memo, NotWorthIt)
 from ..kernels import memo as M
+from ..shorten import shorten
 from . import search
 from .search import Stats
 
@@ -112,13 +113,13 @@ def wanted(problem, memo, choose):
         use = bool(memo)
     else:
         raise ValueError(f"memo must be True, False or 'auto', got "
-                         f"{memo!r}"[:200])
+                         f"{shorten(memo)}")
     if use is False:
         raise ValueError("memo_bytes and choose apply only to a memoized "
                          "count (memo=True or memo='auto')")
     if not isinstance(choose, str) or choose not in CHOICE_RULES:
         raise ValueError(f"choose must be one of {', '.join(CHOICE_RULES)}; "
-                         f"got {choose!r}"[:200])
+                         f"got {shorten(choose)}")
     if problem.kind not in MEMO.kinds:
         raise refuse("memoized counting", problem.kind,
                      instead="count without memo")
@@ -172,7 +173,7 @@ def count(problem, given=(), max_nodes=None, time_limit=None, *,
         else memo_bytes)
     if not isinstance(choose, str) or choose not in CHOICE_RULES:
         raise ValueError(f"choose must be one of {', '.join(CHOICE_RULES)}; "
-                         f"got {choose!r}")
+                         f"got {shorten(choose)}")
     if choose == "auto":
         choose = choose_rule(problem)
     arrays = MEMO.arrays(problem)

@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from ..shorten import shorten
 
 from ..engines.base import EXHAUSTED, NO_LIMIT, OUT_OF_NODES, PAUSED
 from ..engines.threads import ctrl_c_noted
@@ -117,12 +118,14 @@ def whole_number(name: str, value, *, optional: bool = False,
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(
             value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {value!r}"[:200])
+        raise TypeError(f"{name} must be an integer, got {shorten(value)}"[:200])
     if value < (1 if positive else 0):
         raise ValueError(f"{name} must be a "
                          f"{'positive' if positive else 'non-negative'} "
-                         f"integer, got {value!r}")
-    return int(value)
+                         f"integer, got {shorten(value)}"[:200])
+    # No count, node or level number reaches int64's limit, so a larger
+    # value means the same as that limit (which the kernels can hold).
+    return min(int(value), NO_LIMIT)
 
 
 def thread_count(threads) -> int:
@@ -145,10 +148,10 @@ def seconds(name: str, value) -> float | None:
     if isinstance(value, (bool, np.bool_)) or not isinstance(
             value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name} must be a number of seconds, got "
-                        f"{value!r}"[:200])
+                        f"{shorten(value)}"[:200])
     if not value >= 0:  # also refuses NaN
         raise ValueError(f"{name} must be a non-negative number of seconds, "
-                         f"got {value!r}")
+                         f"got {shorten(value)}")
     return float(value)
 
 

@@ -9,6 +9,8 @@ import sys
 import threading
 import webbrowser
 
+from dlx.shorten import shorten
+
 from .service import Settings
 
 DEFAULT_HOST = "127.0.0.1"
@@ -45,16 +47,16 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or int(text) > 65535:
+    if not (text.isascii() and text.isdigit()) or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"expected a port number 0-65535, "
-                                         f"got {text!r}")
+                                         f"got {shorten(text)}")
     return int(text)
 
 
 def _whole(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise argparse.ArgumentTypeError(f"expected a whole number, got "
-                                         f"{text!r}")
+                                         f"{shorten(text)}")
     return int(text)
 
 
@@ -65,7 +67,7 @@ def _seconds(text: str) -> float:
         value = -1.0
     if not 0 < value < 1e6:
         raise argparse.ArgumentTypeError(f"expected a positive number of "
-                                         f"seconds, got {text!r}")
+                                         f"seconds, got {shorten(text)}")
     return value
 
 

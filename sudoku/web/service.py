@@ -31,7 +31,9 @@ from dlx import BudgetExhausted, DLXFormatError, ExactCover, loads
 from dlx.problems import langford as langford_builder
 from dlx.problems import queens as queens_builder
 from dlx.problems.polyomino import Polyomino, piece_set
+from dlx.shorten import shorten
 
+from ..budget import Stopped
 from ..encode import RULES, Variant, as_variant, clash_message
 from ..generator import GenerationFailed
 from ..generator import generate as make_puzzle
@@ -115,7 +117,7 @@ def _field(params: dict, name: str, kinds, default=None, *,
         return default
     if isinstance(value, bool) and bool not in (
             kinds if isinstance(kinds, tuple) else (kinds,)):
-        raise RequestError(f"'{name}' must be {what}, got {value!r}")
+        raise RequestError(f"'{name}' must be {what}, got {shorten(value)}")
     if not isinstance(value, kinds):
         raise RequestError(f"'{name}' must be {what}, got "
                            f"{_short(value)}")
@@ -146,7 +148,7 @@ def time_limit_of(params: dict, settings: Settings) -> float:
     if not 0 < value <= settings.max_time_limit:
         raise RequestError(f"'time_limit' must be more than 0 and at most "
                            f"{settings.max_time_limit:g} seconds, got "
-                           f"{value!r}")
+                           f"{shorten(value)}")
     return float(value)
 
 
@@ -592,13 +594,21 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
     chunk = BATCH_FIRST_CHUNK
     stopped = False
     while done < len(entries):
-        if done and budget.remaining() <= 0:  # the first chunk always runs
+        # The budget counts from admission, waiting for a worker included.
+        if budget.remaining() <= 0:
             stopped = True
             break
         part = entries[done:done + chunk]
         t0 = time.perf_counter()
-        found = solve_batch([text for _, text in part], box, limit=limit,
-                            max_nodes=BATCH_MAX_NODES, threads=1)
+        try:
+            found = solve_batch([text for _, text in part], box, limit=limit,
+                                max_nodes=BATCH_MAX_NODES, threads=1,
+                                time_limit=budget.remaining(),
+                                stop=budget.cancel)
+        except Stopped:  # the chunk is dropped; those before it are kept
+            budget.remaining()  # a client that left is told apart
+            stopped = True
+            break
         per_puzzle = max(time.perf_counter() - t0, 1e-6) / len(part)
         for (number, text), result in zip(part, found):
             summary[result.status] += 1
@@ -783,7 +793,7 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
 
 # -- generating and rating ----------------------------------------------------
 # Generated puzzles are kept to this size here: larger ones take seconds
-# to make and the generator cannot be stopped half-way.
+# to make.
 MAX_GENERATED = 16
 
 
@@ -796,7 +806,9 @@ def features() -> dict:
 def generate(params: dict, settings: Settings, budget: Budget) -> dict:
     """POST /api/generate: a new minimal puzzle with one solution, of
     ``size`` (or ``box``), ``difficulty`` (a level) and ``symmetry``;
-    ``seed`` makes it reproducible."""
+    ``seed`` makes it reproducible.  The generator gets the time left of
+    the budget and its cancel flag: ``"status": "stopped"`` when the
+    time runs out first."""
     _only(params, "size", "box", "difficulty", "symmetry", "seed")
     box = _box(params)
     size = _positive(params, "size", box[0] * box[1] if box else 9,
@@ -804,10 +816,15 @@ def generate(params: dict, settings: Settings, budget: Budget) -> dict:
     seed = _field(params, "seed", int, None, what="an integer")
     difficulty = _field(params, "difficulty", str, None, what="a level")
     symmetry = _field(params, "symmetry", str, None, what="a symmetry")
-    budget.remaining()
     try:
         grid = make_puzzle(size, box, difficulty=difficulty,
-                                  symmetry=symmetry, seed=seed)
+                           symmetry=symmetry, seed=seed,
+                           time_limit=budget.remaining(), stop=budget.cancel)
+    except Stopped:
+        budget.remaining()  # a client that left is told apart from time
+        return {"status": "stopped", "ms": budget.ms(),
+                "message": f"{_stopped_message(budget)} before a puzzle "
+                           f"was made"}
     except (ValueError, TypeError) as error:  # InvalidPuzzle, UnknownLevel
         raise RequestError(str(error)) from None
     except GenerationFailed as error:
@@ -827,11 +844,19 @@ def generate(params: dict, settings: Settings, budget: Budget) -> dict:
 def rate(params: dict, settings: Settings, budget: Budget) -> dict:
     """POST /api/rate: how hard the puzzle is for the engine (``score``,
     ``level``, mean ``nodes``); a puzzle without exactly one solution is
-    answered ``"status": "unrated"``."""
+    answered ``"status": "unrated"``, one whose rating outlasts the budget
+    ``"stopped"``."""
     _only(params, *GRID_FIELDS)
     grid, variant = read_grid(params, settings)
     try:
-        rating = rate_puzzle(grid, variant=variant)
+        rating = rate_puzzle(grid, variant=variant,
+                             time_limit=budget.remaining(),
+                             stop=budget.cancel)
+    except Stopped:
+        budget.remaining()
+        return {"status": "stopped", "ms": budget.ms(),
+                "message": f"{_stopped_message(budget)} before the "
+                           f"rating was done"}
     except InvalidPuzzle as error:
         raise RequestError(str(error)) from None
     except ValueError as error:  # not exactly one solution
