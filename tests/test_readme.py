@@ -171,3 +171,25 @@ def test_shell_count(capsys, where, command, count):
     out, status = run_command(command, capsys)
     assert status == 0, where
     assert out.split()[-1] == str(count), where
+
+
+# -- Tables copied from the code -----------------------------------------
+
+def test_the_counting_table_is_the_codes():
+    """docs/engines.md shows ``dlx.services.counting``'s table of which
+    ``count()`` arguments go together: it must say what ``TAKES`` does."""
+    from dlx.services.counting import TAKES
+    text = (ROOT / "docs" / "engines.md").read_text(encoding="utf-8")
+    header = re.search(r"^\| argument \| (.*) \|$", text, re.M)
+    ways = header.group(1).split(" | ")
+    rows = re.findall(r"^\| `(\w+)` \| (.*) \|$", text[header.end():],
+                      re.M)
+    shown = {way: set() for way in ways}
+    for argument, cells in rows:
+        for way, cell in zip(ways, cells.split(" | ")):
+            if cell == "yes":  # `"auto"`: only the default
+                shown[way].add(argument)
+    for way in ways:
+        shown[way].discard("given")  # every way takes it
+    assert set(ways) == set(TAKES)
+    assert shown == TAKES
