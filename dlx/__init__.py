@@ -15,6 +15,7 @@ primary item exactly once and each secondary item at most once.
 """
 
 from . import problems
+from ._version import __version__
 from .engines import Unsupported
 from .formats import DLXFormatError, dump, dumps, load, loads
 from .problem import ExactCover
@@ -23,5 +24,5 @@ from .services.search import BudgetExhausted, Interrupted, Stats
 
 __all__ = ["ExactCover", "Stats", "BatchResult", "BudgetExhausted",
            "Interrupted", "Unsupported",
-           "DLXFormatError", "load", "loads", "dump", "dumps", "problems"]
-__version__ = "0.1.0"
+           "DLXFormatError", "load", "loads", "dump", "dumps", "problems",
+           "__version__"]

@@ -111,7 +111,8 @@ def _write_svg(args, picture: str):
             from None
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
+    """The ``dlx`` command's argument parser (the docs render its help)."""
     parser = argparse.ArgumentParser(
         prog="dlx", description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -639,7 +640,7 @@ def silence_stdout() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the ``dlx`` command; returns the exit status."""
-    parser = _parser()
+    parser = build_parser()
     try:
         args = parser.parse_args(argv)
         args.argv = sys.argv[1:] if argv is None else list(argv)

@@ -23,6 +23,8 @@ as blanks, decoration skipped) or as separated numbers (CSV); see
 ``sudoku.grid`` for the alphabets and ``sudoku.solver`` for the encoding.
 """
 
+from dlx import __version__
+
 from .budget import Stopped
 from .encode import RULES as VARIANTS
 from .encode import InvalidVariant, Variant
@@ -41,5 +43,5 @@ __all__ = [
     "conflicts", "is_valid_solution", "default_box", "base_problem",
     "Variant", "InvalidVariant", "VARIANTS", "generate", "generate_many",
     "rate", "rate_many", "Rating", "LEVELS", "GenerationFailed",
-    "UnknownLevel", "Stopped",
+    "UnknownLevel", "Stopped", "__version__",
 ]
