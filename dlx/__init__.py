@@ -18,8 +18,9 @@ from . import problems
 from .formats import DLXFormatError, dump, dumps, load, loads
 from .problem import BatchResult, ExactCover
 from .search import BudgetExhausted, Interrupted, Stats
+from .zdd import ZDD
 
 __all__ = ["ExactCover", "Stats", "BatchResult", "BudgetExhausted",
-           "Interrupted",
+           "Interrupted", "ZDD",
            "DLXFormatError", "load", "loads", "dump", "dumps", "problems"]
 __version__ = "0.1.0"

@@ -131,9 +131,10 @@ def wanted(problem, memo, limit, threads, mrv_cutoff, algorithm, memo_bytes,
         ("limit", limit, None), ("threads", threads, 1),
         ("mrv_cutoff", mrv_cutoff, 0), ("algorithm", algorithm, "auto"))
         if value != plain]
-    if problem.kind != xcc.EXACT:
-        raise ValueError(f"a memoized count takes plain exact cover; this "
-                         f"problem has {problem.kind}")
+    if problem.kind not in (xcc.EXACT, xcc.COLORS):
+        raise ValueError(f"a memoized count takes exact cover with or "
+                         f"without colors; this problem has "
+                         f"{problem.kind}")
     if clashes:
         raise ValueError(f"a memoized count counts the whole tree on one "
                          f"thread with its own item choice; memo={memo!r} "
@@ -176,8 +177,23 @@ def _limbs_for(length: np.ndarray, llink, rlink, limb_bits: int) -> int:
     return max(1, -(-bits // limb_bits))
 
 
+def key_layout(problem) -> tuple[int, np.ndarray]:
+    """The key's words and ``keyinfo`` (see ``dlx.kernels.memo``): one bit
+    per item, then, with colors, a field per secondary item wide enough
+    for its color code (0 while it is not purified)."""
+    words = (len(problem.items) + 2 + 63) // 64
+    cbits = per = 0
+    if problem.kind == xcc.COLORS:
+        cbits = max(1, len(problem._color_codes).bit_length())
+        per = 63 // cbits
+        words += -(-len(problem.secondary) // per)
+    return words, np.array([(len(problem.items) + 2 + 63) // 64,
+                            len(problem.primary), cbits, per], np.int64)
+
+
 def _table(slots: int, words: int, limbs: int) -> np.ndarray:
-    """An empty table: per slot, its work, key words and count limbs."""
+    """An empty table: per slot, its work, key words and count limbs (and
+    first, when building a ZDD, its node: ``words`` counts it)."""
     return np.zeros((slots, 1 + words + limbs), np.int64)
 
 
@@ -201,9 +217,16 @@ class MemoRun:
     """
 
     def __init__(self, links: Links, given_nodes, nwords: int, memo_bytes,
-                 rule: int, limb_bits: int, min_cost: int, probe: bool):
+                 rule: int, limb_bits: int, min_cost: int, probe: bool,
+                 keyinfo=None, zdd=None):
         _load_kernels()
         self.links = links
+        # With colors (keyinfo[2] > 0) the key holds the secondary items'
+        # colors; with a ZDD (``dlx.zdd.NodeStore``) each entry its node.
+        self.keyinfo = (np.array([nwords, 0, 0, 1], np.int64)
+                        if keyinfo is None else keyinfo)
+        self.zdd = zdd
+        self.kofs = 1 if zdd is None else 2
         self.given_nodes = given_nodes
         self.nwords = nwords
         self.memo_bytes = memo_bytes
@@ -220,9 +243,11 @@ class MemoRun:
                                        self.arrays[1], limb_bits)
         self.limbs = 1
         self.most_slots = _slots_within(memo_bytes, self._entry_bytes())
-        self.table = _table(min(_FIRST_SLOTS, self.most_slots), nwords, 1)
+        self.table = _table(min(_FIRST_SLOTS, self.most_slots),
+                            self.kofs - 1 + nwords, 1)
         self.tstats = np.zeros(6, np.int64)
-        self.config = np.array([rule, limb_bits, 0, 0, min_cost], np.int64)
+        self.config = np.array([rule, limb_bits, 0, 0, min_cost,
+                                0 if zdd is None else 1], np.int64)
         self.kernel_counters = np.zeros(3, np.int64)
         self.kernel_counters[1] = self.given_updates
         self.probe = probe
@@ -231,13 +256,22 @@ class MemoRun:
     def _start(self) -> bool:
         """Fresh links with the givens chosen; False when they clash."""
         self.arrays = self.links.copy_arrays()
-        updates = commit_givens(self.given_nodes, self.arrays)
+        if self.keyinfo[2]:
+            self.color = self.links.color.copy()
+            updates = xcc.commit_givens(xcc.kernel(xcc.COLORS),
+                                        self.given_nodes,
+                                        self.arrays + (self.color,))
+            updates = None if updates < 0 else updates
+        else:
+            self.color = np.zeros(1, np.int32)  # never read
+            updates = commit_givens(self.given_nodes, self.arrays)
         if updates is None:
             self.given_updates = 0
             return False
         self.given_updates = updates
         self.active = np.zeros(self.nwords, np.int64)
-        M.init_active(self.arrays[0], self.arrays[1], self.active)
+        M.init_active(self.arrays[0], self.arrays[1], self.color,
+                      self.active, self.keyinfo)
         return True
 
     def _fresh_stack(self):
@@ -247,10 +281,11 @@ class MemoRun:
         self.acc = np.zeros((d, self.limbs), np.int64)
         self.born = np.zeros(d, np.int64)
         self.hashes = np.zeros(d, np.uint64)
-        self.state = np.array([0, M.FORWARD], np.int64)
+        self.state = np.array([0, M.FORWARD, 0], np.int64)
+        self.chain = np.zeros(d, np.int32)
 
     def _entry_bytes(self) -> int:
-        return 8 * (1 + self.nwords + self.limbs)
+        return 8 * (self.kofs + self.nwords + self.limbs)
 
     def step(self, want: int, stop_at: int, store: bool):
         """Count on until ``counters[0]`` reaches ``stop_at`` or the end."""
@@ -260,13 +295,19 @@ class MemoRun:
             table = self.table
             self.config[2] = 1 if 2 * len(table) <= self.most_slots else 0
             self.config[3] = len(table) // 2
-            status = M.count(*self.arrays, self.active, self.choice,
-                             self.item, self.acc, self.born, self.hashes,
-                             self.state, table, self.tstats, self.config,
-                             stop_at, self.kernel_counters)
-            if status == M.GROW:
-                bigger = _table(2 * len(table), self.nwords, self.limbs)
-                M.rehash(table, bigger, self.nwords, self.tstats)
+            z = self.zdd or _NO_ZDD
+            status = M.count(*self.arrays, self.color, self.active,
+                             self.choice, self.item, self.acc, self.born,
+                             self.hashes, self.state, table, self.tstats,
+                             self.config, self.keyinfo, stop_at,
+                             self.kernel_counters, self.links.option_of,
+                             self.chain, z.var, z.lo, z.hi, z.unique, z.made)
+            if status == M.ROOM:
+                self.zdd.grow()
+            elif status == M.GROW:
+                bigger = _table(2 * len(table), self.kofs - 1 + self.nwords,
+                                self.limbs)
+                M.rehash(table, bigger, self.nwords, self.tstats, self.kofs)
                 self.table = bigger
             elif status == M.OVERFLOW:
                 # Every count in the table is exact (a store comes before
@@ -276,9 +317,9 @@ class MemoRun:
                 self.limbs = min(self.enough_limbs, 2 * self.limbs)
                 self.most_slots = _slots_within(self.memo_bytes,
                                                 self._entry_bytes())
-                wider = _table(min(len(table), self.most_slots), self.nwords,
-                               self.limbs)
-                M.rehash(table, wider, self.nwords, self.tstats)
+                wider = _table(min(len(table), self.most_slots),
+                               self.kofs - 1 + self.nwords, self.limbs)
+                M.rehash(table, wider, self.nwords, self.tstats, self.kofs)
                 self.table = wider
                 self._start()
                 self._fresh_stack()
@@ -349,10 +390,10 @@ def count(problem, given=(), max_nodes=None, time_limit=None, *,
     if choose == "auto":
         choose = choose_rule(problem)
     given_nodes = problem._given_nodes(list(given))
-    run = MemoRun(problem.links, given_nodes,
-                  (len(problem.items) + 2 + 63) // 64, memo_bytes,
+    nwords, keyinfo = key_layout(problem)
+    run = MemoRun(problem.links, given_nodes, nwords, memo_bytes,
                   M.FIRST if choose == "first" else M.MRV, limb_bits,
-                  min_cost, probe=auto and choose == "mrv")
+                  min_cost, probe=auto and choose == "mrv", keyinfo=keyinfo)
     stats = problem.stats = MemoStats(complete=False, choose=choose)
     stats.updates = run.counters[1]
     if run.clash:  # the givens overlap: no solution
@@ -390,23 +431,47 @@ def _load_kernels() -> None:
     if _loaded:
         return
     load_kernels("steps")  # the givens are chosen with DLX1's own kernels
-    tiny = Links(1, 1, np.array([1], np.int64), np.array([1], np.int64))
+    xcc.load_kernels(xcc.COLORS, "search")  # and DLX2's, with colors
+    tiny = Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
+                 np.array([0, 1], np.int32))
     arrays = tiny.copy_arrays()
-    active = np.zeros(1, np.int64)
-    M.init_active(arrays[0], arrays[1], active)
-    table = _table(M.BUCKET, 1, 1)
-    bigger = _table(2 * M.BUCKET, 1, 1)
+    keyinfo = np.array([1, 1, 1, 63], np.int64)
+    active = np.zeros(2, np.int64)
+    M.init_active(arrays[0], arrays[1], tiny.color, active, keyinfo)
     tstats = np.zeros(6, np.int64)
-    for rule in (M.MRV, M.FIRST):
+    for rule, build in ((M.MRV, 0), (M.FIRST, 1)):
         a = tuple(x.copy() for x in arrays)
-        M.count(*a, active.copy(), np.zeros(2, np.int32),
+        table = _table(M.BUCKET, 2 + build, 1)
+        z = _NO_ZDD if not build else _Nodes(8)
+        M.count(*a, tiny.color.copy(), active.copy(), np.zeros(2, np.int32),
                 np.zeros(2, np.int32), np.zeros((2, 1), np.int64),
                 np.zeros(2, np.int64), np.zeros(2, np.uint64),
-                np.array([0, M.FORWARD], np.int64), table, tstats,
-                np.array([rule, _LIMB_BITS, 0, 0, 1], np.int64),
-                np.iinfo(np.int64).max, np.zeros(3, np.int64))
-    M.rehash(table, bigger, 1, tstats)
+                np.array([0, M.FORWARD, 0], np.int64), table, tstats,
+                np.array([rule, _LIMB_BITS, 0, 0, 1, build], np.int64),
+                keyinfo, np.iinfo(np.int64).max, np.zeros(3, np.int64),
+                tiny.option_of, np.zeros(2, np.int32), z.var, z.lo, z.hi,
+                z.unique, z.made)
+        M.rehash(table, _table(2 * M.BUCKET, 2 + build, 1), 2, tstats,
+                 1 + build)
+    z = _Nodes(8)
+    M.unique_rehash(z.var, z.lo, z.hi, 2, z.unique)
     _loaded = True
+
+
+class _Nodes:
+    """Arrays for a ZDD's nodes as the kernel takes them (see
+    ``dlx.zdd.NodeStore``, which grows them); empty, they stand for "no
+    ZDD" in a plain count."""
+
+    def __init__(self, capacity: int):
+        self.var = np.zeros(capacity, np.int32)
+        self.lo = np.zeros(capacity, np.int32)
+        self.hi = np.zeros(capacity, np.int32)
+        self.unique = np.zeros(2 * capacity, np.int32)
+        self.made = np.array([2], np.int64)
+
+
+_NO_ZDD = _Nodes(0)
 
 
 # -- the command line ----------------------------------------------------------

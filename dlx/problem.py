@@ -487,6 +487,20 @@ class ExactCover:
         return sum(self._run(limit, given, max_nodes, time_limit, mrv_cutoff,
                              store=False, algorithm=algorithm))
 
+    def zdd(self, *, given: Iterable[int] = (), max_nodes: int | None = None,
+            time_limit: float | None = None, memo_bytes: int | None = None,
+            zdd_bytes: int | None = None, choose: str = "auto"):
+        """Every solution at once: a ``dlx.ZDD`` built by the memoized
+        search of ``count(memo=True)`` (see ``dlx.zdd``; ``memo_bytes``
+        and ``choose`` as there, ``zdd_bytes`` limits the diagram: default
+        1 GiB).  Raises ``BudgetExhausted`` when ``max_nodes``,
+        ``time_limit`` or ``zdd_bytes`` stops it, ``Interrupted`` on
+        Ctrl-C: a partial diagram is never returned."""
+        from .zdd import build
+        return build(self, given, max_nodes, time_limit,
+                     memo_bytes=memo_bytes, zdd_bytes=zdd_bytes,
+                     choose=choose)
+
     def estimate(self, probes: int = 10_000, *, seed: int = 0,
                  given: Iterable[int] = (), mrv_cutoff: int = 0):
         """Knuth's Monte Carlo estimate of what ``count()`` would do:

@@ -70,6 +70,7 @@ EXHAUSTED = 0  # the count is in acc[0]
 OUT_OF_NODES = 2  # the node budget ran out; resumable
 GROW = 3  # the table is past config[3] entries and may grow; resumable
 OVERFLOW = 4  # a count needs more limbs; the search must restart
+ROOM = 5  # the ZDD's arrays are full; resumable once they are larger
 
 # tstats fields.
 USED = 0
@@ -81,8 +82,9 @@ SAVED = 5  # nodes the hits stood for (the work stored with their entries)
 
 
 @njit(cache=True)
-def hide(p, ulink, dlink, top, length):
-    """Remove the other nodes of p's option from their items' lists."""
+def hide(p, ulink, dlink, top, length, color, colored):
+    """Remove the other nodes of p's option from their items' lists (with
+    colors, a purified node, color < 0, stays: as in DLX2)."""
     updates = 0
     q = p + 1
     while q != p:
@@ -91,17 +93,18 @@ def hide(p, ulink, dlink, top, length):
         if x <= 0:
             q = u
         else:
-            d = dlink[U(q)]
-            dlink[U(u)] = d
-            ulink[U(d)] = u
-            length[U(x)] -= 1
-            updates += 1
+            if colored == 0 or color[U(q)] >= 0:
+                d = dlink[U(q)]
+                dlink[U(u)] = d
+                ulink[U(d)] = u
+                length[U(x)] -= 1
+                updates += 1
             q += 1
     return updates
 
 
 @njit(cache=True)
-def unhide(p, ulink, dlink, top, length):
+def unhide(p, ulink, dlink, top, length, color, colored):
     """Inverse of hide, walking leftward."""
     q = p - 1
     while q != p:
@@ -110,15 +113,17 @@ def unhide(p, ulink, dlink, top, length):
         if x <= 0:
             q = d
         else:
-            u = ulink[U(q)]
-            dlink[U(u)] = q
-            ulink[U(d)] = q
-            length[U(x)] += 1
+            if colored == 0 or color[U(q)] >= 0:
+                u = ulink[U(q)]
+                dlink[U(u)] = q
+                ulink[U(d)] = q
+                length[U(x)] += 1
             q -= 1
 
 
 @njit(cache=True)
-def cover(i, llink, rlink, ulink, dlink, top, length, active):
+def cover(i, llink, rlink, ulink, dlink, top, length, color, colored,
+          active):
     """Knuth's cover, and clear item i's bit in the key."""
     left = llink[U(i)]
     right = rlink[U(i)]
@@ -129,17 +134,18 @@ def cover(i, llink, rlink, ulink, dlink, top, length, active):
     updates = 1
     p = dlink[U(i)]
     while p != i:
-        updates += hide(p, ulink, dlink, top, length)
+        updates += hide(p, ulink, dlink, top, length, color, colored)
         p = dlink[U(p)]
     return updates
 
 
 @njit(cache=True)
-def uncover(i, llink, rlink, ulink, dlink, top, length, active):
+def uncover(i, llink, rlink, ulink, dlink, top, length, color, colored,
+            active):
     """Inverse of cover: unhide bottom-up, then relink i and set its bit."""
     p = ulink[U(i)]
     while p != i:
-        unhide(p, ulink, dlink, top, length)
+        unhide(p, ulink, dlink, top, length, color, colored)
         p = ulink[U(p)]
     left = llink[U(i)]
     right = rlink[U(i)]
@@ -150,32 +156,100 @@ def uncover(i, llink, rlink, ulink, dlink, top, length, active):
 
 
 @njit(cache=True)
-def cover_rest(p, llink, rlink, ulink, dlink, top, length, active):
-    """Cover the items of p's option other than top[p]."""
+def set_color_key(x, c, active, keyinfo):
+    """Write color c (0: unpurified) into secondary item x's field of the
+    key: ``keyinfo`` is ``(W, nprimary, cbits, per)``, fields of ``cbits``
+    bits, ``per`` to a word, in the words after the ``W`` words of bits."""
+    j = x - keyinfo[1] - 1
+    w = keyinfo[0] + j // keyinfo[3]
+    shift = (j % keyinfo[3]) * keyinfo[2]
+    mask = ((np.int64(1) << keyinfo[2]) - 1) << shift
+    active[w] = (active[w] & ~mask) | (np.int64(c) << shift)
+
+
+@njit(cache=True)
+def purify(p, ulink, dlink, top, length, color, active, keyinfo):
+    """DLX2's purify (a copy of ``dlx.kernels.colors.purify``: kernel
+    files never call each other), and the item's color into the key."""
+    x = top[U(p)]
+    c = color[U(p)]
+    color[U(x)] = c
+    set_color_key(x, c, active, keyinfo)
+    updates = 0
+    r = dlink[U(x)]
+    while r != x:
+        if color[U(r)] != c:
+            updates += hide(r, ulink, dlink, top, length, color, 1)
+        else:
+            color[U(r)] = -1
+        r = dlink[U(r)]
+    return updates
+
+
+@njit(cache=True)
+def unpurify(p, ulink, dlink, top, length, color, active, keyinfo):
+    """Inverse of purify, bottom-up."""
+    x = top[U(p)]
+    c = color[U(p)]
+    r = ulink[U(x)]
+    while r != x:
+        if color[U(r)] < 0:
+            color[U(r)] = c
+        else:
+            unhide(r, ulink, dlink, top, length, color, 1)
+        r = ulink[U(r)]
+    color[U(x)] = 0
+    set_color_key(x, 0, active, keyinfo)
+
+
+@njit(cache=True)
+def cover_rest(p, llink, rlink, ulink, dlink, top, length, color, active,
+               keyinfo):
+    """Cover the items of p's option other than top[p]; with colors (as
+    DLX2's C5) purify its colored items instead, and leave alone those
+    already purified with the same color (color -1)."""
+    colored = keyinfo[2]
     updates = 0
     q = p + 1
     while q != p:
         x = top[U(q)]
         if x <= 0:
             q = ulink[U(q)]
-        else:
+            continue
+        c = 0 if colored == 0 else color[U(q)]
+        if c == 0:
             updates += cover(x, llink, rlink, ulink, dlink, top, length,
-                             active)
-            q += 1
+                             color, colored, active)
+        elif c > 0:
+            if color[U(x)] == c:
+                # Already purified with c: a node outside the lists (an
+                # option with no primary item) agrees, as purify marks.
+                color[U(q)] = -1
+            else:
+                updates += purify(q, ulink, dlink, top, length, color,
+                                  active, keyinfo)
+        q += 1
     return updates
 
 
 @njit(cache=True)
-def uncover_rest(p, llink, rlink, ulink, dlink, top, length, active):
+def uncover_rest(p, llink, rlink, ulink, dlink, top, length, color, active,
+                 keyinfo):
     """Inverse of cover_rest, leftward."""
+    colored = keyinfo[2]
     q = p - 1
     while q != p:
         x = top[U(q)]
         if x <= 0:
             q = dlink[U(q)]
-        else:
-            uncover(x, llink, rlink, ulink, dlink, top, length, active)
-            q -= 1
+            continue
+        c = 0 if colored == 0 else color[U(q)]
+        if c == 0:
+            uncover(x, llink, rlink, ulink, dlink, top, length, color,
+                    colored, active)
+        elif c > 0:
+            unpurify(q, ulink, dlink, top, length, color, active, keyinfo)
+        q -= 1
 
 
 @njit(cache=True)
@@ -206,14 +280,18 @@ def choose_mrv(llink, rlink, length):
 
 
 @njit(cache=True)
-def init_active(llink, rlink, active):
-    """Set the bits of the items on the two active lists (primary around
-    root 0, secondary around root N+1 = len(llink) - 1), clear the rest."""
+def init_active(llink, rlink, color, active, keyinfo):
+    """The key of the arrays as they are: the bits of the items on the two
+    active lists (primary around root 0, secondary around root N+1 =
+    len(llink) - 1) and, with colors, each active secondary item's color
+    (``color[x]``, 0 unless purified); every other bit clear."""
     active[:] = 0
     for root in (0, llink.shape[0] - 1):
         i = rlink[root]
         while i != root:
             active[i >> 6] |= np.int64(1) << (i & 63)
+            if keyinfo[2] != 0 and root != 0 and color[U(i)] > 0:
+                set_color_key(i, color[U(i)], active, keyinfo)
             i = rlink[U(i)]
 
 
@@ -230,8 +308,8 @@ def key_hash(key, start, nwords):
 
 
 @njit(cache=True)
-def lookup(table, key, h):
-    """The slot holding ``key``, or -1."""
+def lookup(table, key, h, kofs):
+    """The slot holding ``key`` (from column ``kofs`` of its row), or -1."""
     nbuckets = table.shape[0] // BUCKET
     first = np.int64(h & U(nbuckets - 1)) * BUCKET
     nwords = key.shape[0]
@@ -240,7 +318,7 @@ def lookup(table, key, h):
             return -1  # slots fill in order and are never emptied
         same = True
         for w in range(nwords):
-            if table[s, 1 + w] != key[w]:
+            if table[s, kofs + w] != key[w]:
                 same = False
                 break
         if same:
@@ -264,9 +342,10 @@ def free_slot(table, h):
 
 
 @njit(cache=True)
-def store(table, key, h, src, row, cost, tstats):
-    """Put ``key`` -> ``src[row]`` (limbs) in the table; the key is known
-    to be absent."""
+def store(table, key, h, src, row, cost, tstats, kofs, znode):
+    """Put ``key`` -> ``src[row]`` (limbs) in the table, and ``znode`` in
+    column 1 when the table has it (``kofs == 2``); the key is known to be
+    absent."""
     s = free_slot(table, h)
     if table[s, 0] == 0:
         tstats[USED] += 1
@@ -274,15 +353,17 @@ def store(table, key, h, src, row, cost, tstats):
         tstats[REPLACED] += 1
     tstats[STORES] += 1
     table[s, 0] = cost
+    if kofs == 2:
+        table[s, 1] = znode
     nwords = key.shape[0]
     for w in range(nwords):
-        table[s, 1 + w] = key[w]
+        table[s, kofs + w] = key[w]
     for k in range(src.shape[1]):
-        table[s, 1 + nwords + k] = src[row, k]
+        table[s, kofs + nwords + k] = src[row, k]
 
 
 @njit(cache=True)
-def rehash(table, new_table, nwords, tstats):
+def rehash(table, new_table, nwords, tstats, kofs):
     """Move every entry into a new table, larger or with wider counts (the
     new limbs are zero)."""
     tstats[USED] = 0
@@ -290,7 +371,7 @@ def rehash(table, new_table, nwords, tstats):
     width = min(table.shape[1], new_table.shape[1])
     for s in range(table.shape[0]):
         if table[s, 0] != 0:
-            t = free_slot(new_table, key_hash(table[s], 1, nwords))
+            t = free_slot(new_table, key_hash(table[s], kofs, nwords))
             if new_table[t, 0] == 0:
                 tstats[USED] += 1
             for k in range(width):
@@ -321,17 +402,67 @@ def add_one(dst, i, shift, mask):
     return 1
 
 
+# -- the ZDD's nodes ------------------------------------------------------------
 @njit(cache=True)
-def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
-          acc, born, hashes, state, table, tstats, config, max_nodes,
-          counters):
-    """Algorithm X with a memo, counting only; iterative and resumable.
+def node_hash(var, lo, hi):
+    """A 64-bit hash of a ZDD node's three fields."""
+    h = (U(var) * U(0x9E3779B97F4A7C15)) ^ U(lo)
+    h = (h * U(0xBF58476D1CE4E5B9)) ^ U(hi)
+    h *= U(0x94D049BB133111EB)
+    h ^= h >> U(31)
+    return h
 
-    Returns EXHAUSTED (the count is ``acc[0]``), OUT_OF_NODES (when
-    ``counters[0]`` reaches ``max_nodes`` before a new node), GROW (when
-    ``config[2]`` allows growth and the table holds ``config[3]`` entries;
-    resume after moving the table) or OVERFLOW (restart with wider counts).
-    The root list must hold a primary item on the first call.
+
+@njit(cache=True)
+def make_node(var, lo, hi, zvar, zlo, zhi, unique, made):
+    """The node ``(var ? hi : lo)``: the one already made if any (the
+    unique table, open addressing with linear probing, 0 marking an empty
+    slot as node ids start at 2), else a new one numbered ``made[0]``.
+    There must be room for one more node (see ROOM)."""
+    mask = unique.shape[0] - 1
+    s = np.int64(node_hash(var, lo, hi) & U(mask))
+    while True:
+        n = unique[s]
+        if n == 0:
+            break
+        if zvar[n] == var and zlo[n] == lo and zhi[n] == hi:
+            return n
+        s = (s + 1) & mask
+    n = made[0]
+    made[0] = n + 1
+    zvar[n] = var
+    zlo[n] = lo
+    zhi[n] = hi
+    unique[s] = n
+    return n
+
+
+@njit(cache=True)
+def unique_rehash(zvar, zlo, zhi, made, unique):
+    """Fill an empty unique table (a larger one) with nodes 2..made-1."""
+    mask = unique.shape[0] - 1
+    for n in range(2, made):
+        s = np.int64(node_hash(zvar[n], zlo[n], zhi[n]) & U(mask))
+        while unique[s] != 0:
+            s = (s + 1) & mask
+        unique[s] = n
+
+
+@njit(cache=True)
+def count(llink, rlink, ulink, dlink, top, length, color, active, choice,
+          item, acc, born, hashes, state, table, tstats, config, keyinfo,
+          max_nodes, counters, option_of, chain, zvar, zlo, zhi, unique,
+          made):
+    """Algorithm X with a memo, counting, and building the ZDD of the
+    solutions when ``config[5]`` is 1; iterative and resumable.
+
+    Returns EXHAUSTED (the count is ``acc[0]``, the ZDD's root
+    ``chain[0]``), OUT_OF_NODES (when ``counters[0]`` reaches
+    ``max_nodes`` before a new node), GROW (when ``config[2]`` allows
+    growth and the table holds ``config[3]`` entries; resume after moving
+    the table), OVERFLOW (restart with wider counts) or ROOM (the ZDD's
+    arrays are full; resume after making them larger).  The root list
+    must hold a primary item on the first call.
     """
     rule = config[0]
     shift = config[1]
@@ -339,9 +470,13 @@ def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
     can_grow = config[2]
     grow_at = config[3]
     min_cost = config[4]
+    build = config[5]
+    kofs = 2 if build != 0 else 1
+    colored = keyinfo[2]
     nwords = active.shape[0]
     level = state[0]
     where = state[1]
+    zres = state[2]
     nodes = counters[0]
     updates = counters[1]
     leaves = counters[2]
@@ -361,21 +496,26 @@ def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
             nodes += 1
             h = U(key_hash(active, 0, nwords))
             tstats[LOOKUPS] += 1
-            s = lookup(table, active, h)
+            s = lookup(table, active, h, kofs)
             if s >= 0:
-                # A subproblem seen before: its count goes to the parent.
+                # A subproblem seen before: its count (and its ZDD) goes
+                # to the parent.
                 tstats[HITS] += 1
                 tstats[SAVED] += table[s, 0]
                 if level == 0:
                     for k in range(acc.shape[1]):
-                        acc[0, k] = table[s, 1 + nwords + k]
+                        acc[0, k] = table[s, kofs + nwords + k]
+                    if build != 0:
+                        chain[0] = table[s, 1]
                     where = DONE
                     break
                 level -= 1
-                if add_limbs(acc, level, table, s, 1 + nwords, shift,
+                if add_limbs(acc, level, table, s, kofs + nwords, shift,
                              mask) != 0:
                     status = OVERFLOW
                     break
+                if build != 0:
+                    zres = table[s, 1]
                 where = RECOVER
                 continue
             hashes[level] = h
@@ -385,40 +525,55 @@ def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
             else:
                 best = choose_mrv(llink, rlink, length)
             updates += cover(best, llink, rlink, ulink, dlink, top, length,
-                             active)
+                             color, colored, active)
             item[level] = best
             for k in range(acc.shape[1]):
                 acc[level, k] = 0
+            chain[level] = 0
             p = dlink[U(best)]
         else:
+            # The option tried at this level is done, its subtree's ZDD is
+            # zres: the level's chain of nodes grows by one, (option ?
+            # zres : chain so far), unless zres is the empty family.
+            if zres != 0:
+                if made[0] >= zvar.shape[0] or \
+                        2 * made[0] >= unique.shape[0]:
+                    status = ROOM
+                    break
+                chain[level] = make_node(option_of[U(choice[level])],
+                                         chain[level], zres, zvar, zlo, zhi,
+                                         unique, made)
+                zres = 0
             # Undo the option tried at this level; on to the next one.
             best = item[level]
             p = choice[level]
-            uncover_rest(p, llink, rlink, ulink, dlink, top, length, active)
+            uncover_rest(p, llink, rlink, ulink, dlink, top, length, color,
+                         active, keyinfo)
             p = dlink[U(p)]
-        while p == best:
+        if p == best:
             # Every option of this level's item is done: the key is this
-            # node's again once the item is back, and acc[level] its count.
-            uncover(best, llink, rlink, ulink, dlink, top, length, active)
+            # node's again once the item is back, acc[level] its count and
+            # chain[level] its ZDD.
+            uncover(best, llink, rlink, ulink, dlink, top, length, color,
+                    colored, active)
             cost = nodes - born[level] + 1
             if cost >= min_cost:
-                store(table, active, hashes[level], acc, level, cost, tstats)
+                store(table, active, hashes[level], acc, level, cost, tstats,
+                      kofs, chain[level])
             if level == 0:
                 where = DONE
                 break
             if add_limbs(acc, level - 1, acc, level, 0, shift, mask) != 0:
                 status = OVERFLOW
                 break
+            if build != 0:
+                zres = chain[level]
             level -= 1
-            best = item[level]
-            p = choice[level]
-            uncover_rest(p, llink, rlink, ulink, dlink, top, length, active)
-            p = dlink[U(p)]
-        if where == DONE or status == OVERFLOW:
-            break
+            where = RECOVER
+            continue
         choice[level] = p
         updates += cover_rest(p, llink, rlink, ulink, dlink, top, length,
-                              active)
+                              color, active, keyinfo)
         if rlink[0] == 0:
             # Every primary item is covered: a leaf, one solution.
             nodes += 1
@@ -426,12 +581,15 @@ def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
             if add_one(acc, level, shift, mask) != 0:
                 status = OVERFLOW
                 break
+            if build != 0:
+                zres = 1
             where = RECOVER
         else:
             level += 1
             where = FORWARD
     state[0] = level
     state[1] = where
+    state[2] = zres
     counters[0] = nodes
     counters[1] = updates
     counters[2] = leaves
