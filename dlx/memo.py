@@ -270,8 +270,8 @@ class MemoRun:
             return False
         self.given_updates = updates
         self.active = np.zeros(self.nwords, np.int64)
-        M.init_active(self.arrays[0], self.arrays[1], self.color,
-                      self.active, self.keyinfo)
+        M.init_active(self.arrays[0], self.arrays[1], self.arrays[5],
+                      self.color, self.active, self.keyinfo)
         return True
 
     def _fresh_stack(self):
@@ -437,7 +437,8 @@ def _load_kernels() -> None:
     arrays = tiny.copy_arrays()
     keyinfo = np.array([1, 1, 1, 63], np.int64)
     active = np.zeros(2, np.int64)
-    M.init_active(arrays[0], arrays[1], tiny.color, active, keyinfo)
+    M.init_active(arrays[0], arrays[1], arrays[5], tiny.color, active,
+                  keyinfo)
     tstats = np.zeros(6, np.int64)
     for rule, build in ((M.MRV, 0), (M.FIRST, 1)):
         a = tuple(x.copy() for x in arrays)

@@ -82,9 +82,31 @@ SAVED = 5  # nodes the hits stood for (the work stored with their entries)
 
 
 @njit(cache=True)
-def hide(p, ulink, dlink, top, length, color, colored):
+def set_key(x, live, c, active, keyinfo):
+    """Set (``live``) or clear item x's bit in the key and, with colors,
+    write c (0: unpurified) into a secondary item's color field:
+    ``keyinfo`` is ``(W, nprimary, cbits, per)``, fields of ``cbits`` bits,
+    ``per`` to a word, in the words after the ``W`` words of bits."""
+    if live:
+        active[x >> 6] |= np.int64(1) << (x & 63)
+    else:
+        active[x >> 6] &= ~(np.int64(1) << (x & 63))
+    if keyinfo[2] != 0 and x > keyinfo[1]:
+        j = x - keyinfo[1] - 1
+        w = keyinfo[0] + j // keyinfo[3]
+        shift = (j % keyinfo[3]) * keyinfo[2]
+        mask = ((np.int64(1) << keyinfo[2]) - 1) << shift
+        field = np.int64(c) << shift if live else np.int64(0)
+        active[w] = (active[w] & ~mask) | field
+
+
+@njit(cache=True)
+def hide(p, ulink, dlink, top, length, color, active, keyinfo):
     """Remove the other nodes of p's option from their items' lists (with
-    colors, a purified node, color < 0, stays: as in DLX2)."""
+    colors, a purified node, color < 0, stays in its list, as in DLX2, but
+    its item's length counts it out, as in DLX6).  A secondary item whose
+    length drops to 0 leaves the key: no active option uses it."""
+    colored = keyinfo[2]
     updates = 0
     q = p + 1
     while q != p:
@@ -97,15 +119,18 @@ def hide(p, ulink, dlink, top, length, color, colored):
                 d = dlink[U(q)]
                 dlink[U(u)] = d
                 ulink[U(d)] = u
-                length[U(x)] -= 1
                 updates += 1
+            length[U(x)] -= 1
+            if length[U(x)] == 0 and x > keyinfo[1]:
+                set_key(x, False, 0, active, keyinfo)
             q += 1
     return updates
 
 
 @njit(cache=True)
-def unhide(p, ulink, dlink, top, length, color, colored):
+def unhide(p, ulink, dlink, top, length, color, active, keyinfo):
     """Inverse of hide, walking leftward."""
+    colored = keyinfo[2]
     q = p - 1
     while q != p:
         x = top[U(q)]
@@ -117,72 +142,68 @@ def unhide(p, ulink, dlink, top, length, color, colored):
                 u = ulink[U(q)]
                 dlink[U(u)] = q
                 ulink[U(d)] = q
-                length[U(x)] += 1
+            length[U(x)] += 1
+            if length[U(x)] == 1 and x > keyinfo[1]:
+                set_key(x, True, color[U(x)] if colored else 0, active,
+                        keyinfo)
             q -= 1
 
 
 @njit(cache=True)
-def cover(i, llink, rlink, ulink, dlink, top, length, color, colored,
-          active):
+def cover(i, llink, rlink, ulink, dlink, top, length, color, active,
+          keyinfo):
     """Knuth's cover, and clear item i's bit in the key."""
     left = llink[U(i)]
     right = rlink[U(i)]
     rlink[U(left)] = right
     llink[U(right)] = left
     length[U(i)] += COVERED
-    active[i >> 6] &= ~(np.int64(1) << (i & 63))
+    set_key(i, False, 0, active, keyinfo)
     updates = 1
     p = dlink[U(i)]
     while p != i:
-        updates += hide(p, ulink, dlink, top, length, color, colored)
+        updates += hide(p, ulink, dlink, top, length, color, active, keyinfo)
         p = dlink[U(p)]
     return updates
 
 
 @njit(cache=True)
-def uncover(i, llink, rlink, ulink, dlink, top, length, color, colored,
-            active):
-    """Inverse of cover: unhide bottom-up, then relink i and set its bit."""
+def uncover(i, llink, rlink, ulink, dlink, top, length, color, active,
+            keyinfo):
+    """Inverse of cover: unhide bottom-up, then relink i and set its bit
+    (a secondary item's only while an active option uses it)."""
     p = ulink[U(i)]
     while p != i:
-        unhide(p, ulink, dlink, top, length, color, colored)
+        unhide(p, ulink, dlink, top, length, color, active, keyinfo)
         p = ulink[U(p)]
     left = llink[U(i)]
     right = rlink[U(i)]
     rlink[U(left)] = i
     llink[U(right)] = i
     length[U(i)] -= COVERED
-    active[i >> 6] |= np.int64(1) << (i & 63)
-
-
-@njit(cache=True)
-def set_color_key(x, c, active, keyinfo):
-    """Write color c (0: unpurified) into secondary item x's field of the
-    key: ``keyinfo`` is ``(W, nprimary, cbits, per)``, fields of ``cbits``
-    bits, ``per`` to a word, in the words after the ``W`` words of bits."""
-    j = x - keyinfo[1] - 1
-    w = keyinfo[0] + j // keyinfo[3]
-    shift = (j % keyinfo[3]) * keyinfo[2]
-    mask = ((np.int64(1) << keyinfo[2]) - 1) << shift
-    active[w] = (active[w] & ~mask) | (np.int64(c) << shift)
+    if i <= keyinfo[1] or length[U(i)] > 0:
+        set_key(i, True, 0, active, keyinfo)
 
 
 @njit(cache=True)
 def purify(p, ulink, dlink, top, length, color, active, keyinfo):
-    """DLX2's purify (a copy of ``dlx.kernels.colors.purify``: kernel
-    files never call each other), and the item's color into the key."""
+    """DLX2's purify (as ``dlx.kernels.colors.purify``: kernel files never
+    call each other), keeping DLX6's length, the options that agree, and
+    the item's color in the key."""
     x = top[U(p)]
     c = color[U(p)]
     color[U(x)] = c
-    set_color_key(x, c, active, keyinfo)
     updates = 0
     r = dlink[U(x)]
     while r != x:
         if color[U(r)] != c:
-            updates += hide(r, ulink, dlink, top, length, color, 1)
+            updates += hide(r, ulink, dlink, top, length, color, active,
+                            keyinfo)
+            length[U(x)] -= 1
         else:
             color[U(r)] = -1
         r = dlink[U(r)]
+    set_key(x, length[U(x)] > 0, c, active, keyinfo)
     return updates
 
 
@@ -196,10 +217,11 @@ def unpurify(p, ulink, dlink, top, length, color, active, keyinfo):
         if color[U(r)] < 0:
             color[U(r)] = c
         else:
-            unhide(r, ulink, dlink, top, length, color, 1)
+            unhide(r, ulink, dlink, top, length, color, active, keyinfo)
+            length[U(x)] += 1
         r = ulink[U(r)]
     color[U(x)] = 0
-    set_color_key(x, 0, active, keyinfo)
+    set_key(x, length[U(x)] > 0, 0, active, keyinfo)
 
 
 @njit(cache=True)
@@ -219,7 +241,7 @@ def cover_rest(p, llink, rlink, ulink, dlink, top, length, color, active,
         c = 0 if colored == 0 else color[U(q)]
         if c == 0:
             updates += cover(x, llink, rlink, ulink, dlink, top, length,
-                             color, colored, active)
+                             color, active, keyinfo)
         elif c > 0:
             if color[U(x)] == c:
                 # Already purified with c: a node outside the lists (an
@@ -246,7 +268,7 @@ def uncover_rest(p, llink, rlink, ulink, dlink, top, length, color, active,
         c = 0 if colored == 0 else color[U(q)]
         if c == 0:
             uncover(x, llink, rlink, ulink, dlink, top, length, color,
-                    colored, active)
+                    active, keyinfo)
         elif c > 0:
             unpurify(q, ulink, dlink, top, length, color, active, keyinfo)
         q -= 1
@@ -280,18 +302,19 @@ def choose_mrv(llink, rlink, length):
 
 
 @njit(cache=True)
-def init_active(llink, rlink, color, active, keyinfo):
+def init_active(llink, rlink, length, color, active, keyinfo):
     """The key of the arrays as they are: the bits of the items on the two
     active lists (primary around root 0, secondary around root N+1 =
-    len(llink) - 1) and, with colors, each active secondary item's color
-    (``color[x]``, 0 unless purified); every other bit clear."""
+    len(llink) - 1; a secondary item only while an active option uses
+    it) and, with colors, each such secondary item's color (``color[x]``,
+    0 unless purified); every other bit clear."""
     active[:] = 0
     for root in (0, llink.shape[0] - 1):
         i = rlink[root]
         while i != root:
-            active[i >> 6] |= np.int64(1) << (i & 63)
-            if keyinfo[2] != 0 and root != 0 and color[U(i)] > 0:
-                set_color_key(i, color[U(i)], active, keyinfo)
+            if root == 0 or length[U(i)] > 0:
+                set_key(i, True, color[U(i)] if keyinfo[2] != 0 else 0,
+                        active, keyinfo)
             i = rlink[U(i)]
 
 
@@ -472,7 +495,6 @@ def count(llink, rlink, ulink, dlink, top, length, color, active, choice,
     min_cost = config[4]
     build = config[5]
     kofs = 2 if build != 0 else 1
-    colored = keyinfo[2]
     nwords = active.shape[0]
     level = state[0]
     where = state[1]
@@ -525,7 +547,7 @@ def count(llink, rlink, ulink, dlink, top, length, color, active, choice,
             else:
                 best = choose_mrv(llink, rlink, length)
             updates += cover(best, llink, rlink, ulink, dlink, top, length,
-                             color, colored, active)
+                             color, active, keyinfo)
             item[level] = best
             for k in range(acc.shape[1]):
                 acc[level, k] = 0
@@ -555,7 +577,7 @@ def count(llink, rlink, ulink, dlink, top, length, color, active, choice,
             # node's again once the item is back, acc[level] its count and
             # chain[level] its ZDD.
             uncover(best, llink, rlink, ulink, dlink, top, length, color,
-                    colored, active)
+                    active, keyinfo)
             cost = nodes - born[level] + 1
             if cost >= min_cost:
                 store(table, active, hashes[level], acc, level, cost, tstats,
