@@ -12,6 +12,7 @@
   dlx debruijn 4 [--symbols K]  de Bruijn sequences (colors: XCC)
   dlx rooks 6 2               k rooks in every row and column (bounds: MCC)
   dlx tiling dominoes 8x8     tile a board with pieces used any number of times
+  dlx zdd OUT --sample N      answer from a saved ZDD (dlx solve FILE --zdd OUT)
 
 Solutions go to standard output (the first one by default; --all or
 --limit N for more); --count prints how many instead, the count alone on
@@ -37,6 +38,7 @@ import os
 import sys
 from typing import Callable, Iterable
 
+from . import cli_zdd
 from .cli_count import (CountUsageError, add_count_options,
                         add_estimate_options, count_options,
                         interrupted_message)
@@ -137,6 +139,8 @@ def _parser() -> argparse.ArgumentParser:
                             "bounds); auto (default): the faster for the "
                             "problem's shape")
     _add_output_options(solve, symmetric=False, memo=True)
+    cli_zdd.add_zdd_option(solve)
+    cli_zdd.add_zdd_command(commands)
 
     estimate = commands.add_parser(
         "estimate", help="estimate the size of a search (DLX format)",
@@ -412,6 +416,8 @@ def _solve(args) -> int:
         raise UsageError(f"cannot read {args.file}: {error.strerror}") \
             from None
 
+    if getattr(args, "zdd", None) is not None:
+        return cli_zdd.solve_zdd(args, problem)
     options = problem.options
 
     def line(k):  # an option as the file wrote it, colors included
@@ -652,6 +658,8 @@ def main(argv: list[str] | None = None) -> int:
             status = _rooks(args)
         elif args.command == "tiling":
             status = _tiling(args, args.parser)
+        elif args.command == "zdd":
+            status = cli_zdd.run(args)
         else:
             status = _langford(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
