@@ -471,3 +471,110 @@ def test_dlx6_known_answers(row):
         theirs = ZDD.read(os.path.join(DLX6, saved), p)
         assert theirs.count() == exact
         assert theirs == z
+
+
+# -- the command line ---------------------------------------------------------
+
+def run_dlx(capsys, *argv):
+    from dlx.cli import main
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_solve_writes_the_zdd_and_zdd_answers(capsys, tmp_path):
+    board = os.path.join(DLX6, "dominoes-8x8.dlx")
+    out_file = tmp_path / "eight.zdd"
+    status, out, err = run_dlx(capsys, "solve", board, "--zdd", out_file,
+                               "--stats", "--choose", "mrv")
+    assert status == 0 and out.splitlines()[-1] == "12988816"
+    assert "ZDD nodes" in err
+    # With DLX6's rule, DLX6's very file.
+    with open(os.path.join(DLX6, "dominoes-8x8.zdd")) as f:
+        assert out_file.read_text() == f.read()
+    status, out, _ = run_dlx(capsys, "zdd", out_file, "--count")
+    assert status == 0 and out == "12988816\n"
+    status, out, _ = run_dlx(capsys, "zdd", out_file, "--sample", 3,
+                             "--seed", 5)
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == 3
+    p = dlx.load(board)
+    for line in lines:
+        options = [int(k) - 1 for k in line.split()]
+        assert p.count(given=options) == 1 and len(options) == 32
+    weights = tmp_path / "w.txt"
+    weights.write_text(" ".join(str(k % 3) for k in range(1, 113)))
+    status, out, _ = run_dlx(capsys, "zdd", out_file, "--best", 2,
+                             "--weights", weights)
+    z = ZDD.read(out_file)
+    w = [k % 3 for k in range(1, 113)]
+    assert status == 0
+    assert [int(line.split(":")[0]) for line in out.splitlines()] == \
+        [t for t, _ in z.best(2, w)]
+    status, out, _ = run_dlx(capsys, "zdd", out_file, "--worst", 1,
+                             "--weights", weights, "--problem", board)
+    assert status == 0 and out.splitlines()[0] == \
+        f"weight {z.worst(1, w)[0][0]}"
+    assert len(out.splitlines()) == 1 + 32 + 1
+
+
+def test_cli_zdd_reads_dlx6_past_two_to_the_64(capsys):
+    status, out, _ = run_dlx(capsys, "zdd",
+                             os.path.join(DLX6, "dominoes-2x100.zdd"),
+                             "--count")
+    assert status == 0 and int(out) == 573147844013817084101
+
+
+def test_cli_no_solution(capsys, tmp_path):
+    problem = tmp_path / "none.dlx"
+    problem.write_text("A B\nA\n")
+    out_file = tmp_path / "none.zdd"
+    status, out, _ = run_dlx(capsys, "solve", problem, "--zdd", out_file)
+    assert status == 1 and out == "0\n"
+    assert out_file.read_text() == "2: (~0?0:0)\n"
+    status, out, err = run_dlx(capsys, "zdd", out_file, "--sample", 1)
+    assert status == 1 and "no solution" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", "{board}", "--zdd", "{out}", "--all"], "cannot go with --all"),
+    (["solve", "{board}", "--zdd", "{out}", "--memo-mb", "-1"],
+     "non-negative"),
+    (["zdd", "{zdd}", "--best", "2"], "--weights goes with"),
+    (["zdd", "{zdd}", "--count", "--seed", "2"], "--seed goes with"),
+    (["zdd", "{zdd}", "--sample", "-2"], "must not be negative"),
+    (["zdd", "{missing}", "--count"], "cannot read"),
+    (["zdd", "{zdd}"], "one of the arguments"),
+])
+def test_cli_usage_errors(capsys, tmp_path, argv, message):
+    names = dict(board=os.path.join(DLX6, "dominoes-4x4.dlx"),
+                 out=tmp_path / "o.zdd", missing=tmp_path / "missing",
+                 zdd=os.path.join(DLX6, "dominoes-4x4.zdd"))
+    status, out, err = run_dlx(capsys, *[a.format(**names) for a in argv])
+    assert status == 2 and message in err
+
+
+def test_cli_bad_files(capsys, tmp_path):
+    bad = tmp_path / "bad.zdd"
+    bad.write_text("2: (~1?0:9)\n")
+    status, _, err = run_dlx(capsys, "zdd", bad, "--count")
+    assert status == 1 and "which no line above defines" in err
+    weights = tmp_path / "w.txt"
+    weights.write_text("1 two 3")
+    status, _, err = run_dlx(capsys, "zdd",
+                             os.path.join(DLX6, "dominoes-4x4.zdd"),
+                             "--best", 1, "--weights", weights)
+    assert status == 1 and "weight 2 is 'two'" in err
+
+
+def test_cli_interrupted_build_writes_nothing(capsys, tmp_path, monkeypatch):
+    def interrupt(self, **kwargs):
+        raise Interrupted(7, dlx.Stats(complete=False))
+
+    monkeypatch.setattr(ExactCover, "zdd", interrupt)
+    out_file = tmp_path / "o.zdd"
+    status, out, err = run_dlx(capsys, "solve",
+                               os.path.join(DLX6, "dominoes-4x4.dlx"),
+                               "--zdd", out_file)
+    assert status == 130 and out == "7 (partial: interrupted)\n"
+    assert "was not written" in err and not out_file.exists()
