@@ -412,14 +412,31 @@ class ZDD:
     # -- export ---------------------------------------------------------------
     def to_graphillion(self):
         """The solutions as a Graphillion ``setset`` (the ``graphillion``
-        package, an optional extra): each solution the set of its option
-        numbers.  The universe is set to the options in the ZDD when
-        Graphillion has none yet."""
+        package: ``pip install dlx-toolkit[zdd]``), each the set of its
+        option numbers, for its filters, iterators and set algebra.
+
+        Graphillion keeps one universe (the variables, in a fixed order)
+        for the whole process: it is set to the options that the ZDD uses
+        when none is set yet, and must hold them all otherwise.  The
+        diagram is rebuilt node by node in Graphillion's own order (one
+        union and one join a node), so it costs far less than the
+        solutions when they are many."""
         from graphillion import setset
-        if not setset.universe():
-            setset.set_universe(sorted(set(self.var[2:self.root + 1]
-                                           .tolist())) or [0])
-        return setset(list(map(set, self)))
+        used = sorted(set(self.var[2:self.root + 1].tolist()))
+        universe = setset.universe()
+        if not universe:
+            setset.set_universe(used or [0])
+        elif not set(used) <= set(universe):
+            missing = sorted(set(used) - set(universe))
+            raise ValueError(f"Graphillion's universe lacks options "
+                             f"{missing[:5]}; set one that holds every "
+                             f"option (or none)")
+        var, lo, hi = self.var.tolist(), self.lo.tolist(), self.hi.tolist()
+        families = [setset([]), setset([set()])]
+        for v in range(2, self.root + 1):
+            families.append(families[lo[v]]
+                            | families[hi[v]].join(setset([{var[v]}])))
+        return families[self.root]
 
 
 _LINE = re.compile(r"([0-9a-fA-F]+):\s*\(~(\d+)\?([0-9a-fA-F]+):"

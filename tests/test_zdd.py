@@ -578,3 +578,19 @@ def test_cli_interrupted_build_writes_nothing(capsys, tmp_path, monkeypatch):
                                "--zdd", out_file)
     assert status == 130 and out == "7 (partial: interrupted)\n"
     assert "was not written" in err and not out_file.exists()
+
+
+def test_export_to_graphillion():
+    graphillion = pytest.importorskip("graphillion")
+    p = dlx.problems.tiling.tiling("6x6")
+    z = p.zdd()
+    graphillion.setset.set_universe(list(range(len(p))))
+    family = z.to_graphillion()
+    assert family.len() == z.count() == 6728
+    assert {frozenset(s) for s in family} == {frozenset(s) for s in z}
+    weights = {k: (3 * k) % 11 for k in range(len(p))}
+    best = next(family.min_iter(weights))
+    assert sum(weights[k] for k in best) == z.best(1, weights)[0][0]
+    graphillion.setset.set_universe([0, 1])
+    with pytest.raises(ValueError, match="universe lacks options"):
+        z.to_graphillion()
