@@ -182,18 +182,21 @@ def key_layout(problem) -> tuple[int, np.ndarray]:
     per item, then, with colors, a field per secondary item wide enough
     for its color code (0 while it is not purified)."""
     words = (len(problem.items) + 2 + 63) // 64
-    cbits = per = 0
+    cbits = lg = 0
     if problem.kind == xcc.COLORS:
-        cbits = max(1, len(problem._color_codes).bit_length())
-        per = 63 // cbits
-        words += -(-len(problem.secondary) // per)
+        # Fields of a power of two bits (the kernel then needs no
+        # division), 2**lg of them to a word.
+        cbits = 1
+        while cbits < len(problem._color_codes).bit_length():
+            cbits *= 2
+        lg = 6 - cbits.bit_length() + 1
+        words += -(-len(problem.secondary) >> lg)
     return words, np.array([(len(problem.items) + 2 + 63) // 64,
-                            len(problem.primary), cbits, per], np.int64)
+                            len(problem.primary), cbits, lg], np.int64)
 
 
 def _table(slots: int, words: int, limbs: int) -> np.ndarray:
-    """An empty table: per slot, its work, key words and count limbs (and
-    first, when building a ZDD, its node: ``words`` counts it)."""
+    """An empty table: per slot, its work, key words and count limbs."""
     return np.zeros((slots, 1 + words + limbs), np.int64)
 
 
@@ -226,7 +229,6 @@ class MemoRun:
         self.keyinfo = (np.array([nwords, 0, 0, 1], np.int64)
                         if keyinfo is None else keyinfo)
         self.zdd = zdd
-        self.kofs = 1 if zdd is None else 2
         self.given_nodes = given_nodes
         self.nwords = nwords
         self.memo_bytes = memo_bytes
@@ -243,11 +245,13 @@ class MemoRun:
                                        self.arrays[1], limb_bits)
         self.limbs = 1
         self.most_slots = _slots_within(memo_bytes, self._entry_bytes())
-        self.table = _table(min(_FIRST_SLOTS, self.most_slots),
-                            self.kofs - 1 + nwords, 1)
+        self._new_table(min(_FIRST_SLOTS, self.most_slots), nwords, 1)
         self.tstats = np.zeros(6, np.int64)
+        # DLX6's verbs where the problem has secondary items (see
+        # dlx.kernels.memo), the plain ones elsewhere.
+        dlx6 = self.keyinfo[2] > 0 or len(links.llink) - 2 > links.nprimary
         self.config = np.array([rule, limb_bits, 0, 0, min_cost,
-                                0 if zdd is None else 1], np.int64)
+                                0 if zdd is None else 1, dlx6], np.int64)
         self.kernel_counters = np.zeros(3, np.int64)
         self.kernel_counters[1] = self.given_updates
         self.probe = probe
@@ -285,7 +289,16 @@ class MemoRun:
         self.chain = np.zeros(d, np.int32)
 
     def _entry_bytes(self) -> int:
-        return 8 * (self.kofs + self.nwords + self.limbs)
+        return 8 * (1 + self.nwords + self.limbs) + (4 if self.zdd else 0)
+
+    def _new_table(self, slots: int, nwords: int, limbs: int):
+        """A fresh table, and beside it its entries' ZDD nodes when a ZDD
+        is built; returns the old pair."""
+        old = getattr(self, "table", None), getattr(self, "table_nodes",
+                                                    None)
+        self.table = _table(slots, nwords, limbs)
+        self.table_nodes = np.zeros(slots if self.zdd else 0, np.int32)
+        return old
 
     def step(self, want: int, stop_at: int, store: bool):
         """Count on until ``counters[0]`` reaches ``stop_at`` or the end."""
@@ -301,14 +314,15 @@ class MemoRun:
                              self.hashes, self.state, table, self.tstats,
                              self.config, self.keyinfo, stop_at,
                              self.kernel_counters, self.links.option_of,
-                             self.chain, z.var, z.lo, z.hi, z.unique, z.made)
+                             self.chain, self.table_nodes, z.var, z.lo, z.hi,
+                             z.unique, z.made)
             if status == M.ROOM:
                 self.zdd.grow()
             elif status == M.GROW:
-                bigger = _table(2 * len(table), self.kofs - 1 + self.nwords,
-                                self.limbs)
-                M.rehash(table, bigger, self.nwords, self.tstats, self.kofs)
-                self.table = bigger
+                old, old_nodes = self._new_table(2 * len(table), self.nwords,
+                                                 self.limbs)
+                M.rehash(old, self.table, self.nwords, self.tstats,
+                         old_nodes, self.table_nodes)
             elif status == M.OVERFLOW:
                 # Every count in the table is exact (a store comes before
                 # the addition that could overflow): widen them all and
@@ -317,10 +331,11 @@ class MemoRun:
                 self.limbs = min(self.enough_limbs, 2 * self.limbs)
                 self.most_slots = _slots_within(self.memo_bytes,
                                                 self._entry_bytes())
-                wider = _table(min(len(table), self.most_slots),
-                               self.kofs - 1 + self.nwords, self.limbs)
-                M.rehash(table, wider, self.nwords, self.tstats, self.kofs)
-                self.table = wider
+                old, old_nodes = self._new_table(
+                    min(len(table), self.most_slots), self.nwords,
+                    self.limbs)
+                M.rehash(old, self.table, self.nwords, self.tstats,
+                         old_nodes, self.table_nodes)
                 self._start()
                 self._fresh_stack()
             else:
@@ -351,7 +366,7 @@ class MemoRun:
         t = self.tstats
         stats.memo_entries = int(t[M.USED])
         stats.memo_slots = len(self.table)
-        stats.memo_bytes = self.table.nbytes
+        stats.memo_bytes = self.table.nbytes + self.table_nodes.nbytes
         stats.memo_lookups = int(t[M.LOOKUPS])
         stats.memo_hits = int(t[M.HITS])
         stats.memo_replaced = int(t[M.REPLACED])
@@ -435,25 +450,27 @@ def _load_kernels() -> None:
     tiny = Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
                  np.array([0, 1], np.int32))
     arrays = tiny.copy_arrays()
-    keyinfo = np.array([1, 1, 1, 63], np.int64)
+    keyinfo = np.array([1, 1, 1, 6], np.int64)
     active = np.zeros(2, np.int64)
     M.init_active(arrays[0], arrays[1], arrays[5], tiny.color, active,
                   keyinfo)
     tstats = np.zeros(6, np.int64)
     for rule, build in ((M.MRV, 0), (M.FIRST, 1)):
         a = tuple(x.copy() for x in arrays)
-        table = _table(M.BUCKET, 2 + build, 1)
+        table = _table(M.BUCKET, 2, 1)
+        nodes = np.zeros(M.BUCKET * build, np.int32)
         z = _NO_ZDD if not build else _Nodes(8)
         M.count(*a, tiny.color.copy(), active.copy(), np.zeros(2, np.int32),
                 np.zeros(2, np.int32), np.zeros((2, 1), np.int64),
                 np.zeros(2, np.int64), np.zeros(2, np.uint64),
                 np.array([0, M.FORWARD, 0], np.int64), table, tstats,
-                np.array([rule, _LIMB_BITS, 0, 0, 1, build], np.int64),
+                np.array([rule, _LIMB_BITS, 0, 0, 1, build, build],
+                         np.int64),
                 keyinfo, np.iinfo(np.int64).max, np.zeros(3, np.int64),
-                tiny.option_of, np.zeros(2, np.int32), z.var, z.lo, z.hi,
-                z.unique, z.made)
-        M.rehash(table, _table(2 * M.BUCKET, 2 + build, 1), 2, tstats,
-                 1 + build)
+                tiny.option_of, np.zeros(2, np.int32), nodes, z.var, z.lo,
+                z.hi, z.unique, z.made)
+        M.rehash(table, _table(2 * M.BUCKET, 2, 1), 2, tstats, nodes,
+                 np.zeros(2 * len(nodes), np.int32))
     z = _Nodes(8)
     M.unique_rehash(z.var, z.lo, z.hi, 2, z.unique)
     _loaded = True
