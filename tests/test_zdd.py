@@ -149,6 +149,21 @@ def test_colors_share_subproblems():
     for choose in ("mrv", "first"):
         assert sorted(map(tuple, q.zdd(choose=choose))) == expected
         assert q.count(memo=True, choose=choose) == len(expected) == 3
+    # {C, D} with X free, then {C, D} with X red: one key but for the
+    # color, so the color must be the state's when an entry is stored
+    # (not that of the last node searched below it; a table of one
+    # bucket finds such an entry even when its hash is right).
+    r = ExactCover("ABCD", "X")
+    r.add_option("AB")
+    r.add_option("ABX", colors={"X": "r"})
+    r.add_option("CX", colors={"X": "b"})
+    r.add_option("CX", colors={"X": "r"})
+    r.add_option("DX", colors={"X": "r"})
+    r.add_option("D")
+    for choose in ("mrv", "first"):
+        assert sorted(r.zdd(choose=choose, memo_bytes=0)) == [
+            [0, 2, 5], [0, 3, 4], [0, 3, 5], [1, 3, 4], [1, 3, 5]]
+        assert r.count(memo=True, choose=choose, memo_bytes=0) == 5
 
 
 def test_bounds_are_refused():
