@@ -5,6 +5,9 @@ number of completions of every subproblem, keyed by its set of active
 items, in a bounded table; this module sizes and grows the table, picks the
 item choice rule, runs the kernel in slices (so that a time limit and
 Ctrl-C are honoured) and turns the limbs of the count into an ``int``.
+With colors the key also holds the secondary items' colors (``key_layout``).
+``ExactCover.zdd`` (``dlx.zdd``) runs the same search, a ``MemoRun``
+given a node store: each entry then keeps its subproblem's ZDD node too.
 """
 
 from __future__ import annotations

@@ -400,7 +400,8 @@ class ExactCover:
         the memo only where it pays (see ``dlx.memo.count``).  A memoized
         count combines with ``given``, ``max_nodes`` and ``time_limit``,
         not with ``limit``, ``threads``, ``mrv_cutoff``, an ``algorithm``
-        other than ``"auto"``, colors or bounds.
+        other than ``"auto"``, or bounds (colors it counts, see
+        ``dlx.memo``).
 
         For long counts (see ``dlx.jobs``): ``jobs=N`` counts the tree as
         independent jobs on N processes (0: one per core), ``executor=``
