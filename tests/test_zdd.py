@@ -609,3 +609,12 @@ def test_export_to_graphillion():
     graphillion.setset.set_universe([0, 1])
     with pytest.raises(ValueError, match="universe lacks options"):
         z.to_graphillion()
+
+
+def test_docs_page_runs():
+    """docs/zdd.md's examples, as doctests."""
+    import doctest
+    page = os.path.join(HERE, "..", "docs", "zdd.md")
+    result = doctest.testfile(page, module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 20 and result.failed == 0
