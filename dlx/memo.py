@@ -229,7 +229,7 @@ class MemoRun:
         self.links = links
         # With colors (keyinfo[2] > 0) the key holds the secondary items'
         # colors; with a ZDD (``dlx.zdd.NodeStore``) each entry its node.
-        self.keyinfo = (np.array([nwords, 0, 0, 1], np.int64)
+        self.keyinfo = (np.array([nwords, links.nprimary, 0, 0], np.int64)
                         if keyinfo is None else keyinfo)
         self.zdd = zdd
         self.given_nodes = given_nodes
