@@ -89,7 +89,24 @@ def worker_ours(path: str, choose: str, out: str) -> dict:
     t3 = time.perf_counter()
     return {"seconds": t3 - t0, "build": t2 - t1, "nodes": len(z),
             "count": str(z.count()), "choose": problem.stats.choose,
-            "bytes": problem.stats.memo_bytes + z.nbytes}
+            "bytes": problem.stats.memo_bytes + z.nbytes, "rss": rss()}
+
+
+def rss() -> int:
+    """This process's peak resident memory in bytes (Linux: KiB units)."""
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+# DLX6 runs under this launcher, whose children's peak is DLX6's own.
+LAUNCH = """
+import resource, subprocess, sys
+with open(sys.argv[2]) as fin, open(sys.argv[3], "w") as fout:
+    done = subprocess.run([sys.argv[1], "m1"], stdin=fin, stdout=fout,
+                          stderr=subprocess.PIPE, text=True)
+sys.stderr.write(done.stderr)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+"""
 
 
 def worker_xcover(path: str) -> dict:
@@ -104,7 +121,8 @@ def worker_xcover(path: str) -> dict:
     nodes = sum(1 for _ in xcover.covers_zdd(
         options, primary=list(problem.primary),
         secondary=list(problem.secondary), use_memo_cache=True))
-    return {"seconds": time.perf_counter() - t0, "nodes": nodes}
+    return {"seconds": time.perf_counter() - t0, "nodes": nodes,
+            "rss": rss()}
 
 
 def run_worker(args: list[str], timeout: float) -> dict | None:
@@ -120,22 +138,22 @@ def run_worker(args: list[str], timeout: float) -> dict | None:
 
 
 def run_dlx6(dlx6: str, path: str, out: str, timeout: float) -> dict | None:
-    with open(path) as fin, open(out, "w") as fout:
-        t0 = time.perf_counter()
-        try:
-            done = subprocess.run([dlx6, "m1"], stdin=fin, stdout=fout,
-                                  stderr=subprocess.PIPE, text=True,
-                                  timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return None
-        seconds = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    try:
+        done = subprocess.run([sys.executable, "-c", LAUNCH, dlx6, path,
+                               out], capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    seconds = time.perf_counter() - t0
     report = done.stderr.strip().splitlines()[-1]
     m = re.search(r"Altogether (\d+) solutions?, (\d+)\+(\d+) mems, .* "
                   r"(\d+) bytes", report)
     with open(out) as f:
         lines = sum(1 for _ in f) - 1
     return {"seconds": seconds, "nodes": lines, "printed": m[1],
-            "mems": int(m[2]) + int(m[3]), "bytes": int(m[4])}
+            "mems": int(m[2]) + int(m[3]), "bytes": int(m[4]),
+            "rss": int(done.stdout.split()[-1])}
 
 
 # -- the tables -------------------------------------------------------------------
@@ -255,13 +273,16 @@ def main(argv=None) -> int:
             r = results.get((key, who))
             row += [fmt_time(r, args.timeout), fmt_nodes(r)]
         lines.append("| " + " | ".join(row) + " |")
-    memory = ["| problem | ours-auto MiB | ours-mrv MiB | dlx6 MiB "
-              "(its report) |", "| --- | ---: | ---: | ---: |"]
+    memory = ["| problem | ours-auto data | ours-mrv data | dlx6 data "
+              "(its report) | ours-auto peak | ours-mrv peak | dlx6 peak |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for key in keys:
         cells = []
-        for who in ("ours-auto", "ours-mrv", "dlx6"):
-            r = results.get((key, who))
-            cells.append("" if r is None else f"{r['bytes'] / 2**20:.1f}")
+        for field in ("bytes", "rss"):
+            for who in ("ours-auto", "ours-mrv", "dlx6"):
+                r = results.get((key, who))
+                cells.append("" if r is None else
+                             f"{r[field] / 2**20:,.1f} MiB")
         memory.append(f"| {key} | " + " | ".join(cells) + " |")
     sampling = sampling_table(args.rounds)
     load = os.getloadavg()
@@ -275,8 +296,11 @@ def main(argv=None) -> int:
          "Time: reading the DLX file, building the diagram and writing it "
          "(ours: in a warm worker; dlx6: the whole process). Nodes: the "
          "diagram's, sinks excluded (dlx6: its lines, root excluded).", "",
-         *lines, "", "Memory: ours is the memo table plus the diagram's "
-         "node table; dlx6's is the `bytes` of its report.", "", *memory,
+         *lines, "", "Memory. Data: ours is the memo table plus the "
+         "diagram's node table; dlx6's is the `bytes` of its report, which "
+         "leaves out its hash table. Peak: the process's peak resident "
+         "memory (ours includes Python, numpy and numba, about 150 MiB).",
+         "", *memory,
          "", "Uniform sampling from the 10x10 domino board's diagram "
          "(258,584,046,368 tilings), best of the rounds:", "", *sampling,
          ""])
