@@ -523,8 +523,13 @@ class NodeStore:
 
 def build(problem, given=(), max_nodes=None, time_limit=None, *,
           memo_bytes=None, zdd_bytes=None, choose="auto",
-          limb_bits=memo._LIMB_BITS, min_cost=1) -> ZDD:
-    """The ZDD of the solutions of ``problem`` (see ``ExactCover.zdd``)."""
+          limb_bits=62, min_cost=1) -> ZDD:
+    """The ZDD of the solutions of ``problem`` (see ``ExactCover.zdd``).
+
+    ``limb_bits`` (62 as in ``dlx.memo.count``) and ``min_cost`` are that
+    function's test knobs: narrow limbs make counts overflow and the
+    search restart; entries whose search took fewer nodes are not kept.
+    """
     max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
     time_limit = search.seconds("time_limit", time_limit)
     memo_bytes = search.whole_number(
