@@ -41,7 +41,6 @@ others); ``ZDD.read`` of DLX6's output gives the same solutions.
 from __future__ import annotations
 
 import heapq
-import io
 import os
 import random
 import re
