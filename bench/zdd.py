@@ -93,19 +93,29 @@ def worker_ours(path: str, choose: str, out: str) -> dict:
 
 
 def rss() -> int:
-    """This process's peak resident memory in bytes (Linux: KiB units)."""
-    import resource
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    """This process's peak resident memory in bytes: VmHWM (Linux), not
+    getrusage's maxrss, which a child inherits from the parent it was
+    forked from (the bench's own process, large after reading DLX6's
+    biggest diagrams)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return 0
 
 
-# DLX6 runs under this launcher, whose children's peak is DLX6's own.
+# DLX6 runs under this small launcher, which times it alone and reports
+# its peak memory (its children's maxrss: DLX6's, forked from the
+# launcher, not from the bench).
 LAUNCH = """
-import resource, subprocess, sys
+import resource, subprocess, sys, time
 with open(sys.argv[2]) as fin, open(sys.argv[3], "w") as fout:
+    t0 = time.perf_counter()
     done = subprocess.run([sys.argv[1], "m1"], stdin=fin, stdout=fout,
                           stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - t0
 sys.stderr.write(done.stderr)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+print(seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
 """
 
 
@@ -126,6 +136,7 @@ def worker_xcover(path: str) -> dict:
 
 
 def run_worker(args: list[str], timeout: float) -> dict | None:
+    """A worker process's answer, None when it ran past ``timeout``."""
     try:
         done = subprocess.run([sys.executable, __file__, "--worker", *args],
                               capture_output=True, text=True,
@@ -138,26 +149,26 @@ def run_worker(args: list[str], timeout: float) -> dict | None:
 
 
 def run_dlx6(dlx6: str, path: str, out: str, timeout: float) -> dict | None:
-    t0 = time.perf_counter()
     try:
         done = subprocess.run([sys.executable, "-c", LAUNCH, dlx6, path,
                                out], capture_output=True, text=True,
                               timeout=timeout)
     except subprocess.TimeoutExpired:
         return None
-    seconds = time.perf_counter() - t0
+    seconds, peak = done.stdout.split()[-2:]
     report = done.stderr.strip().splitlines()[-1]
     m = re.search(r"Altogether (\d+) solutions?, (\d+)\+(\d+) mems, .* "
                   r"(\d+) bytes", report)
     with open(out) as f:
         lines = sum(1 for _ in f) - 1
-    return {"seconds": seconds, "nodes": lines, "printed": m[1],
+    return {"seconds": float(seconds), "nodes": lines, "printed": m[1],
             "mems": int(m[2]) + int(m[3]), "bytes": int(m[4]),
-            "rss": int(done.stdout.split()[-1])}
+            "rss": int(peak)}
 
 
 # -- the tables -------------------------------------------------------------------
 def fmt_time(result, timeout) -> str:
+    """A time, or ``> T`` for a run stopped at its timeout."""
     if result is None:
         return f"> {timeout:.0f} s"
     s = result["seconds"]
@@ -169,7 +180,6 @@ def fmt_nodes(result) -> str:
 
 
 def sampling_table(rounds: int) -> list[str]:
-    import dlx
     from dlx.problems.tiling import tiling
     tiling("4x4").zdd()
     best = {}
@@ -204,6 +214,8 @@ def main(argv=None) -> int:
     parser.add_argument("--contenders", default=",".join(CONTENDERS))
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--xcover-timeout", type=float, default=None,
+                        help="xcover's own (default: --timeout)")
     parser.add_argument("--dlx6", default=os.environ.get(
         "DLX6", "/work/knuth/dlx6"))
     parser.add_argument("--markdown", metavar="FILE")
@@ -226,6 +238,10 @@ def main(argv=None) -> int:
         except ImportError:
             print("xcover is not installed: left out", file=sys.stderr)
             contenders.remove("xcover")
+    def limit(who):
+        return (args.xcover_timeout or args.timeout) if who == "xcover" \
+            else args.timeout
+
     folder = tempfile.mkdtemp(prefix="bench-zdd-")
     results: dict = {}
     for key in keys:
@@ -236,7 +252,8 @@ def main(argv=None) -> int:
                 if who == "dlx6":
                     r = run_dlx6(args.dlx6, path, out, args.timeout)
                 elif who == "xcover":
-                    r = run_worker(["xcover", path], args.timeout)
+                    r = run_worker(["xcover", path],
+                                   args.xcover_timeout or args.timeout)
                 else:
                     r = run_worker(["ours", path, who.split("-")[1], out],
                                    args.timeout)
@@ -244,7 +261,7 @@ def main(argv=None) -> int:
                 if old == "missing" or (r is not None and (
                         old is None or r["seconds"] < old["seconds"])):
                     results[key, who] = r
-                print(key, who, fmt_time(r, args.timeout), fmt_nodes(r),
+                print(key, who, fmt_time(r, limit(who)), fmt_nodes(r),
                       file=sys.stderr)
         # Check our diagrams against DLX6's, read back exactly.
         theirs = results.get((key, "dlx6"))
@@ -271,7 +288,7 @@ def main(argv=None) -> int:
         row = [key, f"{count:.3g}" if count > 10 ** 6 else f"{count:,}"]
         for who in contenders:
             r = results.get((key, who))
-            row += [fmt_time(r, args.timeout), fmt_nodes(r)]
+            row += [fmt_time(r, limit(who)), fmt_nodes(r)]
         lines.append("| " + " | ".join(row) + " |")
     memory = ["| problem | ours-auto data | ours-mrv data | dlx6 data "
               "(its report) | ours-auto peak | ours-mrv peak | dlx6 peak |",
@@ -292,9 +309,11 @@ def main(argv=None) -> int:
                f"{time.strftime('%Y-%m-%d')}")
     text = "\n".join(
         ["## ZDDs of all solutions (bench/zdd.py)", "",
-         f"`python bench/zdd.py --rounds {args.rounds}` on {machine}. "
+         f"`python bench/zdd.py --rounds {args.rounds} --timeout "
+         f"{args.timeout:.0f} --xcover-timeout {limit('xcover'):.0f}` on "
+         f"{machine}. "
          "Time: reading the DLX file, building the diagram and writing it "
-         "(ours: in a warm worker; dlx6: the whole process). Nodes: the "
+         "(ours: in a warm worker; dlx6: its whole process). Nodes: the "
          "diagram's, sinks excluded (dlx6: its lines, root excluded).", "",
          *lines, "", "Memory. Data: ours is the memo table plus the "
          "diagram's node table; dlx6's is the `bytes` of its report, which "
