@@ -315,15 +315,22 @@ class ZDD:
         else:
             names = [x + 1 for x in var[2:]]
         lo, hi = self.lo.tolist(), self.hi.tolist()
-        lines = [f"{v:x}: (~{names[v - 2]}?{lo[v]:x}:{hi[v]:x})\n"
-                 for v in range(2, self.root + 1)]
-        lines.append(f"{max(self.root + 1, 2):x}: (~0?0:{self.root:x})\n")
-        text = "".join(lines)
+
+        def chunks(out):
+            # In pieces of 2**16 lines: a big diagram's text never sits
+            # in memory whole.
+            for start in range(2, self.root + 1, 1 << 16):
+                out.write("".join(
+                    f"{v:x}: (~{names[v - 2]}?{lo[v]:x}:{hi[v]:x})\n"
+                    for v in range(start, min(start + (1 << 16),
+                                              self.root + 1))))
+            out.write(f"{max(self.root + 1, 2):x}: (~0?0:{self.root:x})\n")
+
         if isinstance(file, (str, os.PathLike)):
             with open(file, "w") as f:
-                f.write(text)
+                chunks(f)
         else:
-            file.write(text)
+            chunks(file)
 
     @classmethod
     def read(cls, file: PathOrFile, problem=None) -> "ZDD":
