@@ -264,6 +264,9 @@ class MemoRun:
         """Fresh links with the givens chosen; False when they clash."""
         self.arrays = self.links.copy_arrays()
         if self.keyinfo[2]:
+            # With colors, the givens are chosen with DLX2's kernels
+            # (compiled here, only when needed: they take seconds).
+            xcc.load_kernels(xcc.COLORS, "search")
             self.color = self.links.color.copy()
             updates = xcc.commit_givens(xcc.kernel(xcc.COLORS),
                                         self.given_nodes,
@@ -449,7 +452,6 @@ def _load_kernels() -> None:
     if _loaded:
         return
     load_kernels("steps")  # the givens are chosen with DLX1's own kernels
-    xcc.load_kernels(xcc.COLORS, "search")  # and DLX2's, with colors
     tiny = Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
                  np.array([0, 1], np.int32))
     arrays = tiny.copy_arrays()
