@@ -21,8 +21,9 @@ from .formats import DLXFormatError, dump, dumps, load, loads
 from .problem import ExactCover
 from .services.batch import BatchResult
 from .services.search import BudgetExhausted, Interrupted, Stats
+from .services.zdd import ZDD
 
 __all__ = ["ExactCover", "Stats", "BatchResult", "BudgetExhausted",
-           "Interrupted", "Unsupported",
+           "Interrupted", "Unsupported", "ZDD",
            "DLXFormatError", "load", "loads", "dump", "dumps", "problems",
            "__version__"]

@@ -12,6 +12,7 @@
   dlx debruijn 4 [--symbols K]  de Bruijn sequences (colors: XCC)
   dlx rooks 6 2               k rooks in every row and column (bounds: MCC)
   dlx tiling dominoes 8x8     tile a board with pieces used any number of times
+  dlx zdd OUT --sample N      answer from a saved ZDD (dlx solve FILE --zdd OUT)
 
 Solutions go to standard output (the first one by default; --all or
 --limit N for more); --count prints how many instead, the count alone on
@@ -38,6 +39,7 @@ import re
 import sys
 from typing import Callable, Iterable
 
+from . import cli_zdd
 from .cli_best import add_best_option, run_best
 from .cli_count import (CountUsageError, add_count_options,
                         add_estimate_options, add_memo_options,
@@ -142,6 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "problem's shape")
     _add_output_options(solve, symmetric=False, memo=True)
     add_best_option(solve)
+    cli_zdd.add_zdd_option(solve)
+    cli_zdd.add_zdd_command(commands)
 
     estimate = commands.add_parser(
         "estimate", help="estimate the size of a search (DLX format)",
@@ -404,6 +408,9 @@ def _solve(args) -> int:
         raise UsageError(f"cannot read {args.file}: {error.strerror}") \
             from None
 
+    if getattr(args, "zdd", None) is not None:
+        return cli_zdd.solve_zdd(args, problem)
+
     def draw(problem, solution):  # as the file wrote them, with colors
         return "\n".join(problem.option_line(k) for k in solution)
 
@@ -660,6 +667,8 @@ def main(argv: list[str] | None = None) -> int:
             status = _rooks(args)
         elif args.command == "tiling":
             status = _tiling(args, args.parser)
+        elif args.command == "zdd":
+            status = cli_zdd.run(args)
         else:
             status = _langford(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit

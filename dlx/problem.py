@@ -462,7 +462,8 @@ class ExactCover:
         the memo only where it pays (see ``dlx.memo.count``).  A memoized
         count combines with ``given``, ``max_nodes`` and ``time_limit``,
         not with ``limit``, ``threads``, ``mrv_cutoff``, an ``algorithm``
-        other than ``"auto"``, colors or bounds.
+        other than ``"auto"``, or bounds (colors it counts, see
+        ``dlx.memo``).
 
         For long counts (see ``dlx.jobs``): ``jobs=N`` counts the tree as
         independent jobs on N processes (0: one per core), ``executor=``
@@ -493,6 +494,20 @@ class ExactCover:
         from .services.best import best
         return best(self, k, given=given, max_nodes=max_nodes,
                     time_limit=time_limit, progress=progress)
+
+    def zdd(self, *, given: Iterable[int] = (), max_nodes: int | None = None,
+            time_limit: float | None = None, memo_bytes: int | None = None,
+            zdd_bytes: int | None = None, choose: str = "auto"):
+        """Every solution at once: a ``dlx.ZDD`` built by the memoized
+        search of ``count(memo=True)`` (see ``dlx.services.zdd``; ``memo_bytes``
+        and ``choose`` as there, ``zdd_bytes`` limits the diagram: default
+        1 GiB).  Raises ``BudgetExhausted`` when ``max_nodes``,
+        ``time_limit`` or ``zdd_bytes`` stops it, ``Interrupted`` on
+        Ctrl-C: a partial diagram is never returned."""
+        from .services.zdd import build
+        return build(self, given, max_nodes, time_limit,
+                     memo_bytes=memo_bytes, zdd_bytes=zdd_bytes,
+                     choose=choose)
 
     def estimate(self, probes: int = 10_000, *, seed: int = 0,
                  given: Iterable[int] = (), mrv_cutoff: int = 0,

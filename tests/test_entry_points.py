@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from dlx import ExactCover, Unsupported, dumps, jobs
 from dlx.cli import main as dlx_main
 from dlx.engines import EXACT, engine_for
+from dlx.engines.memo import Memo
 
 from reference import generalized_covers
 
@@ -95,7 +96,7 @@ def split_sums(p, given, algorithm):
 def memoized(p, given, algorithm):
     """A memoized count where the engine has a memo key for the kind; the
     one sentence of refusal elsewhere (and then the plain count)."""
-    if p.kind != EXACT:
+    if p.kind not in Memo.kinds:
         with pytest.raises(Unsupported, match="memoized counting is not "
                            "available for a problem with"):
             p.count(given=given, memo=True)
@@ -226,14 +227,14 @@ def test_knuths_examples_through_the_web_api(client):
 
 
 def test_a_refusal_is_the_same_sentence_everywhere(tmp_path, capsys):
-    p = ExactCover(["A"], ["X"])
-    p.add_option(["A", "X"], colors={"X": "r"})
+    p = ExactCover(["A"], bounds={"A": (1, 2)})
+    p.add_options([["A"], ["A"]])
     with pytest.raises(Unsupported) as refused:
         p.count(memo=True)
     sentence = str(refused.value)
     assert sentence.startswith("memoized counting is not available for a "
-                               "problem with colors")
-    path = tmp_path / "colored.dlx"
+                               "problem with bounds")
+    path = tmp_path / "bounded.dlx"
     path.write_text(dumps(p))
     assert dlx_main(["solve", str(path), "--count", "--memo"]) == 2
     assert capsys.readouterr().err.strip() == f"dlx: error: {sentence}"

@@ -182,6 +182,7 @@ class DLX2(Engine):
     program = "DLX2"
     algorithm = "links"
     kinds = frozenset({COLORS})
+    arrays_key = "links"
 
     def build(self, problem) -> Links:
         s = problem.structure()

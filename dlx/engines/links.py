@@ -415,10 +415,12 @@ class DLX1(Engine):
     algorithm = "links"
     kinds = frozenset({EXACT})
     hands_back = True
+    #: DLX1's arrays are DLX2's and the memo's: built once for all three.
+    arrays_key = "links"
 
     def build(self, problem) -> Links:
         s = problem.structure()
-        return Links(s.nitems, s.nprimary, s.members, s.sizes)
+        return Links(s.nitems, s.nprimary, s.members, s.sizes, s.colors)
 
     def load(self, *parts):
         load_kernels(*("steps" if part == "split" else part

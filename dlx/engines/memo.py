@@ -1,4 +1,5 @@
-"""Memoized counting: the engine of ``dlx.kernels.memo``.
+"""Memoized counting, and the ZDD of every solution: the engine of
+``dlx.kernels.memo``.
 
 ``ExactCover.count(memo=True)`` runs it (through ``dlx.services.memo``,
 which validates and reports).  The kernel remembers the
@@ -14,8 +15,11 @@ import math
 
 import numpy as np
 
+from ..kernels import colors as C
 from ..kernels import memo as M
-from .base import EXACT, EXHAUSTED, OUT_OF_NODES, Engine, Run
+from .base import COLORS, EXACT, EXHAUSTED, OUT_OF_NODES, Engine, Run
+from .colors import commit_givens as commit_colored
+from .colors import load_kernels as load_colors_kernels
 from .links import Links, commit_givens, load_kernels
 
 #: The table's default size limit: 256 MiB.
@@ -76,9 +80,16 @@ class MemoRun(Run):
     """
 
     def __init__(self, links: Links, given_nodes, nwords: int, memo_bytes,
-                 rule: int, limb_bits: int, min_cost: int, probe: bool):
+                 rule: int, limb_bits: int, min_cost: int, probe: bool,
+                 keyinfo=None, zdd=None):
         load_memo_kernels()
         self.links = links
+        # With colors (keyinfo[2] > 0) the key holds the secondary items'
+        # colors; with a ZDD (``dlx.services.zdd.NodeStore``) each entry
+        # its node.
+        self.keyinfo = (np.array([nwords, links.nprimary, 0, 0], np.int64)
+                        if keyinfo is None else keyinfo)
+        self.zdd = zdd
         self.given_nodes = given_nodes
         self.nwords = nwords
         self.memo_bytes = memo_bytes
@@ -95,9 +106,13 @@ class MemoRun(Run):
                                        self.arrays[1], limb_bits)
         self.limbs = 1
         self.most_slots = slots_within(memo_bytes, self._entry_bytes())
-        self.table = _table(min(_FIRST_SLOTS, self.most_slots), nwords, 1)
+        self._new_table(min(_FIRST_SLOTS, self.most_slots), nwords, 1)
         self.tstats = np.zeros(6, np.int64)
-        self.config = np.array([rule, limb_bits, 0, 0, min_cost], np.int64)
+        # DLX6's verbs where the problem has secondary items (see
+        # dlx.kernels.memo), the plain ones elsewhere.
+        dlx6 = self.keyinfo[2] > 0 or len(links.llink) - 2 > links.nprimary
+        self.config = np.array([rule, limb_bits, 0, 0, min_cost,
+                                0 if zdd is None else 1, dlx6], np.int64)
         self.kernel_counters = np.zeros(3, np.int64)
         self.kernel_counters[1] = self.given_updates
         self.probe = probe
@@ -106,13 +121,24 @@ class MemoRun(Run):
     def _start(self) -> bool:
         """Fresh links with the givens chosen; False when they clash."""
         self.arrays = self.links.copy_arrays()
-        updates = commit_givens(self.given_nodes, self.arrays)
+        if self.keyinfo[2]:
+            # With colors, the givens are chosen with DLX2's kernels
+            # (compiled here, only when needed: they take seconds).
+            load_colors_kernels("search")
+            self.color = self.links.color.copy()
+            updates = commit_colored(C, self.given_nodes,
+                                     self.arrays + (self.color,))
+            updates = None if updates < 0 else updates
+        else:
+            self.color = np.zeros(1, np.int32)  # never read
+            updates = commit_givens(self.given_nodes, self.arrays)
         if updates is None:
             self.given_updates = 0
             return False
         self.given_updates = updates
         self.active = np.zeros(self.nwords, np.int64)
-        M.init_active(self.arrays[0], self.arrays[1], self.active)
+        M.init_active(self.arrays[0], self.arrays[1], self.arrays[5],
+                      self.color, self.active, self.keyinfo)
         return True
 
     def _fresh_stack(self):
@@ -122,10 +148,20 @@ class MemoRun(Run):
         self.acc = np.zeros((d, self.limbs), np.int64)
         self.born = np.zeros(d, np.int64)
         self.hashes = np.zeros(d, np.uint64)
-        self.state = np.array([0, M.FORWARD], np.int64)
+        self.state = np.array([0, M.FORWARD, 0], np.int64)
+        self.chain = np.zeros(d, np.int32)
 
     def _entry_bytes(self) -> int:
-        return 8 * (1 + self.nwords + self.limbs)
+        return 8 * (1 + self.nwords + self.limbs) + (4 if self.zdd else 0)
+
+    def _new_table(self, slots: int, nwords: int, limbs: int):
+        """A fresh table, and beside it its entries' ZDD nodes when a ZDD
+        is built; returns the old pair."""
+        old = getattr(self, "table", None), getattr(self, "table_nodes",
+                                                    None)
+        self.table = _table(slots, nwords, limbs)
+        self.table_nodes = np.zeros(slots if self.zdd else 0, np.int32)
+        return old
 
     def step(self, want: int, stop_at: int, store: bool):
         """Count on until ``counters[0]`` reaches ``stop_at`` or the end."""
@@ -135,14 +171,21 @@ class MemoRun(Run):
             table = self.table
             self.config[2] = 1 if 2 * len(table) <= self.most_slots else 0
             self.config[3] = len(table) // 2
-            status = M.count(*self.arrays, self.active, self.choice,
-                             self.item, self.acc, self.born, self.hashes,
-                             self.state, table, self.tstats, self.config,
-                             stop_at, self.kernel_counters)
-            if status == M.GROW:
-                bigger = _table(2 * len(table), self.nwords, self.limbs)
-                M.rehash(table, bigger, self.nwords, self.tstats)
-                self.table = bigger
+            z = self.zdd or NO_ZDD
+            status = M.count(*self.arrays, self.color, self.active,
+                             self.choice, self.item, self.acc, self.born,
+                             self.hashes, self.state, table, self.tstats,
+                             self.config, self.keyinfo, stop_at,
+                             self.kernel_counters, self.links.option_of,
+                             self.chain, self.table_nodes, z.var, z.lo, z.hi,
+                             z.unique, z.made)
+            if status == M.ROOM:
+                self.zdd.grow()
+            elif status == M.GROW:
+                old, old_nodes = self._new_table(2 * len(table), self.nwords,
+                                                 self.limbs)
+                M.rehash(old, self.table, self.nwords, self.tstats,
+                         old_nodes, self.table_nodes)
             elif status == M.OVERFLOW:
                 # Every count in the table is exact (a store comes before
                 # the addition that could overflow): widen them all and
@@ -151,10 +194,11 @@ class MemoRun(Run):
                 self.limbs = min(self.enough_limbs, 2 * self.limbs)
                 self.most_slots = slots_within(self.memo_bytes,
                                                 self._entry_bytes())
-                wider = _table(min(len(table), self.most_slots), self.nwords,
-                               self.limbs)
-                M.rehash(table, wider, self.nwords, self.tstats)
-                self.table = wider
+                old, old_nodes = self._new_table(
+                    min(len(table), self.most_slots), self.nwords,
+                    self.limbs)
+                M.rehash(old, self.table, self.nwords, self.tstats,
+                         old_nodes, self.table_nodes)
                 self._start()
                 self._fresh_stack()
             else:
@@ -184,7 +228,7 @@ class MemoRun(Run):
         t = self.tstats
         stats.memo_entries = int(t[M.USED])
         stats.memo_slots = len(self.table)
-        stats.memo_bytes = self.table.nbytes
+        stats.memo_bytes = self.table.nbytes + self.table_nodes.nbytes
         stats.memo_lookups = int(t[M.LOOKUPS])
         stats.memo_hits = int(t[M.HITS])
         stats.memo_replaced = int(t[M.REPLACED])
@@ -206,30 +250,55 @@ _loaded = False
 
 def load_memo_kernels() -> None:
     """Compile (or load from the cache) the memo kernels once, on a
-    one-item problem, so that ``stats.seconds`` times the count alone."""
+    two-item colored problem, counting and building a ZDD, so that
+    ``stats.seconds`` times the count alone."""
     global _loaded
     if _loaded:
         return
     load_kernels("steps")  # the givens are chosen with DLX1's own kernels
-    tiny = Links(1, 1, np.array([1], np.int64), np.array([1], np.int64))
+    tiny = Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
+                 np.array([0, 1], np.int32))
     arrays = tiny.copy_arrays()
-    active = np.zeros(1, np.int64)
-    M.init_active(arrays[0], arrays[1], active)
-    table = _table(M.BUCKET, 1, 1)
-    bigger = _table(2 * M.BUCKET, 1, 1)
+    keyinfo = np.array([1, 1, 1, 6], np.int64)
+    active = np.zeros(2, np.int64)
+    M.init_active(arrays[0], arrays[1], arrays[5], tiny.color, active,
+                  keyinfo)
     tstats = np.zeros(6, np.int64)
-    for rule in (M.MRV, M.FIRST):
+    for rule, build in ((M.MRV, 0), (M.FIRST, 1)):
         a = tuple(x.copy() for x in arrays)
-        M.count(*a, active.copy(), np.zeros(2, np.int32),
+        table = _table(M.BUCKET, 2, 1)
+        nodes = np.zeros(M.BUCKET * build, np.int32)
+        z = NO_ZDD if not build else Nodes(8)
+        M.count(*a, tiny.color.copy(), active.copy(), np.zeros(2, np.int32),
                 np.zeros(2, np.int32), np.zeros((2, 1), np.int64),
                 np.zeros(2, np.int64), np.zeros(2, np.uint64),
-                np.array([0, M.FORWARD], np.int64), table, tstats,
-                np.array([rule, LIMB_BITS, 0, 0, 1], np.int64),
-                np.iinfo(np.int64).max, np.zeros(3, np.int64))
-    M.rehash(table, bigger, 1, tstats)
+                np.array([0, M.FORWARD, 0], np.int64), table, tstats,
+                np.array([rule, LIMB_BITS, 0, 0, 1, build, build],
+                         np.int64),
+                keyinfo, np.iinfo(np.int64).max, np.zeros(3, np.int64),
+                tiny.option_of, np.zeros(2, np.int32), nodes, z.var, z.lo,
+                z.hi, z.unique, z.made)
+        M.rehash(table, _table(2 * M.BUCKET, 2, 1), 2, tstats, nodes,
+                 np.zeros(2 * len(nodes), np.int32))
+    z = Nodes(8)
+    M.unique_rehash(z.var, z.lo, z.hi, 2, z.unique)
     _loaded = True
 
 
+class Nodes:
+    """Arrays for a ZDD's nodes as the kernel takes them (see
+    ``dlx.services.zdd.NodeStore``, which grows them); empty, they stand
+    for "no ZDD" in a plain count."""
+
+    def __init__(self, capacity: int):
+        self.var = np.zeros(capacity, np.int32)
+        self.lo = np.zeros(capacity, np.int32)
+        self.hi = np.zeros(capacity, np.int32)
+        self.unique = np.zeros(2 * capacity, np.int32)
+        self.made = np.array([2], np.int64)
+
+
+NO_ZDD = Nodes(0)
 
 
 class Memo(Engine):
@@ -239,17 +308,17 @@ class Memo(Engine):
     name = "memo"
     program = "memo counting"
     algorithm = "memo"
-    kinds = frozenset({EXACT})
+    kinds = frozenset({EXACT, COLORS})
     streams = False
     batches = False
     splits = False
     cutoff = False
-    #: Its arrays are DLX1's, built once for both.
-    arrays_key = "dlx1"
+    #: Its arrays are DLX1's (DLX2's with colors), built once for both.
+    arrays_key = "links"
 
     def build(self, problem) -> Links:
         s = problem.structure()
-        return Links(s.nitems, s.nprimary, s.members, s.sizes)
+        return Links(s.nitems, s.nprimary, s.members, s.sizes, s.colors)
 
     def load(self, *parts):
         load_memo_kernels()
@@ -257,10 +326,12 @@ class Memo(Engine):
     def start(self, arrays, given_nodes, cutoff=0, *, nwords: int = 0,
               memo_bytes: int = DEFAULT_MEMO_BYTES, rule: int = M.MRV,
               limb_bits: int = LIMB_BITS, min_cost: int = 1,
-              probe: bool = False) -> MemoRun:
+              probe: bool = False, keyinfo=None, zdd=None) -> MemoRun:
         """A memoized count below the givens (see ``MemoRun``): ``rule``
         is ``dlx.kernels.memo.MRV`` or ``FIRST``; ``nwords``: key words
-        (0: enough for every item)."""
+        (0: enough for every item), ``keyinfo``: the key's layout with
+        colors (``dlx.services.memo.key_layout``); ``zdd``: a node store,
+        to build the ZDD of the solutions in the same search."""
         nwords = nwords or (len(arrays.llink) + 63) // 64
         return MemoRun(arrays, given_nodes, nwords, memo_bytes, rule,
-                       limb_bits, min_cost, probe)
+                       limb_bits, min_cost, probe, keyinfo, zdd)

@@ -1,12 +1,21 @@
-"""Memoized counting: Algorithm X that remembers each subproblem's count.
+"""Memoized counting: Algorithm X that remembers each subproblem's count
+and, when asked, its ZDD.
 
 The idea is Nishino, Yasuda, Minato and Nagata's DXZ ("Dancing with
-Decision Diagrams", AAAI 2017), kept to counting: the number of ways to
-finish a partial cover depends only on which items are still active (the
-active options are exactly those whose items are all active), and the
-same set of active items is reached along many paths.  So each search-tree
-node looks its set up in a table first, and stores its count when its
-subtree is done.
+Decision Diagrams", AAAI 2017) and Knuth's DLX6: the ways to finish a
+partial cover depend only on which items are still active (the active
+options are exactly those whose items are all active), and the same set
+of active items is reached along many paths.  So each search-tree node
+looks its set up in a table first, and stores its count when its subtree
+is done.  Building the ZDD of the solutions is the same search: each
+entry also remembers its subproblem's ZDD node (``table_nodes``), and a
+level's options fold into a chain of nodes as they finish (see ``count``
+and ``make_node``).
+
+With secondary items the search uses DLX6's verbs (``hide6`` ...): a
+secondary item is in the key only while an active option uses it, and
+with colors (DLX2's ``purify``) the key also holds, per such item, the
+color it is purified to (``colors_key``; ``keyinfo`` says where).
 
 Arrays (besides DLX1's ``llink rlink ulink dlink top length``, used as in
 ``dlx.kernels.links``, ``COVERED`` offset included):
@@ -14,7 +23,8 @@ Arrays (besides DLX1's ``llink rlink ulink dlink top length``, used as in
 * ``active``: int64[W], bit ``i`` set iff item ``i`` (primary or
   secondary; bit 0 and bit N+1 are the roots, never set) is active.
   ``cover``/``uncover`` here keep it in step with the item lists; it *is*
-  the key of the current subproblem.
+  the key of the current subproblem (a secondary item's bit only while
+  an active option uses it; with colors, words of color fields follow).
 * The table: ``table`` int64[cap, 1 + W + L], one row per slot holding
   ``work`` (search-tree nodes the entry stood for when it was stored; 0
   marks an empty slot), the key (a copy of ``active``) and the count; one
@@ -24,7 +34,8 @@ Arrays (besides DLX1's ``llink rlink ulink dlink top length``, used as in
   never emptied, so a lookup stops at the first empty slot of its bucket.
   When a bucket is full, a new entry replaces the one that cost the
   fewest nodes (it is the cheapest to recompute): the table never fails,
-  it forgets.
+  it forgets.  ``table_nodes`` int32[cap] (empty when no ZDD is built)
+  holds each entry's ZDD node.
 * Counts are exact whatever their size: a count is ``L`` limbs of ``shift``
   bits (``shift`` <= 62, so a sum of two limbs and a carry fits an int64),
   least significant first.  An addition that carries out of the top limb
@@ -38,11 +49,19 @@ Arrays (besides DLX1's ``llink rlink ulink dlink top length``, used as in
   entering ``level``) is the number of solutions in the part of the tree
   already explored: the partial count after a budget stops the search.
 
-``state`` is ``(level, where)`` as in ``dlx.kernels.links.search``;
+* The ZDD: nodes ``zvar zlo zhi`` (int32, 0 and 1 the sinks, ``made[0]``
+  the next node's number), made only through the ``unique`` table (int32,
+  open addressing, at most half full), so no two nodes are alike; the
+  stack's ``chain[l]`` is level ``l``'s chain so far.
+
+``state`` is ``(level, where, zres)`` as in ``dlx.kernels.links.search``,
+``zres`` the ZDD of the subtree just finished (0: none pending);
 ``counters`` is ``(nodes, updates, leaves)``; ``tstats`` is
 ``(used, lookups, hits, stores, replaced, saved)``; ``config`` is
-``(rule, shift, can_grow, grow_at, min_cost)`` (a subproblem whose search
-took fewer than ``min_cost`` nodes is not stored).  Nodes are counted like DLX1's: every node entered
+``(rule, shift, can_grow, grow_at, min_cost, build, dlx6)`` (a subproblem
+whose search took fewer than ``min_cost`` nodes is not stored; ``build``:
+make the ZDD; ``dlx6``: DLX6's verbs); ``keyinfo`` is ``(W, nprimary,
+cbits, lg)`` (see ``set_key``).  Nodes are counted like DLX1's: every node entered
 to choose an item (a memo hit included: it is entered, then answered from
 the table) and every leaf (a solution reached by the search itself).
 """
@@ -70,6 +89,7 @@ EXHAUSTED = 0  # the count is in acc[0]
 OUT_OF_NODES = 2  # the node budget ran out; resumable
 GROW = 3  # the table is past config[3] entries and may grow; resumable
 OVERFLOW = 4  # a count needs more limbs; the search must restart
+ROOM = 5  # the ZDD's arrays are full; resumable once they are larger
 
 # tstats fields.
 USED = 0
@@ -78,6 +98,27 @@ HITS = 2
 STORES = 3
 REPLACED = 4
 SAVED = 5  # nodes the hits stood for (the work stored with their entries)
+
+
+@njit(cache=True)
+def set_key(x, live, c, active, keyinfo):
+    """Set (``live``) or clear item x's bit in the key and, with colors,
+    write c (0: unpurified) into a secondary item's color field:
+    ``keyinfo`` is ``(W, nprimary, cbits, lg)``, fields of ``cbits`` bits
+    (a power of two), ``2**lg`` to a word, in the words after the ``W``
+    words of bits.  No division: a kernel that may divide by zero checks
+    for it and may raise, which slows every caller."""
+    if live:
+        active[x >> 6] |= np.int64(1) << (x & 63)
+    else:
+        active[x >> 6] &= ~(np.int64(1) << (x & 63))
+    if keyinfo[2] != 0 and x > keyinfo[1]:
+        j = x - keyinfo[1] - 1
+        w = keyinfo[0] + (j >> keyinfo[3])
+        shift = (j & ((np.int64(1) << keyinfo[3]) - 1)) * keyinfo[2]
+        mask = ((np.int64(1) << keyinfo[2]) - 1) << shift
+        field = np.int64(c) << shift if live else np.int64(0)
+        active[w] = (active[w] & ~mask) | field
 
 
 @njit(cache=True)
@@ -178,6 +219,194 @@ def uncover_rest(p, llink, rlink, ulink, dlink, top, length, active):
             q -= 1
 
 
+# -- DLX6's verbs ---------------------------------------------------------------
+# Problems with secondary items (colored or not) search with these: the
+# key holds a secondary item only while an active option uses it (DLX6's
+# signature: far more hits on such problems, and equal keys still mean
+# equal sets of active options), and with colors each such item's color.
+# The plain verbs above stay as they were, without the test this needs:
+# they are the inner loop of every count without secondary items.
+#
+# Colors as in DLX2, but for one thing: hide unlinks a purified node
+# (color -1) too, as it does any other, so that an item's length is the
+# number of active options that use it.  Undoing in reverse order relinks
+# such a node before unpurify walks the list to give it its color back.
+
+@njit(cache=True)
+def hide6(p, ulink, dlink, top, length, color, active, keyinfo):
+    """hide, and a secondary item whose length drops to 0 leaves the key:
+    no active option uses it (its color field, if any, is rewritten by
+    ``colors_key``)."""
+    updates = 0
+    q = p + 1
+    while q != p:
+        x = top[U(q)]
+        u = ulink[U(q)]
+        if x <= 0:
+            q = u
+        else:
+            d = dlink[U(q)]
+            dlink[U(u)] = d
+            ulink[U(d)] = u
+            length[U(x)] -= 1
+            if length[U(x)] == 0 and x > keyinfo[1]:
+                active[x >> 6] &= ~(np.int64(1) << (x & 63))
+            updates += 1
+            q += 1
+    return updates
+
+
+@njit(cache=True)
+def unhide6(p, ulink, dlink, top, length, color, active, keyinfo):
+    """Inverse of hide6, walking leftward."""
+    q = p - 1
+    while q != p:
+        x = top[U(q)]
+        d = dlink[U(q)]
+        if x <= 0:
+            q = d
+        else:
+            u = ulink[U(q)]
+            dlink[U(u)] = q
+            ulink[U(d)] = q
+            length[U(x)] += 1
+            if length[U(x)] == 1 and x > keyinfo[1]:
+                active[x >> 6] |= np.int64(1) << (x & 63)
+            q -= 1
+
+
+@njit(cache=True)
+def cover6(i, llink, rlink, ulink, dlink, top, length, color, active,
+           keyinfo):
+    """cover, with hide6."""
+    left = llink[U(i)]
+    right = rlink[U(i)]
+    rlink[U(left)] = right
+    llink[U(right)] = left
+    length[U(i)] += COVERED
+    active[i >> 6] &= ~(np.int64(1) << (i & 63))  # its color field is 0
+    updates = 1
+    p = dlink[U(i)]
+    while p != i:
+        updates += hide6(p, ulink, dlink, top, length, color, active,
+                         keyinfo)
+        p = dlink[U(p)]
+    return updates
+
+
+@njit(cache=True)
+def uncover6(i, llink, rlink, ulink, dlink, top, length, color, active,
+             keyinfo):
+    """Inverse of cover6: a secondary item's bit comes back only while an
+    active option uses it (and its color field is 0: it was not
+    purified)."""
+    p = ulink[U(i)]
+    while p != i:
+        unhide6(p, ulink, dlink, top, length, color, active, keyinfo)
+        p = ulink[U(p)]
+    left = llink[U(i)]
+    right = rlink[U(i)]
+    rlink[U(left)] = i
+    llink[U(right)] = i
+    length[U(i)] -= COVERED
+    if i <= keyinfo[1] or length[U(i)] > 0:
+        active[i >> 6] |= np.int64(1) << (i & 63)
+
+
+@njit(cache=True)
+def purify6(p, ulink, dlink, top, length, color, active, keyinfo):
+    """DLX2's purify (``dlx.kernels.colors.purify``, copied: kernel files
+    never call each other) with hide6: the options of p's item that want
+    another color (or none) are hidden and no longer counted in its
+    length, the agreeing nodes are marked -1, and the item's color
+    (``colors_key`` puts it in the key).  Invariant: p's own option is hidden (its item was
+    covered), so p is not in the list."""
+    x = top[U(p)]
+    c = color[U(p)]
+    color[U(x)] = c
+    updates = 0
+    r = dlink[U(x)]
+    while r != x:
+        if color[U(r)] != c:
+            updates += hide6(r, ulink, dlink, top, length, color, active,
+                             keyinfo)
+            length[U(x)] -= 1
+        else:
+            color[U(r)] = -1
+        r = dlink[U(r)]
+    if length[U(x)] == 0:  # no option left wants it: out of the key
+        active[x >> 6] &= ~(np.int64(1) << (x & 63))
+    return updates
+
+
+@njit(cache=True)
+def unpurify6(p, ulink, dlink, top, length, color, active, keyinfo):
+    """Inverse of purify6, bottom-up."""
+    x = top[U(p)]
+    c = color[U(p)]
+    r = ulink[U(x)]
+    while r != x:
+        if color[U(r)] < 0:
+            color[U(r)] = c
+        else:
+            unhide6(r, ulink, dlink, top, length, color, active, keyinfo)
+            length[U(x)] += 1
+        r = ulink[U(r)]
+    color[U(x)] = 0
+    if length[U(x)] > 0:
+        active[x >> 6] |= np.int64(1) << (x & 63)
+
+
+@njit(cache=True)
+def cover_rest6(p, llink, rlink, ulink, dlink, top, length, color, active,
+                keyinfo):
+    """cover_rest with DLX6's verbs: with colors (as DLX2's C5) purify the
+    option's colored items instead, and leave alone those already purified
+    with the same color (color -1)."""
+    colored = keyinfo[2]
+    updates = 0
+    q = p + 1
+    while q != p:
+        x = top[U(q)]
+        if x <= 0:
+            q = ulink[U(q)]
+            continue
+        c = 0 if colored == 0 else color[U(q)]
+        if c == 0:
+            updates += cover6(x, llink, rlink, ulink, dlink, top, length,
+                              color, active, keyinfo)
+        elif c > 0:
+            if color[U(x)] == c:
+                # Already purified with c: a node outside the lists (an
+                # option with no primary item) agrees, as purify marks.
+                color[U(q)] = -1
+            else:
+                updates += purify6(q, ulink, dlink, top, length, color,
+                                   active, keyinfo)
+        q += 1
+    return updates
+
+
+@njit(cache=True)
+def uncover_rest6(p, llink, rlink, ulink, dlink, top, length, color, active,
+                  keyinfo):
+    """Inverse of cover_rest6, leftward."""
+    colored = keyinfo[2]
+    q = p - 1
+    while q != p:
+        x = top[U(q)]
+        if x <= 0:
+            q = dlink[U(q)]
+            continue
+        c = 0 if colored == 0 else color[U(q)]
+        if c == 0:
+            uncover6(x, llink, rlink, ulink, dlink, top, length, color,
+                     active, keyinfo)
+        elif c > 0:
+            unpurify6(q, ulink, dlink, top, length, color, active, keyinfo)
+        q -= 1
+
+
 @njit(cache=True)
 def choose_mrv(llink, rlink, length):
     """The first active primary item with the fewest options (DLX1's
@@ -206,15 +435,38 @@ def choose_mrv(llink, rlink, length):
 
 
 @njit(cache=True)
-def init_active(llink, rlink, active):
-    """Set the bits of the items on the two active lists (primary around
-    root 0, secondary around root N+1 = len(llink) - 1), clear the rest."""
+def init_active(llink, rlink, length, color, active, keyinfo):
+    """The key of the arrays as they are: the bits of the items on the two
+    active lists (primary around root 0, secondary around root N+1 =
+    len(llink) - 1; a secondary item only while an active option uses
+    it) and, with colors, each such secondary item's color (``color[x]``,
+    0 unless purified); every other bit clear."""
     active[:] = 0
     for root in (0, llink.shape[0] - 1):
         i = rlink[root]
         while i != root:
-            active[i >> 6] |= np.int64(1) << (i & 63)
+            if root == 0 or length[U(i)] > 0:
+                set_key(i, True, color[U(i)] if keyinfo[2] != 0 else 0,
+                        active, keyinfo)
             i = rlink[U(i)]
+
+
+@njit(cache=True)
+def colors_key(llink, rlink, length, color, active, keyinfo):
+    """Write the key's color fields from scratch: each secondary item on
+    the active list that an active option uses (length > 0) and that is
+    purified (``color[x] > 0``) gets its color, every other field 0.  With
+    colors, the search calls it before it hashes a key and before it
+    stores one (the hide loops do not keep the fields: a call there slows
+    them all)."""
+    for w in range(keyinfo[0], active.shape[0]):
+        active[w] = 0
+    root = llink.shape[0] - 1
+    x = rlink[root]
+    while x != root:
+        if length[U(x)] > 0 and color[U(x)] > 0:
+            set_key(x, True, color[U(x)], active, keyinfo)
+        x = rlink[U(x)]
 
 
 @njit(cache=True)
@@ -266,7 +518,7 @@ def free_slot(table, h):
 @njit(cache=True)
 def store(table, key, h, src, row, cost, tstats):
     """Put ``key`` -> ``src[row]`` (limbs) in the table; the key is known
-    to be absent."""
+    to be absent.  Returns its slot."""
     s = free_slot(table, h)
     if table[s, 0] == 0:
         tstats[USED] += 1
@@ -279,12 +531,14 @@ def store(table, key, h, src, row, cost, tstats):
         table[s, 1 + w] = key[w]
     for k in range(src.shape[1]):
         table[s, 1 + nwords + k] = src[row, k]
+    return s
 
 
 @njit(cache=True)
-def rehash(table, new_table, nwords, tstats):
+def rehash(table, new_table, nwords, tstats, nodes, new_nodes):
     """Move every entry into a new table, larger or with wider counts (the
-    new limbs are zero)."""
+    new limbs are zero), and its ZDD node from ``nodes`` to ``new_nodes``
+    when a ZDD is built (they are empty otherwise)."""
     tstats[USED] = 0
     new_table[:, :] = 0
     width = min(table.shape[1], new_table.shape[1])
@@ -295,6 +549,8 @@ def rehash(table, new_table, nwords, tstats):
                 tstats[USED] += 1
             for k in range(width):
                 new_table[t, k] = table[s, k]
+            if nodes.shape[0] != 0:
+                new_nodes[t] = nodes[s]
 
 
 @njit(cache=True)
@@ -321,17 +577,67 @@ def add_one(dst, i, shift, mask):
     return 1
 
 
+# -- the ZDD's nodes ------------------------------------------------------------
 @njit(cache=True)
-def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
-          acc, born, hashes, state, table, tstats, config, max_nodes,
-          counters):
-    """Algorithm X with a memo, counting only; iterative and resumable.
+def node_hash(var, lo, hi):
+    """A 64-bit hash of a ZDD node's three fields."""
+    h = (U(var) * U(0x9E3779B97F4A7C15)) ^ U(lo)
+    h = (h * U(0xBF58476D1CE4E5B9)) ^ U(hi)
+    h *= U(0x94D049BB133111EB)
+    h ^= h >> U(31)
+    return h
 
-    Returns EXHAUSTED (the count is ``acc[0]``), OUT_OF_NODES (when
-    ``counters[0]`` reaches ``max_nodes`` before a new node), GROW (when
-    ``config[2]`` allows growth and the table holds ``config[3]`` entries;
-    resume after moving the table) or OVERFLOW (restart with wider counts).
-    The root list must hold a primary item on the first call.
+
+@njit(cache=True)
+def make_node(var, lo, hi, zvar, zlo, zhi, unique, made):
+    """The node ``(var ? hi : lo)``: the one already made if any (the
+    unique table, open addressing with linear probing, 0 marking an empty
+    slot as node ids start at 2), else a new one numbered ``made[0]``.
+    There must be room for one more node (see ROOM)."""
+    mask = unique.shape[0] - 1
+    s = np.int64(node_hash(var, lo, hi) & U(mask))
+    while True:
+        n = unique[s]
+        if n == 0:
+            break
+        if zvar[n] == var and zlo[n] == lo and zhi[n] == hi:
+            return n
+        s = (s + 1) & mask
+    n = made[0]
+    made[0] = n + 1
+    zvar[n] = var
+    zlo[n] = lo
+    zhi[n] = hi
+    unique[s] = n
+    return n
+
+
+@njit(cache=True)
+def unique_rehash(zvar, zlo, zhi, made, unique):
+    """Fill an empty unique table (a larger one) with nodes 2..made-1."""
+    mask = unique.shape[0] - 1
+    for n in range(2, made):
+        s = np.int64(node_hash(zvar[n], zlo[n], zhi[n]) & U(mask))
+        while unique[s] != 0:
+            s = (s + 1) & mask
+        unique[s] = n
+
+
+@njit(cache=True)
+def count(llink, rlink, ulink, dlink, top, length, color, active, choice,
+          item, acc, born, hashes, state, table, tstats, config, keyinfo,
+          max_nodes, counters, option_of, chain, table_nodes, zvar, zlo,
+          zhi, unique, made):
+    """Algorithm X with a memo, counting, and building the ZDD of the
+    solutions when ``config[5]`` is 1; iterative and resumable.
+
+    Returns EXHAUSTED (the count is ``acc[0]``, the ZDD's root
+    ``chain[0]``), OUT_OF_NODES (when ``counters[0]`` reaches
+    ``max_nodes`` before a new node), GROW (when ``config[2]`` allows
+    growth and the table holds ``config[3]`` entries; resume after moving
+    the table), OVERFLOW (restart with wider counts) or ROOM (the ZDD's
+    arrays are full; resume after making them larger).  The root list
+    must hold a primary item on the first call.
     """
     rule = config[0]
     shift = config[1]
@@ -339,9 +645,13 @@ def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
     can_grow = config[2]
     grow_at = config[3]
     min_cost = config[4]
+    build = config[5]
+    dlx6 = config[6]
+    colored = keyinfo[2]
     nwords = active.shape[0]
     level = state[0]
     where = state[1]
+    zres = state[2]
     nodes = counters[0]
     updates = counters[1]
     leaves = counters[2]
@@ -359,16 +669,21 @@ def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
                 status = GROW
                 break
             nodes += 1
+            if colored != 0:
+                colors_key(llink, rlink, length, color, active, keyinfo)
             h = U(key_hash(active, 0, nwords))
             tstats[LOOKUPS] += 1
             s = lookup(table, active, h)
             if s >= 0:
-                # A subproblem seen before: its count goes to the parent.
+                # A subproblem seen before: its count (and its ZDD) goes
+                # to the parent.
                 tstats[HITS] += 1
                 tstats[SAVED] += table[s, 0]
                 if level == 0:
                     for k in range(acc.shape[1]):
                         acc[0, k] = table[s, 1 + nwords + k]
+                    if build != 0:
+                        chain[0] = table_nodes[s]
                     where = DONE
                     break
                 level -= 1
@@ -376,6 +691,8 @@ def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
                              mask) != 0:
                     status = OVERFLOW
                     break
+                if build != 0:
+                    zres = table_nodes[s]
                 where = RECOVER
                 continue
             hashes[level] = h
@@ -384,41 +701,76 @@ def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
                 best = rlink[0]
             else:
                 best = choose_mrv(llink, rlink, length)
-            updates += cover(best, llink, rlink, ulink, dlink, top, length,
-                             active)
+            if dlx6 != 0:
+                updates += cover6(best, llink, rlink, ulink, dlink, top,
+                                  length, color, active, keyinfo)
+            else:
+                updates += cover(best, llink, rlink, ulink, dlink, top,
+                                 length, active)
             item[level] = best
             for k in range(acc.shape[1]):
                 acc[level, k] = 0
+            chain[level] = 0
             p = dlink[U(best)]
         else:
+            # The option tried at this level is done, its subtree's ZDD is
+            # zres: the level's chain of nodes grows by one, (option ?
+            # zres : chain so far), unless zres is the empty family.
+            if zres != 0:
+                if made[0] >= zvar.shape[0] or \
+                        2 * made[0] >= unique.shape[0]:
+                    status = ROOM
+                    break
+                chain[level] = make_node(option_of[U(choice[level])],
+                                         chain[level], zres, zvar, zlo, zhi,
+                                         unique, made)
+                zres = 0
             # Undo the option tried at this level; on to the next one.
             best = item[level]
             p = choice[level]
-            uncover_rest(p, llink, rlink, ulink, dlink, top, length, active)
+            if dlx6 != 0:
+                uncover_rest6(p, llink, rlink, ulink, dlink, top, length,
+                              color, active, keyinfo)
+            else:
+                uncover_rest(p, llink, rlink, ulink, dlink, top, length,
+                             active)
             p = dlink[U(p)]
-        while p == best:
+        if p == best:
             # Every option of this level's item is done: the key is this
-            # node's again once the item is back, and acc[level] its count.
-            uncover(best, llink, rlink, ulink, dlink, top, length, active)
+            # node's again once the item is back, acc[level] its count and
+            # chain[level] its ZDD.
+            if dlx6 != 0:
+                uncover6(best, llink, rlink, ulink, dlink, top, length,
+                         color, active, keyinfo)
+            else:
+                uncover(best, llink, rlink, ulink, dlink, top, length,
+                        active)
             cost = nodes - born[level] + 1
             if cost >= min_cost:
-                store(table, active, hashes[level], acc, level, cost, tstats)
+                if colored != 0:
+                    colors_key(llink, rlink, length, color, active, keyinfo)
+                s = store(table, active, hashes[level], acc, level, cost,
+                          tstats)
+                if build != 0:
+                    table_nodes[s] = chain[level]
             if level == 0:
                 where = DONE
                 break
             if add_limbs(acc, level - 1, acc, level, 0, shift, mask) != 0:
                 status = OVERFLOW
                 break
+            if build != 0:
+                zres = chain[level]
             level -= 1
-            best = item[level]
-            p = choice[level]
-            uncover_rest(p, llink, rlink, ulink, dlink, top, length, active)
-            p = dlink[U(p)]
-        if where == DONE or status == OVERFLOW:
-            break
+            where = RECOVER
+            continue
         choice[level] = p
-        updates += cover_rest(p, llink, rlink, ulink, dlink, top, length,
-                              active)
+        if dlx6 != 0:
+            updates += cover_rest6(p, llink, rlink, ulink, dlink, top,
+                                   length, color, active, keyinfo)
+        else:
+            updates += cover_rest(p, llink, rlink, ulink, dlink, top,
+                                  length, active)
         if rlink[0] == 0:
             # Every primary item is covered: a leaf, one solution.
             nodes += 1
@@ -426,12 +778,15 @@ def count(llink, rlink, ulink, dlink, top, length, active, choice, item,
             if add_one(acc, level, shift, mask) != 0:
                 status = OVERFLOW
                 break
+            if build != 0:
+                zres = 1
             where = RECOVER
         else:
             level += 1
             where = FORWARD
     state[0] = level
     state[1] = where
+    state[2] = zres
     counters[0] = nodes
     counters[1] = updates
     counters[2] = leaves

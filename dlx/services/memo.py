@@ -21,8 +21,8 @@ from ..shorten import shorten
 from . import search
 from .search import Stats
 
-__all__ = ["MemoStats", "count", "choose_rule", "wanted", "MEMO", "CHOICE_RULES",
-           "DEFAULT_MEMO_BYTES"]
+__all__ = ["MemoStats", "count", "choose_rule", "wanted", "key_layout",
+           "MEMO", "CHOICE_RULES", "DEFAULT_MEMO_BYTES"]
 
 #: The memo engine.
 MEMO = Memo()
@@ -126,6 +126,25 @@ def wanted(problem, memo, choose):
     return use
 
 
+def key_layout(problem) -> tuple[int, np.ndarray]:
+    """The key's words and ``keyinfo`` (see ``dlx.kernels.memo``): one bit
+    per item, then, with colors, a field per secondary item wide enough
+    for its color code (0 while it is not purified)."""
+    s = problem.structure()
+    words = (s.nitems + 2 + 63) // 64
+    cbits = lg = 0
+    if s.colors is not None:
+        # Fields of a power of two bits (the kernel then needs no
+        # division), 2**lg of them to a word.
+        cbits = 1
+        while cbits < int(s.colors.max(initial=0)).bit_length():
+            cbits *= 2
+        lg = 6 - cbits.bit_length() + 1
+        words += -(-(s.nitems - s.nprimary) >> lg)
+    return words, np.array([(s.nitems + 2 + 63) // 64, s.nprimary, cbits,
+                            lg], np.int64)
+
+
 def _window(problem) -> int:
     """The widest span of primary item numbers within one option."""
     s = problem.structure()
@@ -177,10 +196,12 @@ def count(problem, given=(), max_nodes=None, time_limit=None, *,
     if choose == "auto":
         choose = choose_rule(problem)
     arrays = MEMO.arrays(problem)
+    nwords, keyinfo = key_layout(problem)
     run = MEMO.start(arrays, MEMO.option_nodes(
-        arrays, problem.given_options(given)), memo_bytes=memo_bytes,
-        rule=M.FIRST if choose == "first" else M.MRV, limb_bits=limb_bits,
-        min_cost=min_cost, probe=auto and choose == "mrv")
+        arrays, problem.given_options(given)), nwords=nwords,
+        memo_bytes=memo_bytes, rule=M.FIRST if choose == "first" else M.MRV,
+        limb_bits=limb_bits, min_cost=min_cost,
+        probe=auto and choose == "mrv", keyinfo=keyinfo)
     stats = problem.stats = MemoStats(complete=False, choose=choose)
     stats.updates = run.counters[1]
     if run.clash:  # the givens overlap: no solution

@@ -1,0 +1,194 @@
+"""The ``dlx`` command's ZDD parts: ``dlx solve FILE --zdd OUT`` and
+``dlx zdd``.
+
+``dlx solve FILE --zdd OUT`` builds the ZDD of every solution of FILE
+(``ExactCover.zdd``: the memoized search, ``--choose`` and ``--memo-mb``
+as for ``--memo``) and writes it to OUT in the text of Knuth's ZDDREAD
+programs, as DLX6 does (``dlx6 m1``); the count goes on the last line.
+
+``dlx zdd OUT`` answers from such a file, DLX6's or ours, without the
+problem's search: ``--count``, ``--sample N`` (uniformly random
+solutions; ``--seed S``), ``--best K``/``--worst K`` with ``--weights W``
+(a file of numbers, the k-th the weight of option k).  Options are
+DLX6's numbers (from 1, counting the options that have a primary item);
+with ``--problem FILE`` each solution is printed as its option lines, as
+``dlx solve`` prints them.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .cli_count import CountUsageError
+from .formats import DLXFormatError, load
+from .services.search import BudgetExhausted
+from .services.zdd import ZDD
+
+__all__ = ["ZddUsageError", "add_zdd_option", "add_zdd_command",
+           "solve_zdd", "run"]
+
+
+class ZddUsageError(CountUsageError):
+    """A command line that asks the ZDD for what it cannot do (exit 2)."""
+
+
+def add_zdd_option(solve) -> None:
+    """``--zdd OUT`` for ``dlx solve``."""
+    solve.add_argument("--zdd", metavar="OUT",
+                       help="write the ZDD of every solution to OUT "
+                            "(Knuth's ZDDREAD text, as DLX6 writes it) and "
+                            "print the count; --choose and --memo-mb as "
+                            "with --memo")
+
+
+def add_zdd_command(commands) -> None:
+    """The ``dlx zdd`` subcommand."""
+    zdd = commands.add_parser(
+        "zdd", help="answer from a saved ZDD (dlx solve --zdd, dlx6 m1)",
+        description="Answer from a ZDD file (dlx solve FILE --zdd OUT, or "
+                    "Knuth's dlx6 m1) without searching again. Options "
+                    "are numbered as in the file (from 1, options with a "
+                    "primary item); --problem prints them as lines of the "
+                    "problem file.")
+    zdd.add_argument("file", metavar="ZDD", help="the ZDD file")
+    what = zdd.add_mutually_exclusive_group(required=True)
+    what.add_argument("--count", action="store_true",
+                      help="print the number of solutions (exact)")
+    what.add_argument("--sample", type=int, metavar="N",
+                      help="print N uniformly random solutions")
+    what.add_argument("--best", type=int, metavar="K",
+                      help="print the K solutions of least weight")
+    what.add_argument("--worst", type=int, metavar="K",
+                      help="print the K solutions of greatest weight")
+    zdd.add_argument("--seed", type=int, default=None, metavar="S",
+                     help="random seed of --sample")
+    zdd.add_argument("--weights", metavar="W",
+                     help="a file of numbers: the k-th is option k's "
+                          "weight (for --best and --worst)")
+    zdd.add_argument("--problem", metavar="FILE",
+                     help="the problem in DLX format: print solutions as "
+                          "its option lines")
+
+
+def solve_zdd(args, problem) -> int:
+    """``dlx solve FILE --zdd OUT``; returns the exit status."""
+    spread = [name for name, on in (("--all", args.all),
+                                    ("--limit", args.limit),
+                                    ("--estimate", args.estimate),
+                                    ("--algorithm", args.algorithm != "auto"))
+              if on]
+    if spread:
+        raise ZddUsageError(f"--zdd builds the ZDD of every solution; it "
+                            f"cannot go with {' or '.join(spread)}")
+    kwargs = {"choose": args.choose or "auto"}
+    if args.memo_mb is not None:
+        if not args.memo_mb >= 0:
+            raise ZddUsageError(f"--memo-mb must be a non-negative number, "
+                                f"got {args.memo_mb}")
+        kwargs["memo_bytes"] = int(args.memo_mb * (1 << 20))
+    try:
+        z = problem.zdd(**kwargs)
+    except (KeyboardInterrupt, BudgetExhausted) as stop:
+        # Like an interrupted count: the partial count marked as such,
+        # and no file, since a partial diagram is no answer.
+        interrupted = isinstance(stop, KeyboardInterrupt)
+        why = "interrupted" if interrupted else str(stop)
+        print(f"{getattr(stop, 'count', 0)} (partial: "
+              f"{'interrupted' if interrupted else 'stopped'})", flush=True)
+        print(f"dlx: {why}; the ZDD is partial and was not written to "
+              f"{args.zdd}", file=sys.stderr)
+        return 130 if interrupted else 1
+    z.write(args.zdd)
+    count = z.count()
+    print(count)
+    if args.stats:
+        print(problem.stats, file=sys.stderr)
+    return 0 if count else 1
+
+
+def _weights(path: str) -> list:
+    """Option k's weight at index k - 1, from a file of numbers."""
+    try:
+        with open(path) as f:
+            words = f.read().split()
+    except OSError as error:
+        raise ZddUsageError(f"cannot read {path}: {error.strerror}") \
+            from None
+    out = []
+    for k, word in enumerate(words, 1):
+        try:
+            out.append(int(word))
+        except ValueError:
+            try:
+                out.append(float(word))
+            except ValueError:
+                raise ValueError(f"{path}: weight {k} is {word!r}, not a "
+                                 f"number") from None
+    return out
+
+
+def run(args) -> int:
+    """``dlx zdd``; returns the exit status."""
+    if (args.best is not None or args.worst is not None) != \
+            (args.weights is not None):
+        raise ZddUsageError("--weights goes with --best or --worst, and "
+                            "they need it")
+    if args.seed is not None and args.sample is None:
+        raise ZddUsageError("--seed goes with --sample")
+    for name in ("sample", "best", "worst"):
+        value = getattr(args, name)
+        if value is not None and value < 0:
+            raise ZddUsageError(f"--{name} must not be negative, got {value}")
+    problem = None
+    if args.problem is not None:
+        try:
+            problem = load(args.problem, max_name_length=None)
+        except DLXFormatError as error:
+            raise ValueError(str(error)) from None
+    try:
+        z = ZDD.read(args.file, problem)
+    except OSError as error:
+        raise ZddUsageError(f"cannot read {args.file}: {error.strerror}") \
+            from None
+    if args.count:
+        count = z.count()
+        print(count)
+        return 0 if count else 1
+
+    def show(solution, total=None):
+        if problem is None:
+            # As in the file: DLX6's numbers.
+            print(("" if total is None else f"{total}: ")
+                  + " ".join(str(k + 1) for k in solution))
+        else:
+            if total is not None:
+                print(f"weight {total}")
+            for k in solution:
+                colors = problem.option_colors(k)
+                print(" ".join(str(x) if x not in colors
+                               else f"{x}:{colors[x]}"
+                               for x in problem.options[k]))
+            print()
+
+    if args.sample is not None:
+        if not z.count():
+            print("no solution", file=sys.stderr)
+            return 1
+        for solution in z.sample(args.sample, seed=args.seed):
+            show(solution)
+        return 0
+    weights = _weights(args.weights)
+    if problem is not None:
+        # The file numbers options DLX6's way; the ZDD has the problem's.
+        from .services.zdd import dlx6_numbering
+        numbering = dlx6_numbering(problem)
+        weights = [weights[n - 1] if 0 < n <= len(weights) else None
+                   for n in numbering.tolist()]
+    k = args.best if args.best is not None else args.worst
+    found = (z.best if args.best is not None else z.worst)(k, weights)
+    for total, solution in found:
+        show(solution, total)
+    if not found and not z.count():
+        print("no solution", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,602 @@
+"""All the solutions at once: the ZDD of a problem's solutions (DLX6).
+
+A *ZDD* (zero-suppressed decision diagram) is a DAG whose nodes are
+``(var ? hi : lo)``: the family of sets at a node is the family at ``lo``
+together with every set of the family at ``hi`` with ``var`` added.  The
+two *sinks* are node 0 (the empty family) and node 1 (the family holding
+only the empty set).  Here a set is a solution and ``var`` an option
+number, so one diagram holds every solution of a problem, often in far
+fewer nodes than there are solutions: questions that would need another
+search become walks over it (how many, a uniformly random one, the
+cheapest ones by weights chosen after the search, how many use each
+option).
+
+``ExactCover.zdd()`` builds it with the memoized search of
+``count(memo=True)`` (``dlx.memo``), as Nishino, Yasuda, Minato and
+Nagata's DXZ and Knuth's DLX6 do: each subproblem (its set of active
+items, and with colors the colors of its secondary items) is a memo entry
+that remembers its ZDD node beside its count.  A search-tree node that
+branches on item ``i`` with options ``p1, p2, ...`` becomes a chain of ZDD
+nodes built as its options finish, ``(p_k ? Z_k : (... (p1 ? Z1 : 0)))``,
+where ``Z_j`` is the ZDD of ``p_j``'s subproblem (a memo hit's node, the
+sink 1 at a solution); an option with no solution adds no node.  Nodes are
+made through a unique table, so no two are alike, and none has the
+empty family as its ``hi``: the diagram is reduced, in the search's order
+(not a fixed order of the options: DLX6 does the same).
+
+Nodes are numbered bottom-up: a node's children always have smaller
+numbers, the sinks are 0 and 1, and the root is the last node.  The node
+table is three int32 arrays (``var``, ``lo``, ``hi``): 12 bytes a node
+(the search's unique table adds 4 to 8 bytes a node while it runs).
+
+Files: ``write`` and ``read`` use the text of Knuth's ZDDREAD programs as
+DLX6 prints it (``dlx6 m1 < problem.dlx``): one line a node,
+``id: (~v?lo:hi)`` with hex ids, children before parents, the sinks never
+written, and a dummy root ``(~0?0:r)`` last (``2: (~0?0:0)`` when there
+is no solution).  Its options ``v`` are numbered from 1 in input order,
+counting only the options that have a primary item (DLX6 ignores the
+others); ``ZDD.read`` of DLX6's output gives the same solutions.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import random
+import re
+from dataclasses import dataclass
+from typing import IO, Iterator, Union
+
+import numpy as np
+
+from ..engines import refuse
+from ..kernels import memo as M
+from . import memo, search
+from ..shorten import shorten
+from .search import BudgetExhausted
+
+__all__ = ["ZDD", "ZddStats", "build", "DEFAULT_ZDD_BYTES"]
+
+PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
+
+#: The default limit on the diagram's own memory (its node and unique
+#: tables): 1 GiB, some 50 million nodes.
+DEFAULT_ZDD_BYTES = 1 << 30
+#: Bytes a node costs while the search builds it: var, lo, hi (int32
+#: each) and two int32 slots of the unique table (kept at most half full).
+BUILD_NODE_BYTES = 12 + 8
+_FIRST_NODES = 1 << 12
+
+
+class ZDD:
+    """A reduced ZDD of a family of sets of option numbers (see the module
+    docstring): ``var``, ``lo``, ``hi`` (int32 arrays indexed by node,
+    entries 0 and 1 unused: the sinks) and ``root``.
+
+    ``numbering`` (optional) maps an option number to its number in a
+    ZDDREAD file (DLX6's: from 1, options with a primary item only; -1 for
+    the others); without it option ``k`` is written ``k + 1``.  ``costs``
+    (optional) are the options' costs, the default weights of ``best`` and
+    ``worst``.
+    """
+
+    def __init__(self, var, lo, hi, root: int, *, numbering=None,
+                 costs=None):
+        self.var = np.ascontiguousarray(var, np.int32)
+        self.lo = np.ascontiguousarray(lo, np.int32)
+        self.hi = np.ascontiguousarray(hi, np.int32)
+        n = len(self.var)
+        if not (len(self.lo) == len(self.hi) == n >= 2):
+            raise ValueError("var, lo and hi must have one entry per node, "
+                             "sinks included")
+        if not 0 <= root < n:
+            raise ValueError(f"root {root} is not a node (there are {n})")
+        self.root = int(root)
+        self.numbering = None if numbering is None else np.asarray(
+            numbering, np.int64)
+        self.costs = costs
+        self._counts = None
+
+    # -- size and equality ------------------------------------------------
+    def __len__(self) -> int:
+        """The number of nodes, sinks excluded."""
+        return len(self.var) - 2
+
+    def __repr__(self) -> str:
+        return f"<ZDD: {len(self)} nodes, {self.count()} sets>"
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, ZDD):
+            return NotImplemented
+        return (self.root == other.root and len(self) == len(other)
+                and bool((self.var[2:] == other.var[2:]).all()
+                         and (self.lo[2:] == other.lo[2:]).all()
+                         and (self.hi[2:] == other.hi[2:]).all()))
+
+    __hash__ = None
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of the node table."""
+        return self.var.nbytes + self.lo.nbytes + self.hi.nbytes
+
+    # -- counting ---------------------------------------------------------
+    def _node_counts(self) -> list[int]:
+        """The number of sets at every node (exact ints), computed once."""
+        if self._counts is None:
+            lo, hi = self.lo.tolist(), self.hi.tolist()
+            c = [0, 1]
+            append = c.append
+            for v in range(2, len(lo)):
+                append(c[lo[v]] + c[hi[v]])
+            self._counts = c
+        return self._counts
+
+    def count(self) -> int:
+        """How many sets (solutions): an exact int of any size."""
+        return self._node_counts()[self.root]
+
+    def counts_by_size(self) -> list[int]:
+        """The generating function by size: entry ``k`` is the number of
+        solutions with ``k`` options (``[]`` when there is none)."""
+        lo, hi = self.lo.tolist(), self.hi.tolist()
+        polys: list = [[], [1]]
+        for v in range(2, self.root + 1):
+            a, b = polys[lo[v]], polys[hi[v]]
+            p = [0] * max(len(a), len(b) + 1)
+            for k, x in enumerate(a):
+                p[k] = x
+            for k, x in enumerate(b):
+                p[k + 1] += x
+            polys.append(p)
+        return list(polys[self.root]) if self.root != 0 else []
+
+    def option_counts(self, noptions: int | None = None) -> list[int]:
+        """Entry ``k``: how many solutions use option ``k`` (0 for an
+        option never used, the count for one in every solution), for
+        ``noptions`` options (default: up to the largest used)."""
+        counts = self._node_counts()
+        var, lo, hi = self.var.tolist(), self.lo.tolist(), self.hi.tolist()
+        top = max(var[2:self.root + 1], default=-1) + 1
+        if noptions is None:
+            noptions = top
+        elif noptions < top:
+            raise ValueError(f"noptions={noptions}, but option {top - 1} "
+                             f"is in the ZDD")
+        out = [0] * noptions
+        paths = [0] * (self.root + 1)
+        paths[self.root] = 1
+        for v in range(self.root, 1, -1):
+            n = paths[v]
+            if n:
+                paths[lo[v]] += n
+                paths[hi[v]] += n
+                out[var[v]] += n * counts[hi[v]]
+        return out
+
+    # -- solutions ----------------------------------------------------------
+    def __iter__(self) -> Iterator[list[int]]:
+        """Every solution, lazily, each a sorted list of option numbers."""
+        var, lo, hi = self.var, self.lo, self.hi
+        if self.root == 0:
+            return
+        # Depth first, hi before lo; every node but the 0 sink leads to
+        # a solution (no hi edge is 0), so no branch is a dead end.
+        stack = [(self.root, ())]
+        while stack:
+            v, chosen = stack.pop()
+            while v > 1:
+                if lo[v] != 0:
+                    stack.append((int(lo[v]), chosen))
+                chosen = (int(var[v]), chosen)
+                v = hi[v]
+            out = []
+            while chosen:
+                out.append(chosen[0])
+                chosen = chosen[1]
+            out.sort()
+            yield out
+
+    def sample(self, n: int = 1, *, seed=None) -> list[list[int]]:
+        """``n`` solutions drawn uniformly at random (independently, so
+        one may come twice), each a sorted list of option numbers;
+        reproducible for a given ``seed``.  A ZDD with no solution has
+        none to draw: ValueError."""
+        n = search.whole_number("n", n)
+        counts = self._node_counts()
+        total = counts[self.root]
+        if total == 0 and n:
+            raise ValueError("the ZDD holds no solution to sample")
+        rng = random.Random(seed)
+        var, lo, hi = self.var.tolist(), self.lo.tolist(), self.hi.tolist()
+        out = []
+        for _ in range(n):
+            r = rng.randrange(total)
+            v = self.root
+            chosen = []
+            # r ranks the solution among those at v: the first counts[lo]
+            # are lo's, the rest hi's with var added.
+            while v > 1:
+                below = counts[lo[v]]
+                if r < below:
+                    v = lo[v]
+                else:
+                    r -= below
+                    chosen.append(var[v])
+                    v = hi[v]
+            chosen.sort()
+            out.append(chosen)
+        return out
+
+    def best(self, k: int = 1, weights=None) -> list[tuple]:
+        """The ``k`` solutions of least total weight, cheapest first, as
+        ``(total, solution)`` pairs (ties in an order fixed by the
+        diagram).  ``weights[option]`` is a number for each option
+        (a sequence or a mapping; None: the options' ``costs``)."""
+        return self._extreme(k, weights, 1)
+
+    def worst(self, k: int = 1, weights=None) -> list[tuple]:
+        """As ``best``, the ``k`` solutions of greatest total weight."""
+        return self._extreme(k, weights, -1)
+
+    def _extreme(self, k, weights, sign) -> list[tuple]:
+        k = search.whole_number("k", k)
+        w = self._weights(weights)
+        var, lo, hi = self.var.tolist(), self.lo.tolist(), self.hi.tolist()
+        inf = float("inf")
+        # least[v]: the least signed weight of a solution at v.
+        least: list = [inf, 0]
+        for v in range(2, self.root + 1):
+            a = least[lo[v]]
+            b = sign * w[var[v]] + least[hi[v]]
+            least.append(a if a <= b else b)
+        if self.root == 0 or k == 0:
+            return []
+        # Best-first over partial paths: a path's key is its weight so far
+        # plus the least weight below it, exact, so complete paths come
+        # out cheapest first and no path taken is a dead end.
+        heap = [(least[self.root], 0, 0, self.root, ())]
+        tick = 1
+        out = []
+        while heap and len(out) < k:
+            key, _, spent, v, chosen = heapq.heappop(heap)
+            if v == 1:
+                options = []
+                while chosen:
+                    options.append(chosen[0])
+                    chosen = chosen[1]
+                options.sort()
+                out.append((sign * spent, options))
+                continue
+            if lo[v] != 0:
+                heapq.heappush(heap, (spent + least[lo[v]], tick, spent,
+                                      lo[v], chosen))
+                tick += 1
+            s = spent + sign * w[var[v]]
+            heapq.heappush(heap, (s + least[hi[v]], tick, s, hi[v],
+                                  (var[v], chosen)))
+            tick += 1
+        return out
+
+    def _weights(self, weights):
+        """``weights`` checked: indexable by every option in the ZDD."""
+        if weights is None:
+            weights = self.costs
+            if weights is None:
+                raise ValueError("no weights given, and the options have "
+                                 "no costs")
+        if isinstance(weights, np.ndarray):
+            weights = weights.tolist()
+        used = set(self.var[2:self.root + 1].tolist())
+        for option in used:
+            try:
+                value = weights[option]
+            except (IndexError, KeyError, TypeError):
+                raise ValueError(f"weights has no weight for option "
+                                 f"{option}") from None
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                    value, (int, float, np.integer, np.floating)) or \
+                    value != value:
+                raise ValueError(f"the weight of option {option} is "
+                                 f"{value!r}, not a number")
+        return weights
+
+    # -- files ---------------------------------------------------------------
+    def write(self, file: PathOrFile) -> None:
+        """Write the diagram in ZDDREAD's text format (see the module
+        docstring) to a path or a text file."""
+        var = self.var.tolist()
+        if self.numbering is not None:
+            numbering = self.numbering.tolist()
+            for v in range(2, self.root + 1):
+                if numbering[var[v]] < 1:
+                    raise ValueError(
+                        f"option {var[v]} has no primary item, so DLX6's "
+                        f"numbering has no number for it")
+            names = [numbering[x] for x in var[2:]]
+        else:
+            names = [x + 1 for x in var[2:]]
+        lo, hi = self.lo.tolist(), self.hi.tolist()
+
+        def chunks(out):
+            # In pieces of 2**16 lines: a big diagram's text never sits
+            # in memory whole.
+            for start in range(2, self.root + 1, 1 << 16):
+                out.write("".join(
+                    f"{v:x}: (~{names[v - 2]}?{lo[v]:x}:{hi[v]:x})\n"
+                    for v in range(start, min(start + (1 << 16),
+                                              self.root + 1))))
+            out.write(f"{max(self.root + 1, 2):x}: (~0?0:{self.root:x})\n")
+
+        if isinstance(file, (str, os.PathLike)):
+            with open(file, "w") as f:
+                chunks(f)
+        else:
+            chunks(file)
+
+    @classmethod
+    def read(cls, file: PathOrFile, problem=None) -> "ZDD":
+        """A diagram from ZDDREAD text (``write``'s or DLX6's), reduced as
+        it is read: duplicate nodes become one, a node whose ``hi`` is the
+        0 sink is its ``lo``, nodes the root does not reach are dropped.
+        Option ``v`` of the file is option ``v - 1``, or with ``problem``
+        (an ``ExactCover``) the option DLX6 numbers ``v`` in it."""
+        if isinstance(file, (str, os.PathLike)):
+            with open(file) as f:
+                text = f.read()
+            source = str(file)
+        else:
+            text = file.read()
+            source = getattr(file, "name", "ZDD text")
+        numbering = None
+        back = None
+        if problem is not None:
+            numbering = dlx6_numbering(problem)
+            back = np.flatnonzero(numbering > 0)  # back[v - 1]: option
+        ids = {0: 0, 1: 1}
+        unique: dict = {}
+        var: list = [-1, -1]
+        lo: list = [0, 0]
+        hi: list = [0, 0]
+        root = None
+        last_line = 0
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            m = _LINE.fullmatch(line.strip())
+            if m is None:
+                raise ValueError(f"{source}:{number}: not a ZDD node line "
+                                 f"'id: (~v?lo:hi)': {line.strip()!r}"[:200])
+            if root is not None:
+                raise ValueError(f"{source}:{number}: a line after the root "
+                                 f"line (~0?0:r)")
+            node, v = int(m[1], 16), int(m[2])
+            kids = []
+            for child in (m[3], m[4]):
+                c = ids.get(int(child, 16))
+                if c is None:
+                    raise ValueError(f"{source}:{number}: node {m[1]} "
+                                     f"refers to {child}, which no line "
+                                     f"above defines")
+                kids.append(c)
+            if node in ids:
+                raise ValueError(f"{source}:{number}: node {m[1]} is "
+                                 f"defined twice")
+            if v == 0:
+                if kids[0] != 0:
+                    raise ValueError(f"{source}:{number}: variable 0 is "
+                                     f"the dummy root, (~0?0:r)")
+                root = kids[1]
+                continue
+            last_line = number
+            if back is not None:
+                if v > len(back):
+                    raise ValueError(f"{source}:{number}: option {v}, but "
+                                     f"the problem has {len(back)} options "
+                                     f"with a primary item")
+                v = int(back[v - 1])
+            else:
+                v -= 1
+            if kids[1] == 0:
+                ids[node] = kids[0]
+                continue
+            key = (v, kids[0], kids[1])
+            n = unique.get(key)
+            if n is None:
+                n = len(var)
+                unique[key] = n
+                var.append(v)
+                lo.append(kids[0])
+                hi.append(kids[1])
+            ids[node] = n
+        if root is None:
+            raise ValueError(f"{source}: no root line (~0?0:r) after line "
+                             f"{last_line}")
+        var, lo, hi, root = _reachable(np.array(var, np.int64),
+                                       np.array(lo, np.int64),
+                                       np.array(hi, np.int64), root)
+        return cls(var, lo, hi, root, numbering=numbering)
+
+    # -- export ---------------------------------------------------------------
+    def to_graphillion(self):
+        """The solutions as a Graphillion ``setset`` (the ``graphillion``
+        package: ``pip install dlx-toolkit[zdd]``), each the set of its
+        option numbers, for its filters, iterators and set algebra.
+
+        Graphillion keeps one universe (the variables, in a fixed order)
+        for the whole process: it is set to the options that the ZDD uses
+        when none is set yet, and must hold them all otherwise.  The
+        diagram is rebuilt node by node in Graphillion's own order (one
+        union and one join a node), so it costs far less than the
+        solutions when they are many."""
+        from graphillion import setset
+        used = sorted(set(self.var[2:self.root + 1].tolist()))
+        universe = setset.universe()
+        if not universe:
+            setset.set_universe(used or [0])
+        elif not set(used) <= set(universe):
+            missing = sorted(set(used) - set(universe))
+            raise ValueError(f"Graphillion's universe lacks options "
+                             f"{missing[:5]}; set one that holds every "
+                             f"option (or none)")
+        var, lo, hi = self.var.tolist(), self.lo.tolist(), self.hi.tolist()
+        families = [setset([]), setset([set()])]
+        for v in range(2, self.root + 1):
+            families.append(families[lo[v]]
+                            | families[hi[v]].join(setset([{var[v]}])))
+        return families[self.root]
+
+
+_LINE = re.compile(r"([0-9a-fA-F]+):\s*\(~(\d+)\?([0-9a-fA-F]+):"
+                   r"([0-9a-fA-F]+)\)")
+
+
+def _reachable(var, lo, hi, root):
+    """The nodes ``root`` reaches, renumbered in the same order."""
+    n = len(var)
+    keep = np.zeros(n, bool)
+    keep[root] = True
+    lo_l, hi_l = lo.tolist(), hi.tolist()
+    for v in range(root, 1, -1):
+        if keep[v]:
+            keep[lo_l[v]] = True
+            keep[hi_l[v]] = True
+    keep[:2] = True
+    if keep.all():
+        return var, lo, hi, root
+    new = np.cumsum(keep) - 1
+    return (var[keep], new[lo[keep]], new[hi[keep]], int(new[root]))
+
+
+def dlx6_numbering(problem) -> np.ndarray:
+    """Each option's number in DLX6's files: from 1 in input order,
+    counting only options that have a primary item; -1 for the others."""
+    s = problem.structure()
+    has = np.zeros(len(s.sizes), bool)
+    owner = np.repeat(np.arange(len(s.sizes)), s.sizes)
+    has[owner[s.members <= s.nprimary]] = True
+    out = np.full(len(problem), -1, np.int64)
+    out[has] = np.arange(1, int(has.sum()) + 1)
+    return out
+
+
+# -- building: the memoized search -------------------------------------------
+
+@dataclass
+class ZddStats(memo.MemoStats):
+    """The work of ``ExactCover.zdd``: ``dlx.memo.MemoStats`` (the search
+    and its memo) and ``zdd_nodes``, the nodes of the diagram."""
+
+    zdd_nodes: int = 0
+
+    def __str__(self) -> str:
+        return (super().__str__().removesuffix(".")
+                + f"; {self.zdd_nodes:,} ZDD nodes.".replace(",", " "))
+
+
+class _TooBig(Exception):
+    """The diagram needs more than its memory limit."""
+
+
+class NodeStore:
+    """The diagram's arrays while the search builds it, as the kernel
+    takes them (``var lo hi``, the ``unique`` table, ``made``: the next
+    node's number), grown by doubling within ``limit`` bytes."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        capacity = _FIRST_NODES
+        while capacity > 2 and capacity * BUILD_NODE_BYTES > limit:
+            capacity //= 2
+        self.var = np.zeros(capacity, np.int32)
+        self.lo = np.zeros(capacity, np.int32)
+        self.hi = np.zeros(capacity, np.int32)
+        self.unique = np.zeros(2 * capacity, np.int32)
+        self.made = np.array([2], np.int64)
+
+    def grow(self) -> None:
+        capacity = 2 * len(self.var)
+        if capacity * BUILD_NODE_BYTES > self.limit or capacity > 1 << 31:
+            raise _TooBig()
+        for name in ("var", "lo", "hi"):
+            old = getattr(self, name)
+            new = np.zeros(capacity, np.int32)
+            new[:len(old)] = old
+            setattr(self, name, new)
+        self.unique = np.zeros(2 * capacity, np.int32)
+        M.unique_rehash(self.var, self.lo, self.hi, int(self.made[0]),
+                        self.unique)
+
+
+def build(problem, given=(), max_nodes=None, time_limit=None, *,
+          memo_bytes=None, zdd_bytes=None, choose="auto",
+          limb_bits=62, min_cost=1) -> ZDD:
+    """The ZDD of the solutions of ``problem`` (see ``ExactCover.zdd``).
+
+    ``limb_bits`` (62 as in ``dlx.memo.count``) and ``min_cost`` are that
+    function's test knobs: narrow limbs make counts overflow and the
+    search restart; entries whose search took fewer nodes are not kept.
+    """
+    max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
+    time_limit = search.seconds("time_limit", time_limit)
+    memo_bytes = search.whole_number(
+        "memo_bytes", memo.DEFAULT_MEMO_BYTES if memo_bytes is None
+        else memo_bytes)
+    zdd_bytes = search.whole_number(
+        "zdd_bytes", DEFAULT_ZDD_BYTES if zdd_bytes is None else zdd_bytes)
+    if not isinstance(choose, str) or choose not in memo.CHOICE_RULES:
+        raise ValueError(f"choose must be one of "
+                         f"{', '.join(memo.CHOICE_RULES)}; got {shorten(choose)}")
+    if problem.kind not in memo.MEMO.kinds:
+        raise refuse("the ZDD of the solutions", problem.kind,
+                     instead="count or list them without it")
+    if choose == "auto":
+        choose = memo.choose_rule(problem)
+    given = problem.given_options(given)
+    engine = memo.MEMO
+    arrays = engine.arrays(problem)
+    nwords, keyinfo = memo.key_layout(problem)
+    store = NodeStore(zdd_bytes)
+    run = engine.start(arrays, engine.option_nodes(arrays, given),
+                       nwords=nwords, memo_bytes=memo_bytes,
+                       rule=M.FIRST if choose == "first" else M.MRV,
+                       limb_bits=limb_bits, min_cost=min_cost, keyinfo=keyinfo,
+                       zdd=store)
+    stats = problem.stats = ZddStats(complete=False, choose=choose)
+    stats.updates = run.counters[1]
+    if run.clash:
+        root = 0
+    elif run.covered:
+        stats.nodes = stats.solutions = 1
+        root = 1
+    else:
+        try:
+            for _ in search.run(run, stats, limit=None, max_nodes=max_nodes,
+                                time_limit=time_limit, store=False,
+                                given=[], progress=lambda r, s: r.record(s)):
+                pass
+        except _TooBig:
+            run.record(stats)
+            raise BudgetExhausted(
+                f"the ZDD outgrew zdd_bytes={zdd_bytes} at "
+                f"{int(store.made[0]) - 2} nodes; the diagram so far is "
+                f"partial", stats.solutions, stats) from None
+        root = int(run.chain[0])
+    made = int(store.made[0])
+    var, lo, hi = store.var[:made], store.lo[:made], store.hi[:made]
+    if root != made - 1:
+        var, lo, hi, root = _reachable(var, lo, hi, root)
+        made = len(var)
+    if given and root != 0:
+        # Every solution holds the givens: a node for each above the root.
+        extra = len(given)
+        var = np.concatenate([var, np.array(sorted(given), np.int32)])
+        lo = np.concatenate([lo, np.zeros(extra, np.int32)])
+        hi = np.concatenate([hi, np.arange(made - 1, made + extra - 1,
+                                           dtype=np.int32)])
+        hi[made] = root
+        root = made + extra - 1
+    stats.complete = True
+    stats.zdd_nodes = len(var) - 2
+    return ZDD(var, lo, hi, root, numbering=dlx6_numbering(problem),
+               costs=getattr(problem, "costs", None))
