@@ -14,6 +14,7 @@ options; plain exact cover with secondary items, no colors, no bounds.
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from typing import NamedTuple
@@ -386,7 +387,8 @@ def solve_batch(problem, givens, starts, limit: int = 2,
                 max_nodes: int | None = None, threads: int = 1) -> BitsBatch:
     """``ExactCover.solve_batch`` on this engine, until the registry
     offers it as ``algorithm="bits"``: ``givens``/``starts`` in CSR form
-    (option numbers; each instance's own, no repeats), ``limit`` >= 1.
+    (option numbers; each instance's own, no repeats), ``limit`` >= 1,
+    ``threads`` 0 for one per core.
     Raises ``Unsupported`` for a problem it cannot take and
     ``dlx.Interrupted`` on Ctrl-C."""
     arrays = arrays_of(problem)
@@ -398,7 +400,8 @@ def solve_batch(problem, givens, starts, limit: int = 2,
     load_kernels("batch")
     budget = NO_LIMIT if max_nodes is None else int(max_nodes)
     counts, first, work, stopped_by = run_batch(
-        arrays, givens, starts, int(limit), budget, max(1, int(threads)))
+        arrays, givens, starts, int(limit), budget,
+        int(threads) or os.cpu_count() or 1)
     if stopped_by == "interrupt":
         from ..search import Interrupted, Stats
         found = int(np.maximum(counts, 0).sum())

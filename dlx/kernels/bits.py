@@ -49,7 +49,9 @@ examined), and only when no move is forced.
 Counters (not DLX1's, which counts forced moves as nodes too):
 
 * ``nodes``: branch points (an item chosen to branch on once nothing is
-  forced) plus solutions (leaves);
+  forced) plus solutions (leaves), and the root when the moves the givens
+  force leave an item without options (a search has at least one node,
+  as in DLX1); a try that dies while it propagates is no node;
 * ``updates``: options dropped from the live set, chosen ones included
   (a try that dies stops counting where it dies).
 
@@ -328,7 +330,8 @@ def search(hit, thresh, conflict, holders, span, opt_start, opt_item,
         state[LEFT] = left
         if where == ROOT:
             level = 0
-            if dead:
+            if dead:  # the root is a dead end: one node
+                nodes += 1
                 where = DONE
                 break
             where = FORWARD
@@ -375,8 +378,9 @@ def start(hit, thresh, conflict, opt_start, opt_item, nprimary, covered,
     first).
 
     Returns -1 when two givens share an item (a clash), 0 when a primary
-    item is left without options (no solution), else 1: a search is due.
-    ``counters[1]`` receives the updates of the givens.
+    item is left without options (no solution; ``counters[0]`` is then 1,
+    the root), else 1: a search is due.  ``counters[1]`` receives the
+    updates of the givens.
     """
     nwords = live.shape[0]
     width = hit.shape[1]
@@ -435,7 +439,10 @@ def start(hit, thresh, conflict, opt_start, opt_item, nprimary, covered,
     state[QUEUED] = qn
     state[EXAMINE] = en
     counters[1] = updates
-    return 0 if dead else 1
+    if dead:
+        counters[0] = 1  # the root, a dead end
+        return 0
+    return 1
 
 
 @njit(cache=True, nogil=True)
@@ -490,7 +497,7 @@ def solve_batch(hit, thresh, conflict, holders, span, opt_start, opt_item,
         if outcome < 0:
             counts[b] = -1
         elif outcome == 0:
-            counts[b] = 0
+            counts[b] = 0  # (one node, the root)
         else:
             while True:
                 want = limit - counters[2] if limit > 0 else 0
