@@ -95,7 +95,8 @@ def rate_cells(cells: np.ndarray, box: tuple[int, int],
         symmetry = (Symmetry.random(rng, box) if variant is None
                     else Symmetry.relabel(rng, n))
         found, _, work = search_stack(symmetry.apply(cells[live]), box, 2,
-                                      threads=threads, variant=variant)
+                                      threads=threads, variant=variant,
+                                      algorithm="links")
         if k == 0:
             counts = found
             # Not one wasted node: every step was forced (a single), and

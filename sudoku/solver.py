@@ -23,10 +23,11 @@ from typing import Any, Iterable
 import numpy as np
 
 from dlx import ExactCover
+from dlx.engines import bits
 
 from .encode import Variant, as_variant, clash_message, clashes, problem
 from .grid import (ALPHABET, Grid, InvalidPuzzle, _a_grid, _bare_cells,
-                   _Layout, cells_conflict, check_box, conflict_message,
+                   _Layout, check_box, conflict_message,
                    default_box, parse)
 
 # The engine's MRV scan may stop at the first item with this many options:
@@ -289,7 +290,10 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     if batch == 0:
         return BatchArrays(status, solutions, found, nodes)
     if variant is None:
-        good = np.flatnonzero(~cells_conflict(cells, box))
+        # The engine reports clashing givens itself (count -1: two givens
+        # share a row, column or box digit, which is what cells_conflict
+        # tests), so every puzzle goes to it.
+        good = np.arange(batch)
     else:
         variant.fits(n)
         good = np.flatnonzero(~clashes(cells, box, variant))
@@ -380,7 +384,7 @@ class Symmetry:
 
 def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
                  max_nodes: int | None = None, threads: int = 1,
-                 variant: Variant | None = None):
+                 variant: Variant | None = None, algorithm: str = "auto"):
     """Search a ``(B, n, n)`` stack of clash-free puzzles.
 
     Returns ``(counts, solutions, nodes)``: solutions found up to ``limit``
@@ -390,6 +394,7 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
     a random equivalent puzzle (see ``RESTART_NODES``); every search ends
     with an exact answer.  Under a ``variant`` the restarts only rename
     digits (moving rows or columns would change the rules).
+    ``algorithm``: as in ``_engine_call``.
     """
     batch = len(cells)
     counts = np.zeros(batch, np.int64)
@@ -408,7 +413,7 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
         if symmetry is not None:
             part = symmetry.apply(part)
         found, first, work = _engine_call(part, box, limit, budget, threads,
-                                          variant)
+                                          variant, algorithm)
         if symmetry is not None:
             first = symmetry.undo(first)
         done = (found != -2) | (not restarts)
@@ -429,27 +434,45 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
 # calls of this size keep that near 10 MB at no measurable cost.
 ENGINE_CHUNK = 1 << 13
 
+# Until the engine registry offers it as algorithm="bits": the batches of
+# solve_many, the uniqueness checks and the generator search with the
+# bitset engine (dlx.engines.bits) when the grid's problem has at most this
+# many options (9x9 and 16x16, variants included; measured faster there:
+# bench/tdoku.py), with dancing links above.  The rating asks for links,
+# whose node counts its scores are calibrated on.
+BITS_UP_TO = 4096
+
 
 def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
                  max_nodes: int, threads: int,
-                 variant: Variant | None = None):
-    """``solve_batch`` over a stack: ``(counts, first solutions, nodes)``."""
+                 variant: Variant | None = None, algorithm: str = "auto"):
+    """``solve_batch`` over a stack: ``(counts, first solutions, nodes)``;
+    ``algorithm``: ``"bits"``, ``"links"``, or ``"auto"`` (bits up to
+    ``BITS_UP_TO`` options)."""
     if len(cells) > ENGINE_CHUNK:
         parts = [_engine_call(cells[lo:lo + ENGINE_CHUNK], box, limit,
-                              max_nodes, threads, variant)
+                              max_nodes, threads, variant, algorithm)
                  for lo in range(0, len(cells), ENGINE_CHUNK)]
         return tuple(np.concatenate(column) for column in zip(*parts))
     batch, n, _ = cells.shape
     options, starts = given_options(cells)
-    result = problem_for(box, variant).solve_batch(
-        options, starts=starts, limit=limit, max_nodes=max_nodes,
-        threads=threads, mrv_cutoff=MRV_CUTOFF)
+    problem = problem_for(box, variant)
+    if algorithm == "bits" or (algorithm == "auto"
+                               and len(problem) <= BITS_UP_TO):
+        result = bits.solve_batch(problem, options, starts, limit, max_nodes,
+                                  threads)
+    else:
+        result = problem.solve_batch(
+            options, starts=starts, limit=limit, max_nodes=max_nodes,
+            threads=threads, mrv_cutoff=MRV_CUTOFF)
     counts = result.counts
-    picked = result.solutions
-    rows_of, cols_of = np.nonzero(picked >= 0)
-    cell, digit = np.divmod(picked[rows_of, cols_of], n)
-    out = cells.reshape(batch, n * n).copy()
-    out[rows_of, cell] = digit + 1
+    # Each first solution's options into its cells; the -1 padding lands
+    # in a spare column.
+    out = np.empty((batch, n * n + 1), cells.dtype)
+    out[:, :n * n] = cells.reshape(batch, n * n)
+    cell, digit = np.divmod(result.solutions, n)
+    np.put_along_axis(out, cell, (digit + 1).astype(cells.dtype), axis=1)
+    out = out[:, :n * n]
     out[counts <= 0] = 0
     return counts, out.reshape(batch, n, n), result.nodes
 
