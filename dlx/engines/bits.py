@@ -35,16 +35,18 @@ class BitsArrays:
     ``dlx.kernels.bits``); built once, never changed by a search.
 
     ``hit[k]``: the primary items of option ``k``, padded to the most any
-    option has with a *sink* item (number ``nitems``, always covered);
+    option has with a *sink* (number ``nprimary``, always covered);
     ``conflict[k]``: the options that share an item with ``k``, ``k``
     included, as a bitset; ``holders[j]``: the options of item ``j``, as a
     bitset; ``opt_start``/``opt_item``: each option's items (CSR);
     ``item_start``/``item_opt``: each item's options, rising (CSR);
-    ``thresh[i]``: ``(T_i + 1) << 32`` where ``T_i`` is the most options
+    ``thresh[i]``: ``(T_i + 1) << 16`` where ``T_i`` is the most options
     primary item ``i`` shares with one other item when that is 2 or more
     (the subset rule looks at ``i`` when it falls to ``T_i`` options),
-    else ``2 << 32`` (never); ``init_count``: each item's count before any
-    choice, ``(options << 32) | XOR of their numbers``, the sink last.
+    else ``2 << 16`` (never); ``init_count``: each item's count before any
+    choice, ``(options << 16) | XOR of their numbers``, for the primary
+    items and the sink (secondary items need none: the conflict sets
+    keep them covered at most once).
     """
 
     __slots__ = ("hit", "thresh", "conflict", "holders", "span", "opt_start",
@@ -54,7 +56,7 @@ class BitsArrays:
                  "width", "subsets")
 
     def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
-                 sizes: np.ndarray, subsets: bool = True):
+                 sizes: np.ndarray, subsets: bool = False):
         """Build from ``members`` (1-based item numbers, option after
         option; the first ``nprimary`` items are primary) and ``sizes``
         (items per option).  ``subsets``: apply the subset rule."""
@@ -74,7 +76,7 @@ class BitsArrays:
         is_primary = opt_item < nprimary
         nprim = np.bincount(owner[is_primary], minlength=noptions)
         width = max(1, int(nprim.max()) if noptions else 1)
-        hit = np.full((noptions, width), nitems, np.int32)
+        hit = np.full((noptions, width), nprimary, np.int32)
         column = np.arange(len(members)) - np.repeat(opt_start[:-1], sizes)
         hit[owner[is_primary], column[is_primary]] = opt_item[is_primary]
         # Each item's options, rising.
@@ -105,15 +107,16 @@ class BitsArrays:
         degree = np.diff(item_start).astype(np.int64)
         xors = np.zeros(nitems, np.int64)
         np.bitwise_xor.at(xors, members, owner)
-        self.covered = 1 << 62
-        init_count = np.zeros(nitems + 1, np.int64)
-        init_count[:nprimary] = (degree[:nprimary] << 32) | xors[:nprimary]
-        init_count[nitems] = self.covered
-        thresh = np.full(nitems + 1, 2 << 32, np.int64)
-        thresh[nprimary:] = 0
+        shift = K.SHIFT
+        self.covered = np.iinfo(np.int32).max
+        init_count = np.zeros(nprimary + 1, np.int32)
+        init_count[:nprimary] = (degree[:nprimary] << shift) | xors[:nprimary]
+        init_count[nprimary] = self.covered
+        thresh = np.full(nprimary + 1, 2 << shift, np.int32)
+        thresh[nprimary] = 0
         if subsets:
             shared = shared_options(nitems, nprimary, opt_item, opt_start)
-            thresh[:nprimary] = (np.maximum(shared, 1) + 1) << 32
+            thresh[:nprimary] = (np.maximum(shared, 1) + 1) << shift
         # A solution holds at most this many options beyond its givens
         # (each covers at least the fewest primary items an option has),
         # and a search branches at most once per option it chooses.
@@ -133,7 +136,7 @@ class BitsArrays:
         self.subsets = subsets
 
     @classmethod
-    def of(cls, problem, subsets: bool = True) -> "BitsArrays":
+    def of(cls, problem, subsets: bool = False) -> "BitsArrays":
         """The arrays of an ``ExactCover`` (read through its public
         ``items`` and ``options``)."""
         members, sizes = members_of(problem)
@@ -148,8 +151,8 @@ class BitsArrays:
 
     def start_arrays(self):
         """The static arrays ``start`` takes first."""
-        return (self.hit, self.thresh, self.conflict, self.opt_start,
-                self.opt_item, self.nprimary, self.covered)
+        return (self.hit, self.thresh, self.conflict, self.nprimary,
+                self.covered)
 
 
 def members_of(problem) -> tuple[np.ndarray, np.ndarray]:
@@ -249,9 +252,9 @@ class BitsRun(Run):
         nwords = len(arrays.init_live)
         nitems = len(arrays.init_count)
         self.live = np.empty(nwords, np.uint64)
-        self.count = np.empty(nitems, np.int64)
+        self.count = np.empty(nitems, np.int32)
         self.saved_live = np.empty((arrays.depth, nwords), np.uint64)
-        self.saved_count = np.empty((arrays.depth, nitems), np.int64)
+        self.saved_count = np.empty((arrays.depth, nitems), np.int32)
         self.meta = np.empty((arrays.depth, 4), np.int64)
         self.chosen = np.empty(max(arrays.nprimary, 1), np.int32)
         self.queue = np.empty(nitems, np.int32)

@@ -23,7 +23,7 @@ for Sudoku), and for every item a count of its live options.
 * **The item to branch on** is the uncovered primary item with the fewest
   live options (Knuth's MRV), the first of them on ties.
 
-A count is an int64 holding ``(live options << 32) | x``, where ``x`` is
+A count is an int32 holding ``(live options << 16) | x``, where ``x`` is
 the XOR of the numbers of the item's live options: when the count falls
 to one, ``x`` *is* the live option, with no search for it.
 
@@ -42,7 +42,7 @@ be in no solution below (``i`` will be covered by an option that covers
 Sudoku this is the "locked candidates" rule (a digit confined to one box
 within a row, or to one row within a box).  Item ``i`` is examined when
 its count falls to at most ``T_i``, the most options it shares with any
-one other item (``thresh[i] = (T_i + 1) << 32``; items that share at most
+one other item (``thresh[i] = (T_i + 1) << 16``; items that share at most
 one option with every other item, like Sudoku's cells, are never
 examined), and only when no move is forced.
 
@@ -79,10 +79,12 @@ from numba.extending import intrinsic
 # indices on every load (see dlx.kernels.links: the same trick).
 U = np.uint64
 
-# A count is (live options << 32) | XOR of their numbers.
-ONE = np.int64(1) << 32
-TWO = np.int64(2) << 32
-LOW = ONE - 1
+# A count is (live options << SHIFT) | XOR of their numbers, in an int32
+# (the engine takes at most 2**13 options).
+SHIFT = 16
+ONE = np.int32(1 << SHIFT)
+TWO = np.int32(2 << SHIFT)
+LOW = np.int32((1 << SHIFT) - 1)
 
 # Where the search resumes (state[WHERE]), as in dlx.kernels.links, and
 # ROOT: make the moves the givens force (queued by start), then FORWARD.
@@ -176,10 +178,10 @@ def search(hit, thresh, conflict, holders, span, opt_start, opt_item,
                 # X3: choose the item (MRV, the first of the fewest; none
                 # has fewer than 2 live options after propagation, so the
                 # first with 2 is it), and save the state at this point.
-                best = covered >> 32
+                best = covered >> SHIFT
                 item = 0
                 for j in range(nprimary):
-                    c = count[U(j)] >> 32
+                    c = count[U(j)] >> SHIFT
                     if c < best:
                         best = c
                         item = j
@@ -237,7 +239,7 @@ def search(hit, thresh, conflict, holders, span, opt_start, opt_item,
                 while head < qn:  # a forced option?
                     c = count[U(queue[U(head)])]
                     head += 1
-                    if (c >> 32) == 1:  # (else covered since it was queued)
+                    if (c >> SHIFT) == 1:  # (else covered since it was queued)
                         o = c & LOW
                         break
             if o < 0:
@@ -288,11 +290,10 @@ def search(hit, thresh, conflict, holders, span, opt_start, opt_item,
             if o >= 0:
                 chosen[U(n)] = o
                 n += 1
-                for s in range(opt_start[U(o)], opt_start[U(o + 1)]):
-                    j = opt_item[U(s)]
-                    if j < nprimary:
-                        left -= 1
+                for s in range(width):
+                    j = hit[U(o), U(s)]
                     count[U(j)] = covered
+                    left -= j < nprimary
             # Drop the live options of the mask: o's conflicts, or the
             # options of sub_j without sub_i.
             for w in range(nwords):
@@ -368,9 +369,9 @@ def search(hit, thresh, conflict, holders, span, opt_start, opt_item,
 
 
 @njit(cache=True, nogil=True)
-def start(hit, thresh, conflict, opt_start, opt_item, nprimary, covered,
-          init_live, init_count, init_forced, live, count, queue, examine,
-          state, given, given_lo, given_hi, counters):
+def start(hit, thresh, conflict, nprimary, covered, init_live, init_count,
+          init_forced, live, count, queue, examine, state, given, given_lo,
+          given_hi, counters):
     """Reset ``live``/``count`` to the empty choice and commit the given
     options ``given[given_lo:given_hi]``, queueing what they force (and
     ``init_forced``, the primary items with at most one option before
@@ -402,16 +403,13 @@ def start(hit, thresh, conflict, opt_start, opt_item, nprimary, covered,
     # among later ones is still told apart.
     for g in range(given_lo, given_hi):
         o = given[U(g)]
-        lo = opt_start[U(o)]
-        hi = opt_start[U(o + 1)]
-        for s in range(lo, hi):
-            if count[U(opt_item[U(s)])] > covered // 2:
-                return -1
-        for s in range(lo, hi):
-            j = opt_item[U(s)]
-            if j < nprimary:
-                left -= 1
+        # Only an earlier given can have dropped it: they share an item.
+        if not (live[U(o >> 6)] >> U(o & 63)) & U(1):
+            return -1
+        for s in range(width):
+            j = hit[U(o), U(s)]
             count[U(j)] = covered
+            left -= j < nprimary
         for w in range(nwords):
             r = live[U(w)] & conflict[U(o), U(w)]
             live[U(w)] ^= r
@@ -468,7 +466,7 @@ def solve_batch(hit, thresh, conflict, holders, span, opt_start, opt_item,
     live = np.empty(nwords, np.uint64)
     count = np.empty_like(init_count)
     saved_live = np.empty((depth, nwords), np.uint64)
-    saved_count = np.empty((depth, nitems), np.int64)
+    saved_count = np.empty((depth, nitems), np.int32)
     meta = np.empty((depth, 4), np.int64)
     chosen = np.empty(max(nprimary, 1), np.int32)
     queue = np.empty(nitems, np.int32)
@@ -487,9 +485,8 @@ def solve_batch(hit, thresh, conflict, holders, span, opt_start, opt_item,
         counters[1] = 0
         counters[2] = 0
         first_len[b] = 0
-        outcome = start(hit, thresh, conflict, opt_start, opt_item, nprimary,
-                        covered, init_live, init_count, init_forced, live,
-                        count, queue,
+        outcome = start(hit, thresh, conflict, nprimary, covered, init_live,
+                        init_count, init_forced, live, count, queue,
                         examine, state, given, given_start[b],
                         given_start[b + 1], counters)
         work[b, 2] = counters[1]
