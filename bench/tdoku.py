@@ -72,7 +72,8 @@ SETS = {
     "sudoku25": ("sudoku25.txt", 1, False),
 }
 DEFAULT_SETS = "17clue,top1465,forum"
-MARK = ("<!-- tdoku -->", "<!-- /tdoku -->")
+# The section of RESULTS.md this writes (bench/compare.py keeps it).
+HEADING = "## Against tdoku, measured (bench/tdoku.py)"
 
 
 def read_set(name: str) -> list[str]:
@@ -170,14 +171,18 @@ def table(rows: list[dict], before: bool) -> str:
     return "\n".join(lines)
 
 
-def write_markdown(path: str, text: str) -> None:
+def write_markdown(path: str, section: str) -> None:
+    """Put ``section`` (starting with ``HEADING``) in place of the file's
+    own, up to the next second-level heading, or at its end."""
     old = open(path).read() if os.path.exists(path) else ""
-    block = f"{MARK[0]}\n{text}\n{MARK[1]}"
-    if MARK[0] in old and MARK[1] in old:
-        new = re.sub(re.escape(MARK[0]) + ".*?" + re.escape(MARK[1]),
-                     lambda m: block, old, flags=re.S)
+    start = old.find(HEADING + "\n")
+    if start < 0:
+        new = old.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n"
     else:
-        new = old.rstrip() + "\n\n" + block + "\n"
+        end = old.find("\n## ", start + len(HEADING))
+        rest = old[end + 1:] if end >= 0 else ""
+        new = (old[:start] + section.rstrip("\n") + "\n"
+               + ("\n" + rest if rest else ""))
     with open(path, "w") as f:
         f.write(new)
 
@@ -202,7 +207,7 @@ def main(argv=None) -> int:
     parser.add_argument("--warmup", type=int, default=2,
                         help="tdoku's -w (warm-up seconds per run)")
     parser.add_argument("--markdown", metavar="FILE",
-                        help="write the table between the tdoku markers")
+                        help=f"write the table as the section {HEADING!r}")
     args = parser.parse_args(argv)
     binary = os.environ.get("TDOKU")
     if binary and not os.access(binary, os.X_OK):
@@ -249,7 +254,8 @@ def main(argv=None) -> int:
     print()
     print(notes)
     if args.markdown:
-        write_markdown(args.markdown, text + "\n\n" + notes)
+        write_markdown(args.markdown, HEADING + "\n\n" + notes + "\n\n"
+                       + text + "\n")
     return 0
 
 

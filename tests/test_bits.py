@@ -52,6 +52,11 @@ def stream(arrays, given=(), want=1, stop_at=B.NO_LIMIT):
 def test_toy_as_the_docstring_tells():
     p = toy()
     arrays = B.BitsArrays.of(p)
+    members = [{0, 2, 5}, {1, 3, 4, 5}, {0, 2, 4}, {1, 3, 5}, {1, 2, 4, 5},
+               {0, 1, 3, 4, 5}]
+    assert arrays.conflict[:, 0].tolist() == [sum(1 << k for k in m)
+                                              for m in members]
+    assert (arrays.init_count[:5] >> K.SHIFT).tolist() == [2, 2, 2, 3, 2]
     r = B.BitsRun(arrays, [])
     assert not r.clash and not r.covered
     status, rows = r.step(5, B.NO_LIMIT, True)
@@ -292,3 +297,11 @@ def test_25x25_is_refused_and_16x16_taken():
     B.ENGINE.build(problem_for((4, 4)))
     with pytest.raises(Unsupported, match="at most"):
         B.ENGINE.build(problem_for((5, 5)))
+
+
+def test_the_docs_page_runs():
+    import doctest
+    page = Path(__file__).resolve().parent.parent / "docs" / "bits.md"
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted >= 10

@@ -57,7 +57,7 @@ Counters (not DLX1's, which counts forced moves as nodes too):
 
 Knuth's toy problem: items ``a b c d e | f g``, options 0 ``c e f``,
 1 ``a d g``, 2 ``b c f``, 3 ``a d``, 4 ``b g``, 5 ``d e g``.  In one word
-(bit ``k`` is option ``k``; ``conflict[0] = {0, 2}``, ``conflict[1] =
+(bit ``k`` is option ``k``; ``conflict[0] = {0, 2, 5}``, ``conflict[1] =
 {1, 3, 4, 5}``, ``conflict[3] = {1, 3, 5}`` ...), the counts of ``a b c
 d e`` start at ``2 2 2 3 2``.  Nothing is forced, so the search branches
 on ``a`` (the first with two).  Option 1 ``a d g`` drops ``{1, 3, 4,
