@@ -45,6 +45,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -96,17 +97,19 @@ def worker(tree: str, name: str, rounds: int) -> dict:
     t0 = time.perf_counter()
     sudoku.solve_many([puzzles[0]], limit=2, threads=1)
     warm = time.perf_counter() - t0
-    best = float("inf")
+    best = best_cpu = float("inf")
     results = None
     for _ in range(rounds):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         results = sudoku.solve_many(puzzles, limit=2, threads=1)
         best = min(best, time.perf_counter() - t0)
+        best_cpu = min(best_cpu, time.process_time() - c0)
     for puzzle, result in zip(puzzles, results):
         if result.status != "solved" or not sudoku.is_valid_solution(
                 result.grid, sudoku.parse(puzzle)):
             raise SystemExit(f"{tree}: wrong answer for {puzzle}: {result}")
     return {"rate": len(puzzles) / best, "seconds": best,
+            "cpu_rate": len(puzzles) / best_cpu,
             "puzzles": len(puzzles), "warm": warm}
 
 
@@ -128,15 +131,25 @@ def tdoku(binary: str, name: str, seconds: int, warmup: int) -> dict:
     try:
         command = [binary, "-s", "tdoku", "-r0", "-n", str(len(puzzles)),
                    "-t", str(seconds), "-w", str(warmup), "-v1", path]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
         out = subprocess.run(command, check=True, capture_output=True,
                              text=True).stdout
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
     finally:
         os.unlink(path)
+    # The share of the run that tdoku had a core (it never waits): its
+    # rate per CPU second is its rate over wall time divided by that.
+    busy = ((after.ru_utime - before.ru_utime)
+            + (after.ru_stime - before.ru_stime)) / wall
     for line in out.splitlines():
         if line.startswith("|tdoku"):
             cells = [c.strip().replace("'", "").replace(",", "")
                      for c in line.split("|")[2:6]]
-            return {"rate": float(cells[0]), "usec": float(cells[1]),
+            rate = float(cells[0])
+            return {"rate": rate, "cpu_rate": rate / min(1.0, busy),
+                    "usec": float(cells[1]),
                     "no_guess": cells[2], "guesses": float(cells[3]),
                     "command": " ".join(command[:-1] + [f"<{name}>"])}
     raise SystemExit(f"no tdoku line in its output:\n{out}")
@@ -154,6 +167,9 @@ def table(rows: list[dict], before: bool) -> str:
              "after / tdoku"]
     if before:
         head += ["before / tdoku", "after / before"]
+    head += ["after / tdoku, CPU"]
+    if before:
+        head += ["before / tdoku, CPU"]
     lines = ["| " + " | ".join(head) + " |",
              "|" + "---|" * len(head)]
     for row in rows:
@@ -167,6 +183,10 @@ def table(rows: list[dict], before: bool) -> str:
         if before:
             b = row["before"]["rate"]
             cells += [f"{b / t:.2f}" if t else "-", f"{a / b:.2f}"]
+        tc = row.get("tdoku", {}).get("cpu_rate")
+        keys = ["after"] + (["before"] if before else [])
+        cells += [f"{row[k]['cpu_rate'] / tc:.2f}" if tc else "-"
+                  for k in keys]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -245,7 +265,12 @@ def main(argv=None) -> int:
                        if "tdoku" in row})
     notes = (f"Load average {start_load} at the start, {load()} at the "
              f"end; best of {args.rounds} rounds (ours: best of "
-             f"{args.reps} runs a round).  `python bench/tdoku.py "
+             f"{args.reps} runs a round).  Rates are puzzles per second "
+             f"of wall time, as tdoku's program reports them; the *CPU* "
+             f"ratios divide rates per CPU second instead (ours: process "
+             f"CPU time; tdoku: its rate over the share of its run it had "
+             f"a core), which a loaded machine disturbs less.  "
+             f"`python bench/tdoku.py "
              + " ".join(a for a in (argv or [])) + "`.")
     if commands:
         notes += "  tdoku: `" + "`, `".join(commands) + "`."
