@@ -111,6 +111,7 @@ REFERENCE_SUDOKU = {  # puzzles/s, uniqueness check (limit 2)
 }
 # tdoku is measured, not given: bench/tdoku.py writes its own section.
 TDOKU_HEADING = "## Against tdoku, measured (bench/tdoku.py)"
+BITS_HEADING = "## The bitset engine: where the time goes"
 
 MEMORY_CAP = 6 << 30  # bytes of resident memory per worker
 
@@ -540,7 +541,7 @@ def main(argv=None):
 # and kept when this one rewrites the file.
 KEPT_SECTIONS = ("## Dancing cells against SSXC1 and DLX1",
                  "## Memoized counts (bench/memo.py)", COLORED_HEADING,
-                 TDOKU_HEADING)
+                 TDOKU_HEADING, BITS_HEADING)
 
 
 def kept_sections(text: str, new: str = "") -> str:

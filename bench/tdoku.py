@@ -147,8 +147,9 @@ def tdoku(binary: str, name: str, seconds: int, warmup: int) -> dict:
         if line.startswith("|tdoku"):
             cells = [c.strip().replace("'", "").replace(",", "")
                      for c in line.split("|")[2:6]]
-            rate = float(cells[0])
-            return {"rate": rate, "cpu_rate": rate / min(1.0, busy),
+            wall_rate = float(cells[0])
+            return {"rate": wall_rate,
+                    "cpu_rate": wall_rate / min(1.0, busy),
                     "usec": float(cells[1]),
                     "no_guess": cells[2], "guesses": float(cells[3]),
                     "command": " ".join(command[:-1] + [f"<{name}>"])}
@@ -157,6 +158,11 @@ def tdoku(binary: str, name: str, seconds: int, warmup: int) -> dict:
 
 def load() -> str:
     return " ".join(open("/proc/loadavg").read().split()[:3])
+
+
+def rate(value: float) -> str:
+    """A rate with thousands separators, or three digits when small."""
+    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
 
 def table(rows: list[dict], before: bool) -> str:
@@ -177,8 +183,8 @@ def table(rows: list[dict], before: bool) -> str:
         a = row["after"]["rate"]
         cells = [row["set"], f"{row['after']['puzzles']:,}"]
         if before:
-            cells.append(f"{row['before']['rate']:,.0f}")
-        cells += [f"{a:,.0f}", f"{t:,.0f}" if t else "-",
+            cells.append(rate(row['before']['rate']))
+        cells += [rate(a), rate(t) if t else "-",
                   f"{a / t:.2f}" if t else "-"]
         if before:
             b = row["before"]["rate"]
@@ -257,7 +263,7 @@ def main(argv=None) -> int:
                     row[key] = got
         rows.append(row)
         print(f"{name}: " + ", ".join(
-            f"{k} {row[k]['rate']:,.0f}/s" for k in ("before", "after",
+            f"{k} {rate(row[k]['rate'])}/s" for k in ("before", "after",
                                                       "tdoku") if k in row),
             flush=True)
     text = table(rows, bool(args.before))
