@@ -437,9 +437,9 @@ ENGINE_CHUNK = 1 << 13
 # Until the engine registry offers it as algorithm="bits": the batches of
 # solve_many, the uniqueness checks and the generator search with the
 # bitset engine (dlx.engines.bits) when the grid's problem has at most this
-# many options (9x9 and 16x16, variants included; measured faster there:
-# bench/tdoku.py), with dancing links above.  The rating asks for links,
-# whose node counts its scores are calibrated on.
+# many options (9x9 and 16x16, variants included; 0.6-0.8 of links' time
+# there, bench/bits.py and docs/bits.md), with dancing links above.  The
+# rating asks for links, whose node counts its scores are calibrated on.
 BITS_UP_TO = 4096
 
 
