@@ -45,7 +45,7 @@ from .cli_count import (CountUsageError, add_count_options,
                         add_estimate_options, add_memo_options,
                         count_options, interrupted_message, memo_options)
 from .cli_input import looks_like_a_file_name, no_such_file
-from .engines import Unsupported
+from .engines import ALGORITHMS, Unsupported, engine_for
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
 from .services.search import Interrupted
@@ -135,13 +135,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "lines.")
     solve.add_argument("file", metavar="FILE|-",
                        help="the problem file, or - for standard input")
-    solve.add_argument("--algorithm", choices=("auto", "links", "cells"),
-                       default="auto",
+    solve.add_argument("--algorithm", choices=ALGORITHMS, default="auto",
                        help="links: Knuth's DLX1 (dancing links; DLX2 "
                             "with colors, DLX3 with bounds); cells: his SSXC1 "
                             "(dancing cells; SSXCC with colors, SSMCC with "
-                            "bounds); auto (default): the faster for the "
-                            "problem's shape")
+                            "bounds); bits: Algorithm X over bitsets (plain "
+                            "exact cover up to 8,192 options, one process); "
+                            "auto (default): the faster for the problem's "
+                            "shape")
     _add_output_options(solve, symmetric=False, memo=True)
     add_best_option(solve)
     cli_zdd.add_zdd_option(solve)
@@ -375,16 +376,21 @@ def _run_problem(args, problem: ExactCover, draw: Callable,
         memo = memo_options(args)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    # Without --jobs a count takes every core where the engine splits its
+    # tree, else this process.
+    splits = engine_for(problem, algorithm, "split").splits
     count = lambda: _count(args, problem.count, memo,  # noqa: E731
-                           algorithm=algorithm)
+                           algorithm=algorithm, splits=splits)
     return _report(args, pictures, count, lambda: problem.stats)
 
 
 def _count(args, count: Callable, memo: dict | None = None,
-           algorithm: str = "auto") -> int:
+           algorithm: str = "auto", splits: bool = True) -> int:
     """``count(**options)`` with the long-count options of ``args`` (and
-    the memo's, ``memo``); what ``count`` refuses is a usage error."""
-    with count_options(args, every_core=memo is None) as options:
+    the memo's, ``memo``); what ``count`` refuses is a usage error.
+    ``splits``: the engine splits its tree, so that a count without
+    ``--jobs`` takes every core."""
+    with count_options(args, every_core=memo is None and splits) as options:
         options.update(memo or {})
         if algorithm != "auto":
             options["algorithm"] = algorithm

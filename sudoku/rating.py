@@ -107,7 +107,7 @@ def rate_cells(cells: np.ndarray, box: tuple[int, int],
             symmetry, moved = variant_symmetry(rng, box, variant)
         found, _, work = search_stack(symmetry.apply(cells[live]), box, 2,
                                       threads=threads, variant=moved,
-                                      budget=budget)
+                                      budget=budget, algorithm="links")
         if k == 0:
             counts = found
             # Not one wasted node: every step was forced (a single), and

@@ -28,7 +28,7 @@ from dlx.shorten import shorten
 from .budget import UNLIMITED, Budget, Stopped
 from .encode import Variant, as_variant, clash_message, clashes, problem
 from .grid import (ALPHABET, Grid, InvalidPuzzle, _a_grid, _bare_cells,
-                   _Layout, cells_conflict, check_box, conflict_message,
+                   _Layout, check_box, conflict_message,
                    default_box, parse)
 
 # The engine's MRV scan may stop at the first item with this many options:
@@ -295,7 +295,10 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
     if batch == 0:
         return BatchArrays(status, solutions, found, nodes)
     if variant is None:
-        good = np.flatnonzero(~cells_conflict(cells, box))
+        # The engine reports clashing givens itself (count -1: two givens
+        # share a row, column or box digit, which is what cells_conflict
+        # tests), so every puzzle goes to it.
+        good = np.arange(batch)
     else:
         variant.fits(n)
         good = np.flatnonzero(~clashes(cells, box, variant))
@@ -387,7 +390,7 @@ class Symmetry:
 def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
                  max_nodes: int | None = None, threads: int = 1,
                  variant: Variant | None = None,
-                 budget: Budget = UNLIMITED):
+                 budget: Budget = UNLIMITED, algorithm: str = "auto"):
     """Search a ``(B, n, n)`` stack of clash-free puzzles.
 
     Returns ``(counts, solutions, nodes)``: solutions found up to ``limit``
@@ -400,7 +403,8 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
 
     ``budget`` (``sudoku.budget.Budget``) is looked at before every engine
     call, each of which gets the time left as its time limit: ``Stopped``
-    when it runs out or its stop is set.
+    when it runs out or its stop is set.  ``algorithm``: as in
+    ``_engine_call``.
     """
     batch = len(cells)
     counts = np.zeros(batch, np.int64)
@@ -419,7 +423,8 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
         if symmetry is not None:
             part = symmetry.apply(part)
         found, first, work = _engine_call(part, box, limit, nodes_each,
-                                          threads, variant, budget)
+                                          threads, variant, budget,
+                                          algorithm)
         if symmetry is not None:
             first = symmetry.undo(first)
         done = (found != -2) | (not restarts)
@@ -444,12 +449,14 @@ ENGINE_CHUNK = 1 << 13
 def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
                  max_nodes: int, threads: int,
                  variant: Variant | None = None,
-                 budget: Budget = UNLIMITED):
+                 budget: Budget = UNLIMITED, algorithm: str = "auto"):
     """``solve_batch`` over a stack: ``(counts, first solutions, nodes)``;
-    ``Stopped`` when ``budget`` runs out (before or during the call)."""
+    ``Stopped`` when ``budget`` runs out (before or during the call).
+    ``algorithm``: the engine's, ``"auto"`` taking the bitset engine up to
+    its size (``dlx.engines.registry``)."""
     if len(cells) > ENGINE_CHUNK:
         parts = [_engine_call(cells[lo:lo + ENGINE_CHUNK], box, limit,
-                              max_nodes, threads, variant, budget)
+                              max_nodes, threads, variant, budget, algorithm)
                  for lo in range(0, len(cells), ENGINE_CHUNK)]
         return tuple(np.concatenate(column) for column in zip(*parts))
     batch, n, _ = cells.shape
@@ -458,17 +465,19 @@ def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
     try:
         result = problem_for(box, variant).solve_batch(
             options, starts=starts, limit=limit, max_nodes=max_nodes,
-            threads=threads, mrv_cutoff=MRV_CUTOFF,
+            threads=threads, mrv_cutoff=MRV_CUTOFF, algorithm=algorithm,
             **({} if time_limit is None else {"time_limit": time_limit}))
     except BudgetExhausted:  # the time limit, reached inside the call
         budget.check()
         raise Stopped(budget.what, "time_limit", budget.seconds) from None
     counts = result.counts
-    picked = result.solutions
-    rows_of, cols_of = np.nonzero(picked >= 0)
-    cell, digit = np.divmod(picked[rows_of, cols_of], n)
-    out = cells.reshape(batch, n * n).copy()
-    out[rows_of, cell] = digit + 1
+    # Each first solution's options into its cells; the -1 padding lands
+    # in a spare column.
+    out = np.empty((batch, n * n + 1), cells.dtype)
+    out[:, :n * n] = cells.reshape(batch, n * n)
+    cell, digit = np.divmod(result.solutions, n)
+    np.put_along_axis(out, cell, (digit + 1).astype(cells.dtype), axis=1)
+    out = out[:, :n * n]
     out[counts <= 0] = 0
     return counts, out.reshape(batch, n, n), result.nodes
 

@@ -6,7 +6,7 @@ import pytest
 
 from dlx import ExactCover
 from dlx.engines import COLORS, EXACT, MULTIPLICITIES
-from dlx.engines.registry import (BOUNDS_CELLS_FROM, CELLS_FROM,
+from dlx.engines.registry import (BITS_UP_TO, BOUNDS_CELLS_FROM, CELLS_FROM,
                                   COLORS_CELLS_FROM, family, hide_work)
 from dlx.problems import debruijn, queens, rooks
 from dlx.problems.langford import langford
@@ -50,8 +50,11 @@ def test_auto_follows_the_measured_rule_for_each_kind(build, kind, expected):
                  MULTIPLICITIES: BOUNDS_CELLS_FROM}[kind]
     assert (shape(problem) >= threshold) == (expected == "cells")
     assert family(problem, "auto") == expected
-    # A batch always runs on links; a named algorithm is taken as it is.
-    assert family(problem, "auto", "batch") == "links"
+    # A batch runs on the bitset engine when it is plain exact cover of at
+    # most BITS_UP_TO options, else on links; a named algorithm is taken
+    # as it is.
+    small = kind == EXACT and len(problem) <= BITS_UP_TO
+    assert family(problem, "auto", "batch") == ("bits" if small else "links")
     for name in ("links", "cells"):
         assert family(problem, name) == name
         assert family(problem, name, "batch") == name
@@ -71,7 +74,7 @@ def test_the_thresholds_sit_between_the_measured_shapes():
     ("fast", ValueError), ("", ValueError), (None, TypeError), (1, TypeError),
 ])
 def test_a_bad_algorithm_is_refused(algorithm, error):
-    with pytest.raises(error, match="links, cells, auto"):
+    with pytest.raises(error, match="links, cells, bits, auto"):
         family(queens.queens(4), algorithm)
 
 
@@ -95,3 +98,17 @@ def test_each_threshold_itself_takes_cells():
                                (bounded, BOUNDS_CELLS_FROM)):
         assert shape(problem) == threshold
         assert family(problem, "auto") == "cells"
+
+
+def test_batches_take_the_bitset_engine_up_to_its_size():
+    small = ExactCover(range(3))
+    small.add_options([[k] for k in range(3)] * (BITS_UP_TO // 3))
+    assert len(small) <= BITS_UP_TO
+    assert family(small, "auto", "batch") == "bits"
+    assert family(small, "auto") == "cells"  # a search keeps its rule
+    small.add_options([[0]] * (BITS_UP_TO + 1 - len(small)))
+    assert len(small) == BITS_UP_TO + 1
+    assert family(small, "auto", "batch") == "links"
+    colored = ExactCover(["a"], ["x"])
+    colored.add_option(["a", "x"], colors={"x": 1})
+    assert family(colored, "auto", "batch") == "links"

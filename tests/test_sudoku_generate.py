@@ -195,12 +195,13 @@ def test_a_puzzle_of_singles_wastes_no_node_under_any_relabelling():
     puzzles = sample_sets()["easy50"] + G.generate_many(20, seed=4)
     cells = np.array([sudoku.parse(p).cells for p in puzzles])
     empty = (cells.reshape(len(cells), -1) == 0).sum(axis=1)
-    _, _, first = search_stack(cells, (3, 3), 2)
+    # The rating's nodes are DLX1's (links), one per forced cell.
+    _, _, first = search_stack(cells, (3, 3), 2, algorithm="links")
     forced = first == empty + 1
     assert 0 < forced.sum() < len(cells)
     for _ in range(6):
         moved = Symmetry.random(rng, (3, 3)).apply(cells)
-        _, _, nodes = search_stack(moved, (3, 3), 2)
+        _, _, nodes = search_stack(moved, (3, 3), 2, algorithm="links")
         assert ((nodes == empty + 1) == forced).all()
     scores, _, _ = R.rate_cells(cells, (3, 3))
     assert ((scores == 0) == forced).all()
@@ -212,8 +213,10 @@ def test_a_check_budget_keeps_puzzles_unique():
     rng = np.random.default_rng(3)
     grids = G.full_grids(20, (3, 3), rng)
     loose = G.minimise(grids, (3, 3), np.random.default_rng(1))
+    # (9x9 checks run on the bitset engine, whose node is a branch point
+    # after every forced move: two of them leave some checks undecided.)
     tight = G.minimise(grids, (3, 3), np.random.default_rng(1),
-                       check_nodes=30)
+                       check_nodes=2)
     assert (sudoku.solve_cells(tight).status == 0).all()  # all "solved"
     assert (tight != 0).sum() > (loose != 0).sum()
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..shorten import shorten
 from .base import COLORS, EXACT, MULTIPLICITIES, Engine, Unsupported
+from .bits import Bits
 from .bounds import DLX3
 from .cells import SSXC1
 from .cells_bounds import SSMCC
@@ -27,18 +28,22 @@ from .memo import Memo
 #: The engines with ``costs`` serve ``best`` (the cheapest solutions), the
 #: others every other search.
 ENGINES: tuple[Engine, ...] = (DLX1(), DLX2(), DLX3(), SSXC1(), SSXCC(),
-                               SSMCC(), Memo(), CostsEngine(),
+                               SSMCC(), Bits(), Memo(), CostsEngine(),
                                BoundedCostsEngine())
 BY_NAME = {engine.name: engine for engine in ENGINES}
 
 #: What ``algorithm=`` takes on every search method.
-ALGORITHMS = ("links", "cells", "auto")
+ALGORITHMS = ("links", "cells", "bits", "auto")
 
 #: How a kind of problem is named in a sentence.
 KIND_PHRASE = {EXACT: "plain exact cover", COLORS: "colors",
                MULTIPLICITIES: "bounds (multiplicities)"}
 
-# "auto" searches with cells when hide_work(problem) is at least this
+# "auto" runs batches of plain exact cover of at most this many options on
+# the bitset engine (bits/links time 0.60-0.64 on 9x9 Sudoku batches,
+# 0.72-0.79 on 16x16: see bench/bits.py) ...
+BITS_UP_TO = 4096
+# ... and else with cells when hide_work(problem) is at least this
 # (plain exact cover: SSXC1 against DLX1) ...
 CELLS_FROM = 1.0
 # ... and, with colors, at least this (SSXCC against DLX2; measured with
@@ -132,17 +137,27 @@ def check_algorithm(algorithm) -> str:
 
 
 def family(problem, algorithm="auto", purpose: str = "search") -> str:
-    """``"links"`` or ``"cells"``: ``algorithm`` checked and ``"auto"``
-    decided.  ``purpose`` is ``"search"`` (count, solutions, solve),
-    ``"batch"`` (``solve_batch``) or ``"best"`` (the cheapest solutions):
-    a batch is always ``"links"`` (measured faster on every Sudoku batch:
-    its instances are small searches, where the per-node scan and save of
-    dancing cells weigh most), and so is ``best`` (Knuth's DLX5 is dancing
-    links)."""
+    """``"links"``, ``"cells"`` or ``"bits"``: ``algorithm`` checked and
+    ``"auto"`` decided.  ``purpose`` is ``"search"`` (count, solutions,
+    solve), ``"batch"`` (``solve_batch``), ``"split"`` (a count on threads
+    or in jobs, the estimate: an engine that splits its tree) or
+    ``"best"`` (the cheapest solutions, Knuth's DLX5: dancing links).
+    A batch of plain exact cover of at most ``BITS_UP_TO`` options takes
+    the bitset engine, any other batch ``"links"`` (measured faster on
+    every Sudoku batch: its instances are small searches, where the
+    per-node scan and save of dancing cells weigh most); a search takes
+    the rule of ``CELLS_RULES`` for the problem's kind.  (The bitset
+    engine is faster on small counts too, bench/bits.py: ask for it by
+    name; "auto" keeps to dancing links or cells there, whose first
+    solutions and figures are Knuth's programs'.)"""
     algorithm = check_algorithm(algorithm)
     if algorithm != "auto":
         return algorithm
-    if purpose in ("batch", "best"):
+    if purpose == "best":
+        return "links"
+    if purpose == "batch":
+        if problem.kind == EXACT and len(problem) <= BITS_UP_TO:
+            return "bits"
         return "links"
     return "cells" if CELLS_RULES[problem.kind](problem) else "links"
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import time
 
-from ..engines import Unsupported, engine_for, family
+from ..engines import Unsupported, engine_for, family, refuse
 from . import search
 from .search import BudgetExhausted, Stats, thread_count, whole_number
 
@@ -120,10 +120,10 @@ def count(problem, limit=None, *, given=(), max_nodes=None, time_limit=None,
                                executor=executor, checkpoint=checkpoint,
                                progress=progress, split_jobs=split_jobs,
                                algorithm=algorithm)
-    engine = engine_for(problem, algorithm)
     if way == "threads":
-        return threaded(problem, engine, given, nthreads, cutoff,
-                        time_limit, stop)
+        return threaded(problem, engine_for(problem, algorithm, "split"),
+                        given, nthreads, cutoff, time_limit, stop)
+    engine = engine_for(problem, algorithm)
     return serial(problem, engine, limit, given, max_nodes, time_limit,
                   cutoff, progress, stop)
 
@@ -150,6 +150,8 @@ def threaded(problem, engine, given, threads, cutoff, time_limit,
     would pay off."""
     from .jobs import SERIAL_PROBE_NODES
     from .parallel import count_parallel
+    if not engine.splits:  # refused before any work
+        raise refuse("a count on threads", problem.kind, engine)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     try:
@@ -158,9 +160,6 @@ def threaded(problem, engine, given, threads, cutoff, time_limit,
     except BudgetExhausted as budget:
         if budget.stats.nodes < SERIAL_PROBE_NODES:
             raise  # the time limit or the stop event, not the node budget
-    if not engine.splits:
-        from ..engines import refuse
-        raise refuse("a count on threads", problem.kind, engine)
     stats = problem.stats = Stats()
     return count_parallel(problem, engine, given, threads, cutoff, stats,
                           deadline, stop)

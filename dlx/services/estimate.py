@@ -22,7 +22,7 @@ from typing import Iterable
 
 import numpy as np
 
-from ..engines import engine_for, engine_of
+from ..engines import engine_for, engine_of, refuse
 from .search import BudgetExhausted, whole_number
 
 __all__ = ["Estimate", "estimate"]
@@ -135,7 +135,9 @@ def probed_engine(problem, algorithm="auto"):
     depends on the order in which the subtrees before it left its sets,
     which no walk from the root can know, so its own tree has no unbiased
     probe here (the solutions' estimate would be, not the nodes')."""
-    engine = engine_for(problem, algorithm)
+    engine = engine_for(problem, algorithm, "split")
+    if not engine.splits:
+        raise refuse("Knuth's estimate", problem.kind, engine)
     if not engine.exact_split:
         engine = engine_of("links", problem.kind)
     return engine

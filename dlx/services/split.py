@@ -125,7 +125,7 @@ class Split:
 def splitting_engine(problem, algorithm="auto") -> Engine:
     """The engine whose tree jobs split for ``problem``, or the one
     sentence saying that none can."""
-    engine = engine_for(problem, algorithm)
+    engine = engine_for(problem, algorithm, "split")
     if not engine.splits:
         raise refuse("splitting the search into jobs", problem.kind, engine)
     return engine

@@ -1,0 +1,323 @@
+"""The bitset engine (``dlx.engines.bits``) against the plain-Python
+reference, the other engines, and known Sudoku answers."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from dlx import ExactCover
+from dlx.engines import bits as B
+from dlx.engines.base import EXHAUSTED, OUT_OF_NODES, PAUSED, Unsupported
+from dlx.kernels import bits as K
+from dlx.services.search import Stats, run
+
+from reference import exact_covers, is_exact_cover
+
+ENGINE = B.Bits()
+
+
+def solve_batch(problem, givens, starts, limit=2, max_nodes=None,
+                threads=1):
+    """``ExactCover.solve_batch`` on the bitset engine."""
+    return problem.solve_batch(givens, starts=starts, limit=limit,
+                               max_nodes=max_nodes, threads=threads,
+                               algorithm="bits")
+
+DATA = Path(__file__).parent / "data"
+
+
+def toy():
+    """Knuth's seven-item example, f and g secondary."""
+    p = ExactCover("abcde", secondary="fg")
+    p.add_options(["cef", "adg", "bcf", "ad", "bg", "deg"])
+    return p
+
+
+def build(nitems, nprimary, options, subsets=True):
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    p.add_options(options)
+    return p, B.BitsArrays.of(p, subsets)
+
+
+def stream(arrays, given=(), want=1, stop_at=B.NO_LIMIT):
+    """Every solution of one run, taken ``want`` at a time (sorted, the
+    givens included), and the run."""
+    r = B.BitsRun(arrays, list(given))
+    if r.clash:
+        return [], r
+    if r.covered:
+        return [tuple(sorted(given))], r
+    found = []
+    while True:
+        status, rows = r.step(want, stop_at, True)
+        found += [tuple(sorted(row + list(given))) for row in rows]
+        if status != PAUSED:
+            return found, r
+
+
+# -- the worked example of the kernel's docstring ------------------------
+
+def test_toy_as_the_docstring_tells():
+    p = toy()
+    arrays = B.BitsArrays.of(p)
+    members = [{0, 2, 5}, {1, 3, 4, 5}, {0, 2, 4}, {1, 3, 5}, {1, 2, 4, 5},
+               {0, 1, 3, 4, 5}]
+    assert arrays.conflict[:, 0].tolist() == [sum(1 << k for k in m)
+                                              for m in members]
+    assert (arrays.init_count[:5] >> K.SHIFT).tolist() == [2, 2, 2, 3, 2]
+    r = B.BitsRun(arrays, [])
+    assert not r.clash and not r.covered
+    status, rows = r.step(5, B.NO_LIMIT, True)
+    assert status == EXHAUSTED
+    assert rows == [[3, 0, 4]]  # in the order chosen
+    assert r.counters.tolist() == [2, 12, 1]
+
+
+def test_toy_batch():
+    p = toy()
+    found = solve_batch(p, [3, 1, 0, 3, 2], [0, 1, 2, 2, 4, 5], limit=2)
+    # {a d}: forced to the solution; {a d g}: none; nothing given: the
+    # solution; {c e f} and {a d} overlap nowhere...; {b c f}: none.
+    assert found.counts.tolist() == [1, 0, 1, 1, 0]
+    assert [sorted(r[r >= 0].tolist()) for r in found.solutions] == [
+        [0, 4], [], [0, 3, 4], [4], []]
+    clash = solve_batch(p, [0, 2], [0, 2], limit=2)
+    assert clash.counts.tolist() == [-1]
+
+
+# -- against the reference -------------------------------------------------
+
+@st.composite
+def small_problems(draw):
+    nitems = draw(st.integers(1, 8))
+    nsecondary = draw(st.integers(0, min(3, nitems - 1)))
+    options = draw(st.lists(
+        st.sets(st.integers(0, nitems - 1), min_size=1, max_size=nitems)
+        .map(sorted), min_size=0, max_size=16))
+    return nitems, nitems - nsecondary, options
+
+
+@st.composite
+def with_givens(draw):
+    nitems, nprimary, options = draw(small_problems())
+    given = []
+    if options:
+        given = draw(st.lists(st.integers(0, len(options) - 1), max_size=3,
+                              unique=True))
+    return nitems, nprimary, options, given
+
+
+def overlap(options, given):
+    taken = [i for k in given for i in options[k]]
+    return len(taken) != len(set(taken))
+
+
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(with_givens(), st.booleans(), st.integers(1, 3))
+def test_same_solutions_as_the_reference(case, subsets, want):
+    nitems, nprimary, options, given = case
+    p, arrays = build(nitems, nprimary, options, subsets)
+    expected = exact_covers(options, nprimary, nitems, given=given)
+    found, r = stream(arrays, given, want)
+    assert sorted(found) == expected
+    assert len(set(found)) == len(found)
+    assert r.clash == overlap(options, given)
+    for solution in found:
+        assert is_exact_cover(p, solution)
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(small_problems(), st.data())
+def test_batch_agrees_with_the_reference_and_one_by_one(case, data):
+    nitems, nprimary, options = case
+    p, arrays = build(nitems, nprimary, options)
+    # (Rising givens: solve_batch sorts each instance's givens, and the
+    # order they are chosen in decides which forced move comes first.)
+    instances = [[]] + [
+        sorted(data.draw(st.lists(st.integers(0, len(options) - 1),
+                                  max_size=3, unique=True)))
+        for _ in range(4 if options else 0)]
+    limit = data.draw(st.integers(1, 4))
+    flat = np.array([k for g in instances for k in g], np.int64)
+    starts = np.cumsum([0] + [len(g) for g in instances])
+    batch = solve_batch(p, flat, starts, limit=limit)
+    for b, given in enumerate(instances):
+        expected = exact_covers(options, nprimary, nitems, given=given)
+        if overlap(options, given):
+            assert batch.counts[b] == -1
+            continue
+        assert batch.counts[b] == min(limit, len(expected))
+        one = solve_batch(p, given, [0, len(given)], limit=limit)
+        assert one.counts[0] == batch.counts[b]
+        assert one.nodes[0] == batch.nodes[b]
+        assert one.updates[0] == batch.updates[b]
+        row = batch.solutions[b]
+        first = tuple(sorted(row[row >= 0].tolist() + list(given)))
+        if expected:
+            assert first in expected
+            # the first solution streamed is the batch's first
+            assert stream(arrays, given)[0][0] == first
+        else:
+            assert (row < 0).all()
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(with_givens(), st.integers(0, 12), st.integers(1, 3))
+def test_node_budgets(case, budget, limit):
+    nitems, nprimary, options, given = case
+    p, arrays = build(nitems, nprimary, options)
+    if overlap(options, given):
+        return
+    free = solve_batch(p, given, [0, len(given)], limit=limit)
+    bounded = solve_batch(p, given, [0, len(given)], limit=limit,
+                            max_nodes=budget)
+    # The bound is checked before each branch point (a leaf is counted
+    # without it, as DLX1 does).
+    if bounded.counts[0] == -2:
+        assert budget <= bounded.nodes[0] < free.nodes[0]
+    else:
+        assert bounded.counts[0] == free.counts[0]
+        assert bounded.nodes[0] == free.nodes[0]
+    # the streaming run stops at the same node, and resumes to the end
+    expected = exact_covers(options, nprimary, nitems, given=given)
+    r = B.BitsRun(arrays, list(given))
+    if r.clash or r.covered:
+        return
+    status, rows = r.step(0, budget, False)
+    assert status in (EXHAUSTED, OUT_OF_NODES)
+    if status == OUT_OF_NODES:
+        assert r.counters[0] >= budget
+    r.step(0, B.NO_LIMIT, False)
+    assert r.counters[2] == len(expected)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(with_givens())
+def test_through_the_search_service(case):
+    # dlx.search.run drives the run in slices, as it drives DLX1's.
+    nitems, nprimary, options, given = case
+    p, arrays = build(nitems, nprimary, options)
+    r = B.BitsRun(arrays, list(given))
+    if r.clash or r.covered:
+        return
+    stats = Stats()
+    found = [tuple(s) for part in run(r, stats, limit=None, max_nodes=None,
+                                      time_limit=None, store=True,
+                                      given=sorted(given))
+             for s in part]
+    assert sorted(found) == exact_covers(options, nprimary, nitems,
+                                         given=given)
+    assert stats.complete and stats.solutions == len(found)
+
+
+def test_stop_flag():
+    p = toy()
+    arrays = B.BitsArrays.of(p)
+    first = np.full((3, arrays.width), -1, np.int32)
+    counts = np.zeros(3, np.int64)
+    K.solve_batch(*arrays.search_arrays(), arrays.init_live,
+                  arrays.init_count, arrays.init_forced, arrays.depth,
+                  np.zeros(0, np.int32),
+                  np.zeros(4, np.int64), 2, B.NO_LIMIT, first,
+                  np.zeros(3, np.int32), counts, np.zeros((3, 3), np.int64),
+                  np.ones(1, np.uint8))
+    assert counts.tolist() == [K.STOPPED] * 3
+
+
+# -- what the engine refuses -----------------------------------------------
+
+def test_refuses_colors_bounds_and_size():
+    colored = ExactCover("a", secondary="x")
+    colored.add_option(["a", "x"], colors={"x": "red"})
+    with pytest.raises(Unsupported, match="with algorithm='bits' is not "
+                       "available for a problem with colors"):
+        colored.count(algorithm="bits")
+    bounded = ExactCover("ab", bounds={"a": (1, 2)})
+    bounded.add_options(["a", "ab"])
+    with pytest.raises(Unsupported, match="with algorithm='bits' is not "
+                       "available for a problem with bounds"):
+        bounded.solve_batch([[0]], algorithm="bits")
+    big = ExactCover(range(B.MAX_OPTIONS + 1))
+    big.add_options([[k] for k in range(B.MAX_OPTIONS + 1)])
+    with pytest.raises(Unsupported, match="at most"):
+        solve_batch(big, [], [0, 0])
+    with pytest.raises(Unsupported, match="not available for a problem with "
+                       "plain exact cover searched by bitset Algorithm X"):
+        ExactCover("a").count(threads=2, algorithm="bits")
+
+
+# -- Sudoku ------------------------------------------------------------------
+
+def sudoku_lines(name):
+    return [line.split()[0] for line in (DATA / name).read_text()
+            .splitlines() if line and not line.startswith("#")]
+
+
+def solve_stack(lines, limit=2):
+    from sudoku.solver import given_options, problem_for
+    import sudoku
+    grids = [sudoku.parse(line) for line in lines]
+    cells = np.stack([g.cells for g in grids])
+    options, starts = given_options(cells)
+    problem = problem_for(grids[0].box)
+    return grids, problem, options, starts, solve_batch(
+        problem, options, starts, limit=limit)
+
+
+@pytest.mark.parametrize("name", ["sudoku_top95.txt", "sudoku_17clue_50.txt",
+                                  "sudoku_named.txt",
+                                  "sudoku_hexadoku16.txt"])
+def test_sudoku_files(name):
+    import sudoku
+    from sudoku.solver import decode
+    lines = sudoku_lines(name)
+    grids, problem, options, starts, found = solve_stack(lines)
+    links = problem.solve_batch(options, starts=starts, limit=2,
+                                algorithm="links")
+    assert found.counts.tolist() == links.counts.tolist()
+    assert (found.counts == 1).all()
+    for grid, row, b in zip(grids, found.solutions, range(len(grids))):
+        picked = options[starts[b]:starts[b + 1]].tolist() + \
+            row[row >= 0].tolist()
+        solution = grid.with_cells(decode(picked, grid.n))
+        assert sudoku.is_valid_solution(solution, grid)
+
+
+def test_sudoku_special_statuses():
+    lines = (DATA / "sudoku_special.txt").read_text().splitlines()
+    puzzles = [line.split()[0] for line in lines if line.strip()]
+    statuses = [line.split()[1] for line in lines if line.strip()]
+    counts = {"multiple": 2, "nosolution": 0, "invalid": -1}
+    known = [(p, counts[s]) for p, s in zip(puzzles, statuses)]
+    assert {c for _, c in known} == {2, 0, -1}
+    import sudoku
+    from sudoku.solver import given_options, problem_for
+    cells = np.stack([sudoku.parse(p).cells for p, _ in known])
+    options, starts = given_options(cells)
+    found = solve_batch(problem_for((3, 3)), options, starts, limit=2)
+    links = problem_for((3, 3)).solve_batch(options, starts=starts, limit=2,
+                                            algorithm="links")
+    assert found.counts.tolist() == links.counts.tolist()
+    assert found.counts.tolist() == [c for _, c in known]
+
+
+def test_25x25_is_refused_and_16x16_taken():
+    from sudoku.solver import problem_for
+    assert len(problem_for((4, 4))) <= B.MAX_OPTIONS
+    ENGINE.build(problem_for((4, 4)))
+    with pytest.raises(Unsupported, match="at most"):
+        ENGINE.build(problem_for((5, 5)))
+
+
+def test_the_docs_page_runs():
+    import doctest
+    page = Path(__file__).resolve().parent.parent / "docs" / "bits.md"
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted >= 10
