@@ -48,6 +48,7 @@ when each job learns of a better threshold.  There are no checkpoints for
 from __future__ import annotations
 
 import concurrent.futures as cf
+import hashlib
 import os
 import threading
 import time
@@ -308,8 +309,9 @@ class _Split:
     """What a split search shares between its steps: the ``Cheapest``
     so far, the figures, the clock."""
 
-    def __init__(self, problem, engine, k, given, time_limit):
+    def __init__(self, problem, engine, k, given, time_limit, stop):
         self.problem, self.engine, self.k = problem, engine, k
+        self.event = stop
         self.arrays = engine.arrays(problem)
         self.given = sorted(given)
         self.nodes = engine.option_nodes(self.arrays, given)
@@ -376,14 +378,14 @@ class _Split:
         if why == "interrupt" or isinstance(why, KeyboardInterrupt):
             error = Interrupted(len(found), self.stats)
         else:
+            if isinstance(why, BudgetExhausted):  # a run's, in this thread
+                why = ("stopped" if self.event is not None and
+                       self.event.is_set() else "time")
             what = ("its time limit" if why in ("deadline", "time") else
                     "its stop event")
-            if isinstance(why, BudgetExhausted):
-                message = str(why)
-            else:
-                message = (f"search stopped at {what} with {len(found)} "
-                           f"of the cheapest solutions found")
-            error = BudgetExhausted(message, len(found), self.stats)
+            error = BudgetExhausted(
+                f"search stopped at {what} with {len(found)} of the "
+                f"cheapest solutions found", len(found), self.stats)
         error.best = found
         error.proven = False
         return error
@@ -392,7 +394,7 @@ class _Split:
 def on_threads(problem, engine, k, given, threads, time_limit,
                stop) -> list:
     """The tree's jobs on ``threads`` threads sharing one threshold."""
-    s = _Split(problem, engine, k, given, time_limit)
+    s = _Split(problem, engine, k, given, time_limit, stop)
     done = s.probe(stop)
     if done is not None:
         return done
@@ -427,7 +429,7 @@ def in_jobs(problem, engine, k, given, workers, executor, split_jobs,
     """The tree's jobs in this process (``workers`` 1), on a pool of
     ``workers`` processes or on ``executor``: each job takes the
     threshold of the moment, the parent merges what they find."""
-    s = _Split(problem, engine, k, given, time_limit)
+    s = _Split(problem, engine, k, given, time_limit, stop)
     if executor is None and workers > 1:
         done = s.probe(stop)
         if done is not None:
@@ -492,6 +494,15 @@ def _less(stats: Stats, base: int) -> Stats:
     return Stats(stats.nodes, stats.updates - base, stats.solutions)
 
 
+def priced_digest(problem) -> str:
+    """``problem_digest`` with the options' costs: a worker keeps the
+    problem of each digest it met, and two problems that differ only in
+    their costs have the same count but not the same cheapest."""
+    h = hashlib.sha256(problem_digest(problem).encode())
+    h.update(np.asarray(problem.structure().costs, np.int64).tobytes())
+    return h.hexdigest()[:32]
+
+
 def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
     """The jobs on a process pool of ``workers`` (``executor`` None) or on
     ``executor``, in the order the search meets them: one task per worker
@@ -501,7 +512,7 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
     colors instance: 3.73 M against 3.26 M; one search takes 3.19 M.)"""
     if not jobs:
         return
-    payload = Payload(s.problem, problem_digest(s.problem))
+    payload = Payload(s.problem, priced_digest(s.problem))
     own = executor is None
     paths = [job.path for job in jobs]
     shares = [job.share for job in jobs]
