@@ -150,7 +150,8 @@ class Engine:
     #: ``solve_batch``: many instances that differ in their givens.
     batches = True
     #: Its tree can be cut into jobs (threads, processes, Dask,
-    #: checkpoints).
+    #: checkpoints; for an engine with ``costs``, the jobs of ``best``,
+    #: without checkpoints).
     splits = True
     #: A split count's nodes and updates equal one search's (dancing cells
     #: restores sizes only, not orders, so its subtrees searched apart
