@@ -169,6 +169,19 @@ def test_split_best_finds_one_searchs_costs(way, k, case):
     assert p.stats.complete
 
 
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(costed(min_options=10, max_options=30, max_cost=30))
+def test_processes_find_one_searchs_costs(case):
+    # A pool of our own also shares the threshold in shared memory.
+    p, options, colors, costs, bounds = case
+    one = p.best(3)
+    with split_always():
+        found = p.best(3, jobs=2, split_jobs=8)
+    assert [c for c, _ in found] == [c for c, _ in one]
+    valid(p, options, colors, bounds, found)
+
+
 def timetable():
     """bench/costs.py's timetable, smaller: 10 exams, a few seconds of
     DLX5 on a loaded machine."""

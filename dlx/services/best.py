@@ -21,7 +21,9 @@ under a *threshold*, the net cost that a solution must beat to matter:
 * a job sent to a process or a Dask worker takes the threshold of the
   moment with it and returns its ``k`` cheapest; the parent keeps the
   ``k`` cheapest of all (``Cheapest``) and sends their threshold with the
-  next job.
+  next job;
+* a process pool of our own, forked, shares the threshold in memory
+  besides (an anonymous shared mapping), as threads do.
 
 The merge is exact: a threshold is always the ``k``-th cost of ``k``
 distinct solutions found, so no solution cheaper than the true ``k``-th
@@ -49,6 +51,8 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
+import mmap
+import multiprocessing
 import os
 import threading
 import time
@@ -172,17 +176,38 @@ def run_best_job(engine, arrays, given_nodes, path, k, shared, flag=None):
                       time.perf_counter() - t0), complete
 
 
+# Thresholds in memory shared with the workers of a process pool forked
+# by ``pooled`` (a one-element int64 array over an anonymous shared
+# mapping, which a fork keeps shared), by the key passed with each task.
+_in_shared_memory: dict = {}
+
+
+def _shared_threshold(value: int):
+    """A one-element int64 array in memory that processes forked from
+    this one share."""
+    mapping = mmap.mmap(-1, 8)  # anonymous, MAP_SHARED
+    shared = np.frombuffer(mapping, np.int64)
+    shared[0] = value
+    return shared
+
+
 def best_jobs(payload, engine: str, given: tuple, paths, k: int,
-              threshold: int) -> BestResult:
+              threshold: int, key: str | None = None) -> BestResult:
     """In a worker: the jobs ``paths`` (below the options ``given``) of
     ``payload``'s problem searched in turn by the engine named ``engine``,
     each under the threshold the ones before it left (``threshold`` to
-    begin with): their ``k`` cheapest solutions and figures."""
+    begin with): their ``k`` cheapest solutions and figures.  ``key``
+    names a threshold in shared memory (a pool forked by ``pooled``),
+    which the runs then read at every node and lower, as threads do."""
     problem = problem_for(payload)
     search_engine = BY_NAME[engine]
     arrays = search_engine.arrays(problem)
     nodes = search_engine.option_nodes(arrays, given)
-    shared = np.array([threshold], np.int64)
+    shared = _in_shared_memory.get(key)
+    if shared is None:
+        shared = np.array([threshold], np.int64)
+    elif threshold < shared[0]:
+        shared[0] = threshold
     total = BestResult()
     found: list = []
     for path in paths:
@@ -505,19 +530,35 @@ def priced_digest(problem) -> str:
 
 def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
     """The jobs on a process pool of ``workers`` (``executor`` None) or on
-    ``executor``, in the order the search meets them: one task per worker
-    out at a time, the next sent when one comes back, with the threshold
-    of that moment.  (Two per worker, one of them waiting in the queue
-    with an older threshold, took 15% more nodes on bench/costs.py's
-    colors instance: 3.73 M against 3.26 M; one search takes 3.19 M.)"""
+    ``executor``, in the order the search meets them.
+
+    Each task is sent with the threshold of the moment, and its ``k``
+    cheapest merged here as it comes back.  On an executor only one task
+    per worker is out at a time (two, one waiting with an older
+    threshold, took 15% more nodes on bench/costs.py's colors instance:
+    3.73 M against 3.26 M; one search takes 3.19 M).  A process pool of
+    our own, forked, also shares one threshold in memory with its
+    workers, which read it at every node as threads do (bench/costs.py's
+    colors-k5 on 2 processes: 9.46 M nodes without, against 6.79 M for
+    one search: a job waits for the others to end to hear of their
+    solutions), and keeps two tasks per worker out."""
     if not jobs:
         return
     payload = Payload(s.problem, priced_digest(s.problem))
     own = executor is None
     paths = [job.path for job in jobs]
     shares = [job.share for job in jobs]
+    key = shared = None
+    window = max(1, workers)
     if own:
         batches = [[i] for i in range(len(paths))]
+        if "fork" in multiprocessing.get_all_start_methods():
+            # (process_pool forks where it can.)  Set before the pool
+            # starts its workers, which inherit it.
+            key = f"{payload.digest}:{os.getpid()}:{id(s)}"
+            shared = _in_shared_memory[key] = _shared_threshold(
+                s.cheapest.threshold())
+            window = 2 * max(1, workers)
         executor = process_pool(min(workers, max(1, len(paths))), payload)
         handle = payload.digest  # installed in every worker
     else:
@@ -529,7 +570,6 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
         # first (cheapest) jobs.
         batches = [list(range(b, len(paths), tasks)) for b in range(tasks)]
     batches.reverse()  # popped from the end: in order
-    window = max(1, workers)
     futures: dict = {}
     fraction, done = 0.0, 0
     name, given = s.engine.name, tuple(s.given)
@@ -540,7 +580,8 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
                 batch = batches.pop()
                 future = executor.submit(
                     best_jobs, handle, name, given,
-                    [paths[i] for i in batch], s.k, s.cheapest.threshold())
+                    [paths[i] for i in batch], s.k, s.cheapest.threshold(),
+                    key)
                 futures[future] = batch
             timeout = 0.1 if (s.deadline is not None or stop is not None) \
                 else None
@@ -550,6 +591,8 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
                 batch = futures.pop(future)
                 result = future.result()
                 s.add(result.best, result)
+                if shared is not None:  # the k cheapest of all, shared
+                    shared[0] = min(int(shared[0]), s.cheapest.threshold())
                 fraction += sum(shares[i] for i in batch)
                 done += len(batch)
                 _report(s, progress, fraction, done, len(paths))
@@ -566,3 +609,4 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
                 executor.shutdown(wait=True)
             else:  # stop at once, not after the running jobs
                 stop_pool(executor)
+            _in_shared_memory.pop(key, None)
