@@ -166,8 +166,6 @@ def load_kernels() -> None:
     arrays = CostArrays(tiny, [0])
     run = CostRun(arrays, [], 1)
     run.step(0, 1 << 40, False)
-    top = CostsTop(arrays, [], loaded=True)
-    top.expand(())
     _loaded = True
 
 
@@ -275,9 +273,8 @@ class CostsTop(Top):
     ``expand`` starts from a copy of the arrays with the givens committed
     (DLX5's covers have no inverse of a given)."""
 
-    def __init__(self, arrays: CostArrays, given_nodes, loaded=False):
-        if not loaded:
-            load_kernels()
+    def __init__(self, arrays: CostArrays, given_nodes):
+        load_kernels()
         self.arrays = arrays
         self.work = work = arrays.copy_arrays()
         updates = 0
