@@ -147,8 +147,9 @@ def main(argv=None) -> int:
                         assert figures == first[0][1], (name, figures)
                         best[side] = min(best[side], seconds)
             count, nodes, updates = first[0][1]
-            print(f"| {name} | {'DLX3' if stem == 'multiplicities' else 'DLX2'}"
-                  f" | {nodes:,} | {updates:,} | {best[0]:.4f} | "
+            program = "DLX3" if stem == "multiplicities" else "DLX2"
+            print(f"| {name} | {program} | {nodes:,} | {updates:,} | "
+                  f"{best[0]:.4f} | "
                   f"{best[1]:.4f} | {best[0] / best[1]:.2f} |", flush=True)
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     return 0

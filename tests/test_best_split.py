@@ -220,7 +220,7 @@ def test_a_dask_cluster_finds_the_cheapest():
     assert [c for c, _ in found] == one
 
 
-# -- budgets, the stop event, Ctrl-C --------------------------------------------
+# -- budgets, the stop event, Ctrl-C ---------------------------------------
 def weighted_pentominoes():
     """6x10 pentominoes, each placement costing its piece's rank times its
     distance from the corner (docs/costs.md): a million nodes to prove."""
