@@ -51,7 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.normpath(os.path.join(HERE, "..")))
 
 from dlx import ExactCover  # noqa: E402
-from dlx.algorithm import choose_algorithm, hide_work  # noqa: E402
+from dlx.engines.registry import family, hide_work  # noqa: E402
 from dlx.formats import dumps, load  # noqa: E402
 from dlx.problems import debruijn, queens, rooks  # noqa: E402
 
@@ -276,9 +276,9 @@ def main(argv=None) -> int:
                                      f"updates) on {name}; "
                                      f"{checks[label]} {work[checks[label]]}")
                 best[label] = min(best.get(label, seconds), seconds)
-        shape = hide_work(len(problem.items), len(problem),
-                          len(problem._members))
-        auto = choose_algorithm("auto", problem)
+        s = problem.structure()
+        shape = hide_work(s.nitems, len(s.sizes), len(s.members))
+        auto = family(problem, "auto")
         rows.append((name, known, work["ours"], shape, auto, best, checks))
         print(f"{name}: " + ", ".join(f"{k} {v:.6f} s"
                                       for k, v in best.items()),

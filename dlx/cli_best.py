@@ -5,7 +5,10 @@ lines (each with its cost as one ``|n`` token, none when 0), cheapest
 first (ties in any order).  Exit status 0, or 1 when the problem has no
 solution; on Ctrl-C the cheapest solutions found so far are printed,
 with a note on standard error that they are not proven optimal, and the
-status is 130.
+status is 130.  The search runs in this process (``--stats``: DLX5's own
+figures), or split into jobs on ``--jobs N`` processes or a Dask cluster
+(``--scheduler``), which share the best found so far; ``--progress`` as
+for counts; no ``--checkpoint``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import argparse
 import sys
 from typing import Callable
 
+from .cli_count import count_options
+from .engines import Unsupported
 from .services.search import Interrupted
 
 __all__ = ["add_best_option", "run_best"]
@@ -37,7 +42,9 @@ def add_best_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--best", type=_positive, metavar="K",
                         help="print the K cheapest solutions (options "
                              "cost '|n' as in Knuth's DLX5), cheapest "
-                             "first, each after a line 'cost N'")
+                             "first, each after a line 'cost N'; with "
+                             "--jobs N or --scheduler, split into jobs that "
+                             "share the best found so far")
 
 
 def run_best(args, problem, line: Callable[[int], str],
@@ -47,8 +54,17 @@ def run_best(args, problem, line: Callable[[int], str],
     clash = [name for name in _OTHERS if getattr(args, name, None)]
     if clash:
         raise usage_error(f"--best cannot go with --{clash[0]}")
+    if getattr(args, "checkpoint", None) is not None:
+        raise usage_error("--best cannot go with --checkpoint (a search "
+                          "for the cheapest solutions keeps no "
+                          "checkpoints)")
     try:
-        found = problem.best(args.best)
+        with count_options(args, every_core=False) as options:
+            if "jobs" not in options and "executor" not in options:
+                options.pop("progress", None)  # one search: no bar
+            found = problem.best(args.best, **options)
+    except Unsupported as error:
+        raise usage_error(str(error)) from None
     except Interrupted as stop:
         _print(getattr(stop, "best", []), lambda k: line(k) + (
             f" |{problem.costs[k]}" if problem.costs[k] else ""))

@@ -485,15 +485,25 @@ class ExactCover:
 
     def best(self, k: int = 1, *, given: Iterable[int] = (),
              max_nodes: int | None = None, time_limit: float | None = None,
-             progress=None) -> list[tuple[int, list[int]]]:
+             threads: int = 1, jobs: int | None = None, executor=None,
+             split_jobs: int | None = None, checkpoint=None, progress=None,
+             stop=None) -> list[tuple[int, list[int]]]:
         """The ``k`` cheapest solutions, cheapest first, as ``(cost,
         option numbers)`` pairs (ties in any order; fewer when there are
         fewer solutions, ``[]`` when none).  Knuth's DLX5: see
-        ``dlx.services.best`` (budgets raise ``BudgetExhausted`` with
-        ``best``, what was found, not proven optimal)."""
+        ``dlx.services.best`` (budgets, ``stop`` and Ctrl-C raise
+        ``BudgetExhausted``/``Interrupted`` with ``best``, what was found,
+        not proven optimal).  ``threads`` > 1 splits the search over
+        threads that share the best found so far; ``jobs=N`` over N
+        processes (0: one per core, 1: jobs in this process) and
+        ``executor=`` over any ``concurrent.futures.Executor`` (Dask's
+        too), each job given the best found so far when it is sent.  No
+        checkpoints.  ``progress``: as for ``count``."""
         from .services.best import best
         return best(self, k, given=given, max_nodes=max_nodes,
-                    time_limit=time_limit, progress=progress)
+                    time_limit=time_limit, threads=threads, jobs=jobs,
+                    executor=executor, split_jobs=split_jobs,
+                    checkpoint=checkpoint, progress=progress, stop=stop)
 
     def zdd(self, *, given: Iterable[int] = (), max_nodes: int | None = None,
             time_limit: float | None = None, memo_bytes: int | None = None,

@@ -73,6 +73,15 @@ def generalized_covers(options, nprimary, nitems, colors=None, bounds=None,
     return sorted(solutions)
 
 
+def is_generalized_cover(chosen, options, nprimary, nitems, colors=None,
+                         bounds=None):
+    """Is the set of options ``chosen`` an XCC/MCC solution (see
+    ``generalized_covers``)?  Options with no primary item count too."""
+    return _is_generalized_cover(sorted(chosen), options, nprimary, nitems,
+                                 colors or [{} for _ in options],
+                                 bounds or {})
+
+
 def _is_generalized_cover(chosen, options, nprimary, nitems, colors,
                           bounds):
     uses = {i: [] for i in range(nitems)}

@@ -8,8 +8,14 @@ threads, in jobs (in this process and on processes), resumed from a
 checkpoint cut at a random job, memoized where the engine has a memo key,
 the ``dlx`` command and the web API in both of its modes.  A new entry
 point is one more line in ``COUNTS`` or ``LISTINGS``.
+
+The same problems with costs ask for the ``k`` cheapest solutions
+(``BESTS``): serial, on threads, in jobs here and on processes, the
+``dlx solve --best`` command and the web API's mode best, against the
+brute force's sorted costs (``costed_covers``).
 """
 
+import collections
 import contextlib
 import io
 import os
@@ -23,7 +29,7 @@ from dlx.cli import main as dlx_main
 from dlx.engines import EXACT, engine_for
 from dlx.engines.memo import Memo
 
-from reference import generalized_covers
+from reference import costed_covers, generalized_covers
 
 
 @st.composite
@@ -62,14 +68,17 @@ def expected(case):
 
 @contextlib.contextmanager
 def always_split():
-    """Counts on threads and processes split even the smallest tree."""
+    """Counts and best on threads and processes split even the smallest
+    tree."""
+    from dlx.services import best as best_service
     from dlx.services import jobs as job_service
-    old = job_service.SERIAL_PROBE_NODES
-    job_service.SERIAL_PROBE_NODES = 0
+    old = job_service.SERIAL_PROBE_NODES, best_service.SERIAL_PROBE_NODES
+    job_service.SERIAL_PROBE_NODES = best_service.SERIAL_PROBE_NODES = 0
     try:
         yield
     finally:
-        job_service.SERIAL_PROBE_NODES = old
+        job_service.SERIAL_PROBE_NODES, best_service.SERIAL_PROBE_NODES = \
+            old
 
 
 def resumed(p, given, algorithm):
@@ -255,3 +264,151 @@ def test_engines_in_use_cover_every_kind_and_algorithm():
                 case.add_option(["a", "x"], colors={"x": 1})
             seen.add(engine_for(case, algorithm).name)
     assert seen == {"dlx1", "dlx2", "dlx3", "ssxc1", "ssxcc", "ssmcc"}
+
+
+# -- the k cheapest -------------------------------------------------------
+@st.composite
+def costed(draw):
+    """``problems()`` with a cost on each option: ``(problem, options,
+    colors, bounds, given, costs)``."""
+    p, options, colors, bounds, forced = draw(problems())
+    costs = draw(st.lists(st.integers(0, 6), min_size=len(options),
+                          max_size=len(options)))
+    q = ExactCover(p.primary, p.secondary, bounds=bounds)
+    for items, cols, cost in zip(options, colors, costs):
+        q.add_option(items, colors=cols, cost=cost)
+    return q, options, colors, bounds, forced, costs
+
+
+def cli_best(p, k, given):
+    """``dlx solve FILE --best K``: ``(cost, options)`` for each block of
+    the output, its options found by their (priced) lines."""
+    assert not given  # Knuth's format cannot write them
+    out = io.StringIO()
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "p.dlx")
+        with open(path, "w") as f:
+            f.write(dumps(p, max_name_length=None, max_color_length=None))
+        with contextlib.redirect_stdout(out):
+            status = dlx_main(["solve", path, "--best", str(k)])
+    numbers = {}  # a priced line -> the options written so
+    for j in range(len(p.options)):
+        line = p.option_line(j) + (f" |{p.costs[j]}" if p.costs[j] else "")
+        numbers.setdefault(line, []).append(j)
+    blocks = []
+    for line in out.getvalue().splitlines():
+        if line.startswith("cost "):
+            blocks.append((int(line.split()[1]), []))
+        else:
+            blocks[-1][1].append(line)
+    assert status == (0 if blocks else 1)
+    found = []
+    for cost, block in blocks:
+        # The i-th of identical lines: the i-th of their options (which
+        # are interchangeable).
+        seen = collections.Counter()
+        options = []
+        for line in block:
+            options.append(numbers[line][seen[line]])
+            seen[line] += 1
+        found.append((cost, sorted(options)))
+    return found
+
+
+def web_best(client, p, k, given):
+    assert not given
+    data = web(client, p, "best", min(k, 100))
+    assert data["status"] == ("best" if data["solutions"] else "no solution")
+    for solution in data["solutions"]:
+        assert solution["text"].splitlines() == [
+            p.option_line(j) + (f" |{p.costs[j]}" if p.costs[j] else "")
+            for j in solution["options"]]
+    return [(s["cost"], s["options"]) for s in data["solutions"]]
+
+
+# Each entry point: (name, best(problem, k, given)).
+BESTS = [
+    ("best", lambda p, k, g: p.best(k, given=g)),
+    ("best-threads", lambda p, k, g: p.best(k, given=g, threads=2)),
+    ("best-jobs-here", lambda p, k, g: p.best(k, given=g, jobs=1,
+                                              split_jobs=5)),
+]
+SLOW_BESTS = [
+    ("best-jobs-processes", lambda p, k, g: p.best(k, given=g, jobs=2,
+                                                   split_jobs=5)),
+]
+
+
+def check_cheapest(p, found, reference, k, given, distinct=True):
+    """``found`` holds ``k`` of the cheapest (the brute force's sorted
+    costs), each a solution priced as reported, the givens in it, none
+    twice (not ``distinct``: identical options cannot be told apart)."""
+    assert [cost for cost, _ in found] == [cost for cost, _ in
+                                           reference][:k]
+    solutions = {tuple(s) for _, s in reference}
+    for cost, solution in found:
+        assert list(solution) == sorted(solution)
+        assert tuple(solution) in solutions
+        assert cost == sum(p.costs[j] for j in solution)
+        assert set(given) <= set(solution)
+    if distinct:
+        assert len({tuple(s) for _, s in found}) == len(found)
+
+
+def _ks(reference):
+    return (1, 3, max(1, len(reference)))
+
+
+@pytest.mark.parametrize("name, cheapest", BESTS, ids=[n for n, _ in BESTS])
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(costed())
+def test_every_best_is_the_reference(name, cheapest, case):
+    p, options, colors, bounds, forced, costs = case
+    reference = costed_covers(options, len(p.primary), len(p.items), costs,
+                              colors, bounds, forced)
+    with always_split():
+        for k in _ks(reference):
+            check_cheapest(p, cheapest(p, k, forced), reference, k, forced)
+
+
+@pytest.mark.parametrize("name, cheapest", SLOW_BESTS,
+                         ids=[n for n, _ in SLOW_BESTS])
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(costed())
+def test_every_slow_best_is_the_reference(name, cheapest, case):
+    p, options, colors, bounds, forced, costs = case
+    reference = costed_covers(options, len(p.primary), len(p.items), costs,
+                              colors, bounds, forced)
+    with always_split():
+        k = max(1, len(reference))
+        check_cheapest(p, cheapest(p, k, forced), reference, k, forced)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(costed())
+def test_the_dlx_command_finds_the_cheapest_as_the_reference(case):
+    p, options, colors, bounds, _, costs = case
+    assume(p.primary)  # Knuth's format needs a primary item
+    reference = costed_covers(options, len(p.primary), len(p.items), costs,
+                              colors, bounds)
+    for k in _ks(reference):
+        # Printed, identical options look the same.
+        check_cheapest(p, cli_best(p, k, []), reference, k, [],
+                       distinct=False)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow,
+                                 HealthCheck.function_scoped_fixture])
+@given(costed())
+def test_the_web_api_finds_the_cheapest_as_the_reference(client, case):
+    p, options, colors, bounds, _, costs = case
+    assume(p.primary)
+    reference = costed_covers(options, len(p.primary), len(p.items), costs,
+                              colors, bounds)
+    for k in _ks(reference):
+        check_cheapest(p, web_best(client, p, k, []), reference,
+                       min(k, 100), [])

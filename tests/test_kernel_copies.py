@@ -59,6 +59,9 @@ VARIANTS = {
     "assign_taxes": "DLX5 taxes every item, DLX3 with costs the items of "
                     "fixed multiplicity, each v times",
     "record": "each keeps its k best in its own heap of options",
+    "exclude_option": "a job's excluded options: SSMCC takes one out of "
+                      "its sparse sets (undone by release_option), DLX3 "
+                      "with costs out of its lists for the run's life",
     "tweak": "DLX3 with costs tweaks within the cost threshold",
     "untweak": "as tweak",
 }

@@ -284,6 +284,89 @@ def test_exact_cover_dlx_text(client):
     assert bad["error"] == "line 2: unknown item 'c'"
 
 
+# Knuth's DLX5 example (issue 26): dlx5 k3 reports $4, $5, $6.
+DLX5_EXAMPLE = "A B C\nA B |5\nC |1\nA |2\nB C |3\nB |1\nC |4\n"
+
+
+def weighted_pentominoes():
+    """The 6x10 pentominoes, each placement costing its piece's rank times
+    its distance from the corner (docs/costs.md): seconds to prove."""
+    from dlx import ExactCover, dumps
+    from dlx.problems.polyomino import polyomino
+    board = polyomino("6x10")
+    weighted = ExactCover(board.primary)
+    for piece, *cells in board.options:
+        corner = min(int(c[0]) + int(c[1]) for c in cells)
+        weighted.add_option([piece, *cells],
+                            cost=("FILNPTUVWXYZ".index(piece) + 1) * corner)
+    return dumps(weighted, max_name_length=None)
+
+
+def test_exact_cover_best(client):
+    def cheapest(**body):
+        return post(client, "/api/exact-cover", dict(mode="best", **body))
+
+    data = cheapest(problem=DLX5_EXAMPLE, limit=3)
+    assert data["status"] == "best" and data["complete"]
+    assert data["message"] == "the 3 cheapest solutions (costs 4 to 6)"
+    assert [s["cost"] for s in data["solutions"]] == [4, 5, 6]
+    costs = [5, 1, 2, 3, 1, 4]
+    for s in data["solutions"]:
+        assert s["cost"] == sum(costs[k] for k in s["options"])
+    # The option lines as the file has them, each with its cost.
+    assert sorted(data["solutions"][0]["text"].split("\n")) == [
+        "A |2", "B |1", "C |1"]
+    assert [s["cost"] for s in cheapest(problem=DLX5_EXAMPLE)[
+        "solutions"]] == [4]  # limit: 1 by default
+    data = cheapest(problem=DLX5_EXAMPLE, limit=100)
+    assert [s["cost"] for s in data["solutions"]] == [4, 5, 6, 7, 9]
+    assert data["message"].endswith("(all 5 there are)")
+    # No costs: every solution costs 0.
+    data = cheapest(builder="queens", n=6, limit=2)
+    assert [s["cost"] for s in data["solutions"]] == [0, 0]
+    assert all(s["text"].count("Q") == 6 for s in data["solutions"])
+    data = cheapest(problem="A B\nA |3\n")
+    assert data["status"] == "no solution" and data["solutions"] == []
+
+
+def test_exact_cover_best_stops_at_its_budget(client):
+    text = weighted_pentominoes()
+    start = time.perf_counter()
+    data = post(client, "/api/exact-cover", {
+        "problem": text, "mode": "best", "limit": 2, "time_limit": 0.3})
+    assert time.perf_counter() - start < 10
+    assert data["status"] == "stopped" and not data["complete"]
+    assert data["message"].startswith("stopped at the time budget of 0.3 s")
+    assert data["message"].endswith("not proven optimal")
+    # What was found is priced as found (the optimum is 298).
+    for s in data["solutions"]:
+        assert s["cost"] >= 298 and s["text"].count("\n") == 11
+
+
+def test_best_drops_its_search_when_the_client_leaves():
+    import threading
+    problem = __import__("dlx").loads(weighted_pentominoes(),
+                                      max_name_length=None)
+    budget = service.Budget(30)
+    threading.Timer(0.3, budget.cancel.set).start()
+    start = time.perf_counter()
+    with pytest.raises(service.Cancelled):
+        service.run_best(problem, budget, 1)
+    assert time.perf_counter() - start < 10  # the search takes seconds
+
+
+@pytest.mark.parametrize("body", [
+    {"mode": "best", "limit": 0}, {"mode": "best", "limit": 101},
+    {"mode": "best", "limit": "3"}, {"mode": "best", "limit": 2.5},
+    {"mode": "cheapest"}])
+def test_exact_cover_best_bad_input(client, body):
+    error = assert_error(client.post("/api/exact-cover", json=dict(
+        problem=DLX5_EXAMPLE, **body)), 400)["error"]
+    assert error.startswith("'limit' must be a positive integer" if
+                            "limit" in body else "'mode' must be count, "
+                            "solutions or best")
+
+
 @pytest.mark.parametrize("body", [
     {"builder": "chess"}, {"builder": "queens"}, {"builder": "queens",
                                                   "n": 65},

@@ -268,6 +268,26 @@ def test_exact_cover_tab_counts_eight_queens(page):
     assert page.locator(".solution").first.locator("td.queen").count() == 8
 
 
+def test_exact_cover_tab_finds_the_cheapest_solutions(page):
+    # Knuth's DLX5 example (issue 26): dlx5 k3 reports $4, $5, $6.
+    page.click("#tab-cover")
+    page.select_option("#builder", "dlx")
+    page.fill("#dlx-text", "A B C\nA B |5\nC |1\nA |2\nB C |3\nB |1\n"
+                           "C |4\n")
+    page.check("input[name=mode][value=best]")
+    page.fill("#cover-limit", "3")
+    page.click("#cover-run")
+    expect(page.locator("#cover-status")).to_have_text(
+        "the 3 cheapest solutions (costs 4 to 6)", timeout=30_000)
+    solutions = page.locator(".solution")
+    expect(solutions).to_have_count(3)
+    assert [solutions.nth(i).locator("h3").inner_text()
+            for i in range(3)] == ["solution 1, cost 4", "solution 2, cost 5",
+                                   "solution 3, cost 6"]
+    assert sorted(solutions.first.locator("pre").inner_text().split(
+        "\n")) == ["A |2", "B |1", "C |1"]
+
+
 def test_exact_cover_tab_tiles_a_pentomino_board(page):
     page.click("#tab-cover")
     page.select_option("#builder", "pentomino")

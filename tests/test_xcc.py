@@ -838,6 +838,30 @@ def test_dlx3_search_loop_makes_no_refcount_calls():
         "*.dlx")} == set(SSMCC_FIGURES)
 
 
+def test_dlx2_search_loop_makes_no_refcount_calls():
+    """DLX2's search, as DLX3's: LLVM inlines every helper, and the only
+    reference counts left are the increfs of the array arguments on entry.
+    (Why ``_nrt=False``, which took two thirds off DLX5's search, where
+    helper calls stay, changes nothing here: bench/nrt_xcc.py measured
+    0.99-1.00 on every problem of bench/xcc.py.)"""
+    import re
+
+    import numba
+
+    problem = ExactCover("A", "X")
+    problem.add_option(["A", "X"], colors={"X": 1})
+    assert problem.kind == COLORS
+    problem.count(algorithm="links")  # compiles (or loads) C.search
+    signature = C.search.signatures[0]
+    fresh = numba.njit(C.search.py_func)
+    fresh.compile(signature)
+    ir = fresh.inspect_llvm(signature)
+    native = re.search(r"define [^\n]*@_ZN[^\n]*search[^\n]*\{.*?\n\}", ir,
+                       re.S).group(0)
+    arrays = sum(1 for t in signature if isinstance(t, numba.types.Array))
+    assert native.count("@NRT_incref") == arrays
+
+
 # SSMCC's figures: for the files of tests/data/ssmcc, and of dlx3 (the
 # same inputs as DLX3's; SSMCC counts its binary tree's nodes).
 SSMCC_FIGURES = knuth_figures("ssmcc")

@@ -150,7 +150,8 @@ class Engine:
     #: ``solve_batch``: many instances that differ in their givens.
     batches = True
     #: Its tree can be cut into jobs (threads, processes, Dask,
-    #: checkpoints).
+    #: checkpoints; for an engine with ``costs``, the jobs of ``best``,
+    #: without checkpoints).
     splits = True
     #: A split count's nodes and updates equal one search's (dancing cells
     #: restores sizes only, not orders, so its subtrees searched apart
@@ -205,7 +206,7 @@ class Engine:
         raise NotImplementedError
 
     def start_best(self, arrays, given_nodes: list[int], k: int,
-                   threshold=None) -> Run:
+                   threshold=None, path: tuple = ()) -> Run:
         """Where ``costs``: a ``Run`` over a private copy of ``arrays``,
         givens committed, that searches for the ``k`` cheapest solutions.
         Besides ``Run``'s attributes it has ``best()``, the ``k`` cheapest
@@ -214,7 +215,10 @@ class Engine:
         givens' own net cost.  ``threshold``: None, or a one-element int64
         array that several searches share: each prunes every branch that
         cannot beat it and lowers it when it finds better (net costs, in
-        the engine's arrays' terms: see ``dlx.engines.costs``)."""
+        the engine's arrays' terms: see ``dlx.engines.costs``).  ``path``:
+        a node of ``top``'s tree below the givens (a job of a split, where
+        the engine ``splits``): the run searches its subtree alone, and
+        ``best()`` includes the options the path gives."""
         raise Unsupported(f"{self.name} does not search for the cheapest "
                           f"solutions")
 

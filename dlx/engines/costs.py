@@ -5,8 +5,21 @@ total cost, or the ``k`` cheapest, pruning every branch whose cheapest
 completion cannot beat the ``k``-th best found so far (see
 ``dlx.kernels.costs`` for the taxes, the net costs and where the
 threshold lives).  This module builds the kernel's arrays from a problem
-(``CostArrays``) and runs the kernel (``CostRun``); ``dlx.services.best``
-drives it with budgets, Ctrl-C and progress.
+(``CostArrays``), runs the kernel (``CostRun``) and walks the top of its
+tree (``CostsTop``) to cut it into jobs; ``dlx.services.best`` drives it
+with budgets, Ctrl-C and progress, on threads and in jobs.  The same for
+problems with bounds: ``BoundedCostArrays``, ``BoundedCostRun`` and
+``BoundedCostsTop`` (DLX3 with DLX5's costs).
+
+A job of a split is a path in the engine's tree below the givens: option
+numbers for DLX5 (its subtree: the solutions that contain them, as for
+DLX2), signed option numbers with bounds (``-1 - k`` excludes option
+``k``: the options tried before on a level are taken out of the problem,
+as DLX3's tweaks take them out, since an item that may take several
+options would otherwise meet one set of options on several branches).
+A run started at a path (``start_best(..., path=)``) searches that
+subtree under the shared threshold, and its ``best()`` includes the
+path's options.
 """
 
 from __future__ import annotations
@@ -14,7 +27,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import costs as K
-from .base import COLORS, EXACT, MULTIPLICITIES, Engine, Run, Unsupported
+from .base import (COLORS, EXACT, MULTIPLICITIES, Engine, Run, Top,
+                   Unsupported)
 from .bounds import Bounded
 from .links import Links
 
@@ -149,7 +163,8 @@ def load_kernels() -> None:
     tiny = Links(1, 1, np.array([1], np.int64), np.array([1], np.int64),
                  np.zeros(1, np.int32))
 
-    run = CostRun(CostArrays(tiny, [0]), [], 1)
+    arrays = CostArrays(tiny, [0])
+    run = CostRun(arrays, [], 1)
     run.step(0, 1 << 40, False)
     _loaded = True
 
@@ -167,14 +182,18 @@ class CostRun(Run):
     """
 
     def __init__(self, arrays: CostArrays, given_nodes, k: int,
-                 threshold=None, lenthresh: int = K.LENTHRESH):
+                 threshold=None, lenthresh: int = K.LENTHRESH, path=()):
         self.arrays = arrays
         self.work = work = arrays.copy_arrays()
         self.counters = np.zeros(3, np.int64)
         self.k = k
         updates = 0
         base = 0
-        self.given_nodes = list(given_nodes)
+        # A job's path: its options are given after the givens (see the
+        # module docstring), and belong to every solution it reports.
+        self.path_options = [int(k) for k in path]
+        self.given_nodes = list(given_nodes) + [
+            int(arrays.option_start[k]) for k in self.path_options]
         for p in self.given_nodes:
             u = K.commit_option(p, *work)
             if u < 0:
@@ -220,9 +239,15 @@ class CostRun(Run):
 
     def best(self) -> list:
         """The ``k`` cheapest solutions found so far, cheapest first:
-        ``(cost, option numbers)`` each, the givens left out (ties in the
-        order the heap has them)."""
+        ``(cost, option numbers)`` each, the givens left out and a job's
+        path options in (ties in the order the heap has them).  Givens
+        that cover everything are the one solution."""
         option_of = self.arrays.option_of
+        path = self.path_options
+        if self.clash:
+            return []
+        if self.covered:
+            return [(self.base + self.arrays.total_tax, list(path))]
         found = []
         for h in range(self.k):
             net = int(self.heap_cost[h])
@@ -230,12 +255,60 @@ class CostRun(Run):
                 continue
             slot = self.heap_slot[h]
             options = option_of[self.best_nodes[slot, :self.best_len[slot]]]
-            found.append((net + self.arrays.total_tax, options.tolist()))
+            found.append((net + self.arrays.total_tax,
+                          path + options.tolist()))
         found.sort(key=lambda pair: pair[0])
         return found
 
     def explored(self) -> float:
         return 0.0
+
+
+class CostsTop(Top):
+    """The top of DLX5's tree, walked with its kernel's steps at no
+    threshold (``INF``: the tree of every solution), to cut into jobs:
+    a node branches on the item DLX5 would choose there, its children are
+    the options of the item's list, cheapest first (the order DLX5 meets
+    them), and a path is option numbers, given to reach the node.  Each
+    ``expand`` starts from a copy of the arrays with the givens committed
+    (DLX5's covers have no inverse of a given)."""
+
+    def __init__(self, arrays: CostArrays, given_nodes):
+        load_kernels()
+        self.arrays = arrays
+        self.work = work = arrays.copy_arrays()
+        updates = 0
+        for p in given_nodes:
+            u = K.commit_option(p, *work)
+            if u < 0:
+                self.clash = True
+                break
+            updates += u
+        self.base = updates
+        self.covered = not self.clash and work[1][0] == 0
+
+    clash = False
+
+    def expand(self, path):
+        arrays = self.arrays
+        work = tuple(a.copy() for a in self.work[:4]) + (self.work[4],)
+        llink, rlink, nd, length, cost = work
+        for k in path:
+            K.commit_option(int(arrays.option_start[k]), *work)
+        t, best = K.choose_item(rlink, nd, length, cost, INF, K.LENTHRESH)
+        if t == 0:  # an item with no option left: a dead end
+            return 0, []
+        updates = K.cover(best, INF, llink, rlink, nd, length, cost)
+        children = []
+        p = int(nd[4 * best + K.DOWN])
+        while p != best:
+            updates += K.cover_rest(p, INF, llink, rlink, nd, length, cost)
+            children.append(((int(arrays.option_of[p]),),
+                             bool(rlink[0] == 0)))
+            K.uncover_rest(p, INF, llink, rlink, nd, length, cost)
+            p = int(nd[4 * p + K.DOWN])
+        K.uncover(best, INF, llink, rlink, nd, length, cost)
+        return updates, children
 
 
 class CostsEngine(Engine):
@@ -247,7 +320,7 @@ class CostsEngine(Engine):
     kinds = frozenset({EXACT, COLORS})
     streams = True  # the improving solutions, as DLX5 prints them
     batches = False
-    splits = False
+    splits = True  # for best: jobs share the threshold (not for counts)
     exact_split = False
     cutoff = False
     costs = True
@@ -262,17 +335,22 @@ class CostsEngine(Engine):
         """DLX5 with k = 1: its solutions are the improving ones."""
         return self.start_best(arrays, given_nodes, 1)
 
-    def start_best(self, arrays, given_nodes, k, threshold=None) -> CostRun:
+    def start_best(self, arrays, given_nodes, k, threshold=None,
+                   path=()) -> CostRun:
         load_kernels()
-        return CostRun(arrays, given_nodes, k, threshold)
+        return CostRun(arrays, given_nodes, k, threshold, path=path)
 
     def batch(self, *args, **kwargs):
         raise Unsupported("dlx5 does not solve batches")
 
-    def top(self, *args, **kwargs):
-        raise Unsupported("dlx5's tree is not split into jobs yet")
+    def top(self, arrays, given_nodes, cutoff=0) -> CostsTop:
+        return CostsTop(arrays, given_nodes)
 
-    count_paths = run_job = top
+    def count_paths(self, *args, **kwargs):
+        raise Unsupported("dlx5's jobs find the cheapest solutions "
+                          "(dlx.services.best), they do not count")
+
+    run_job = count_paths
 
 
 # -- bounds: DLX3 with DLX5's costs (dlx.kernels.costs_bounds) --------------
@@ -351,7 +429,7 @@ class BoundedCostRun(Run):
     ``step`` and ``best``."""
 
     def __init__(self, arrays: BoundedCostArrays, given_nodes, k: int,
-                 threshold=None):
+                 threshold=None, path=()):
         from ..kernels import costs_bounds as B
         self.B = B
         self.arrays = arrays
@@ -368,6 +446,14 @@ class BoundedCostRun(Run):
                 break
             updates += u
             base += int(arrays.cost[p])
+        # A job's path (signed: see the module docstring) after the
+        # givens; its options belong to every solution it reports.
+        self.path_options = [int(m) for m in path if m >= 0]
+        if not self.clash:
+            u, cost = replay(B, arrays, work, path)
+            self.clash = u < 0
+            updates += max(u, 0)
+            base += cost
         self.counters[1] = updates
         self.base = base
         self.choice = np.zeros(depth, np.int32)
@@ -387,6 +473,8 @@ class BoundedCostRun(Run):
     def step(self, want: int, stop_at: int, store: bool):
         if store:
             want = 1
+        if self.clash:
+            return self.B.EXHAUSTED, []
         status = self.B.search(*self.work, self.arrays.cost, self.choice,
                                self.partcost, self.state, self.heap_cost,
                                self.heap_slot, self.best_nodes,
@@ -402,6 +490,117 @@ class BoundedCostRun(Run):
     best = CostRun.best
 
 
+def replay(B, arrays: BoundedCostArrays, work, path):
+    """Make a job's moves (signed option numbers, see the module
+    docstring) on ``work`` (``copy_arrays`` plus ``first_tweak``, the
+    givens committed), in order: ``(updates, net cost of the options
+    given)``, the updates -1 when an option does not fit."""
+    updates = cost = 0
+    ulink, dlink, top, length, color = (work[2], work[3], work[4], work[5],
+                                        work[6])
+    for move in path:
+        if move >= 0:
+            p = int(arrays.option_start[move])
+            u = B.commit_option(p, *work)
+            if u < 0:
+                return -1, cost
+            cost += int(arrays.cost[p])
+        else:
+            u = B.exclude_option(int(arrays.option_start[-1 - move]), ulink,
+                                 dlink, top, length, color)
+        updates += u
+    return updates, cost
+
+
+class BoundedCostsTop(Top):
+    """The top of the tree of DLX3 with costs, to cut into jobs, at no
+    threshold.  A node branches on the item DLX3 would choose there among
+    those that still have options (least branching degree, then least
+    slack, then longest list), into its options cheapest first, each with
+    the options before it excluded, and (when the item has what it needs)
+    a last child with all of them excluded: DLX3's tweaks and null move as
+    sets of options, so every solution is below exactly one child.  A
+    child is a leaf when no item is left with an option to take or a need
+    to fill: its options are a solution, the only one below it.  Each node
+    is replayed on a copy of the arrays with the givens committed."""
+
+    def __init__(self, arrays: BoundedCostArrays, given_nodes):
+        from ..kernels import costs_bounds as B
+        load_bounded_kernels()
+        self.B = B
+        self.arrays = arrays
+        self.work = work = arrays.copy_arrays() + (
+            np.zeros(arrays.depth, np.int32),)
+        updates = 0
+        for p in given_nodes:
+            u = B.commit_option(p, *work)
+            if u < 0:
+                self.clash = True
+                break
+            updates += u
+        self.base = updates
+        self.covered = not self.clash and self._settled(work)
+
+    clash = False
+
+    def _copy(self, work):
+        # top, slack and first_tweak are not changed by a commit or an
+        # exclusion.
+        return tuple(a if i in (4, 8, 9) else a.copy()
+                     for i, a in enumerate(work))
+
+    def _settled(self, work) -> bool:
+        """No active primary item has an option left or a need left."""
+        rlink, length, bound, slack = work[1], work[5], work[7], work[8]
+        k = int(rlink[0])
+        while k != 0:
+            if length[k] > 0 or bound[k] > slack[k]:
+                return False
+            k = int(rlink[k])
+        return True
+
+    def expand(self, path):
+        B, arrays = self.B, self.arrays
+        work = self._copy(self.work)
+        updates, _ = replay(B, arrays, work, path)
+        rlink, dlink, length, bound, slack = (work[1], work[3], work[5],
+                                              work[7], work[8])
+        pick, degree, pick_slack, pick_length = 0, 0, 0, 0
+        k = int(rlink[0])
+        while k != 0:
+            b, l = int(bound[k]), int(length[k])
+            s = min(int(slack[k]), b)
+            need = b - s  # options k must still take
+            if l < need:  # it cannot: a dead end
+                return max(updates, 0), []
+            if l:
+                t = l - need + 1  # DLX3's branching degree
+                if (not pick or t < degree or (t == degree and (
+                        s < pick_slack or (s == pick_slack and
+                                           l > pick_length)))):
+                    pick, degree, pick_slack, pick_length = k, t, s, l
+            k = int(rlink[k])
+        if not pick:  # a solution: its parent saw it as a leaf
+            return max(updates, 0), []
+        options = []
+        p = int(dlink[pick])
+        while p != pick:
+            options.append(int(arrays.option_of[p]))
+            p = int(dlink[p])
+        need = pick_length - degree + 1
+        moves = [tuple(-1 - o for o in options[:j]) + (options[j],)
+                 for j in range(min(degree, len(options)))]
+        if not need:  # the null move: pick takes no more
+            moves.append(tuple(-1 - o for o in options))
+        children = []
+        for move in moves:
+            child = self._copy(work)
+            u, _ = replay(B, arrays, child, move)
+            updates += max(u, 0)
+            children.append((move, u >= 0 and self._settled(child)))
+        return max(updates, 0), children
+
+
 class BoundedCostsEngine(Engine):
     """DLX3 with DLX5's costs: the cheapest solutions of a problem with
     bounds (which Knuth's DLX5 refuses)."""
@@ -412,7 +611,7 @@ class BoundedCostsEngine(Engine):
     kinds = frozenset({MULTIPLICITIES})
     streams = True
     batches = False
-    splits = False
+    splits = True  # for best: jobs share the threshold (not for counts)
     exact_split = False
     cutoff = False
     costs = True
@@ -426,9 +625,23 @@ class BoundedCostsEngine(Engine):
     def load(self, *parts: str) -> None:
         load_bounded_kernels()
 
-    def start_best(self, arrays, given_nodes, k, threshold=None):
+    def start_best(self, arrays, given_nodes, k, threshold=None,
+                   path=()):
         load_bounded_kernels()
-        return BoundedCostRun(arrays, given_nodes, k, threshold)
+        return BoundedCostRun(arrays, given_nodes, k, threshold, path)
+
+    def top(self, arrays, given_nodes, cutoff=0) -> BoundedCostsTop:
+        return BoundedCostsTop(arrays, given_nodes)
+
+    def path_nodes(self, arrays, path):
+        raise NotImplementedError("a job's exclusions are not givens: "
+                                  "start_best(path=) replays them")
+
+    def count_paths(self, *args, **kwargs):
+        raise Unsupported("dlx3-costs' jobs find the cheapest solutions "
+                          "(dlx.services.best), they do not count")
+
+    run_job = count_paths
 
 
 _bounded_loaded = False
@@ -446,4 +659,5 @@ def load_bounded_kernels() -> None:
         bounds={1: (0, 1)}, costs=one))  # items a, bounds 0:1, option a
     run = BoundedCostRun(tiny, [int(tiny.option_start[0])], 1)
     run.step(0, 1 << 40, False)
+    BoundedCostRun(tiny, [], 1, path=(-1,))  # exclude_option
     _bounded_loaded = True

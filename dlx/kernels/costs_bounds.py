@@ -560,6 +560,29 @@ def commit_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
 
 
 @njit(cache=True)
+def exclude_option(p, ulink, dlink, top, length, color):
+    """Take the option whose first node is p out of the problem before a
+    search: every node of it still in a list (a node purified to -1 by a
+    given stays, as in ``hide``) leaves its list.  A job of a split (see
+    ``dlx.engines.costs.BoundedCostsTop``) excludes the options tried
+    before its own on a level, as DLX3's tweaks do; the option must be in
+    the lists (not hidden by a given) or the links would break.  Returns
+    the updates."""
+    updates = 0
+    q = p
+    while top[U(q)] > 0:
+        if color[U(q)] >= 0 and dlink[U(q)] != q:
+            up = ulink[U(q)]
+            down = dlink[U(q)]
+            dlink[U(up)] = down
+            ulink[U(down)] = up
+            length[U(top[U(q)])] -= 1
+            updates += 1
+        q += 1
+    return updates
+
+
+@njit(cache=True)
 def _settle(q, llink, rlink, ulink, dlink, top, length, color, bound):
     """What choosing q's option does to q's item: cover_rest's action on
     one node, for a given option."""

@@ -1,33 +1,236 @@
-"""The k cheapest solutions (Knuth's DLX5), with budgets and Ctrl-C.
+"""The k cheapest solutions (Knuth's DLX5), with budgets and Ctrl-C, in
+one search, on threads or in jobs.
 
 ``best(problem, k)`` asks an engine that offers costs (``Engine.costs``:
-today ``dlx.engines.costs``, DLX5) for a resumable search of the ``k``
-cheapest solutions and drives it in slices with ``dlx.search.run``, so
-that ``max_nodes``, ``time_limit``, Ctrl-C and progress behave as in every
-other search.  A search stopped early raises ``BudgetExhausted`` or
-``Interrupted`` carrying ``best``, the cheapest solutions found so far,
-and ``proven = False``: cheaper ones may exist.
+``dlx.engines.costs``, DLX5, and DLX3 with costs for bounds) for a
+resumable search of the ``k`` cheapest solutions and drives it in slices
+with ``dlx.services.search.run``, so that ``max_nodes``, ``time_limit``,
+``stop``, Ctrl-C and progress behave as in every other search.  A search
+stopped early raises ``BudgetExhausted`` or ``Interrupted`` carrying
+``best``, the cheapest solutions found so far, and ``proven = False``:
+cheaper ones may exist.
 
-Several searches may share one threshold (``threshold``: a one-element
-int64 array of net costs, see ``dlx.engines.costs.CostRun``): each prunes
-with the best that any of them has found, so jobs that split one tree
-prune as well as one search does.
+Split searches.  With ``threads`` > 1, or ``jobs``/``executor``, the
+tree is cut into jobs by ``dlx.services.split`` (the engine's ``top``),
+each job searched for its own ``k`` cheapest by ``start_best(path=)``
+under a *threshold*, the net cost that a solution must beat to matter:
+
+* threads share one threshold array in memory: a run reads it at every
+  node and lowers it when it finds better, so every thread prunes with
+  the best that any has found, at once;
+* a job sent to a process or a Dask worker takes the threshold of the
+  moment with it and returns its ``k`` cheapest; the parent keeps the
+  ``k`` cheapest of all (``Cheapest``) and sends their threshold with the
+  next job;
+* a process pool of our own, forked, shares the threshold in memory
+  besides (an anonymous shared mapping), as threads do.
+
+The merge is exact: a threshold is always the ``k``-th cost of ``k``
+distinct solutions found, so no solution cheaper than the true ``k``-th
+is ever pruned, and a job's heap never drops one (that would take ``k``
+cheaper ones in the job); the ``k`` cheapest of the union are the ``k``
+cheapest of the problem (ties arbitrary, as in DLX5).  Which arguments
+each way takes (``WAYS``, ``TAKES``):
+
+==============  ======  =======  ====
+argument        serial  threads  jobs
+==============  ======  =======  ====
+``given``       yes     yes      yes
+``max_nodes``   yes     no       no
+``time_limit``  yes     yes      yes
+``stop``        yes     yes      yes
+``progress``    yes     no       yes
+==============  ======  =======  ====
+
+A split search's nodes and updates are not one search's: they depend on
+when each job learns of a better threshold.  There are no checkpoints for
+``best``.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import hashlib
+import mmap
+import multiprocessing
+import os
+import threading
+import time
+from dataclasses import dataclass, field
 from typing import Iterable
 
-from ..engines import engine_for
-from . import search
-from .search import BudgetExhausted, Interrupted, Stats, whole_number
+import numpy as np
 
-__all__ = ["best"]
+from ..engines import BY_NAME, Unsupported, engine_for, refuse
+from ..engines.base import EXHAUSTED, NO_LIMIT
+from ..engines.threads import run_tasks
+from . import search
+from .pool import (Payload, dask_client, executor_workers, problem_for,
+                   process_pool, stop_pool)
+from .progress import Progress, progress_bar, slice_progress
+from .search import (BudgetExhausted, Interrupted, Stats, thread_count,
+                     whole_number)
+from .split import JOBS_PER_WORKER, MIN_JOBS, problem_digest, split
+
+__all__ = ["best", "Cheapest", "BestResult", "best_jobs", "WAYS", "TAKES",
+           "SERIAL_PROBE_NODES", "JOBS_PER_THREAD"]
+
+#: The ways a best search runs, as a sentence names them.
+WAYS = {"serial": "a search for the cheapest solutions",
+        "threads": "a search for the cheapest solutions on threads",
+        "jobs": "a search for the cheapest solutions in jobs"}
+#: The arguments beyond the way's own that each way takes (the table).
+TAKES = {"serial": {"max_nodes", "time_limit", "stop", "progress",
+                    "threshold"},
+         "threads": {"time_limit", "stop"},
+         "jobs": {"time_limit", "stop", "progress"}}
+
+# A split search first searches this many nodes in one run and splits the
+# tree only when that does not finish it (as a count does, see
+# dlx.services.jobs): a small tree is over before threads or a pool
+# would start, and the solutions found seed the threshold of the jobs.
+SERIAL_PROBE_NODES = 20_000
+# Jobs per thread: many more than threads, taken in the order the search
+# meets them (cheapest options first), since they differ a lot in size.
+JOBS_PER_THREAD = 64
+# A job on a thread runs in slices of this many nodes, between which it
+# looks at the stop flag (the deadline, the stop event, Ctrl-C).
+THREAD_SLICE_NODES = 1 << 14
+# On an executor other than our own process pool (Dask: a task costs
+# milliseconds of the scheduler's time) jobs go in batches, this many
+# batches per worker; a batch searches its jobs in turn, each under the
+# threshold the ones before it left.
+TASKS_PER_WORKER = 16
+
+
+class Cheapest:
+    """The ``k`` cheapest distinct solutions found so far, from any
+    number of searches: ``(cost, sorted option numbers)`` pairs.
+    ``threshold()``: the net cost (``total_tax`` off) a solution must
+    beat to join them, ``NO_LIMIT`` until there are ``k``."""
+
+    def __init__(self, k: int, total_tax: int):
+        self.k = k
+        self.total_tax = total_tax
+        self.found: dict = {}  # options -> cost
+        self.lock = threading.Lock()
+
+    def add(self, solutions) -> None:
+        with self.lock:
+            for cost, options in solutions:
+                self.found[tuple(sorted(options))] = cost
+            if len(self.found) > 4 * self.k:
+                self.found = dict((s, c) for c, s in self._sorted())
+
+    def _sorted(self):
+        return sorted(((c, s) for s, c in self.found.items()),
+                      key=lambda pair: pair[0])[:self.k]
+
+    def best(self) -> list:
+        with self.lock:
+            return [(c, list(s)) for c, s in self._sorted()]
+
+    def threshold(self) -> int:
+        with self.lock:
+            top = self._sorted()
+        if len(top) < self.k:
+            return int(NO_LIMIT)
+        return top[-1][0] - self.total_tax
+
+
+@dataclass
+class BestResult:
+    """What a worker's jobs found: ``best``, their ``k`` cheapest (``(cost,
+    options)``, the givens left out), and their figures."""
+
+    best: list = field(default_factory=list)
+    nodes: int = 0
+    updates: int = 0
+    solutions: int = 0
+    seconds: float = 0.0
+
+
+def run_best_job(engine, arrays, given_nodes, path, k, shared, flag=None):
+    """Search the subtree at ``path`` for its ``k`` cheapest solutions
+    under the threshold array ``shared`` to its end, or until ``flag[0]``
+    is set: ``(BestResult, complete)``."""
+    t0 = time.perf_counter()
+    run = engine.start_best(arrays, given_nodes, k, shared, path)
+    base = int(run.counters[1])
+    complete = True
+    nodes = 0
+    if run.covered:
+        nodes = 1
+    elif not run.clash:
+        while True:
+            if flag is not None and flag[0]:
+                complete = False
+                break
+            status, _ = run.step(0, int(run.counters[0]) +
+                                 THREAD_SLICE_NODES, False)
+            if status == EXHAUSTED:
+                break
+        nodes = int(run.counters[0])
+    return BestResult(run.best(), nodes, int(run.counters[1]) - base,
+                      int(run.counters[2]),
+                      time.perf_counter() - t0), complete
+
+
+# Thresholds in memory shared with the workers of a process pool forked
+# by ``pooled`` (a one-element int64 array over an anonymous shared
+# mapping, which a fork keeps shared), by the key passed with each task.
+_in_shared_memory: dict = {}
+
+
+def _shared_threshold(value: int):
+    """A one-element int64 array in memory that processes forked from
+    this one share."""
+    mapping = mmap.mmap(-1, 8)  # anonymous, MAP_SHARED
+    shared = np.frombuffer(mapping, np.int64)
+    shared[0] = value
+    return shared
+
+
+def best_jobs(payload, engine: str, given: tuple, paths, k: int,
+              threshold: int, key: str | None = None) -> BestResult:
+    """In a worker: the jobs ``paths`` (below the options ``given``) of
+    ``payload``'s problem searched in turn by the engine named ``engine``,
+    each under the threshold the ones before it left (``threshold`` to
+    begin with): their ``k`` cheapest solutions and figures.  ``key``
+    names a threshold in shared memory (a pool forked by ``pooled``),
+    which the runs then read at every node and lower, as threads do."""
+    problem = problem_for(payload)
+    search_engine = BY_NAME[engine]
+    arrays = search_engine.arrays(problem)
+    nodes = search_engine.option_nodes(arrays, given)
+    shared = _in_shared_memory.get(key)
+    if shared is None:
+        shared = np.array([threshold], np.int64)
+    elif threshold < shared[0]:
+        shared[0] = threshold
+    total = BestResult()
+    found: list = []
+    for path in paths:
+        result, _ = run_best_job(search_engine, arrays, nodes, tuple(path), k,
+                                 shared)
+        found += result.best
+        total.nodes += result.nodes
+        total.updates += result.updates
+        total.solutions += result.solutions
+        total.seconds += result.seconds
+        found = sorted(found, key=lambda pair: pair[0])[:k]
+        if len(found) == k:
+            shared[0] = min(int(shared[0]),
+                            found[-1][0] - arrays.total_tax)
+    total.best = found
+    return total
 
 
 def best(problem, k: int = 1, *, given: Iterable[int] = (),
          max_nodes: int | None = None, time_limit: float | None = None,
-         threshold=None, progress=None,
+         threads=1, jobs: int | None = None, executor=None,
+         split_jobs: int | None = None, checkpoint=None, progress=None,
+         stop=None, threshold=None,
          engine=None) -> list[tuple[int, list[int]]]:
     """The ``k`` cheapest solutions of ``problem`` (an ``ExactCover``),
     cheapest first: ``(cost, option numbers)`` each, the numbers sorted
@@ -37,16 +240,66 @@ def best(problem, k: int = 1, *, given: Iterable[int] = (),
 
     ``problem.stats`` records the search (DLX5's nodes and updates;
     ``solutions``: the solutions found that beat the threshold of their
-    moment).  ``max_nodes``/``time_limit``/Ctrl-C raise
-    ``BudgetExhausted``/``Interrupted`` with ``best`` (what was found) and
-    ``proven = False``.  ``progress(run, stats)`` is called between
-    slices.  ``threshold``: see the module docstring.
+    moment).  ``max_nodes``/``time_limit``/``stop``/Ctrl-C raise
+    ``BudgetExhausted``/``Interrupted`` with ``best`` (what was found)
+    and ``proven = False``.  ``progress``: a callable given a
+    ``dlx.jobs.Progress`` a few times a second (or after each job), or
+    True for a bar on stderr.  ``threads`` > 1 (0: one per core),
+    ``jobs`` (processes; 0: one per core, 1: jobs in this process) or
+    ``executor`` split the search (see the module docstring; ``split_jobs``:
+    how many jobs).  ``threshold``: a one-element int64 array of net
+    costs shared with other searches (see ``dlx.engines.costs.CostRun``).
     """
     k = whole_number("k", k, positive=True)
     max_nodes = whole_number("max_nodes", max_nodes, optional=True)
     time_limit = search.seconds("time_limit", time_limit)
+    nthreads = thread_count(threads)
+    stop = search.stop_event(stop)
+    split_jobs = whole_number("split_jobs", split_jobs, optional=True)
+    if checkpoint is not None:
+        raise Unsupported("a search for the cheapest solutions cannot be "
+                          "checkpointed (checkpoint= is for counts); "
+                          "time_limit= hands back what it found")
     given = problem.given_options(given)
+    if jobs is not None or executor is not None or split_jobs is not None:
+        way = "jobs"
+    elif nthreads > 1:
+        way = "threads"
+    else:
+        way = "serial"
+    values = {"max_nodes": max_nodes, "time_limit": time_limit,
+              "stop": stop, "progress": progress or None,
+              "threshold": threshold}
+    clashes = [name for name, value in values.items()
+               if value is not None and name not in TAKES[way]]
+    if way == "jobs" and nthreads > 1:
+        clashes.insert(0, "threads")
+    if clashes:
+        raise Unsupported(f"{WAYS[way]} cannot be combined with "
+                          f"{' or '.join(clashes)}")
     engine = engine or engine_for(problem, purpose="best")
+    if way == "serial":
+        if progress:
+            with slice_progress(progress) as hook:
+                return serial(problem, engine, k, given, max_nodes,
+                              time_limit, stop, hook, threshold)
+        return serial(problem, engine, k, given, max_nodes, time_limit,
+                      stop, None, threshold)
+    if not engine.splits:
+        raise refuse("splitting the search for the cheapest solutions",
+                     problem.kind, engine)
+    if way == "threads":
+        return on_threads(problem, engine, k, given, nthreads, time_limit,
+                          stop)
+    workers = executor_workers(executor) if executor is not None else (
+        whole_number("jobs", jobs) or (os.cpu_count() or 1))
+    return in_jobs(problem, engine, k, given, workers, executor, split_jobs,
+                   time_limit, stop, progress)
+
+
+def serial(problem, engine, k, given, max_nodes, time_limit, stop, hook,
+           threshold) -> list:
+    """One search in slices (``hook(run, stats)`` between slices)."""
     arrays = engine.arrays(problem)
     nodes = engine.option_nodes(arrays, given)
     given = sorted(given)
@@ -68,10 +321,292 @@ def best(problem, k: int = 1, *, given: Iterable[int] = (),
     try:
         for _ in search.run(run, stats, limit=None, max_nodes=max_nodes,
                             time_limit=time_limit, store=False, given=[],
-                            progress=progress):
+                            progress=hook, stop=stop):
             pass
-    except (BudgetExhausted, Interrupted) as stop:
-        stop.best = found()
-        stop.proven = False
+    except (BudgetExhausted, Interrupted) as stopped:
+        stopped.best = found()
+        stopped.proven = False
         raise
     return found()
+
+
+class _Split:
+    """What a split search shares between its steps: the ``Cheapest``
+    so far, the figures, the clock."""
+
+    def __init__(self, problem, engine, k, given, time_limit, stop):
+        self.problem, self.engine, self.k = problem, engine, k
+        self.event = stop
+        self.arrays = engine.arrays(problem)
+        self.given = sorted(given)
+        self.nodes = engine.option_nodes(self.arrays, given)
+        self.cheapest = Cheapest(k, self.arrays.total_tax)
+        self.stats = Stats(complete=False)
+        self.lock = threading.Lock()
+        self.start = time.perf_counter()
+        self.deadline = (None if time_limit is None
+                         else self.start + time_limit)
+
+    def left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.perf_counter())
+
+    def probe(self, stop):
+        """The first ``SERIAL_PROBE_NODES`` nodes in one search: its answer
+        when that is the whole search, else None (what it found kept)."""
+        try:
+            return serial(self.problem, self.engine, self.k, self.given,
+                          SERIAL_PROBE_NODES, self.left(), stop, None, None)
+        except BudgetExhausted as budget:
+            self.add(budget.best, budget.stats, given_in=True)
+            if budget.stats.nodes < SERIAL_PROBE_NODES:
+                raise self.stopped(budget)
+        except Interrupted as ctrl_c:
+            self.add(ctrl_c.best, ctrl_c.stats, given_in=True)
+            raise self.stopped(ctrl_c)
+        return None
+
+    def add(self, found, figures, given_in=False) -> None:
+        """A search's ``found`` (the givens left out unless ``given_in``)
+        and its figures (a ``Stats`` or a ``BestResult``)."""
+        if not given_in:
+            found = [(cost, options + self.given) for cost, options in found]
+        self.cheapest.add(found)
+        with self.lock:  # threads add at once
+            self.stats.nodes += figures.nodes
+            self.stats.updates += figures.updates
+            self.stats.solutions += figures.solutions
+
+    def split(self, jobs: int):
+        """The top of the tree cut into about ``jobs`` jobs: the paths of
+        the solutions met (each a job of one leaf) and of the jobs, in
+        the order the search meets them."""
+        plan = split(self.problem, jobs=jobs, given=self.given, probes=0,
+                     engine=self.engine)
+        self.stats.nodes += plan.nodes
+        self.stats.updates += plan.updates
+        return [tuple(p) for p in plan.leaves], plan.jobs
+
+    def finish(self) -> list:
+        self.stats.seconds = time.perf_counter() - self.start
+        self.stats.complete = True
+        self.problem.stats = self.stats
+        return self.cheapest.best()
+
+    def stopped(self, why):
+        """``why`` (``BudgetExhausted`` or ``Interrupted``, or the reason
+        the threads stopped) as the exception to raise, with ``best``."""
+        self.stats.seconds = time.perf_counter() - self.start
+        self.problem.stats = self.stats
+        found = self.cheapest.best()
+        if why == "interrupt" or isinstance(why, KeyboardInterrupt):
+            error = Interrupted(len(found), self.stats)
+        else:
+            if isinstance(why, BudgetExhausted):  # a run's, in this thread
+                why = ("stopped" if self.event is not None and
+                       self.event.is_set() else "time")
+            what = ("its time limit" if why in ("deadline", "time") else
+                    "its stop event")
+            error = BudgetExhausted(
+                f"search stopped at {what} with {len(found)} of the "
+                f"cheapest solutions found", len(found), self.stats)
+        error.best = found
+        error.proven = False
+        return error
+
+
+def on_threads(problem, engine, k, given, threads, time_limit,
+               stop) -> list:
+    """The tree's jobs on ``threads`` threads sharing one threshold."""
+    s = _Split(problem, engine, k, given, time_limit, stop)
+    done = s.probe(stop)
+    if done is not None:
+        return done
+    try:
+        leaves, jobs = s.split(JOBS_PER_THREAD * threads)
+    except KeyboardInterrupt:
+        raise s.stopped("interrupt") from None
+    paths = leaves + [job.path for job in jobs]
+    shared = np.array([s.cheapest.threshold()], np.int64)
+    flag = np.zeros(1, np.uint8)
+
+    def task(i):
+        if flag[0]:
+            return
+        result, _ = run_best_job(engine, s.arrays, s.nodes, paths[i], k,
+                                 shared, flag)
+        s.add(result.best, result)
+        # The k cheapest of all may beat each job's own k-th: share it.
+        threshold = s.cheapest.threshold()
+        if threshold < shared[0]:
+            shared[0] = threshold
+
+    engine.load("search")
+    reason = run_tasks(task, len(paths), threads, flag, s.deadline, stop)
+    if reason is not None:
+        raise s.stopped(reason)
+    return s.finish()
+
+
+def in_jobs(problem, engine, k, given, workers, executor, split_jobs,
+            time_limit, stop, progress) -> list:
+    """The tree's jobs in this process (``workers`` 1), on a pool of
+    ``workers`` processes or on ``executor``: each job takes the
+    threshold of the moment, the parent merges what they find."""
+    s = _Split(problem, engine, k, given, time_limit, stop)
+    if executor is None and workers > 1:
+        done = s.probe(stop)
+        if done is not None:
+            return done
+    target = split_jobs or max(MIN_JOBS, JOBS_PER_WORKER * workers)
+    bar = None
+    if progress is True:
+        progress = bar = progress_bar()
+    try:
+        leaves, jobs = s.split(target)
+        for path in leaves:  # a solution each: priced here
+            result, _ = run_best_job(engine, s.arrays, s.nodes, path, k,
+                                     None)
+            s.add(result.best, result)
+        if executor is None and workers <= 1:
+            here(s, jobs, stop, progress)
+        else:
+            pooled(s, jobs, workers, executor, stop, progress)
+    except KeyboardInterrupt:
+        raise s.stopped("interrupt") from None
+    finally:
+        if bar is not None:
+            bar.close()
+    return s.finish()
+
+
+def _report(s: _Split, progress, fraction, done, total):
+    if progress:
+        progress(Progress(min(fraction, 1.0), done, total,
+                          s.stats.solutions, s.stats.nodes,
+                          time.perf_counter() - s.start))
+
+
+def here(s: _Split, jobs, stop, progress) -> None:
+    """Each job in this process in turn, in slices (budgets, Ctrl-C),
+    under one threshold array that every job lowers."""
+    shared = np.array([s.cheapest.threshold()], np.int64)
+    fraction = 0.0
+    for done, job in enumerate(jobs):
+        shared[0] = min(int(shared[0]), s.cheapest.threshold())
+        run = s.engine.start_best(s.arrays, s.nodes, s.k, shared, job.path)
+        stats = Stats(complete=False)
+        base = stats.updates = int(run.counters[1])
+        if run.covered:
+            stats.nodes = 1
+        elif not run.clash:
+            try:
+                for _ in search.run(run, stats, limit=None, max_nodes=None,
+                                    time_limit=s.left(), store=False,
+                                    given=[], stop=stop):
+                    pass
+            except (BudgetExhausted, Interrupted) as why:
+                s.add(run.best(), _less(stats, base))
+                raise s.stopped(why) from None
+        s.add(run.best(), _less(stats, base))
+        fraction += job.share
+        _report(s, progress, fraction, done + 1, len(jobs))
+
+
+def _less(stats: Stats, base: int) -> Stats:
+    """``stats`` without the updates of reaching the job's root."""
+    return Stats(stats.nodes, stats.updates - base, stats.solutions)
+
+
+def priced_digest(problem) -> str:
+    """``problem_digest`` with the options' costs: a worker keeps the
+    problem of each digest it met, and two problems that differ only in
+    their costs have the same count but not the same cheapest."""
+    h = hashlib.sha256(problem_digest(problem).encode())
+    h.update(np.asarray(problem.structure().costs, np.int64).tobytes())
+    return h.hexdigest()[:32]
+
+
+def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
+    """The jobs on a process pool of ``workers`` (``executor`` None) or on
+    ``executor``, in the order the search meets them.
+
+    Each task is sent with the threshold of the moment, and its ``k``
+    cheapest merged here as it comes back.  On an executor only one task
+    per worker is out at a time (two, one waiting with an older
+    threshold, took 15% more nodes on bench/costs.py's colors instance:
+    3.73 M against 3.26 M; one search takes 3.19 M).  A process pool of
+    our own, forked, also shares one threshold in memory with its
+    workers, which read it at every node as threads do (bench/costs.py's
+    colors-k5 on 2 processes: 9.46 M nodes without, against 6.79 M for
+    one search: a job waits for the others to end to hear of their
+    solutions), and keeps two tasks per worker out."""
+    if not jobs:
+        return
+    payload = Payload(s.problem, priced_digest(s.problem))
+    own = executor is None
+    paths = [job.path for job in jobs]
+    shares = [job.share for job in jobs]
+    key = shared = None
+    window = max(1, workers)
+    if own:
+        batches = [[i] for i in range(len(paths))]
+        if "fork" in multiprocessing.get_all_start_methods():
+            # (process_pool forks where it can.)  Set before the pool
+            # starts its workers, which inherit it.
+            key = f"{payload.digest}:{os.getpid()}:{id(s)}"
+            shared = _in_shared_memory[key] = _shared_threshold(
+                s.cheapest.threshold())
+            window = 2 * max(1, workers)
+        executor = process_pool(min(workers, max(1, len(paths))), payload)
+        handle = payload.digest  # installed in every worker
+    else:
+        client = dask_client(executor)
+        handle = (client.scatter(payload, broadcast=True)
+                  if client is not None else payload)
+        tasks = max(1, min(len(paths), TASKS_PER_WORKER * max(1, workers)))
+        # Batch b takes jobs b, b + tasks, ...: the first batches hold the
+        # first (cheapest) jobs.
+        batches = [list(range(b, len(paths), tasks)) for b in range(tasks)]
+    batches.reverse()  # popped from the end: in order
+    futures: dict = {}
+    fraction, done = 0.0, 0
+    name, given = s.engine.name, tuple(s.given)
+    complete = False
+    try:
+        while batches or futures:
+            while batches and len(futures) < window:
+                batch = batches.pop()
+                future = executor.submit(
+                    best_jobs, handle, name, given,
+                    [paths[i] for i in batch], s.k, s.cheapest.threshold(),
+                    key)
+                futures[future] = batch
+            timeout = 0.1 if (s.deadline is not None or stop is not None) \
+                else None
+            ready, _ = cf.wait(futures, timeout=timeout,
+                               return_when=cf.FIRST_COMPLETED)
+            for future in ready:
+                batch = futures.pop(future)
+                result = future.result()
+                s.add(result.best, result)
+                if shared is not None:  # the k cheapest of all, shared
+                    shared[0] = min(int(shared[0]), s.cheapest.threshold())
+                fraction += sum(shares[i] for i in batch)
+                done += len(batch)
+                _report(s, progress, fraction, done, len(paths))
+            if s.deadline is not None and time.perf_counter() >= s.deadline:
+                raise s.stopped("time")
+            if stop is not None and stop.is_set():
+                raise s.stopped("stopped")
+        complete = True
+    finally:
+        for future in futures:
+            future.cancel()
+        if own:
+            if complete:
+                executor.shutdown(wait=True)
+            else:  # stop at once, not after the running jobs
+                stop_pool(executor)
+            _in_shared_memory.pop(key, None)

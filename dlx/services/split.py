@@ -85,7 +85,9 @@ class Split:
     while splitting; ``jobs``: in the order the search would meet them;
     ``estimated_nodes``: the whole tree's nodes by Knuth's estimate of
     every job (0 when the split made no estimate), which sets the node
-    budget of a job on a pool of workers.
+    budget of a job on a pool of workers; ``leaves``: the paths of the
+    solutions met while splitting (the givens alone when they are one),
+    which a count only counts but ``best`` prices.
     """
 
     engine: str
@@ -98,6 +100,7 @@ class Split:
     solutions: int = 0
     settled: float = 0.0
     estimated_nodes: float = 0.0
+    leaves: list = field(default_factory=list)
 
     def digest(self) -> str:
         """A fingerprint of the split (its engine, jobs and search rule).
@@ -182,6 +185,7 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
     if top.covered:  # the givens alone are a cover: one leaf node
         plan.nodes = plan.solutions = 1
         plan.settled = 1.0
+        plan.leaves.append(tuple(path))
         return plan
 
     def expand(entry):
@@ -200,6 +204,7 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
                 plan.nodes += 1
                 plan.solutions += 1
                 plan.settled += child_share
+                plan.leaves.append(at + tuple(moves))
             else:
                 grown.append((place + (k,), at + tuple(moves), child_share))
         return grown

@@ -348,6 +348,23 @@ def run_search(problem: ExactCover, budget: Budget, *, limit: int | None,
     return Found(solutions, total, stats.nodes, stats.complete, False)
 
 
+def run_best(problem: ExactCover, budget: Budget, k: int) -> Found:
+    """The ``k`` cheapest solutions of ``problem`` under ``budget``, as
+    ``(cost, options)`` pairs in ``solutions``, through the library's own
+    ``best`` (the time budget as ``time_limit``, the client's departure
+    as ``stop``): what was found when the budget stopped it is an
+    answer, not proven optimal."""
+    try:
+        found = problem.best(k, time_limit=budget.remaining(),
+                             stop=budget.cancel)
+    except BudgetExhausted as stop:
+        budget.remaining()  # a client that left is told apart from time
+        return Found(stop.best, len(stop.best), stop.stats.nodes, False,
+                     True)
+    stats = problem.stats
+    return Found(found, len(found), stats.nodes, stats.complete, False)
+
+
 def _stopped_message(budget: Budget) -> str:
     return f"stopped at the time budget of {budget.seconds:g} s"
 
@@ -750,20 +767,26 @@ def _problem_of(params: dict):
 
 def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
     """POST /api/exact-cover: count the solutions of a problem (``mode``
-    count, up to ``limit``) or list the first ``limit`` (``mode``
-    solutions, default 1, at most 100), each as text: option lines, a
-    queens board, a Langford sequence or a tiling's letter grid."""
+    count, up to ``limit``), list the first ``limit`` (``mode``
+    solutions, default 1, at most 100) or the ``limit`` cheapest (``mode``
+    best, default 1, at most 100: options cost ``|n`` as in Knuth's DLX5,
+    none meaning 0, so a problem without costs has every solution at 0),
+    each as text: option lines, a queens board, a Langford sequence or a
+    tiling's letter grid (and its ``cost`` in mode best)."""
     _only(params, "builder", "mode", "limit", "problem", "n", "board",
           "pieces", "distinct")
-    mode = _field(params, "mode", str, "count", what="count or solutions")
-    if mode not in ("count", "solutions"):
-        raise RequestError(f"'mode' must be count or solutions, got "
+    mode = _field(params, "mode", str, "count",
+                  what="count, solutions or best")
+    if mode not in ("count", "solutions", "best"):
+        raise RequestError(f"'mode' must be count, solutions or best, got "
                            f"{_short(mode)}")
     if mode == "count":
         limit = _positive(params, "limit", None, MAX_LIMIT)
     else:
         limit = _positive(params, "limit", 1, MAX_SHOWN)
     problem, picture, distinct = _problem_of(params)
+    if mode == "best":
+        return _cheapest(params, problem, picture, distinct, budget, limit)
     found = run_search(problem, budget, limit=limit,
                        store=mode == "solutions")
     total = found.count
@@ -787,6 +810,46 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
         answer["message"] = (f"{total} solution{plural}" if total else
                              "no solution")
     if distinct and answer["builder"] != "dlx":
+        answer["message"] += " up to symmetry"
+    return answer
+
+
+def _cheapest(params, problem, picture, distinct, budget, k) -> dict:
+    """``exact_cover``'s mode best: the ``k`` cheapest, cheapest first."""
+    found = run_best(problem, budget, k)
+    total = found.count
+    answer = {"builder": params.get("builder") or "dlx", "mode": "best",
+              "items": len(problem.items), "options": len(problem.options),
+              "count": total, "complete": found.complete,
+              "distinct": distinct, "nodes": found.nodes, "ms": budget.ms(),
+              "solutions": [dict(picture(s), options=s, cost=cost)
+                            for cost, s in found.solutions]}
+    if answer["builder"] == "dlx":  # the option lines with their costs
+        costs_of = problem.costs
+        for solution in answer["solutions"]:
+            solution["text"] = "\n".join(
+                problem.option_line(k) + (f" |{costs_of[k]}"
+                                          if costs_of[k] else "")
+                for k in solution["options"])
+    costs = [cost for cost, _ in found.solutions]
+    span = "" if not costs else (
+        f" (cost {costs[0]})" if costs[0] == costs[-1] else
+        f" (costs {costs[0]} to {costs[-1]})")
+    if found.stopped:
+        answer["status"] = "stopped"
+        answer["message"] = (f"{_stopped_message(budget)}: the {total} "
+                             f"cheapest found so far{span}, not proven "
+                             f"optimal")
+    elif total:
+        answer["status"] = "best"
+        answer["message"] = (f"the cheapest solution{span}" if total == 1
+                             else f"the {total} cheapest solutions{span}")
+        if total < k:
+            answer["message"] += f" (all {total} there are)"
+    else:
+        answer["status"] = "no solution"
+        answer["message"] = "no solution"
+    if distinct and answer["builder"] != "dlx" and total:
         answer["message"] += " up to symmetry"
     return answer
 

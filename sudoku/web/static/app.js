@@ -371,7 +371,8 @@ function picture(builder, solution, number) {
   const box = document.createElement("div");
   box.className = "solution";
   const title = document.createElement("h3");
-  title.textContent = `solution ${number}`;
+  // Mode best: each solution with its cost, cheapest first.
+  title.textContent = `solution ${number}` + (solution.cost === undefined ? "" : `, cost ${solution.cost}`);
   box.append(title);
   if (solution.svg) {  // drawn by the server (dlx.draw); as an image, so nothing in it can run
     const img = document.createElement("img");
