@@ -35,10 +35,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import itertools
 import os
-import re
 import stat
 import sys
 import tempfile
@@ -58,19 +56,16 @@ from . import reader
 from .grid import Grid, InvalidPuzzle, parse
 from .solver import (INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN, Result,
                      count, solve_many)
+from .batch_text import TAGS, batch_entry, render, without_comment
+from .cli_io import UsageError, names_input, open_input
 from .web import server as serve
 
 EXAMPLE_NAME = "AI Escargot (Arto Inkala, 2006)"
 EXAMPLE = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
            "......7..7...3..")
-TAGS = {SOLVED: "", MULTIPLE: "multiple", NO_SOLUTION: "nosolution",
-        INVALID: "invalid", UNKNOWN: "unknown"}
 CHUNK = 4096
 # How hard a single solve looks for a second solution, to warn about it.
 UNIQUE_CHECK_NODES = 1_000_000
-# Invalid input echoed in the output is cut to this many characters (the
-# largest grid written as CSV that we solve, 100x100, takes about 30,000).
-ECHO_MAX = 1 << 16
 PROGRESS_AFTER = 1.0  # seconds before a batch starts reporting progress
 
 
@@ -83,10 +78,6 @@ def _is_dashed_puzzle(arg: str) -> bool:
     return (arg.startswith("-") and len(arg) >= 16
             and all(ch in G.BLANKS or ch.upper() in G.ALPHABET
                     for ch in arg))
-
-
-class UsageError(Exception):
-    """A problem with the command line itself (exit status 2)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -254,14 +245,14 @@ def run_solve(args: argparse.Namespace) -> int:
         raise UsageError("give a PUZZLE, a FILE or - (see sudoku solve -h)")
     if args.limit is not None and not args.count:
         raise UsageError("--limit goes with --count")
-    if args.svg and _names_input(args.source):
+    if args.svg and names_input(args.source):
         raise UsageError("--svg draws one PUZZLE given on the command line "
                          "(or --example), not a FILE")
     try:
         args.variant = cli_generate.variant_of(args)
     except (ValueError, TypeError) as error:
         raise UsageError(str(error)) from None
-    if not _names_input(args.source):
+    if not names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
     if args.checkpoint is not None or args.scheduler is not None:
@@ -324,81 +315,6 @@ def output_to(path: str | None) -> Iterator[TextIO]:
         raise
 
 
-def _names_input(source: str) -> bool:
-    """Whether ``source`` names a file, a pipe or standard input (rather
-    than being a puzzle); a path-like name that does not exist is an
-    error."""
-    if source == "-" or os.path.exists(source):
-        if os.path.isdir(source):
-            raise UsageError(f"{source} is a directory")
-        return True
-    looks_like_path = os.sep in source or source.lower().endswith(
-        (".txt", ".csv", ".sdk"))
-    if looks_like_path and not any(ch in source for ch in ",\n"):
-        raise UsageError(f"no such file: {source}")
-    if len(source) < 16 and re.fullmatch(r"[\w.~-]*[A-Za-z][\w.~-]*",
-                                         source):
-        # Shorter than any puzzle, and a word: a file name, most likely.
-        try:
-            parse(source)
-        except InvalidPuzzle as error:
-            raise UsageError(f"no such file: {source} (nor is it a puzzle: "
-                             f"{error})") from None
-    return False
-
-
-@contextlib.contextmanager
-def open_input(source: str):
-    """``(text stream, line count or None)`` for a file, a pipe or ``-``;
-    any line ending is accepted and a UTF-8 byte-order mark is skipped."""
-    if source == "-":
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig",
-                                  errors="replace", newline=None)
-        try:
-            yield stream, None
-        finally:
-            stream.detach()  # leave standard input open
-        return
-    try:
-        stream = open(source, encoding="utf-8-sig", errors="replace",
-                      newline=None)
-        # A pipe (``<(...)``, ``/dev/stdin``, a FIFO) is read once.
-        total = _count_lines(source) if os.path.isfile(source) else None
-    except OSError as error:
-        raise UsageError(f"cannot read {source}: {error.strerror}") from None
-    with stream:
-        yield stream, total
-
-
-def _count_lines(path: str) -> int:
-    """Lines in a file (a fast binary pass, for progress reports)."""
-    total = 0
-    last = b"\n"
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            total += block.count(b"\n")
-            last = block[-1:]
-    return total + (last != b"\n")
-
-
-def _without_comment(line: str, box) -> str:
-    """``<puzzle> <comment>`` -> ``<puzzle>`` when the line as a whole is
-    not a puzzle but its first word is."""
-    first = line.split(None, 1)[0]
-    if first == line.strip():
-        return line
-    try:
-        parse(line, box)
-        return line
-    except InvalidPuzzle:
-        pass
-    try:
-        parse(first, box)
-        return first
-    except InvalidPuzzle:
-        return line
-
-
 # -- one puzzle ---------------------------------------------------------------
 def solve_one(text: str, args, out: TextIO) -> int:
     try:
@@ -446,7 +362,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
                   else "gave up (node budget)")
         print(f"sudoku: {reason}", file=sys.stderr)
         return 1
-    print(_render(result.grid, args.format), file=out)
+    print(render(result.grid, args.format), file=out)
     if args.svg:
         write_svg(args.svg, result.grid, puzzle)
     if _has_several(puzzle, args.variant):
@@ -461,10 +377,6 @@ def _has_several(puzzle: Grid, variant=None) -> bool:
     check = solve_many([puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES,
                        variant=variant)[0]
     return check.status == MULTIPLE
-
-
-def _render(grid: Grid, style: str) -> str:
-    return grid.format(None if style == "same" else style)
 
 
 # -- batches ------------------------------------------------------------------
@@ -540,7 +452,7 @@ def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
     while chunk := list(itertools.islice(entries, CHUNK)):
         texts = [line if not isinstance(line, str) or "\n" in line
                  or (" " not in line and "\t" not in line)
-                 else _without_comment(line, args.box) for _, line in chunk]
+                 else without_comment(line, args.box) for _, line in chunk]
         try:
             results = _solve_texts(texts, args, limit)
         except KeyboardInterrupt:
@@ -558,7 +470,7 @@ def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
                 print(f"sudoku: line {where}: {_for_cli(result.error)}",
                       file=sys.stderr)
             failed |= _failed(result, args)
-            lines.append(_batch_entry(number, text, result, args,
+            lines.append(batch_entry(number, text, result, args,
                                       first_block))
             first_block = False
         out.write("".join(lines))
@@ -592,49 +504,6 @@ def _failed(result: Result, args) -> bool:
     if args.unique:
         return result.status != SOLVED
     return result.status not in (SOLVED, MULTIPLE)
-
-
-def _batch_entry(number: int, text: str, result: Result, args,
-                 first: bool) -> str:
-    """The output for one puzzle of a batch."""
-    style = args.format
-    if args.count:
-        tag = {INVALID: "invalid", UNKNOWN: "unknown"}.get(
-            result.status, str(result.count))
-    elif args.unique:
-        tag = "unique" if result.status == SOLVED else TAGS[result.status]
-    else:
-        tag = TAGS[result.status]
-        if result.grid is not None:
-            return _entry(_render(result.grid, style), tag, number, first)
-    if result.status == INVALID:
-        shown = _echo(text)
-    elif style == "same":
-        shown = text
-    else:
-        shown = _render(parse(text, args.box), style)
-    return _entry(shown, tag, number, first)
-
-
-def _echo(text) -> str:
-    """Invalid input as written back: at most ``ECHO_MAX`` characters."""
-    if not isinstance(text, str):
-        return "..."  # a line too long to read
-    if len(text) > ECHO_MAX:
-        text = text[:ECHO_MAX] + "..."
-    if not text.isprintable():  # binary garbage: no control characters out
-        text = "".join(ch if ch.isprintable() or ch in "\n\t" else "?"
-                       for ch in text)
-    return text
-
-
-def _entry(shown: str, tag: str, number: int, first: bool) -> str:
-    if "\n" not in shown:
-        return f"{shown} {tag}\n" if tag else f"{shown}\n"
-    head = "" if first else "\n"
-    if tag:
-        head += f"# line {number}: {tag}\n"
-    return f"{head}{shown}\n"
 
 
 def write_svg(path: str, grid: Grid, puzzle: Grid) -> None:

@@ -154,7 +154,7 @@ def run_generate(args, variant, usage_error) -> int:
     start = time.perf_counter()
     stats: dict = {}
     try:
-        box, symmetry, difficulty, variant = G._arguments(
+        box, symmetry, difficulty, variant = G.checked_arguments(
             args.size, args.box, args.symmetry, args.difficulty, variant)
         puzzles, _ = G.generate_cells(
             args.count, box, difficulty=difficulty, symmetry=symmetry,
@@ -168,7 +168,7 @@ def run_generate(args, variant, usage_error) -> int:
     from .grid import Grid
     out = []
     for cells in puzzles:
-        grid = Grid._make(cells.astype("int64"), box)
+        grid = Grid.trusted(cells.astype("int64"), box)
         out.append(grid.format(args.format))
     sep = "\n" if args.format == "line" else "\n\n"
     sys.stdout.write(sep.join(out) + "\n")
@@ -184,11 +184,12 @@ def run_generate(args, variant, usage_error) -> int:
 
 
 def run_rate(args, variant, usage_error) -> int:
-    from . import cli as base
     from . import reader
+    from .batch_text import without_comment
+    from .cli_io import names_input, open_input
     start = time.perf_counter()
-    if base._names_input(args.source):
-        with base.open_input(args.source) as (stream, _):
+    if names_input(args.source):
+        with open_input(args.source) as (stream, _):
             entries = list(reader.entries(reader.read_lines(stream),
                                           args.box))
     else:
@@ -198,7 +199,7 @@ def run_rate(args, variant, usage_error) -> int:
         return 1
     texts = [text if not isinstance(text, str) or "\n" in text
              or (" " not in text.strip() and "\t" not in text)
-             else base._without_comment(text, args.box)
+             else without_comment(text, args.box)
              for _, text in entries]
     readable = [k for k, text in enumerate(texts) if isinstance(text, str)]
     ratings: list = [f"invalid: {text}" for text in texts]

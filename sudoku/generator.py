@@ -29,7 +29,7 @@ from dlx.shorten import shorten
 from .budget import UNLIMITED, Budget
 from .encode import Variant, as_variant
 from .grid import Grid, check_box, default_box
-from .rating import (_clashing, _positive, check_level, level_of,
+from .rating import (clashing_givens, whole_positive, check_level, level_of,
                      rate_cells)
 from .solver import Symmetry, search_stack
 
@@ -80,7 +80,7 @@ def full_grids(count: int, box: tuple[int, int], rng: np.random.Generator,
         digits = rng.integers(1, n + 1, (size, extra))
         flat = seeds.reshape(size, n * n)
         np.put_along_axis(flat, cells, digits, axis=1)
-        good = ~_clashing(seeds, box, variant)
+        good = ~clashing_givens(seeds, box, variant)
         seeds = seeds[good]
         symmetry = (Symmetry.random(rng, box) if variant is None
                     else Symmetry.relabel(rng, n))
@@ -258,8 +258,8 @@ def generate_many(count: int, size: int = 9,
                   stop: Any = None) -> list[Grid]:
     """``count`` puzzles as ``generate`` makes them, made together (much
     faster per puzzle than ``count`` calls)."""
-    count = _positive("count", count) if count != 0 else 0
-    box, symmetry, difficulty, variant = _arguments(size, box, symmetry,
+    count = whole_positive("count", count) if count != 0 else 0
+    box, symmetry, difficulty, variant = checked_arguments(size, box, symmetry,
                                                     difficulty, variant)
     rng = _rng(seed)
     if count == 0:
@@ -268,7 +268,7 @@ def generate_many(count: int, size: int = 9,
                                 symmetry=symmetry, seed=rng,
                                 variant=variant, threads=threads,
                                 time_limit=time_limit, stop=stop)
-    return [Grid._make(p.astype(np.int64), box) for p in puzzles]
+    return [Grid.trusted(p.astype(np.int64), box) for p in puzzles]
 
 
 def generate(size: int = 9, box: tuple[int, int] | None = None, *,
@@ -296,7 +296,7 @@ def generate(size: int = 9, box: tuple[int, int] | None = None, *,
                          time_limit=time_limit, stop=stop)[0]
 
 
-def _arguments(size, box, symmetry, difficulty, variant):
+def checked_arguments(size, box, symmetry, difficulty, variant):
     """Validate ``generate``'s arguments."""
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
         raise TypeError(f"size must be an integer, got "

@@ -67,7 +67,7 @@ class InvalidPuzzle(ValueError):
     """The input is not a well-formed Sudoku grid (size, character, clash)."""
 
 
-def _a_grid(n: int) -> str:
+def grid_phrase(n: int) -> str:
     """``a 9x9 grid``, ``an 8x8 grid`` (the article as the size is said)."""
     article = "an" if str(n).startswith("8") or n in (11, 18) else "a"
     return f"{article} {n}x{n} grid"
@@ -81,7 +81,7 @@ def default_box(n: int) -> tuple[int, int]:
         rows -= 1
     if rows < 2:
         raise InvalidPuzzle(
-            f"{_a_grid(n)} has no box shape ({n} has no factor pair "
+            f"{grid_phrase(n)} has no box shape ({n} has no factor pair "
             f"other than 1x{n}); pass box=(rows, cols) explicitly")
     return rows, n // rows
 
@@ -111,7 +111,7 @@ def _digits_text(n: int) -> str:
 
 
 # -- the Grid type ------------------------------------------------------------
-class _Layout:
+class Layout:
     """Where the cells of a parsed text sit, to write a grid back the same
     way: ``text`` with cell ``k`` at ``spans[k]`` (``spans`` is None for a
     bare line of one character per cell, the common case)."""
@@ -126,7 +126,7 @@ class _Layout:
         self.numeric = numeric
 
     @classmethod
-    def line(cls, text: str) -> "_Layout":
+    def line(cls, text: str) -> "Layout":
         """The layout of a bare one-line puzzle."""
         return cls(text, None, None)
 
@@ -158,8 +158,8 @@ class Grid:
         self._layout = None
 
     @classmethod
-    def _make(cls, cells: np.ndarray, box: tuple[int, int],
-              layout: _Layout | None = None) -> "Grid":
+    def trusted(cls, cells: np.ndarray, box: tuple[int, int],
+              layout: Layout | None = None) -> "Grid":
         """Trusted constructor: ``cells`` is already checked."""
         grid = object.__new__(cls)
         cells.flags.writeable = False
@@ -185,7 +185,7 @@ class Grid:
     def with_cells(self, cells: np.ndarray) -> "Grid":
         """A grid of the same shape and layout holding ``cells``."""
         cells = np.array(cells, dtype=np.int64).reshape(self.cells.shape)
-        return Grid._make(cells, self.box, self._layout)
+        return Grid.trusted(cells, self.box, self._layout)
 
     def format(self, style: str | None = None) -> str:
         """The grid as text: ``style`` is ``"line"``, ``"grid"`` (pretty),
@@ -274,7 +274,7 @@ _WRITERS = {"line": format_line, "grid": format_pretty, "pretty":
 FORMATS = ("line", "grid", "csv")
 
 
-def _format_like(grid: Grid, layout: _Layout) -> str:
+def _format_like(grid: Grid, layout: Layout) -> str:
     """Write ``grid`` into the text it was parsed from: cells that kept
     their value keep their original spelling."""
     cells = grid.cells.ravel()
@@ -339,7 +339,7 @@ def parse(source: Any, box: tuple[int, int] | None = None) -> Grid:
     if isinstance(source, Grid):
         if box is not None and box != source.box:
             check_box(box, source.n)
-            return Grid._make(source.cells, box, source._layout)
+            return Grid.trusted(source.cells, box, source._layout)
         return source
     if isinstance(source, bytes):
         source = source.decode("utf-8", errors="replace")
@@ -388,7 +388,7 @@ def _from_array(source: Any, box: tuple[int, int] | None) -> Grid:
         r, c = bad[0]
         raise InvalidPuzzle(_value_message(a[r, c].item(), r, c, n))
     cells = a.astype(np.int64)
-    return Grid._make(cells.copy(), box)
+    return Grid.trusted(cells.copy(), box)
 
 
 def _reject_ragged(rows: Any) -> None:
@@ -411,7 +411,7 @@ def _value_message(value: Any, r: int, c: int, n: int | None) -> str:
     where = f"bad value {shorten(value)} at row {r + 1}, column {c + 1}"
     if n is None:
         return f"{where}: cells hold whole numbers"
-    return f"{where}: {_a_grid(n)} uses {_digits_text(n)} (0 = empty)"
+    return f"{where}: {grid_phrase(n)} uses {_digits_text(n)} (0 = empty)"
 
 
 def _reject_odd_values(a: np.ndarray) -> None:
@@ -448,15 +448,15 @@ def _size_message(cells: int, box: tuple[int, int] | None = None) -> str:
     if box is not None:
         n = box[0] * box[1]
         return (f"wrong size: {cells} cells, but box {box[0]}x{box[1]} makes "
-                f"{_a_grid(n)} of {n * n}")
+                f"{grid_phrase(n)} of {n * n}")
     if cells == 0:
         return "empty puzzle: no cells found"
     near = max(4, round(math.sqrt(cells)))
-    return (f"wrong size: {cells} cells is not a square grid ({_a_grid(near)}"
+    return (f"wrong size: {cells} cells is not a square grid ({grid_phrase(near)}"
             f" has {near * near})")
 
 
-def _is_rule_line(line: str) -> bool:
+def is_rule_line(line: str) -> bool:
     """A line drawn only with ``- = + |`` and spaces (a box border)."""
     return bool(line.strip()) and set(line) <= _RULE_CHARS
 
@@ -482,7 +482,7 @@ def _parse_text(text: str, box: tuple[int, int] | None) -> Grid:
 def _looks_like_numbers(text: str) -> bool:
     """Whitespace-separated numbers, one per cell, some with two digits
     (``10 0 3 ...``); rows of digits such as ``530070000`` are not."""
-    tokens = [t for line in text.split("\n") if not _is_rule_line(line)
+    tokens = [t for line in text.split("\n") if not is_rule_line(line)
               for t in re.split(r"[\s|+]+", line) if t]
     n = math.isqrt(len(tokens))
     if n * n != len(tokens) or n < 4:
@@ -501,16 +501,16 @@ def _parse_bare_line(text: str, box: tuple[int, int] | None) -> Grid | None:
         box = _box_for(n, box)
     except InvalidPuzzle:
         return None
-    readable, cells = _bare_cells(text, 1, n)
+    readable, cells = bare_cells(text, 1, n)
     if not readable[0]:
         return None  # let the careful reader name the culprit
-    return Grid._make(cells[0].astype(np.int64), box, _Layout.line(text))
+    return Grid.trusted(cells[0].astype(np.int64), box, Layout.line(text))
 
 
 _VALUE_OF_BYTE_8 = _VALUE_OF_BYTE.astype(np.int8)
 
 
-def _bare_cells(text: str, count: int,
+def bare_cells(text: str, count: int,
                 n: int) -> tuple[np.ndarray, np.ndarray]:
     """Read ``count`` one-line puzzles of ``n*n`` characters each, joined
     in ``text``: ``(readable, cells)``, where ``readable[b]`` says whether
@@ -529,7 +529,7 @@ def _char_cells(text: str, skip_rules: bool) -> list[int]:
     cells = []
     pos = 0
     for line in text.split("\n"):
-        if not (skip_rules and _is_rule_line(line)):
+        if not (skip_rules and is_rule_line(line)):
             cells.extend(pos + i for i, ch in enumerate(line)
                          if ch not in _DECORATION)
         pos += len(line) + 1
@@ -552,7 +552,7 @@ def _parse_chars(text: str, box: tuple[int, int] | None) -> Grid:
         _check_row_lengths(text, index, None)  # one row too short or long?
         raise InvalidPuzzle(_size_message(count))
     if n > _MAX_CHAR_SIZE:
-        raise InvalidPuzzle(f"{_a_grid(n)} cannot be written one "
+        raise InvalidPuzzle(f"{grid_phrase(n)} cannot be written one "
                             f"character per cell; use separated numbers")
     box = _box_for(n, box)
     _check_row_lengths(text, index, n)
@@ -571,15 +571,15 @@ def _parse_chars(text: str, box: tuple[int, int] | None) -> Grid:
             r, c = divmod(k, n)
             raise InvalidPuzzle(
                 f"bad character {shorten(ch)} at row {r + 1}, column {c + 1}: "
-                f"{_a_grid(n)} uses {_digits_text(n)} and "
+                f"{grid_phrase(n)} uses {_digits_text(n)} and "
                 f"{' '.join(BLANKS)} for empty cells")
     if len(index) == len(text):
-        layout = _Layout.line(text)
+        layout = Layout.line(text)
     else:
         blank = max(set(blanks), key=blanks.count) if blanks else "."
-        layout = _Layout(text, [(i, i + 1) for i in index], blank)
+        layout = Layout(text, [(i, i + 1) for i in index], blank)
     cells = np.array(values, np.int64).reshape(n, n)
-    return Grid._make(cells, box, layout)
+    return Grid.trusted(cells, box, layout)
 
 
 def _size_ok(count: int, want: int | None) -> bool:
@@ -616,7 +616,7 @@ def _parse_numbers(text: str, box: tuple[int, int] | None,
     spans = []
     pos = 0
     for line in text.split("\n"):
-        if line.strip() and not _is_rule_line(line):
+        if line.strip() and not is_rule_line(line):
             if separated:
                 spans.extend(_csv_spans(line, pos))
             else:
@@ -649,11 +649,11 @@ def _parse_numbers(text: str, box: tuple[int, int] | None,
             what = "value" if token.isdigit() else "entry"
             raise InvalidPuzzle(
                 f"bad {what} {shorten(token)} at row {r + 1}, column {c + 1}: "
-                f"{_a_grid(n)} uses {_digits_text(n)} and 0 for empty cells")
+                f"{grid_phrase(n)} uses {_digits_text(n)} and 0 for empty cells")
     blank = max(set(blanks), key=blanks.count) if blanks else "0"
-    layout = _Layout(text, spans, blank, numeric=True)
+    layout = Layout(text, spans, blank, numeric=True)
     cells = np.array(values, np.int64).reshape(n, n)
-    return Grid._make(cells, box, layout)
+    return Grid.trusted(cells, box, layout)
 
 
 def _csv_spans(line: str, pos: int) -> list[tuple[int, int]]:

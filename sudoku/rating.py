@@ -36,7 +36,7 @@ from dlx.shorten import shorten
 from .budget import UNLIMITED, Budget
 from .encode import Variant, as_variant, clashes
 from .grid import Grid, InvalidPuzzle, cells_conflict, parse
-from .solver import Symmetry, _conflict, _parse_batch, search_stack
+from .solver import Symmetry, givens_conflict, parse_batch, search_stack
 
 LEVELS = ("easy", "medium", "hard", "expert", "extreme")
 # Lower score bound of each level after the first.
@@ -197,9 +197,9 @@ def rate(puzzle: Any, box: tuple[int, int] | None = None, *,
     ``sudoku.budget``)."""
     budget = Budget("rate", time_limit, stop)
     variant = as_variant(variant)
-    samples = _positive("samples", samples)
+    samples = whole_positive("samples", samples)
     grid = parse(puzzle, box)
-    message = _conflict(grid, variant)
+    message = givens_conflict(grid, variant)
     if message:
         raise InvalidPuzzle(message)
     scores, nodes, counts = rate_cells(grid.cells[None], grid.box, variant,
@@ -212,7 +212,7 @@ def rate(puzzle: Any, box: tuple[int, int] | None = None, *,
     return Rating(float(scores[0]), level_of(scores[0]), float(nodes[0]))
 
 
-def _positive(name: str, value: Any) -> int:
+def whole_positive(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an integer, got "
                         f"{type(value).__name__}")
@@ -230,11 +230,11 @@ def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     ``nosolution``).  ``time_limit`` and ``stop``: as for ``rate``."""
     budget = Budget("rate_many", time_limit, stop)
     variant = as_variant(variant)
-    samples = _positive("samples", samples)
+    samples = whole_positive("samples", samples)
     if isinstance(puzzles, (str, bytes)):
         raise TypeError("rate_many takes a list of puzzles, not one string")
     puzzles = list(puzzles)
-    grids, groups = _parse_batch(puzzles, box)
+    grids, groups = parse_batch(puzzles, box)
     out: list[Rating | str | None] = [
         f"invalid: {g}" if isinstance(g, str) else None for g in grids]
     for shape, (index, stack) in groups.items():
@@ -244,10 +244,10 @@ def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
                 out[b] = (f"invalid: the region map is {variant.size}x"
                           f"{variant.size} but the puzzle is not")
             continue
-        bad = _clashing(stack, shape, variant)
+        bad = clashing_givens(stack, shape, variant)
         for k in np.flatnonzero(bad).tolist():
-            grid = Grid._make(stack[k].astype(np.int64), shape)
-            out[index[k]] = f"invalid: {_conflict(grid, variant)}"
+            grid = Grid.trusted(stack[k].astype(np.int64), shape)
+            out[index[k]] = f"invalid: {givens_conflict(grid, variant)}"
         index, stack = index[~bad], stack[~bad]
         scores, nodes, counts = rate_cells(stack, shape, variant,
                                            samples=samples, threads=threads,
@@ -261,7 +261,7 @@ def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     return out  # type: ignore[return-value]
 
 
-def _clashing(cells: np.ndarray, box, variant) -> np.ndarray:
+def clashing_givens(cells: np.ndarray, box, variant) -> np.ndarray:
     """True where the givens of a ``(B, n, n)`` stack clash."""
     if variant is None:
         return cells_conflict(cells, box)

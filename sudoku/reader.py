@@ -28,7 +28,7 @@ import math
 import re
 from typing import Iterable, Iterator, TextIO
 
-from .grid import ALPHABET, BLANKS, InvalidPuzzle, _is_rule_line, parse
+from .grid import ALPHABET, BLANKS, InvalidPuzzle, is_rule_line, parse
 
 #: Lines longer than this (in characters) are refused unread: the largest
 #: grid written as CSV (100x100) takes about 30,000 characters.
@@ -155,12 +155,12 @@ def entries(lines: Iterable[tuple[int, str | None]], box=None
         nonlocal rows, held, titles
         if held is not None:
             yield held
-        if rows and all(_is_rule_line(x) for _, x in rows):
+        if rows and all(is_rule_line(x) for _, x in rows):
             rows = []  # the frame under a grid already read: decoration
         if rows:
             block = rows
             if titles and _cell_count(titles[-1][1]) == width and \
-                    sum(not _is_rule_line(x) for _, x in rows) == width - 1:
+                    sum(not is_rule_line(x) for _, x in rows) == width - 1:
                 block = titles[-1:] + rows  # a typo in the first row
             yield grid(block)
         else:
@@ -184,12 +184,12 @@ def entries(lines: Iterable[tuple[int, str | None]], box=None
             rows, width = [(number, line)], _cell_count(line)
             continue
         if rows:
-            if _is_rule_line(line) or _cell_count(line) == width or \
+            if is_rule_line(line) or _cell_count(line) == width or \
                     not _is_one_line_puzzle(line, box):
                 rows.append((number, line))
-                if not width and not _is_rule_line(line):
+                if not width and not is_rule_line(line):
                     width = _row_width(line) or _cell_count(line)
-                if width and sum(not _is_rule_line(x)
+                if width and sum(not is_rule_line(x)
                                  for _, x in rows) == width:
                     titles = []
                     yield grid(rows)
@@ -211,14 +211,14 @@ def entries(lines: Iterable[tuple[int, str | None]], box=None
             held = (number, line)
             continue
         w = _row_width(line)
-        if w is None and not _is_rule_line(line):
+        if w is None and not is_rule_line(line):
             # At most two title lines (a name, an author) before a grid.
             yield from titles[:-1]
             titles = titles[-1:] + [(number, line)]
             continue
         # A rule line first (a frame): the width is not known yet (a line
         # of dashes would read as that many blank cells).
-        rows, width = [(number, line)], 0 if _is_rule_line(line) else w
+        rows, width = [(number, line)], 0 if is_rule_line(line) else w
     yield from flush()
 
 
@@ -228,7 +228,7 @@ def row_line(number: int, text: str, message: str) -> int:
     ``number`` with one row a line; else ``number``."""
     found = re.search(r"\brow (\d+)\b", message)
     lines = text.split("\n")
-    rows = [k for k, line in enumerate(lines) if not _is_rule_line(line)]
+    rows = [k for k, line in enumerate(lines) if not is_rule_line(line)]
     if not found or len(rows) < 2:
         return number
     r = int(found.group(1)) - 1

@@ -27,8 +27,8 @@ from dlx.shorten import shorten
 
 from .budget import UNLIMITED, Budget, Stopped
 from .encode import Variant, as_variant, clash_message, clashes, problem
-from .grid import (ALPHABET, Grid, InvalidPuzzle, _a_grid, _bare_cells,
-                   _Layout, check_box, conflict_message,
+from .grid import (ALPHABET, Grid, InvalidPuzzle, grid_phrase, bare_cells,
+                   Layout, check_box, conflict_message,
                    default_box, parse)
 
 # The engine's MRV scan may stop at the first item with this many options:
@@ -109,13 +109,13 @@ def _givens(grid: Grid) -> list[int]:
 def _checked(puzzle: Any, box, variant: Variant | None = None) -> Grid:
     """Parse and refuse clashing givens (InvalidPuzzle)."""
     grid = parse(puzzle, box)
-    message = _conflict(grid, variant)
+    message = givens_conflict(grid, variant)
     if message:
         raise InvalidPuzzle(message)
     return grid
 
 
-def _conflict(grid: Grid, variant: Variant | None) -> str | None:
+def givens_conflict(grid: Grid, variant: Variant | None) -> str | None:
     """One sentence naming two clashing givens, or None."""
     if variant is None:
         return conflict_message(grid)
@@ -528,7 +528,7 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
         template = None
     else:
         puzzles = list(puzzles)
-        grids, groups = _parse_batch(puzzles, box)
+        grids, groups = parse_batch(puzzles, box)
         template = puzzles
     results: list[Result | None] = [None] * len(grids)
     for b, item in enumerate(grids):
@@ -551,7 +551,7 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
 
 
 def _stack_groups(stack: np.ndarray, box):
-    """``(grids, groups)`` as in ``_parse_batch`` for a ``(B, n, n)``
+    """``(grids, groups)`` as in ``parse_batch`` for a ``(B, n, n)``
     array: puzzles holding a value outside ``0..n`` are invalid."""
     batch, n, width = stack.shape
     if n != width or stack.dtype.kind not in "biu":
@@ -564,12 +564,12 @@ def _stack_groups(stack: np.ndarray, box):
     for b in np.flatnonzero(bad).tolist():
         r, c = np.argwhere(out_of_range[b])[0]
         grids[b] = (f"bad value {stack[b, r, c]} at row {r + 1}, column "
-                    f"{c + 1}: {_a_grid(n)} uses 1-{n} (0 = empty)")
+                    f"{c + 1}: {grid_phrase(n)} uses 1-{n} (0 = empty)")
     good = np.flatnonzero(~bad)
     return grids, {shape: (good, stack[good].astype(_cell_dtype(n)))}
 
 
-def _parse_batch(puzzles: list, box):
+def parse_batch(puzzles: list, box):
     """Parse every puzzle; group the good ones by box shape.
 
     Returns ``(grids, groups)``: ``grids[b]`` is a Grid, None (parsed in
@@ -620,7 +620,7 @@ def _parse_lines_bulk(puzzles: list, box):
     if not len(index):
         return None
     text = "".join(puzzles[i] for i in index.tolist())
-    readable, cells = _bare_cells(text, len(index), n)
+    readable, cells = bare_cells(text, len(index), n)
     return shape, index[readable], cells[readable]
 
 
@@ -638,9 +638,9 @@ def _collect(results, grids, index, cells, shape, arrays, template,
         status = STATUSES[codes[k]]
         source = grids[b]
         if status == INVALID:
-            grid = source if isinstance(source, Grid) else Grid._make(
+            grid = source if isinstance(source, Grid) else Grid.trusted(
                 cells[k].astype(np.int64), shape)
-            results[b] = Result(INVALID, None, _conflict(grid, variant))
+            results[b] = Result(INVALID, None, givens_conflict(grid, variant))
             continue
         result = Result(status, None, None, found[k])
         if status in (SOLVED, MULTIPLE):
@@ -655,5 +655,5 @@ def _solution_grid(solutions: np.ndarray, k: int, shape: tuple[int, int],
     cells = solutions[k].astype(np.int64)
     if isinstance(source, Grid):
         return source.with_cells(cells)
-    layout = None if text is None else _Layout.line(text)
-    return Grid._make(cells, shape, layout)
+    layout = None if text is None else Layout.line(text)
+    return Grid.trusted(cells, shape, layout)

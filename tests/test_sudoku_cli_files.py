@@ -265,8 +265,7 @@ def test_too_long_and_binary_lines(capsys, tmp_path, monkeypatch):
 
 
 def test_long_invalid_input_is_echoed_cut(capsys, tmp_path, monkeypatch):
-    import sudoku.cli
-    monkeypatch.setattr(sudoku.cli, "ECHO_MAX", 50)
+    monkeypatch.setattr("sudoku.batch_text.ECHO_MAX", 50)
     path = tmp_path / "long.txt"
     path.write_text("1" * 500 + "\n")
     code, out, err = run(capsys, "solve", path)

@@ -398,10 +398,10 @@ def test_a_summary_without_progress_does_not_clear_the_line(
 @pytest.mark.parametrize("text, lines", [
     ("", 0), ("a\n", 1), ("a", 1), ("a\nb", 2), ("a\nb\n", 2)])
 def test_progress_counts_the_lines_of_the_input(tmp_path, text, lines):
-    import sudoku.cli as cli
+    from sudoku.cli_io import count_lines
     path = tmp_path / "p.txt"
     path.write_text(text)
-    assert cli._count_lines(str(path)) == lines
+    assert count_lines(str(path)) == lines
 
 
 def test_progress_never_claims_the_whole_input(capsys, monkeypatch):
@@ -426,11 +426,11 @@ def test_the_example_points_from_the_middle_row(capsys):
 
 @pytest.mark.parametrize("extra", [0, 1])
 def test_invalid_lines_are_echoed_up_to_the_limit(capsys, tmp_path, extra):
-    import sudoku.cli as cli
-    line = "x" * (cli.ECHO_MAX + extra)
+    from sudoku.batch_text import ECHO_MAX
+    line = "x" * (ECHO_MAX + extra)
     path = tmp_path / "p.txt"
     path.write_text(line + "\n")
     code, out, err = run(capsys, "solve", path)
     assert code == 1
-    assert out == (line[:cli.ECHO_MAX] + ("..." if extra else "")
+    assert out == (line[:ECHO_MAX] + ("..." if extra else "")
                    + " invalid\n")

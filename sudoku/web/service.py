@@ -578,7 +578,7 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
     out, the puzzles done so far are answered and ``status`` is
     ``"stopped"``.
     """
-    from ..cli import TAGS, _batch_entry, _entry, _without_comment
+    from ..batch_text import TAGS, batch_entry, entry, without_comment
     from ..solver import solve_many as solve_batch
 
     _only(params, "puzzles", "box", "format", "limit")
@@ -589,7 +589,7 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
     if isinstance(source, str):
         entries = [(k, line.strip()) for k, line in
                    enumerate(source.splitlines(), 1) if line.strip()]
-        entries = [(k, _without_comment(line, box)) for k, line in entries]
+        entries = [(k, without_comment(line, box)) for k, line in entries]
     elif isinstance(source, list) and all(isinstance(p, str)
                                           for p in source):
         entries = list(enumerate(source, 1))
@@ -633,11 +633,11 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
             shown = None if grid is None else grid.format(fmt)
             results.append({"line": number, "status": result.status,
                             "solution": shown, "error": result.error})
-            if shown is not None:  # what _batch_entry writes, formatted once
-                lines.append(_entry(shown, TAGS[result.status], number,
+            if shown is not None:  # what batch_entry writes, formatted once
+                lines.append(entry(shown, TAGS[result.status], number,
                                     number == 1))
             else:
-                lines.append(_batch_entry(number, text, result, style,
+                lines.append(batch_entry(number, text, result, style,
                                           number == 1))
         done += len(part)
         seconds = min(BATCH_CHUNK_SECONDS, budget.remaining())
