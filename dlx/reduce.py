@@ -1,0 +1,457 @@
+"""Make a problem smaller before searching it (Knuth's DLX-PRE), and map
+the solutions back.
+
+``reduce(problem)`` applies sound rules until none applies (or a budget
+runs out) and returns a ``Reduction``: the reduced ``ExactCover``, whose
+solutions are exactly the original's, and the map from its options back to
+the original options.  A reduced option is an original option with some
+items struck out (colors kept); so a solution of the reduced problem,
+mapped with ``Reduction.to_original``, is a solution of the original, and
+every solution of the original is one of those.
+
+The rules (``RULES``; ``DLX_PRE_RULES`` are Knuth's):
+
+* ``"no-primary"``: an option with no primary item is never chosen: it
+  goes (DLX-PRE drops it as it reads it, and does not number it).
+* ``"empty-item"``: an item in no option goes; a primary item with fewer
+  options than its lower bound (none, for an exact-cover item) leaves no
+  solution (DLX-PRE's "Take note that cc has no options").
+* ``"implied-item"``: if every option with primary item ``p`` also has item
+  ``c`` (uncolored), ``c`` is struck out of every option and the options
+  with ``c`` but not ``p`` go (DLX-PRE's ``hide`` and "Remove item c").
+* ``"blocking-option"``: an option that leaves some primary item with no
+  option compatible with it goes (DLX-PRE's "Stack option r for deletion").
+* ``"free-secondary"`` (beyond DLX-PRE): a secondary item on which no two
+  options can clash (in at most one option, or always with the same
+  color) is struck out.
+
+With bounds (DLX3 multiplicities; DLX-PRE refuses them): an item with upper
+bound ``v >= 2`` may be shared, so it makes no clash; "blocking-option"
+asks for ``u`` compatible options instead of one; "implied-item" removes
+the options with ``c`` but not ``p`` only when ``c``'s upper bound is at
+most ``p``'s lower bound, and then gives ``p`` the intersection of both
+bounds.  ``given`` options are committed first: they leave the problem,
+the items they cover go, and so do the options that clash with them.
+
+The reduced problem's count is the original's; ``count``, ``solutions``
+and ``solve`` here (and ``ExactCover``'s with ``reduce=True``) search it
+and answer with original option numbers.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from .kernels import reduce as K
+from .problem import ExactCover
+from .search import seconds as check_seconds, whole_number
+
+__all__ = ["Reduction", "RULES", "DLX_PRE_RULES", "reduce", "count",
+           "solutions", "solve"]
+
+#: Every rule, by name (see the module's docstring), and its kernel code.
+RULE_CODES = {"no-primary": K.NO_PRIMARY, "empty-item": K.EMPTY_ITEM,
+              "implied-item": K.IMPLIED_ITEM,
+              "blocking-option": K.BLOCKING_OPTION,
+              "free-secondary": K.FREE_SECONDARY}
+RULES = tuple(RULE_CODES)
+#: The rules of Knuth's DLX-PRE.
+DLX_PRE_RULES = ("no-primary", "empty-item", "implied-item",
+                 "blocking-option")
+#: What removed an option or item, by kernel code ("given": covered by a
+#: given option or clashing with one).
+_NAMES = {code: name for name, code in RULE_CODES.items()}
+_NAMES[K.GIVEN] = "given"
+_NO_SOLUTION = K.NRULES  # what is left when there is no solution
+_NAMES[_NO_SOLUTION] = "no-solution"
+
+# The sweeps run in slices of about this much work, so that a time limit
+# is checked a few hundred times a second.
+_SLICE = 200_000
+
+
+@dataclass
+class Reduction:
+    """What ``reduce`` made of a problem.
+
+    ``problem``: the reduced ``ExactCover`` (items and options in their
+    original order, names and colors kept, bounds possibly tightened).
+    ``original[k]``: the original number of its option ``k``.
+    ``given``: the given options (original numbers), committed before the
+    reduction: part of every solution, not of ``problem``.
+    ``removed_options``: ``{original option: rule}``, ``removed_items``:
+    ``{item: rule}`` (rule names as in ``RULES``; ``"given"``: covered by
+    a given or clashing with one; ``"no-solution"``: what was left when
+    the problem turned out to have no solution).
+    ``infeasible``: the problem has no solution (``problem`` is then one
+    primary item, the one that cannot be covered, and no option).
+    ``rounds``, ``work`` (entries looked at, the budget's unit) and
+    ``seconds``; ``complete`` is False when a budget stopped the rounds
+    before a fixed point (the reduction is sound all the same).
+    """
+
+    problem: ExactCover
+    original: np.ndarray
+    given: tuple = ()
+    removed_options: dict = field(default_factory=dict)
+    removed_items: dict = field(default_factory=dict)
+    forced: tuple = ()
+    infeasible: bool = False
+    rounds: int = 0
+    work: int = 0
+    seconds: float = 0.0
+    complete: bool = True
+
+    def to_original(self, solution: Iterable[int]) -> list[int]:
+        """A solution of the reduced problem as original option numbers
+        (givens included), ascending."""
+        mapped = [int(self.original[k]) for k in solution]
+        return sorted(set(self.given).union(mapped))
+
+    def by_rule(self) -> dict:
+        """``{rule: (options removed, items removed)}`` for every rule that
+        removed something."""
+        counts: dict = {}
+        for rule in self.removed_options.values():
+            counts[rule] = (counts.get(rule, (0, 0))[0] + 1,
+                            counts.get(rule, (0, 0))[1])
+        for rule in self.removed_items.values():
+            counts[rule] = (counts.get(rule, (0, 0))[0],
+                            counts.get(rule, (0, 0))[1] + 1)
+        return counts
+
+    def summary(self) -> str:
+        """One line in the manner of DLX-PRE's, with the rules that fired."""
+        options, items = len(self.removed_options), len(self.removed_items)
+        work = f"{self.work:,}".replace(",", " ")
+        text = (f"Removed {options} option{'' if options == 1 else 's'} "
+                f"and {items} item{'' if items == 1 else 's'}, after "
+                f"{work} work, {self.rounds} round{'' if self.rounds == 1 else 's'}, "
+                  f"{self.seconds:.3f} s")
+        rules = ", ".join(f"{rule} {o}+{i}" for rule, (o, i)
+                          in sorted(self.by_rule().items()))
+        if rules:
+            text += f" ({rules})"
+        if self.infeasible:
+            text += (f"; no solution: item {self.problem.primary[0]!r} "
+                     f"cannot be covered")
+        if not self.complete:
+            text += "; stopped by the budget before a fixed point"
+        return text + "."
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def costs(self, original_costs) -> tuple[np.ndarray, float]:
+        """The hook for costs (DLX5): the cost of each reduced option (that
+        of the original option it comes from) and the cost every solution
+        carries on top of it (the givens')."""
+        original_costs = np.asarray(original_costs)
+        return (original_costs[self.original],
+                float(original_costs[list(self.given)].sum()))
+
+
+def _rule_mask(rules) -> np.ndarray:
+    if isinstance(rules, str):
+        rules = (rules,)
+    mask = np.zeros(K.NRULES, np.uint8)
+    for rule in rules:
+        if rule not in RULE_CODES:
+            raise ValueError(f"unknown reduction rule {rule!r}; the rules "
+                             f"are {', '.join(RULES)}")
+        mask[RULE_CODES[rule]] = 1
+    return mask
+
+
+def _given(problem: ExactCover, given) -> list[int]:
+    """The given option numbers, checked as ``ExactCover`` checks them,
+    each once."""
+    options = problem.options
+    checked = []
+    for option in dict.fromkeys(given):
+        if isinstance(option, (bool, np.bool_)) or not isinstance(
+                option, (int, np.integer)):
+            raise TypeError(f"given option {option!r} is not an option "
+                            f"number")
+        if not 0 <= option < len(options):
+            raise ValueError(f"given option {option} does not exist (there "
+                             f"are {len(options)})")
+        if not options[option]:
+            raise ValueError(f"given option {option} is empty (an all-zero "
+                             f"matrix row): it covers nothing and is never "
+                             f"part of a solution")
+        checked.append(int(option))
+    return checked
+
+
+def arrays(problem: ExactCover, rules=RULES) -> K.Arrays:
+    """The kernel's arrays of ``problem``, nothing removed yet."""
+    items = problem.items
+    index = {name: k for k, name in enumerate(items)}
+    options = problem.options
+    sizes = np.fromiter(map(len, options), np.int64, len(options))
+    option_start = np.zeros(len(options) + 1, np.int64)
+    np.cumsum(sizes, out=option_start[1:])
+    nent = int(option_start[-1])
+    entry_item = np.fromiter((index[x] for option in options
+                              for x in option), np.int64, nent)
+    entry_color = np.zeros(nent, np.int64)
+    if problem.kind != "exact cover":
+        codes: dict = {}
+        for k in range(len(options)):
+            colors = problem.option_colors(k)
+            if colors:
+                at = option_start[k]
+                for j, name in enumerate(options[k]):
+                    if name in colors:
+                        entry_color[at + j] = codes.setdefault(
+                            colors[name], len(codes) + 1)
+    entry_option = np.repeat(np.arange(len(options), dtype=np.int64), sizes)
+    item_entries = np.argsort(entry_item, kind="stable").astype(np.int64)
+    item_start = np.zeros(len(items) + 1, np.int64)
+    np.cumsum(np.bincount(entry_item, minlength=len(items)),
+              out=item_start[1:])
+    nprimary = len(problem.primary)
+    lower = np.zeros(len(items), np.int64)
+    upper = np.ones(len(items), np.int64)
+    lower[:nprimary] = 1
+    for name, (u, v) in problem.bounds.items():
+        lower[index[name]], upper[index[name]] = u, v
+    info = np.array([nprimary, 0, 0, 0, -1], np.int64)
+    return K.Arrays(option_start, entry_item, entry_color, entry_option,
+                    item_start, item_entries, lower, upper,
+                    np.zeros(len(options), np.int8),
+                    np.zeros(len(items), np.int8),
+                    np.ones(nent, np.uint8),
+                    np.diff(item_start).astype(np.int64),
+                    np.zeros(len(options), np.int64),
+                    np.zeros(len(items), np.int64),
+                    np.zeros(len(items), np.int64),
+                    _rule_mask(rules), info)
+
+
+def reduce(problem: ExactCover, *, given: Iterable[int] = (),
+           rounds: int | None = None, time_limit: float | None = None,
+           max_work: int | None = None, rules=RULES) -> Reduction:
+    """Reduce ``problem`` with ``rules`` until none applies, or until
+    ``rounds`` rounds (a round tries every rule everywhere once),
+    ``time_limit`` seconds or ``max_work`` work (entries looked at) ran
+    out; see the module's docstring.  ``given`` options are committed
+    first (see ``Reduction.given``).
+
+    >>> p = ExactCover("ABCDE", secondary="FG")
+    >>> _ = p.add_options(["CEF", "ADG", "BCF", "AD", "BG", "DEG"])
+    >>> r = reduce(p)
+    >>> r.problem.options, list(r.original)
+    ((('E',), ('A',), ('B',)), [0, 3, 4])
+    >>> [r.to_original(s) for s in r.problem.solutions()]
+    [[0, 3, 4]]
+    """
+    t0 = time.perf_counter()
+    if not isinstance(problem, ExactCover):
+        raise TypeError(f"reduce expects an ExactCover, got "
+                        f"{type(problem).__name__}")
+    rounds = whole_number("rounds", rounds, optional=True)
+    max_work = whole_number("max_work", max_work, optional=True)
+    time_limit = check_seconds("time_limit", time_limit)
+    given = _given(problem, given)
+    A = arrays(problem, rules)
+    deadline = None if time_limit is None else t0 + time_limit
+    work_limit = np.iinfo(np.int64).max if max_work is None else max_work
+
+    def out_of_budget() -> bool:
+        return A.info[K.WORK] >= work_limit or (
+            deadline is not None and time.perf_counter() >= deadline)
+
+    def sweep(kernel, end: int) -> bool:
+        """Run ``kernel`` over 0..end in slices; False if the budget ran
+        out first."""
+        at = 0
+        while at < end:
+            if out_of_budget():
+                return False
+            cap = min(work_limit, int(A.info[K.WORK]) + _SLICE)
+            at = kernel(A, at, cap)
+        return True
+
+    # An empty option (an all-zero matrix row) cannot be written back:
+    # it goes whatever the rules, as it has no primary item.
+    for k in np.flatnonzero(np.diff(A.option_start) == 0):
+        K.delete_option(A, k, K.NO_PRIMARY)
+    is_given = np.zeros(len(A.why_option), np.uint8)
+    is_given[given] = 1
+    for g in given:
+        K.force(A, g, is_given)
+        if A.info[K.INFEASIBLE] >= 0:
+            break
+    if A.rules[K.NO_PRIMARY] and A.info[K.INFEASIBLE] < 0:
+        K.no_primary(A)
+    K.check_items(A)
+    complete = False
+    count = 0
+    while A.info[K.INFEASIBLE] < 0:
+        if rounds is not None and count >= rounds:
+            break
+        count += 1
+        before = int(A.info[K.CHANGES])
+        if not sweep(K.round_sweep, len(A.length)):
+            break
+        if A.info[K.CHANGES] == before:
+            complete = True  # a round that changed nothing: a fixed point
+            break
+    infeasible = bool(A.info[K.INFEASIBLE] >= 0)
+    return _reduction(problem, A, given, infeasible, count,
+                      complete or infeasible, t0)
+
+
+def _reduction(problem, A, given, infeasible, rounds, complete, t0):
+    """The ``Reduction`` from the kernel's arrays."""
+    items = problem.items
+    nprimary = len(problem.primary)
+    why_item, why_option = A.why_item, A.why_option
+    if infeasible:
+        # Everything goes but the item that cannot be covered (DLX-PRE
+        # writes that item alone).
+        blocked = int(A.info[K.INFEASIBLE])
+        why_item = np.where(why_item == K.ALIVE, _NO_SOLUTION, why_item)
+        why_item[blocked] = K.ALIVE
+        why_option = np.where(why_option == K.ALIVE, _NO_SOLUTION,
+                              why_option)
+        reduced = ExactCover([items[blocked]])
+    else:
+        # Without "no-primary", "free-secondary" may strike out every item
+        # of an option that has no primary item: it goes too.
+        left = np.bincount(A.entry_option, weights=A.entry_alive,
+                           minlength=len(why_option))
+        why_option[(why_option == K.ALIVE) & (left == 0)] = K.NO_PRIMARY
+        reduced = _rebuilt(problem, A)
+    original = np.flatnonzero(why_option == K.ALIVE)
+    committed = set(given)
+    removed_options = {int(k): _NAMES[int(why_option[k])]
+                       for k in np.flatnonzero(why_option != K.ALIVE)
+                       if k not in committed}
+    removed_items = {items[i]: _NAMES[int(why_item[i])]
+                     for i in np.flatnonzero(why_item != K.ALIVE)}
+    forced = set(given)
+    if not infeasible:
+        # An option alone in a primary item that must be covered is in
+        # every solution.
+        alone = np.flatnonzero((A.length[:nprimary] == 1)
+                               & (A.lower[:nprimary] >= 1)
+                               & (why_item[:nprimary] == K.ALIVE))
+        for i in alone:
+            for k in range(A.item_start[i], A.item_start[i + 1]):
+                e = A.item_entries[k]
+                if A.entry_alive[e] and why_option[A.entry_option[e]] == 0:
+                    forced.add(int(A.entry_option[e]))
+    return Reduction(reduced, original, tuple(given), removed_options,
+                     removed_items, tuple(sorted(forced)), infeasible,
+                     rounds, int(A.info[K.WORK]),
+                     time.perf_counter() - t0, complete)
+
+
+def _rebuilt(problem: ExactCover, A) -> ExactCover:
+    """The problem made of what survives in ``A``."""
+    items = problem.items
+    nprimary = len(problem.primary)
+    alive = A.why_item == K.ALIVE
+    primary = [items[i] for i in range(nprimary) if alive[i]]
+    secondary = [items[i] for i in range(nprimary, len(items)) if alive[i]]
+    bounds = {items[i]: (int(A.lower[i]), int(A.upper[i]))
+              for i in range(nprimary) if alive[i]
+              and (A.lower[i], A.upper[i]) != (1, 1)}
+    reduced = ExactCover(primary, secondary, bounds=bounds or None)
+    options = problem.options
+    colored = problem.kind != "exact cover"
+    plain: list = []
+    entry_alive, start = A.entry_alive, A.option_start
+    for k in np.flatnonzero(A.why_option == K.ALIVE):
+        names = [name for name, keep in zip(options[k],
+                                            entry_alive[start[k]:start[k + 1]])
+                 if keep]
+        colors = problem.option_colors(k) if colored else None
+        if colors:
+            if plain:
+                reduced.add_options(plain)
+                plain = []
+            kept = set(names)
+            reduced.add_option(names, {name: color for name, color
+                                       in colors.items() if name in kept}
+                               or None)
+        else:
+            plain.append(names)
+    if plain:
+        reduced.add_options(plain)
+    return reduced
+
+
+# -- searching the reduced problem ------------------------------------------
+def _options(reduce_options) -> dict:
+    """The keywords of ``reduce`` from ``reduce=True`` or ``reduce={...}``."""
+    if reduce_options is True:
+        return {}
+    if isinstance(reduce_options, dict):
+        unknown = set(reduce_options) - {"rounds", "time_limit", "max_work",
+                                         "rules"}
+        if unknown:
+            raise ValueError(f"reduce={reduce_options!r}: unknown keyword "
+                             f"{sorted(unknown)[0]!r} (rounds, time_limit, "
+                             f"max_work and rules are known)")
+        return dict(reduce_options)
+    raise TypeError(f"reduce must be True, False or a dict of reduce's "
+                    f"keywords, got {reduce_options!r}"[:200])
+
+
+def _reduced(problem, given, time_limit, reduce_options):
+    """The reduction for a search, and the time left for the search.  With
+    a ``time_limit``, the reduction gets at most half of it unless told
+    otherwise."""
+    options = _options(reduce_options)
+    time_limit = check_seconds("time_limit", time_limit)
+    if time_limit is not None:
+        options.setdefault("time_limit", time_limit / 2)
+    reduction = reduce(problem, given=given, **options)
+    if time_limit is not None:
+        time_limit = max(0.0, time_limit - reduction.seconds)
+    return reduction, time_limit
+
+
+def count(problem: ExactCover, limit: int | None = None, *,
+          given: Iterable[int] = (), time_limit: float | None = None,
+          reduce=True, **options) -> int:
+    """``problem.count(...)`` of the reduced problem: the same number.
+    ``reduce`` is True or a dict of ``reduce``'s keywords; the other
+    keywords go to ``ExactCover.count``, and ``problem.stats`` becomes the
+    reduced search's."""
+    reduction, time_limit = _reduced(problem, given, time_limit, reduce)
+    found = reduction.problem.count(limit, time_limit=time_limit, **options)
+    problem.stats = reduction.problem.stats
+    return found
+
+
+def solutions(problem: ExactCover, limit: int | None = None, *,
+              given: Iterable[int] = (), time_limit: float | None = None,
+              reduce=True, **options) -> Iterator[list[int]]:
+    """``problem.solutions(...)`` found in the reduced problem, each as
+    original option numbers (ascending)."""
+    reduction, time_limit = _reduced(problem, given, time_limit, reduce)
+    reduced = reduction.problem
+    try:
+        for solution in reduced.solutions(limit, time_limit=time_limit,
+                                          **options):
+            problem.stats = reduced.stats
+            yield reduction.to_original(solution)
+    finally:
+        problem.stats = reduced.stats
+
+
+def solve(problem: ExactCover, **options) -> list[int] | None:
+    """``problem.solve(...)`` found in the reduced problem, as original
+    option numbers (ascending), or None."""
+    for solution in solutions(problem, 1, **options):
+        return solution
+    return None
