@@ -80,7 +80,8 @@ class Reduction:
 
     ``problem``: the reduced ``ExactCover`` (items and options in their
     original order, names and colors kept, bounds possibly tightened).
-    ``original[k]``: the original number of its option ``k``.
+    ``original[k]``: the original number of its option ``k`` (an int64
+    array).
     ``given``: the given options (original numbers), committed before the
     reduction: part of every solution, not of ``problem``.
     ``removed_options``: ``{original option: rule}``, ``removed_items``:
@@ -246,7 +247,7 @@ def reduce(problem: ExactCover, *, given: Iterable[int] = (),
     >>> p = ExactCover("ABCDE", secondary="FG")
     >>> _ = p.add_options(["CEF", "ADG", "BCF", "AD", "BG", "DEG"])
     >>> r = reduce(p)
-    >>> r.problem.options, list(r.original)
+    >>> r.problem.options, r.original.tolist()
     ((('E',), ('A',), ('B',)), [0, 3, 4])
     >>> [r.to_original(s) for s in r.problem.solutions()]
     [[0, 3, 4]]

@@ -9,6 +9,7 @@ Knuth's two examples reduce as DLX-PRE reduces them, and on the files of
 """
 
 import csv
+import doctest
 import io
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -17,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dlx import ExactCover, load, loads
+from dlx import BudgetExhausted, ExactCover, load, loads
 from dlx.cli import main
 from dlx.cli_reduce import numbered
 from dlx.reduce import DLX_PRE_RULES, RULES, reduce
@@ -540,9 +541,45 @@ def test_bad_arguments_are_refused():
     assert p.count(reduce={"rounds": 1}) == 1
 
 
+def test_a_search_with_reduce_shares_its_time_limit(monkeypatch):
+    import dlx.reduce as R
+    seen = {}
+
+    def slow(problem, **options):  # a reduction that used 10 seconds
+        seen.update(options)
+        reduction = reduce(problem, **options)
+        reduction.seconds = 10.0
+        return reduction
+
+    monkeypatch.setattr(R, "reduce", slow)
+    p = ExactCover("AB")
+    p.add_options(["A", "B", "AB"])
+    assert p.count(reduce=True, time_limit=30) == 2
+    assert seen["time_limit"] == 15  # half for the reduction
+    with pytest.raises(BudgetExhausted):  # nothing left for the search
+        p.count(reduce=True, time_limit=10)
+    assert p.count(reduce={"time_limit": 1}, time_limit=12) == 2
+    assert seen["time_limit"] == 1
+
+
 def test_costs_carry_over():
     p = knuth_example()
     r = reduce(p, given=[3])
     costs, offset = r.costs(np.arange(10, 16))
     assert offset == 13
     assert list(costs) == [10 + k for k in r.original]
+
+
+# -- the documentation ------------------------------------------------------------
+
+def test_the_docs_page_runs():
+    page = Path(__file__).parent.parent / "docs" / "reduce.md"
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 20 and result.failed == 0
+
+
+def test_the_module_examples_run():
+    import dlx.reduce
+    result = doctest.testmod(dlx.reduce)
+    assert result.attempted > 0 and result.failed == 0

@@ -263,7 +263,8 @@ def implied(A, c):
             continue
         for e in range(option_start[r], option_start[r + 1]):
             p = entry_item[e]
-            if p >= nprimary or p == c or not entry_alive[e] \
+            # (c itself was never stamped: the loop above skips it.)
+            if p >= nprimary or not entry_alive[e] \
                     or item_stamp[p] != gen or item_count[p] != length[p]:
                 continue
             extra = length[c] - length[p]  # options with c but not p
