@@ -40,7 +40,9 @@ and answer with original option numbers.
 
 from __future__ import annotations
 
+import functools
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
@@ -84,6 +86,8 @@ class Reduction:
     array).
     ``given``: the given options (original numbers), committed before the
     reduction: part of every solution, not of ``problem``.
+    ``forced``: the original options in every solution (the givens, and
+    the options alone in an item that must be covered).
     ``removed_options``: ``{original option: rule}``, ``removed_items``:
     ``{item: rule}`` (rule names as in ``RULES``; ``"given"``: covered by
     a given or clashing with one; ``"no-solution"``: what was left when
@@ -97,15 +101,30 @@ class Reduction:
 
     problem: ExactCover
     original: np.ndarray
-    given: tuple = ()
-    removed_options: dict = field(default_factory=dict)
-    removed_items: dict = field(default_factory=dict)
-    forced: tuple = ()
-    infeasible: bool = False
-    rounds: int = 0
-    work: int = 0
-    seconds: float = 0.0
-    complete: bool = True
+    given: tuple
+    forced: tuple
+    infeasible: bool
+    rounds: int
+    work: int
+    seconds: float
+    complete: bool
+    # Why each original option and item went (kernel codes, 0: kept;
+    # the givens are K.GIVEN too), and the original item names.
+    why_option: np.ndarray = field(repr=False)
+    why_item: np.ndarray = field(repr=False)
+    items: tuple = field(repr=False)
+
+    @functools.cached_property
+    def removed_options(self) -> dict:
+        committed = set(self.given)
+        return {int(k): _NAMES[int(self.why_option[k])]
+                for k in np.flatnonzero(self.why_option)
+                if k not in committed}
+
+    @functools.cached_property
+    def removed_items(self) -> dict:
+        return {self.items[i]: _NAMES[int(self.why_item[i])]
+                for i in np.flatnonzero(self.why_item)}
 
     def to_original(self, solution: Iterable[int]) -> list[int]:
         """A solution of the reduced problem as original option numbers
@@ -116,23 +135,23 @@ class Reduction:
     def by_rule(self) -> dict:
         """``{rule: (options removed, items removed)}`` for every rule that
         removed something."""
-        counts: dict = {}
-        for rule in self.removed_options.values():
-            counts[rule] = (counts.get(rule, (0, 0))[0] + 1,
-                            counts.get(rule, (0, 0))[1])
-        for rule in self.removed_items.values():
-            counts[rule] = (counts.get(rule, (0, 0))[0],
-                            counts.get(rule, (0, 0))[1] + 1)
-        return counts
+        options = np.bincount(self.why_option, minlength=len(_NAMES) + 1)
+        options[K.GIVEN] -= len(self.given)
+        items = np.bincount(self.why_item, minlength=len(_NAMES) + 1)
+        return {_NAMES[code]: (int(options[code]), int(items[code]))
+                for code in sorted(_NAMES) if options[code] or items[code]}
 
     def summary(self) -> str:
         """One line in the manner of DLX-PRE's, with the rules that fired."""
-        options, items = len(self.removed_options), len(self.removed_items)
+        counts = self.by_rule().values()
+        options = sum(o for o, _ in counts)
+        items = sum(i for _, i in counts)
         work = f"{self.work:,}".replace(",", " ")
         text = (f"Removed {options} option{'' if options == 1 else 's'} "
                 f"and {items} item{'' if items == 1 else 's'}, after "
-                f"{work} work, {self.rounds} round{'' if self.rounds == 1 else 's'}, "
-                  f"{self.seconds:.3f} s")
+                f"{work} work, {self.rounds} "
+                f"round{'' if self.rounds == 1 else 's'}, "
+                f"{self.seconds:.3f} s")
         rules = ", ".join(f"{rule} {o}+{i}" for rule, (o, i)
                           in sorted(self.by_rule().items()))
         if rules:
@@ -189,11 +208,21 @@ def _given(problem: ExactCover, given) -> list[int]:
     return checked
 
 
-def arrays(problem: ExactCover, rules=RULES) -> K.Arrays:
-    """The kernel's arrays of ``problem``, nothing removed yet."""
+# The arrays that never change, per problem (Sudoku puzzles reduce the
+# same problem with other givens): {problem: (its options, arrays)}; a
+# problem given options since has another options tuple.
+_STATIC = weakref.WeakKeyDictionary()
+
+
+def _static(problem: ExactCover) -> tuple:
+    """``(option_start, entry_item, entry_color, entry_option, item_start,
+    item_entries, lower, upper)`` of ``problem``, not to be written."""
+    options = problem.options
+    known = _STATIC.get(problem)
+    if known is not None and known[0] is options:
+        return known[1]
     items = problem.items
     index = {name: k for k, name in enumerate(items)}
-    options = problem.options
     sizes = np.fromiter(map(len, options), np.int64, len(options))
     option_start = np.zeros(len(options) + 1, np.int64)
     np.cumsum(sizes, out=option_start[1:])
@@ -222,17 +251,27 @@ def arrays(problem: ExactCover, rules=RULES) -> K.Arrays:
     lower[:nprimary] = 1
     for name, (u, v) in problem.bounds.items():
         lower[index[name]], upper[index[name]] = u, v
-    info = np.array([nprimary, 0, 0, 0, -1], np.int64)
+    static = (option_start, entry_item, entry_color, entry_option,
+              item_start, item_entries, lower, upper)
+    for a in static:
+        a.flags.writeable = False
+    _STATIC[problem] = (options, static)
+    return static
+
+
+def arrays(problem: ExactCover, rules=RULES) -> K.Arrays:
+    """The kernel's arrays of ``problem``, nothing removed yet."""
+    (option_start, entry_item, entry_color, entry_option, item_start,
+     item_entries, lower, upper) = _static(problem)
+    nitems, noptions = len(item_start) - 1, len(option_start) - 1
+    info = np.array([len(problem.primary), 0, 0, 0, -1], np.int64)
     return K.Arrays(option_start, entry_item, entry_color, entry_option,
-                    item_start, item_entries, lower, upper,
-                    np.zeros(len(options), np.int8),
-                    np.zeros(len(items), np.int8),
-                    np.ones(nent, np.uint8),
-                    np.diff(item_start).astype(np.int64),
-                    np.zeros(len(options), np.int64),
-                    np.zeros(len(items), np.int64),
-                    np.zeros(len(items), np.int64),
-                    _rule_mask(rules), info)
+                    item_start, item_entries, lower.copy(), upper.copy(),
+                    np.zeros(noptions, np.int8), np.zeros(nitems, np.int8),
+                    np.ones(len(entry_item), np.uint8),
+                    np.diff(item_start),
+                    np.zeros(noptions, np.int64), np.zeros(nitems, np.int64),
+                    np.zeros(nitems, np.int64), _rule_mask(rules), info)
 
 
 def reduce(problem: ExactCover, *, given: Iterable[int] = (),
@@ -279,18 +318,9 @@ def reduce(problem: ExactCover, *, given: Iterable[int] = (),
             at = kernel(A, at, cap)
         return True
 
-    # An empty option (an all-zero matrix row) cannot be written back:
-    # it goes whatever the rules, as it has no primary item.
-    for k in np.flatnonzero(np.diff(A.option_start) == 0):
-        K.delete_option(A, k, K.NO_PRIMARY)
-    is_given = np.zeros(len(A.why_option), np.uint8)
-    is_given[given] = 1
-    for g in given:
-        K.force(A, g, is_given)
-        if A.info[K.INFEASIBLE] >= 0:
-            break
-    if A.rules[K.NO_PRIMARY] and A.info[K.INFEASIBLE] < 0:
-        K.no_primary(A)
+    K.force(A, np.asarray(given, np.int64))
+    if A.info[K.INFEASIBLE] < 0:
+        K.no_primary(A, bool(A.rules[K.NO_PRIMARY]))
     K.check_items(A)
     complete = False
     count = 0
@@ -330,29 +360,22 @@ def _reduction(problem, A, given, infeasible, rounds, complete, t0):
                            minlength=len(why_option))
         why_option[(why_option == K.ALIVE) & (left == 0)] = K.NO_PRIMARY
         reduced = _rebuilt(problem, A)
-    original = np.flatnonzero(why_option == K.ALIVE)
-    committed = set(given)
-    removed_options = {int(k): _NAMES[int(why_option[k])]
-                       for k in np.flatnonzero(why_option != K.ALIVE)
-                       if k not in committed}
-    removed_items = {items[i]: _NAMES[int(why_item[i])]
-                     for i in np.flatnonzero(why_item != K.ALIVE)}
     forced = set(given)
     if not infeasible:
         # An option alone in a primary item that must be covered is in
         # every solution.
-        alone = np.flatnonzero((A.length[:nprimary] == 1)
-                               & (A.lower[:nprimary] >= 1)
-                               & (why_item[:nprimary] == K.ALIVE))
-        for i in alone:
-            for k in range(A.item_start[i], A.item_start[i + 1]):
-                e = A.item_entries[k]
-                if A.entry_alive[e] and why_option[A.entry_option[e]] == 0:
-                    forced.add(int(A.entry_option[e]))
-    return Reduction(reduced, original, tuple(given), removed_options,
-                     removed_items, tuple(sorted(forced)), infeasible,
-                     rounds, int(A.info[K.WORK]),
-                     time.perf_counter() - t0, complete)
+        alone = np.zeros(len(items), bool)
+        alone[:nprimary] = ((A.length[:nprimary] == 1)
+                            & (A.lower[:nprimary] >= 1)
+                            & (why_item[:nprimary] == K.ALIVE))
+        there = (alone[A.entry_item] & (A.entry_alive == 1)
+                 & (why_option[A.entry_option] == K.ALIVE))
+        forced.update(np.unique(A.entry_option[there]).tolist())
+    return Reduction(reduced, np.flatnonzero(why_option == K.ALIVE),
+                     tuple(given), tuple(sorted(forced)), infeasible, rounds,
+                     int(A.info[K.WORK]), time.perf_counter() - t0, complete,
+                     why_option.astype(np.int64), why_item.astype(np.int64),
+                     items)
 
 
 def _rebuilt(problem: ExactCover, A) -> ExactCover:

@@ -562,6 +562,15 @@ def test_a_search_with_reduce_shares_its_time_limit(monkeypatch):
     assert seen["time_limit"] == 1
 
 
+def test_a_problem_changed_since_its_last_reduction_is_read_again():
+    p = ExactCover("AB")
+    p.add_options(["A", "B"])
+    assert reduce(p).problem.options == (("A",), ("B",))
+    p.add_option(["A", "B"])
+    r = reduce(p)
+    assert len(r.problem.options) == 3 and r.problem.count() == 2
+
+
 def test_costs_carry_over():
     p = knuth_example()
     r = reduce(p, given=[3])

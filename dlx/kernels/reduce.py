@@ -41,6 +41,12 @@ Knuth's first example (``dlx-pre.w``): items ``A B C D E | F G``, options
 ``C`` and ``B``'s all have ``G``: ``C`` and ``G`` are struck out, and
 ``A G`` goes.  Round 3 changes nothing.  Left: ``E``, ``A``, ``B`` (the
 original options 0, 3 and 4), as DLX-PRE leaves them.
+
+Every kernel takes the fields it uses out of the tuple once, before its
+loops: reading a field costs a reference count each time (20 times slower,
+measured on committing a 25x25 Sudoku's givens), so the helpers called
+in loops (``delete_option``, ``strike_item``...) take the arrays
+themselves.
 """
 
 from typing import NamedTuple
@@ -92,128 +98,134 @@ class Arrays(NamedTuple):
 
 
 @njit(cache=True)
-def live(A, e):
-    """Is entry ``e`` in the problem (not struck out, its option there)?"""
-    return A.entry_alive[e] != 0 and A.why_option[A.entry_option[e]] == 0
-
-
-@njit(cache=True)
-def lost_option(A, i):
+def lost_option(length, lower, why_item, rules, info, i):
     """Item ``i`` just lost an option: a primary item that can no longer
     reach its lower bound makes the problem infeasible; an item left in
     no option goes."""
-    if not A.rules[EMPTY_ITEM] or A.why_item[i] != ALIVE:
+    if not rules[EMPTY_ITEM] or why_item[i] != ALIVE:
         return
-    if A.length[i] < A.lower[i]:
-        if A.info[INFEASIBLE] < 0:
-            A.info[INFEASIBLE] = i
-    elif A.length[i] == 0:
-        A.why_item[i] = EMPTY_ITEM
-        A.info[CHANGES] += 1
+    if length[i] < lower[i]:
+        if info[INFEASIBLE] < 0:
+            info[INFEASIBLE] = i
+    elif length[i] == 0:
+        why_item[i] = EMPTY_ITEM
+        info[CHANGES] += 1
 
 
 @njit(cache=True)
-def delete_option(A, r, why):
+def delete_option(option_start, entry_item, entry_alive, why_option, length,
+                  lower, why_item, rules, info, r, why):
     """Remove option ``r`` (for rule ``why``)."""
-    A.why_option[r] = why
-    A.info[CHANGES] += 1
-    for e in range(A.option_start[r], A.option_start[r + 1]):
-        A.info[WORK] += 1
-        if A.entry_alive[e]:
-            i = A.entry_item[e]
-            A.length[i] -= 1
-            lost_option(A, i)
+    why_option[r] = why
+    info[CHANGES] += 1
+    info[WORK] += option_start[r + 1] - option_start[r]
+    for e in range(option_start[r], option_start[r + 1]):
+        if entry_alive[e]:
+            i = entry_item[e]
+            length[i] -= 1
+            lost_option(length, lower, why_item, rules, info, i)
 
 
 @njit(cache=True)
-def strike_item(A, i, why):
+def strike_item(item_start, item_entries, entry_alive, length, why_item,
+                info, i, why):
     """Strike item ``i`` out of every option that still has it."""
-    for k in range(A.item_start[i], A.item_start[i + 1]):
-        A.entry_alive[A.item_entries[k]] = 0
-    A.info[WORK] += A.item_start[i + 1] - A.item_start[i]
-    A.length[i] = 0
-    A.why_item[i] = why
-    A.info[CHANGES] += 1
+    for k in range(item_start[i], item_start[i + 1]):
+        entry_alive[item_entries[k]] = 0
+    info[WORK] += item_start[i + 1] - item_start[i]
+    length[i] = 0
+    why_item[i] = why
+    info[CHANGES] += 1
 
 
 @njit(cache=True)
-def next_generation(A):
-    A.info[GENERATION] += 1
-    return A.info[GENERATION]
+def next_generation(info):
+    info[GENERATION] += 1
+    return info[GENERATION]
 
 
 @njit(cache=True)
 def check_items(A):
     """The empty-item rule over every item (Knuth's input phase notes the
     items in no option): run once before the rounds and after givens."""
-    for i in range(len(A.length)):
-        lost_option(A, i)
+    length, lower, why_item = A.length, A.lower, A.why_item
+    rules, info = A.rules, A.info
+    for i in range(len(length)):
+        lost_option(length, lower, why_item, rules, info, i)
 
 
 @njit(cache=True)
-def no_primary(A):
+def no_primary(A, every):
     """Remove every option with no primary item (DLX-PRE ignores them as
-    it reads them: no search ever chooses one)."""
-    nprimary = A.info[NPRIMARY]
-    for r in range(len(A.why_option)):
-        if A.why_option[r] != ALIVE:
+    it reads them: no search ever chooses one) if ``every``, else only
+    those with no item at all (all-zero matrix rows, which cannot be
+    written back)."""
+    (option_start, entry_item, entry_color, entry_option, item_start,
+     item_entries, lower, upper, why_option, why_item, entry_alive, length,
+     option_stamp, item_stamp, item_count, rules, info) = A
+    nprimary = info[NPRIMARY] if every else len(length)
+    for r in range(len(why_option)):
+        if why_option[r] != ALIVE:
             continue
         has = False
-        for e in range(A.option_start[r], A.option_start[r + 1]):
-            if A.entry_alive[e] and A.entry_item[e] < nprimary:
+        for e in range(option_start[r], option_start[r + 1]):
+            if entry_alive[e] and entry_item[e] < nprimary:
                 has = True
                 break
-        A.info[WORK] += A.option_start[r + 1] - A.option_start[r]
+        info[WORK] += option_start[r + 1] - option_start[r]
         if not has:
-            delete_option(A, r, NO_PRIMARY)
+            delete_option(option_start, entry_item, entry_alive,
+                          why_option, length, lower, why_item, rules,
+                          info, r, NO_PRIMARY)
 
 
 @njit(cache=True)
-def force(A, g, is_given):
-    """Commit the given option ``g``: it leaves the problem (it is in every
-    solution), a primary item it covers has its bounds lowered by one and
-    goes with the options that have it once its upper bound reaches 0; a
-    secondary item it covers goes, with every option that would clash
-    with ``g`` on it.  Two givens that clash make the problem infeasible
-    (``INFEASIBLE`` names the item they clash on)."""
-    nprimary = A.info[NPRIMARY]
-    # g is still there: a given that an earlier one would remove stops
-    # everything below (is_given) before it is removed.
-    A.why_option[g] = GIVEN
-    is_given[g] = 0
-    for e in range(A.option_start[g], A.option_start[g + 1]):
-        if not A.entry_alive[e]:  # an earlier given's color, the same
-            continue
-        i = A.entry_item[e]
-        A.length[i] -= 1
-        if i < nprimary:
-            A.lower[i] = max(A.lower[i] - 1, 0)
-            A.upper[i] -= 1
-            if A.upper[i] > 0:
+def force(A, given):
+    """Commit the ``given`` options (distinct) in turn.  A given option
+    leaves the problem (it is in every solution); a primary item it covers
+    has its bounds lowered by one, and goes with the options that have it
+    once its upper bound reaches 0; a secondary item it covers goes, with
+    every option that would clash with the given one on it.  Two givens
+    that clash make the problem infeasible (``INFEASIBLE`` names the item
+    they clash on)."""
+    (option_start, entry_item, entry_color, entry_option, item_start,
+     item_entries, lower, upper, why_option, why_item, entry_alive, length,
+     option_stamp, item_stamp, item_count, rules, info) = A
+    nprimary = info[NPRIMARY]
+    is_given = np.zeros(len(why_option), np.uint8)
+    for g in given:
+        is_given[g] = 1
+    for g in given:
+        # g is still there: a given that an earlier one would remove
+        # stops everything (below) before it is removed.
+        why_option[g] = GIVEN
+        is_given[g] = 0
+        for e in range(option_start[g], option_start[g + 1]):
+            if not entry_alive[e]:  # an earlier given's color, the same
                 continue
-            for k in range(A.item_start[i], A.item_start[i + 1]):
-                f = A.item_entries[k]
-                if live(A, f):
-                    s = A.entry_option[f]
-                    if is_given[s]:
-                        A.info[INFEASIBLE] = i
-                        return
-                    delete_option(A, s, GIVEN)
-            strike_item(A, i, GIVEN)
-            continue
-        x = A.entry_color[e]
-        for k in range(A.item_start[i], A.item_start[i + 1]):
-            f = A.item_entries[k]
-            if not live(A, f):
-                continue
-            if x != 0 and A.entry_color[f] == x:
-                continue  # the same color as g: compatible, struck below
-            s = A.entry_option[f]
-            if is_given[s]:
-                A.info[INFEASIBLE] = i
-                return
-            delete_option(A, s, GIVEN)
-        strike_item(A, i, GIVEN)
+            i = entry_item[e]
+            length[i] -= 1
+            x = entry_color[e]
+            if i < nprimary:
+                lower[i] = max(lower[i] - 1, 0)
+                upper[i] -= 1
+                if upper[i] > 0:
+                    continue
+            for k in range(item_start[i], item_start[i + 1]):
+                f = item_entries[k]
+                s = entry_option[f]
+                if not entry_alive[f] or why_option[s] != ALIVE:
+                    continue
+                if x != 0 and entry_color[f] == x:
+                    continue  # the same color as g: compatible
+                if is_given[s]:
+                    info[INFEASIBLE] = i
+                    return
+                delete_option(option_start, entry_item, entry_alive,
+                              why_option, length, lower, why_item, rules,
+                              info, s, GIVEN)
+            strike_item(item_start, item_entries, entry_alive, length,
+                        why_item, info, i, GIVEN)
 
 
 @njit(cache=True)
@@ -230,15 +242,11 @@ def implied(A, c):
     they are gone, ``c`` is covered exactly as often as ``p``, and ``p``
     takes the intersection of both bounds (if empty: no solution).
     """
-    # The arrays as locals: a call that takes A copies (and counts
-    # references to) all of them, far too slow in the inner loops.
-    option_start, entry_item = A.option_start, A.entry_item
-    entry_color, entry_option = A.entry_color, A.entry_option
-    item_start, item_entries = A.item_start, A.item_entries
-    entry_alive, why_option = A.entry_alive, A.why_option
-    item_stamp, item_count, length = A.item_stamp, A.item_count, A.length
-    nprimary = A.info[NPRIMARY]
-    gen = next_generation(A)
+    (option_start, entry_item, entry_color, entry_option, item_start,
+     item_entries, lower, upper, why_option, why_item, entry_alive, length,
+     option_stamp, item_stamp, item_count, rules, info) = A
+    nprimary = info[NPRIMARY]
+    gen = next_generation(info)
     work = 0
     # For each primary item, the options with c uncolored that have it.
     for k in range(item_start[c], item_start[c + 1]):
@@ -255,7 +263,7 @@ def implied(A, c):
                 item_stamp[i] = gen
                 item_count[i] = 0
             item_count[i] += 1
-    A.info[WORK] += work
+    info[WORK] += work
     for k in range(item_start[c], item_start[c + 1]):
         f = item_entries[k]
         r = entry_option[f]
@@ -268,27 +276,30 @@ def implied(A, c):
                     or item_stamp[p] != gen or item_count[p] != length[p]:
                 continue
             extra = length[c] - length[p]  # options with c but not p
-            if extra > 0 and A.upper[c] > A.lower[p]:
+            if extra > 0 and upper[c] > lower[p]:
                 continue  # c may be covered by other options too
-            lo = max(A.lower[p], A.lower[c])
-            hi = min(A.upper[p], A.upper[c])
+            lo = max(lower[p], lower[c])
+            hi = min(upper[p], upper[c])
             if lo > hi:
-                A.info[INFEASIBLE] = p
+                info[INFEASIBLE] = p
                 return True
             if extra > 0:
-                mark = next_generation(A)
+                mark = next_generation(info)
                 for j in range(item_start[p], item_start[p + 1]):
-                    A.option_stamp[entry_option[item_entries[j]]] = mark
-                A.info[WORK] += item_start[p + 1] - item_start[p]
+                    option_stamp[entry_option[item_entries[j]]] = mark
+                info[WORK] += item_start[p + 1] - item_start[p]
                 for j in range(item_start[c], item_start[c + 1]):
                     g = item_entries[j]
                     s = entry_option[g]
                     if entry_alive[g] and why_option[s] == ALIVE \
-                            and A.option_stamp[s] != mark:
-                        delete_option(A, s, IMPLIED_ITEM)
-            strike_item(A, c, IMPLIED_ITEM)
-            A.lower[p] = lo
-            A.upper[p] = hi
+                            and option_stamp[s] != mark:
+                        delete_option(option_start, entry_item,
+                                      entry_alive, why_option, length, lower,
+                                      why_item, rules, info, s, IMPLIED_ITEM)
+            strike_item(item_start, item_entries, entry_alive, length,
+                        why_item, info, c, IMPLIED_ITEM)
+            lower[p] = lo
+            upper[p] = hi
             return True
     return False
 
@@ -299,18 +310,22 @@ def free_secondary(A, c):
     no two options can clash -- it is in at most one option, or every
     option gives it the same color -- constrains nothing: strike it out.
     Returns whether it did."""
+    (option_start, entry_item, entry_color, entry_option, item_start,
+     item_entries, lower, upper, why_option, why_item, entry_alive, length,
+     option_stamp, item_stamp, item_count, rules, info) = A
     if A.length[c] > 1:
         color = -1
-        for k in range(A.item_start[c], A.item_start[c + 1]):
-            f = A.item_entries[k]
-            A.info[WORK] += 1
-            if not live(A, f):
+        info[WORK] += item_start[c + 1] - item_start[c]
+        for k in range(item_start[c], item_start[c + 1]):
+            f = item_entries[k]
+            if not entry_alive[f] or why_option[entry_option[f]] != ALIVE:
                 continue
-            x = A.entry_color[f]
+            x = entry_color[f]
             if x == 0 or (color >= 0 and x != color):
                 return False
             color = x
-    strike_item(A, c, FREE_SECONDARY)
+    strike_item(item_start, item_entries, entry_alive, length,
+                why_item, info, c, FREE_SECONDARY)
     return True
 
 
@@ -324,14 +339,11 @@ def blocks(A, r):
     ``r`` has ``i`` or not).  Two options clash when they share a primary
     item with upper bound 1, or a secondary item that is not given the
     same color by both."""
-    option_start, entry_item = A.option_start, A.entry_item
-    entry_color, entry_option = A.entry_color, A.entry_option
-    item_start, item_entries = A.item_start, A.item_entries
-    entry_alive, why_option = A.entry_alive, A.why_option
-    item_stamp, item_count, length = A.item_stamp, A.item_count, A.length
-    option_stamp, lower, upper = A.option_stamp, A.lower, A.upper
-    nprimary = A.info[NPRIMARY]
-    gen = next_generation(A)
+    (option_start, entry_item, entry_color, entry_option, item_start,
+     item_entries, lower, upper, why_option, why_item, entry_alive, length,
+     option_stamp, item_stamp, item_count, rules, info) = A
+    nprimary = info[NPRIMARY]
+    gen = next_generation(info)
     option_stamp[U(r)] = gen
     work = 0
     blocked = False
@@ -368,17 +380,8 @@ def blocks(A, r):
                 break
         if blocked:
             break
-    A.info[WORK] += work
+    info[WORK] += work
     return blocked
-
-
-@njit(cache=True)
-def first_entry(A, r):
-    """The first entry of option ``r`` not struck out."""
-    e = A.option_start[r]
-    while not A.entry_alive[e]:
-        e += 1
-    return e
 
 
 @njit(cache=True)
@@ -390,28 +393,37 @@ def round_sweep(A, first, work_cap):
     tested once a round; DLX-PRE skips those where ``c`` is colored).
     Returns where it stopped: ``N`` when the round is over, earlier when
     ``work_cap`` was reached."""
-    nprimary = A.info[NPRIMARY]
-    n = len(A.length)
+    (option_start, entry_item, entry_color, entry_option, item_start,
+     item_entries, lower, upper, why_option, why_item, entry_alive, length,
+     option_stamp, item_stamp, item_count, rules, info) = A
+    nprimary = info[NPRIMARY]
+    nprimary = info[NPRIMARY]
+    n = len(length)
     for c in range(first, n):
-        if A.info[WORK] >= work_cap:
+        if info[WORK] >= work_cap:
             return c
-        if A.info[INFEASIBLE] >= 0:
+        if info[INFEASIBLE] >= 0:
             return n
-        if A.why_item[c] != ALIVE or A.length[c] == 0:
+        if why_item[c] != ALIVE or length[c] == 0:
             continue
-        if A.rules[IMPLIED_ITEM] and implied(A, c):
+        if rules[IMPLIED_ITEM] and implied(A, c):
             continue
-        if c >= nprimary and A.rules[FREE_SECONDARY] and free_secondary(A, c):
+        if c >= nprimary and rules[FREE_SECONDARY] and free_secondary(A, c):
             continue
-        if not A.rules[BLOCKING_OPTION]:
+        if not rules[BLOCKING_OPTION]:
             continue
-        for k in range(A.item_start[c], A.item_start[c + 1]):
-            f = A.item_entries[k]
-            r = A.entry_option[f]
-            if not A.entry_alive[f] or A.why_option[r] != ALIVE:
+        for k in range(item_start[c], item_start[c + 1]):
+            f = item_entries[k]
+            r = entry_option[f]
+            if not entry_alive[f] or why_option[r] != ALIVE:
                 continue
-            if first_entry(A, r) == f and blocks(A, r):
-                delete_option(A, r, BLOCKING_OPTION)
-                if A.info[INFEASIBLE] >= 0:
+            first_alive = option_start[r]  # r's first item not struck out
+            while not entry_alive[first_alive]:
+                first_alive += 1
+            if first_alive == f and blocks(A, r):
+                delete_option(option_start, entry_item, entry_alive,
+                              why_option, length, lower, why_item, rules,
+                              info, r, BLOCKING_OPTION)
+                if info[INFEASIBLE] >= 0:
                     return n
     return n
