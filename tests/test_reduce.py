@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from dlx import BudgetExhausted, ExactCover, load, loads
 from dlx.cli import main
 from dlx.cli_reduce import numbered
-from dlx.reduce import DLX_PRE_RULES, RULES, reduce
+from dlx.reduce import DLX_PRE_RULES, RULES, reduce, round_work
 from reference import generalized_covers
 
 DATA = Path(__file__).parent / "data" / "dlxpre"
@@ -442,6 +442,9 @@ def test_nothing_is_left_that_dlx_pre_removes(name, options, items):
         r = reduce(p, rules=rules)
         assert len(r.problem.options) <= options
         assert len(r.problem.items) <= items
+    # The prediction of a round's work is within its stated factor.
+    first = reduce(p, rounds=1)
+    assert 0.5 * round_work(p) <= first.work <= 1.5 * round_work(p)
 
 
 # -- the command line ------------------------------------------------------------
