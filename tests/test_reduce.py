@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dlx import BudgetExhausted, ExactCover, load, loads
+from dlx import BudgetExhausted, ExactCover, dumps, load, loads
 from dlx.cli import main
 from dlx.cli_reduce import numbered
 from dlx.reduce import DLX_PRE_RULES, RULES, reduce, round_work
@@ -27,7 +27,7 @@ from reference import generalized_covers
 DATA = Path(__file__).parent / "data" / "dlxpre"
 
 
-# -- random problems with a planted solution -----------------------------------
+# -- random problems with a planted solution ----------------------------------
 
 @st.composite
 def planted(draw, secondary=True, colors=True, bounded=False, noise=7):
@@ -272,7 +272,7 @@ def test_knuths_color_example():
     assert r.problem.count() == p.count() == 1
 
 
-# -- each rule, built to fire --------------------------------------------------
+# -- each rule, built to fire -------------------------------------------------
 
 def fired(problem, rule, **options):
     """What ``rule`` removed (options, items); and the reduction keeps the
@@ -447,7 +447,7 @@ def test_nothing_is_left_that_dlx_pre_removes(name, options, items):
     assert 0.5 * round_work(p) <= first.work <= 1.5 * round_work(p)
 
 
-# -- the command line ------------------------------------------------------------
+# -- the command line ---------------------------------------------------------
 
 def run(*argv, stdin=None):
     out, err = io.StringIO(), io.StringIO()
@@ -523,7 +523,7 @@ def test_dlx_solve_reduce_counts_pentominoes_with_holes(tmp_path):
     assert (status, out.split()[-1]) == (0, "520")
 
 
-# -- bad input ---------------------------------------------------------------
+# -- bad input ----------------------------------------------------------------
 
 def test_bad_arguments_are_refused():
     p = knuth_example()
@@ -542,6 +542,19 @@ def test_bad_arguments_are_refused():
     with pytest.raises(ValueError, match="unknown keyword 'limit'"):
         p.count(reduce={"limit": 3})
     assert p.count(reduce={"rounds": 1}) == 1
+
+
+def test_reduce_goes_with_memo_counts_and_threads(tmp_path):
+    from dlx.problems.tiling import tiling
+    p = tiling("4x4", "dominoes")
+    p.add_option(["00"])  # a monomino that no tiling can use
+    assert p.count(reduce=True, memo=True) == p.count() == 36
+    assert p.count(reduce=True, threads=2) == 36
+    path = tmp_path / "tiling.dlx"
+    path.write_text(dumps(p))
+    status, out, _ = run("solve", "--reduce", "--count", "--memo",
+                         str(path))
+    assert (status, out.split()[-1]) == (0, "36")
 
 
 def test_a_search_with_reduce_shares_its_time_limit(monkeypatch):
@@ -582,7 +595,7 @@ def test_costs_carry_over():
     assert list(costs) == [10 + k for k in r.original]
 
 
-# -- the documentation ------------------------------------------------------------
+# -- the documentation --------------------------------------------------------
 
 def test_the_docs_page_runs():
     page = Path(__file__).parent.parent / "docs" / "reduce.md"
