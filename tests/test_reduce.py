@@ -425,7 +425,7 @@ def test_givens():
     assert reduce(p, given=[4, 3, 5]).infeasible  # C thrice
 
 
-# -- the DLX-PRE comparison ------------------------------------------------------
+# -- the DLX-PRE comparison ----------------------------------------------------
 
 def figures():
     with open(DATA / "figures.tsv", encoding="utf-8") as handle:
