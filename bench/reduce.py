@@ -1,6 +1,6 @@
 """Reduction before the search (issue 28): where does it pay?
 
-For each problem: its options and items, what ``dlx.reduce.reduce`` (every
+For each problem: its options and items, what ``dlx.services.reduce.reduce`` (every
 rule) and Knuth's DLX-PRE leave of them, the time each takes to reduce,
 and the search (``count``, its default algorithm, one thread) with and
 without ``reduce=True`` -- time and nodes.  ``reduce=True``'s time includes
@@ -45,7 +45,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from dlx import dumps, load  # noqa: E402
-from dlx.reduce import reduce  # noqa: E402
+from dlx.services.reduce import reduce  # noqa: E402
 
 HEADING = "## Reduction before the search (bench/reduce.py)"
 DATA = os.environ.get("DLX_BENCH_DATA",

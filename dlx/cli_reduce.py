@@ -6,7 +6,7 @@ The reduced problem goes to standard output, each option followed by a
 comment ``| (from N)`` naming the original option it comes from, numbered
 as DLX-PRE numbers them (from 1, counting only the options with a primary
 item); a summary (what was removed, rounds, time) goes to standard error.
-The work itself is ``dlx.reduce``.
+The work itself is ``dlx.services.reduce``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import argparse
 import sys
 
 from .formats import DLXFormatError, dumps, load
-from .reduce import DLX_PRE_RULES, RULES, Reduction, reduce
+from .services.reduce import DLX_PRE_RULES, RULES, Reduction, reduce
 
 __all__ = ["add_reduce_command", "add_reduce_option", "run_reduce",
            "reducing", "numbered"]

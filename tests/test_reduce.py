@@ -1,4 +1,4 @@
-"""Reducing a problem before its search (``dlx.reduce``, Knuth's DLX-PRE).
+"""Reducing a problem before its search (``dlx.services.reduce``, Knuth's DLX-PRE).
 
 Random small problems with a planted solution (plain, with secondary
 items, colors, bounds, givens) are reduced, and the reduced problem's
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from dlx import BudgetExhausted, ExactCover, dumps, load, loads
 from dlx.cli import main
 from dlx.cli_reduce import numbered
-from dlx.reduce import DLX_PRE_RULES, RULES, reduce, round_work
+from dlx.services.reduce import DLX_PRE_RULES, RULES, reduce, round_work
 from reference import generalized_covers
 
 DATA = Path(__file__).parent / "data" / "dlxpre"
@@ -558,7 +558,7 @@ def test_reduce_goes_with_memo_counts_and_threads(tmp_path):
 
 
 def test_a_search_with_reduce_shares_its_time_limit(monkeypatch):
-    import dlx.reduce as R
+    import dlx.services.reduce as R
     seen = {}
 
     def slow(problem, **options):  # a reduction that used 10 seconds
@@ -605,6 +605,6 @@ def test_the_docs_page_runs():
 
 
 def test_the_module_examples_run():
-    import dlx.reduce
-    result = doctest.testmod(dlx.reduce)
+    import dlx.services.reduce
+    result = doctest.testmod(dlx.services.reduce)
     assert result.attempted > 0 and result.failed == 0

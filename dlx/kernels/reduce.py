@@ -2,7 +2,7 @@
 
 Every function here is a module-level ``@njit(cache=True)`` kernel that
 calls only kernels of this file, never raises and never touches a Python
-object.  ``dlx.reduce`` builds the arrays, calls the sweeps in slices (a
+object.  ``dlx.services.reduce`` builds the arrays, calls the sweeps in slices (a
 time limit is checked between two slices) and rebuilds the problem from
 what survives.
 

@@ -42,14 +42,13 @@ from __future__ import annotations
 
 import functools
 import time
-import weakref
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 import numpy as np
 
-from .kernels import reduce as K
-from .problem import ExactCover
+from ..engines.base import EXACT
+from ..kernels import reduce as K
 from .search import seconds as check_seconds, whole_number
 
 __all__ = ["Reduction", "RULES", "DLX_PRE_RULES", "reduce", "round_work",
@@ -99,7 +98,7 @@ class Reduction:
     before a fixed point (the reduction is sound all the same).
     """
 
-    problem: ExactCover
+    problem: object  # an ExactCover
     original: np.ndarray
     given: tuple
     forced: tuple
@@ -187,79 +186,41 @@ def _rule_mask(rules) -> np.ndarray:
     return mask
 
 
-def _given(problem: ExactCover, given) -> list[int]:
-    """The given option numbers, checked as ``ExactCover`` checks them,
-    each once."""
-    options = problem.options
-    checked = []
-    for option in dict.fromkeys(given):
-        if isinstance(option, (bool, np.bool_)) or not isinstance(
-                option, (int, np.integer)):
-            raise TypeError(f"given option {option!r} is not an option "
-                            f"number")
-        if not 0 <= option < len(options):
-            raise ValueError(f"given option {option} does not exist (there "
-                             f"are {len(options)})")
-        if not options[option]:
-            raise ValueError(f"given option {option} is empty (an all-zero "
-                             f"matrix row): it covers nothing and is never "
-                             f"part of a solution")
-        checked.append(int(option))
-    return checked
-
-
-# The arrays that never change, per problem (Sudoku puzzles reduce the
-# same problem with other givens): {problem: (its options, arrays)}; a
-# problem given options since has another options tuple.
-_STATIC = weakref.WeakKeyDictionary()
-
-
-def _static(problem: ExactCover) -> tuple:
+def _static(problem) -> tuple:
     """``(option_start, entry_item, entry_color, entry_option, item_start,
-    item_entries, lower, upper)`` of ``problem``, not to be written."""
-    options = problem.options
-    known = _STATIC.get(problem)
-    if known is not None and known[0] is options:
-        return known[1]
-    items = problem.items
-    index = {name: k for k, name in enumerate(items)}
-    sizes = np.fromiter(map(len, options), np.int64, len(options))
-    option_start = np.zeros(len(options) + 1, np.int64)
+    item_entries, lower, upper)`` of ``problem`` (not to be written), kept
+    by the problem until it changes (a Sudoku's encoding is reduced again
+    with other givens)."""
+    return problem.built("reduce", _static_arrays)
+
+
+def _static_arrays(problem) -> tuple:
+    structure = problem.structure()
+    sizes = structure.sizes
+    option_start = np.zeros(len(sizes) + 1, np.int64)
     np.cumsum(sizes, out=option_start[1:])
-    nent = int(option_start[-1])
-    entry_item = np.fromiter((index[x] for option in options
-                              for x in option), np.int64, nent)
-    entry_color = np.zeros(nent, np.int64)
-    if problem.kind != "exact cover":
-        codes: dict = {}
-        for k in range(len(options)):
-            colors = problem.option_colors(k)
-            if colors:
-                at = option_start[k]
-                for j, name in enumerate(options[k]):
-                    if name in colors:
-                        entry_color[at + j] = codes.setdefault(
-                            colors[name], len(codes) + 1)
-    entry_option = np.repeat(np.arange(len(options), dtype=np.int64), sizes)
+    entry_item = structure.members - 1
+    entry_color = (np.zeros(len(entry_item), np.int64)
+                   if structure.colors is None
+                   else structure.colors.astype(np.int64))
+    entry_option = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
     item_entries = np.argsort(entry_item, kind="stable").astype(np.int64)
-    item_start = np.zeros(len(items) + 1, np.int64)
-    np.cumsum(np.bincount(entry_item, minlength=len(items)),
+    item_start = np.zeros(structure.nitems + 1, np.int64)
+    np.cumsum(np.bincount(entry_item, minlength=structure.nitems),
               out=item_start[1:])
-    nprimary = len(problem.primary)
-    lower = np.zeros(len(items), np.int64)
-    upper = np.ones(len(items), np.int64)
-    lower[:nprimary] = 1
-    for name, (u, v) in problem.bounds.items():
-        lower[index[name]], upper[index[name]] = u, v
+    lower = np.zeros(structure.nitems, np.int64)
+    upper = np.ones(structure.nitems, np.int64)
+    lower[:structure.nprimary] = 1
+    for k, (u, v) in structure.bounds.items():
+        lower[k - 1], upper[k - 1] = u, v
     static = (option_start, entry_item, entry_color, entry_option,
               item_start, item_entries, lower, upper)
     for a in static:
         a.flags.writeable = False
-    _STATIC[problem] = (options, static)
     return static
 
 
-def arrays(problem: ExactCover, rules=RULES) -> K.Arrays:
+def arrays(problem, rules=RULES) -> K.Arrays:
     """The kernel's arrays of ``problem``, nothing removed yet."""
     (option_start, entry_item, entry_color, entry_option, item_start,
      item_entries, lower, upper) = _static(problem)
@@ -274,7 +235,7 @@ def arrays(problem: ExactCover, rules=RULES) -> K.Arrays:
                     np.zeros(nitems, np.int64), _rule_mask(rules), info)
 
 
-def round_work(problem: ExactCover) -> int:
+def round_work(problem) -> int:
     """About the work (``Reduction.work``) of one round on ``problem``,
     predicted in linear time: each option is tested against the options
     that share an item with it, so a round looks at about
@@ -284,6 +245,7 @@ def round_work(problem: ExactCover) -> int:
     unit of work.  What ``auto`` needs to weigh a reduction against a
     search (see ``docs/reduce.md``).
 
+    >>> from dlx import ExactCover
     >>> p = ExactCover("AB")
     >>> _ = p.add_options(["A", "AB", "B"])
     >>> round_work(p)  # A: 2 options of 1 + 2 entries; B: likewise
@@ -298,7 +260,7 @@ def round_work(problem: ExactCover) -> int:
     return int((length * entries).sum())
 
 
-def reduce(problem: ExactCover, *, given: Iterable[int] = (),
+def reduce(problem, *, given: Iterable[int] = (),
            rounds: int | None = None, time_limit: float | None = None,
            max_work: int | None = None, rules=RULES) -> Reduction:
     """Reduce ``problem`` with ``rules`` until none applies, or until
@@ -307,6 +269,7 @@ def reduce(problem: ExactCover, *, given: Iterable[int] = (),
     out; see the module's docstring.  ``given`` options are committed
     first (see ``Reduction.given``).
 
+    >>> from dlx import ExactCover
     >>> p = ExactCover("ABCDE", secondary="FG")
     >>> _ = p.add_options(["CEF", "ADG", "BCF", "AD", "BG", "DEG"])
     >>> r = reduce(p)
@@ -316,13 +279,13 @@ def reduce(problem: ExactCover, *, given: Iterable[int] = (),
     [[0, 3, 4]]
     """
     t0 = time.perf_counter()
-    if not isinstance(problem, ExactCover):
+    if not hasattr(problem, "structure"):
         raise TypeError(f"reduce expects an ExactCover, got "
                         f"{type(problem).__name__}")
     rounds = whole_number("rounds", rounds, optional=True)
     max_work = whole_number("max_work", max_work, optional=True)
     time_limit = check_seconds("time_limit", time_limit)
-    given = _given(problem, given)
+    given = problem.given_options(given)
     A = arrays(problem, rules)
     deadline = None if time_limit is None else t0 + time_limit
     work_limit = np.iinfo(np.int64).max if max_work is None else max_work
@@ -376,7 +339,7 @@ def _reduction(problem, A, given, infeasible, rounds, complete, t0):
         why_item[blocked] = K.ALIVE
         why_option = np.where(why_option == K.ALIVE, _NO_SOLUTION,
                               why_option)
-        reduced = ExactCover([items[blocked]])
+        reduced = type(problem)([items[blocked]])
     else:
         # Without "no-primary", "free-secondary" may strike out every item
         # of an option that has no primary item: it goes too.
@@ -402,7 +365,7 @@ def _reduction(problem, A, given, infeasible, rounds, complete, t0):
                      items)
 
 
-def _rebuilt(problem: ExactCover, A) -> ExactCover:
+def _rebuilt(problem, A):
     """The problem made of what survives in ``A``."""
     items = problem.items
     nprimary = len(problem.primary)
@@ -412,9 +375,10 @@ def _rebuilt(problem: ExactCover, A) -> ExactCover:
     bounds = {items[i]: (int(A.lower[i]), int(A.upper[i]))
               for i in range(nprimary) if alive[i]
               and (A.lower[i], A.upper[i]) != (1, 1)}
-    reduced = ExactCover(primary, secondary, bounds=bounds or None)
+    # The problem's own class: this service does not import the model.
+    reduced = type(problem)(primary, secondary, bounds=bounds or None)
     options = problem.options
-    colored = problem.kind != "exact cover"
+    colored = problem.kind != EXACT
     plain: list = []
     entry_alive, start = A.entry_alive, A.option_start
     for k in np.flatnonzero(A.why_option == K.ALIVE):
@@ -468,7 +432,7 @@ def _reduced(problem, given, time_limit, reduce_options):
     return reduction, time_limit
 
 
-def count(problem: ExactCover, limit: int | None = None, *,
+def count(problem, limit: int | None = None, *,
           given: Iterable[int] = (), time_limit: float | None = None,
           reduce=True, **options) -> int:
     """``problem.count(...)`` of the reduced problem: the same number.
@@ -481,7 +445,7 @@ def count(problem: ExactCover, limit: int | None = None, *,
     return found
 
 
-def solutions(problem: ExactCover, limit: int | None = None, *,
+def solutions(problem, limit: int | None = None, *,
               given: Iterable[int] = (), time_limit: float | None = None,
               reduce=True, **options) -> Iterator[list[int]]:
     """``problem.solutions(...)`` found in the reduced problem, each as
@@ -497,7 +461,7 @@ def solutions(problem: ExactCover, limit: int | None = None, *,
         problem.stats = reduced.stats
 
 
-def solve(problem: ExactCover, **options) -> list[int] | None:
+def solve(problem, **options) -> list[int] | None:
     """``problem.solve(...)`` found in the reduced problem, as original
     option numbers (ascending), or None."""
     for solution in solutions(problem, 1, **options):
