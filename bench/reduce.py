@@ -1,7 +1,8 @@
 """Reduction before the search (issue 28): where does it pay?
 
-For each problem: its options and items, what ``dlx.services.reduce.reduce`` (every
-rule) and Knuth's DLX-PRE leave of them, the time each takes to reduce,
+For each problem: its options and items, what
+``dlx.services.reduce.reduce`` (every rule) and Knuth's DLX-PRE leave of
+them, the time each takes to reduce,
 and the search (``count``, its default algorithm, one thread) with and
 without ``reduce=True`` -- time and nodes.  ``reduce=True``'s time includes
 the reduction's, so the ratio ``with / without`` is what a user sees.

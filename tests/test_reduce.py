@@ -1,4 +1,5 @@
-"""Reducing a problem before its search (``dlx.services.reduce``, Knuth's DLX-PRE).
+"""Reducing a problem before its search (``dlx.services.reduce``,
+Knuth's DLX-PRE).
 
 Random small problems with a planted solution (plain, with secondary
 items, colors, bounds, givens) are reduced, and the reduced problem's
@@ -425,7 +426,7 @@ def test_givens():
     assert reduce(p, given=[4, 3, 5]).infeasible  # C thrice
 
 
-# -- the DLX-PRE comparison ----------------------------------------------------
+# -- the DLX-PRE comparison ---------------------------------------------------
 
 def figures():
     with open(DATA / "figures.tsv", encoding="utf-8") as handle:
@@ -595,14 +596,7 @@ def test_costs_carry_over():
     assert list(costs) == [10 + k for k in r.original]
 
 
-# -- the documentation --------------------------------------------------------
-
-def test_the_docs_page_runs():
-    page = Path(__file__).parent.parent / "docs" / "reduce.md"
-    result = doctest.testfile(str(page), module_relative=False,
-                              optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 20 and result.failed == 0
-
+# -- the module's examples (docs/reduce.md runs in test_readme) ---------------
 
 def test_the_module_examples_run():
     import dlx.services.reduce

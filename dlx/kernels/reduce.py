@@ -2,9 +2,9 @@
 
 Every function here is a module-level ``@njit(cache=True)`` kernel that
 calls only kernels of this file, never raises and never touches a Python
-object.  ``dlx.services.reduce`` builds the arrays, calls the sweeps in slices (a
-time limit is checked between two slices) and rebuilds the problem from
-what survives.
+object.  ``dlx.services.reduce`` builds the arrays, calls the sweeps in
+slices (a time limit is checked between two slices) and rebuilds the
+problem from what survives.
 
 Layout (one ``Arrays`` tuple; ``N`` items, the first ``N1`` primary, ``M``
 options, ``E`` entries, an *entry* being one item of one option):
