@@ -424,11 +424,11 @@ def _solve(args) -> int:
     def draw(problem, solution):  # as the file wrote them, with colors
         return "\n".join(problem.option_line(k) for k in solution)
 
-    if getattr(args, "best", None):
-        return run_best(args, problem, problem.option_line, UsageError)
     if getattr(args, "reduce", False):
         from .cli_reduce import reducing
         problem = reducing(args, problem)
+    if getattr(args, "best", None):
+        return run_best(args, problem, problem.option_line, UsageError)
     return _run_problem(args, problem, draw)
 
 

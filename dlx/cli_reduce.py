@@ -15,7 +15,8 @@ import argparse
 import sys
 
 from .formats import DLXFormatError, dumps, load
-from .services.reduce import DLX_PRE_RULES, RULES, Reduction, reduce
+from .services.reduce import (DLX_PRE_RULES, RULES, Reduction, best_of,
+                              reduce)
 
 __all__ = ["add_reduce_command", "add_reduce_option", "run_reduce",
            "reducing", "numbered"]
@@ -191,6 +192,9 @@ class _Reducing:
 
     def estimate(self, *args, **options):
         return self._reduction.problem.estimate(*args, **options)
+
+    def best(self, k=1, **options):
+        return best_of(self._reduction, self._problem, k, **options)
 
 
 def reducing(args, problem):

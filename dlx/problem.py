@@ -499,7 +499,7 @@ class ExactCover:
              max_nodes: int | None = None, time_limit: float | None = None,
              threads: int = 1, jobs: int | None = None, executor=None,
              split_jobs: int | None = None, checkpoint=None, progress=None,
-             stop=None) -> list[tuple[int, list[int]]]:
+             stop=None, reduce=False) -> list[tuple[int, list[int]]]:
         """The ``k`` cheapest solutions, cheapest first, as ``(cost,
         option numbers)`` pairs (ties in any order; fewer when there are
         fewer solutions, ``[]`` when none).  Knuth's DLX5: see
@@ -511,6 +511,13 @@ class ExactCover:
         ``executor=`` over any ``concurrent.futures.Executor`` (Dask's
         too), each job given the best found so far when it is sent.  No
         checkpoints.  ``progress``: as for ``count``."""
+        if reduce:  # see count(reduce=...)
+            from .services.reduce import best as reduced_best
+            return reduced_best(self, k, given=given, max_nodes=max_nodes,
+                                time_limit=time_limit, threads=threads,
+                                jobs=jobs, executor=executor,
+                                split_jobs=split_jobs, checkpoint=checkpoint,
+                                progress=progress, stop=stop, reduce=reduce)
         from .services.best import best
         return best(self, k, given=given, max_nodes=max_nodes,
                     time_limit=time_limit, threads=threads, jobs=jobs,

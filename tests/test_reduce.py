@@ -15,7 +15,6 @@ import io
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -23,7 +22,7 @@ from dlx import BudgetExhausted, ExactCover, dumps, load, loads
 from dlx.cli import main
 from dlx.cli_reduce import numbered
 from dlx.services.reduce import DLX_PRE_RULES, RULES, reduce, round_work
-from reference import generalized_covers
+from reference import generalized_covers, is_exact_cover
 
 DATA = Path(__file__).parent / "data" / "dlxpre"
 
@@ -510,6 +509,15 @@ def test_dlx_solve_reduce_prints_original_options(tmp_path):
     assert (status, out) == (0, "1\n")
 
 
+def test_dlx_solve_reduce_best(tmp_path):
+    path = tmp_path / "costs.dlx"
+    # Knuth's DLX5 format: a cost after '|' on an option line.
+    path.write_text("A B C | X\nA X |3\nX |1\nA B |2\nC |1\nA |4\nB |1\n")
+    expected = run("solve", "--best", "2", str(path))
+    status, out, _ = run("solve", "--best", "2", "--reduce", str(path))
+    assert expected[0] == status == 0 and out == expected[1]
+
+
 def test_dlx_solve_reduce_counts_pentominoes_with_holes(tmp_path):
     # The 8x8 board with its centre 2x2 hole: 65 tilings up to symmetry
     # (520 in all).
@@ -558,6 +566,21 @@ def test_reduce_goes_with_memo_counts_and_threads(tmp_path):
     assert (status, out.split()[-1]) == (0, "36")
 
 
+def test_a_budget_hands_back_the_cheapest_found_in_original_options():
+    from dlx.problems.tiling import tiling
+    dominoes = tiling("4x4", "dominoes")
+    p = ExactCover(dominoes.primary, ["s"])
+    p.add_option(["s"], cost=5)  # no primary item: the reduction drops it
+    for k, option in enumerate(dominoes.options):
+        p.add_option(option, cost=k % 3)
+    with pytest.raises(BudgetExhausted) as stop:
+        p.best(2, max_nodes=10, reduce=True)
+    assert stop.value.best
+    for cost, solution in stop.value.best:
+        assert 0 not in solution and is_exact_cover(p, solution)
+        assert cost == sum((k - 1) % 3 for k in solution)
+
+
 def test_a_search_with_reduce_shares_its_time_limit(monkeypatch):
     import dlx.services.reduce as R
     seen = {}
@@ -588,12 +611,30 @@ def test_a_problem_changed_since_its_last_reduction_is_read_again():
     assert len(r.problem.options) == 3 and r.problem.count() == 2
 
 
-def test_costs_carry_over():
-    p = knuth_example()
-    r = reduce(p, given=[3])
-    costs, offset = r.costs(np.arange(10, 16))
-    assert offset == 13
-    assert list(costs) == [10 + k for k in r.original]
+@pytest.mark.parametrize("kind", ["colors", "bounds"])
+@SLOW
+@given(data=st.data())
+def test_the_cheapest_solutions_carry_over(kind, data):
+    nitems, nprimary, options, colors, bounds = data.draw(
+        planted(**KINDS[kind]))
+    costs = data.draw(st.lists(st.integers(0, 9), min_size=len(options),
+                               max_size=len(options)))
+    p = ExactCover(range(nprimary), range(nprimary, nitems),
+                   bounds=bounds or None)
+    for items, cols, cost in zip(options, colors, costs):
+        p.add_option(items, colors=cols or None, cost=cost)
+    forced = data.draw(st.lists(st.integers(0, len(p) - 1), max_size=2,
+                                unique=True)) if len(p) else []
+    r = reduce(p, given=forced)
+    assert [r.problem.structure().costs[k] for k in range(len(
+        r.problem))] == [costs[k] for k in r.original]
+    expected = sorted(sum(costs[k] for k in s)
+                      for s in reference_solutions(p, forced))
+    found = p.best(3, given=forced, reduce=True)
+    assert [cost for cost, _ in found] == expected[:3]
+    for cost, solution in found:
+        assert cost == sum(costs[k] for k in solution)
+        assert set(forced) <= set(solution)
 
 
 # -- the module's examples (docs/reduce.md runs in test_readme) ---------------

@@ -49,10 +49,10 @@ import numpy as np
 
 from ..engines.base import EXACT
 from ..kernels import reduce as K
-from .search import seconds as check_seconds, whole_number
+from .search import BudgetExhausted, seconds as check_seconds, whole_number
 
 __all__ = ["Reduction", "RULES", "DLX_PRE_RULES", "reduce", "round_work",
-           "count", "solutions", "solve"]
+           "count", "solutions", "solve", "best", "best_of"]
 
 #: Every rule, by name (see the module's docstring), and its kernel code.
 RULE_CODES = {"no-primary": K.NO_PRIMARY, "empty-item": K.EMPTY_ITEM,
@@ -165,13 +165,12 @@ class Reduction:
     def __str__(self) -> str:
         return self.summary()
 
-    def costs(self, original_costs) -> tuple[np.ndarray, float]:
-        """The hook for costs (DLX5): the cost of each reduced option (that
-        of the original option it comes from) and the cost every solution
-        carries on top of it (the givens')."""
-        original_costs = np.asarray(original_costs)
-        return (original_costs[self.original],
-                float(original_costs[list(self.given)].sum()))
+    def given_cost(self, problem) -> int:
+        """What the givens cost in ``problem`` (the original): every
+        solution of the reduced problem costs that much more in the
+        original, since each reduced option keeps its own cost."""
+        costs = problem.structure().costs
+        return int(sum(int(costs[g]) for g in self.given))
 
 
 def _rule_mask(rules) -> np.ndarray:
@@ -378,8 +377,10 @@ def _rebuilt(problem, A):
     # The problem's own class: this service does not import the model.
     reduced = type(problem)(primary, secondary, bounds=bounds or None)
     options = problem.options
+    costs = problem.structure().costs  # each option keeps its cost
     colored = problem.kind != EXACT
     plain: list = []
+    plain_costs: list = []
     entry_alive, start = A.entry_alive, A.option_start
     for k in np.flatnonzero(A.why_option == K.ALIVE):
         names = [name for name, keep in zip(options[k],
@@ -388,16 +389,17 @@ def _rebuilt(problem, A):
         colors = problem.option_colors(k) if colored else None
         if colors:
             if plain:
-                reduced.add_options(plain)
-                plain = []
+                reduced.add_options(plain, costs=plain_costs)
+                plain, plain_costs = [], []
             kept = set(names)
             reduced.add_option(names, {name: color for name, color
                                        in colors.items() if name in kept}
-                               or None)
+                               or None, cost=int(costs[k]))
         else:
             plain.append(names)
+            plain_costs.append(int(costs[k]))
     if plain:
-        reduced.add_options(plain)
+        reduced.add_options(plain, costs=plain_costs)
     return reduced
 
 
@@ -459,6 +461,37 @@ def solutions(problem, limit: int | None = None, *,
             yield reduction.to_original(solution)
     finally:
         problem.stats = reduced.stats
+
+
+def best(problem, k: int = 1, *, given: Iterable[int] = (),
+         time_limit: float | None = None, reduce=True,
+         **options) -> list[tuple[int, list[int]]]:
+    """``problem.best(k, ...)`` found in the reduced problem: ``(cost,
+    original option numbers)`` pairs, the givens' cost added.  A budget's
+    ``BudgetExhausted`` hands back what was found the same way."""
+    reduction, time_limit = _reduced(problem, given, time_limit, reduce)
+    return best_of(reduction, problem, k, time_limit=time_limit, **options)
+
+
+def best_of(reduction: Reduction, problem, k: int = 1,
+            **options) -> list[tuple[int, list[int]]]:
+    """``best`` over a reduction already made of ``problem``."""
+    reduced = reduction.problem
+    extra = reduction.given_cost(problem)
+
+    def original(found):
+        return [(cost + extra, reduction.to_original(options))
+                for cost, options in found]
+
+    try:
+        found = reduced.best(k, **options)
+    except BudgetExhausted as stop:
+        if hasattr(stop, "best"):
+            stop.best = original(stop.best)
+        raise
+    finally:
+        problem.stats = reduced.stats
+    return original(found)
 
 
 def solve(problem, **options) -> list[int] | None:
