@@ -3,6 +3,7 @@
   dlx solve FILE|-            solve a problem in Knuth's DLX format (DLX1,
                               DLX2 colors item:color, DLX3 bounds u:v|item)
   dlx estimate FILE|-         estimate the size of its search (--estimate)
+  dlx reduce FILE|-           make it smaller first (Knuth's DLX-PRE)
   dlx pentomino 6x10          pack pentominoes (or other pieces) in a board
   dlx polycube soma           pack polycubes in a box
   dlx polyiamond 6x6          pack hexiamonds (triangular grid)
@@ -147,6 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_best_option(solve)
     cli_zdd.add_zdd_option(solve)
     cli_zdd.add_zdd_command(commands)
+    from .cli_reduce import add_reduce_command, add_reduce_option
+    add_reduce_option(solve)
+    add_reduce_command(commands)
 
     estimate = commands.add_parser(
         "estimate", help="estimate the size of a search (DLX format)",
@@ -420,6 +424,9 @@ def _solve(args) -> int:
     def draw(problem, solution):  # as the file wrote them, with colors
         return "\n".join(problem.option_line(k) for k in solution)
 
+    if getattr(args, "reduce", False):
+        from .cli_reduce import reducing
+        problem = reducing(args, problem)
     if getattr(args, "best", None):
         return run_best(args, problem, problem.option_line, UsageError)
     return _run_problem(args, problem, draw)
@@ -659,6 +666,9 @@ def main(argv: list[str] | None = None) -> int:
         args.argv = sys.argv[1:] if argv is None else list(argv)
         if args.command in ("solve", "estimate"):
             status = _solve(args)
+        elif args.command == "reduce":
+            from .cli_reduce import run_reduce
+            status = run_reduce(args)
         elif args.command == "pentomino":
             status = _pentomino(args, args.parser)
         elif args.command == "polycube":

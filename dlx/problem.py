@@ -9,6 +9,7 @@ order they were added, and solutions are lists of those numbers.
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass
 from typing import Hashable, Iterable, Iterator, NamedTuple, Sequence
@@ -398,7 +399,8 @@ class ExactCover:
     # -- solving ---
     def solve(self, *, given: Iterable[int] = (), max_nodes: int | None = None,
               time_limit: float | None = None, mrv_cutoff: int = 0,
-              algorithm: str = "auto", stop=None) -> list[int] | None:
+              algorithm: str = "auto", stop=None,
+              reduce=False) -> list[int] | None:
         """The first solution (option numbers, ascending), or None.
 
         ``given`` lists options that every solution must contain: they are
@@ -429,7 +431,8 @@ class ExactCover:
         for solution in self.solutions(1, given=given, max_nodes=max_nodes,
                                        time_limit=time_limit,
                                        mrv_cutoff=mrv_cutoff,
-                                       algorithm=algorithm, stop=stop):
+                                       algorithm=algorithm, stop=stop,
+                                       reduce=reduce):
             return solution
         return None
 
@@ -440,7 +443,7 @@ class ExactCover:
               memo_bytes: int | None = None, choose: str = "auto",
               jobs: int | None = None, executor=None, checkpoint=None,
               progress=None, split_jobs: int | None = None,
-              stop=None) -> int:
+              stop=None, reduce=False) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
@@ -474,8 +477,17 @@ class ExactCover:
         ``dlx.jobs.Progress`` as the count goes (a few times a second),
         with or without jobs.  Which arguments go together: the table in
         ``dlx.services.counting``.
+
+        ``reduce=True`` (every search method has it; or a dict of
+        ``dlx.services.reduce.reduce``'s keywords) searches the problem
+        reduced by Knuth's DLX-PRE rules (see ``reduce``): the same
+        solutions, as original option numbers.
         """
-        from .services.counting import count
+        if reduce:
+            from .services.reduce import count as reduced_count
+            count = functools.partial(reduced_count, reduce=reduce)
+        else:
+            from .services.counting import count
         return count(self, limit, given=given, max_nodes=max_nodes,
                      time_limit=time_limit, threads=threads,
                      mrv_cutoff=mrv_cutoff, algorithm=algorithm, memo=memo,
@@ -487,7 +499,7 @@ class ExactCover:
              max_nodes: int | None = None, time_limit: float | None = None,
              threads: int = 1, jobs: int | None = None, executor=None,
              split_jobs: int | None = None, checkpoint=None, progress=None,
-             stop=None) -> list[tuple[int, list[int]]]:
+             stop=None, reduce=False) -> list[tuple[int, list[int]]]:
         """The ``k`` cheapest solutions, cheapest first, as ``(cost,
         option numbers)`` pairs (ties in any order; fewer when there are
         fewer solutions, ``[]`` when none).  Knuth's DLX5: see
@@ -499,6 +511,13 @@ class ExactCover:
         ``executor=`` over any ``concurrent.futures.Executor`` (Dask's
         too), each job given the best found so far when it is sent.  No
         checkpoints.  ``progress``: as for ``count``."""
+        if reduce:  # see count(reduce=...)
+            from .services.reduce import best as reduced_best
+            return reduced_best(self, k, given=given, max_nodes=max_nodes,
+                                time_limit=time_limit, threads=threads,
+                                jobs=jobs, executor=executor,
+                                split_jobs=split_jobs, checkpoint=checkpoint,
+                                progress=progress, stop=stop, reduce=reduce)
         from .services.best import best
         return best(self, k, given=given, max_nodes=max_nodes,
                     time_limit=time_limit, threads=threads, jobs=jobs,
@@ -519,6 +538,14 @@ class ExactCover:
                      memo_bytes=memo_bytes, zdd_bytes=zdd_bytes,
                      choose=choose)
 
+    def reduce(self, **options):
+        """This problem made smaller by Knuth's DLX-PRE rules, with the map
+        back to its options: a ``dlx.services.reduce.Reduction`` (see
+        ``dlx.services.reduce.reduce`` for ``given``, ``rounds``,
+        ``time_limit``, ``max_work`` and ``rules``)."""
+        from .services.reduce import reduce
+        return reduce(self, **options)
+
     def estimate(self, probes: int = 10_000, *, seed: int = 0,
                  given: Iterable[int] = (), mrv_cutoff: int = 0,
                  algorithm: str = "auto"):
@@ -534,7 +561,8 @@ class ExactCover:
     def solutions(self, limit: int | None = None, *,
                   given: Iterable[int] = (), max_nodes: int | None = None,
                   time_limit: float | None = None, mrv_cutoff: int = 0,
-                  algorithm: str = "auto", stop=None) -> Iterator[list[int]]:
+                  algorithm: str = "auto", stop=None,
+                  reduce=False) -> Iterator[list[int]]:
         """Stream solutions lazily, each a sorted list of option numbers.
 
         The jitted search pauses after each batch of solutions and resumes
@@ -543,6 +571,11 @@ class ExactCover:
         stops the search (after yielding every solution found before the
         stop), and ``Interrupted`` on Ctrl-C.
         """
+        if reduce:
+            from .services.reduce import solutions
+            return solutions(self, limit, given=given, max_nodes=max_nodes,
+                             time_limit=time_limit, mrv_cutoff=mrv_cutoff,
+                             algorithm=algorithm, stop=stop, reduce=reduce)
         from .engines import engine_for, refuse
         limit = search.whole_number("limit", limit, optional=True)
         max_nodes = search.whole_number("max_nodes", max_nodes,
