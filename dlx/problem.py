@@ -16,13 +16,14 @@ from typing import Hashable, Iterable, Iterator, NamedTuple, Sequence
 import numpy as np
 
 from . import validate
+from .compact import OptionStore, OptionsView, checked_colors, checked_csr
 from .engines import COLORS, EXACT, MULTIPLICITIES
 from .services import search
 from .services.batch import BatchResult
 from .services.search import BudgetExhausted, Interrupted, Stats
 
 __all__ = ["ExactCover", "BatchResult", "BudgetExhausted", "Interrupted",
-           "Stats", "Structure"]
+           "Stats", "Structure", "CSR"]
 
 
 class Structure(NamedTuple):
@@ -43,6 +44,27 @@ class Structure(NamedTuple):
     bounds: dict
 
 
+class CSR(NamedTuple):
+    """The problem as the model keeps it (``ExactCover.csr``): the compact
+    form of ``Structure``, which big problems are built from.
+
+    ``nitems`` items, the first ``nprimary`` primary; option ``j``'s items
+    are ``indices[indptr[j]:indptr[j + 1]]``, item numbers counted from
+    0 in the smallest integer type that holds them (uint8, uint16 or
+    int32; ``indptr`` int32, or int64 past 2**31 members), read-only
+    views of the model's arrays; ``colors``: a color code per member
+    (int32, 0 for none), or None when no option has a color; ``bounds``:
+    ``{item number (from 1): (u, v)}`` as in ``Structure``.
+    """
+
+    nitems: int
+    nprimary: int
+    indptr: np.ndarray
+    indices: np.ndarray
+    colors: np.ndarray | None
+    bounds: dict
+
+
 def _check_name(name, where: str):
     try:
         hash(name)
@@ -50,6 +72,76 @@ def _check_name(name, where: str):
         raise ValueError(f"{where}: item name {name!r} is not hashable") \
             from None
 
+
+def _count(name: str, value) -> int:
+    """``value`` as a number of items (an int >= 0)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {value!r}"[:200])
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return int(value)
+
+
+def _is_sparse(matrix) -> bool:
+    """True for a scipy.sparse matrix or array (without importing scipy:
+    a program that has one has scipy loaded already)."""
+    return type(matrix).__module__.startswith("scipy.sparse") and hasattr(
+        matrix, "tocsr")
+
+
+def _dense_rows(matrix):
+    """``(indptr, indices, columns)`` of a dense 0/1 matrix's rows."""
+    try:
+        a = np.asarray(matrix)
+    except ValueError:  # ragged rows
+        raise ValueError("matrix rows must all have the same length") \
+            from None
+    if a.ndim != 2:
+        raise ValueError(f"matrix must be 2-dimensional, got shape "
+                         f"{a.shape}")
+    if a.dtype.kind not in "biuf":  # None, strings, mixed objects
+        a = np.array(matrix, dtype=object)
+        for (r, c), value in np.ndenumerate(a):
+            if isinstance(value, np.generic):
+                value = value.item()
+            if isinstance(value, (str, bytes)) or value not in (0, 1):
+                raise ValueError(f"matrix entry [{r}, {c}] is {value!r};"
+                                 f" entries must be 0 or 1")
+        a = a.astype(np.int8)
+    if a.size and not np.isin(a, (0, 1)).all():
+        r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
+        raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c].item()!r}; "
+                         f"entries must be 0 or 1")
+    rows, cols = np.nonzero(a)
+    indptr = np.zeros(a.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=indptr[1:])
+    return indptr, cols, a.shape[1]
+
+
+def _sparse_rows(matrix):
+    """``(indptr, indices, columns)`` of a scipy.sparse 0/1 matrix's rows,
+    each row's columns in increasing order (as a dense matrix gives
+    them); the matrix itself is left as it was."""
+    if len(matrix.shape) != 2:
+        raise ValueError(f"matrix must be 2-dimensional, got shape "
+                         f"{matrix.shape}")
+    m = matrix.tocsr()
+    if m is matrix:
+        m = m.copy()
+    m.sum_duplicates()  # also sorts each row's columns
+    if m.dtype.kind not in "biuf":
+        raise ValueError(f"matrix entries must be 0 or 1, got "
+                         f"{m.dtype} entries")
+    bad = np.flatnonzero((m.data != 0) & (m.data != 1))
+    if len(bad):
+        t = int(bad[0])
+        r = int(np.searchsorted(m.indptr, t, side="right")) - 1
+        value = m.data[t].item()
+        raise ValueError(f"matrix entry [{r}, {m.indices[t]}] is "
+                         f"{value!r}; entries must be 0 or 1")
+    m.eliminate_zeros()
+    return m.indptr, m.indices, m.shape[1]
 
 class ExactCover:
     """An exact-cover problem: items, options, and a DLX search over them.
@@ -78,66 +170,114 @@ class ExactCover:
             if name in self._index:
                 raise ValueError(f"item {name!r} is named twice")
             self._index[name] = k + 1
-        self._members: list[int] = []
-        self._sizes: list[int] = []
-        self._options: list[tuple] = []
-        self._options_view: tuple | None = None
+        # The options, as compressed sparse rows (item numbers from 0)
+        # with their sparse colors: see dlx.compact.
+        self._store = OptionStore(len(self.items))
+        self._options_view: OptionsView | None = None
         # What the engines build from, and built (``built``): kept until
         # the problem changes.
         self._structure: Structure | None = None
         self._arrays: dict = {}
         self._runs = threading.local()
-        # Colors and multiplicities: {option: {position: color}} for
-        # colored options only, color codes from 1, and
-        # {item number: (u, v)} for bounded primary items.
-        self._option_colors: dict = {}
+        # Colors and multiplicities: {color: code} (codes from 1, kept
+        # per colored member in the store) and back (code - 1: color),
+        # and {item number: (u, v)} for bounded primary items.
         self._color_codes: dict = {}
+        self._colors: list = []
         self._bounds = validate.check_bounds(bounds, self._index,
                                              len(self.primary))
 
     # -- building -----------------------------------------------------
     @classmethod
+    def from_arrays(cls, indptr, indices, n_primary: int,
+                    n_secondary: int = 0, *, colors=None, names=None,
+                    bounds: dict | None = None) -> "ExactCover":
+        """A problem from its options as compressed sparse rows: option
+        ``i``'s items are ``indices[indptr[i]:indptr[i + 1]]``, items
+        numbered from 0, the ``n_primary`` primary items first, then the
+        ``n_secondary`` secondary ones (numpy arrays, or anything
+        ``numpy.asarray`` reads as 1-D integer arrays).
+
+        ``names`` (one per item, primary first) names the items; without
+        it they are named by number (``0 .. n_primary + n_secondary -
+        1``).  ``colors`` (one integer per entry of ``indices``, 0 for
+        none) colors secondary items; ``bounds`` as in ``ExactCover``.
+        Options may list their items in any order; an option without a
+        primary item is kept, as everywhere in the model (it can be
+        given, and is never chosen by a search), and so is one without
+        items (it covers nothing).  A ValueError names the first
+        offending option of an item out of range or listed twice, or of a
+        misplaced color.  No Python object is made per option: see
+        ``docs/bulk.md``.
+        """
+        n_primary = _count("n_primary", n_primary)
+        n_secondary = _count("n_secondary", n_secondary)
+        nitems = n_primary + n_secondary
+        if names is None:
+            primary, secondary = range(n_primary), range(n_primary, nitems)
+        else:
+            names = tuple(names)
+            if len(names) != nitems:
+                raise ValueError(f"names has {len(names)} entries for "
+                                 f"{n_primary} + {n_secondary} items")
+            primary, secondary = names[:n_primary], names[n_primary:]
+        problem = cls(primary, secondary, bounds=bounds)
+        problem.add_arrays(indptr, indices, colors=colors)
+        return problem
+
+    def add_arrays(self, indptr, indices, *, colors=None) -> range:
+        """Add options given as compressed sparse rows (as
+        ``from_arrays`` takes them: items numbered from 0 in the order of
+        ``items``); returns their numbers.  All or nothing: when one is
+        bad, none is added."""
+        indptr, indices = checked_csr(indptr, indices, len(self.items))
+        at = code = None
+        if colors is not None:
+            at, values = checked_colors(colors, indptr, indices,
+                                        len(self.primary))
+            code = self._codes_of(values)
+        first = len(self)
+        self._store.extend(indptr, indices, at, code)
+        self._changed()
+        return range(first, len(self))
+
+    def _codes_of(self, values: np.ndarray) -> np.ndarray:
+        """The color codes of ``values`` (positive integers), new colors
+        coded in the order they first appear."""
+        distinct, first, inverse = np.unique(values, return_index=True,
+                                             return_inverse=True)
+        codes = np.zeros(len(distinct), np.int32)
+        for k in np.argsort(first, kind="stable").tolist():
+            codes[k] = self._code(distinct[k].item())
+        return codes[inverse.reshape(-1)]
+
+    def _code(self, color) -> int:
+        code = self._color_codes.get(color)
+        if code is None:
+            self._colors.append(color)
+            code = self._color_codes[color] = len(self._colors)
+        return code
+
+    @classmethod
     def from_matrix(cls, matrix, secondary: int = 0) -> "ExactCover":
         """A problem from a 0/1 matrix: rows are options, columns items.
 
-        Items are named by column number; the last ``secondary`` columns are
-        secondary items.  An all-zero row is an option that covers nothing:
-        it keeps its number and is never part of a solution.
+        ``matrix`` is a 2-D array (anything ``numpy.asarray`` reads) or a
+        ``scipy.sparse`` matrix or array (CSR, CSC, COO, ...; scipy is
+        needed only to make one).  Items are named by column number; the
+        last ``secondary`` columns are secondary items.  An all-zero row
+        is an option that covers nothing: it keeps its number and is
+        never part of a solution.
         """
-        try:
-            a = np.asarray(matrix)
-        except ValueError:  # ragged rows
-            raise ValueError("matrix rows must all have the same length") \
-                from None
-        if a.ndim != 2:
-            raise ValueError(f"matrix must be 2-dimensional, got shape "
-                             f"{a.shape}")
-        if a.dtype.kind not in "biuf":  # None, strings, mixed objects
-            a = np.array(matrix, dtype=object)
-            for (r, c), value in np.ndenumerate(a):
-                if isinstance(value, np.generic):
-                    value = value.item()
-                if isinstance(value, (str, bytes)) or value not in (0, 1):
-                    raise ValueError(f"matrix entry [{r}, {c}] is {value!r};"
-                                     f" entries must be 0 or 1")
-            a = a.astype(np.int8)
-        if a.size and not np.isin(a, (0, 1)).all():
-            r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
-            raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c].item()!r}; "
-                             f"entries must be 0 or 1")
-        ncols = a.shape[1]
+        if _is_sparse(matrix):
+            indptr, indices, ncols = _sparse_rows(matrix)
+        else:
+            indptr, indices, ncols = _dense_rows(matrix)
         if not 0 <= secondary <= ncols:
             raise ValueError(f"secondary={secondary} is not between 0 and "
                              f"the {ncols} columns")
-        problem = cls(range(ncols - secondary), range(ncols - secondary, ncols))
-        rows, cols = np.nonzero(a)
-        problem._members = (cols + 1).tolist()
-        problem._sizes = np.bincount(rows, minlength=a.shape[0]).tolist()
-        names = problem.items
-        bounds = np.concatenate(([0], np.cumsum(problem._sizes)))
-        problem._options = [tuple(names[c] for c in cols[lo:hi])
-                            for lo, hi in zip(bounds[:-1], bounds[1:])]
-        return problem
+        return cls.from_arrays(indptr, indices, ncols - secondary,
+                               secondary)
 
     def add_option(self, items: Iterable[Hashable],
                    colors: dict | None = None) -> int:
@@ -146,28 +286,25 @@ class ExactCover:
         ``colors`` gives secondary items of the option a color (any
         hashable): ``{item: color}``.
         """
-        return self._add([self._checked_option(len(self._options), items,
+        return self._add([self._checked_option(len(self), items,
                                                colors)])[0]
 
     def add_options(self, options: Iterable[Iterable[Hashable]]) -> list[int]:
         """Add several options; returns their numbers.  All or nothing:
         when one is bad, none is added."""
-        first = len(self._options)
+        first = len(self)
         return self._add([self._checked_option(first + k, items, None)
                           for k, items in enumerate(options)])
 
     def _add(self, checked) -> list[int]:
         """Add options checked by ``_checked_option``."""
-        first = len(self._options)
-        for index, (names, numbers, colors) in enumerate(checked, first):
+        first = len(self)
+        store = self._store
+        for names, numbers, colors in checked:
             if colors:
-                for color in colors.values():
-                    self._color_codes.setdefault(color,
-                                                 len(self._color_codes) + 1)
-                self._option_colors[index] = colors
-            self._members.extend(numbers)
-            self._sizes.append(len(numbers))
-            self._options.append(names)
+                colors = {at: self._code(color)
+                          for at, color in colors.items()}
+            store.append([k - 1 for k in numbers], colors)
         self._changed()
         return list(range(first, first + len(checked)))
 
@@ -207,18 +344,21 @@ class ExactCover:
 
     @property
     def options(self) -> Sequence[tuple]:
-        """``options[i]`` is the tuple of item names of option ``i``."""
+        """``options[i]`` is the tuple of item names of option ``i``
+        (made when read: the model keeps item numbers, see
+        ``dlx.compact``)."""
         if self._options_view is None:
-            self._options_view = tuple(self._options)
+            indptr, indices = self._store.arrays()
+            self._options_view = OptionsView(self.items, indptr, indices)
         return self._options_view
 
     def __len__(self) -> int:
-        return len(self._options)
+        return len(self._store)
 
     def __repr__(self) -> str:
         return (f"<ExactCover: {len(self.primary)} primary + "
                 f"{len(self.secondary)} secondary items, "
-                f"{len(self._options)} options>")
+                f"{len(self)} options>")
 
     @property
     def bounds(self) -> dict:
@@ -227,16 +367,19 @@ class ExactCover:
 
     def option_colors(self, option: int) -> dict:
         """``{item: color}`` for the colored items of ``option``."""
-        names = self._options[option]
-        return {names[at]: color for at, color in
-                self._option_colors.get(option, {}).items()}
+        colored = self._store.option_colors(option)
+        if not colored:
+            return {}
+        numbers = self._store.option(option)
+        return {self.items[numbers[at]]: self._colors[code - 1]
+                for at, code in colored.items()}
 
     def option_line(self, option: int) -> str:
         """Option ``option`` as a line of Knuth's format writes it: its
         items' names, a colored one as ``name:color``."""
         colors = self.option_colors(option)
         return " ".join(str(x) if x not in colors else f"{x}:{colors[x]}"
-                        for x in self._options[option])
+                        for x in self.options[option])
 
     def solution_colors(self, solution: Iterable[int]) -> dict:
         """``{item: color}``: the color each secondary item ends with in
@@ -254,21 +397,26 @@ class ExactCover:
         ``MULTIPLICITIES`` (DLX3)."""
         if any(uv != (1, 1) for uv in self._bounds.values()):
             return MULTIPLICITIES
-        return COLORS if self._option_colors else EXACT
+        return COLORS if self._store.colored else EXACT
+
+    def csr(self) -> CSR:
+        """The problem as the model keeps it: options as compressed sparse
+        rows, item numbers from 0 in a compact type (see ``CSR``); what
+        the engines build from.  No copy of the options is made."""
+        indptr, indices = self._store.arrays()
+        return CSR(len(self.items), len(self.primary), indptr, indices,
+                   self._store.member_colors(), dict(self._bounds))
 
     def structure(self) -> Structure:
-        """The problem as numbers, what every engine builds from (built
-        once, and again after a change)."""
+        """The problem as numbers (item numbers from 1 and sizes, int64),
+        built once from ``csr()``, and again after a change."""
         if self._structure is None:
-            colors = None
-            if self._option_colors:
-                colors = validate.member_colors(
-                    self._option_colors, self._color_codes, self._sizes)
+            c = self.csr()
+            members = c.indices.astype(np.int64)
+            members += 1
             self._structure = Structure(
-                len(self.items), len(self.primary),
-                np.asarray(self._members, np.int64),
-                np.asarray(self._sizes, np.int64), colors,
-                dict(self._bounds))
+                c.nitems, c.nprimary, members,
+                np.diff(c.indptr).astype(np.int64), c.colors, c.bounds)
         return self._structure
 
     def built(self, key: str, build):
@@ -321,10 +469,10 @@ class ExactCover:
                     option, (int, np.integer)):
                 raise TypeError(f"given option {option!r} is not an option "
                                 f"number"[:200])
-            if not 0 <= option < len(self._options):
+            if not 0 <= option < len(self):
                 raise ValueError(f"given option {option} does not exist "
-                                 f"(there are {len(self._options)})")
-            if not self._sizes[option]:
+                                 f"(there are {len(self)})")
+            if not self._store.size(option):
                 raise ValueError(EMPTY_GIVEN.format(option))
             options.append(int(option))
         return options
@@ -333,22 +481,24 @@ class ExactCover:
         """``given_options``'s checks over a flat int64 array of option
         numbers at once (a batch's givens): a ValueError names the first
         that does not exist or covers nothing."""
-        noptions = len(self._options)
+        noptions = len(self)
         if not len(flat):
             return
         if flat.min() < 0 or flat.max() >= noptions:
             bad = flat[(flat < 0) | (flat >= noptions)][0]
             raise ValueError(f"given option {bad} does not exist (there are "
                              f"{noptions})")
-        sizes = self.structure().sizes[flat]
+        indptr = self._store.arrays()[0]
+        sizes = indptr[flat + 1] - indptr[flat]
         if not sizes.all():
             raise ValueError(EMPTY_GIVEN.format(flat[sizes == 0][0]))
 
     def to_matrix(self) -> np.ndarray:
         """The 0/1 matrix (options x items, primary columns first)."""
-        a = np.zeros((len(self._options), len(self.items)), np.int8)
-        rows = np.repeat(np.arange(len(self._sizes)), self._sizes)
-        a[rows, np.asarray(self._members, np.int64) - 1] = 1
+        indptr, indices = self._store.arrays()
+        a = np.zeros((len(self), len(self.items)), np.int8)
+        rows = np.repeat(np.arange(len(self)), np.diff(indptr))
+        a[rows, indices] = 1
         return a
 
     # -- solving ---

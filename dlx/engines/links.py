@@ -17,10 +17,50 @@ import time
 
 import numpy as np
 
+from ..kernels import build as B
 from ..kernels import links as K
 from .base import (EXACT, NO_LIMIT, OUT_OF_NODES, Engine, JobResult, Run,
                    Top)
 from .threads import batch_chunks, flat_paths, run_tasks
+
+
+class NodeOptions:
+    """The option of each node, ``self[nodes]`` (an int for one node, an
+    int32 array for an array of them; -1 for a header or a spacer),
+    looked up in ``option_start`` (each option's first node) rather than
+    kept per node: four bytes a node less, a binary search per lookup
+    (only solutions' nodes are looked up).  Both layouts put one spacer
+    between options, so option ``j``'s nodes end before ``option_start[j
+    + 1] - 1``; ``last`` is the last spacer."""
+
+    __slots__ = ("start", "last")
+
+    def __init__(self, option_start: np.ndarray, last: int):
+        self.start = option_start
+        self.last = last
+
+    def __getitem__(self, nodes):
+        nodes = np.asarray(nodes)
+        start = self.start
+        m = len(start)
+        j = np.searchsorted(start, nodes, side="right") - 1
+        if m:
+            after = np.where(j + 1 < m, start[np.minimum(j + 1, m - 1)],
+                             self.last + 1)
+            j = np.where((j >= 0) & (nodes < after - 1), j, -1)
+        j = j.astype(np.int32)
+        return int(j) if j.ndim == 0 else j
+
+    def __len__(self) -> int:
+        return self.last + 1
+
+
+def check_nodes(total: int) -> None:
+    """The kernels' int32 arrays can number ``total`` nodes, or a
+    ValueError says the problem is too big for them."""
+    if total > np.iinfo(np.int32).max:
+        raise ValueError(f"the problem needs {total:,} nodes; the search's "
+                         f"int32 arrays hold at most 2,147,483,647")
 
 
 class Links:
@@ -39,66 +79,35 @@ class Links:
         (its nodes point to themselves), as Knuth's programs ignore it: no
         search can choose it, and covering its items does not count it.
         """
-        n = nitems
-        m = len(sizes)
-        owner = np.repeat(np.arange(m), sizes)
-        all_members, all_owner = members, owner
-        linked = np.zeros(m, bool)
-        linked[owner[members <= nprimary]] = True
-        if not linked.all():
-            members = members[linked[owner]]
-        total = n + 1 + len(all_members) + m + 1
-        # Node numbers: option j's first node is n + 2 + start_j + j.
-        starts = np.zeros(m + 1, np.int64)
-        np.cumsum(sizes, out=starts[1:])
-        first = n + 2 + starts[:-1] + np.arange(m)
-        spacers = np.empty(m + 1, np.int64)
-        spacers[0] = n + 1
-        spacers[1:] = first + sizes
-        node_of_all = np.arange(len(all_members)) + n + 2 + all_owner
-        node_of_member = node_of_all
-        if len(members) < len(all_members):
-            node_of_member = node_of_all[linked[all_owner]]
+        indptr = np.zeros(len(sizes) + 1, np.int64)
+        np.cumsum(sizes, out=indptr[1:])
+        self._build(nitems, nprimary, indptr, np.asarray(members), 0, colors)
 
+    @classmethod
+    def from_csr(cls, csr) -> "Links":
+        """Build from a problem's ``csr()`` (its colors included)."""
+        links = cls.__new__(cls)
+        links._build(csr.nitems, csr.nprimary, csr.indptr, csr.indices, 1,
+                     csr.colors)
+        return links
+
+    def _build(self, nitems, nprimary, indptr, indices, base, colors):
+        """Item ``k`` of member ``t`` is ``indices[t] + base``, from 1;
+        option ``j`` is ``indices[indptr[j]:indptr[j + 1]]`` (the walk of
+        ``dlx.kernels.build.link_options``)."""
+        n = nitems
+        m = len(indptr) - 1
+        total = n + 1 + len(indices) + m + 1
+        check_nodes(total)
         top = np.zeros(total, np.int32)
         ulink = np.zeros(total, np.int32)
         dlink = np.zeros(total, np.int32)
-        top[node_of_all] = all_members
-        if len(members) < len(all_members):  # unlinked nodes: self-loops
-            ulink[node_of_all] = node_of_all
-            dlink[node_of_all] = node_of_all
-        top[spacers] = -np.arange(m + 1)
-        # Vertical lists: each item's nodes in option order, closed through
-        # the header node (item k's header is node k).
-        order = np.argsort(members, kind="stable")
-        nodes_sorted = node_of_member[order]
-        items_sorted = members[order]
-        length = np.bincount(members, minlength=n + 2).astype(np.int32)
-        length[0] = 0
-        length[n + 1] = 0
-        ulink[: n + 1] = np.arange(n + 1)
-        dlink[: n + 1] = np.arange(n + 1)
-        if len(members):
-            is_head = np.ones(len(members), bool)
-            is_head[1:] = items_sorted[1:] != items_sorted[:-1]
-            is_tail = np.ones(len(members), bool)
-            is_tail[:-1] = is_head[1:]
-            prev = np.empty(len(members), np.int64)
-            prev[1:] = nodes_sorted[:-1]
-            prev[is_head] = items_sorted[is_head]
-            nxt = np.empty(len(members), np.int64)
-            nxt[:-1] = nodes_sorted[1:]
-            nxt[is_tail] = items_sorted[is_tail]
-            ulink[nodes_sorted] = prev
-            dlink[nodes_sorted] = nxt
-            dlink[items_sorted[is_head]] = nodes_sorted[is_head]
-            ulink[items_sorted[is_tail]] = nodes_sorted[is_tail]
-        # Spacers: ulink = first node of the option above, dlink = last node
-        # of the option below.
-        ulink[spacers[1:]] = first
-        dlink[spacers[:-1]] = first + sizes - 1
-        ulink[spacers[0]] = 0
-        dlink[spacers[-1]] = 0
+        length = np.zeros(n + 2, np.int32)
+        B.link_options(indptr, indices, base, n, nprimary, top, ulink,
+                       dlink, length)
+        # Option j's first node is n + 2 + indptr[j] + j.
+        first = np.arange(n + 2, n + 2 + m, dtype=np.int32)
+        first += indptr[:-1]
 
         # Item lists: primary 1..nprimary around root 0, secondary around
         # root n+1.
@@ -109,17 +118,17 @@ class Links:
             rlink[ring] = np.roll(ring, -1)
             llink[ring] = np.roll(ring, 1)
 
-        option_of = np.full(total, -1, np.int32)
-        option_of[node_of_all] = all_owner
         self.color = None
         if colors is not None:
+            # Member nodes are the nodes past the first spacer whose top
+            # is an item (spacers have top <= 0), in member order.
             self.color = np.zeros(total, np.int32)
-            self.color[node_of_all] = colors
+            self.color[n + 2:][top[n + 2:] > 0] = colors
         self.llink, self.rlink = llink, rlink
         self.ulink, self.dlink, self.top = ulink, dlink, top
         self.length = length
-        self.option_of = option_of
-        self.option_start = first.astype(np.int32)
+        self.option_start = first
+        self.option_of = NodeOptions(first, total - 1)
         self.nprimary = nprimary
 
     def copy_arrays(self):
@@ -417,8 +426,7 @@ class DLX1(Engine):
     hands_back = True
 
     def build(self, problem) -> Links:
-        s = problem.structure()
-        return Links(s.nitems, s.nprimary, s.members, s.sizes)
+        return Links.from_csr(problem.csr())
 
     def load(self, *parts):
         load_kernels(*("steps" if part == "split" else part

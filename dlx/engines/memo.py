@@ -248,8 +248,7 @@ class Memo(Engine):
     arrays_key = "dlx1"
 
     def build(self, problem) -> Links:
-        s = problem.structure()
-        return Links(s.nitems, s.nprimary, s.members, s.sizes)
+        return Links.from_csr(problem.csr())
 
     def load(self, *parts):
         load_memo_kernels()
