@@ -46,6 +46,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OURS = os.path.dirname(HERE)
 
 GROUPS, GROUP_SIZE, OPTION_SIZE = 1000, 20, 5
+# The size of the warm-up runs.
+WARM = 5000
 
 
 def planted(noptions: int, seed: int = 1):
@@ -154,21 +156,6 @@ out.update(model_seconds=t1 - t0, solve_seconds=t2 - t1,
 print(json.dumps(out))
 """
 
-WARM = r"""
-import sys
-sys.path.insert(0, sys.argv[1])
-import numpy as np
-import dlx
-p = dlx.ExactCover.from_arrays(np.array([0, 1, 2]), np.array([0, 1]), 2) \
-    if hasattr(dlx.ExactCover, "from_arrays") else None
-if p is not None:
-    p.solve()
-q = dlx.loads("a b\na\nb\n")
-q.add_options([["a", "b"]])
-q.solve()
-"""
-
-
 def child(tree: str, how: str, n: int, path: str = "") -> dict:
     result = subprocess.run(
         [sys.executable, "-c", CHILD, tree, HERE, how, str(n), path],
@@ -199,8 +186,15 @@ def main(argv=None) -> None:
     parser.add_argument("--out", help="append the table to this file")
     args = parser.parse_args(argv)
     trees = [("ours", OURS)] + ([("base", args.base)] if args.base else [])
-    for _, tree in trees:
-        subprocess.run([sys.executable, "-c", WARM, tree], check=True)
+    # The warm-up: numba compiles (or loads) every kernel these paths
+    # use, for the same array types, in each tree.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "small.dlx")
+        write_dlx(path, WARM)
+        for _, tree in trees:
+            for how in ("arrays", "lists", "file"):
+                if how != "arrays" or tree == OURS:
+                    child(tree, how, WARM, path)
     lines = ["| path | tree | options | model (s) | solve (s) | total (s) "
              "| peak (MiB) | model B/opt | peak B/opt |",
              "|---|---|---|---|---|---|---|---|---|"]

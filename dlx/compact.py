@@ -27,6 +27,7 @@ user (``ExactCover.from_arrays``) without a Python loop per option: one
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import accumulate
 
 import numpy as np
 
@@ -66,11 +67,13 @@ class Growing:
     __slots__ = ("buffer", "size")
 
     def __init__(self, dtype, values=None):
-        self.buffer = np.zeros(0 if values is None else len(values), dtype)
-        self.size = 0
-        if values is not None:
-            self.buffer[:] = values
-            self.size = len(values)
+        """Empty, or holding ``values`` (an array of type ``dtype``, taken
+        over without a copy)."""
+        if values is None:
+            self.buffer = np.zeros(0, dtype)
+        else:
+            self.buffer = np.asarray(values, dtype)
+        self.size = len(self.buffer)
 
     @property
     def dtype(self) -> np.dtype:
@@ -110,9 +113,8 @@ class OptionStore:
     """The options of one problem as compressed sparse rows (see the
     module's docstring), with their sparse colors.
 
-    ``append`` takes one option (a list of item numbers from 0 and
-    ``{position in the option: color code}``), ``extend`` many as
-    checked arrays; ``arrays()`` hands out ``(indptr, indices)`` and
+    ``append`` takes options as lists (item numbers from 1, as the model
+    numbers them, and their sizes), ``extend`` as checked arrays; ``arrays()`` hands out ``(indptr, indices)`` and
     ``colors()`` ``(positions, codes)``, read-only views of the store.
     """
 
@@ -137,16 +139,22 @@ class OptionStore:
     def nmembers(self) -> int:
         return self.indices.size + len(self.pending)
 
-    def append(self, numbers: list[int], colors: dict | None = None) -> None:
-        """Add one option: ``numbers`` its items (from 0), ``colors``
-        ``{position: code}`` for its colored members."""
+    def append(self, numbers: list[int], sizes: list[int],
+               colors: dict) -> None:
+        """Add options: ``sizes`` of them, their items ``numbers`` one
+        after another (counted from 1, as ``ExactCover`` numbers them),
+        ``colors`` ``{option (from 0 here): {position: code}}`` for the
+        colored ones."""
         if colors:
             at = self.nmembers
-            for position, code in colors.items():
-                self.pending_at.append(at + position)
-                self.pending_code.append(code)
+            offsets = [0]
+            offsets.extend(accumulate(sizes))
+            for k, option in colors.items():
+                for position, code in option.items():
+                    self.pending_at.append(at + offsets[k] + position)
+                    self.pending_code.append(code)
         self.pending.extend(numbers)
-        self.pending_sizes.append(len(numbers))
+        self.pending_sizes.extend(sizes)
         if len(self.pending) >= PENDING:
             self.flush()
 
@@ -156,6 +164,7 @@ class OptionStore:
             return
         sizes = np.asarray(self.pending_sizes, np.int64)
         numbers = np.asarray(self.pending, np.int64)
+        numbers -= 1
         self._put(sizes, numbers)
         if self.pending_at:
             self.color_at.extend(np.asarray(self.pending_at, np.int64))

@@ -41,7 +41,7 @@ from __future__ import annotations
 import io
 import os
 import re
-from itertools import compress, repeat
+from itertools import compress
 from typing import IO, Iterable, Union
 
 import numpy as np
@@ -305,10 +305,12 @@ def _plain_block(block: str, index: dict):
                                                      len(starts))))
         tokens = list(compress(tokens, keep.tolist()))
         line = line[keep]
-    numbers = np.fromiter(map(index.get, tokens, repeat(-1)), np.int32,
-                          len(tokens))
-    if len(numbers) and numbers.min() < 0:  # an unknown item
+    try:
+        numbers = np.array(list(map(index.__getitem__, tokens)), np.int32)
+    except KeyError:  # an unknown item
         return None
+    if not len(line):  # blank or comment lines only
+        return np.zeros(0, np.int64), numbers
     cuts = np.flatnonzero(line[1:] != line[:-1]) + 1
     sizes = np.diff(np.concatenate(([0], cuts, [len(line)])))
     return sizes, numbers

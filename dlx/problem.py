@@ -299,31 +299,51 @@ class ExactCover:
     def _add(self, checked) -> list[int]:
         """Add options checked by ``_checked_option``."""
         first = len(self)
-        store = self._store
-        for names, numbers, colors in checked:
+        numbers, sizes, colored = [], [], {}
+        for k, (_, option, colors) in enumerate(checked):
+            numbers.extend(option)
+            sizes.append(len(option))
             if colors:
-                colors = {at: self._code(color)
-                          for at, color in colors.items()}
-            store.append([k - 1 for k in numbers], colors)
+                colored[k] = {at: self._code(color)
+                              for at, color in colors.items()}
+        self._store.append(numbers, sizes, colored)
         self._changed()
         return list(range(first, first + len(checked)))
 
     def _checked_option(self, index: int, items, colors):
         """``(names, item numbers, colors)`` of option ``index``, or
         ValueError."""
-        where = f"option {index}"
         if isinstance(items, (str, bytes)) and not all(
                 ch in self._index for ch in items):
-            raise ValueError(f"{where} {items!r}: a string is read as one "
-                             f"item per character; pass a list of names")
+            raise ValueError(f"option {index} {items!r}: a string is read "
+                             f"as one item per character; pass a list of "
+                             f"names")
         try:
             names = tuple(items)
         except TypeError:
-            raise ValueError(f"{where}: {items!r} is not an iterable of "
-                             f"items") from None
+            raise ValueError(f"option {index}: {items!r} is not an iterable "
+                             f"of items") from None
         if not names:
-            raise ValueError(f"{where} is empty; every option needs at "
-                             f"least one item")
+            raise ValueError(f"option {index} is empty; every option needs "
+                             f"at least one item")
+        # One lookup per name at C speed; anything amiss (an unhashable,
+        # unknown or repeated name) goes the long way, which says what.
+        try:
+            numbers = list(map(self._index.get, names))
+        except TypeError:
+            numbers = None
+        if numbers is None or None in numbers or \
+                len(set(numbers)) != len(numbers):
+            numbers = self._item_numbers(names, f"option {index}")
+        if colors:
+            colors = validate.check_colors(colors, names, self._index,
+                                           len(self.primary),
+                                           f"option {index}")
+        return names, numbers, colors
+
+    def _item_numbers(self, names: tuple, where: str) -> list[int]:
+        """The item numbers of ``names``, or ValueError naming the first
+        that is unhashable, unknown or repeated."""
         numbers = []
         seen = set()
         for name in names:
@@ -337,10 +357,7 @@ class ExactCover:
                                  f"appears twice")
             seen.add(k)
             numbers.append(k)
-        if colors:
-            colors = validate.check_colors(colors, names, self._index,
-                                           len(self.primary), where)
-        return names, numbers, colors
+        return numbers
 
     @property
     def options(self) -> Sequence[tuple]:

@@ -53,13 +53,16 @@ def has_primary(indptr, indices, base, nprimary, j):
 
 @njit(cache=True)
 def link_options(indptr, indices, base, nitems, nprimary, top, ulink,
-                 dlink, length):
+                 dlink, length, fill_top):
     """Fill DLX1's node arrays (``top``, ``ulink``, ``dlink``, zeros of
     length ``nitems + 1 + members + options + 1``) and ``length`` (zeros,
     ``nitems + 2``): option ``j``'s first node is ``nitems + 2 +
     indptr[j] + j``, a spacer before each option and after the last (the
     first spacer is node ``nitems + 1``), each item's vertical list its
-    options in order through its header node."""
+    options in order through its header node.  ``ulink`` and ``dlink``
+    may come uninitialised (every entry is written); ``top`` is written
+    only when ``fill_top`` (else it is read-only here, and may be shared
+    by threads)."""
     n = nitems
     for k in range(n + 1):
         ulink[U(k)] = k
@@ -74,7 +77,8 @@ def link_options(indptr, indices, base, nitems, nprimary, top, ulink,
         for t in range(lo, hi):
             x = first + (t - lo)
             k = indices[U(t)] + base
-            top[U(x)] = k
+            if fill_top:
+                top[U(x)] = k
             if linked:  # below the last node of item k's list
                 last = ulink[U(k)]
                 ulink[U(x)] = last
@@ -87,7 +91,8 @@ def link_options(indptr, indices, base, nitems, nprimary, top, ulink,
                 dlink[U(x)] = x
         dlink[U(spacer)] = first + (hi - lo) - 1  # the last node below
         spacer = first + (hi - lo)
-        top[U(spacer)] = -(j + 1)
+        if fill_top:
+            top[U(spacer)] = -(j + 1)
         ulink[U(spacer)] = first  # the first node above
     dlink[U(spacer)] = 0
 
