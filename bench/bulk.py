@@ -25,9 +25,9 @@ kernels in that tree:
   (items ``i0 ... i19999``), then ``solve()``; with ``--base``, the old
   tree's ``load`` too.
 
-``model B/opt`` is what the problem keeps per option (the growth of the
-resident set while building the model, over the options), ``peak``
-the process's peak resident set.  Every first solution is checked to be
+``model B/opt`` is what the problem keeps per option (measured by
+``tracemalloc`` in a second run of the same build: Python objects and
+numpy arrays alike), ``peak`` the process's peak resident set.  Every first solution is checked to be
 an exact cover (outside the timings).
 """
 
@@ -104,42 +104,44 @@ def write_dlx(path: str, noptions: int) -> None:
 
 
 CHILD = r"""
-import json, os, resource, sys, time
+import json, os, resource, sys, time, tracemalloc
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[2])
 import numpy as np
 import dlx
 import bulk
 
-def rss():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-how, n = sys.argv[3], int(sys.argv[4])
+how, n, path, traced = sys.argv[3], int(sys.argv[4]), sys.argv[5], \
+    sys.argv[6] == "bytes"
 out = {}
-if how == "file":
-    before = rss()
-    t0 = time.perf_counter()
-    p = dlx.load(sys.argv[5])
-    t1 = time.perf_counter()
-else:
+if how != "file":
     indptr, indices, nitems = bulk.planted(n)
     if how == "lists":
         lists = indices.reshape(-1, bulk.OPTION_SIZE).tolist()
         del indptr, indices
-        before = rss()
-        t0 = time.perf_counter()
-        p = dlx.ExactCover(range(nitems))
-        p.add_options(lists)
-        t1 = time.perf_counter()
-        del lists
-    else:
-        before = rss()
-        t0 = time.perf_counter()
-        p = dlx.ExactCover.from_arrays(indptr, indices, nitems)
-        t1 = time.perf_counter()
-        del indptr, indices
-model = rss() - before
+if traced:  # what the problem keeps, not timed (tracemalloc is slow)
+    if hasattr(dlx.ExactCover, "from_arrays"):
+        # numba's first call makes its own Python objects: not the model's
+        dlx.ExactCover.from_arrays(*bulk.planted(bulk.WARM)[:2],
+                                   bulk.GROUPS * bulk.GROUP_SIZE)
+    tracemalloc.start()
+t0 = time.perf_counter()
+if how == "file":
+    p = dlx.load(path)
+elif how == "lists":
+    p = dlx.ExactCover(range(nitems))
+    p.add_options(lists)
+else:
+    p = dlx.ExactCover.from_arrays(indptr, indices, nitems)
+t1 = time.perf_counter()
+if how == "lists":
+    del lists
+elif how == "arrays":
+    del indptr, indices
+if traced:
+    print(json.dumps({"model": tracemalloc.get_traced_memory()[0],
+                      "options": len(p)}))
+    sys.exit()
 solution = p.solve()
 t2 = time.perf_counter()
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
@@ -151,18 +153,29 @@ for k in solution:
         covered[position[name]] += 1
 assert (covered[:len(p.primary)] == 1).all(), "not an exact cover"
 out.update(model_seconds=t1 - t0, solve_seconds=t2 - t1,
-           total=t2 - t0, peak=peak, model=model, options=len(p),
+           total=t2 - t0, peak=peak, options=len(p),
            nodes=p.stats.nodes, updates=p.stats.updates)
 print(json.dumps(out))
 """
 
-def child(tree: str, how: str, n: int, path: str = "") -> dict:
+
+def child(tree: str, how: str, n: int, path: str = "",
+          traced: bool = False) -> dict:
     result = subprocess.run(
-        [sys.executable, "-c", CHILD, tree, HERE, how, str(n), path],
+        [sys.executable, "-c", CHILD, tree, HERE, how, str(n), path,
+         "bytes" if traced else "time"],
         capture_output=True, text=True, check=False)
     if result.returncode:
         raise RuntimeError(f"{how} {n} in {tree}: {result.stderr}")
     return json.loads(result.stdout)
+
+
+def measured(tree: str, how: str, n: int, path: str = "") -> dict:
+    """The figures of one run, and the model's bytes per option from a
+    second (traced) run of the same build."""
+    r = child(tree, how, n, path)
+    r["model"] = child(tree, how, n, path, traced=True)["model"]
+    return r
 
 
 def row(label: str, tree: str, r: dict) -> str:
@@ -201,14 +214,14 @@ def main(argv=None) -> None:
     if args.base:
         for n in args.lists:
             lines.append(row("add_options (lists)", "base",
-                             child(args.base, "lists", n)))
+                             measured(args.base, "lists", n)))
             print(lines[-1], flush=True)
     for n in args.lists:
         lines.append(row("add_options (lists)", "ours",
-                         child(OURS, "lists", n)))
+                         measured(OURS, "lists", n)))
         print(lines[-1], flush=True)
     for n in args.sizes:
-        lines.append(row("from_arrays", "ours", child(OURS, "arrays", n)))
+        lines.append(row("from_arrays", "ours", measured(OURS, "arrays", n)))
         print(lines[-1], flush=True)
     for n in args.file:
         with tempfile.TemporaryDirectory() as tmp:
@@ -217,7 +230,7 @@ def main(argv=None) -> None:
             for label, tree in trees:
                 lines.append(row(f"load (file, {os.path.getsize(path) >> 20}"
                                  f" MiB)", label,
-                                 child(tree, "file", n, path)))
+                                 measured(tree, "file", n, path)))
                 print(lines[-1], flush=True)
     if args.out:
         with open(args.out, "a") as f:

@@ -322,16 +322,16 @@ class OptionsView(Sequence):
 
 
 def _integers(name: str, values) -> np.ndarray:
+    """``values`` as a 1-D integer array (no copy when it is one)."""
     a = np.asarray(values)
     if a.ndim != 1:
         raise ValueError(f"{name} must be 1-dimensional, got shape "
                          f"{a.shape}")
-    if a.dtype.kind not in "iu" and not (a.dtype.kind == "f" and a.size == 0
-                                         or a.dtype == object and not a.size):
-        raise TypeError(f"{name} must be an array of integers, got "
-                        f"{a.dtype}")
-    if a.dtype.kind not in "iu":  # an empty list
-        a = a.astype(np.int64)
+    if a.dtype.kind not in "iu":
+        if a.size:
+            raise TypeError(f"{name} must be an array of integers, got "
+                            f"{a.dtype}")
+        a = a.astype(np.int64)  # [] reads as float64
     return a
 
 

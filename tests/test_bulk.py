@@ -364,11 +364,15 @@ def test_big_links_build_each_runs_arrays_as_a_copy_would(problem):
     kept = Links.from_csr(p.csr())
     lean = Links.from_csr(p.csr())
     assert lean.rows is None  # small: a pristine set is kept
+    nodes = np.arange(len(kept.top))
     L.KEEP_NODES, keep = -1, L.KEEP_NODES
     try:
         lean = Links.from_csr(p.csr())
+        searched = lean.option_of[nodes]  # a binary search, no table
+        assert lean.option_of.table is None
     finally:
         L.KEEP_NODES = keep
+    assert np.array_equal(searched, kept.option_of[nodes])
     assert lean.ulink is None and lean.dlink is None
     for a, b in zip(kept.copy_arrays(), lean.copy_arrays()):
         assert np.array_equal(a, b)
@@ -424,7 +428,8 @@ def test_dlx1_arrays_are_those_of_the_kernels_docstring():
 
 NAMES = st.text(st.characters(min_codepoint=33, max_codepoint=126,
                               blacklist_characters="|:"),
-                min_size=1, max_size=3)
+                min_size=1, max_size=3).filter(
+                    lambda name: not name.startswith("//"))  # a comment
 
 
 def slow_loads(text, **kwargs):
@@ -508,3 +513,16 @@ def test_a_big_plain_file_is_read_in_blocks(tmp_path, monkeypatch):
     q = ExactCover.from_arrays(*csr(options), 30,
                                names=[f"i{k}" for k in range(30)])
     same_problem(p, q)
+
+
+# -- the page ---------------------------------------------------------------
+
+def test_the_bulk_page_runs():
+    import doctest
+    from pathlib import Path
+    if scipy is None:  # pragma: no cover - the page builds a sparse matrix
+        pytest.skip("scipy is not installed")
+    page = Path(__file__).resolve().parent.parent / "docs" / "bulk.md"
+    failures, tried = doctest.testfile(str(page), module_relative=False,
+                                       optionflags=doctest.ELLIPSIS)
+    assert tried >= 10 and failures == 0

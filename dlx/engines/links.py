@@ -1,8 +1,10 @@
 """DLX1, Knuth's dancing links for plain exact cover: the engine.
 
 ``Links`` builds Knuth's DLX1 arrays (see ``dlx.kernels.links``) from the
-problem's structure: item numbers option after option (``members``,
-1-based) and the number of items in each option (``sizes``).
+problem's options as compressed sparse rows (``ExactCover.csr``), in one
+pass of ``dlx.kernels.build``, or from its structure (item numbers option
+after option, ``members``, 1-based, and ``sizes``); ``NodeOptions`` tells
+the option of a node.
 ``LinksRun`` is one search over a private copy of them, ``run_batch`` runs
 ``solve_batch`` over many instances on threads, ``LinksTop`` walks the top
 of the tree one node at a time (to split it into jobs), ``run_job`` counts
@@ -26,21 +28,25 @@ from .threads import batch_chunks, flat_paths, run_tasks
 
 class NodeOptions:
     """The option of each node, ``self[nodes]`` (an int for one node, an
-    int32 array for an array of them; -1 for a header or a spacer),
-    looked up in ``option_start`` (each option's first node) rather than
-    kept per node: four bytes a node less, a binary search per lookup
-    (only solutions' nodes are looked up).  Both layouts put one spacer
-    between options, so option ``j``'s nodes end before ``option_start[j
-    + 1] - 1``; ``last`` is the last spacer."""
+    int32 array for an array of them; -1 for a header or a spacer).
 
-    __slots__ = ("start", "last")
+    A problem of at most ``KEEP_NODES`` nodes makes the table of every
+    node's option at its first lookup (a batch decodes thousands of
+    solutions at once); a bigger one looks nodes up in ``option_start``
+    (each option's first node) instead of keeping four bytes a node: a
+    binary search per node, and only the solutions' nodes are looked up.
+    Both layouts put one spacer between options, so option ``j``'s nodes
+    end before ``option_start[j + 1] - 1``; ``last`` is the last spacer.
+    """
+
+    __slots__ = ("start", "last", "table")
 
     def __init__(self, option_start: np.ndarray, last: int):
         self.start = option_start
         self.last = last
+        self.table = None
 
-    def __getitem__(self, nodes):
-        nodes = np.asarray(nodes)
+    def _search(self, nodes: np.ndarray) -> np.ndarray:
         start = self.start
         m = len(start)
         j = np.searchsorted(start, nodes, side="right") - 1
@@ -48,8 +54,15 @@ class NodeOptions:
             after = np.where(j + 1 < m, start[np.minimum(j + 1, m - 1)],
                              self.last + 1)
             j = np.where((j >= 0) & (nodes < after - 1), j, -1)
-        j = j.astype(np.int32)
-        return int(j) if j.ndim == 0 else j
+        return j.astype(np.int32)
+
+    def __getitem__(self, nodes):
+        table = self.table
+        if table is None and self.last < KEEP_NODES:
+            table = self.table = self._search(np.arange(self.last + 1))
+        j = self._search(np.asarray(nodes)) if table is None else \
+            table[nodes]
+        return int(j) if np.ndim(j) == 0 else j
 
     def __len__(self) -> int:
         return self.last + 1
