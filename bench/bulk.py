@@ -27,8 +27,8 @@ kernels in that tree:
 
 ``model B/opt`` is what the problem keeps per option (measured by
 ``tracemalloc`` in a second run of the same build: Python objects and
-numpy arrays alike), ``peak`` the process's peak resident set.  Every first solution is checked to be
-an exact cover (outside the timings).
+numpy arrays alike), ``peak`` the process's peak resident set.  Every
+first solution is checked to be an exact cover (outside the timings).
 """
 
 from __future__ import annotations

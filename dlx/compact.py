@@ -34,7 +34,7 @@ import numpy as np
 from .kernels import build as B
 
 __all__ = ["item_dtype", "Growing", "OptionStore", "OptionsView",
-           "checked_csr", "checked_colors"]
+           "checked_csr", "checked_colors", "matrix_rows"]
 
 INT32_MAX = np.iinfo(np.int32).max
 
@@ -114,8 +114,9 @@ class OptionStore:
     module's docstring), with their sparse colors.
 
     ``append`` takes options as lists (item numbers from 1, as the model
-    numbers them, and their sizes), ``extend`` as checked arrays; ``arrays()`` hands out ``(indptr, indices)`` and
-    ``colors()`` ``(positions, codes)``, read-only views of the store.
+    numbers them, and their sizes), ``extend`` as checked arrays;
+    ``arrays()`` hands out ``(indptr, indices)`` and ``colors()``
+    ``(positions, codes)``, read-only views of the store.
     """
 
     __slots__ = ("nitems", "indptr", "indices", "color_at", "color_code",
@@ -410,3 +411,74 @@ def checked_colors(colors, indptr: np.ndarray, indices: np.ndarray,
         raise ValueError(f"option {j}: color {colors[t]} for primary item "
                          f"{indices[t]}; only secondary items take colors")
     return at, values
+
+
+def _is_sparse(matrix) -> bool:
+    """True for a scipy.sparse matrix or array (without importing scipy:
+    a program that has one has scipy loaded already)."""
+    return type(matrix).__module__.startswith("scipy.sparse") and hasattr(
+        matrix, "tocsr")
+
+
+def _dense_rows(matrix):
+    """``(indptr, indices, columns)`` of a dense 0/1 matrix's rows."""
+    try:
+        a = np.asarray(matrix)
+    except ValueError:  # ragged rows
+        raise ValueError("matrix rows must all have the same length") \
+            from None
+    if a.ndim != 2:
+        raise ValueError(f"matrix must be 2-dimensional, got shape "
+                         f"{a.shape}")
+    if a.dtype.kind not in "biuf":  # None, strings, mixed objects
+        a = np.array(matrix, dtype=object)
+        for (r, c), value in np.ndenumerate(a):
+            if isinstance(value, np.generic):
+                value = value.item()
+            if isinstance(value, (str, bytes)) or value not in (0, 1):
+                raise ValueError(f"matrix entry [{r}, {c}] is {value!r};"
+                                 f" entries must be 0 or 1")
+        a = a.astype(np.int8)
+    if a.size and not np.isin(a, (0, 1)).all():
+        r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
+        raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c].item()!r}; "
+                         f"entries must be 0 or 1")
+    rows, cols = np.nonzero(a)
+    indptr = np.zeros(a.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=indptr[1:])
+    return indptr, cols, a.shape[1]
+
+
+def _sparse_rows(matrix):
+    """``(indptr, indices, columns)`` of a scipy.sparse 0/1 matrix's rows,
+    each row's columns in increasing order (as a dense matrix gives
+    them); the matrix itself is left as it was."""
+    if len(matrix.shape) != 2:
+        raise ValueError(f"matrix must be 2-dimensional, got shape "
+                         f"{matrix.shape}")
+    m = matrix.tocsr()
+    if m is matrix:
+        m = m.copy()
+    m.sum_duplicates()  # also sorts each row's columns
+    if m.dtype.kind not in "biuf":
+        raise ValueError(f"matrix entries must be 0 or 1, got "
+                         f"{m.dtype} entries")
+    bad = np.flatnonzero((m.data != 0) & (m.data != 1))
+    if len(bad):
+        t = int(bad[0])
+        r = int(np.searchsorted(m.indptr, t, side="right")) - 1
+        value = m.data[t].item()
+        raise ValueError(f"matrix entry [{r}, {m.indices[t]}] is "
+                         f"{value!r}; entries must be 0 or 1")
+    m.eliminate_zeros()
+    return m.indptr, m.indices, m.shape[1]
+
+
+def matrix_rows(matrix):
+    """``(indptr, indices, columns)``: the rows of a 0/1 matrix (a dense
+    array, anything ``numpy.asarray`` reads, or a scipy.sparse matrix or
+    array) as compressed sparse rows, each row's columns in increasing
+    order, or a ValueError naming the first entry that is not 0 or 1."""
+    if _is_sparse(matrix):
+        return _sparse_rows(matrix)
+    return _dense_rows(matrix)

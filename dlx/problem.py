@@ -16,7 +16,8 @@ from typing import Hashable, Iterable, Iterator, NamedTuple, Sequence
 import numpy as np
 
 from . import validate
-from .compact import OptionStore, OptionsView, checked_colors, checked_csr
+from .compact import (OptionStore, OptionsView, checked_colors, checked_csr,
+                      matrix_rows)
 from .engines import COLORS, EXACT, MULTIPLICITIES
 from .services import search
 from .services.batch import BatchResult
@@ -82,66 +83,6 @@ def _count(name: str, value) -> int:
         raise ValueError(f"{name} must be >= 0, got {value}")
     return int(value)
 
-
-def _is_sparse(matrix) -> bool:
-    """True for a scipy.sparse matrix or array (without importing scipy:
-    a program that has one has scipy loaded already)."""
-    return type(matrix).__module__.startswith("scipy.sparse") and hasattr(
-        matrix, "tocsr")
-
-
-def _dense_rows(matrix):
-    """``(indptr, indices, columns)`` of a dense 0/1 matrix's rows."""
-    try:
-        a = np.asarray(matrix)
-    except ValueError:  # ragged rows
-        raise ValueError("matrix rows must all have the same length") \
-            from None
-    if a.ndim != 2:
-        raise ValueError(f"matrix must be 2-dimensional, got shape "
-                         f"{a.shape}")
-    if a.dtype.kind not in "biuf":  # None, strings, mixed objects
-        a = np.array(matrix, dtype=object)
-        for (r, c), value in np.ndenumerate(a):
-            if isinstance(value, np.generic):
-                value = value.item()
-            if isinstance(value, (str, bytes)) or value not in (0, 1):
-                raise ValueError(f"matrix entry [{r}, {c}] is {value!r};"
-                                 f" entries must be 0 or 1")
-        a = a.astype(np.int8)
-    if a.size and not np.isin(a, (0, 1)).all():
-        r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
-        raise ValueError(f"matrix entry [{r}, {c}] is {a[r, c].item()!r}; "
-                         f"entries must be 0 or 1")
-    rows, cols = np.nonzero(a)
-    indptr = np.zeros(a.shape[0] + 1, np.int64)
-    np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=indptr[1:])
-    return indptr, cols, a.shape[1]
-
-
-def _sparse_rows(matrix):
-    """``(indptr, indices, columns)`` of a scipy.sparse 0/1 matrix's rows,
-    each row's columns in increasing order (as a dense matrix gives
-    them); the matrix itself is left as it was."""
-    if len(matrix.shape) != 2:
-        raise ValueError(f"matrix must be 2-dimensional, got shape "
-                         f"{matrix.shape}")
-    m = matrix.tocsr()
-    if m is matrix:
-        m = m.copy()
-    m.sum_duplicates()  # also sorts each row's columns
-    if m.dtype.kind not in "biuf":
-        raise ValueError(f"matrix entries must be 0 or 1, got "
-                         f"{m.dtype} entries")
-    bad = np.flatnonzero((m.data != 0) & (m.data != 1))
-    if len(bad):
-        t = int(bad[0])
-        r = int(np.searchsorted(m.indptr, t, side="right")) - 1
-        value = m.data[t].item()
-        raise ValueError(f"matrix entry [{r}, {m.indices[t]}] is "
-                         f"{value!r}; entries must be 0 or 1")
-    m.eliminate_zeros()
-    return m.indptr, m.indices, m.shape[1]
 
 class ExactCover:
     """An exact-cover problem: items, options, and a DLX search over them.
@@ -269,10 +210,7 @@ class ExactCover:
         is an option that covers nothing: it keeps its number and is
         never part of a solution.
         """
-        if _is_sparse(matrix):
-            indptr, indices, ncols = _sparse_rows(matrix)
-        else:
-            indptr, indices, ncols = _dense_rows(matrix)
+        indptr, indices, ncols = matrix_rows(matrix)
         if not 0 <= secondary <= ncols:
             raise ValueError(f"secondary={secondary} is not between 0 and "
                              f"the {ncols} columns")
