@@ -42,6 +42,10 @@ INT32_MAX = np.iinfo(np.int32).max
 #: of their members are waiting.
 PENDING = 1 << 14
 
+#: Up to this many members, the repeat check takes the arrays as int64
+#: and int32, so that one compiled version serves every small problem.
+SMALL = 1 << 22
+
 #: Options per chunk of names that ``OptionsView`` makes (and keeps).
 VIEW_CHUNK = 1 << 10
 
@@ -341,13 +345,14 @@ def _option_of(indptr: np.ndarray, position: int) -> int:
     return int(np.searchsorted(indptr, position, side="right")) - 1
 
 
-def checked_csr(indptr, indices, nitems: int
+def checked_csr(indptr, indices, nitems: int, repeats: bool = True
                 ) -> tuple[np.ndarray, np.ndarray]:
     """``(indptr, indices)`` checked and copied into the compact types,
     or ValueError naming the first offending option: ``indptr`` must
     start at 0, never decrease and end at ``len(indices)``; every item
     number must be in ``0 .. nitems - 1``, and no option may list an
-    item twice."""
+    item twice (checked unless ``repeats`` is False: a matrix's rows
+    cannot)."""
     indptr = _integers("indptr", indptr)
     indices = _integers("indices", indices)
     if not len(indptr):
@@ -376,9 +381,11 @@ def checked_csr(indptr, indices, nitems: int
                              f"items)")
     indptr = indptr.astype(offset_dtype(len(indices)))
     indices = indices.astype(item_dtype(nitems))
-    if len(indices):
-        option, t = B.first_repeat(indptr, indices,
-                                   np.full(nitems, -1, np.int64))
+    if repeats and len(indices):
+        rows = (indptr, indices)
+        if len(indices) <= SMALL:  # one compiled version for them all
+            rows = (indptr.astype(np.int64), indices.astype(np.int32))
+        option, t = B.first_repeat(*rows, np.full(nitems, -1, np.int64))
         if option >= 0:
             raise ValueError(f"option {option}: item {indices[t]} appears "
                              f"twice")

@@ -171,7 +171,11 @@ class ExactCover:
         ``from_arrays`` takes them: items numbered from 0 in the order of
         ``items``); returns their numbers.  All or nothing: when one is
         bad, none is added."""
-        indptr, indices = checked_csr(indptr, indices, len(self.items))
+        return self._add_rows(indptr, indices, colors)
+
+    def _add_rows(self, indptr, indices, colors, repeats=True) -> range:
+        indptr, indices = checked_csr(indptr, indices, len(self.items),
+                                      repeats)
         at = code = None
         if colors is not None:
             at, values = checked_colors(colors, indptr, indices,
@@ -214,8 +218,10 @@ class ExactCover:
         if not 0 <= secondary <= ncols:
             raise ValueError(f"secondary={secondary} is not between 0 and "
                              f"the {ncols} columns")
-        return cls.from_arrays(indptr, indices, ncols - secondary,
-                               secondary)
+        problem = cls(range(ncols - secondary), range(ncols - secondary,
+                                                      ncols))
+        problem._add_rows(indptr, indices, None, repeats=False)
+        return problem
 
     def add_option(self, items: Iterable[Hashable],
                    colors: dict | None = None) -> int:

@@ -33,7 +33,7 @@ from ..kernels import build as B
 from ..kernels import cells as C
 from .base import (COLORS, EXACT, NO_LIMIT, OUT_OF_NODES, Engine, JobResult,
                    Run, Top)
-from .links import NodeOptions, check_nodes, option_numbers
+from .links import NodeOptions, check_nodes, kernel_rows, option_numbers
 from .threads import batch_chunks, flat_paths, run_tasks
 
 
@@ -103,6 +103,8 @@ class Cells:
         head = self.kernel.HEAD if head is None else head
         n = nitems
         m = len(indptr) - 1
+        indptr, indices = kernel_rows(indptr, indices,
+                                      len(indices) + m + 1)
         # Set sizes (SSXC1 ignores an option without a primary item: it
         # is in no set) and where each item's block starts (after its
         # header).

@@ -68,6 +68,17 @@ class NodeOptions:
         return self.last + 1
 
 
+def kernel_rows(indptr, indices, total: int):
+    """The rows as the build kernels take them: for a problem of at most
+    ``KEEP_NODES`` nodes, ``indptr`` int64 and ``indices`` int32 (one
+    compiled version of each build kernel serves every small problem, so
+    none of them costs a compile), for a bigger one the model's own
+    arrays (no copy)."""
+    if total <= KEEP_NODES:
+        return (np.asarray(indptr, np.int64), np.asarray(indices, np.int32))
+    return indptr, indices
+
+
 def check_nodes(total: int) -> None:
     """The kernels' int32 arrays can number ``total`` nodes, or a
     ValueError says the problem is too big for them."""
@@ -126,6 +137,7 @@ class Links:
         m = len(indptr) - 1
         total = n + 1 + len(indices) + m + 1
         check_nodes(total)
+        indptr, indices = kernel_rows(indptr, indices, total)
         top = np.zeros(total, np.int32)
         ulink = np.zeros(total, np.int32)
         dlink = np.zeros(total, np.int32)
