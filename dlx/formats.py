@@ -49,7 +49,10 @@ from __future__ import annotations
 import io
 import os
 import re
+from itertools import compress
 from typing import IO, Iterable, Union
+
+import numpy as np
 
 from .problem import ExactCover
 from .shorten import shorten
@@ -221,7 +224,7 @@ def _parse_cost(token: str, number: int, source) -> int:
     """The cost in a DLX5 ``|n`` token."""
     digits = token[1:]
     if not digits or not digits.isascii() or not digits.isdigit():
-        raise DLXFormatError(f"bad cost {token!r}: a cost is written '|n' "
+        raise DLXFormatError(f"bad cost {shorten(token)}: a cost is written '|n' "
                              f"with a whole number n right after the '|'",
                              number, source)
     return int(digits)
@@ -267,6 +270,117 @@ def _parse_option(tokens: list[str], primary: set, secondary: set,
     return names, colors, cost
 
 
+# -- the fast path: big files of plain options ------------------------------
+# Most big files are plain: no colors, no bounds after the item line, only
+# names and blanks on the option lines.  ``_loads_plain`` reads those a
+# block of lines at a time: numpy finds where each token starts and on
+# which line, ``str.split`` cuts the tokens, one dict lookup per token
+# numbers them, and the options go to the model as compressed sparse rows
+# (``ExactCover.add_arrays``), with no Python object kept per option.
+# Anything else -- a ':' or a '|' on an option line, a character that is
+# not ASCII, an unknown item, an item twice, no item line -- gives up
+# (None), and ``loads`` reads the text line by line, so every error
+# message, and every extension of the grammar, is the full parser's.
+
+#: The fast path cuts the text into blocks of about this many characters.
+BLOCK = 1 << 22
+
+_SEPARATOR = np.zeros(256, bool)
+_SEPARATOR[[9, 10, 11, 12, 13, 32]] = True  # the blanks and "\n"
+# Characters that str.split also takes for blanks (in ASCII).
+_OTHER_SPACES = "\x1c\x1d\x1e\x1f"
+
+
+def _loads_plain(text: str, max_name_length) -> ExactCover | None:
+    """The problem in ``text`` when its option lines are plain, else
+    None (see above)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    pos, number = 0, 0
+    while True:  # to the item line, as _content_lines finds it
+        if pos > len(text):
+            return None
+        end = text.find("\n", pos)
+        if end < 0:
+            end = len(text)
+        number += 1
+        line = text[pos:end]
+        tokens = _BLANKS.split(line.rstrip("\r").strip(_BLANK_CHARS))
+        if tokens != [""] and not tokens[0].startswith(("|", "//")):
+            break
+        pos = end + 1
+    try:
+        primary, secondary, bounds = _parse_items(tokens, number, None,
+                                                  max_name_length)
+    except DLXFormatError:
+        return None
+    index = {name: k for k, name in enumerate(primary + secondary)}
+    sizes, numbers = [], []
+    pos = end + 1
+    while pos < len(text):
+        end = min(pos + BLOCK, len(text))
+        if end < len(text):
+            cut = text.rfind("\n", pos, end)
+            end = cut + 1 if cut >= 0 else len(text)
+        block = _plain_block(text[pos:end], index)
+        if block is None:
+            return None
+        sizes.append(block[0])
+        numbers.append(block[1])
+        pos = end
+    problem = ExactCover(primary, secondary, bounds=bounds)
+    if sizes:
+        indptr = np.zeros(sum(map(len, sizes)) + 1, np.int64)
+        np.cumsum(np.concatenate(sizes), out=indptr[1:])
+        try:
+            problem.add_arrays(indptr, np.concatenate(numbers))
+        except ValueError:  # an item twice in an option
+            return None
+    return problem
+
+
+def _plain_block(block: str, index: dict):
+    """``(sizes, item numbers)`` of the options on the lines of ``block``
+    (whole lines), or None when one of them is not plain."""
+    if not block.isascii() or any(ch in block for ch in _OTHER_SPACES):
+        return None
+    raw = np.frombuffer(block.encode("ascii"), np.uint8)
+    blank = _SEPARATOR[raw]
+    starts = np.flatnonzero(blank[:-1] & ~blank[1:])
+    starts += 1
+    if len(raw) and not blank[0]:
+        starts = np.concatenate(([0], starts))
+    newlines = np.flatnonzero(raw == 10)
+    line = np.searchsorted(newlines, starts)  # each token's line
+    first = np.ones(len(starts), bool)
+    first[1:] = line[1:] != line[:-1]
+    heads = starts[first]
+    after = raw[np.minimum(heads + 1, len(raw) - 1)]
+    comment = (raw[heads] == 124) | ((raw[heads] == 47) & (after == 47)
+                                     & (heads + 1 < len(raw)))
+    special = np.flatnonzero((raw == 58) | (raw == 124))  # ':' and '|'
+    if len(special) and not np.isin(np.searchsorted(newlines, special),
+                                    line[first][comment]).all():
+        return None
+    tokens = block.split()
+    if len(tokens) != len(starts):
+        return None
+    if comment.any():
+        keep = ~np.repeat(comment, np.diff(np.append(np.flatnonzero(first),
+                                                     len(starts))))
+        tokens = list(compress(tokens, keep.tolist()))
+        line = line[keep]
+    try:
+        numbers = np.array(list(map(index.__getitem__, tokens)), np.int32)
+    except KeyError:  # an unknown item
+        return None
+    if not len(line):  # blank or comment lines only
+        return np.zeros(0, np.int64), numbers
+    cuts = np.flatnonzero(line[1:] != line[:-1]) + 1
+    sizes = np.diff(np.concatenate(([0], cuts, [len(line)])))
+    return sizes, numbers
+
+
 def loads(text: str, *, max_name_length: int | None = None,
           source: str | None = None) -> ExactCover:
     """The problem written in ``text`` (Knuth's DLX format).
@@ -278,6 +392,9 @@ def loads(text: str, *, max_name_length: int | None = None,
     """
     if not isinstance(text, str):
         raise TypeError(f"loads expects a str, got {type(text).__name__}")
+    problem = _loads_plain(text, max_name_length)
+    if problem is not None:
+        return problem
     lines = _content_lines(text)
     first = next(lines, None)
     if first is None:

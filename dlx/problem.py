@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import functools
 import threading
-from dataclasses import dataclass
 from typing import Hashable, Iterable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
 from . import validate
+from .compact import (OptionStore, OptionsView, checked_colors, checked_csr,
+                      matrix_rows)
 from .engines import COLORS, EXACT, MULTIPLICITIES
 from .services import search
 from .services.batch import BatchResult
@@ -24,7 +25,7 @@ from .services.search import BudgetExhausted, Interrupted, Stats
 from .shorten import shorten
 
 __all__ = ["ExactCover", "BatchResult", "BudgetExhausted", "Interrupted",
-           "Stats", "Structure"]
+           "Stats", "Structure", "CSR"]
 
 
 class Structure(NamedTuple):
@@ -47,12 +48,43 @@ class Structure(NamedTuple):
     costs: np.ndarray
 
 
+class CSR(NamedTuple):
+    """The problem as the model keeps it (``ExactCover.csr``): the compact
+    form of ``Structure``, which big problems are built from.
+
+    ``nitems`` items, the first ``nprimary`` primary; option ``j``'s items
+    are ``indices[indptr[j]:indptr[j + 1]]``, item numbers counted from
+    0 in the smallest integer type that holds them (uint8, uint16 or
+    int32; ``indptr`` int32, or int64 past 2**31 members), read-only
+    views of the model's arrays; ``colors``: a color code per member
+    (int32, 0 for none), or None when no option has a color; ``bounds``:
+    ``{item number (from 1): (u, v)}`` as in ``Structure``.
+    """
+
+    nitems: int
+    nprimary: int
+    indptr: np.ndarray
+    indices: np.ndarray
+    colors: np.ndarray | None
+    bounds: dict
+
+
 def _check_name(name, where: str):
     try:
         hash(name)
     except TypeError:
         raise ValueError(f"{where}: item name {shorten(name)} is not hashable") \
             from None
+
+
+def _count(name: str, value) -> int:
+    """``value`` as a number of items (an int >= 0)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {shorten(value)}"[:200])
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return int(value)
 
 
 class ExactCover:
@@ -82,68 +114,130 @@ class ExactCover:
             if name in self._index:
                 raise ValueError(f"item {shorten(name)} is named twice")
             self._index[name] = k + 1
-        self._members: list[int] = []
-        self._sizes: list[int] = []
-        self._options: list[tuple] = []
-        # Costs (DLX5): one nonnegative int per option, beside _options.
-        self._costs: list[int] = []
-        self._options_view: tuple | None = None
+        # The options, as compressed sparse rows (item numbers from 0)
+        # with their sparse colors: see dlx.compact.
+        self._store = OptionStore(len(self.items))
+        self._options_view: OptionsView | None = None
+        # Costs (DLX5): the options whose cost is not 0, {option: cost}
+        # (most problems have none, and bulk ones pay nothing for them).
+        self._costs: dict = {}
+
         # What the engines build from, and built (``built``): kept until
         # the problem changes.
         self._structure: Structure | None = None
         self._arrays: dict = {}
         self._runs = threading.local()
-        # Colors and multiplicities: {option: {position: color}} for
-        # colored options only, color codes from 1, and
-        # {item number: (u, v)} for bounded primary items.
-        self._option_colors: dict = {}
+        # Colors and multiplicities: {color: code} (codes from 1, kept
+        # per colored member in the store) and back (code - 1: color),
+        # and {item number: (u, v)} for bounded primary items.
         self._color_codes: dict = {}
+        self._colors: list = []
         self._bounds = validate.check_bounds(bounds, self._index,
                                              len(self.primary))
 
     # -- building -----------------------------------------------------
     @classmethod
+    def from_arrays(cls, indptr, indices, n_primary: int,
+                    n_secondary: int = 0, *, colors=None, names=None,
+                    bounds: dict | None = None,
+                    costs=None) -> "ExactCover":
+        """A problem from its options as compressed sparse rows: option
+        ``i``'s items are ``indices[indptr[i]:indptr[i + 1]]``, items
+        numbered from 0, the ``n_primary`` primary items first, then the
+        ``n_secondary`` secondary ones (numpy arrays, or anything
+        ``numpy.asarray`` reads as 1-D integer arrays).
+
+        ``names`` (one per item, primary first) names the items; without
+        it they are named by number (``0 .. n_primary + n_secondary -
+        1``).  ``colors`` (one integer per entry of ``indices``, 0 for
+        none) colors secondary items; ``bounds`` as in ``ExactCover``;
+        ``costs`` (one whole number per option, 0 to 2**63 - 1) are the
+        options' costs for ``best``.
+        Options may list their items in any order; an option without a
+        primary item is kept, as everywhere in the model (it can be
+        given, and is never chosen by a search), and so is one without
+        items (it covers nothing).  A ValueError names the first
+        offending option of an item out of range or listed twice, or of a
+        misplaced color.  No Python object is made per option: see
+        ``docs/bulk.md``.
+        """
+        n_primary = _count("n_primary", n_primary)
+        n_secondary = _count("n_secondary", n_secondary)
+        nitems = n_primary + n_secondary
+        if names is None:
+            primary, secondary = range(n_primary), range(n_primary, nitems)
+        else:
+            names = tuple(names)
+            if len(names) != nitems:
+                raise ValueError(f"names has {len(names)} entries for "
+                                 f"{n_primary} + {n_secondary} items")
+            primary, secondary = names[:n_primary], names[n_primary:]
+        problem = cls(primary, secondary, bounds=bounds)
+        problem.add_arrays(indptr, indices, colors=colors, costs=costs)
+        return problem
+
+    def add_arrays(self, indptr, indices, *, colors=None,
+                   costs=None) -> range:
+        """Add options given as compressed sparse rows (as
+        ``from_arrays`` takes them: items numbered from 0 in the order of
+        ``items``, with their ``colors`` and ``costs``); returns their
+        numbers.  All or nothing: when one is bad, none is added."""
+        return self._add_rows(indptr, indices, colors, costs=costs)
+
+    def _add_rows(self, indptr, indices, colors, repeats=True,
+                  costs=None) -> range:
+        indptr, indices = checked_csr(indptr, indices, len(self.items),
+                                      repeats)
+        if costs is not None:
+            costs = _checked_costs(costs, len(indptr) - 1, len(self))
+        at = code = None
+        if colors is not None:
+            at, values = checked_colors(colors, indptr, indices,
+                                        len(self.primary))
+            code = self._codes_of(values)
+        first = len(self)
+        self._store.extend(indptr, indices, at, code)
+        if costs is not None:
+            for k in np.flatnonzero(costs).tolist():
+                self._costs[first + k] = int(costs[k])
+        self._changed()
+        return range(first, len(self))
+
+    def _codes_of(self, values: np.ndarray) -> np.ndarray:
+        """The color codes of ``values`` (positive integers), new colors
+        coded in the order they first appear."""
+        distinct, first, inverse = np.unique(values, return_index=True,
+                                             return_inverse=True)
+        codes = np.zeros(len(distinct), np.int32)
+        for k in np.argsort(first, kind="stable").tolist():
+            codes[k] = self._code(distinct[k].item())
+        return codes[inverse.reshape(-1)]
+
+    def _code(self, color) -> int:
+        code = self._color_codes.get(color)
+        if code is None:
+            self._colors.append(color)
+            code = self._color_codes[color] = len(self._colors)
+        return code
+
+    @classmethod
     def from_matrix(cls, matrix, secondary: int = 0) -> "ExactCover":
         """A problem from a 0/1 matrix: rows are options, columns items.
 
-        Items are named by column number; the last ``secondary`` columns are
-        secondary items.  An all-zero row is an option that covers nothing:
-        it keeps its number and is never part of a solution.
+        ``matrix`` is a 2-D array (anything ``numpy.asarray`` reads) or a
+        ``scipy.sparse`` matrix or array (CSR, CSC, COO, ...; scipy is
+        needed only to make one).  Items are named by column number; the
+        last ``secondary`` columns are secondary items.  An all-zero row
+        is an option that covers nothing: it keeps its number and is
+        never part of a solution.
         """
-        try:
-            a = np.asarray(matrix)
-        except ValueError:  # ragged rows
-            raise ValueError("matrix rows must all have the same length") \
-                from None
-        if a.ndim != 2:
-            raise ValueError(f"matrix must be 2-dimensional, got shape "
-                             f"{a.shape}")
-        if a.dtype.kind not in "biuf":  # None, strings, mixed objects
-            a = np.array(matrix, dtype=object)
-            for (r, c), value in np.ndenumerate(a):
-                if isinstance(value, np.generic):
-                    value = value.item()
-                if isinstance(value, (str, bytes)) or value not in (0, 1):
-                    raise ValueError(f"matrix entry [{r}, {c}] is {shorten(value)};"
-                                     f" entries must be 0 or 1")
-            a = a.astype(np.int8)
-        if a.size and not np.isin(a, (0, 1)).all():
-            r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
-            raise ValueError(f"matrix entry [{r}, {c}] is {shorten(a[r, c].item())}; "
-                             f"entries must be 0 or 1")
-        ncols = a.shape[1]
+        indptr, indices, ncols = matrix_rows(matrix)
         if not 0 <= secondary <= ncols:
             raise ValueError(f"secondary={secondary} is not between 0 and "
                              f"the {ncols} columns")
-        problem = cls(range(ncols - secondary), range(ncols - secondary, ncols))
-        rows, cols = np.nonzero(a)
-        problem._members = (cols + 1).tolist()
-        problem._sizes = np.bincount(rows, minlength=a.shape[0]).tolist()
-        names = problem.items
-        bounds = np.concatenate(([0], np.cumsum(problem._sizes)))
-        problem._options = [tuple(names[c] for c in cols[lo:hi])
-                            for lo, hi in zip(bounds[:-1], bounds[1:])]
-        problem._costs = [0] * len(problem._options)
+        problem = cls(range(ncols - secondary), range(ncols - secondary,
+                                                      ncols))
+        problem._add_rows(indptr, indices, None, repeats=False)
         return problem
 
     def add_option(self, items: Iterable[Hashable],
@@ -154,7 +248,7 @@ class ExactCover:
         hashable): ``{item: color}``.  ``cost`` (a whole number from 0 to
         2**63 - 1) is what the option costs in ``best``.
         """
-        index = len(self._options)
+        index = len(self)
         return self._add([self._checked_option(index, items, colors)],
                          [_checked_cost(cost, f"option {index}")])[0]
 
@@ -163,12 +257,10 @@ class ExactCover:
         """Add several options; returns their numbers.  ``costs``, when
         given, has one cost per option (see ``add_option``).  All or
         nothing: when one is bad, none is added."""
-        first = len(self._options)
+        first = len(self)
         checked = [self._checked_option(first + k, items, None)
                    for k, items in enumerate(options)]
-        if costs is None:
-            costs = [0] * len(checked)
-        else:
+        if costs is not None:
             costs = [_checked_cost(c, f"option {first + k}")
                      for k, c in enumerate(costs)]
             if len(costs) != len(checked):
@@ -176,38 +268,58 @@ class ExactCover:
                                  f"{len(checked)} options")
         return self._add(checked, costs)
 
-    def _add(self, checked, costs) -> list[int]:
-        """Add options checked by ``_checked_option``, with their costs."""
-        first = len(self._options)
-        self._costs.extend(costs)
-        for index, (names, numbers, colors) in enumerate(checked, first):
+    def _add(self, checked, costs=None) -> list[int]:
+        """Add options checked by ``_checked_option``, with their costs
+        (None: all 0)."""
+        first = len(self)
+        numbers, sizes, colored = [], [], {}
+        for k, (_, option, colors) in enumerate(checked):
+            numbers.extend(option)
+            sizes.append(len(option))
             if colors:
-                for color in colors.values():
-                    self._color_codes.setdefault(color,
-                                                 len(self._color_codes) + 1)
-                self._option_colors[index] = colors
-            self._members.extend(numbers)
-            self._sizes.append(len(numbers))
-            self._options.append(names)
+                colored[k] = {at: self._code(color)
+                              for at, color in colors.items()}
+        self._store.append(numbers, sizes, colored)
+        for k, cost in enumerate(costs or ()):
+            if cost:
+                self._costs[first + k] = cost
         self._changed()
         return list(range(first, first + len(checked)))
 
     def _checked_option(self, index: int, items, colors):
         """``(names, item numbers, colors)`` of option ``index``, or
         ValueError."""
-        where = f"option {index}"
         if isinstance(items, (str, bytes)) and not all(
                 ch in self._index for ch in items):
-            raise ValueError(f"{where} {shorten(items)}: a string is read as one "
-                             f"item per character; pass a list of names")
+            raise ValueError(f"option {index} {shorten(items)}: a string is "
+                             f"read as one item per character; pass a list "
+                             f"of names")
         try:
             names = tuple(items)
         except TypeError:
-            raise ValueError(f"{where}: {shorten(items)} is not an iterable of "
-                             f"items") from None
+            raise ValueError(f"option {index}: {shorten(items)} is not an "
+                             f"iterable of items") from None
         if not names:
-            raise ValueError(f"{where} is empty; every option needs at "
-                             f"least one item")
+            raise ValueError(f"option {index} is empty; every option needs "
+                             f"at least one item")
+        # One lookup per name at C speed; anything amiss (an unhashable,
+        # unknown or repeated name) goes the long way, which says what.
+        try:
+            numbers = list(map(self._index.get, names))
+        except TypeError:
+            numbers = None
+        if numbers is None or None in numbers or \
+                len(set(numbers)) != len(numbers):
+            numbers = self._item_numbers(names, f"option {index}")
+        if colors:
+            colors = validate.check_colors(colors, names, self._index,
+                                           len(self.primary),
+                                           f"option {index}")
+        return names, numbers, colors
+
+    def _item_numbers(self, names: tuple, where: str) -> list[int]:
+        """The item numbers of ``names``, or ValueError naming the first
+        that is unhashable, unknown or repeated."""
         numbers = []
         seen = set()
         for name in names:
@@ -221,30 +333,38 @@ class ExactCover:
                                  f"appears twice")
             seen.add(k)
             numbers.append(k)
-        if colors:
-            colors = validate.check_colors(colors, names, self._index,
-                                           len(self.primary), where)
-        return names, numbers, colors
+        return numbers
 
     @property
     def options(self) -> Sequence[tuple]:
-        """``options[i]`` is the tuple of item names of option ``i``."""
+        """``options[i]`` is the tuple of item names of option ``i``
+        (made when read: the model keeps item numbers, see
+        ``dlx.compact``)."""
         if self._options_view is None:
-            self._options_view = tuple(self._options)
+            indptr, indices = self._store.arrays()
+            self._options_view = OptionsView(self.items, indptr, indices)
         return self._options_view
 
     @property
     def costs(self) -> tuple:
         """``costs[i]`` is the cost of option ``i`` (0 unless given)."""
-        return tuple(self._costs)
+        return tuple(self.cost_array().tolist())
+
+    def cost_array(self) -> np.ndarray:
+        """Each option's cost, as an int64 array (0 unless given)."""
+        costs = np.zeros(len(self), np.int64)
+        if self._costs:
+            costs[np.fromiter(self._costs, np.int64, len(self._costs))] = \
+                np.fromiter(self._costs.values(), np.int64, len(self._costs))
+        return costs
 
     def __len__(self) -> int:
-        return len(self._options)
+        return len(self._store)
 
     def __repr__(self) -> str:
         return (f"<ExactCover: {len(self.primary)} primary + "
                 f"{len(self.secondary)} secondary items, "
-                f"{len(self._options)} options>")
+                f"{len(self)} options>")
 
     @property
     def bounds(self) -> dict:
@@ -255,16 +375,19 @@ class ExactCover:
 
     def option_colors(self, option: int) -> dict:
         """``{item: color}`` for the colored items of ``option``."""
-        names = self._options[option]
-        return {names[at]: color for at, color in
-                self._option_colors.get(option, {}).items()}
+        colored = self._store.option_colors(option)
+        if not colored:
+            return {}
+        numbers = self._store.option(option)
+        return {self.items[numbers[at]]: self._colors[code - 1]
+                for at, code in colored.items()}
 
     def option_line(self, option: int) -> str:
         """Option ``option`` as a line of Knuth's format writes it: its
         items' names, a colored one as ``name:color``."""
         colors = self.option_colors(option)
         return " ".join(str(x) if x not in colors else f"{x}:{colors[x]}"
-                        for x in self._options[option])
+                        for x in self.options[option])
 
     def solution_colors(self, solution: Iterable[int]) -> dict:
         """``{item: color}``: the color each secondary item ends with in
@@ -282,21 +405,27 @@ class ExactCover:
         ``MULTIPLICITIES`` (DLX3)."""
         if any(uv != (1, 1) for uv in self._bounds.values()):
             return MULTIPLICITIES
-        return COLORS if self._option_colors else EXACT
+        return COLORS if self._store.colored else EXACT
+
+    def csr(self) -> CSR:
+        """The problem as the model keeps it: options as compressed sparse
+        rows, item numbers from 0 in a compact type (see ``CSR``); what
+        the engines build from.  No copy of the options is made."""
+        indptr, indices = self._store.arrays()
+        return CSR(len(self.items), len(self.primary), indptr, indices,
+                   self._store.member_colors(), dict(self._bounds))
 
     def structure(self) -> Structure:
-        """The problem as numbers, what every engine builds from (built
-        once, and again after a change)."""
+        """The problem as numbers (item numbers from 1 and sizes, int64),
+        built once from ``csr()``, and again after a change."""
         if self._structure is None:
-            colors = None
-            if self._option_colors:
-                colors = validate.member_colors(
-                    self._option_colors, self._color_codes, self._sizes)
+            c = self.csr()
+            members = c.indices.astype(np.int64)
+            members += 1
             self._structure = Structure(
-                len(self.items), len(self.primary),
-                np.asarray(self._members, np.int64),
-                np.asarray(self._sizes, np.int64), colors,
-                dict(self._bounds), np.asarray(self._costs, np.int64))
+                c.nitems, c.nprimary, members,
+                np.diff(c.indptr).astype(np.int64), c.colors, c.bounds,
+                self.cost_array())
         return self._structure
 
     def built(self, key: str, build):
@@ -347,12 +476,12 @@ class ExactCover:
         for option in dict.fromkeys(given):
             if isinstance(option, (bool, np.bool_)) or not isinstance(
                     option, (int, np.integer)):
-                raise TypeError(f"given option {option!r} is not an option "
+                raise TypeError(f"given option {shorten(option)} is not an option "
                                 f"number"[:200])
-            if not 0 <= option < len(self._options):
+            if not 0 <= option < len(self):
                 raise ValueError(f"given option {option} does not exist "
-                                 f"(there are {len(self._options)})")
-            if not self._sizes[option]:
+                                 f"(there are {len(self)})")
+            if not self._store.size(option):
                 raise ValueError(EMPTY_GIVEN.format(option))
             options.append(int(option))
         return options
@@ -361,14 +490,15 @@ class ExactCover:
         """``given_options``'s checks over a flat int64 array of option
         numbers at once (a batch's givens): a ValueError names the first
         that does not exist or covers nothing."""
-        noptions = len(self._options)
+        noptions = len(self)
         if not len(flat):
             return
         if flat.min() < 0 or flat.max() >= noptions:
             bad = flat[(flat < 0) | (flat >= noptions)][0]
             raise ValueError(f"given option {bad} does not exist (there are "
                              f"{noptions})")
-        sizes = self.structure().sizes[flat]
+        indptr = self._store.arrays()[0]
+        sizes = indptr[flat + 1] - indptr[flat]
         if not sizes.all():
             raise ValueError(EMPTY_GIVEN.format(flat[sizes == 0][0]))
 
@@ -379,8 +509,8 @@ class ExactCover:
         A matrix has no room for colors or bounds: a problem with either
         is refused with a ``ValueError`` (``dlx.dumps`` writes it whole).
         """
-        if self._option_colors:
-            k = min(self._option_colors)
+        if self._store.colored:
+            k = next(k for k in range(len(self)) if self.option_colors(k))
             raise ValueError(f"to_matrix: a 0/1 matrix cannot hold colors "
                              f"(option {k} has some); dlx.dumps writes "
                              f"the problem whole")
@@ -391,9 +521,10 @@ class ExactCover:
             raise ValueError(f"to_matrix: a 0/1 matrix cannot hold bounds "
                              f"(item {shorten(name)} has {u}..{v}); "
                              f"dlx.dumps writes the problem whole")
-        a = np.zeros((len(self._options), len(self.items)), np.int8)
-        rows = np.repeat(np.arange(len(self._sizes)), self._sizes)
-        a[rows, np.asarray(self._members, np.int64) - 1] = 1
+        indptr, indices = self._store.arrays()
+        a = np.zeros((len(self), len(self.items)), np.int8)
+        rows = np.repeat(np.arange(len(self)), np.diff(indptr))
+        a[rows, indices] = 1
         return a
 
     # -- solving ---
@@ -635,12 +766,34 @@ EMPTY_GIVEN = ("given option {} is empty (an all-zero matrix row): it "
 MAX_COST = (1 << 63) - 1
 
 
+def _checked_costs(costs, noptions: int, first: int) -> np.ndarray:
+    """``costs`` of ``noptions`` options given as an array: whole numbers
+    from 0 to ``MAX_COST``, one per option; a ValueError names the first
+    bad one (numbered as the options it goes with, from ``first``)."""
+    a = np.asarray(costs)
+    if a.ndim != 1 or len(a) != noptions:
+        raise ValueError(f"costs must hold one cost per option ({noptions}),"
+                         f" got shape {a.shape}")
+    if len(a) and a.dtype.kind not in "iu":
+        raise TypeError(f"costs must be whole numbers, got {a.dtype}")
+    a = a.astype(np.int64) if a.dtype.kind == "i" or len(a) == 0 else a
+    if len(a) and (a < 0).any():
+        k = int(np.flatnonzero(a < 0)[0])
+        raise ValueError(f"option {first + k}: cost {int(a[k])} is not "
+                         f"between 0 and 2**63 - 1")
+    if a.dtype == np.uint64 and len(a) and (a > MAX_COST).any():
+        k = int(np.flatnonzero(a > MAX_COST)[0])
+        raise ValueError(f"option {first + k}: cost {int(a[k])} is not "
+                         f"between 0 and 2**63 - 1")
+    return a
+
+
 def _checked_cost(cost, where: str) -> int:
     """An option's cost: a whole number from 0 to ``MAX_COST``."""
     if isinstance(cost, (bool, np.bool_)) or not isinstance(
             cost, (int, np.integer)):
         raise TypeError(f"{where}: cost must be an integer, got "
-                        f"{cost!r}"[:200])
+                        f"{shorten(cost)}"[:200])
     if not 0 <= cost <= MAX_COST:
         raise ValueError(f"{where}: cost {cost} is not between 0 and "
                          f"2**63 - 1")

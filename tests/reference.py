@@ -134,3 +134,83 @@ def costed_covers(options, nprimary, nitems, costs, colors=None,
     return sorted((sum(costs[k] for k in solution), solution)
                   for solution in generalized_covers(
                       options, nprimary, nitems, colors, bounds, given))
+
+
+# -- the engines' arrays, from their definitions ---------------------------
+
+def dlx1_arrays(nitems, nprimary, options):
+    """DLX1's ``top, ulink, dlink, length`` (``dlx.kernels.links``) for
+    ``options`` (lists of item numbers from 1), laid out from the
+    definition: option ``j``'s nodes are ``nitems + 2 + (members before
+    it) + j`` on, a spacer before each option and after the last; an item's
+    vertical list is the header and then the nodes of the options with a
+    primary item that contain it, in option order, closed in a ring; the
+    other options' nodes point to themselves."""
+    n, m = nitems, len(options)
+    node, spacers, firsts = n + 1, [n + 1], []
+    members = []  # (node, item, linked)
+    for opt in options:
+        firsts.append(node + 1)
+        linked = any(k <= nprimary for k in opt)
+        for k in opt:
+            node += 1
+            members.append((node, k, linked))
+        node += 1
+        spacers.append(node)
+    total = node + 1
+    top, ulink, dlink = [0] * total, [0] * total, [0] * total
+    length = [0] * (n + 2)
+    for x, k, linked in members:
+        top[x] = k
+        ulink[x] = dlink[x] = x
+    for j, s in enumerate(spacers):
+        top[s] = -j
+        ulink[s] = firsts[j - 1] if j else 0
+        dlink[s] = firsts[j] + len(options[j]) - 1 if j < m else 0
+    for k in range(n + 1):
+        ring = [k] + [x for x, i, linked in members if i == k and linked]
+        length[k] = len(ring) - 1
+        for a, b in zip(ring, ring[1:] + ring[:1]):
+            dlink[a], ulink[b] = b, a
+    return top, ulink, dlink, length
+
+
+def ssxc1_sets(nitems, nprimary, options, head=2):
+    """SSXC1's ``item, set, itm, loc`` (``dlx.kernels.cells``) for
+    ``options`` (lists of item numbers from 1), from the definition: item
+    ``k``'s block is ``head`` header words (``pos``, ``size`` last) and
+    then the nodes of the options with a primary item that contain ``k``,
+    in option order; node 0 and a node after each option are spacers
+    (``itm`` minus the size of the option before it, ``loc`` the size of
+    the option after it)."""
+    kept = [any(k <= nprimary for k in opt) for opt in options]
+    holders = {k: [] for k in range(1, nitems + 1)}
+    node, nodes = 0, []
+    for j, opt in enumerate(options):
+        for k in opt:
+            node += 1
+            nodes.append((node, k, kept[j]))
+            if kept[j]:
+                holders[k].append(node)
+        node += 1
+    x, where = [], head
+    for k in range(1, nitems + 1):
+        x.append(where)
+        where += len(holders[k]) + head
+    set_ = [0] * (where - head if nitems else head)  # (no items: a head)
+    itm, loc = [0] * (node + 1), [-1] * (node + 1)
+    for k in range(1, nitems + 1):
+        xk = x[k - 1]
+        set_[xk - 2], set_[xk - 1] = k - 1, len(holders[k])
+        for r, q in enumerate(holders[k]):
+            set_[xk + r] = q
+            loc[q] = xk + r
+    for q, k, _ in nodes:
+        itm[q] = x[k - 1]
+    spacer = 0
+    for j, opt in enumerate(options):
+        loc[spacer] = len(opt)
+        spacer += len(opt) + 1
+        itm[spacer] = -len(opt)
+    loc[spacer] = 0
+    return x, set_, itm, loc

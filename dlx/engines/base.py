@@ -171,6 +171,8 @@ class Engine:
     # -- building --------------------------------------------------------
     def build(self, problem):
         """The engine's arrays for ``problem`` (an ``ExactCover``), from
+        ``problem.csr()`` (the model's own rows: no copy, so a big
+        problem is built without a second set of them) or
         ``problem.structure()``."""
         raise NotImplementedError
 

@@ -157,11 +157,9 @@ class DLX3(Engine):
     kinds = frozenset({MULTIPLICITIES})
 
     def build(self, problem) -> Bounded:
-        s = problem.structure()
-        links = Links(s.nitems, s.nprimary, s.members, s.sizes,
-                      s.colors if s.colors is not None
-                      else np.zeros(len(s.members), np.int32))
-        return Bounded(links, s.bounds, len(s.sizes))
+        csr = problem.csr()
+        # (without colors, copy_arrays gives the kernels zeros)
+        return Bounded(Links.from_csr(csr), csr.bounds, len(csr.indptr) - 1)
 
     def load(self, *parts):
         load_kernels(*parts)

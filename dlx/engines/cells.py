@@ -29,10 +29,11 @@ import time
 
 import numpy as np
 
+from ..kernels import build as B
 from ..kernels import cells as C
 from .base import (COLORS, EXACT, NO_LIMIT, OUT_OF_NODES, Engine, JobResult,
                    Run, Top)
-from .links import option_numbers
+from .links import NodeOptions, check_nodes, kernel_rows, option_numbers
 from .threads import batch_chunks, flat_paths, run_tasks
 
 
@@ -67,23 +68,48 @@ class Cells:
 
     def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
                  sizes: np.ndarray, head: int | None = None,
-                 colors: np.ndarray | None = None):
+                 colors: np.ndarray | None = None,
+                 width: int | None = None):
+        """Build from ``members`` (1-based item numbers, option after
+        option) and ``sizes`` (items per option); ``colors`` (one code per
+        member, 0 for none) makes SSXCC's nodes.  ``head`` header words
+        per item and ``width`` words per node, when another kernel's
+        layout asks for more (SSMCC's)."""
+        indptr = np.zeros(len(sizes) + 1, np.int64)
+        np.cumsum(sizes, out=indptr[1:])
+        self._build(nitems, nprimary, indptr, np.asarray(members), 0, head,
+                    colors, width)
+
+    @classmethod
+    def from_csr(cls, csr, head: int | None = None,
+                 width: int | None = None) -> "Cells":
+        """Build from a problem's ``csr()`` (its colors included)."""
+        cells = cls.__new__(cls)
+        cells._build(csr.nitems, csr.nprimary, csr.indptr, csr.indices, 1,
+                     head, csr.colors, width)
+        return cells
+
+    def _build(self, nitems, nprimary, indptr, indices, base, head, colors,
+               width):
+        """Item ``k`` of member ``t`` is ``indices[t] + base``, from 1;
+        option ``j`` is ``indices[indptr[j]:indptr[j + 1]]`` (the walks of
+        ``dlx.kernels.build.count_kept`` and ``fill_cells``)."""
         # The kernel: SSXC1, or SSXCC when members have colors (one code
         # per member, 0 for none), whose nodes carry a color (and a spare).
         self.kernel = kernel(EXACT if colors is None else COLORS)
-        self.width = width = getattr(self.kernel, "NODE", 2)
+        if width is None:
+            width = getattr(self.kernel, "NODE", 2)
+        self.width = width
         head = self.kernel.HEAD if head is None else head
         n = nitems
-        m = len(sizes)
-        members = np.asarray(members, np.int64)
-        sizes = np.asarray(sizes, np.int64)
-        option_of_member = np.repeat(np.arange(m), sizes)
-        # SSXC1 ignores an option without a primary item: it is in no set.
-        has_primary = np.zeros(m, bool)
-        np.logical_or.at(has_primary, option_of_member, members <= nprimary)
-        kept = has_primary[option_of_member]
-        # Set sizes and where each item's block starts (after its header).
-        length = np.bincount(members[kept], minlength=n + 1)[1:]
+        m = len(indptr) - 1
+        indptr, indices = kernel_rows(indptr, indices,
+                                      len(indices) + m + 1)
+        # Set sizes (SSXC1 ignores an option without a primary item: it
+        # is in no set) and where each item's block starts (after its
+        # header).
+        length = np.zeros(n, np.int64)
+        B.count_kept(indptr, indices, base, nprimary, length)
         x = np.zeros(n, np.int64)
         if n:
             x[0] = head
@@ -92,48 +118,25 @@ class Cells:
         total = int(x[-1] + length[-1]) if n else head
 
         # Node numbers: node 0 is a spacer, option j's first node is
-        # 1 + start_j + j, and a spacer follows every option.
-        starts = np.zeros(m + 1, np.int64)
-        np.cumsum(sizes, out=starts[1:])
-        first = 1 + starts[:-1] + np.arange(m)
-        nnodes = int(starts[-1]) + m + 1
-        node_of_member = (np.arange(len(members)) + 1
-                          + option_of_member)
-        itm = np.zeros(nnodes, np.int32)
-        loc = np.full(nnodes, -1, np.int32)
-        itm[node_of_member] = x[members - 1]
-        spacers = np.concatenate(([0], first + sizes))
-        itm[spacers[1:]] = -sizes
-        loc[spacers[:-1]] = sizes
-        loc[spacers[-1]] = 0
-
-        # Each item's set: the nodes of its kept options, in option order.
+        # 1 + indptr[j] + j, and a spacer follows every option.
+        nnodes = len(indices) + m + 1
+        check_nodes(max(nnodes, total))
         set_ = np.zeros(total, np.int32)
-        nodes_kept = node_of_member[kept]
-        items_kept = members[kept]
-        order = np.argsort(items_kept, kind="stable")
-        nodes_sorted = nodes_kept[order]
-        items_sorted = items_kept[order]
-        rank = np.arange(len(items_sorted)) - np.repeat(
-            np.cumsum(length) - length, length)
-        where = x[items_sorted - 1] + rank
-        set_[where] = nodes_sorted
-        loc[nodes_sorted] = where
+        nd = np.zeros(width * nnodes, np.int32)
+        B.fill_cells(indptr, indices, base, nprimary, x.astype(np.int32),
+                     set_, nd, width,
+                     np.zeros(0, np.int32) if colors is None else colors)
         set_[x - 1] = length
         set_[x - 2] = np.arange(n)
 
-        option_of = np.full(nnodes, -1, np.int32)
-        option_of[node_of_member] = option_of_member
+        first = np.arange(1, 1 + m, dtype=np.int32)
+        first += indptr[:-1]
         self.item = x.astype(np.int32)
         self.set = set_
-        self.nd = np.zeros(width * nnodes, np.int32)
-        self.nd[0::width] = itm
-        self.nd[1::width] = loc
-        if colors is not None:
-            self.nd[2::width][node_of_member] = colors
+        self.nd = nd
         self.second = int(x[nprimary]) if nprimary < n else total + head
-        self.option_of = option_of
-        self.option_start = first.astype(np.int32)
+        self.option_of = NodeOptions(first, nnodes - 1)
+        self.option_start = first
         self.nprimary = nprimary
         self.uncoverable = bool((length[:nprimary] == 0).any())
 
@@ -434,8 +437,7 @@ class SSXC1(Engine):
     cutoff = False  # SSXC1 always takes the first item with one option
 
     def build(self, problem) -> Cells:
-        s = problem.structure()
-        return Cells(s.nitems, s.nprimary, s.members, s.sizes)
+        return Cells.from_csr(problem.csr())
 
     def load(self, *parts):
         load_kernels(*("search" if part == "split" else part

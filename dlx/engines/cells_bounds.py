@@ -19,7 +19,6 @@ count equals one search's.
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 
@@ -45,20 +44,23 @@ class McCells:
 
     def __init__(self, nitems: int, nprimary: int, members, sizes,
                  colors=None, bounds=None):
-        members = np.asarray(members, np.int64)
-        sizes = np.asarray(sizes, np.int64)
-        c = Cells(nitems, nprimary, members, sizes, head=M.HEAD)
-        n = nitems
-        itm, loc = c.itm, c.loc
-        nnodes = len(itm)
-        nd = np.zeros(3 * nnodes, np.int32)
-        nd[0::3] = itm
-        nd[1::3] = loc
-        m = len(sizes)
-        option_of_member = np.repeat(np.arange(m), sizes)
-        node_of_member = np.arange(len(members)) + 1 + option_of_member
-        if colors is not None and len(members):
-            nd[3 * node_of_member + 2] = colors
+        self._build(Cells(nitems, nprimary, members, sizes, head=M.HEAD,
+                          colors=colors, width=3), bounds, len(sizes))
+
+    @classmethod
+    def from_csr(cls, csr) -> "McCells":
+        """Build from a problem's ``csr()`` (its colors and bounds)."""
+        cells = cls.__new__(cls)
+        cells._build(Cells.from_csr(csr, head=M.HEAD, width=3), csr.bounds,
+                     len(csr.indptr) - 1)
+        return cells
+
+    def _build(self, c: Cells, bounds, m: int):
+        """From SSXC1's sets with SSMCC's header words and node width
+        (``itm, loc, clr``)."""
+        n = len(c.item)
+        nprimary = c.nprimary
+        nd = c.nd
         set_ = c.set
         x = c.item.astype(np.int64)
         bound = np.ones(n, np.int64)
@@ -76,15 +78,17 @@ class McCells:
         # active part.
         item = c.item.copy()
         active = n
-        for k in range(n):  # the pops: the first optionless item first
-            if size[k] == 0 and not (k < nprimary and lower[k] > 0):
-                xk = set_[x[k] - 2]
-                active -= 1
-                other = item[active]
-                item[active] = x[k]
-                item[xk] = other
-                set_[x[k] - 2] = active
-                set_[other - 2] = xk
+        needed = np.arange(n) < nprimary
+        needed &= lower > 0
+        for k in np.flatnonzero((size == 0) & ~needed).tolist():
+            # the pops: the first optionless item first
+            xk = set_[x[k] - 2]
+            active -= 1
+            other = item[active]
+            item[active] = x[k]
+            item[xk] = other
+            set_[x[k] - 2] = active
+            set_[other - 2] = xk
         self.item = item
         self.set = set_
         self.nd = nd
@@ -359,9 +363,7 @@ class SSMCC(Engine):
     cutoff = False
 
     def build(self, problem) -> McCells:
-        s = problem.structure()
-        return McCells(s.nitems, s.nprimary, s.members, s.sizes, s.colors,
-                       s.bounds)
+        return McCells.from_csr(problem.csr())
 
     def load(self, *parts):
         load_kernels(*("search" if part == "split" else part

@@ -20,6 +20,4 @@ class SSXCC(SSXC1):
     kinds = frozenset({COLORS})
 
     def build(self, problem) -> Cells:
-        s = problem.structure()
-        return Cells(s.nitems, s.nprimary, s.members, s.sizes,
-                     colors=s.colors)
+        return Cells.from_csr(problem.csr())

@@ -185,8 +185,7 @@ class DLX2(Engine):
     arrays_key = "links"
 
     def build(self, problem) -> Links:
-        s = problem.structure()
-        return Links(s.nitems, s.nprimary, s.members, s.sizes, s.colors)
+        return Links.from_csr(problem.csr())
 
     def load(self, *parts):
         load_kernels(*("steps" if part == "split" else part

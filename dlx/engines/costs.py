@@ -62,7 +62,7 @@ class CostArrays:
         color = np.zeros(total, np.int32) if color is None else color.copy()
         ulink, dlink = links.ulink.copy(), links.dlink.copy()
         top = links.top
-        option_of = links.option_of
+        option_of = links.option_of[np.arange(len(links.top))]
         costs = np.asarray(costs, np.int64).reshape(-1)
         cost = np.zeros(total, np.int64)
         member = option_of >= 0
@@ -382,7 +382,7 @@ class BoundedCostArrays:
                       else color.copy())
         ulink, dlink = links.ulink.copy(), links.dlink.copy()
         top = links.top
-        option_of = links.option_of
+        option_of = links.option_of[np.arange(len(links.top))]
         costs = np.asarray(s.costs, np.int64).reshape(-1)
         cost = np.zeros(total, np.int64)
         member = option_of >= 0

@@ -1,8 +1,10 @@
 """DLX1, Knuth's dancing links for plain exact cover: the engine.
 
 ``Links`` builds Knuth's DLX1 arrays (see ``dlx.kernels.links``) from the
-problem's structure: item numbers option after option (``members``,
-1-based) and the number of items in each option (``sizes``).
+problem's options as compressed sparse rows (``ExactCover.csr``), in one
+pass of ``dlx.kernels.build``, or from its structure (item numbers option
+after option, ``members``, 1-based, and ``sizes``); ``NodeOptions`` tells
+the option of a node.
 ``LinksRun`` is one search over a private copy of them, ``run_batch`` runs
 ``solve_batch`` over many instances on threads, ``LinksTop`` walks the top
 of the tree one node at a time (to split it into jobs), ``run_job`` counts
@@ -17,17 +19,93 @@ import time
 
 import numpy as np
 
+from ..kernels import build as B
 from ..kernels import links as K
 from .base import (EXACT, NO_LIMIT, OUT_OF_NODES, Engine, JobResult, Run,
                    Top)
 from .threads import batch_chunks, flat_paths, run_tasks
 
 
+class NodeOptions:
+    """The option of each node, ``self[nodes]`` (an int for one node, an
+    int32 array for an array of them; -1 for a header or a spacer).
+
+    A problem of at most ``KEEP_NODES`` nodes makes the table of every
+    node's option at its first lookup (a batch decodes thousands of
+    solutions at once); a bigger one looks nodes up in ``option_start``
+    (each option's first node) instead of keeping four bytes a node: a
+    binary search per node, and only the solutions' nodes are looked up.
+    Both layouts put one spacer between options, so option ``j``'s nodes
+    end before ``option_start[j + 1] - 1``; ``last`` is the last spacer.
+    """
+
+    __slots__ = ("start", "last", "table")
+
+    def __init__(self, option_start: np.ndarray, last: int):
+        self.start = option_start
+        self.last = last
+        self.table = None
+
+    def _search(self, nodes: np.ndarray) -> np.ndarray:
+        start = self.start
+        m = len(start)
+        j = np.searchsorted(start, nodes, side="right") - 1
+        if m:
+            after = np.where(j + 1 < m, start[np.minimum(j + 1, m - 1)],
+                             self.last + 1)
+            j = np.where((j >= 0) & (nodes < after - 1), j, -1)
+        return j.astype(np.int32)
+
+    def __getitem__(self, nodes):
+        table = self.table
+        if table is None and self.last < KEEP_NODES:
+            table = self.table = self._search(np.arange(self.last + 1))
+        j = self._search(np.asarray(nodes)) if table is None else \
+            table[nodes]
+        return int(j) if np.ndim(j) == 0 else j
+
+    def __len__(self) -> int:
+        return self.last + 1
+
+
+def kernel_rows(indptr, indices, total: int):
+    """The rows as the build kernels take them: for a problem of at most
+    ``KEEP_NODES`` nodes, ``indptr`` int64 and ``indices`` int32 (one
+    compiled version of each build kernel serves every small problem, so
+    none of them costs a compile), for a bigger one the model's own
+    arrays (no copy)."""
+    if total <= KEEP_NODES:
+        return (np.asarray(indptr, np.int64), np.asarray(indices, np.int32))
+    return indptr, indices
+
+
+def check_nodes(total: int) -> None:
+    """The kernels' int32 arrays can number ``total`` nodes, or a
+    ValueError says the problem is too big for them."""
+    if total > np.iinfo(np.int32).max:
+        raise ValueError(f"the problem needs {total:,} nodes; the search's "
+                         f"int32 arrays hold at most 2,147,483,647")
+
+
+#: A problem with more nodes than this keeps no spare ``ulink``/``dlink``:
+#: each run builds its own from the model's rows (see ``Links``).
+KEEP_NODES = 1 << 22
+
+
 class Links:
-    """The DLX1 arrays of one problem (see ``dlx.kernels.links``)."""
+    """The DLX1 arrays of one problem (see ``dlx.kernels.links``).
+
+    They are never changed: a run searches fresh copies of the mutable
+    ones (``copy_arrays``).  Up to ``KEEP_NODES`` nodes, the copies are
+    made from a pristine set kept here; a bigger problem keeps no
+    ``ulink`` and ``dlink`` (None) and builds each run's from the model's
+    rows, one pass over the members instead of a copy, which spares
+    eight bytes a node for as long as the problem lives (a third of the
+    memory of a search of ten million options).
+    """
 
     __slots__ = ("llink", "rlink", "ulink", "dlink", "top", "length",
-                 "option_of", "option_start", "nprimary", "color")
+                 "option_of", "option_start", "nprimary", "color", "rows")
 
     def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
                  sizes: np.ndarray, colors: np.ndarray | None = None):
@@ -39,66 +117,40 @@ class Links:
         (its nodes point to themselves), as Knuth's programs ignore it: no
         search can choose it, and covering its items does not count it.
         """
-        n = nitems
-        m = len(sizes)
-        owner = np.repeat(np.arange(m), sizes)
-        all_members, all_owner = members, owner
-        linked = np.zeros(m, bool)
-        linked[owner[members <= nprimary]] = True
-        if not linked.all():
-            members = members[linked[owner]]
-        total = n + 1 + len(all_members) + m + 1
-        # Node numbers: option j's first node is n + 2 + start_j + j.
-        starts = np.zeros(m + 1, np.int64)
-        np.cumsum(sizes, out=starts[1:])
-        first = n + 2 + starts[:-1] + np.arange(m)
-        spacers = np.empty(m + 1, np.int64)
-        spacers[0] = n + 1
-        spacers[1:] = first + sizes
-        node_of_all = np.arange(len(all_members)) + n + 2 + all_owner
-        node_of_member = node_of_all
-        if len(members) < len(all_members):
-            node_of_member = node_of_all[linked[all_owner]]
+        indptr = np.zeros(len(sizes) + 1, np.int64)
+        np.cumsum(sizes, out=indptr[1:])
+        self._build(nitems, nprimary, indptr, np.asarray(members), 0, colors)
 
+    @classmethod
+    def from_csr(cls, csr) -> "Links":
+        """Build from a problem's ``csr()`` (its colors included)."""
+        links = cls.__new__(cls)
+        links._build(csr.nitems, csr.nprimary, csr.indptr, csr.indices, 1,
+                     csr.colors)
+        return links
+
+    def _build(self, nitems, nprimary, indptr, indices, base, colors):
+        """Item ``k`` of member ``t`` is ``indices[t] + base``, from 1;
+        option ``j`` is ``indices[indptr[j]:indptr[j + 1]]`` (the walk of
+        ``dlx.kernels.build.link_options``)."""
+        n = nitems
+        m = len(indptr) - 1
+        total = n + 1 + len(indices) + m + 1
+        check_nodes(total)
+        indptr, indices = kernel_rows(indptr, indices, total)
         top = np.zeros(total, np.int32)
         ulink = np.zeros(total, np.int32)
         dlink = np.zeros(total, np.int32)
-        top[node_of_all] = all_members
-        if len(members) < len(all_members):  # unlinked nodes: self-loops
-            ulink[node_of_all] = node_of_all
-            dlink[node_of_all] = node_of_all
-        top[spacers] = -np.arange(m + 1)
-        # Vertical lists: each item's nodes in option order, closed through
-        # the header node (item k's header is node k).
-        order = np.argsort(members, kind="stable")
-        nodes_sorted = node_of_member[order]
-        items_sorted = members[order]
-        length = np.bincount(members, minlength=n + 2).astype(np.int32)
-        length[0] = 0
-        length[n + 1] = 0
-        ulink[: n + 1] = np.arange(n + 1)
-        dlink[: n + 1] = np.arange(n + 1)
-        if len(members):
-            is_head = np.ones(len(members), bool)
-            is_head[1:] = items_sorted[1:] != items_sorted[:-1]
-            is_tail = np.ones(len(members), bool)
-            is_tail[:-1] = is_head[1:]
-            prev = np.empty(len(members), np.int64)
-            prev[1:] = nodes_sorted[:-1]
-            prev[is_head] = items_sorted[is_head]
-            nxt = np.empty(len(members), np.int64)
-            nxt[:-1] = nodes_sorted[1:]
-            nxt[is_tail] = items_sorted[is_tail]
-            ulink[nodes_sorted] = prev
-            dlink[nodes_sorted] = nxt
-            dlink[items_sorted[is_head]] = nodes_sorted[is_head]
-            ulink[items_sorted[is_tail]] = nodes_sorted[is_tail]
-        # Spacers: ulink = first node of the option above, dlink = last node
-        # of the option below.
-        ulink[spacers[1:]] = first
-        dlink[spacers[:-1]] = first + sizes - 1
-        ulink[spacers[0]] = 0
-        dlink[spacers[-1]] = 0
+        length = np.zeros(n + 2, np.int32)
+        B.link_options(indptr, indices, base, n, nprimary, top, ulink,
+                       dlink, length, True)
+        self.rows = None
+        if total > KEEP_NODES:  # rebuilt for each run: see copy_arrays
+            self.rows = (indptr, indices, base, n)
+            ulink = dlink = None
+        # Option j's first node is n + 2 + indptr[j] + j.
+        first = np.arange(n + 2, n + 2 + m, dtype=np.int32)
+        first += indptr[:-1]
 
         # Item lists: primary 1..nprimary around root 0, secondary around
         # root n+1.
@@ -109,23 +161,31 @@ class Links:
             rlink[ring] = np.roll(ring, -1)
             llink[ring] = np.roll(ring, 1)
 
-        option_of = np.full(total, -1, np.int32)
-        option_of[node_of_all] = all_owner
         self.color = None
         if colors is not None:
+            # Member nodes are the nodes past the first spacer whose top
+            # is an item (spacers have top <= 0), in member order.
             self.color = np.zeros(total, np.int32)
-            self.color[node_of_all] = colors
+            self.color[n + 2:][top[n + 2:] > 0] = colors
         self.llink, self.rlink = llink, rlink
         self.ulink, self.dlink, self.top = ulink, dlink, top
         self.length = length
-        self.option_of = option_of
-        self.option_start = first.astype(np.int32)
+        self.option_start = first
+        self.option_of = NodeOptions(first, total - 1)
         self.nprimary = nprimary
 
     def copy_arrays(self):
         """Fresh copies of the mutable arrays, in kernel argument order."""
-        return (self.llink.copy(), self.rlink.copy(), self.ulink.copy(),
-                self.dlink.copy(), self.top, self.length.copy())
+        if self.rows is None:
+            ulink, dlink = self.ulink.copy(), self.dlink.copy()
+        else:
+            indptr, indices, base, n = self.rows
+            ulink = np.empty(len(self.top), np.int32)
+            dlink = np.empty(len(self.top), np.int32)
+            B.link_options(indptr, indices, base, n, self.nprimary, self.top,
+                           ulink, dlink, np.zeros(n + 2, np.int32), False)
+        return (self.llink.copy(), self.rlink.copy(), ulink, dlink,
+                self.top, self.length.copy())
 
 
 _loaded: set = set()
@@ -419,8 +479,7 @@ class DLX1(Engine):
     arrays_key = "links"
 
     def build(self, problem) -> Links:
-        s = problem.structure()
-        return Links(s.nitems, s.nprimary, s.members, s.sizes, s.colors)
+        return Links.from_csr(problem.csr())
 
     def load(self, *parts):
         load_kernels(*("steps" if part == "split" else part

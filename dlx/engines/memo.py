@@ -91,6 +91,9 @@ class MemoRun(Run):
                         if keyinfo is None else keyinfo)
         self.zdd = zdd
         self.given_nodes = given_nodes
+        # The ZDD's nodes name options: each node's option, as a table.
+        self.option_table = (links.option_of[np.arange(len(links.top))]
+                             if zdd is not None else np.zeros(1, np.int32))
         self.nwords = nwords
         self.memo_bytes = memo_bytes
         self.limb_bits = limb_bits
@@ -176,7 +179,7 @@ class MemoRun(Run):
                              self.choice, self.item, self.acc, self.born,
                              self.hashes, self.state, table, self.tstats,
                              self.config, self.keyinfo, stop_at,
-                             self.kernel_counters, self.links.option_of,
+                             self.kernel_counters, self.option_table,
                              self.chain, self.table_nodes, z.var, z.lo, z.hi,
                              z.unique, z.made)
             if status == M.ROOM:
@@ -276,7 +279,8 @@ def load_memo_kernels() -> None:
                 np.array([rule, LIMB_BITS, 0, 0, 1, build, build],
                          np.int64),
                 keyinfo, np.iinfo(np.int64).max, np.zeros(3, np.int64),
-                tiny.option_of, np.zeros(2, np.int32), nodes, z.var, z.lo,
+                tiny.option_of[np.arange(len(tiny.top))], np.zeros(2, np.int32),
+                nodes, z.var, z.lo,
                 z.hi, z.unique, z.made)
         M.rehash(table, _table(2 * M.BUCKET, 2, 1), 2, tstats, nodes,
                  np.zeros(2 * len(nodes), np.int32))
@@ -317,8 +321,7 @@ class Memo(Engine):
     arrays_key = "links"
 
     def build(self, problem) -> Links:
-        s = problem.structure()
-        return Links(s.nitems, s.nprimary, s.members, s.sizes, s.colors)
+        return Links.from_csr(problem.csr())
 
     def load(self, *parts):
         load_memo_kernels()

@@ -75,8 +75,8 @@ def hide_work(nitems: int, noptions: int, nnodes: int) -> float:
 
 def problem_hide_work(problem) -> float:
     """``hide_work`` of a problem (an ``ExactCover``)."""
-    s = problem.structure()
-    return hide_work(s.nitems, len(s.sizes), len(s.members))
+    c = problem.csr()
+    return hide_work(c.nitems, len(c.indptr) - 1, len(c.indices))
 
 
 def cells_for_exact_cover(problem) -> bool:

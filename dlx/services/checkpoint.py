@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 
+from ..shorten import shorten
 from ..engines.base import JobResult
 
 __all__ = ["Checkpoint", "CheckpointError"]
@@ -129,8 +130,8 @@ class Checkpoint:
                           ("mrv_cutoff", "mrv_cutoff")):
             if old[key] != header[key]:
                 raise CheckpointError(
-                    f"{where} was made with {what} {old[key]!r}, not "
-                    f"{header[key]!r}")
+                    f"{where} was made with {what} {shorten(old[key])}, not "
+                    f"{shorten(header[key])}")
         if old["split"] != header["split"]:
             raise CheckpointError(
                 f"{where} was made for a different split of this problem "

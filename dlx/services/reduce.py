@@ -47,6 +47,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from ..shorten import shorten
 from ..engines.base import EXACT
 from ..kernels import reduce as K
 from .search import BudgetExhausted, seconds as check_seconds, whole_number
@@ -156,7 +157,7 @@ class Reduction:
         if rules:
             text += f" ({rules})"
         if self.infeasible:
-            text += (f"; no solution: item {self.problem.primary[0]!r} "
+            text += (f"; no solution: item {shorten(self.problem.primary[0])} "
                      f"cannot be covered")
         if not self.complete:
             text += "; stopped by the budget before a fixed point"
@@ -179,7 +180,7 @@ def _rule_mask(rules) -> np.ndarray:
     mask = np.zeros(K.NRULES, np.uint8)
     for rule in rules:
         if rule not in RULE_CODES:
-            raise ValueError(f"unknown reduction rule {rule!r}; the rules "
+            raise ValueError(f"unknown reduction rule {shorten(rule)}; the rules "
                              f"are {', '.join(RULES)}")
         mask[RULE_CODES[rule]] = 1
     return mask
@@ -412,12 +413,12 @@ def _options(reduce_options) -> dict:
         unknown = set(reduce_options) - {"rounds", "time_limit", "max_work",
                                          "rules"}
         if unknown:
-            raise ValueError(f"reduce={reduce_options!r}: unknown keyword "
-                             f"{sorted(unknown)[0]!r} (rounds, time_limit, "
+            raise ValueError(f"reduce={shorten(reduce_options)}: unknown keyword "
+                             f"{shorten(sorted(unknown)[0])} (rounds, time_limit, "
                              f"max_work and rules are known)")
         return dict(reduce_options)
     raise TypeError(f"reduce must be True, False or a dict of reduce's "
-                    f"keywords, got {reduce_options!r}"[:200])
+                    f"keywords, got {shorten(reduce_options)}"[:200])
 
 
 def _reduced(problem, given, time_limit, reduce_options):

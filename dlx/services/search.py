@@ -137,7 +137,7 @@ def stop_event(value):
     """A stop event: None, or an object with ``is_set()``."""
     if value is not None and not callable(getattr(value, "is_set", None)):
         raise TypeError(f"stop must be an event with is_set() (such as a "
-                        f"threading.Event), got {value!r}"[:200])
+                        f"threading.Event), got {shorten(value)}"[:200])
     return value
 
 

@@ -298,7 +298,7 @@ class ZDD:
                     value, (int, float, np.integer, np.floating)) or \
                     value != value:
                 raise ValueError(f"the weight of option {option} is "
-                                 f"{value!r}, not a number")
+                                 f"{shorten(value)}, not a number")
         return weights
 
     # -- files ---------------------------------------------------------------
@@ -366,7 +366,7 @@ class ZDD:
             m = _LINE.fullmatch(line.strip())
             if m is None:
                 raise ValueError(f"{source}:{number}: not a ZDD node line "
-                                 f"'id: (~v?lo:hi)': {line.strip()!r}"[:200])
+                                 f"'id: (~v?lo:hi)': {shorten(line.strip())}"[:200])
             if root is not None:
                 raise ValueError(f"{source}:{number}: a line after the root "
                                  f"line (~0?0:r)")
