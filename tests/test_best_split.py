@@ -26,6 +26,7 @@ from dlx.services.best import Cheapest
 from dlx.services.split import split
 
 from reference import costed_covers, is_generalized_cover
+from weighted import OPTIMUM, stop_after, weighted_pentominoes
 
 
 def build(nprimary, nitems, options, colors, costs, bounds):
@@ -221,24 +222,11 @@ def test_a_dask_cluster_finds_the_cheapest():
 
 
 # -- budgets, the stop event, Ctrl-C ---------------------------------------
-def weighted_pentominoes():
-    """6x10 pentominoes, each placement costing its piece's rank times its
-    distance from the corner (docs/costs.md): a million nodes to prove."""
-    from dlx.problems.polyomino import polyomino
-    board = polyomino("6x10")
-    weighted = ExactCover(board.primary)
-    for piece, *cells in board.options:
-        corner = min(int(c[0]) + int(c[1]) for c in cells)
-        weighted.add_option([piece, *cells],
-                            cost=("FILNPTUVWXYZ".index(piece) + 1) * corner)
-    return weighted
-
-
 def check_unproven(p, stopped):
     assert stopped.proven is False and not stopped.stats.complete
     assert p.stats is stopped.stats
     for cost, solution in stopped.best:
-        assert cost >= 298  # the optimum
+        assert cost >= OPTIMUM
         assert cost == sum(p.costs[k] for k in solution)
         assert len(solution) == 12
 
@@ -248,9 +236,10 @@ def check_unproven(p, stopped):
                          ids=["threads", "jobs-here", "processes"])
 def test_a_time_limit_hands_back_what_was_found(options):
     p = weighted_pentominoes()
+    seconds = stop_after()
     start = time.perf_counter()
     with pytest.raises(BudgetExhausted) as stop:
-        p.best(2, time_limit=0.5, **options)
+        p.best(2, time_limit=seconds, **options)
     assert time.perf_counter() - start < 10  # the search takes seconds
     check_unproven(p, stop.value)
     assert "time limit" in str(stop.value)
@@ -261,7 +250,7 @@ def test_a_time_limit_hands_back_what_was_found(options):
 def test_the_stop_event_hands_back_what_was_found(options):
     p = weighted_pentominoes()
     event = threading.Event()
-    threading.Timer(0.5, event.set).start()
+    threading.Timer(stop_after(), event.set).start()
     with pytest.raises(BudgetExhausted) as stop:
         p.best(1, stop=event, **options)
     check_unproven(p, stop.value)
@@ -299,7 +288,7 @@ class interrupt_after:
                          ids=["threads", "jobs-here", "processes"])
 def test_ctrl_c_hands_back_what_was_found(options):
     p = weighted_pentominoes()
-    timer = interrupt_after(1.0)
+    timer = interrupt_after(stop_after())
     start = time.perf_counter()
     try:
         with pytest.raises(Interrupted) as stop:

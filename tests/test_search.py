@@ -239,6 +239,27 @@ def test_time_limit_with_threads():
     assert time.perf_counter() - t0 < 1.5
 
 
+def test_the_pool_sees_a_stop_between_jobs_shorter_than_its_wait():
+    # Jobs that each end within the pool's 0.1 s wait: a stop event and a
+    # deadline looked at only when a wait timed out were never seen (the
+    # k cheapest on threads ran to the end past its stop event).
+    def job(k):
+        if not flag[0]:  # as the kernels do
+            time.sleep(0.01)
+
+    for event, deadline, reason in [
+            (threading.Event(), None, "stopped"),
+            (None, time.perf_counter() - 1, "deadline")]:
+        if event is not None:
+            event.set()
+        flag = np.zeros(1, np.uint8)
+        start = time.perf_counter()
+        assert threads.run_tasks(job, 200, 2, flag, deadline,
+                                 event) == reason
+        assert flag[0] == 1
+        assert time.perf_counter() - start < 0.5  # not 200 jobs' 1 s
+
+
 def test_slices_follow_the_node_rate_and_the_deadline():
     slicer = Slicer(deadline=None)
     first = slicer.next_bound(0, 10**12)

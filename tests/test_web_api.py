@@ -16,6 +16,7 @@ from sudoku.web import service
 from sudoku.web.app import create_app
 from sudoku.web.service import Settings
 
+import weighted
 from web_server import live_server
 
 DATA = Path(__file__).parent / "data"
@@ -289,17 +290,9 @@ DLX5_EXAMPLE = "A B C\nA B |5\nC |1\nA |2\nB C |3\nB |1\nC |4\n"
 
 
 def weighted_pentominoes():
-    """The 6x10 pentominoes, each placement costing its piece's rank times
-    its distance from the corner (docs/costs.md): seconds to prove."""
-    from dlx import ExactCover, dumps
-    from dlx.problems.polyomino import polyomino
-    board = polyomino("6x10")
-    weighted = ExactCover(board.primary)
-    for piece, *cells in board.options:
-        corner = min(int(c[0]) + int(c[1]) for c in cells)
-        weighted.add_option([piece, *cells],
-                            cost=("FILNPTUVWXYZ".index(piece) + 1) * corner)
-    return dumps(weighted, max_name_length=None)
+    """The weighted pentominoes as a problem file (names kept whole)."""
+    from dlx import dumps
+    return dumps(weighted.weighted_pentominoes(), max_name_length=None)
 
 
 def test_exact_cover_best(client):
@@ -331,16 +324,19 @@ def test_exact_cover_best(client):
 
 def test_exact_cover_best_stops_at_its_budget(client):
     text = weighted_pentominoes()
+    seconds = round(weighted.stop_after(), 3)
     start = time.perf_counter()
     data = post(client, "/api/exact-cover", {
-        "problem": text, "mode": "best", "limit": 2, "time_limit": 0.3})
+        "problem": text, "mode": "best", "limit": 2, "time_limit": seconds})
     assert time.perf_counter() - start < 10
     assert data["status"] == "stopped" and not data["complete"]
-    assert data["message"].startswith("stopped at the time budget of 0.3 s")
+    assert data["message"].startswith(
+        f"stopped at the time budget of {seconds:g} s")
     assert data["message"].endswith("not proven optimal")
     # What was found is priced as found (the optimum is 298).
     for s in data["solutions"]:
-        assert s["cost"] >= 298 and s["text"].count("\n") == 11
+        assert s["cost"] >= weighted.OPTIMUM
+        assert s["text"].count("\n") == 11
 
 
 def test_best_drops_its_search_when_the_client_leaves():
@@ -348,7 +344,7 @@ def test_best_drops_its_search_when_the_client_leaves():
     problem = __import__("dlx").loads(weighted_pentominoes(),
                                       max_name_length=None)
     budget = service.Budget(30)
-    threading.Timer(0.3, budget.cancel.set).start()
+    threading.Timer(weighted.stop_after(), budget.cancel.set).start()
     start = time.perf_counter()
     with pytest.raises(service.Cancelled):
         service.run_best(problem, budget, 1)

@@ -68,6 +68,17 @@ def wait(futures, stop: np.ndarray, deadline: float | None,
     try:
         for f in futures:
             while True:
+                # Looked at before every wait, not only when one times
+                # out: many short jobs each end within a timeout, and a
+                # stop looked at only then would never be seen.
+                if not stop[0]:
+                    if deadline is not None and \
+                            time.perf_counter() >= deadline:
+                        stop[0] = 1
+                        reason = "deadline"
+                    elif event is not None and event.is_set():
+                        stop[0] = 1
+                        reason = "stopped"
                 timeout = 0.1
                 if deadline is not None and not stop[0]:
                     timeout = min(timeout, max(0.001, deadline -
@@ -76,15 +87,7 @@ def wait(futures, stop: np.ndarray, deadline: float | None,
                     f.result(timeout)
                     break
                 except FutureTimeout:
-                    if stop[0]:
-                        continue
-                    if deadline is not None and \
-                            time.perf_counter() >= deadline:
-                        stop[0] = 1
-                        reason = "deadline"
-                    elif event is not None and event.is_set():
-                        stop[0] = 1
-                        reason = "stopped"
+                    continue
     except BaseException as error:
         stop[0] = 1
         for f in futures:
