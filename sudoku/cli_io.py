@@ -55,10 +55,11 @@ def open_input(source: str):
             stream.detach()  # leave standard input open
         return
     try:
+        # A pipe (``<(...)``, ``/dev/stdin``, a FIFO) is read once.  The
+        # count comes first: if it fails, no stream is left open.
+        total = count_lines(source) if os.path.isfile(source) else None
         stream = open(source, encoding="utf-8-sig", errors="replace",
                       newline=None)
-        # A pipe (``<(...)``, ``/dev/stdin``, a FIFO) is read once.
-        total = count_lines(source) if os.path.isfile(source) else None
     except OSError as error:
         raise UsageError(f"cannot read {source}: {error.strerror}") from None
     with stream:

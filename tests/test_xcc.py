@@ -918,8 +918,8 @@ def test_ssmcc_starts_with_optionless_items_inactive():
     # out inactive, the sets of the others in input order.
     cells = SSMCCEngine().build(load(DATA / "ssmcc" / "optionless.dlx"))
     names = "A B C D W X Y Z".split()
-    x = {name: x for name, x in zip(names, sorted(cells.item))}
-    active = [x for x in cells.item[:cells.active]]
+    x = dict(zip(names, sorted(cells.item)))
+    active = list(cells.item[:cells.active])
     assert cells.active == 6 and sorted(active) == sorted(
         x[n] for n in "BCDXYZ")
     assert all(cells.set[cells.item[k] - 2] == k for k in range(8))

@@ -120,7 +120,7 @@ class Cheapest:
             for cost, options in solutions:
                 self.found[tuple(sorted(options))] = cost
             if len(self.found) > 4 * self.k:
-                self.found = dict((s, c) for c, s in self._sorted())
+                self.found = {s: c for c, s in self._sorted()}
 
     def _sorted(self):
         return sorted(((c, s) for s, c in self.found.items()),
@@ -361,10 +361,10 @@ class _Split:
         except BudgetExhausted as budget:
             self.add(budget.best, budget.stats, given_in=True)
             if budget.stats.nodes < SERIAL_PROBE_NODES:
-                raise self.stopped(budget)
+                raise self.stopped(budget) from budget
         except Interrupted as ctrl_c:
             self.add(ctrl_c.best, ctrl_c.stats, given_in=True)
-            raise self.stopped(ctrl_c)
+            raise self.stopped(ctrl_c) from ctrl_c
         return None
 
     def add(self, found, figures, given_in=False) -> None:

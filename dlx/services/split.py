@@ -229,7 +229,7 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
             break
         frontier = [child for entry in frontier for child in (
             expand(entry) if sizes[entry[1]][1] > limit else [entry])]
-    for place, at, share in sorted(frontier):
+    for _place, at, share in sorted(frontier):
         nodes, updates = sizes.get(at, (0.0, 0.0))
         plan.jobs.append(Job(at, share, updates))
         plan.estimated_nodes += nodes

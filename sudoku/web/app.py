@@ -117,7 +117,8 @@ class Runner:
             future = self.pool.submit(job)
         except RuntimeError:  # shutting down
             self._release(budget)
-            raise RequestError("the server is shutting down", status=503)
+            raise RequestError("the server is shutting down",
+                               status=503) from None
         future.add_done_callback(lambda _: self._release(budget))
         return future
 
