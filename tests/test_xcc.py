@@ -512,9 +512,8 @@ def test_colored_queens_count_as_queens(kind):
 @pytest.mark.parametrize("n,k,count", [(4, 2, 90), (5, 2, 2040)])
 def test_two_per_row_and_column_without_diagonals(n, k, count, kind):
     # k rooks per row and column: OEIS A001499 (k = 2): 1, 6, 90, 2040.
-    p = ExactCover([f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
-                   bounds={x: (k, k) for x in [f"r{i}" for i in range(n)]
-                           + [f"c{j}" for j in range(n)]})
+    lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
+    p = ExactCover(lines, bounds={x: (k, k) for x in lines})
     for i in range(n):
         for j in range(n):
             p.add_option([f"r{i}", f"c{j}"])
