@@ -318,7 +318,7 @@ class OptionsView(Sequence):
                 a == b for a, b in zip(self, other))
         return NotImplemented
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # equal by content, unhashable
 
     def __repr__(self) -> str:
         if len(self) <= 20:

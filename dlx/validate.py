@@ -82,8 +82,8 @@ def check_colors(colors, names: tuple, index: Mapping, nprimary: int,
         raise TypeError(f"{where}: colors must be a mapping {{item: "
                         f"color}}, got {type(colors).__name__}")
     position = {}
-    for at, name in enumerate(names):
-        position[name] = at
+    for k, name in enumerate(names):
+        position[name] = k
     checked = {}
     for item, color in colors.items():
         try:

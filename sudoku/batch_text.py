@@ -46,8 +46,8 @@ def render(grid: Grid, style: str) -> str:
     return grid.format(None if style == "same" else style)
 
 
-def batch_entry(number: int, text: str, result: Result, args,
-                 first: bool) -> str:
+def batch_entry(number: int, text: str | InvalidPuzzle, result: Result,
+                args, first: bool) -> str:
     """The output for one puzzle of a batch: ``args`` says how (its
     ``format``, ``count``, ``unique`` and ``box``, as the command's
     options do)."""
@@ -62,8 +62,9 @@ def batch_entry(number: int, text: str, result: Result, args,
         if result.grid is not None:
             return entry(render(result.grid, style), tag, number, first)
     if result.status == INVALID:
-        shown = echo(text)
-    elif style == "same":
+        return entry(echo(text), tag, number, first)
+    assert isinstance(text, str)  # an entry that is not text is INVALID
+    if style == "same":
         shown = text
     else:
         shown = render(parse(text, args.box), style)

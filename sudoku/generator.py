@@ -304,7 +304,7 @@ def checked_arguments(size, box, symmetry, difficulty, variant):
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"size must be between {MIN_SIZE} and {MAX_SIZE}, "
                          f"got {size}")
-    box = default_box(int(size)) if box is None else check_box(box, size)
+    box = default_box(int(size)) if box is None else check_box(box, int(size))
     symmetry = "none" if symmetry is None else symmetry
     if not isinstance(symmetry, str):
         raise TypeError(f"symmetry must be a string, got "

@@ -218,7 +218,9 @@ def entries(lines: Iterable[tuple[int, str | None]], box=None
             continue
         # A rule line first (a frame): the width is not known yet (a line
         # of dashes would read as that many blank cells).
-        rows, width = [(number, line)], 0 if is_rule_line(line) else w
+        # (w is None only for a rule line here: any other line went on.)
+        rows, width = [(number, line)], \
+            0 if is_rule_line(line) or w is None else w
     yield from flush()
 
 

@@ -57,7 +57,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -400,6 +400,7 @@ class _Split:
         self.stats.seconds = time.perf_counter() - self.start
         self.problem.stats = self.stats
         found = self.cheapest.best()
+        error: BudgetExhausted | Interrupted
         if why == "interrupt" or isinstance(why, KeyboardInterrupt):
             error = Interrupted(len(found), self.stats)
         else:
@@ -560,7 +561,7 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
                 s.cheapest.threshold())
             window = 2 * max(1, workers)
         executor = process_pool(min(workers, max(1, len(paths))), payload)
-        handle = payload.digest  # installed in every worker
+        handle: Any = payload.digest  # installed in every worker
     else:
         client = dask_client(executor)
         handle = (client.scatter(payload, broadcast=True)
