@@ -57,7 +57,8 @@ def colour(index: int) -> str:
                                         round(b * 255))
 
 
-def text(x: float, y: float, content: str, size: float, **attrs) -> str:
+def text(x: float, y: float, content: str, size: float, **attrs: object
+         ) -> str:
     """A centred text element."""
     extra = "".join(f" {k.replace('_', '-')}={quoteattr(str(v))}"
                     for k, v in attrs.items())

@@ -9,6 +9,7 @@ import io
 import os
 import re
 import sys
+from typing import Iterator, TextIO
 
 from .grid import InvalidPuzzle, parse
 
@@ -43,7 +44,8 @@ def names_input(source: str) -> bool:
 
 
 @contextlib.contextmanager
-def open_input(source: str):
+def open_input(source: str
+               ) -> Iterator[tuple[TextIO, int | None]]:
     """``(text stream, line count or None)`` for a file, a pipe or ``-``;
     any line ending is accepted and a UTF-8 byte-order mark is skipped."""
     if source == "-":

@@ -294,7 +294,8 @@ def _is_rule(line: str) -> bool:
 
 # -- the exact-cover problem --------------------------------------------------
 @functools.lru_cache(maxsize=64)
-def option_items(box: tuple[int, int], variant: Variant | None = None):
+def option_items(box: tuple[int, int], variant: Variant | None = None
+                 ) -> tuple[np.ndarray, int, list]:
     """``(items, nprimary, labels)``: the item numbers of every option as
     an ``(n**3, width)`` array padded with ``-1`` (primary items first,
     then secondary), how many items are primary, and a name for every
