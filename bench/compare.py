@@ -816,7 +816,8 @@ def results_markdown(meta, problems, cold=None):
            f"Written by `bench/compare.py{' --quick' if meta['quick'] else ''}"
            f"` on {meta['date']}.  Machine: **{meta['cpu']}** "
            f"({meta['cpus']} CPUs, shared with other work and noisy; every "
-           f"solver on one thread except the `dlx-toolkit-mt` rows); Python {meta['python']}, numba {meta['numba']}, "
+           f"solver on one thread except the `dlx-toolkit-mt` rows); "
+           f"Python {meta['python']}, numba {meta['numba']}, "
            f"numpy {meta['numpy']}.  Versions: "
            + ", ".join(f"{k} {v}" for k, v in meta["versions"].items())
            + f".  Best of up to {meta['reps']} runs (runs over 2 s timed "

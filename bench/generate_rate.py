@@ -40,8 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import sudoku  # noqa: E402
-from sudoku import generator as G  # noqa: E402
-from sudoku import rating as R  # noqa: E402
+from sudoku import generator as G, rating as R  # noqa: E402
 
 DATA = Path(os.environ.get("DLX_BENCH_DATA", ROOT.parent / "shared" / "data"))
 SUDOKU_DATA = DATA / "sudoku"

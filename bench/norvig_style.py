@@ -67,9 +67,8 @@ def _remove(cand: list[int], cell: int, bit: int) -> bool:
         places = [x for x in unit if cand[x] & bit]
         if not places:
             return False
-        if len(places) == 1 and cand[places[0]] != bit:
-            if not _place(cand, places[0], bit):
-                return False
+        if len(places) == 1 and cand[places[0]] != bit and not _place(cand, places[0], bit):
+            return False
     return True
 
 
@@ -77,9 +76,8 @@ def propagate(puzzle: str) -> list[int] | None:
     """Candidate masks after placing every given, or None if they clash."""
     cand = [ALL] * 81
     for cell, ch in enumerate(puzzle):
-        if ch not in ".0":
-            if not _place(cand, cell, 1 << (int(ch) - 1)):
-                return None
+        if ch not in ".0" and not _place(cand, cell, 1 << (int(ch) - 1)):
+            return None
     return cand
 
 

@@ -227,7 +227,7 @@ def measure(key, reps):
     items = sum(len(p.items) for p, _, _ in instances)
     # Warm up: numba compiles or loads its caches, and each problem builds
     # its search arrays (kept: a Sudoku's encoding serves every puzzle).
-    for problem, givens, limit in instances:
+    for problem, givens, _limit in instances:
         problem.count(limit=1, given=givens)
     instances[0][0].count(limit=1, given=instances[0][1], reduce=True)
     row = {"problem": key, "instances": len(instances), "options": options,

@@ -68,7 +68,8 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{shorten(text)} is not an integer")
+        raise argparse.ArgumentTypeError(
+            f"{shorten(text)} is not an integer") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not positive")
     return value
@@ -360,7 +361,7 @@ def _report(args, pictures: Iterable[str], count: Callable[[], int],
     return 0 if found else 1
 
 
-def _run_problem(args, problem: ExactCover, draw: Callable,
+def _run_problem(args, problem: ExactCover, draw: Callable | None,
                  svg: Callable | None = None) -> int:
     if svg is not None and args.svg and (args.count or args.dlx):
         raise UsageError(f"--svg draws a solution; it cannot go with "
@@ -370,6 +371,7 @@ def _run_problem(args, problem: ExactCover, draw: Callable,
         return 0
     if args.estimate:
         return _estimate(args, problem)
+    assert draw is not None  # only --dlx comes without one
     algorithm = getattr(args, "algorithm", "auto")
     solutions = problem.solutions(_limit(args), algorithm=algorithm)
     if svg is not None and args.svg:
@@ -453,9 +455,8 @@ def _pentomino(args, parser) -> int:
     from .problems.polyomino import Polyomino, parse_shapes, piece_set
     board = _board(args, parser, "6x10")
     if os.path.exists(args.pieces):
-        pieces = _read_text(args.pieces)
         try:
-            pieces = parse_shapes(pieces)
+            pieces = parse_shapes(_read_text(args.pieces))
         except ValueError as error:
             raise InputError(f"{args.pieces}: {error}") from None
     else:

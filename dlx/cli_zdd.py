@@ -114,7 +114,7 @@ def _weights(path: str) -> list:
     except OSError as error:
         raise ZddUsageError(f"cannot read {path}: {error.strerror}") \
             from None
-    out = []
+    out: list[int | float] = []
     for k, word in enumerate(words, 1):
         try:
             out.append(int(word))

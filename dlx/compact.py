@@ -28,8 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import accumulate
+from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from .shorten import shorten
 from .kernels import build as B
@@ -84,7 +86,7 @@ class Growing:
     def dtype(self) -> np.dtype:
         return self.buffer.dtype
 
-    def extend(self, values) -> None:
+    def extend(self, values: Any) -> None:
         n = len(values)
         end = self.size + n
         if end > len(self.buffer):
@@ -95,7 +97,7 @@ class Growing:
         self.buffer[self.size:end] = values
         self.size = end
 
-    def widen(self, dtype) -> None:
+    def widen(self, dtype: DTypeLike) -> None:
         """Hold values of type ``dtype`` from now on."""
         if np.dtype(dtype) != self.buffer.dtype:
             self.buffer = self.buffer[:self.size].astype(dtype)
@@ -318,7 +320,7 @@ class OptionsView(Sequence):
                 a == b for a, b in zip(self, other))
         return NotImplemented
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # equal by content, unhashable
 
     def __repr__(self) -> str:
         if len(self) <= 20:
@@ -327,7 +329,7 @@ class OptionsView(Sequence):
         return f"({head}, ... {len(self) - 3} more options)"
 
 
-def _integers(name: str, values) -> np.ndarray:
+def _integers(name: str, values: Any) -> np.ndarray:
     """``values`` as a 1-D integer array (no copy when it is one)."""
     a = np.asarray(values)
     if a.ndim != 1:
@@ -346,7 +348,7 @@ def _option_of(indptr: np.ndarray, position: int) -> int:
     return int(np.searchsorted(indptr, position, side="right")) - 1
 
 
-def checked_csr(indptr, indices, nitems: int, repeats: bool = True
+def checked_csr(indptr: Any, indices: Any, nitems: int, repeats: bool = True
                 ) -> tuple[np.ndarray, np.ndarray]:
     """``(indptr, indices)`` checked and copied into the compact types,
     or ValueError naming the first offending option: ``indptr`` must
@@ -393,7 +395,7 @@ def checked_csr(indptr, indices, nitems: int, repeats: bool = True
     return indptr, indices
 
 
-def checked_colors(colors, indptr: np.ndarray, indices: np.ndarray,
+def checked_colors(colors: Any, indptr: np.ndarray, indices: np.ndarray,
                    nprimary: int) -> tuple[np.ndarray, np.ndarray]:
     """``(positions, values)`` of the nonzero entries of ``colors`` (one
     integer per member of ``indices``, 0 for none), or ValueError naming
@@ -421,7 +423,7 @@ def checked_colors(colors, indptr: np.ndarray, indices: np.ndarray,
     return at, values
 
 
-def _is_sparse(matrix) -> bool:
+def _is_sparse(matrix: object) -> bool:
     """True for a scipy.sparse matrix or array (without importing scipy:
     a program that has one has scipy loaded already)."""
     return type(matrix).__module__.startswith("scipy.sparse") and hasattr(

@@ -16,7 +16,7 @@ are rounded to two decimals so that the text is stable.
 from __future__ import annotations
 
 import colorsys
-from typing import Callable, Hashable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 __all__ = ["document", "colour", "tiling_svg", "fmt", "text", "line"]
@@ -57,7 +57,8 @@ def colour(index: int) -> str:
                                         round(b * 255))
 
 
-def text(x: float, y: float, content: str, size: float, **attrs) -> str:
+def text(x: float, y: float, content: str, size: float, **attrs: object
+         ) -> str:
     """A centred text element."""
     extra = "".join(f" {k.replace('_', '-')}={quoteattr(str(v))}"
                     for k, v in attrs.items())
@@ -79,11 +80,11 @@ def _path(polygons: Iterable[Sequence[Point]]) -> str:
 
 
 def tiling_svg(pieces: Sequence[tuple[str, Iterable[Hashable]]],
-               polygon: Callable[[Hashable], Sequence[Point]],
+               polygon: Callable[[Any], Sequence[Point]],
                board: Iterable[Hashable] = (), *, scale: float = 30,
                margin: float = 6, labels: bool = True,
                colours: dict[str, str] | None = None,
-               part: Callable[[Hashable], Hashable] | None = None,
+               part: Callable[[Any], Hashable] | None = None,
                title: str | None = None) -> str:
     """An SVG picture of a tiling.
 

@@ -50,7 +50,7 @@ import io
 import os
 import re
 from itertools import compress
-from typing import IO, Iterable, Union
+from typing import IO, Any, Iterable, Iterator, Union
 
 import numpy as np
 
@@ -121,7 +121,7 @@ def text_lines(text: str) -> list[str]:
             for line in text.split("\n")]
 
 
-def _content_lines(text: str):
+def _content_lines(text: str) -> Iterator[tuple[int, list[str]]]:
     """(line number, tokens) of each line that is not blank or a comment."""
     for number, line in enumerate(text_lines(text), start=1):
         tokens = _BLANKS.split(line.strip(_BLANK_CHARS))
@@ -156,7 +156,9 @@ def _exceeds(a: str, b: str) -> bool:
     return (len(a), a) > (len(b), b)
 
 
-def _parse_items(tokens: list[str], number: int, source, max_length):
+def _parse_items(tokens: list[str], number: int, source: str | None,
+                 max_length: int | None
+                 ) -> tuple[list[str], list[str], dict[str, tuple[int, int]]]:
     primary: list[str] = []
     secondary: list[str] = []
     bounds: dict[str, tuple[int, int]] = {}
@@ -191,7 +193,7 @@ def _parse_items(tokens: list[str], number: int, source, max_length):
 
 
 def _parse_bound(token: str, secondary: bool, bounds: dict, number: int,
-                 source) -> str:
+                 source: str | None) -> str:
     """The name in a DLX3 ``u:v|name`` or ``v|name``; its bounds go to
     ``bounds`` (numbers of any length: above ``MAX_BOUND`` they are kept
     as ``MAX_BOUND``, which means the same)."""
@@ -220,7 +222,7 @@ def _parse_bound(token: str, secondary: bool, bounds: dict, number: int,
 MAX_COST = (1 << 63) - 1
 
 
-def _parse_cost(token: str, number: int, source) -> int:
+def _parse_cost(token: str, number: int, source: str | None) -> int:
     """The cost in a DLX5 ``|n`` token."""
     digits = token[1:]
     if not digits or not digits.isascii() or not digits.isdigit():
@@ -231,7 +233,8 @@ def _parse_cost(token: str, number: int, source) -> int:
 
 
 def _parse_option(tokens: list[str], primary: set, secondary: set,
-                  number: int, source):
+                  number: int, source: str | None
+                  ) -> tuple[list[str], dict[str, str], int]:
     """(item names, {item: color}, cost) of an option line."""
     names: list[str] = []
     colors: dict[str, str] = {}
@@ -291,7 +294,8 @@ _SEPARATOR[[9, 10, 11, 12, 13, 32]] = True  # the blanks and "\n"
 _OTHER_SPACES = "\x1c\x1d\x1e\x1f"
 
 
-def _loads_plain(text: str, max_name_length) -> ExactCover | None:
+def _loads_plain(text: str, max_name_length: int | None
+                 ) -> ExactCover | None:
     """The problem in ``text`` when its option lines are plain, else
     None (see above)."""
     if text.startswith("\ufeff"):
@@ -339,7 +343,8 @@ def _loads_plain(text: str, max_name_length) -> ExactCover | None:
     return problem
 
 
-def _plain_block(block: str, index: dict):
+def _plain_block(block: str, index: dict
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
     """``(sizes, item numbers)`` of the options on the lines of ``block``
     (whole lines), or None when one of them is not plain."""
     if not block.isascii() or any(ch in block for ch in _OTHER_SPACES):
@@ -404,15 +409,15 @@ def loads(text: str, *, max_name_length: int | None = None,
     primary, secondary, bounds = _parse_items(tokens, number, source,
                                               max_name_length)
     problem = ExactCover(primary, secondary, bounds=bounds)
-    primary, secondary = set(primary), set(secondary)
+    primaries, secondaries = set(primary), set(secondary)
     for number, tokens in lines:
-        names, colors, cost = _parse_option(tokens, primary, secondary,
+        names, colors, cost = _parse_option(tokens, primaries, secondaries,
                                             number, source)
         problem.add_option(names, colors or None, cost)
     return problem
 
 
-def load(path_or_file: PathOrFile, **kwargs) -> ExactCover:
+def load(path_or_file: PathOrFile, **kwargs: Any) -> ExactCover:
     """The problem in a file (a path, or a text file object; ``"-"`` is
     standard input).  See ``loads``."""
     if isinstance(path_or_file, (str, os.PathLike)):
@@ -443,7 +448,8 @@ def _checked_names(names: Iterable, max_length: int | None) -> list[str]:
     return written
 
 
-def _color_text(color, item, max_length: int | None) -> str:
+def _color_text(color: object, item: object, max_length: int | None
+                ) -> str:
     text = str(color)
     if not text or not all(33 <= ord(ch) <= 126 for ch in text):
         raise ValueError(f"cannot write color {shorten(color)} of item {shorten(item)}: "
@@ -519,7 +525,7 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
     return out.getvalue()
 
 
-def dump(problem: ExactCover, file: PathOrFile, **kwargs) -> None:
+def dump(problem: ExactCover, file: PathOrFile, **kwargs: Any) -> None:
     """Write ``problem`` to ``file`` (a path or a text file object)."""
     text = dumps(problem, **kwargs)
     if isinstance(file, (str, os.PathLike)):

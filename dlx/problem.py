@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import Hashable, Iterable, Iterator, NamedTuple, Sequence
+from typing import (Callable, Hashable, Iterable, Iterator, NamedTuple,
+                    Sequence)
 
 import numpy as np
 
@@ -304,6 +305,7 @@ class ExactCover:
                              f"at least one item")
         # One lookup per name at C speed; anything amiss (an unhashable,
         # unknown or repeated name) goes the long way, which says what.
+        numbers: list | None
         try:
             numbers = list(map(self._index.get, names))
         except TypeError:
@@ -614,6 +616,7 @@ class ExactCover:
         reduced by Knuth's DLX-PRE rules (see ``reduce``): the same
         solutions, as original option numbers.
         """
+        count: Callable[..., int]
         if reduce:
             from .services.reduce import count as reduced_count
             count = functools.partial(reduced_count, reduce=reduce)

@@ -17,13 +17,15 @@ Every message of ``dlx`` and ``sudoku`` that quotes input goes through it.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["shorten", "LIMIT"]
 
 #: The longest quotation kept whole, in characters.
 LIMIT = 40
 
 
-def shorten(value, limit: int = LIMIT, *, quote: bool = True) -> str:
+def shorten(value: Any, limit: int = LIMIT, *, quote: bool = True) -> str:
     """``repr(value)`` (``str`` when ``quote`` is False and ``value`` is a
     string) if it is at most ``limit`` characters, else its first
     characters, ``...`` and how long ``value`` is."""

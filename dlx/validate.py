@@ -9,14 +9,14 @@ every other use).  In an MCC problem a primary item may carry *bounds*
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 import numpy as np
 
 from .shorten import shorten
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(
         value, (bool, np.bool_))
 
@@ -30,7 +30,7 @@ def _is_int(value) -> bool:
 MAX_BOUND = 2**30
 
 
-def check_bounds(bounds, index: Mapping, nprimary: int) -> dict:
+def check_bounds(bounds: Any, index: Mapping, nprimary: int) -> dict:
     """``{item number (1-based): (u, v)}`` from ``{item: (u, v)}`` (or
     ``{item: v}``, meaning ``v..v``), every bound checked: the item must be
     primary, ``0 <= u <= v`` and ``v >= 1``.
@@ -74,7 +74,7 @@ def check_bounds(bounds, index: Mapping, nprimary: int) -> dict:
     return checked
 
 
-def check_colors(colors, names: tuple, index: Mapping, nprimary: int,
+def check_colors(colors: Any, names: tuple, index: Mapping, nprimary: int,
                  where: str) -> dict:
     """``{position in the option: color}`` from ``{item: color}``, each
     item in the option and secondary, each color hashable."""
@@ -82,8 +82,8 @@ def check_colors(colors, names: tuple, index: Mapping, nprimary: int,
         raise TypeError(f"{where}: colors must be a mapping {{item: "
                         f"color}}, got {type(colors).__name__}")
     position = {}
-    for at, name in enumerate(names):
-        position[name] = at
+    for k, name in enumerate(names):
+        position[name] = k
     checked = {}
     for item, color in colors.items():
         try:
@@ -108,7 +108,7 @@ def check_colors(colors, names: tuple, index: Mapping, nprimary: int,
 
 
 def member_colors(option_colors: Mapping, codes: Mapping,
-                  sizes) -> np.ndarray:
+                  sizes: Any) -> np.ndarray:
     """One color code per member (0: none), from ``{option: {position:
     color}}`` and ``{color: code}``."""
     starts = np.zeros(len(sizes) + 1, np.int64)

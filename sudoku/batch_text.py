@@ -10,6 +10,8 @@ for), ``TAGS`` names the statuses.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .grid import Grid, InvalidPuzzle, parse
 from .solver import INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN, Result
 
@@ -24,7 +26,7 @@ TAGS = {SOLVED: "", MULTIPLE: "multiple", NO_SOLUTION: "nosolution",
 ECHO_MAX = 1 << 16
 
 
-def without_comment(line: str, box) -> str:
+def without_comment(line: str, box: tuple[int, int] | None) -> str:
     """``<puzzle> <comment>`` -> ``<puzzle>`` when the line as a whole is
     not a puzzle but its first word is."""
     first = line.split(None, 1)[0]
@@ -46,8 +48,8 @@ def render(grid: Grid, style: str) -> str:
     return grid.format(None if style == "same" else style)
 
 
-def batch_entry(number: int, text: str, result: Result, args,
-                 first: bool) -> str:
+def batch_entry(number: int, text: str | InvalidPuzzle, result: Result,
+                args: Any, first: bool) -> str:
     """The output for one puzzle of a batch: ``args`` says how (its
     ``format``, ``count``, ``unique`` and ``box``, as the command's
     options do)."""
@@ -62,15 +64,16 @@ def batch_entry(number: int, text: str, result: Result, args,
         if result.grid is not None:
             return entry(render(result.grid, style), tag, number, first)
     if result.status == INVALID:
-        shown = echo(text)
-    elif style == "same":
+        return entry(echo(text), tag, number, first)
+    assert isinstance(text, str)  # an entry that is not text is INVALID
+    if style == "same":
         shown = text
     else:
         shown = render(parse(text, args.box), style)
     return entry(shown, tag, number, first)
 
 
-def echo(text) -> str:
+def echo(text: object) -> str:
     """Invalid input as written back: at most ``ECHO_MAX`` characters."""
     if not isinstance(text, str):
         return "..."  # a line too long to read

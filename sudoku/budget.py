@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 import numpy as np
 
@@ -51,7 +52,8 @@ class Stopped(BudgetExhausted):
 class Budget:
     """A deadline and a stop flag for one job called ``what``."""
 
-    def __init__(self, what: str, time_limit=None, stop=None):
+    def __init__(self, what: str, time_limit: float | None = None,
+                 stop: Any = None) -> None:
         self.what = what
         self.seconds = _seconds(time_limit)
         if stop is not None and not callable(getattr(stop, "is_set", None)):
@@ -77,7 +79,7 @@ class Budget:
         return max(0.0, self.deadline - time.perf_counter())
 
 
-def _seconds(value) -> float | None:
+def _seconds(value: object) -> float | None:
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(

@@ -41,7 +41,7 @@ import stat
 import sys
 import tempfile
 import time
-from typing import Iterable, Iterator, TextIO
+from typing import Iterable, Iterator, TextIO, cast
 
 from dlx import BudgetExhausted
 from dlx.cli import silence_stdout
@@ -284,7 +284,7 @@ def output_to(path: str | None) -> Iterator[TextIO]:
         if os.path.isdir(path):
             raise UsageError(f"cannot write {path}: it is a directory")
         try:  # a device or a pipe: written in place
-            stream = open(path, "w", encoding="utf-8")
+            stream: TextIO = open(path, "w", encoding="utf-8")
         except OSError as error:
             raise UsageError(f"cannot write {path}: {error.strerror}") \
                 from None
@@ -293,9 +293,10 @@ def output_to(path: str | None) -> Iterator[TextIO]:
         return
     folder, name = os.path.split(os.path.abspath(path))
     try:
-        stream = tempfile.NamedTemporaryFile(
+        # (a text-mode temporary file: a TextIO in all but name)
+        stream = cast(TextIO, tempfile.NamedTemporaryFile(
             "w", encoding="utf-8", dir=folder, prefix=f".{name}.",
-            suffix=".part", delete=False)
+            suffix=".part", delete=False))
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None
     try:
@@ -349,7 +350,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
         print(f"sudoku: gave up: {error}", file=sys.stderr)
         return 1
     if result.status == INVALID:
-        print(f"sudoku: invalid puzzle: {_for_cli(result.error)}",
+        print(f"sudoku: invalid puzzle: {_for_cli(str(result.error))}",
               file=sys.stderr)
         return 1
     if args.unique:
@@ -362,6 +363,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
                   else "gave up (node budget)")
         print(f"sudoku: {reason}", file=sys.stderr)
         return 1
+    assert result.grid is not None  # solved
     print(render(result.grid, args.format), file=out)
     if args.svg:
         write_svg(args.svg, result.grid, puzzle)
@@ -440,7 +442,8 @@ class Summary:
               file=sys.stderr)
 
 
-def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
+def solve_batch(entries: Iterable[tuple[int, str | InvalidPuzzle]],
+                total: int | None,
                 args, out: TextIO) -> int:
     """Solve ``(line number, line)`` entries chunk by chunk, writing as it
     goes; ``total`` (an estimate, or None) is for progress reports."""
@@ -466,8 +469,8 @@ def solve_batch(entries: Iterable[tuple[int, str]], total: int | None,
             summary.add(result.status)
             if result.status == INVALID:
                 where = number if not isinstance(text, str) else \
-                    reader.row_line(number, text, result.error)
-                print(f"sudoku: line {where}: {_for_cli(result.error)}",
+                    reader.row_line(number, text, str(result.error))
+                print(f"sudoku: line {where}: {_for_cli(str(result.error))}",
                       file=sys.stderr)
             failed |= _failed(result, args)
             lines.append(batch_entry(number, text, result, args,
@@ -520,6 +523,7 @@ def write_svg(path: str, grid: Grid, puzzle: Grid) -> None:
 def show_example(svg: str | None = None) -> int:
     puzzle = parse(EXAMPLE)
     solution = solve_many([puzzle])[0].grid
+    assert solution is not None  # the example has its solution
     if svg:
         write_svg(svg, solution, puzzle)
     left = puzzle.pretty().split("\n")

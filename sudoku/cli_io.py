@@ -9,6 +9,7 @@ import io
 import os
 import re
 import sys
+from typing import Iterator, TextIO
 
 from .grid import InvalidPuzzle, parse
 
@@ -43,7 +44,8 @@ def names_input(source: str) -> bool:
 
 
 @contextlib.contextmanager
-def open_input(source: str):
+def open_input(source: str
+               ) -> Iterator[tuple[TextIO, int | None]]:
     """``(text stream, line count or None)`` for a file, a pipe or ``-``;
     any line ending is accepted and a UTF-8 byte-order mark is skipped."""
     if source == "-":
@@ -55,10 +57,11 @@ def open_input(source: str):
             stream.detach()  # leave standard input open
         return
     try:
+        # A pipe (``<(...)``, ``/dev/stdin``, a FIFO) is read once.  The
+        # count comes first: if it fails, no stream is left open.
+        total = count_lines(source) if os.path.isfile(source) else None
         stream = open(source, encoding="utf-8-sig", errors="replace",
                       newline=None)
-        # A pipe (``<(...)``, ``/dev/stdin``, a FIFO) is read once.
-        total = count_lines(source) if os.path.isfile(source) else None
     except OSError as error:
         raise UsageError(f"cannot read {source}: {error.strerror}") from None
     with stream:

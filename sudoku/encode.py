@@ -64,6 +64,9 @@ class Variant:
     """
 
     __slots__ = ("rules", "regions", "size")
+    rules: tuple[str, ...]
+    regions: tuple[int, ...] | None
+    size: int | None
 
     def __init__(self, rules: Any = "", regions: Any = None):
         if isinstance(rules, Variant):
@@ -291,7 +294,8 @@ def _is_rule(line: str) -> bool:
 
 # -- the exact-cover problem --------------------------------------------------
 @functools.lru_cache(maxsize=64)
-def option_items(box: tuple[int, int], variant: Variant | None = None):
+def option_items(box: tuple[int, int], variant: Variant | None = None
+                 ) -> tuple[np.ndarray, int, list]:
     """``(items, nprimary, labels)``: the item numbers of every option as
     an ``(n**3, width)`` array padded with ``-1`` (primary items first,
     then secondary), how many items are primary, and a name for every
@@ -301,11 +305,11 @@ def option_items(box: tuple[int, int], variant: Variant | None = None):
     variant = variant or Variant()
     kinds, units = variant.units(box)
     ckinds, cliques = variant.cliques(box)
-    cell_units = [[] for _ in range(n * n)]
+    cell_units: list[list[int]] = [[] for _ in range(n * n)]
     for u, members in enumerate(units):
         for cell in members:
             cell_units[cell].append(u)
-    cell_cliques = [[] for _ in range(n * n)]
+    cell_cliques: list[list[int]] = [[] for _ in range(n * n)]
     for q, members in enumerate(cliques):
         for cell in members[members >= 0]:
             cell_cliques[cell].append(q)
@@ -368,7 +372,7 @@ def clashes(cells: np.ndarray, box: tuple[int, int],
     keep = taken.ravel() >= 0
     keys = owner[keep] * len(labels) + taken.ravel()[keep]
     seen = np.bincount(keys, minlength=batch * len(labels))
-    return (seen.reshape(batch, len(labels)) > 1).any(axis=1)
+    return np.asarray((seen.reshape(batch, len(labels)) > 1).any(axis=1))
 
 
 def clash_message(cells: np.ndarray, box: tuple[int, int],

@@ -107,7 +107,8 @@ def _check_budget(box: tuple[int, int]) -> int | None:
     return BIG_CHECK_NODES if box[0] * box[1] > 16 else None
 
 
-def _check_some_grid(box, variant, budget: Budget = UNLIMITED) -> None:
+def _check_some_grid(box: tuple[int, int], variant: Variant | None,
+                     budget: Budget = UNLIMITED) -> None:
     """Raise when no grid at all keeps the rules (e.g. anti-king 4x4)."""
     n = box[0] * box[1]
     counts, _, _ = search_stack(np.zeros((1, n, n), np.int64), box, 1,
@@ -304,7 +305,7 @@ def checked_arguments(size, box, symmetry, difficulty, variant):
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"size must be between {MIN_SIZE} and {MAX_SIZE}, "
                          f"got {size}")
-    box = default_box(int(size)) if box is None else check_box(box, size)
+    box = default_box(int(size)) if box is None else check_box(box, int(size))
     symmetry = "none" if symmetry is None else symmetry
     if not isinstance(symmetry, str):
         raise TypeError(f"symmetry must be a string, got "
@@ -322,7 +323,7 @@ def checked_arguments(size, box, symmetry, difficulty, variant):
 
 
 
-def _rng(seed) -> np.random.Generator:
+def _rng(seed: Any) -> np.random.Generator:
     """numpy's random generator for ``seed``: None (fresh entropy), a whole
     number >= 0 or a sequence of them, or numpy's own ``SeedSequence``,
     ``BitGenerator`` or ``Generator``; anything else is a TypeError or

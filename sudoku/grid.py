@@ -150,6 +150,9 @@ class Grid:
     """
 
     __slots__ = ("cells", "box", "_layout")
+    cells: np.ndarray
+    box: tuple[int, int]
+    _layout: Layout | None
 
     def __init__(self, cells: Any, box: tuple[int, int] | None = None):
         grid = _from_array(cells, box)
@@ -520,13 +523,13 @@ def bare_cells(text: str, count: int,
     the encoding keeps one byte per character."""
     raw = np.frombuffer(text.encode("latin-1", errors="replace"), np.uint8)
     cells = _VALUE_OF_BYTE_8[raw].reshape(count, n, n)
-    readable = ((cells >= 0) & (cells <= n)).all(axis=(1, 2))
+    readable = np.asarray(((cells >= 0) & (cells <= n)).all(axis=(1, 2)))
     return readable, cells
 
 
 def _char_cells(text: str, skip_rules: bool) -> list[int]:
     """Indices of the cell characters of ``text``."""
-    cells = []
+    cells: list[int] = []
     pos = 0
     for line in text.split("\n"):
         if not (skip_rules and is_rule_line(line)):

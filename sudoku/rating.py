@@ -261,7 +261,8 @@ def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     return out  # type: ignore[return-value]
 
 
-def clashing_givens(cells: np.ndarray, box, variant) -> np.ndarray:
+def clashing_givens(cells: np.ndarray, box: tuple[int, int],
+                    variant: Variant | None) -> np.ndarray:
     """True where the givens of a ``(B, n, n)`` stack clash."""
     if variant is None:
         return cells_conflict(cells, box)

@@ -70,7 +70,7 @@ def _one_line_pattern(n: int) -> re.Pattern:
     return _ONE_LINE[n]
 
 
-def _is_one_line_puzzle(line: str, box) -> bool:
+def _is_one_line_puzzle(line: str, box: tuple[int, int] | None) -> bool:
     """Whether ``line`` is a whole puzzle by itself (fast for the usual
     one-character-per-cell line; other layouts are parsed)."""
     n = math.isqrt(len(line))
@@ -138,7 +138,8 @@ def _cell_count(line: str) -> int:
     return len(_cells(line))
 
 
-def entries(lines: Iterable[tuple[int, str | None]], box=None
+def entries(lines: Iterable[tuple[int, str | None]],
+            box: tuple[int, int] | None = None
             ) -> Iterator[tuple[int, str | InvalidPuzzle]]:
     """The puzzles of numbered ``lines`` (see the module docstring)."""
     rows: list[tuple[int, str]] = []  # a grid being read, row by row
@@ -218,7 +219,9 @@ def entries(lines: Iterable[tuple[int, str | None]], box=None
             continue
         # A rule line first (a frame): the width is not known yet (a line
         # of dashes would read as that many blank cells).
-        rows, width = [(number, line)], 0 if is_rule_line(line) else w
+        # (w is None only for a rule line here: any other line went on.)
+        rows, width = [(number, line)], \
+            0 if is_rule_line(line) or w is None else w
     yield from flush()
 
 

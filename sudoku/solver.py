@@ -211,6 +211,7 @@ class Result:
     """
 
     __slots__ = ("status", "error", "count", "_grid", "_pending")
+    _pending: tuple | None
 
     def __init__(self, status: str, grid: Grid | None = None,
                  error: str | None = None, count: int = 0):

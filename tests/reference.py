@@ -160,7 +160,7 @@ def dlx1_arrays(nitems, nprimary, options):
     total = node + 1
     top, ulink, dlink = [0] * total, [0] * total, [0] * total
     length = [0] * (n + 2)
-    for x, k, linked in members:
+    for x, k, _linked in members:
         top[x] = k
         ulink[x] = dlink[x] = x
     for j, s in enumerate(spacers):
@@ -208,7 +208,7 @@ def ssxc1_sets(nitems, nprimary, options, head=2):
     for q, k, _ in nodes:
         itm[q] = x[k - 1]
     spacer = 0
-    for j, opt in enumerate(options):
+    for opt in options:
         loc[spacer] = len(opt)
         spacer += len(opt) + 1
         itm[spacer] = -len(opt)

@@ -145,7 +145,7 @@ def test_batch_agrees_with_the_reference_and_one_by_one(case, data):
     flat = np.array([k for g in instances for k in g], np.int64)
     starts = np.cumsum([0] + [len(g) for g in instances])
     batch = solve_batch(p, flat, starts, limit=limit)
-    for b, given in enumerate(instances):
+    for b, given in enumerate(instances):  # noqa: F402 - not the decorator
         expected = exact_covers(options, nprimary, nitems, given=given)
         if overlap(options, given):
             assert batch.counts[b] == -1

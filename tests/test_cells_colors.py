@@ -122,7 +122,7 @@ def test_a_given_clash_changes_nothing():
     item, set_, nd, second = run.arrays
     assert CC.commit_option(int(run.cells.option_start[2]), item, set_, nd,
                             second, run.stack, run.state) == -1
-    after = [a for a in run.arrays[:3]] + [run.state]
+    after = list(run.arrays[:3]) + [run.state]
     assert all(np.array_equal(a, b) for a, b in zip(before, after))
 
 

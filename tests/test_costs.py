@@ -509,7 +509,7 @@ def test_timetables_are_valid_and_cheapest(seed):
         booked = schedule(p, solution)
         assert sorted(e for _, _, e in booked) == sorted(exams)
         assert len({(s, room) for s, room, _ in booked}) == len(booked)
-        for s, room, e in booked:
+        for _s, room, e in booked:
             assert rooms[room][0] >= len(exams[e])
         assert cost == sum(rooms[room][1] + slots[s]
                            for s, room, _ in booked)

@@ -61,7 +61,7 @@ def brute_force_orbits(puzzle):
                  for name, cells in tiling]
         shift = lattice.offset(x for _, cells in moved for x in cells)
         result = []
-        for name, cells in moved:
+        for _name, cells in moved:
             cells = tuple(sorted(tuple(a - s for a, s in zip(x, shift))
                                  for x in cells))
             names = owners.get(lattice.normalize(cells), [])

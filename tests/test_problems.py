@@ -185,7 +185,7 @@ def test_parse_shapes():
 
 def test_board_and_shapes_lines_end_at_newline_only():
     # A form feed is not a line break: it is reported on line 2.
-    with pytest.raises(ValueError, match="line 2, column 2: '.x0c'"):
+    with pytest.raises(ValueError, match=r"line 2, column 2: '\\x0c'"):
         parse_board("...\n.\x0cx\n")
     # A byte-order mark and CRLF line ends are accepted.
     assert parse_board("\ufeff..\r\n.#\r\n") == {(0, 0), (0, 1), (1, 0)}
@@ -271,7 +271,7 @@ def _image(puzzle, tiling, k):
     r0 = min(r for r, _ in all_cells)
     c0 = min(c for _, c in all_cells)
     image = []
-    for name, cells in moved:
+    for _name, cells in moved:
         cells = tuple(sorted((r - r0, c - c0) for r, c in cells))
         owners = [q for q, o in puzzle.orientations.items()
                   if normalize(cells) in o]

@@ -68,7 +68,7 @@ def test_cells_are_swept_across_the_shorter_side():
 
 def test_render_draws_each_placement_apart_from_its_neighbours():
     p = tiling("4x6", "trominoes")
-    for k, solution in enumerate(p.solutions(limit=20)):
+    for _k, solution in enumerate(p.solutions(limit=20)):
         assert is_exact_cover(p, solution)
         picture = render(p, solution).splitlines()
         assert len(picture) == 4 and all(len(row) == 6 for row in picture)

@@ -512,9 +512,8 @@ def test_colored_queens_count_as_queens(kind):
 @pytest.mark.parametrize("n,k,count", [(4, 2, 90), (5, 2, 2040)])
 def test_two_per_row_and_column_without_diagonals(n, k, count, kind):
     # k rooks per row and column: OEIS A001499 (k = 2): 1, 6, 90, 2040.
-    p = ExactCover([f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
-                   bounds={x: (k, k) for x in [f"r{i}" for i in range(n)]
-                           + [f"c{j}" for j in range(n)]})
+    lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
+    p = ExactCover(lines, bounds={x: (k, k) for x in lines})
     for i in range(n):
         for j in range(n):
             p.add_option([f"r{i}", f"c{j}"])
@@ -918,8 +917,8 @@ def test_ssmcc_starts_with_optionless_items_inactive():
     # out inactive, the sets of the others in input order.
     cells = SSMCCEngine().build(load(DATA / "ssmcc" / "optionless.dlx"))
     names = "A B C D W X Y Z".split()
-    x = {name: x for name, x in zip(names, sorted(cells.item))}
-    active = [x for x in cells.item[:cells.active]]
+    x = dict(zip(names, sorted(cells.item)))
+    active = list(cells.item[:cells.active])
     assert cells.active == 6 and sorted(active) == sorted(
         x[n] for n in "BCDXYZ")
     assert all(cells.set[cells.item[k] - 2] == k for k in range(8))

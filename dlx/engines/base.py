@@ -30,6 +30,7 @@ counts the whole tree (see ``dlx.services.split``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -84,7 +85,7 @@ class Run:
     The search itself may only start when neither holds.
     """
 
-    counters: object
+    counters: Any  # an int64 array, or a list of ints
     clash: bool = False
     covered: bool = False
 
@@ -196,7 +197,7 @@ class Engine:
         raise NotImplementedError
 
     def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
-              cutoff, chunks_per_thread=16, deadline=None):
+              cutoff, chunks_per_thread=16, deadline=None, event=None):
         """``solve_batch``: instance ``b`` commits the nodes
         ``nodes[starts[b]:starts[b + 1]]`` and is searched until ``limit``
         solutions (0: all).  Returns ``counts`` (-1: the givens clash,
@@ -204,7 +205,8 @@ class Engine:
         ``first`` (the option numbers of each instance's first solution
         beyond its givens, ``-1``-padded), ``work`` (nodes, search
         updates, given updates) and what stopped it early (see
-        ``dlx.engines.base.run_tasks``)."""
+        ``dlx.engines.threads.run_tasks``; ``event``: a
+        ``threading.Event`` that stops it when set)."""
         raise NotImplementedError
 
     def start_best(self, arrays, given_nodes: list[int], k: int,

@@ -152,7 +152,7 @@ class Cells:
         return self.nd[1::self.width]
 
     @property
-    def clr(self) -> np.ndarray:
+    def clr(self) -> np.ndarray | None:
         """Each node's color code (0: none), word 2 of SSXCC's nodes in
         ``nd``; None for SSXC1's nodes."""
         return self.nd[2::self.width] if self.width > 2 else None
@@ -234,7 +234,7 @@ class CellsRun(Run):
         self.counters = np.zeros(3, np.int64)
         # (save-stack base, option or -1) of every commit still in
         # force, last on top.
-        self.given = []
+        self.given: list[tuple[int, int]] = []
         self.clash = cells.uncoverable
         if given_nodes and not self.clash:
             u = self.commit_all(np.asarray(given_nodes, np.int32))
@@ -498,8 +498,8 @@ if __name__ == "__main__":  # pragma: no cover
     print(_show(Cells(7, 5, mem, np.array([len(o) for o in opts]))))
     items = "ABCXY"
     opts = ["A B X:0 Y:0", "A C X:1 Y:1", "C X:0", "B X:1", "C Y:1"]
-    mem = [items.index(w[0]) + 1 for o in opts for w in o.split()]
+    mem = np.array([items.index(w[0]) + 1 for o in opts for w in o.split()])
     clr = [int(w[2]) + 1 if ":" in w else 0 for o in opts for w in o.split()]
-    print(_show(Cells(5, 3, np.array(mem), np.array([len(o.split())
+    print(_show(Cells(5, 3, mem, np.array([len(o.split())
                                                      for o in opts]),
                       colors=np.array(clr, np.int32))))

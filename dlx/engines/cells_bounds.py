@@ -117,7 +117,7 @@ class McCells:
         """True when two givens share a secondary item without sharing
         its color.  (The kernel sees every other clash; this one it cannot
         see when one of them has no primary item.)"""
-        seen = {}
+        seen: dict = {}
         nd = self.nd
         for p in given_nodes:
             q = p
@@ -177,7 +177,7 @@ class McRun(Run):
         self.stack = np.zeros(3 * max(16, 4 * len(cells.item)), np.int32)
         self.state = cells.new_state()
         self.counters = np.zeros(3, np.int64)
-        self.marks = []  # where each given's save began
+        self.marks: list[int] = []  # where each given's save began
         self.clash = cells.uncoverable or cells.givens_clash(given_nodes)
         for p in given_nodes if not self.clash else ():
             u = self.commit(p)

@@ -226,6 +226,7 @@ class DLX2(Engine):
         """Count the subtree at ``path`` (option numbers) to its end (a
         budget is not handed back: ``hands_back`` is False)."""
         run = self.start_job(arrays, given_nodes, path, cutoff)
+        assert run is not None  # Engine.start_job: a run at any path
         commit = int(run.counters[1])
         if run.clash:
             return JobResult(0, 0, 0)

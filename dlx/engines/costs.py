@@ -60,7 +60,9 @@ class CostArrays:
         total = len(links.top)
         color = links.color
         color = np.zeros(total, np.int32) if color is None else color.copy()
-        ulink, dlink = links.ulink.copy(), links.dlink.copy()
+        # (copy_arrays: a big problem's Links keeps no ulink/dlink, only
+        # what rebuilds them)
+        ulink, dlink = links.copy_arrays()[2:4]
         top = links.top
         option_of = links.option_of[np.arange(len(links.top))]
         costs = np.asarray(costs, np.int64).reshape(-1)
@@ -68,7 +70,7 @@ class CostArrays:
         member = option_of >= 0
         cost[member] = costs[option_of[member]]
         tax = np.zeros(nitems + 2, np.int64)
-        nd = np.empty((total, 4), np.int32)
+        nd: np.ndarray = np.empty((total, 4), np.int32)
         nd[:, 0], nd[:, 1], nd[:, 2], nd[:, 3] = ulink, dlink, top, color
         # (the kernel's own total could overflow: summed here instead)
         K.assign_taxes(nd.reshape(-1), cost, nprimary, tax)
@@ -380,7 +382,9 @@ class BoundedCostArrays:
         color = links.color
         self.color = (np.zeros(total, np.int32) if color is None
                       else color.copy())
-        ulink, dlink = links.ulink.copy(), links.dlink.copy()
+        # (copy_arrays: a big problem's Links keeps no ulink/dlink, only
+        # what rebuilds them)
+        ulink, dlink = links.copy_arrays()[2:4]
         top = links.top
         option_of = links.option_of[np.arange(len(links.top))]
         costs = np.asarray(s.costs, np.int64).reshape(-1)

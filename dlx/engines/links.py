@@ -44,7 +44,7 @@ class NodeOptions:
     def __init__(self, option_start: np.ndarray, last: int):
         self.start = option_start
         self.last = last
-        self.table = None
+        self.table: np.ndarray | None = None
 
     def _search(self, nodes: np.ndarray) -> np.ndarray:
         start = self.start
@@ -139,8 +139,8 @@ class Links:
         check_nodes(total)
         indptr, indices = kernel_rows(indptr, indices, total)
         top = np.zeros(total, np.int32)
-        ulink = np.zeros(total, np.int32)
-        dlink = np.zeros(total, np.int32)
+        ulink: np.ndarray | None = np.zeros(total, np.int32)
+        dlink: np.ndarray | None = np.zeros(total, np.int32)
         length = np.zeros(n + 2, np.int32)
         B.link_options(indptr, indices, base, n, nprimary, top, ulink,
                        dlink, length, True)
@@ -177,6 +177,7 @@ class Links:
     def copy_arrays(self):
         """Fresh copies of the mutable arrays, in kernel argument order."""
         if self.rows is None:
+            assert self.ulink is not None and self.dlink is not None
             ulink, dlink = self.ulink.copy(), self.dlink.copy()
         else:
             indptr, indices, base, n = self.rows

@@ -69,6 +69,7 @@ class NotWorthIt(Exception):
 
 
 class MemoRun(Run):
+    given_updates: int  # set by _start
     """One memoized count over a private copy of ``links``, a run object
     for ``dlx.services.search.run`` (see its docstring).
 
@@ -128,10 +129,11 @@ class MemoRun(Run):
             # With colors, the givens are chosen with DLX2's kernels
             # (compiled here, only when needed: they take seconds).
             load_colors_kernels("search")
+            assert self.links.color is not None  # keyinfo[2]: colors
             self.color = self.links.color.copy()
-            updates = commit_colored(C, self.given_nodes,
-                                     self.arrays + (self.color,))
-            updates = None if updates < 0 else updates
+            done = commit_colored(C, self.given_nodes,
+                                  self.arrays + (self.color,))
+            updates: int | None = None if done < 0 else done
         else:
             self.color = np.zeros(1, np.int32)  # never read
             updates = commit_givens(self.given_nodes, self.arrays)
@@ -262,6 +264,7 @@ def load_memo_kernels() -> None:
     tiny = Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
                  np.array([0, 1], np.int32))
     arrays = tiny.copy_arrays()
+    assert tiny.color is not None  # built with colors
     keyinfo = np.array([1, 1, 1, 6], np.int64)
     active = np.zeros(2, np.int64)
     M.init_active(arrays[0], arrays[1], arrays[5], tiny.color, active,

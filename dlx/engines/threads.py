@@ -93,7 +93,7 @@ def wait(futures, stop: np.ndarray, deadline: float | None,
         for f in futures:
             try:
                 f.result()
-            except BaseException:
+            except BaseException:  # noqa: BLE001 - the first error is raised
                 pass
         if isinstance(error, KeyboardInterrupt):
             return "interrupt"
@@ -127,8 +127,8 @@ def run_tasks(task, ntasks: int, threads: int, stop: np.ndarray,
               deadline: float | None, event=None) -> str | None:
     """``task(k)`` for k in ``range(ntasks)`` on a pool of ``threads``
     threads, whose kernels watch ``stop``; waited for as ``wait`` does
-    (with the deadline and the stop ``event``), whose answer this returns.  From the first task on, Ctrl-C raises
-    ``stop`` itself."""
+    (with the deadline and the stop ``event``), whose answer this returns.
+    From the first task on, Ctrl-C raises ``stop`` itself."""
     pool = ThreadPoolExecutor(threads)
     noted = ctrl_c_noted(lambda: stop.__setitem__(0, 1))
     try:

@@ -136,9 +136,9 @@ class Lattice:
         if n < 1:
             raise ValueError(f"n must be positive, got {n}")
         start = (1,) * 2 if len(self.steps) > 1 else (0,) * self.dimension
-        shapes = {(start,)}
+        shapes: set[Shape] = {(start,)}
         for _ in range(n - 1):
-            grown = set()
+            grown: set[Shape] = set()
             for shape in shapes:
                 cells = set(shape)
                 for x in shape:

@@ -57,7 +57,7 @@ import math
 from fractions import Fraction
 import weakref
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 
 from ..problem import ExactCover, Stats
 from ..services.search import Interrupted
@@ -215,7 +215,7 @@ class Packing:
         self.symmetries: list[Symmetry] = self._find_symmetries()
         self.stats = Stats()
         # problem -> (placement of each option, copy of each option)
-        self._tables = weakref.WeakKeyDictionary()
+        self._tables: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
         self.problem = self._build(range(len(self.placements)))
 
     # -- construction -------------------------------------------------
@@ -339,7 +339,7 @@ class Packing:
                           scale=scale, labels=labels, colours=colours,
                           part=self._part, title=title)
 
-    _part = None  # see dlx.draw.tiling_svg
+    _part: Callable[[Cell], Hashable] | None = None  # see dlx.draw.tiling_svg
 
     def _polygon(self, cell: Cell) -> list[tuple[float, float]]:
         """The corners of a cell in the plane, in grid units."""
@@ -426,7 +426,7 @@ class Packing:
             found //= self._labelings()
             self._partial[0] += found
             self._partial[1] += found * orbit
-        return tuple(self._partial)
+        return self._partial[0], self._partial[1]
 
     def _add_stats(self, stats: Stats):
         total = self.stats
@@ -449,7 +449,7 @@ class Packing:
                 if limit is not None and taken >= limit:
                     return
         finally:
-            solutions.close()
+            solutions.close()  # type: ignore[attr-defined]  # a generator
             self._add_stats(problem.stats)
 
     def count(self, distinct: bool = True, *, exhaustive: bool = False,
@@ -502,7 +502,7 @@ class Packing:
             # Each of the group/|stabilizer| placements in the orbit of
             # this one has as many tilings.
             self._partial[1] += tilings * (group // len(stabilizer))
-        return tuple(self._partial)
+        return self._partial[0], self._partial[1]
 
     def _others(self, name: str) -> list[int]:
         return [i for i, p in enumerate(self.placements) if p[0] != name]

@@ -209,8 +209,8 @@ def render(tiling: Iterable[Placement], board: Iterable[Cell],
     character per row for the slant; ``.`` an uncovered board cell."""
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
-    for letter, (_, cells) in zip(piece_letters(tiling), tiling):
-        for x in cells:
+    for letter, (_, piece) in zip(piece_letters(tiling), tiling):
+        for x in piece:
             grid[x] = letter
     cells = set(grid) | set(board)
     if not cells:

@@ -43,7 +43,7 @@ Piece sets:
 from __future__ import annotations
 
 import re
-from typing import Iterable, Union
+from typing import Collection, Iterable, Union
 
 from ..formats import text_lines
 from ..problem import ExactCover
@@ -95,7 +95,10 @@ Z 000 001 010 110
 # -- parsing --------------------------------------------------------------
 def _box_size(spec: str) -> tuple[int, int, int] | None:
     size = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*[xX]\s*(\d+)\s*", spec)
-    return tuple(int(g) for g in size.groups()) if size else None
+    if not size:
+        return None
+    rows, cols, layers = (int(g) for g in size.groups())
+    return rows, cols, layers
 
 
 def parse_box(spec: Union[str, Iterable[Cell]]) -> frozenset:
@@ -197,6 +200,7 @@ def _pentacubes() -> dict[str, Shape]:
 
 
 def _shape_from(name: str, shape) -> Shape:
+    cells: Collection[Cell]
     if isinstance(shape, str):
         cells = parse_box(shape) if shape.strip() else ()
     else:
@@ -281,8 +285,8 @@ def render(tiling: Iterable[Placement], board: Iterable[Cell] | None = None
     uncovered board cell, ``#`` a cell off the board."""
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
-    for letter, (_, cells) in zip(piece_letters(tiling), tiling):
-        for x in cells:
+    for letter, (_, piece) in zip(piece_letters(tiling), tiling):
+        for x in piece:
             grid[x] = letter
     board = set(board or ())
     cells = set(grid) | board

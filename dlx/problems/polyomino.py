@@ -54,7 +54,7 @@ __all__ = ["Polyomino", "polyomino", "tiling_of", "parse_board",
            "parse_shapes", "piece_set", "orientations", "normalize",
            "free_polyominoes", "render", "PIECE_SET_NAMES"]
 
-Cell = tuple[int, int]
+Cell = tuple[int, ...]  # (row, column): the lattice's cells, of any dimension
 Shape = tuple[Cell, ...]
 
 _PENTOMINOES = """
@@ -316,8 +316,8 @@ def render(tiling: Iterable[Placement], board: Iterable[Cell] | None = None
     cells left uncovered show ``.``, cells off the board ``#``."""
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
-    for letter, (_, cells) in zip(piece_letters(tiling), tiling):
-        for x in cells:
+    for letter, (_, piece) in zip(piece_letters(tiling), tiling):
+        for x in piece:
             grid[x] = letter
     board = set(board or ())
     cells = set(grid) | board

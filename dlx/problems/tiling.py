@@ -44,6 +44,7 @@ def pieces(spec) -> dict[str, tuple]:
     ``"trominoes"``, ..., ``"hexominoes"``, singular or plural, or the
     number of cells), ASCII shapes (text with a newline, as
     ``polyomino.parse_shapes`` reads them), or a mapping name -> shape."""
+    size: int | None
     if isinstance(spec, int) and not isinstance(spec, bool):
         size = spec
     elif isinstance(spec, str) and "\n" not in spec:
@@ -96,7 +97,7 @@ def tiling(board="8x8", shapes="dominoes", *,
     # Options in the order of their first cell, so that the first cell's
     # options are met first in the sweep.
     placements.sort(key=lambda p: sorted(rank[x] for x in p))
-    problem.add_options([name(x) for x in sorted(p, key=rank.get)]
+    problem.add_options([name(x) for x in sorted(p, key=rank.__getitem__)]
                         for p in placements)
     return problem
 

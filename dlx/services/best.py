@@ -57,7 +57,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -120,7 +120,7 @@ class Cheapest:
             for cost, options in solutions:
                 self.found[tuple(sorted(options))] = cost
             if len(self.found) > 4 * self.k:
-                self.found = dict((s, c) for c, s in self._sorted())
+                self.found = {s: c for c, s in self._sorted()}
 
     def _sorted(self):
         return sorted(((c, s) for s, c in self.found.items()),
@@ -361,10 +361,10 @@ class _Split:
         except BudgetExhausted as budget:
             self.add(budget.best, budget.stats, given_in=True)
             if budget.stats.nodes < SERIAL_PROBE_NODES:
-                raise self.stopped(budget)
+                raise self.stopped(budget) from budget
         except Interrupted as ctrl_c:
             self.add(ctrl_c.best, ctrl_c.stats, given_in=True)
-            raise self.stopped(ctrl_c)
+            raise self.stopped(ctrl_c) from ctrl_c
         return None
 
     def add(self, found, figures, given_in=False) -> None:
@@ -400,6 +400,7 @@ class _Split:
         self.stats.seconds = time.perf_counter() - self.start
         self.problem.stats = self.stats
         found = self.cheapest.best()
+        error: BudgetExhausted | Interrupted
         if why == "interrupt" or isinstance(why, KeyboardInterrupt):
             error = Interrupted(len(found), self.stats)
         else:
@@ -560,7 +561,7 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
                 s.cheapest.threshold())
             window = 2 * max(1, workers)
         executor = process_pool(min(workers, max(1, len(paths))), payload)
-        handle = payload.digest  # installed in every worker
+        handle: Any = payload.digest  # installed in every worker
     else:
         client = dask_client(executor)
         handle = (client.scatter(payload, broadcast=True)

@@ -122,16 +122,18 @@ class Checkpoint:
 
     def _resume(self, header: dict) -> None:
         old = self.read_header(self.path)
+        assert old is not None  # resumed only where the file exists
         where = self.path
         if old["problem"] != header["problem"]:
             raise CheckpointError(f"{where} was made for a different problem; "
                                   f"remove it or name another file")
-        for key, what in (("engine", "engine"), ("given", "given options"),
-                          ("mrv_cutoff", "mrv_cutoff")):
-            if old[key] != header[key]:
+        for name, what in (("engine", "engine"),
+                           ("given", "given options"),
+                           ("mrv_cutoff", "mrv_cutoff")):
+            if old[name] != header[name]:
                 raise CheckpointError(
-                    f"{where} was made with {what} {shorten(old[key])}, not "
-                    f"{shorten(header[key])}")
+                    f"{where} was made with {what} {shorten(old[name])}, "
+                    f"not {shorten(header[name])}")
         if old["split"] != header["split"]:
             raise CheckpointError(
                 f"{where} was made for a different split of this problem "
@@ -167,10 +169,10 @@ class Checkpoint:
             self.done.setdefault(key, value)
             good += len(line) + 1
         if good < len(data):
-            with open(self.path, "r+b") as f:
-                f.truncate(good)
-                f.flush()
-                os.fsync(f.fileno())
+            with open(self.path, "r+b") as torn:
+                torn.truncate(good)
+                torn.flush()
+                os.fsync(torn.fileno())
 
     def record(self, path: tuple, result: JobResult) -> None:
         """Record a finished job durably (flushed and fsynced)."""

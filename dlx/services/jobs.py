@@ -20,7 +20,7 @@ import collections
 import concurrent.futures as cf
 import os
 import time
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..engines import BY_NAME
 from ..engines.base import NO_LIMIT, JobResult
@@ -163,7 +163,8 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
 
     # Resume: what the checkpoint holds is added up, the jobs it handed
     # back are looked up in turn, and what is left is run.
-    pending, handed_back = [], []
+    pending: list[Job] = []
+    handed_back: list[Job] = []
     stack = [(job, False) for job in reversed(plan.jobs)]
     while stack:
         job, back = stack.pop()
@@ -174,6 +175,7 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
             stack.extend((j, True) for j in reversed(absorb(job, result)))
 
     def report():
+        assert callable(progress)  # True became a bar above
         progress(Progress(min(fraction, 1.0), done, total, stats.solutions,
                           stats.nodes, time.perf_counter() - start))
 
@@ -281,7 +283,7 @@ def run_all(problem, engine, plan: Split, pending: Sequence[Job],
     if own:
         queue.extend([job] for job in order)
         executor = process_pool(min(workers, len(queue)), payload)
-        handle = fingerprint  # installed in every worker by install()
+        handle: Any = fingerprint  # installed in every worker by install()
     else:
         client = dask_client(executor)
         # A Dask cluster gets the problem once per worker; other

@@ -72,7 +72,7 @@ class MemoStats(Stats):
                 f"hit, {group(self.memo_replaced)} replaced.")
 
 
-def _size(n: int) -> str:
+def _size(n: float) -> str:
     for unit in ("bytes", "KiB", "MiB"):
         if n < 1024 or unit == "MiB":
             return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
@@ -107,6 +107,7 @@ def wanted(problem, memo, choose):
     """Validate ``count``'s memo arguments (the combinations are checked
     by ``dlx.services.counting``): is the count to be memoized (``True``,
     or ``"auto"``: see ``count``)?"""
+    use: str | bool
     if isinstance(memo, str) and memo == "auto":
         use = "auto"
     elif isinstance(memo, (bool, np.bool_)):

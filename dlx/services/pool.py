@@ -126,7 +126,7 @@ def executor_workers(executor) -> int:
     if client is not None:
         try:
             return max(1, sum(client.nthreads().values()))
-        except Exception:  # a scheduler that cannot say: assume one
+        except Exception:  # noqa: BLE001 - a scheduler that cannot say: one
             return 1
     return int(getattr(executor, "_max_workers", 1) or 1)
 

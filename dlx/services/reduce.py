@@ -43,7 +43,7 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
@@ -99,7 +99,7 @@ class Reduction:
     before a fixed point (the reduction is sound all the same).
     """
 
-    problem: object  # an ExactCover
+    problem: Any  # an ExactCover (dlx.problem is a layer above)
     original: np.ndarray
     given: tuple
     forced: tuple

@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from typing import Literal, overload
 
 import numpy as np
 from ..shorten import shorten
@@ -59,6 +60,13 @@ class BudgetExhausted(RuntimeError):
     ``stats`` the work done; no solution was lost, but there may be more.
     """
 
+    # Set only where a search for the cheapest solutions stopped
+    # (``dlx.services.best``): ``best``, the ``(cost, options)`` found so
+    # far, and ``proven``.  Declared, not defined: ``hasattr(error,
+    # "best")`` tells which kind of search it was.
+    best: list
+    proven: bool
+
     def __init__(self, message: str, count: int, stats: "Stats"):
         super().__init__(message)
         self.count = count
@@ -72,6 +80,9 @@ class Interrupted(KeyboardInterrupt):
     ``stats`` of the work done; being a ``KeyboardInterrupt``, it still
     stops a program that does not catch it.
     """
+
+    best: list  # as for BudgetExhausted
+    proven: bool
 
     def __init__(self, count: int, stats: "Stats"):
         super().__init__(f"interrupted with {count} solution(s) found")
@@ -109,7 +120,13 @@ class Stats:
 
 
 # -- argument checks shared by every entry point ------------------------
-def whole_number(name: str, value, *, optional: bool = False,
+@overload
+def whole_number(name: str, value: object, *, optional: Literal[False] = ...,
+                 positive: bool = ...) -> int: ...
+@overload
+def whole_number(name: str, value: object, *, optional: bool,
+                 positive: bool = ...) -> int | None: ...
+def whole_number(name: str, value: object, *, optional: bool = False,
                  positive: bool = False) -> int | None:
     """``value`` as an int >= 0 (>= 1 when ``positive``); None passes when
     ``optional``.  A wrong type is a TypeError, a wrong value a ValueError,

@@ -210,10 +210,10 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
         return grown
 
     # Entries: (position among siblings on the path, path, share).
-    frontier = collections.deque([((), tuple(path), 1.0)])
-    while frontier and len(frontier) < target:
-        frontier.extend(expand(frontier.popleft()))
-    frontier = list(frontier)
+    queue = collections.deque([((), tuple(path), 1.0)])
+    while queue and len(queue) < target:
+        queue.extend(expand(queue.popleft()))
+    frontier = list(queue)
     sizes: dict = {}
     limit = None
     for _ in range(BALANCE_ROUNDS if probes else 0):
@@ -229,7 +229,7 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
             break
         frontier = [child for entry in frontier for child in (
             expand(entry) if sizes[entry[1]][1] > limit else [entry])]
-    for place, at, share in sorted(frontier):
+    for _place, at, share in sorted(frontier):
         nodes, updates = sizes.get(at, (0.0, 0.0))
         plan.jobs.append(Job(at, share, updates))
         plan.estimated_nodes += nodes

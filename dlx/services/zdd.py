@@ -45,7 +45,7 @@ import os
 import random
 import re
 from dataclasses import dataclass
-from typing import IO, Iterator, Union
+from typing import IO, Any, Iterator, Union
 
 import numpy as np
 
@@ -95,7 +95,7 @@ class ZDD:
         self.numbering = None if numbering is None else np.asarray(
             numbering, np.int64)
         self.costs = costs
-        self._counts = None
+        self._counts: list[int] | None = None
 
     # -- size and equality ------------------------------------------------
     def __len__(self) -> int:
@@ -113,7 +113,7 @@ class ZDD:
                          and (self.lo[2:] == other.lo[2:]).all()
                          and (self.hi[2:] == other.hi[2:]).all()))
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # equal by content, unhashable
 
     @property
     def nbytes(self) -> int:
@@ -182,7 +182,7 @@ class ZDD:
             return
         # Depth first, hi before lo; every node but the 0 sink leads to
         # a solution (no hi edge is 0), so no branch is a dead end.
-        stack = [(self.root, ())]
+        stack: list[tuple[int, tuple]] = [(self.root, ())]
         while stack:
             v, chosen = stack.pop()
             while v > 1:
@@ -190,7 +190,7 @@ class ZDD:
                     stack.append((int(lo[v]), chosen))
                 chosen = (int(var[v]), chosen)
                 v = hi[v]
-            out = []
+            out: list[int] = []
             while chosen:
                 out.append(chosen[0])
                 chosen = chosen[1]
@@ -255,13 +255,15 @@ class ZDD:
         # Best-first over partial paths: a path's key is its weight so far
         # plus the least weight below it, exact, so complete paths come
         # out cheapest first and no path taken is a dead end.
-        heap = [(least[self.root], 0, 0, self.root, ())]
+        # (key, tick, weight so far, node, chosen options as nested pairs)
+        heap: list[tuple[Any, int, Any, int, tuple]] = [
+            (least[self.root], 0, 0, self.root, ())]
         tick = 1
-        out = []
+        out: list[tuple[Any, list[int]]] = []
         while heap and len(out) < k:
             key, _, spent, v, chosen = heapq.heappop(heap)
             if v == 1:
-                options = []
+                options: list[int] = []
                 while chosen:
                     options.append(chosen[0])
                     chosen = chosen[1]

@@ -35,7 +35,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from . import service
@@ -117,7 +117,8 @@ class Runner:
             future = self.pool.submit(job)
         except RuntimeError:  # shutting down
             self._release(budget)
-            raise RequestError("the server is shutting down", status=503)
+            raise RequestError("the server is shutting down",
+                               status=503) from None
         future.add_done_callback(lambda _: self._release(budget))
         return future
 
@@ -243,7 +244,8 @@ async def status(request: Request) -> Response:
         "features": service.features()})
 
 
-async def not_found(request: Request, exc: HTTPException) -> Response:
+async def not_found(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)  # registered for these only
     if exc.status_code == 405:
         return error(f"{request.method} is not allowed on "
                      f"{request.url.path}", 405)
@@ -272,7 +274,7 @@ def create_app(settings: Settings | None = None, *,
            ("/api/rate", _searching(service.rate)),
            ("/api/parse", _quick(service.parse_puzzle)),
            ("/api/random", _quick(service.random_puzzle))]
-    routes = [Route("/", index, methods=["GET"]),
+    routes: list[BaseRoute] = [Route("/", index, methods=["GET"]),
               Route("/api/status", status, methods=["GET"])]
     routes += [Route(path, _guarded(fn), methods=["POST"])
                for path, fn in api]

@@ -271,7 +271,7 @@ def _too_big(n: int, settings: Settings) -> str:
 
 def _conflict_cells(grid: Grid) -> list[list[int]]:
     """Every given in a clashing pair, as ``[row, col]`` (0-based)."""
-    cells = set()
+    cells: set = set()
     for first, second, _, _ in conflicts(grid):
         cells.update((first, second))
     return [list(cell) for cell in sorted(cells)]
@@ -722,6 +722,7 @@ def _pentomino(params: dict):
 
     def picture(solution):
         tiling = puzzle.decode(solution, problem)
+        assert tiling is not None  # one copy a piece: every tiling decodes
         drawn = {"text": puzzle.render(tiling),
                  "pieces": [name for name, _ in tiling]}
         if hasattr(puzzle, "svg"):  # dlx.draw, where this version has it
@@ -879,6 +880,7 @@ def generate(params: dict, settings: Settings, budget: Budget) -> dict:
     seed = _field(params, "seed", int, None, what="an integer")
     difficulty = _field(params, "difficulty", str, None, what="a level")
     symmetry = _field(params, "symmetry", str, None, what="a symmetry")
+    assert size is not None  # it has a default
     try:
         grid = make_puzzle(size, box, difficulty=difficulty,
                            symmetry=symmetry, seed=seed,
