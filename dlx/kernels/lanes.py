@@ -67,17 +67,21 @@ Knuth's toy problem: items ``a b c d e | f g``, options 0 ``c e f``,
 (``d``), so lanes are 4 bits, 16 to a word, and the five primary items
 take one word: lane ``a`` holds options ``1 3`` (bits 0 and 1, guard
 bit 3), ``b`` ``2 4``, ``c`` ``0 2``, ``d`` ``1 3 5``, ``e`` ``0 5``.  No
-lane has fewer than two options, so the search branches; no lane has a
-partner (no two items share two options), and the first lane with two
-options, ``a``, has the two options that drop the most lane bits (7 and
-7, ``b`` would give 4 and 5, ``c`` 4 and 4; the first of the best is
-kept).  Option 1 ``a d g`` clears lanes ``a`` and ``d`` and the bits of
-options 3, 4, 5 elsewhere: ``b`` is left with 2 and ``e`` with 0, so
-both are forced; 2 ``b c f`` then clears the bit of option 0 in ``e``,
-which is dead: a dead end.  Option 3 ``a d`` leaves ``e`` with 0 and
-``b`` with 2, 4; 0 ``c e f`` is forced and leaves ``b`` with 4, forced
-too: the solution ``3, 0, 4`` in the order chosen.  Two nodes (the branch
-point and the leaf), five moves (1, 2, 3, 0, 4).
+lane has fewer than two options.  Lanes ``a`` and ``d`` are partners
+(they share options 1 and 3), and every option of ``a`` holds ``d``: the
+subset rule drops ``d``'s other option, 5, at the root.  That leaves
+``e`` with 0, forced: 0 ``c e f`` clears the bit of 2 in ``b``, which is
+forced to 4 ``b g``, which clears the bit of 1 in ``a`` and ``d``: 3
+``a d`` is forced, and covers the last two lanes.  The solution ``0, 4,
+3`` in the order chosen, one node (the leaf) and three moves.
+
+Without the subset rule the search branches at the root: every lane has
+two options or more, and of the lanes with two options, ``e``'s drop the
+most lane bits (option 0 drops 8, option 5 11: 19 against ``a``'s 9 + 8
+and ``b``'s and ``c``'s 15).  Option 0 forces 4 and then 3, as above: the
+solution.  Option 5 ``d e g`` clears ``d`` and the bits of 1 and 3
+(``d``) in ``a``, which is dead.  Two nodes (the branch point and the
+leaf), four moves (0, 4, 3, 5).
 """
 
 import numpy as np
