@@ -125,12 +125,15 @@ def test_toy_as_the_lanes_docstring_tells():
     # a and d are partners: they share options 1 and 3
     assert arrays.partner[:, 0].tolist() == [12, 0, 0, 0, 0]
     assert arrays.jshared[:, 0].tolist() == [0b11, 0, 0, 0b11, 0]
-    for subsets, counters in ((True, [1, 3, 1]), (False, [2, 4, 1])):
-        r = L.LanesRun(L.LaneArrays.of(toy(), subsets=subsets), [])
+    for settings_, row, counters in (
+            ({}, [0, 4, 3], [1, 3, 1]),
+            ({"subsets": False}, [3, 0, 4], [2, 5, 1]),
+            ({"subsets": False, "candidates": 8}, [0, 4, 3], [2, 4, 1])):
+        r = L.LanesRun(L.LaneArrays.of(toy(), **settings_), [])
         assert not r.clash and not r.covered
         status, rows = r.step(5, B.NO_LIMIT, True)
         assert status == EXHAUSTED
-        assert rows == [[0, 4, 3]]  # in the order chosen
+        assert rows == [row]  # in the order chosen
         assert r.counters.tolist() == counters  # (nodes, moves, solutions)
 
 
@@ -483,3 +486,58 @@ def test_the_docs_page_runs():
     result = doctest.testfile(str(page), module_relative=False,
                               optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted >= 10
+
+
+# -- problems of many words ------------------------------------------------
+
+def two_sudokus():
+    """Two 9x9 Sudoku grids side by side, one problem (648 items, 1,458
+    options): 108 words of lanes, so the scans run in two chunks of 64
+    and the subset rule's partners span many words."""
+    from sudoku.solver import problem_for
+    one = problem_for((3, 3))
+    p = ExactCover([f"{side}{i}" for side in "LR" for i in one.primary])
+    p.add_options([[f"{side}{i}" for i in option] for side in "LR"
+                   for option in one.options])
+    return p, len(one.options)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3])
+def test_two_sudokus_at_once_as_dancing_links(flavor, limit):
+    import sudoku
+    from sudoku.solver import given_options
+    p, half = two_sudokus()
+    assert registry.engine_for(p, "bits", "batch").name == flavor.name
+    if flavor.name == "lanes":
+        assert len(L.LaneArrays.of(p).init) > 64
+    lines = sudoku_lines("sudoku_top95.txt")[:12]
+    special = (DATA / "sudoku_special.txt").read_text().splitlines()
+    lines += [line.split()[0] for line in special if line.strip()][:8]
+    cells = np.stack([sudoku.parse(line).cells for line in lines])
+    options, starts = given_options(cells)
+    rng = np.random.default_rng(7)
+    instances = []
+    for _ in range(16):
+        left, right = rng.integers(len(lines), size=2)
+        instances.append(
+            options[starts[left]:starts[left + 1]].tolist()
+            + (half + options[starts[right]:starts[right + 1]]).tolist())
+    instances.append([])  # no givens at all: many solutions
+    found = p.solve_batch(instances, limit=limit, algorithm="bits")
+    links = p.solve_batch(instances, limit=limit, algorithm="links")
+    assert found.counts.tolist() == links.counts.tolist()
+    for b, given in enumerate(instances):
+        if found.counts[b] <= 0:
+            continue
+        row = found.solutions[b]
+        solution = sorted(given + row[row >= 0].tolist())
+        assert is_exact_cover(p, solution)
+
+
+@pytest.mark.parametrize("n, count", [(1, 1), (4, 2), (6, 4), (8, 92)])
+def test_queens_counts(flavor, n, count):
+    from dlx.problems.queens import queens
+    p = queens(n)
+    assert registry.engine_for(p, "bits").name == flavor.name
+    assert p.count(algorithm="bits") == count
+    assert len({tuple(s) for s in p.solutions(algorithm="bits")}) == count

@@ -33,8 +33,14 @@ MAX_DEGREE = 63
 #: The most partners of a lane for the subset rule.
 MAX_PARTNERS = 8
 #: Branching: score this many of the lanes with two options (0: MRV, the
-#: first lane with the fewest options) ...
-CANDIDATES = 8
+#: first lane with the fewest options).  MRV by default: scoring gained
+#: nothing measurable on the Sudoku sets (bench/lanes.py --variants
+#: lanes:candidates=0, 17clue 0.27 against 0.25 of bits' time, top1465
+#: and forum level, queens and Langford faster with MRV), and it
+#: interleaves the branches of independent parts of a problem: two 9x9
+#: grids side by side (tests/test_bits.py) took 49 million nodes with 8
+#: candidates where MRV takes 339 ...
+CANDIDATES = 0
 #: ... and apply the subset rule at the root and at the branch levels
 #: below this one (0: at the root only; measured in bench/lanes.py).
 SUBSET_DEPTH = 1

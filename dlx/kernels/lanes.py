@@ -48,7 +48,8 @@ items; secondary items have no lane.
   by one vector pass), the one whose two options drop the most lane bits
   (``popcount(lanes & mask[o])``: the most constraining); with
   ``candidates = 0``, or when no lane has two options, the first lane
-  with the fewest options (Knuth's MRV).
+  with the fewest options (Knuth's MRV; the engine's default,
+  ``dlx.engines.lanes.CANDIDATES``).
 
 A search is iterative and resumable, as every kernel of the toolkit: the
 level, where to resume and the options chosen are in ``state`` and
@@ -75,13 +76,18 @@ forced to 4 ``b g``, which clears the bit of 1 in ``a`` and ``d``: 3
 ``a d`` is forced, and covers the last two lanes.  The solution ``0, 4,
 3`` in the order chosen, one node (the leaf) and three moves.
 
-Without the subset rule the search branches at the root: every lane has
-two options or more, and of the lanes with two options, ``e``'s drop the
-most lane bits (option 0 drops 8, option 5 11: 19 against ``a``'s 9 + 8
-and ``b``'s and ``c``'s 15).  Option 0 forces 4 and then 3, as above: the
-solution.  Option 5 ``d e g`` clears ``d`` and the bits of 1 and 3
-(``d``) in ``a``, which is dead.  Two nodes (the branch point and the
-leaf), four moves (0, 4, 3, 5).
+Without the subset rule the search branches at the root, on the first
+lane with the fewest options (MRV; every lane has two or more): ``a``.
+Option 1 ``a d g`` clears lanes ``a`` and ``d`` and the bits of options
+3, 4, 5 elsewhere: ``b`` is left with 2 and ``e`` with 0, so both are
+forced; 2 ``b c f`` then clears the bit of option 0 in ``e``, which is
+dead: a dead end.  Option 3 ``a d`` leaves ``e`` with 0 and ``b`` with
+2, 4; 0 ``c e f`` is forced and leaves ``b`` with 4, forced too: the
+solution ``3, 0, 4``.  Two nodes (the branch point and the leaf), five
+moves (1, 2, 3, 0, 4).  (With ``candidates = 8`` it branches on ``e``
+instead: of the lanes with two options, ``e``'s drop the most lane bits,
+8 and 11 against ``a``'s 9 and 8; option 0 forces 4 and 3, the solution
+``0, 4, 3``, and option 5 leaves ``a`` dead: two nodes, four moves.)
 """
 
 import numpy as np
