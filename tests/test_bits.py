@@ -541,3 +541,65 @@ def test_queens_counts(flavor, n, count):
     assert registry.engine_for(p, "bits").name == flavor.name
     assert p.count(algorithm="bits") == count
     assert len({tuple(s) for s in p.solutions(algorithm="bits")}) == count
+
+
+@st.composite
+def tilings(draw):
+    """The tilings of a row of ``n`` cells by pieces of 1 to 3 cells
+    (some pieces left out, some with a secondary item of their own or
+    shared): many items over many words of lanes, few options each."""
+    n = draw(st.integers(20, 260))
+    nsecondary = draw(st.integers(0, 4))
+    options = []
+    for start in range(n):
+        for length in (1, 2, 3):
+            if start + length <= n and draw(st.integers(0, 5)) > 0:
+                extra = draw(st.sampled_from([[]] + [[n + k] for k in
+                                                     range(nsecondary)]))
+                options.append(list(range(start, start + length)) + extra)
+    return n + nsecondary, n, options
+
+
+def row_of_cells(n, options):
+    p = ExactCover(range(n), range(n, n + 4))
+    p.add_options(options)
+    return p
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(tilings(), st.data())
+def test_wide_problems_count_as_dancing_links(flavor, case, data):
+    nitems, nprimary, options = case
+    p = row_of_cells(nprimary, options)
+    assert registry.engine_for(p, "bits", "batch").name == flavor.name
+    instances = [[]] + [
+        sorted(data.draw(st.lists(st.integers(0, len(options) - 1),
+                                  max_size=6, unique=True)))
+        for _ in range(5 if options else 0)]
+    for limit in (1, 7):
+        found = p.solve_batch(instances, limit=limit, algorithm="bits")
+        links = p.solve_batch(instances, limit=limit, algorithm="links")
+        assert found.counts.tolist() == links.counts.tolist()
+        for b, given in enumerate(instances):
+            if found.counts[b] > 0:
+                row = found.solutions[b]
+                assert is_exact_cover(p, sorted(given + row[row >= 0]
+                                                .tolist()))
+
+
+def test_lanes_that_fill_their_words_exactly():
+    # 72 cells, each in 6 pieces at most: lanes of 7 bits, 9 to a word,
+    # 8 words with no padding; every piece of 1 to 3 cells.
+    n = 72
+    options = [list(range(s, s + k)) for s in range(n) for k in (1, 2, 3)
+               if s + k <= n]
+    p = row_of_cells(n, options)
+    arrays = L.LaneArrays.of(p)
+    assert len(arrays.init) == 8 and arrays.init[-1] != 0
+    # every tiling of the last 12 cells, the rest given as single cells
+    given = [3 * s for s in range(n - 12)]
+    tribonacci = [1, 1, 2]
+    while len(tribonacci) <= 12:
+        tribonacci.append(sum(tribonacci[-3:]))
+    assert p.count(given=given, algorithm="bits") == tribonacci[12]
+    assert p.count(given=given, algorithm="links") == tribonacci[12]
