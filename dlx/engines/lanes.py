@@ -63,10 +63,11 @@ def fits(problem) -> bool:
     exact cover whose primary items have at most ``MAX_DEGREE`` options
     each and whose masks take at most ``MAX_MASK_BYTES``.
 
-    Measured (``python bench/lanes.py``): a 9x9 Sudoku (masks 0.3 MB)
-    runs its uniqueness batches in 0.3-0.4 of the count-based engine's
-    time; 16x16 (masks of 11 MB, 342 words a state) is slower than it,
-    and keeps it.
+    Measured (``python bench/lanes.py --rounds 3``): a 9x9 Sudoku (masks
+    0.3 MB) runs its uniqueness batches in 0.28-0.40 of the count-based
+    engine's time, queens 12 and Langford 12 count in 0.38-0.42; 16x16
+    (masks of 11 MB, 342 words a state) took 0.64 on hexadoku16 but 1.18
+    on special_large, and keeps the count-based engine.
     """
     if problem.kind != EXACT:
         return False

@@ -226,7 +226,8 @@ def search(mask, lane_opt, own_word, own_bits, partner, jshared, pshared,
                                 while ob != U(0):
                                     t = cttz(ob)
                                     ob &= ob - U(1)
-                                    q = lane_opt[U((w << 6) | np.int64(sh + t))]
+                                    q = lane_opt[U((w << 6) |
+                                                   np.int64(sh + t))]
                                     for v in range(nwords):
                                         score += popcount(lanes[U(v)] &
                                                           mask[U(q), U(v)])
