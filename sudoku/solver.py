@@ -16,7 +16,9 @@ engine as options chosen before the search, never as a new matrix.
 from __future__ import annotations
 
 import functools
+import gc
 import itertools
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -83,12 +85,12 @@ def given_options(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     CSR form ``(options, starts)``: puzzle ``b`` has
     ``options[starts[b]:starts[b + 1]]``, rising."""
     batch, n, _ = cells.shape
-    flat = cells.reshape(batch, n * n)
-    filled = flat != 0
+    flat = cells.reshape(-1)
+    where = np.flatnonzero(flat)
     starts = np.zeros(batch + 1, np.int64)
-    np.cumsum(filled.sum(axis=1), out=starts[1:])
-    where = np.nonzero(filled)
-    options = (where[1] * n + flat[where] - 1).astype(np.int64)
+    np.cumsum(np.count_nonzero(cells.reshape(batch, n * n), axis=1),
+              out=starts[1:])
+    options = (where % (n * n)) * n + flat[where] - 1
     return options, starts
 
 
@@ -210,22 +212,24 @@ class Result:
     when the status is ``"solved"``.
     """
 
-    __slots__ = ("status", "error", "count", "_grid", "_pending")
-    _pending: tuple | None
+    __slots__ = ("status", "error", "count", "_grid", "_batch", "_k")
 
     def __init__(self, status: str, grid: Grid | None = None,
-                 error: str | None = None, count: int = 0):
+                 error: str | None = None, count: int = 0, _batch=None,
+                 _k: int = 0):
         self.status = status
         self.error = error
         self.count = count
         self._grid = grid
-        self._pending = None  # arguments of _solution_grid, until first use
+        # A solution not yet made a Grid: row _k of a _Solutions.
+        self._batch = _batch
+        self._k = _k
 
     @property
     def grid(self) -> Grid | None:
-        if self._pending is not None:
-            self._grid = _solution_grid(*self._pending)
-            self._pending = None
+        if self._batch is not None:
+            self._grid = self._batch.grid(self._k)
+            self._batch = None
         return self._grid
 
     def __bool__(self) -> bool:
@@ -299,21 +303,35 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
         # The engine reports clashing givens itself (count -1: two givens
         # share a row, column or box digit, which is what cells_conflict
         # tests), so every puzzle goes to it.
-        good = np.arange(batch)
-    else:
-        variant.fits(n)
-        good = np.flatnonzero(~clashes(cells, box, variant))
+        counts, solutions, nodes = search_stack(cells, box, limit,
+                                                max_nodes, threads, variant,
+                                                budget)
+        return BatchArrays(status_codes(counts), solutions,
+                           np.maximum(counts, 0), nodes)
+    variant.fits(n)
+    good = np.flatnonzero(~clashes(cells, box, variant))
     counts, out, work = search_stack(cells[good], box, limit, max_nodes,
                                      threads, variant, budget)
-    status[good] = np.select(
-        [counts == 0, counts == 1, counts >= 2, counts == -2],
-        [STATUSES.index(NO_SOLUTION), STATUSES.index(SOLVED),
-         STATUSES.index(MULTIPLE), STATUSES.index(UNKNOWN)],
-        STATUSES.index(INVALID))
+    status[good] = status_codes(counts)
     nodes[good] = work
     found[good] = np.maximum(counts, 0)
     solutions[good] = out
     return BatchArrays(status, solutions, found, nodes)
+
+
+# The status (an index into STATUSES) of each engine count: -1 (clashing
+# givens) invalid, 0 no solution, 1 solved, 2 or more multiple, -2 (the
+# node budget ran out) unknown.
+_STATUS_OF_COUNT = np.array([STATUSES.index(UNKNOWN), STATUSES.index(INVALID),
+                             STATUSES.index(NO_SOLUTION),
+                             STATUSES.index(SOLVED)], np.int8)
+
+
+def status_codes(counts: np.ndarray) -> np.ndarray:
+    """The status codes (indices into ``STATUSES``) of engine counts."""
+    codes = _STATUS_OF_COUNT[np.clip(counts, -2, 1) + 2]
+    codes[counts >= 2] = STATUSES.index(MULTIPLE)
+    return codes
 
 
 # -- the search, with restarts ------------------------------------------------
@@ -408,19 +426,17 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
     ``_engine_call``.
     """
     batch = len(cells)
-    counts = np.zeros(batch, np.int64)
-    solutions = np.zeros_like(cells)
-    nodes = np.zeros(batch, np.int64)
     if batch == 0:
-        return counts, solutions, nodes
-    pending = np.arange(batch)
+        return (np.zeros(batch, np.int64), np.zeros_like(cells),
+                np.zeros(batch, np.int64))
+    pending = None  # every puzzle (no copy)
     rng = None
     symmetry = None
     restarts = max_nodes is None and limit <= 2
     for attempt in itertools.count(1):
         nodes_each = (RESTART_NODES * luby(attempt) if restarts else
                       max_nodes if max_nodes is not None else _ALL)
-        part = cells[pending]
+        part = cells if pending is None else cells[pending]
         if symmetry is not None:
             part = symmetry.apply(part)
         found, first, work = _engine_call(part, box, limit, nodes_each,
@@ -429,9 +445,15 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
         if symmetry is not None:
             first = symmetry.undo(first)
         done = (found != -2) | (not restarts)
-        counts[pending[done]] = found[done]
-        solutions[pending[done]] = first[done]
-        nodes[pending] += work
+        if pending is None:
+            counts, solutions, nodes = found, first, work
+            if done.all():
+                return counts, solutions, nodes
+            pending = np.arange(batch)
+        else:
+            counts[pending[done]] = found[done]
+            solutions[pending[done]] = first[done]
+            nodes[pending] += work
         pending = pending[~done]
         if not len(pending):
             return counts, solutions, nodes
@@ -455,32 +477,48 @@ def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
     ``Stopped`` when ``budget`` runs out (before or during the call).
     ``algorithm``: the engine's, ``"auto"`` taking the bitset engine up to
     its size (``dlx.engines.registry``)."""
-    if len(cells) > ENGINE_CHUNK:
-        parts = [_engine_call(cells[lo:lo + ENGINE_CHUNK], box, limit,
-                              max_nodes, threads, variant, budget, algorithm)
-                 for lo in range(0, len(cells), ENGINE_CHUNK)]
-        return tuple(np.concatenate(column) for column in zip(*parts))
     batch, n, _ = cells.shape
-    options, starts = given_options(cells)
-    time_limit = budget.remaining()
-    try:
-        result = problem_for(box, variant).solve_batch(
-            options, starts=starts, limit=limit, max_nodes=max_nodes,
-            threads=threads, mrv_cutoff=MRV_CUTOFF, algorithm=algorithm,
-            **({} if time_limit is None else {"time_limit": time_limit}))
-    except BudgetExhausted:  # the time limit, reached inside the call
-        budget.check()
-        raise Stopped(budget.what, "time_limit", budget.seconds) from None
-    counts = result.counts
-    # Each first solution's options into its cells; the -1 padding lands
-    # in a spare column.
+    counts = np.empty(batch, np.int64)
+    nodes = np.empty(batch, np.int64)
+    # Each first solution's options into its cells (the givens' cells are
+    # copied first); the -1 padding lands in a spare column.
     out = np.empty((batch, n * n + 1), cells.dtype)
     out[:, :n * n] = cells.reshape(batch, n * n)
-    cell, digit = np.divmod(result.solutions, n)
-    np.put_along_axis(out, cell, (digit + 1).astype(cells.dtype), axis=1)
+    cell_of, digit_of = _decoding(n, cells.dtype)
+    problem = problem_for(box, variant)
+    for lo in range(0, batch, ENGINE_CHUNK):
+        hi = min(lo + ENGINE_CHUNK, batch)
+        options, starts = given_options(cells[lo:hi])
+        time_limit = budget.remaining()
+        try:
+            result = problem.solve_batch(
+                options, starts=starts, limit=limit, max_nodes=max_nodes,
+                threads=threads, mrv_cutoff=MRV_CUTOFF, algorithm=algorithm,
+                **({} if time_limit is None else {"time_limit": time_limit}))
+        except BudgetExhausted:  # the time limit, reached inside the call
+            budget.check()
+            raise Stopped(budget.what, "time_limit", budget.seconds) \
+                from None
+        counts[lo:hi] = result.counts
+        nodes[lo:hi] = result.nodes
+        np.put_along_axis(out[lo:hi], cell_of[result.solutions],
+                          digit_of[result.solutions], axis=1)
     out = out[:, :n * n]
     out[counts <= 0] = 0
-    return counts, out.reshape(batch, n, n), result.nodes
+    return counts, out.reshape(batch, n, n), nodes
+
+
+@functools.lru_cache(maxsize=None)
+def _decoding(n: int, dtype) -> tuple[np.ndarray, np.ndarray]:
+    """``(cell_of, digit_of)``: the cell and the digit of each option
+    number, and at index -1 (the padding of a solution row) the spare
+    column ``n * n`` and 0."""
+    options = np.arange(n ** 3 + 1)
+    cell_of, digit = np.divmod(options, n)
+    cell_of[-1] = n * n
+    digit_of = (digit + 1).astype(dtype)
+    digit_of[-1] = 0
+    return cell_of, digit_of
 
 
 def _check_limit(limit) -> int:
@@ -532,9 +570,10 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
         grids, groups = parse_batch(puzzles, box)
         template = puzzles
     results: list[Result | None] = [None] * len(grids)
-    for b, item in enumerate(grids):
-        if isinstance(item, str):
-            results[b] = Result(INVALID, None, item)
+    if grids.count(None) != len(grids):  # (every line read in bulk: none)
+        for b, item in enumerate(grids):
+            if isinstance(item, str):
+                results[b] = Result(INVALID, None, item)
     for shape, (index, cells) in groups.items():
         n = shape[0] * shape[1]
         if variant is not None and variant.size not in (None, n):
@@ -606,7 +645,7 @@ def _parse_lines_bulk(puzzles: list, box):
     """Vectorised reading of the common case: one-line puzzles of
     ``n*n`` characters.  Returns ``(box, indices, cells)`` for the lines it
     could read, or None; the others are left to ``parse``."""
-    if not puzzles or not all(type(p) is str for p in puzzles):
+    if not puzzles or set(map(type, puzzles)) != {str}:
         return None
     length = len(puzzles[0])
     n = int(round(length ** 0.5))
@@ -616,11 +655,12 @@ def _parse_lines_bulk(puzzles: list, box):
         shape = default_box(n) if box is None else check_box(box, n)
     except InvalidPuzzle:
         return None
-    same = np.array([len(p) == length for p in puzzles])
-    index = np.flatnonzero(same)
+    lengths = np.fromiter(map(len, puzzles), np.int64, len(puzzles))
+    index = np.flatnonzero(lengths == length)
     if not len(index):
         return None
-    text = "".join(puzzles[i] for i in index.tolist())
+    text = "".join(puzzles) if len(index) == len(puzzles) else "".join(
+        puzzles[i] for i in index.tolist())
     readable, cells = bare_cells(text, len(index), n)
     return shape, index[readable], cells[readable]
 
@@ -632,29 +672,63 @@ def _cell_dtype(n: int):
 
 def _collect(results, grids, index, cells, shape, arrays, template,
              variant=None):
-    """Turn one group's arrays into ``Result`` objects."""
-    codes = arrays.status.tolist()
-    found = arrays.counts.tolist()
-    for k, b in enumerate(index.tolist()):
-        status = STATUSES[codes[k]]
-        source = grids[b]
-        if status == INVALID:
-            grid = source if isinstance(source, Grid) else Grid.trusted(
-                cells[k].astype(np.int64), shape)
-            results[b] = Result(INVALID, None, givens_conflict(grid, variant))
-            continue
-        result = Result(status, None, None, found[k])
-        if status in (SOLVED, MULTIPLE):
-            result._pending = (arrays.solutions, k, shape, source,
-                               None if template is None else template[b])
-        results[b] = result
+    """Turn one group's arrays into ``Result`` objects (their grids made
+    on first use, from one shared ``_Solutions``)."""
+    codes = arrays.status
+    lazy = _Solutions(arrays.solutions, codes, shape, grids, template, index)
+    statuses = list(map(STATUSES.__getitem__, codes.tolist()))
+    with _gc_paused():
+        made = list(map(Result, statuses, itertools.repeat(None),
+                        itertools.repeat(None), arrays.counts.tolist(),
+                        itertools.repeat(lazy), range(len(index))))
+    for k in np.flatnonzero(codes == STATUSES.index(INVALID)).tolist():
+        source = grids[index[k]]
+        grid = source if isinstance(source, Grid) else Grid.trusted(
+            cells[k].astype(np.int64), shape)
+        made[k] = Result(INVALID, None, givens_conflict(grid, variant))
+    if len(index) == len(results) and (
+            index == np.arange(len(index))).all():
+        results[:] = made
+    else:
+        for k, b in enumerate(index.tolist()):
+            results[b] = made[k]
 
 
-def _solution_grid(solutions: np.ndarray, k: int, shape: tuple[int, int],
-                   source: Grid | None, text: str | None) -> Grid:
-    """The ``Grid`` of batch solution ``k``, in its puzzle's layout."""
-    cells = solutions[k].astype(np.int64)
-    if isinstance(source, Grid):
-        return source.with_cells(cells)
-    layout = None if text is None else Layout.line(text)
-    return Grid.trusted(cells, shape, layout)
+@contextmanager
+def _gc_paused():
+    """Pause Python's cyclic garbage collector while a batch makes its
+    ``Result`` objects: they hold no cycles, and a collection every 700
+    new objects walks every object alive (measured: 2 us a puzzle more on
+    17clue when the previous batch's results are still held)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class _Solutions:
+    """The first solutions of one group of a batch, made ``Grid`` objects
+    on demand (``grid(k)``), in their puzzles' layouts."""
+
+    __slots__ = ("solutions", "codes", "shape", "grids", "template", "index")
+
+    def __init__(self, solutions, codes, shape, grids, template, index):
+        self.solutions, self.codes, self.shape = solutions, codes, shape
+        self.grids, self.template, self.index = grids, template, index
+
+    def grid(self, k: int) -> Grid | None:
+        """The solution of the group's puzzle ``k``, or None (no
+        solution found)."""
+        if STATUSES[self.codes[k]] not in (SOLVED, MULTIPLE):
+            return None
+        b = int(self.index[k])
+        cells = self.solutions[k].astype(np.int64)
+        source = self.grids[b]
+        if isinstance(source, Grid):
+            return source.with_cells(cells)
+        layout = None if self.template is None else Layout.line(
+            self.template[b])
+        return Grid.trusted(cells, self.shape, layout)

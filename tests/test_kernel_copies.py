@@ -25,6 +25,7 @@ SAME = {
     "restore_sizes": {"cells", "cells_colors"},
     "grown": {"cells", "cells_colors", "cells_multiplicities"},
     "commit_option": {"multiplicities", "costs_bounds"},
+    "cttz": {"bits", "lanes"},
 }
 # DLX2's and DLX3's purify hide the same way: one copy more.
 SAME_TOO = {"hide": {"colors", "multiplicities"}}
@@ -39,6 +40,8 @@ VARIANTS = {
     "release_option": "the inverse of each commit_option",
     "search": "each program's own search",
     "solve_batch": "each program's batch around its own search",
+    "start": "the bitset engines commit the givens to their own state: "
+             "live options and counts, or lanes",
     "unwind": "each program undoes its own search",
     "cover": "DLX2 and DLX3 purify colors; memo keeps its active set; "
              "DLX5 and DLX3 with costs cover within the cost threshold",

@@ -21,6 +21,7 @@ from .cells_bounds import SSMCC
 from .cells_colors import SSXCC
 from .colors import DLX2
 from .costs import BoundedCostsEngine, CostsEngine
+from .lanes import Lanes, fits as lanes_fit
 from .links import DLX1
 from .memo import Memo
 
@@ -28,8 +29,8 @@ from .memo import Memo
 #: The engines with ``costs`` serve ``best`` (the cheapest solutions), the
 #: others every other search.
 ENGINES: tuple[Engine, ...] = (DLX1(), DLX2(), DLX3(), SSXC1(), SSXCC(),
-                               SSMCC(), Bits(), Memo(), CostsEngine(),
-                               BoundedCostsEngine())
+                               SSMCC(), Bits(), Lanes(), Memo(),
+                               CostsEngine(), BoundedCostsEngine())
 BY_NAME = {engine.name: engine for engine in ENGINES}
 
 #: What ``algorithm=`` takes on every search method.
@@ -164,9 +165,15 @@ def family(problem, algorithm="auto", purpose: str = "search") -> str:
 
 def engine_for(problem, algorithm="auto", purpose: str = "search") -> Engine:
     """The engine that searches ``problem`` (an ``ExactCover``) with
-    ``algorithm`` (see ``family``) for ``purpose``."""
-    return engine_of(family(problem, algorithm, purpose), problem.kind,
-                     costs=purpose == "best")
+    ``algorithm`` (see ``family``) for ``purpose``.  The bitset family
+    has two engines: item lanes (``dlx.engines.lanes``) where the problem
+    fits them (``lanes_fit``: items of at most 63 options, masks of at
+    most 2 MB, as a 9x9 Sudoku), else per-item counts
+    (``dlx.engines.bits``)."""
+    name = family(problem, algorithm, purpose)
+    if name == "bits" and purpose != "best" and lanes_fit(problem):
+        return BY_NAME["lanes"]
+    return engine_of(name, problem.kind, costs=purpose == "best")
 
 
 def engine_of(algorithm: str, kind: str, costs: bool = False) -> Engine:

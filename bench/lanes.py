@@ -1,0 +1,164 @@
+"""The lane engine against the count-based bitset engine, and its settings.
+
+    python bench/lanes.py [--rounds 3] [--only NAME,...] [--variants ...]
+
+Each case runs on the count-based bitset engine (``dlx.engines.bits``,
+``bits``) and on the lane engine (``dlx.engines.lanes``) with its
+default settings (``lanes``) and, with ``--variants``, other settings
+(``lanes:candidates=0,subsets=0,depth=1``: MRV branching, no subset rule;
+``depth`` is ``subset_depth``), in turn round after round, keeping each
+one's best round; times are CPU seconds of the whole process (the batches
+run on a worker thread), which a loaded machine disturbs less than wall
+time.  The kernels alone: no parsing, no ``Result`` objects (for those,
+``bench/tdoku.py``).  Cases: Sudoku uniqueness batches (``limit=2``; 9x9
+sets, 16x16 with random relabellings), and counts of every solution of
+small exact-cover problems (queens, Langford).  Answers must agree; nodes
+per instance are printed.  Not a test: nothing asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+from peers import DATA  # noqa: E402
+
+if not os.path.isdir(os.path.join(DATA, "sudoku")) and os.path.isdir(
+        "/work/shared/data"):
+    DATA = "/work/shared/data"
+
+from dlx.engines import bits, lanes  # noqa: E402
+from dlx.engines.base import NO_LIMIT  # noqa: E402
+from dlx.problems.langford import langford  # noqa: E402
+from dlx.problems.queens import queens  # noqa: E402
+from sudoku.grid import bare_cells  # noqa: E402
+from sudoku.solver import Symmetry, given_options, problem_for  # noqa: E402
+
+# name: (file, step, n, copies)
+SUDOKU = {
+    "17clue": ("17clue.txt", 1, 9, 1),
+    "top1465": ("top1465.txt", 1, 9, 1),
+    "forum": ("forum_hardest_1905_11plus.txt", 5, 9, 1),
+    "top95": ("top95.txt", 1, 9, 1),
+    "hexadoku16": ("hexadoku16.txt", 1, 16, 20),
+    "special16": ("special_large.txt", 1, 16, 10),
+}
+COUNTS = {"queens 12": lambda: queens(12),
+          "langford 12": lambda: langford(12)}
+
+
+def sudoku_case(file, step, n, copies):
+    """A uniqueness batch: ``(problem, givens, starts)``."""
+    with open(os.path.join(DATA, "sudoku", file)) as f:
+        lines = [line.split()[0] for line in f
+                 if line.strip() and not line.startswith("#")][::step]
+    lines = [line for line in lines if len(line) == n * n]
+    readable, cells = bare_cells("".join(lines), len(lines), n)
+    box = {9: (3, 3), 16: (4, 4)}[n]
+    rng = np.random.default_rng(5)
+    cells = np.concatenate([cells] + [Symmetry.random(rng, box).apply(cells)
+                                      for _ in range(copies - 1)])
+    options, starts = given_options(cells)
+    return problem_for(box), options, starts
+
+
+def contender(spec: str):
+    """``(label, arrays builder, batch runner, run class)`` of a spec."""
+    if spec == "bits":
+        return (spec, bits.BitsArrays.of, bits.run_batch, bits.BitsRun)
+    name, _, settings = spec.partition(":")
+    options = {}
+    for part in filter(None, settings.split(",")):
+        key, value = part.split("=")
+        key = {"depth": "subset_depth"}.get(key, key)
+        options[key] = bool(int(value)) if key == "subsets" else int(value)
+    return (spec, lambda p: lanes.LaneArrays.of(p, **options),
+            lanes.run_batch, lanes.LanesRun)
+
+
+def time_batch(arrays, runner, options, starts):
+    t0 = time.process_time()
+    counts, first, work, _ = runner(arrays, options, starts, 2, NO_LIMIT, 1)
+    return time.process_time() - t0, counts, work[:, 0].mean()
+
+
+def time_count(arrays, run_class):
+    t0 = time.process_time()
+    run = run_class(arrays, [])
+    nodes = 0
+    if not (run.clash or run.covered):
+        run.step(0, NO_LIMIT, False)
+        nodes = int(run.counters[0])
+    return time.process_time() - t0, int(run.counters[2]), nodes
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", help="comma-separated case names")
+    parser.add_argument("--variants", default="",
+                        help="space-separated lane settings, e.g. "
+                        "'lanes:candidates=0 lanes:subsets=0'")
+    args = parser.parse_args(argv)
+    specs = ["bits", "lanes"] + args.variants.split()
+    contenders = [contender(s) for s in specs]
+    bits.load_kernels("search", "batch")
+    lanes.load_kernels("search", "batch")
+    names = list(SUDOKU) + list(COUNTS)
+    if args.only:
+        names = [n for n in names if n in args.only.split(",")]
+    print(f"load average {open('/proc/loadavg').read().split()[:3]}")
+    print("| case | " + " | ".join(f"{s} (s)" for s in specs) + " | " +
+          " | ".join(f"{s} / bits" for s in specs[1:]) + " | nodes |")
+    print("|---" * (2 * len(specs) + 1) + "|")
+    for name in names:
+        if name in SUDOKU:
+            problem, options, starts = sudoku_case(*SUDOKU[name])
+        else:
+            problem = COUNTS[name]()
+        built, answers = {}, {}
+        for label, build, runner, run_class in contenders:
+            try:
+                built[label] = build(problem)
+            except ValueError:  # the lane engine does not take it
+                built[label] = None
+        for round_ in range(args.rounds):
+            order = contenders if round_ % 2 == 0 else contenders[::-1]
+            for label, build, runner, run_class in order:
+                arrays = built[label]
+                if arrays is None:
+                    continue
+                if name in SUDOKU:
+                    seconds, counts, mean = time_batch(arrays, runner,
+                                                       options, starts)
+                    answer = counts.tolist()
+                else:
+                    seconds, answer, mean = time_count(arrays, run_class)
+                previous = answers.get(label)
+                if previous is None or seconds < previous[0]:
+                    answers[label] = (seconds, answer, mean)
+        got = {label: answers[label][1] for label in answers}
+        if len({str(v) for v in got.values()}) > 1:
+            raise SystemExit(f"{name}: the answers differ")
+        cells = [f"{answers[s][0]:.3f}" if s in answers else "-"
+                 for s in specs]
+        ratios = [f"{answers[s][0] / answers['bits'][0]:.2f}"
+                  if s in answers else "-" for s in specs[1:]]
+        mean_nodes = "/".join(f"{answers[s][2]:.1f}" for s in specs
+                              if s in answers)
+        print(f"| {name} | " + " | ".join(cells) + " | " +
+              " | ".join(ratios) + f" | {mean_nodes} |", flush=True)
+    print(f"load average {open('/proc/loadavg').read().split()[:3]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
