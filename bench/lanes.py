@@ -125,14 +125,14 @@ def main(argv=None) -> int:
         else:
             problem = COUNTS[name]()
         built, answers = {}, {}
-        for label, build, runner, run_class in contenders:
+        for label, build, _runner, _run_class in contenders:
             try:
                 built[label] = build(problem)
             except ValueError:  # the lane engine does not take it
                 built[label] = None
         for round_ in range(args.rounds):
             order = contenders if round_ % 2 == 0 else contenders[::-1]
-            for label, build, runner, run_class in order:
+            for label, _build, runner, run_class in order:
                 arrays = built[label]
                 if arrays is None:
                     continue

@@ -532,11 +532,11 @@ def test_two_sudokus_at_once_as_dancing_links(flavor, limit):
     found = p.solve_batch(instances, limit=limit, algorithm="bits")
     links = p.solve_batch(instances, limit=limit, algorithm="links")
     assert found.counts.tolist() == links.counts.tolist()
-    for b, given in enumerate(instances):
+    for b, givens in enumerate(instances):
         if found.counts[b] <= 0:
             continue
         row = found.solutions[b]
-        solution = sorted(given + row[row >= 0].tolist())
+        solution = sorted(givens + row[row >= 0].tolist())
         assert is_exact_cover(p, solution)
 
 
@@ -586,10 +586,10 @@ def test_wide_problems_count_as_dancing_links(flavor, case, data):
         found = p.solve_batch(instances, limit=limit, algorithm="bits")
         links = p.solve_batch(instances, limit=limit, algorithm="links")
         assert found.counts.tolist() == links.counts.tolist()
-        for b, given in enumerate(instances):
+        for b, givens in enumerate(instances):
             if found.counts[b] > 0:
                 row = found.solutions[b]
-                assert is_exact_cover(p, sorted(given + row[row >= 0]
+                assert is_exact_cover(p, sorted(givens + row[row >= 0]
                                                 .tolist()))
 
 
