@@ -473,8 +473,8 @@ def check_map(modules: dict, skipped: dict) -> list[str]:
         for test in entry.get("tests", []):
             if not (ROOT / test.split("::")[0]).exists():
                 problems.append(f"{path}: its test {test} does not exist")
-        problems += check_keys(path, entry.get("harmless", {}),
-                               mutants(path))
+        if entry.get("harmless"):
+            problems += check_keys(path, entry["harmless"], mutants(path))
     return problems
 
 
