@@ -41,7 +41,7 @@ def count_of(builder, argument, symmetry):
     if builder == "pentomino":
         puzzle = Polyomino(board_of(argument))
         if symmetry == "exhaustive":  # no symmetry breaking at all
-            return puzzle.problem.count()
+            return puzzle.count(distinct=False, exhaustive=True)
         return puzzle.count(distinct=distinct)
     if builder == "queens":
         return queens.queens(int(argument)).count()
