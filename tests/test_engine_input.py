@@ -207,3 +207,89 @@ def test_batch_stats_complete_only_when_every_tree_was_explored():
     assert not p.stats.complete and p.stats.solutions == 1
     p.solve_batch([[], [5]], limit=2)  # one solution < limit: explored
     assert p.stats.complete and p.stats.solutions == 1
+
+
+# -- what the model promises at its edges (issue 31) ----------------------
+def test_the_options_view_follows_added_options():
+    p = ExactCover("abc")
+    p.add_option("ab")
+    view = p.options
+    assert view == (("a", "b"),) and p.options is view  # kept while unchanged
+    p.add_option("c")
+    assert p.options == (("a", "b"), ("c",))
+    p.add_options(["a", "bc"])
+    assert p.options[2:] == (("a",), ("b", "c")) and len(p.options) == 4
+    p.add_arrays(np.array([0, 3]), np.array([0, 1, 2]))
+    assert p.options[-1] == ("a", "b", "c")
+    assert p.count() == 3
+
+
+@pytest.mark.parametrize("flag", [True, False, np.bool_(True)])
+def test_a_bool_is_not_an_option_number(flag):
+    p = ExactCover("ab")
+    p.add_options(["a", "b", "ab"])
+    with pytest.raises(TypeError, match="is not an option number"):
+        p.count(given=[flag])
+    with pytest.raises(TypeError, match="is not an option number"):
+        p.solve(given=[flag])
+    assert p.count(given=[np.int64(0)]) == 1 and p.count(given=[2]) == 1
+    with pytest.raises(TypeError, match="must be an integer"):
+        ExactCover.from_arrays(np.array([0]), np.array([], np.int64),
+                               n_primary=flag)
+
+
+def _argument(name):
+    import threading
+    return {"limit": 5, "max_nodes": 10**6, "time_limit": 100.0,
+            "stop": threading.Event(), "mrv_cutoff": 1,
+            "algorithm": "links", "progress": lambda progress: None}[name]
+
+
+# The table of dlx.services.counting (ExactCover.count's docstring sends
+# users there): which arguments each way of counting takes.
+WAYS = {"a count": ({}, {"limit", "max_nodes", "time_limit", "stop",
+                         "mrv_cutoff", "algorithm", "progress"}),
+        "a count on threads": ({"threads": 2}, {"time_limit", "stop",
+                                                "mrv_cutoff", "algorithm"}),
+        "a count in jobs": ({"jobs": 1}, {"mrv_cutoff", "algorithm",
+                                          "progress"}),
+        "a memoized count": ({"memo": True}, {"max_nodes", "time_limit",
+                                              "stop"})}
+ARGUMENTS = ["limit", "max_nodes", "time_limit", "stop", "mrv_cutoff",
+             "algorithm", "progress"]
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("name", ARGUMENTS)
+def test_count_takes_the_arguments_of_its_way(way, name):
+    from dlx.problems.langford import langford
+    p = langford(4)
+    chosen, takes = WAYS[way]
+    options = {**chosen, name: _argument(name)}
+    if name in takes:
+        assert p.count(**options) == 1  # Langford pairs of 4: one, up to reversal
+    else:
+        with pytest.raises(ValueError) as refused:
+            p.count(**options)
+        assert str(refused.value) == f"{way} cannot be combined with {name}"
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(memo=True, jobs=1), "a memoized count cannot be combined with jobs"),
+    (dict(memo_bytes=1 << 20, threads=2),
+     "a memoized count cannot be combined with threads"),
+    (dict(choose="mrv", checkpoint="x", limit=3),
+     "a memoized count cannot be combined with checkpoint or limit"),
+    (dict(jobs=1, threads=2), "a count in jobs cannot be combined with "
+                              "threads"),
+    (dict(split_jobs=4, threads=2, limit=1),
+     "a count in jobs cannot be combined with threads or limit"),
+    (dict(executor=object(), max_nodes=9),
+     "a count in jobs cannot be combined with max_nodes"),
+])
+def test_ways_that_do_not_mix_are_refused_before_any_work(options, message):
+    from dlx.problems.langford import langford
+    p = langford(4)
+    with pytest.raises(ValueError) as refused:
+        p.count(**options)
+    assert str(refused.value) == message
