@@ -165,6 +165,23 @@ def test_a_board_too_large_is_named_with_its_size():
         parse_board("2000x1000")
 
 
+@pytest.mark.parametrize("spec", ["0x5", "5x0", "0x0", " 3 x 0 ", "00x7"])
+def test_a_board_with_no_rows_or_no_columns_is_refused(spec):
+    with pytest.raises(ValueError, match=f"board '{spec.strip()}' has no "
+                                         f"cells"):
+        parse_board(spec)
+    with pytest.raises(ValueError, match="has no cells"):
+        Polyomino(spec, {"A": "A"})
+
+
+def test_board_sizes_up_to_the_limit_are_built():
+    from dlx.problems.polyomino import MAX_BOARD_CELLS
+    assert parse_board("1x1") == {(0, 0)} and len(parse_board("1X2")) == 2
+    assert len(parse_board(f"1x{MAX_BOARD_CELLS}")) == MAX_BOARD_CELLS
+    with pytest.raises(ValueError, match=f"has {MAX_BOARD_CELLS + 1} cells"):
+        parse_board(f"{MAX_BOARD_CELLS + 1}x1")
+
+
 @pytest.mark.parametrize("spec, message", [
     ("   ", "neither a size like '6x10' nor ASCII art"),
     ("6 by 10", "column 1: '6' is neither"),
