@@ -347,6 +347,10 @@ def test_bounds_of_at_most_one_are_read():
     ("A B\nA\n//\n// B\nB\n", ("A", "B"), (("A",), ("B",))),
     ("| c\nA B\n| A B\nA\n|\nB\n", ("A", "B"), (("A",), ("B",))),
     ("\nA B\nA\nB\n", ("A", "B"), (("A",), ("B",))),
+    ("x//y B\nx//y\nB\n", ("x//y", "B"), (("x//y",), ("B",))),
+    ("0/ /0\n0/\n/0\n", ("0/", "/0"), (("0/",), ("/0",))),
+    ("A B\n| only comments after the items\n\n", ("A", "B"), ()),
+    ("A B\nA B\n//", ("A", "B"), (("A", "B"),)),
     ("\n\n// c\n\nA B\n\nA B\n", ("A", "B"), (("A", "B"),)),
 ])
 def test_comments_and_blank_lines_around_options(text, items, options):
@@ -412,3 +416,25 @@ def test_printable_colors_round_trip(color):
     text = dumps(problem)
     assert text == f"A | B\nA B:{color}\n"
     assert dumps(loads(text)) == text
+
+
+def test_loads_takes_text_only():
+    with pytest.raises(TypeError, match="loads expects a str, got bytes"):
+        loads(b"A B\nA B\n")
+
+
+def test_what_dumps_cannot_write_is_refused():
+    problem = ExactCover(["A"], ["B"])
+    problem.add_option(["A", "B"], colors={"B": "a:b"})
+    with pytest.raises(ValueError, match="cannot write color 'a:b' of item "
+                                         "'B': a color of more than one"):
+        dumps(problem, max_color_length=None)
+    clash = ExactCover(["A", "C"], ["B"])
+    clash.add_option(["A", "B"], colors={"B": 1})
+    clash.add_option(["C", "B"], colors={"B": "1"})
+    with pytest.raises(ValueError, match="two colors with the same text"):
+        dumps(clash)
+    empty = ExactCover.from_matrix([[1, 0], [0, 0], [0, 1]])
+    with pytest.raises(ValueError, match="cannot write option 1: option 1 "
+                                         "is empty"):
+        dumps(empty)
