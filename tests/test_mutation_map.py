@@ -4,10 +4,14 @@ every harmless key names exactly one mutant (issue 31)."""
 
 import importlib.util
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    tomllib = pytest.importorskip("tomli")
 
 ROOT = Path(__file__).resolve().parent.parent
 
