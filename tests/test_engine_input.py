@@ -293,3 +293,20 @@ def test_ways_that_do_not_mix_are_refused_before_any_work(options, message):
     with pytest.raises(ValueError) as refused:
         p.count(**options)
     assert str(refused.value) == message
+
+
+def test_colors_from_arrays_are_the_colors_of_add_option():
+    # Colors given as arrays (positive integers, 0 for none) mean what the
+    # same colors given option by option mean.
+    p = ExactCover(["a", "b"], ["x", "y"])
+    p.add_arrays(np.array([0, 3, 6, 8]), np.array([0, 2, 3, 1, 2, 3, 0, 3]),
+                 colors=np.array([0, 7, 5, 0, 5, 7, 0, 7]))
+    assert [p.option_colors(k) for k in range(3)] == [
+        {"x": 7, "y": 5}, {"x": 5, "y": 7}, {"y": 7}]
+    q = ExactCover(["a", "b"], ["x", "y"])
+    q.add_option(["a", "x", "y"], colors={"x": 7, "y": 5})
+    q.add_option(["b", "x", "y"], colors={"x": 5, "y": 7})
+    q.add_option(["a", "y"], colors={"y": 7})
+    assert [q.option_line(k) for k in range(3)] == [
+        p.option_line(k) for k in range(3)]
+    assert p.count() == q.count() == 1
