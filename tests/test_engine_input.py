@@ -310,3 +310,16 @@ def test_colors_from_arrays_are_the_colors_of_add_option():
     assert [q.option_line(k) for k in range(3)] == [
         p.option_line(k) for k in range(3)]
     assert p.count() == q.count() == 1
+
+
+@pytest.mark.parametrize("cutoff", [None, 0, 1])
+def test_an_exact_estimate_is_the_count_of_the_same_search(cutoff):
+    # A tree small enough to be searched whole: the estimate's figures are
+    # the count's, with the same mrv_cutoff (default 0 for both).
+    from dlx.problems.queens import queens
+    p = queens(8)
+    given = {} if cutoff is None else {"mrv_cutoff": cutoff}
+    estimate = p.estimate(100, **given)
+    assert p.count(**given) == 92 and estimate.exact
+    assert (estimate.nodes, estimate.updates, estimate.solutions) == (
+        p.stats.nodes, p.stats.updates, 92)
