@@ -554,3 +554,17 @@ def test_an_interrupt_hands_back_what_was_found(monkeypatch):
     assert stop.value.proven is False
     for cost, solution in stop.value.best:
         assert cost == sum(p.costs[k] for k in solution)
+
+
+@pytest.mark.parametrize("exams, rooms, slots, refused", [
+    ({"e 1": ["a"]}, {"r": (1, 0)}, ["s"], "exam 'e 1'"),
+    ({"e": ["a@b"]}, {"r": (1, 0)}, ["s"], "student 'a@b'"),
+    ({"e": ["a"]}, {"": (1, 0)}, ["s"], "room ''"),
+    ({"e": ["a"]}, {"r": (1, 0)}, ["s\t2"], "slot 's\\t2'"),
+])
+def test_timetable_names_must_make_item_names(exams, rooms, slots, refused):
+    from dlx.problems.timetable import timetable
+    with pytest.raises(ValueError) as caught:
+        timetable(exams, rooms, slots)
+    assert str(caught.value) == (f"{refused}: names must be nonempty, "
+                                 f"without blanks or '@'")

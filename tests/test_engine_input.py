@@ -1,6 +1,8 @@
 """Bad input to the engine's building API: one clear ValueError, and a
 problem left exactly as it was."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -323,3 +325,26 @@ def test_an_exact_estimate_is_the_count_of_the_same_search(cutoff):
     assert p.count(**given) == 92 and estimate.exact
     assert (estimate.nodes, estimate.updates, estimate.solutions) == (
         p.stats.nodes, p.stats.updates, 92)
+
+
+def test_costs_as_an_array_are_one_whole_number_per_option():
+    from dlx.problem import MAX_COST
+    p = ExactCover("ab")
+    p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]),
+                 costs=np.array([0, MAX_COST], np.uint64))
+    assert p.costs == (0, MAX_COST)
+    for costs, shape in ((np.array([[1], [2]]), "(2, 1)"),
+                         (np.array([1, 2, 3]), "(3,)"),
+                         (np.array(5), "()")):
+        with pytest.raises(ValueError, match=re.escape(
+                f"costs must hold one cost per option (2), got shape "
+                f"{shape}")):
+            p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]), costs=costs)
+    with pytest.raises(ValueError, match=re.escape(
+            f"option 3: cost {MAX_COST + 1} is not between 0 and 2**63 - 1")):
+        p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]),
+                     costs=np.array([1, MAX_COST + 1], np.uint64))
+    with pytest.raises(ValueError, match="option 2: cost -1 is not between"):
+        p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]),
+                     costs=np.array([-1, 1]))
+    assert len(p) == 2  # nothing refused was added
