@@ -568,3 +568,12 @@ def test_timetable_names_must_make_item_names(exams, rooms, slots, refused):
         timetable(exams, rooms, slots)
     assert str(caught.value) == (f"{refused}: names must be nonempty, "
                                  f"without blanks or '@'")
+
+
+def test_timetable_slots_given_as_a_list_cost_nothing():
+    from dlx.problems.timetable import timetable
+    p = timetable({"e": ["a"], "f": ["a", "b"]}, {"r": (2, 3)}, ["s", "t"])
+    assert p.costs == (3, 3, 3, 3)
+    q = timetable({"e": ["a"], "f": ["a", "b"]}, {"r": (2, 3)},
+                  {"s": 0, "t": 5})
+    assert q.costs == (3, 8, 3, 8) and q.best(1)[0][0] == 11
