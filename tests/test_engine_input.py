@@ -347,4 +347,7 @@ def test_costs_as_an_array_are_one_whole_number_per_option():
     with pytest.raises(ValueError, match="option 2: cost -1 is not between"):
         p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]),
                      costs=np.array([-1, 1]))
+    with pytest.raises(ValueError, match="option 3: cost -5 is not between"):
+        p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]),
+                     costs=np.array([0, -5]))
     assert len(p) == 2  # nothing refused was added
