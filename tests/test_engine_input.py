@@ -351,3 +351,36 @@ def test_costs_as_an_array_are_one_whole_number_per_option():
         p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]),
                      costs=np.array([0, -5]))
     assert len(p) == 2  # nothing refused was added
+
+
+@pytest.mark.parametrize("bounds, error, message", [
+    ([("a", 1)], TypeError, "bounds must be a mapping {item: (u, v)}, got "
+                            "list"),
+    ({"x": 1}, ValueError, "bounds for 'x': only primary items take bounds, "
+                           "and 'x' is secondary"),
+    ({"q": 1}, ValueError, "bounds for 'q': no such item"),
+    ({"a": (2, 1)}, ValueError, "bounds for 'a' are 2..1; they need "
+                                "0 <= u <= v and v >= 1"),
+    ({"a": (0, 0)}, ValueError, "bounds for 'a' are 0..0"),
+    ({"a": (-1, 2)}, ValueError, "bounds for 'a' are -1..2"),
+    ({"a": (1, 2, 3)}, ValueError, "bounds for 'a' must be a pair"),
+])
+def test_bad_bounds_are_named(bounds, error, message):
+    with pytest.raises(error) as refused:
+        ExactCover(["a", "b"], ["x"], bounds=bounds)
+    assert str(refused.value).startswith(message)
+
+
+def test_good_bounds_are_kept():
+    p = ExactCover(["a", "b"], ["x"], bounds={"a": (0, 2), "b": 3})
+    assert p.bounds == {"a": (0, 2), "b": (3, 3)}
+
+
+def test_a_color_for_an_item_outside_the_option_is_refused():
+    p = ExactCover(["a"], ["x", "y"])
+    with pytest.raises(ValueError, match="color 1 for item 'y', which is "
+                                         "not in the option"):
+        p.add_option(["a", "x"], colors={"y": 1})
+    with pytest.raises(ValueError, match="color 1 for primary item 'a'"):
+        p.add_option(["a", "x"], colors={"a": 1})
+    assert len(p) == 0
