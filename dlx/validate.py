@@ -105,16 +105,3 @@ def check_colors(colors: Any, names: tuple, index: Mapping, nprimary: int,
                              f"is not hashable") from None
         checked[at] = color
     return checked
-
-
-def member_colors(option_colors: Mapping, codes: Mapping,
-                  sizes: Any) -> np.ndarray:
-    """One color code per member (0: none), from ``{option: {position:
-    color}}`` and ``{color: code}``."""
-    starts = np.zeros(len(sizes) + 1, np.int64)
-    np.cumsum(sizes, out=starts[1:])
-    out = np.zeros(int(starts[-1]), np.int32)
-    for option, colors in option_colors.items():
-        for at, color in colors.items():
-            out[starts[option] + at] = codes[color]
-    return out

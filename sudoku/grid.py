@@ -132,7 +132,9 @@ class Layout:
 
     @property
     def blank(self) -> str:
-        """How an empty cell is written: the text's most common blank."""
+        """How an empty cell is written: the text's most common blank (a
+        tie goes to the first written; in a bare line, to the first of
+        ``BLANKS``)."""
         if self._blank is None:
             counts = [self.text.count(ch) for ch in BLANKS]
             self._blank = (BLANKS[counts.index(max(counts))] if max(counts)
@@ -579,7 +581,7 @@ def _parse_chars(text: str, box: tuple[int, int] | None) -> Grid:
     if len(index) == len(text):
         layout = Layout.line(text)
     else:
-        blank = max(set(blanks), key=blanks.count) if blanks else "."
+        blank = max(dict.fromkeys(blanks), key=blanks.count) if blanks else "."
         layout = Layout(text, [(i, i + 1) for i in index], blank)
     cells = np.array(values, np.int64).reshape(n, n)
     return Grid.trusted(cells, box, layout)
@@ -653,7 +655,7 @@ def _parse_numbers(text: str, box: tuple[int, int] | None,
             raise InvalidPuzzle(
                 f"bad {what} {shorten(token)} at row {r + 1}, column {c + 1}: "
                 f"{grid_phrase(n)} uses {_digits_text(n)} and 0 for empty cells")
-    blank = max(set(blanks), key=blanks.count) if blanks else "0"
+    blank = max(dict.fromkeys(blanks), key=blanks.count) if blanks else "0"
     layout = Layout(text, spans, blank, numeric=True)
     cells = np.array(values, np.int64).reshape(n, n)
     return Grid.trusted(cells, box, layout)

@@ -554,3 +554,26 @@ def test_an_interrupt_hands_back_what_was_found(monkeypatch):
     assert stop.value.proven is False
     for cost, solution in stop.value.best:
         assert cost == sum(p.costs[k] for k in solution)
+
+
+@pytest.mark.parametrize("exams, rooms, slots, refused", [
+    ({"e 1": ["a"]}, {"r": (1, 0)}, ["s"], "exam 'e 1'"),
+    ({"e": ["a@b"]}, {"r": (1, 0)}, ["s"], "student 'a@b'"),
+    ({"e": ["a"]}, {"": (1, 0)}, ["s"], "room ''"),
+    ({"e": ["a"]}, {"r": (1, 0)}, ["s\t2"], "slot 's\\t2'"),
+])
+def test_timetable_names_must_make_item_names(exams, rooms, slots, refused):
+    from dlx.problems.timetable import timetable
+    with pytest.raises(ValueError) as caught:
+        timetable(exams, rooms, slots)
+    assert str(caught.value) == (f"{refused}: names must be nonempty, "
+                                 f"without blanks or '@'")
+
+
+def test_timetable_slots_given_as_a_list_cost_nothing():
+    from dlx.problems.timetable import timetable
+    p = timetable({"e": ["a"], "f": ["a", "b"]}, {"r": (2, 3)}, ["s", "t"])
+    assert p.costs == (3, 3, 3, 3)
+    q = timetable({"e": ["a"], "f": ["a", "b"]}, {"r": (2, 3)},
+                  {"s": 0, "t": 5})
+    assert q.costs == (3, 8, 3, 8) and q.best(1)[0][0] == 11

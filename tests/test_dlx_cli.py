@@ -458,3 +458,85 @@ def test_estimate_seed_defaults_to_0(capsys):
 def test_counts_of_long_runs_are_whole_numbers(capsys, flag):
     status, out, err = run(capsys, "queens", "6", "--count", flag, "x")
     assert status == 2 and "expected a whole number, got 'x'" in err
+
+
+# -- builders' commands at their edges (issue 31) -------------------------
+def test_debruijn_needs_two_symbols(capsys):
+    status, out, err = run(capsys, "debruijn", "3", "--symbols", "1")
+    assert status == 2 and out == ""
+    assert "--symbols must be at least 2" in err
+    status, out, _ = run(capsys, "debruijn", "2", "--symbols", "2", "--count")
+    assert status == 0 and last_line(out) == "1"  # 0011, up to rotation
+
+
+def test_polycube_takes_a_box_or_a_board_not_both(capsys, tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text("..\n..\n")
+    status, out, err = run(capsys, "polycube", "soma", "--box", "3x3x3",
+                           "--board", str(board))
+    assert status == 2 and out == ""
+    assert "give --box or --board, not both" in err
+
+
+def test_polycube_mirror_lets_pieces_flip(capsys, tmp_path):
+    # A screw-shaped tetracube, twice, in a 2x2x2 box: its mirror image
+    # packs it in more ways (the command's pieces turn but do not flip
+    # unless --mirror).
+    pieces = tmp_path / "screw.txt"
+    pieces.write_text("A 000 001 010 101\n")
+    counts = {}
+    for flag in ((), ("--mirror",)):
+        status, out, _ = run(capsys, "polycube", "--pieces", str(pieces),
+                             "--box", "2x2x2", "--copies", "2", "--count",
+                             "--all-symmetries", *flag)
+        assert status == 0
+        counts[flag] = int(last_line(out))
+    from dlx.problems.polycube import Polycube
+    screw = [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)]
+    assert counts[()] == Polycube("2x2x2", {"A": screw}, copies=2,
+                                  one_sided=True).count(distinct=False)
+    assert counts[("--mirror",)] == Polycube(
+        "2x2x2", {"A": screw}, copies=2, one_sided=False).count(
+            distinct=False)
+    assert counts[()] != counts[("--mirror",)]
+
+
+@pytest.mark.parametrize("command, grid, other", [
+    ("polyiamond", "triangular", "pentiamonds"),
+    ("polyhex", "hexagonal", "pentahexes")])
+def test_planar_commands_name_their_grid(capsys, command, grid, other):
+    status, out, _ = run(capsys, command, "--help")
+    out = " ".join(out.split())  # as argparse wraps it
+    assert status == 0
+    assert f"of the {grid} grid" in out and f"such as {other}" in out
+    assert "--all-symmetries" in out
+
+
+def test_solve_offers_memo_but_no_symmetries(capsys):
+    status, out, _ = run(capsys, "solve", "--help")
+    assert status == 0 and "--memo" in out and "--all-symmetries" not in out
+
+
+def test_board_and_pieces_files_may_start_with_a_byte_order_mark(
+        capsys, tmp_path):
+    board = tmp_path / "hole.board"
+    board.write_bytes(b"\xef\xbb\xbf" + Path(HOLE).read_bytes())
+    status, out, _ = run(capsys, "pentomino", "--board", str(board),
+                         "--count")
+    assert status == 0 and last_line(out) == "65"
+    shapes = tmp_path / "l.txt"
+    shapes.write_bytes("\ufeffL.\nL.\nLL".encode("utf-8"))  # no last newline
+    status, out, _ = run(capsys, "tiling", str(shapes), "4x6", "--count")
+    assert status == 0 and int(last_line(out)) > 0
+    problem = tmp_path / "bom.dlx"
+    problem.write_bytes("\ufeffa b\r\na b\r\n".encode("utf-8"))
+    status, out, _ = run(capsys, "solve", str(problem))
+    assert status == 0 and out == "a b\n"
+
+
+def test_a_bad_file_is_named_with_its_line(capsys, tmp_path):
+    problem = tmp_path / "bad.dlx"
+    problem.write_text("a b | c\na c:x:y\n")
+    status, out, err = run(capsys, "solve", str(problem))
+    assert status == 1 and out == ""
+    assert f"{problem}:2: item 'c' has color 'x:y'" in err

@@ -1,6 +1,8 @@
 """Bad input to the engine's building API: one clear ValueError, and a
 problem left exactly as it was."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -207,3 +209,178 @@ def test_batch_stats_complete_only_when_every_tree_was_explored():
     assert not p.stats.complete and p.stats.solutions == 1
     p.solve_batch([[], [5]], limit=2)  # one solution < limit: explored
     assert p.stats.complete and p.stats.solutions == 1
+
+
+# -- what the model promises at its edges (issue 31) ----------------------
+def test_the_options_view_follows_added_options():
+    p = ExactCover("abc")
+    p.add_option("ab")
+    view = p.options
+    assert view == (("a", "b"),) and p.options is view  # kept while unchanged
+    p.add_option("c")
+    assert p.options == (("a", "b"), ("c",))
+    p.add_options(["a", "bc"])
+    assert p.options[2:] == (("a",), ("b", "c")) and len(p.options) == 4
+    p.add_arrays(np.array([0, 3]), np.array([0, 1, 2]))
+    assert p.options[-1] == ("a", "b", "c")
+    assert p.count() == 3
+
+
+@pytest.mark.parametrize("flag", [True, False, np.bool_(True)])
+def test_a_bool_is_not_an_option_number(flag):
+    p = ExactCover("ab")
+    p.add_options(["a", "b", "ab"])
+    with pytest.raises(TypeError, match="is not an option number"):
+        p.count(given=[flag])
+    with pytest.raises(TypeError, match="is not an option number"):
+        p.solve(given=[flag])
+    assert p.count(given=[np.int64(0)]) == 1 and p.count(given=[2]) == 1
+    with pytest.raises(TypeError, match="must be an integer"):
+        ExactCover.from_arrays(np.array([0]), np.array([], np.int64),
+                               n_primary=flag)
+
+
+def _argument(name):
+    import threading
+    return {"limit": 5, "max_nodes": 10**6, "time_limit": 100.0,
+            "stop": threading.Event(), "mrv_cutoff": 1,
+            "algorithm": "links", "progress": lambda progress: None}[name]
+
+
+# The table of dlx.services.counting (ExactCover.count's docstring sends
+# users there): which arguments each way of counting takes.
+WAYS = {"a count": ({}, {"limit", "max_nodes", "time_limit", "stop",
+                         "mrv_cutoff", "algorithm", "progress"}),
+        "a count on threads": ({"threads": 2}, {"time_limit", "stop",
+                                                "mrv_cutoff", "algorithm"}),
+        "a count in jobs": ({"jobs": 1}, {"mrv_cutoff", "algorithm",
+                                          "progress"}),
+        "a memoized count": ({"memo": True}, {"max_nodes", "time_limit",
+                                              "stop"})}
+ARGUMENTS = ["limit", "max_nodes", "time_limit", "stop", "mrv_cutoff",
+             "algorithm", "progress"]
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("name", ARGUMENTS)
+def test_count_takes_the_arguments_of_its_way(way, name):
+    from dlx.problems.langford import langford
+    p = langford(4)
+    chosen, takes = WAYS[way]
+    options = {**chosen, name: _argument(name)}
+    if name in takes:
+        assert p.count(**options) == 1  # Langford pairs of 4: one, up to reversal
+    else:
+        with pytest.raises(ValueError) as refused:
+            p.count(**options)
+        assert str(refused.value) == f"{way} cannot be combined with {name}"
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(memo=True, jobs=1), "a memoized count cannot be combined with jobs"),
+    (dict(memo_bytes=1 << 20, threads=2),
+     "a memoized count cannot be combined with threads"),
+    (dict(choose="mrv", checkpoint="x", limit=3),
+     "a memoized count cannot be combined with checkpoint or limit"),
+    (dict(jobs=1, threads=2), "a count in jobs cannot be combined with "
+                              "threads"),
+    (dict(split_jobs=4, threads=2, limit=1),
+     "a count in jobs cannot be combined with threads or limit"),
+    (dict(executor=object(), max_nodes=9),
+     "a count in jobs cannot be combined with max_nodes"),
+])
+def test_ways_that_do_not_mix_are_refused_before_any_work(options, message):
+    from dlx.problems.langford import langford
+    p = langford(4)
+    with pytest.raises(ValueError) as refused:
+        p.count(**options)
+    assert str(refused.value) == message
+
+
+def test_colors_from_arrays_are_the_colors_of_add_option():
+    # Colors given as arrays (positive integers, 0 for none) mean what the
+    # same colors given option by option mean.
+    p = ExactCover(["a", "b"], ["x", "y"])
+    p.add_arrays(np.array([0, 3, 6, 8]), np.array([0, 2, 3, 1, 2, 3, 0, 3]),
+                 colors=np.array([0, 7, 5, 0, 5, 7, 0, 7]))
+    assert [p.option_colors(k) for k in range(3)] == [
+        {"x": 7, "y": 5}, {"x": 5, "y": 7}, {"y": 7}]
+    q = ExactCover(["a", "b"], ["x", "y"])
+    q.add_option(["a", "x", "y"], colors={"x": 7, "y": 5})
+    q.add_option(["b", "x", "y"], colors={"x": 5, "y": 7})
+    q.add_option(["a", "y"], colors={"y": 7})
+    assert [q.option_line(k) for k in range(3)] == [
+        p.option_line(k) for k in range(3)]
+    assert p.count() == q.count() == 1
+
+
+@pytest.mark.parametrize("cutoff", [None, 0, 1])
+def test_an_exact_estimate_is_the_count_of_the_same_search(cutoff):
+    # A tree small enough to be searched whole: the estimate's figures are
+    # the count's, with the same mrv_cutoff (default 0 for both).
+    from dlx.problems.queens import queens
+    p = queens(8)
+    given = {} if cutoff is None else {"mrv_cutoff": cutoff}
+    estimate = p.estimate(100, **given)
+    assert p.count(**given) == 92 and estimate.exact
+    assert (estimate.nodes, estimate.updates, estimate.solutions) == (
+        p.stats.nodes, p.stats.updates, 92)
+
+
+def test_costs_as_an_array_are_one_whole_number_per_option():
+    from dlx.problem import MAX_COST
+    p = ExactCover("ab")
+    p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]),
+                 costs=np.array([0, MAX_COST], np.uint64))
+    assert p.costs == (0, MAX_COST)
+    for costs, shape in ((np.array([[1], [2]]), "(2, 1)"),
+                         (np.array([1, 2, 3]), "(3,)"),
+                         (np.array(5), "()")):
+        with pytest.raises(ValueError, match=re.escape(
+                f"costs must hold one cost per option (2), got shape "
+                f"{shape}")):
+            p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]), costs=costs)
+    with pytest.raises(ValueError, match=re.escape(
+            f"option 3: cost {MAX_COST + 1} is not between 0 and 2**63 - 1")):
+        p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]),
+                     costs=np.array([1, MAX_COST + 1], np.uint64))
+    with pytest.raises(ValueError, match="option 2: cost -1 is not between"):
+        p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]),
+                     costs=np.array([-1, 1]))
+    with pytest.raises(ValueError, match="option 3: cost -5 is not between"):
+        p.add_arrays(np.array([0, 1, 2]), np.array([0, 1]),
+                     costs=np.array([0, -5]))
+    assert len(p) == 2  # nothing refused was added
+
+
+@pytest.mark.parametrize("bounds, error, message", [
+    ([("a", 1)], TypeError, "bounds must be a mapping {item: (u, v)}, got "
+                            "list"),
+    ({"x": 1}, ValueError, "bounds for 'x': only primary items take bounds, "
+                           "and 'x' is secondary"),
+    ({"q": 1}, ValueError, "bounds for 'q': no such item"),
+    ({"a": (2, 1)}, ValueError, "bounds for 'a' are 2..1; they need "
+                                "0 <= u <= v and v >= 1"),
+    ({"a": (0, 0)}, ValueError, "bounds for 'a' are 0..0"),
+    ({"a": (-1, 2)}, ValueError, "bounds for 'a' are -1..2"),
+    ({"a": (1, 2, 3)}, ValueError, "bounds for 'a' must be a pair"),
+])
+def test_bad_bounds_are_named(bounds, error, message):
+    with pytest.raises(error) as refused:
+        ExactCover(["a", "b"], ["x"], bounds=bounds)
+    assert str(refused.value).startswith(message)
+
+
+def test_good_bounds_are_kept():
+    p = ExactCover(["a", "b"], ["x"], bounds={"a": (0, 2), "b": 3})
+    assert p.bounds == {"a": (0, 2), "b": (3, 3)}
+
+
+def test_a_color_for_an_item_outside_the_option_is_refused():
+    p = ExactCover(["a"], ["x", "y"])
+    with pytest.raises(ValueError, match="color 1 for item 'y', which is "
+                                         "not in the option"):
+        p.add_option(["a", "x"], colors={"y": 1})
+    with pytest.raises(ValueError, match="color 1 for primary item 'a'"):
+        p.add_option(["a", "x"], colors={"a": 1})
+    assert len(p) == 0

@@ -101,3 +101,7 @@ def test_what_looks_like_a_file_name():
     assert not looks_like_a_file_name("AABB\nAABB\nCCDD\nCCDD")
     assert not looks_like_a_file_name("soma")
     assert not looks_like_a_file_name("")
+    # More than one line is text, even when it ends like a file name.
+    assert not looks_like_a_file_name("AB\nregions.txt")
+    assert not looks_like_a_file_name("a/b\n")
+    assert not looks_like_a_file_name("   ")

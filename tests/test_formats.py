@@ -335,3 +335,106 @@ def test_bounds_of_at_most_one_are_read():
     assert loose.bounds == {"A": (0, 1)} and loose.count() == 2
     with pytest.raises(DLXFormatError, match=r"0\.\.0"):
         loads("0:0|A B\nA B\n")
+
+
+# -- edges of the format that users are promised (issue 31) --------------
+@pytest.mark.parametrize("text, items, options", [
+    # Items whose names start with '/' are items, not comments: only a line
+    # whose first token starts with "//" (or '|') is a comment.
+    ("/x/ B\n/x/\nB\n", ("/x/", "B"), (("/x/",), ("B",))),
+    ("/ A\nA\n/", ("/", "A"), (("A",), ("/",))),
+    ("A /\n/ A\n", ("A", "/"), (("/", "A"),)),
+    ("A B\nA\n//\n// B\nB\n", ("A", "B"), (("A",), ("B",))),
+    ("| c\nA B\n| A B\nA\n|\nB\n", ("A", "B"), (("A",), ("B",))),
+    ("\nA B\nA\nB\n", ("A", "B"), (("A",), ("B",))),
+    ("x//y B\nx//y\nB\n", ("x//y", "B"), (("x//y",), ("B",))),
+    ("0/ /0\n0/\n/0\n", ("0/", "/0"), (("0/",), ("/0",))),
+    ("A B\n| only comments after the items\n\n", ("A", "B"), ()),
+    ("A B\nA B\n//", ("A", "B"), (("A", "B"),)),
+    ("\n\n// c\n\nA B\n\nA B\n", ("A", "B"), (("A", "B"),)),
+])
+def test_comments_and_blank_lines_around_options(text, items, options):
+    problem = loads(text)
+    assert (problem.items, problem.options) == (items, options)
+
+
+def test_a_byte_order_mark_only_at_the_start(tmp_path):
+    # Colors take the line-by-line reader: the mark is dropped there too.
+    problem = loads("\ufeffA B | C\nA C:x\nB C:x\n")
+    assert problem.primary == ("A", "B") and problem.count() == 1
+    with pytest.raises(DLXFormatError, match="line 3: unknown item 'Q'"):
+        loads("\ufeffA B | C\nA C:x\nQ\n")
+    path = tmp_path / "bom.dlx"
+    path.write_bytes("\ufeffA B | C\r\nA B C:y\r\n".encode("utf-8"))
+    assert load(path).options == (("A", "B", "C"),)
+    # Anywhere else U+FEFF is a character of a name (not ASCII: refused).
+    with pytest.raises(DLXFormatError, match="line 1"):
+        loads("A \ufeffB\nA\n")
+
+
+def test_a_parse_error_names_its_source(tmp_path):
+    with pytest.raises(DLXFormatError) as caught:
+        loads("A B\nA\nQ\n", source="in.dlx")
+    assert str(caught.value) == "in.dlx:3: unknown item 'Q'"
+    assert (caught.value.source, caught.value.line) == ("in.dlx", 3)
+    with pytest.raises(DLXFormatError) as caught:
+        loads("| only a comment\n", source="e.dlx")
+    assert str(caught.value).startswith("e.dlx: no item line")
+    assert (caught.value.source, caught.value.line) == ("e.dlx", None)
+    with pytest.raises(DLXFormatError) as caught:
+        loads("A B\nA\nQ\n")
+    assert str(caught.value) == "line 3: unknown item 'Q'"
+    assert (caught.value.source, caught.value.line) == (None, 3)
+    path = tmp_path / "q.dlx"
+    path.write_text("A B\nA\nQ\n")
+    with pytest.raises(DLXFormatError) as caught:
+        load(path)
+    assert caught.value.source == str(path) and caught.value.line == 3
+
+
+def test_a_color_with_a_colon_is_one_character():
+    assert loads("A | B\nA B::\n").options == (("A", "B"),)
+    with pytest.raises(DLXFormatError, match="line 2: item 'B' has color "
+                       "'ab:c': a color of more than one character has no"):
+        loads("A | B\nA B:ab:c\n")
+    with pytest.raises(DLXFormatError, match="has color 'a:'"):
+        loads("A | B\nA B:a:\n")
+
+
+@pytest.mark.parametrize("color", ["\x7f", "a\x7f", "\x1f", " ", ""])
+def test_colors_that_cannot_be_written_are_refused(color):
+    problem = ExactCover(["A"], ["B"])
+    problem.add_option(["A", "B"], colors={"B": color})
+    with pytest.raises(ValueError, match="cannot write color"):
+        dumps(problem)
+
+
+@pytest.mark.parametrize("color", ["!", "~", ":"])
+def test_printable_colors_round_trip(color):
+    problem = ExactCover(["A"], ["B"])
+    problem.add_option(["A", "B"], colors={"B": color})
+    text = dumps(problem)
+    assert text == f"A | B\nA B:{color}\n"
+    assert dumps(loads(text)) == text
+
+
+def test_loads_takes_text_only():
+    with pytest.raises(TypeError, match="loads expects a str, got bytes"):
+        loads(b"A B\nA B\n")
+
+
+def test_what_dumps_cannot_write_is_refused():
+    problem = ExactCover(["A"], ["B"])
+    problem.add_option(["A", "B"], colors={"B": "a:b"})
+    with pytest.raises(ValueError, match="cannot write color 'a:b' of item "
+                                         "'B': a color of more than one"):
+        dumps(problem, max_color_length=None)
+    clash = ExactCover(["A", "C"], ["B"])
+    clash.add_option(["A", "B"], colors={"B": 1})
+    clash.add_option(["C", "B"], colors={"B": "1"})
+    with pytest.raises(ValueError, match="two colors with the same text"):
+        dumps(clash)
+    empty = ExactCover.from_matrix([[1, 0], [0, 0], [0, 1]])
+    with pytest.raises(ValueError, match="cannot write option 1: option 1 "
+                                         "is empty"):
+        dumps(empty)

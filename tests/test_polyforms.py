@@ -10,6 +10,7 @@ from dlx.problems.lattice import CUBIC, HEXAGONAL, SQUARE, TRIANGULAR
 from dlx.problems.polycube import (Polycube, parse_box, parse_pieces,
                                    piece_set, polycube)
 from dlx.problems.planar import Polyhex, Polyiamond, parse_board
+from dlx.problems.polyomino import Polyomino
 from reference import is_exact_cover
 
 DATA = Path(__file__).parent / "data"
@@ -496,3 +497,59 @@ def test_pentacubes_are_listed_flat_letters_first_then_by_name():
     lower = [x for x in names if x.islower()]
     assert len(names) == 29 and len(upper) == 12  # OEIS A000162
     assert names == sorted(upper) + sorted(lower)
+
+
+# -- what count(exhaustive=True), piece names and sizes promise ----------
+# (issue 31: these survived the whole default run when broken)
+@pytest.mark.parametrize("make, total, orbits", [
+    (lambda: Polyomino("3x20"), 8, 2),
+    (lambda: Polyhex("4x7", "tetrahexes"), 18, 9),
+], ids=["pentominoes-3x20", "tetrahexes-4x7"])
+def test_an_exhaustive_count_searches_every_placement(make, total, orbits):
+    puzzle = make()
+    puzzle.problem.count()
+    plain = puzzle.problem.stats
+    assert plain.solutions == total
+    # exhaustive: the whole problem is searched, with no symmetry breaking,
+    # so it is the plain search node for node, for either answer.
+    assert puzzle.count(distinct=False, exhaustive=True) == total
+    assert (puzzle.stats.nodes, puzzle.stats.solutions) == (plain.nodes,
+                                                            total)
+    assert puzzle.count(exhaustive=True) == orbits
+    assert (puzzle.stats.nodes, puzzle.stats.solutions) == (plain.nodes,
+                                                            orbits)
+    # Without it the same answers come from a smaller search.
+    assert puzzle.count(distinct=False) == total
+    assert puzzle.stats.nodes < plain.nodes
+    assert puzzle.count() == orbits
+    assert puzzle.stats.nodes < plain.nodes
+
+
+def test_a_piece_named_like_a_cell_is_refused():
+    # The 2x2 board's cells are items 00 01 10 11.
+    with pytest.raises(ValueError, match="piece name '00' clashes with a "
+                                         "cell name or has a blank"):
+        Polyomino("2x2", {"00": "AA\nAA"})
+    with pytest.raises(ValueError, match="piece name 'a b' clashes"):
+        Polyomino("2x2", {"a b": "AA\nAA"})
+    (triamond,) = Polyiamond("hexagon:1", "triamonds",
+                             copies=2).shapes.values()
+    with pytest.raises(ValueError, match="piece name '14' clashes"):
+        Polyiamond("hexagon:1", {"14": triamond, "B": triamond})
+    with pytest.raises(ValueError, match="piece name '000' clashes"):
+        Polycube("1x1x2", {"000": [(0, 0, 0), (0, 0, 1)]})
+    # A name that is not a cell's, and copies named 00.1 and 00.2: fine.
+    assert Polyomino("2x2", {"0": "AA\nAA"}).count() == 1
+    two = Polyomino("2x4", {"00": "AA\nAA"}, copies=2)
+    assert two.problem.items[:2] == ("00.1", "00.2") and two.count() == 1
+
+
+@pytest.mark.parametrize("lattice", [SQUARE, CUBIC, HEXAGONAL, TRIANGULAR],
+                         ids=lambda lattice: lattice.name)
+def test_polyforms_start_at_one_cell(lattice):
+    for n in (0, -1):
+        with pytest.raises(ValueError, match=f"n must be positive, got {n}"):
+            lattice.polyforms(n)
+    (one,) = lattice.polyforms(1)
+    assert len(one) == 1 and lattice.polyforms(1, one_sided=True) == [one]
+    assert all(len(shape) == 2 for shape in lattice.polyforms(2))

@@ -98,7 +98,7 @@ def test_boards_longer_than_62_cells_name_cells_in_full():
     ("2x2", {"O": "OO\nOO"}, {"copies": {"X": 2}}, "no piece named 'X'"),
     ("2x2", {"O": "OO\nOO"}, {"copies": {"O": 0}}, "positive integer"),
     ("##\n##", {"O": "OO\nOO"}, {}, "the board has no cells"),
-    ("0x4", {"O": "OO\nOO"}, {}, "the board has 0"),
+    ("0x4", {"O": "OO\nOO"}, {}, "board '0x4' has no cells"),
     ("2x2", {"O": ""}, {}, "no cell"),
     ("2x2", {}, {}, "no pieces"),
 ])

@@ -41,7 +41,7 @@ def count_of(builder, argument, symmetry):
     if builder == "pentomino":
         puzzle = Polyomino(board_of(argument))
         if symmetry == "exhaustive":  # no symmetry breaking at all
-            return puzzle.problem.count()
+            return puzzle.count(distinct=False, exhaustive=True)
         return puzzle.count(distinct=distinct)
     if builder == "queens":
         return queens.queens(int(argument)).count()
@@ -163,6 +163,23 @@ def test_a_board_too_large_is_named_with_its_size():
     with pytest.raises(ValueError, match=f"'2000x1000' has 2000000 cells; "
                                          f"at most {MAX_BOARD_CELLS}"):
         parse_board("2000x1000")
+
+
+@pytest.mark.parametrize("spec", ["0x5", "5x0", "0x0", " 3 x 0 ", "00x7"])
+def test_a_board_with_no_rows_or_no_columns_is_refused(spec):
+    with pytest.raises(ValueError, match=f"board '{spec.strip()}' has no "
+                                         f"cells"):
+        parse_board(spec)
+    with pytest.raises(ValueError, match="has no cells"):
+        Polyomino(spec, {"A": "A"})
+
+
+def test_board_sizes_up_to_the_limit_are_built():
+    from dlx.problems.polyomino import MAX_BOARD_CELLS
+    assert parse_board("1x1") == {(0, 0)} and len(parse_board("1X2")) == 2
+    assert len(parse_board(f"1x{MAX_BOARD_CELLS}")) == MAX_BOARD_CELLS
+    with pytest.raises(ValueError, match=f"has {MAX_BOARD_CELLS + 1} cells"):
+        parse_board(f"{MAX_BOARD_CELLS + 1}x1")
 
 
 @pytest.mark.parametrize("spec, message", [

@@ -267,3 +267,104 @@ def test_every_layout_reads_back(data, style):
 def test_solve_many_wants_a_list():
     with pytest.raises(TypeError, match="list of puzzles"):
         sudoku.solve_many(TOP1)
+
+
+# -- the promises at their edges (issue 31) -------------------------------
+@pytest.mark.parametrize("n, digits", [
+    (4, "1-4"), (8, "1-8"), (9, "1-9"), (10, "1-9 and A"),
+    (16, "1-9 and A-G"), (35, "1-9 and A-Z")])
+def test_a_bad_character_names_the_digits_of_the_size(n, digits):
+    # One character per cell up to 35x35: 1-9, then letters from A.
+    with pytest.raises(InvalidPuzzle) as refused:
+        parse("!" + "." * (n * n - 1))
+    assert str(refused.value) == (
+        f"bad character '!' at row 1, column 1: {sudoku.grid.grid_phrase(n)}"
+        f" uses {digits} and . 0 _ - * for empty cells")
+
+
+@pytest.mark.parametrize("n, digits", [(9, "1-9"), (10, "1-9 and A"),
+                                       (36, "1-36")])
+def test_a_bad_value_names_the_digits_of_the_size(n, digits):
+    cells = np.zeros((n, n), int)
+    cells[0, 1] = n + 1
+    with pytest.raises(InvalidPuzzle) as refused:
+        parse(cells)
+    assert str(refused.value) == (
+        f"bad value {n + 1} at row 1, column 2: {sudoku.grid.grid_phrase(n)}"
+        f" uses {digits} (0 = empty)")
+
+
+def _numbers_text(cells, width):
+    return "\n".join(" ".join(str(v).rjust(width) for v in row)
+                     for row in cells.tolist())
+
+
+def test_numbers_or_characters_which_reading():
+    # Whitespace-separated numbers, some with two digits: one number a cell.
+    cells = (np.arange(256).reshape(16, 16) * 7) % 17
+    grid = parse(_numbers_text(cells, 1))
+    assert np.array_equal(grid.cells, cells)
+    assert parse(_numbers_text(cells, 2)) == grid
+    # Rows of digits grouped by box (9x9): a character a cell.
+    rows = ["530 070 000", "600 195 000", "098 000 060",
+            "800 060 003", "400 803 001", "700 020 006",
+            "060 000 280", "000 419 005", "000 080 079"]
+    grid = parse("\n".join(rows))
+    assert str(grid).startswith("53..7....6..195...")
+    # Single digits with spaces: the same cells either way.
+    assert parse("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1").cells[0].tolist() == [
+        1, 2, 3, 4]
+    # Wider tokens than the size's digits are no cells of numbers: read
+    # as characters they make the wrong number of cells.
+    with pytest.raises(InvalidPuzzle, match="wrong size"):
+        parse("\n".join(" ".join(f"{v:03d}" for v in row)
+                         for row in cells.tolist()))
+
+
+def test_blanks_are_written_as_the_text_wrote_most_of_them():
+    text = "1 _ | 0 4\n_ _ | 3 _\n----+----\n4 3 | 2 1\n2 1 | 4 3"
+    grid = parse(text)
+    cells = grid.cells.copy()
+    cells[2, 0] = 0
+    assert grid.with_cells(cells).format().splitlines()[3] == "_ 3 | 2 1"
+    # The one-line form: blanks keep their spelling, a cell emptied takes
+    # the text's most common blank; a tie goes to . 0 _ - * in that order,
+    # and a text without blanks writes '.'.
+    empty = np.zeros((4, 4), int)
+    line = "12043_123_12_31."
+    assert parse(line).with_cells(empty).format() == "__0____________."
+    full = "1234341221434321"
+    assert parse(full).with_cells(empty).format() == "." * 16
+    tie = "1.3-341221434321"
+    assert parse(tie).with_cells(empty).format() == "...-" + "." * 12
+    tie = "1-3.341221434321"
+    assert parse(tie).with_cells(empty).format() == ".-.." + "." * 12
+    zeros = "1030341221434321"
+    assert parse(zeros).with_cells(empty).format() == "0" * 16
+    # A tie between blanks goes to the one written first (it was left to
+    # the order of a set of strings, which changes from run to run).
+    for first, other in ((".", "-"), ("-", ".")):
+        tied = parse(f"1 {first} | {other} 4\n3 4 | 1 2\n----+----\n"
+                     f"4 3 | 2 1\n2 1 | 4 3")
+        cells = tied.cells.copy()
+        cells[3, 0] = 0
+        assert tied.with_cells(cells).format().splitlines()[-1] == \
+            f"{first} 1 | 4 3"
+    # Numbers: 0 unless the text wrote its blanks otherwise.
+    csv = "1,2,0,0\n0,0,0,0\n0,0,0,0\n0,0,0,0"
+    assert parse(csv).with_cells(np.zeros((4, 4), int)).format() == \
+        "0,0,0,0\n" * 3 + "0,0,0,0"
+    dots = "1,.,.,0\n.,.,.,.\n.,.,.,.\n.,.,.,."
+    assert parse(dots).with_cells(np.zeros((4, 4), int)).format() == \
+        ".,.,.,0\n" + ".,.,.,.\n" * 2 + ".,.,.,."
+
+
+def test_nested_lists_of_the_wrong_shape_name_the_row():
+    rows = [[0] * 4, [0] * 4, [0] * 3, [0] * 4]
+    with pytest.raises(InvalidPuzzle, match="wrong size: row 3 has 3 cells,"
+                                            " expected 4"):
+        parse(rows)
+    wide = np.array([[1, 2**70, 0], [0, 0, 0]], dtype=object)
+    with pytest.raises(InvalidPuzzle, match="must hold integers|must be "
+                                            "square"):
+        parse(wide)

@@ -13,10 +13,16 @@ pyproject.toml) are run against it; a mutant is *caught* when they fail
 (or run past ``--timeout``), and *survives* when they pass.  Survivors are
 printed, one a line, with their key; a key listed in the module's
 ``harmless`` table (same answers, only speed or wording; each with the
-reason) is counted out.  Keys name lines, so an edit above a harmless
-mutant moves it: keys that name no mutant any more are reported on
-stderr, to be moved to their new lines.  The tests run with ``-x`` and
-``-m "not slow"``.
+reason) is counted out.  A key names the function and the statement
+(``path::function::statement :: change``, the statement as
+``ast.unparse`` writes it, annotations left out), not a line: an edit
+elsewhere in the file or a reformatting leaves it alone, and an edit of
+the statement itself makes a new mutant, judged again.  A harmless key
+that names no mutant, or several, stops the run (``--check`` checks them
+all, and that every module of dlx/ and sudoku/ is mapped to tests that
+exist).  Numba kernels are not mutated (their compiled code cannot be
+swapped): their mutants count as not applicable.  The tests run with
+``-x`` and ``-m "not slow"``.
 
 How, cheaply on a shared machine: one process imports the packages and
 pytest once, then forks a child per mutant; the child swaps the changed
@@ -34,6 +40,7 @@ import ast
 import copy
 import functools
 import importlib
+import json
 import os
 import random
 import signal
@@ -53,10 +60,11 @@ _ARITH = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.FloorDiv: ast.Mult,
 
 @dataclass
 class Mutant:
-    key: str        # "path:line:col what", stable while the line stays
+    key: str        # "path::function::statement::what" (see mutants)
     function: str   # qualified name of the function it lives in
     index: int      # which node (in ast.walk order) to change
     kind: str
+    where: str = ""  # "path:line:col", to find it today (not a key)
 
 
 def _config() -> dict:
@@ -143,25 +151,117 @@ class _Unplus(ast.NodeTransformer):
         return node
 
 
-def mutants(path: str) -> list[Mutant]:
-    source = (ROOT / path).read_text()
+def mutants(path: str, source: str | None = None) -> list[Mutant]:
+    """The module's mutants (``source``: its text, if not the file's)."""
+    if source is None:
+        source = (ROOT / path).read_text()
+    lines = source.splitlines()
     tree = ast.parse(source)
     found = []
     for name, func in _functions(tree):
         skip = _docstring_nodes(func)
+        parents = {id(child): node for node in ast.walk(func)
+                   for child in ast.iter_child_nodes(node)}
         for index, node in enumerate(ast.walk(func)):
             if id(node) in skip or (isinstance(node, ast.Constant)
                                     and _in_annotation(func, node)):
                 continue
-            line = source.splitlines()[node.lineno - 1] if hasattr(
-                node, "lineno") else ""
+            line = lines[node.lineno - 1] if hasattr(node, "lineno") else ""
             if "no mutate" in line:
                 continue
             for kind, _ in _changes(node):
-                found.append(Mutant(f"{path}:{node.lineno}:"
-                                    f"{node.col_offset} {kind}", name,
-                                    index, kind))
+                text = _statement_text(node, parents, lines)
+                found.append(Mutant(f"{path}::{name}::{text} :: {kind}", name,
+                                    index, kind,
+                                    f"{path}:{node.lineno}:{node.col_offset}"))
+    # The same change twice in one statement (or in two statements that
+    # read alike) gets the same key: number them in the order of the
+    # function's syntax tree, which no reformatting changes.
+    seen: dict[str, list[Mutant]] = {}
+    for mutant in found:
+        seen.setdefault(mutant.key, []).append(mutant)
+    for key, group in seen.items():
+        if len(group) > 1:
+            for k, mutant in enumerate(group, 1):
+                mutant.key = f"{key} #{k}"
     return found
+
+
+# Keys are made to survive edits elsewhere in the file and reformatting
+# (``ruff format``, added type annotations): the text of the statement is
+# ast.unparse's, annotations taken out, compound statements by their
+# header only.  An edit to the statement itself changes the key, and so
+# it should: the mutant is new and is judged again.
+_LONG = 100
+
+
+def _statement_text(node, parents, lines) -> str:
+    """The statement holding ``node`` as one normalised line of code."""
+    stmt, path = node, [node]
+    while not isinstance(stmt, (ast.stmt, ast.excepthandler)):
+        stmt = parents[id(stmt)]
+        path.append(stmt)
+    text = _header(stmt, lines)
+    if len(text) <= _LONG:
+        return text
+    if node is stmt:
+        return f"{text[:_LONG].rstrip()} ..."
+    # A long statement: its start, then the largest expression around the
+    # change that is short enough to read (or the start of the change's).
+    context = ast.unparse(node)
+    for inner, outer in zip(path, path[1:-1]):
+        if isinstance(outer, ast.arguments):  # a default value: name it
+            context = f"{_argument_of(outer, inner)}={context}"
+            break
+        outer_text = ast.unparse(outer)
+        if len(outer_text) > _LONG // 2:
+            break
+        context = outer_text
+    return f"{text[:_LONG // 2].rstrip()} ... {context[:_LONG // 2]}"
+
+
+def _argument_of(args: ast.arguments, default) -> str:
+    """The name of the argument whose default value is ``default``."""
+    positional = args.posonlyargs + args.args
+    pairs = list(zip(positional[len(positional) - len(args.defaults):],
+                     args.defaults)) + list(zip(args.kwonlyargs,
+                                                args.kw_defaults))
+    return next((a.arg for a, d in pairs if d is default), "?")
+
+
+def _header(stmt, lines) -> str:
+    stmt = _unannotated(copy.deepcopy(stmt))
+    if isinstance(stmt, ast.If):
+        word = "elif" if lines[stmt.lineno - 1].lstrip().startswith(
+            "elif") else "if"
+        return f"{word} {ast.unparse(stmt.test)}:"
+    if isinstance(stmt, ast.While):
+        return f"while {ast.unparse(stmt.test)}:"
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        return (f"for {ast.unparse(stmt.target)} in "
+                f"{ast.unparse(stmt.iter)}:")
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return f"with {', '.join(ast.unparse(i) for i in stmt.items)}:"
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"def {stmt.name}({ast.unparse(stmt.args)}):"
+    if isinstance(stmt, ast.ExceptHandler):
+        return f"except {ast.unparse(stmt.type)}:" if stmt.type else \
+            "except:"
+    if isinstance(stmt, ast.AnnAssign):
+        return f"{ast.unparse(stmt.target)} = {ast.unparse(stmt.value)}" \
+            if stmt.value is not None else ast.unparse(stmt.target)
+    if isinstance(stmt, (ast.Try, ast.ClassDef)) or hasattr(stmt, "body"):
+        return ast.unparse(stmt).splitlines()[0]
+    return " ".join(ast.unparse(stmt).split("\n"))
+
+
+def _unannotated(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg):
+            node.annotation = None
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.returns = None
+    return tree
 
 
 @functools.lru_cache(maxsize=None)
@@ -244,6 +344,8 @@ def _target(module, qualname: str):
     obj = module
     for part in qualname.split("."):
         obj = inspect_getattr(obj, part)
+    if hasattr(obj, "py_func"):  # a numba kernel: its compiled code stays
+        return None
     for attr in ("fget", "__func__", "__wrapped__"):
         while hasattr(obj, attr) and not hasattr(obj, "__code__"):
             obj = getattr(obj, attr)
@@ -273,12 +375,13 @@ def run_one(path: str, mutant: Mutant, tests: list[str],
     """"caught", "survived", "timeout" or "skipped" (not applicable)."""
     pid = os.fork()
     if pid == 0:  # the child: mutate, test, report by exit status
-        status = 4
+        status = 5  # not applicable, until the tests run
         try:
             module = importlib.import_module(_module_name(path))
             func = _target(module, mutant.function)
             code = _mutated_code(path, mutant)
-            if code is None or code.co_freevars != func.__code__.co_freevars:
+            if code is None or func is None or \
+                    code.co_freevars != func.__code__.co_freevars:
                 os._exit(5)
             func.__code__ = code
             defaults = _mutated_defaults(path, mutant, vars(module))
@@ -289,6 +392,7 @@ def run_one(path: str, mutant: Mutant, tests: list[str],
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
+            status = 4
             status = pytest.main(["-x", "-q", "-p", "no:cacheprovider",
                                   "--no-header", "-o",
                                   "addopts=-m 'not slow'", *tests])
@@ -326,6 +430,54 @@ def warm_up() -> None:
     sudoku.solve("." * 16, max_nodes=100)
 
 
+def check_keys(path: str, harmless, found: list[Mutant]) -> list[str]:
+    """What is wrong with the module's harmless keys: each must name
+    exactly one of its mutants."""
+    keys = {m.key for m in found}
+    numbered = {}
+    for m in found:
+        base, _, k = m.key.rpartition(" #")
+        if base and k.isdigit():
+            numbered.setdefault(base, []).append(m.key)
+    problems = []
+    for key in sorted(harmless):
+        if key in keys:
+            continue
+        if key in numbered:
+            problems.append(f"{path}: ambiguous harmless key {key!r} names "
+                            f"{len(numbered[key])} mutants; say which "
+                            f"(' #1' to ' #{len(numbered[key])}')")
+        else:
+            problems.append(f"{path}: harmless key {key!r} names no mutant "
+                            f"(the statement changed or is gone: judge its "
+                            f"mutants again)")
+    return problems
+
+
+def check_map(modules: dict, skipped: dict) -> list[str]:
+    """Every module of dlx/ and sudoku/ is mapped to tests that exist, or
+    left out with a reason; every harmless key names one mutant."""
+    problems = []
+    for package in ("dlx", "sudoku"):
+        for file in sorted((ROOT / package).rglob("*.py")):
+            path = file.relative_to(ROOT).as_posix()
+            if path not in modules and path not in skipped:
+                problems.append(f"{path}: neither in [tool.mutation.modules]"
+                                f" nor in [tool.mutation.skip]")
+    for path, entry in modules.items():
+        if not (ROOT / path).is_file():
+            problems.append(f"{path}: mapped, but there is no such module")
+            continue
+        if not entry.get("tests"):
+            problems.append(f"{path}: mapped to no tests")
+        for test in entry.get("tests", []):
+            if not (ROOT / test.split("::")[0]).exists():
+                problems.append(f"{path}: its test {test} does not exist")
+        if entry.get("harmless"):
+            problems += check_keys(path, entry["harmless"], mutants(path))
+    return problems
+
+
 def main(argv=None) -> int:
     config = _config()
     modules = config.get("modules", {})
@@ -343,37 +495,47 @@ def main(argv=None) -> int:
     parser.add_argument("--tests", nargs="+", metavar="TEST",
                         help="tests to run (default: the module's own)")
     parser.add_argument("--match", metavar="TEXT", nargs="+",
-                        help="only the mutants whose key contains one of "
-                             "these (e.g. 'grid.py:312:')")
+                        help="only the mutants whose key or place contains "
+                             "one of these (e.g. '::_cells::', "
+                             "'grid.py:312:')")
     parser.add_argument("--list", action="store_true",
-                        help="list the mutants and stop")
+                        help="list the mutants (key, then where it is "
+                             "today) and stop")
+    parser.add_argument("--check", action="store_true",
+                        help="check the map and every harmless key, run "
+                             "nothing")
     args = parser.parse_args(argv)
+    if args.check:
+        problems = check_map(modules, config.get("skip", {}))
+        print("\n".join(problems) or "the map and its keys are sound")
+        return 1 if problems else 0
     paths = list(modules) if args.all else args.paths
     if not paths:
         parser.error("name a module or give --all")
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
+    found_by_path = {path: mutants(path) for path in paths}
+    refused = [problem for path in paths for problem in check_keys(
+        path, modules.get(path, {}).get("harmless", {}), found_by_path[path])]
+    if refused:
+        print("\n".join(refused), file=sys.stderr)
+    if refused and not args.list:
+        print("mutate.py: fix the harmless keys above in pyproject.toml "
+              "first (--list shows today's keys)", file=sys.stderr)
+        return 2
     if not args.list:
         warm_up()
     table = []
     for path in paths:
-        found = mutants(path)
-        # Keys name lines: an edit above a harmless mutant moves it, and its
-        # entry then silently stops counting it out.
-        stale = sorted(set(modules.get(path, {}).get("harmless", {})) -
-                       {m.key for m in found})
-        if stale:
-            print(f"{path}: harmless keys that name no mutant (moved or "
-                  f"gone; update pyproject.toml): {', '.join(stale)}",
-                  file=sys.stderr, flush=True)
+        found = found_by_path[path]
         if args.match:
-            found = [m for m in found
-                     if any(text in m.key for text in args.match)]
+            found = [m for m in found if any(
+                text in m.key or text in m.where + " " for text in args.match)]
         if args.sample and args.sample < len(found):
             found = sorted(random.Random(f"{args.seed}:{path}").sample(
                 found, args.sample), key=lambda m: m.key)
         if args.list:
-            print("\n".join(m.key for m in found))
+            print("\n".join(f"{m.key}    ({m.where})" for m in found))
             continue
         entry = modules.get(path, {})
         tests = args.tests or entry.get("tests") or ["tests"]
@@ -388,8 +550,10 @@ def main(argv=None) -> int:
             counts[outcome] += 1
             if outcome in ("survived", "harmless"):
                 note = f"  ({harmless[mutant.key]})" if outcome == \
-                    "harmless" else ""
-                print(f"{outcome}: {mutant.key}{note}", flush=True)
+                    "harmless" else f"  (at {mutant.where})"
+                # The key as a TOML string, ready for the harmless table.
+                print(f"{outcome}: {json.dumps(mutant.key, ensure_ascii=False)}"
+                      f"{note}", flush=True)
         killed = counts["caught"] + counts["timeout"]
         judged = killed + counts["survived"]
         share = 100 * killed / judged if judged else 100.0

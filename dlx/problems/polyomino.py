@@ -239,7 +239,9 @@ class Polyomino(Packing):
         self.copies = copies_from(copies, shapes)
         self.shapes = shapes
         size = _board_size(board) if isinstance(board, str) else None
-        if size:  # before listing the cells of a board that may be huge
+        # The areas before listing the cells of a board that may be huge;
+        # a board of no rows or no columns is parse_board's to refuse.
+        if size and min(size) > 0:
             self._check_areas(size[0] * size[1])
         self._setup(parse_board(board), shapes, one_sided, self.copies)
 
