@@ -118,8 +118,8 @@ def main(argv=None) -> int:
                     raise SystemExit(f"{label}: {name} searched differently")
                 if old is None or t < old[0]:
                     best[label][name] = [t, *work]
-    print(f"| problem | base (s) | ours (s) | ours / base |")
-    print(f"|---|---|---|---|")
+    print("| problem | base (s) | ours (s) | ours / base |")
+    print("|---|---|---|---|")
     for name, *_ in PROBLEMS:
         b, o = best["base"][name], best["ours"][name]
         if b[1:] != o[1:]:

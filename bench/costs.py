@@ -45,10 +45,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dlx import ExactCover  # noqa: E402
-from dlx.formats import dumps, load  # noqa: E402
-from dlx.problems.polyomino import polyomino  # noqa: E402
-from dlx.problems.timetable import timetable  # noqa: E402
+from dlx import ExactCover
+from dlx.formats import dumps, load
+from dlx.problems.polyomino import polyomino
+from dlx.problems.timetable import timetable
 
 LETTERS = "FILNPTUVWXYZ"
 

@@ -37,9 +37,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from costs import INSTANCES  # noqa: E402
+from dlx import ExactCover
 
-from dlx import ExactCover  # noqa: E402
+from costs import INSTANCES
 
 WAYS = {"1": {}, "2 threads": {"threads": 2}, "2 processes": {"jobs": 2}}
 

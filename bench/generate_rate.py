@@ -239,7 +239,7 @@ def bench_meaning(args, lines: list[str], generated: np.ndarray) -> None:
                                  for i, k in enumerate(present)])
     pooled_g = np.concatenate([givens[k] for k in present])
     medians = [float(np.median(scores[k])) for k in present]
-    lines.append(f"Order of the medians: "
+    lines.append("Order of the medians: "
                  + " < ".join(f"{k} {m:.2f}" for k, m in zip(present,
                                                               medians))
                  + (" (as people rate them)" if medians == sorted(medians)
@@ -276,7 +276,7 @@ def bench_levels(args, lines: list[str], generated: np.ndarray) -> None:
     ratings = R.rate_many(list(generated), threads=2)
     natural = {level: sum(r.level == level for r in ratings)
                for level in R.LEVELS}
-    lines.append(f"### `--difficulty`: hitting a level")
+    lines.append("### `--difficulty`: hitting a level")
     lines.append("")
     lines.append(f"Of {len(generated)} generated puzzles (no level asked), "
                  "the share at each level is the chance that one candidate "
@@ -315,7 +315,7 @@ def king_pairs_problem():
     from sudoku.encode import option_items
     items, nprimary, _ = option_items((3, 3), None)
     n = 9
-    box = lambda c: (c // n // 3) * 3 + c % n // 3  # noqa: E731
+    box = lambda c: (c // n // 3) * 3 + c % n // 3
     pairs = [(r * n + c, (r + 1) * n + c + dc) for r in range(n - 1)
              for c in range(n) for dc in (-1, 1) if 0 <= c + dc < n]
     pairs = [p for p in pairs if box(p[0]) != box(p[1])]

@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE))
 from dlx import ExactCover  # noqa: E402
 from dlx.formats import load  # noqa: E402
 from dlx.problems import rooks  # noqa: E402
+
 from xcc import queens_per_line  # noqa: E402
 
 DATA = HERE.parent / "tests" / "data"

@@ -38,6 +38,7 @@ from dlx.engines.base import NO_LIMIT  # noqa: E402
 from dlx.engines.bounds import DLX3  # noqa: E402
 from dlx.engines.colors import DLX2, kernel_arrays  # noqa: E402
 from dlx.formats import load  # noqa: E402
+
 from xcc import PROBLEMS  # noqa: E402
 
 DECORATOR = re.compile(r"@njit\(cache=True(?P<rest>[^)]*)\)\n"

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Callable
 
 import numpy as np
 

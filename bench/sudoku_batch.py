@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 import sudoku  # noqa: E402
+
 from peers import DATA, read_puzzles  # noqa: E402
 
 SETS = ["top95.txt", "top1465.txt", "17clue.txt"]

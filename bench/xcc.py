@@ -62,7 +62,7 @@ def queens_per_line(n, u, v):
     secondary items, unlike the rooks."""
     lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
     diagonals = [f"{d}{s}" for d in "ab" for s in range(2 * n - 1)]
-    p = ExactCover(lines, diagonals, bounds={x: (u, v) for x in lines})
+    p = ExactCover(lines, diagonals, bounds=dict.fromkeys(lines, (u, v)))
     for i in range(n):
         for j in range(n):
             p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{n - 1 - i + j}"])

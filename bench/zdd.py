@@ -120,8 +120,9 @@ print(seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
 
 
 def worker_xcover(path: str) -> dict:
-    import dlx
     import xcover
+
+    import dlx
     problem = dlx.load(path, max_name_length=None)
     options = [list(o) for o in problem.options]
     list(xcover.covers_zdd(options[:2], primary=list(problem.primary),

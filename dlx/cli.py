@@ -38,13 +38,19 @@ import io
 import os
 import re
 import sys
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from . import cli_zdd
 from .cli_best import add_best_option, run_best
-from .cli_count import (CountUsageError, add_count_options,
-                        add_estimate_options, add_memo_options,
-                        count_options, interrupted_message, memo_options)
+from .cli_count import (
+    CountUsageError,
+    add_count_options,
+    add_estimate_options,
+    add_memo_options,
+    count_options,
+    interrupted_message,
+    memo_options,
+)
 from .cli_input import looks_like_a_file_name, no_such_file
 from .engines import ALGORITHMS, Unsupported, engine_for
 from .formats import DLXFormatError, dumps, load
@@ -385,7 +391,7 @@ def _run_problem(args, problem: ExactCover, draw: Callable | None,
     # Without --jobs a count takes every core where the engine splits its
     # tree, else this process.
     splits = engine_for(problem, algorithm, "split").splits
-    count = lambda: _count(args, problem.count, memo,  # noqa: E731
+    count = lambda: _count(args, problem.count, memo,
                            algorithm=algorithm, splits=splits)
     return _report(args, pictures, count, lambda: problem.stats)
 
@@ -517,8 +523,12 @@ def _run_packing(args, puzzle) -> int:
 
 
 def _polycube(args, parser) -> int:
-    from .problems.polycube import (DEFAULT_BOXES, Polycube, parse_pieces,
-                                    piece_set)
+    from .problems.polycube import (
+        DEFAULT_BOXES,
+        Polycube,
+        parse_pieces,
+        piece_set,
+    )
     if args.set is not None and args.pieces is not None:
         parser.error("give the piece set once (SET or --pieces)")
     name = args.set or args.pieces or "soma"

@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import os
 import sys
+
 from .shorten import shorten
 
 __all__ = ["add_count_options", "add_estimate_options", "add_memo_options",

@@ -15,8 +15,7 @@ import argparse
 import sys
 
 from .formats import DLXFormatError, dumps, load
-from .services.reduce import (DLX_PRE_RULES, RULES, Reduction, best_of,
-                              reduce)
+from .services.reduce import DLX_PRE_RULES, RULES, Reduction, best_of, reduce
 
 __all__ = ["add_reduce_command", "add_reduce_option", "run_reduce",
            "reducing", "numbered"]

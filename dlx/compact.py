@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 
-from .shorten import shorten
 from .kernels import build as B
+from .shorten import shorten
 
 __all__ = ["item_dtype", "Growing", "OptionStore", "OptionsView",
            "checked_csr", "checked_colors", "matrix_rows"]
@@ -307,7 +307,7 @@ class OptionsView(Sequence):
 
     def __iter__(self):
         n = len(self)
-        for c in range(0, (n + VIEW_CHUNK - 1) // VIEW_CHUNK):
+        for c in range((n + VIEW_CHUNK - 1) // VIEW_CHUNK):
             chunk = self._chunks.get(c)
             if chunk is None:  # made for the loop, not kept
                 lo = c * VIEW_CHUNK

@@ -16,7 +16,8 @@ are rounded to two decimals so that the text is stable.
 from __future__ import annotations
 
 import colorsys
-from typing import Any, Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 __all__ = ["document", "colour", "tiling_svg", "fmt", "text", "line"]
@@ -53,8 +54,7 @@ def colour(index: int) -> str:
     hue = (index * 0.381966) % 1.0
     lightness = (0.62, 0.72, 0.54)[index % 3]
     r, g, b = colorsys.hls_to_rgb(hue, lightness, 0.65)
-    return "#{:02x}{:02x}{:02x}".format(round(r * 255), round(g * 255),
-                                        round(b * 255))
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
 def text(x: float, y: float, content: str, size: float, **attrs: object

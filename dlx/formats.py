@@ -49,8 +49,9 @@ from __future__ import annotations
 import io
 import os
 import re
+from collections.abc import Iterable, Iterator
 from itertools import compress
-from typing import IO, Any, Iterable, Iterator, Union
+from typing import IO, Any, Union
 
 import numpy as np
 

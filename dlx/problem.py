@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import functools
 import threading
-from typing import (Callable, Hashable, Iterable, Iterator, NamedTuple,
-                    Sequence)
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from . import validate
-from .compact import (OptionStore, OptionsView, checked_colors, checked_csr,
-                      matrix_rows)
+from .compact import (
+    OptionStore,
+    OptionsView,
+    checked_colors,
+    checked_csr,
+    matrix_rows,
+)
 from .engines import COLORS, EXACT, MULTIPLICITIES
 from .services import search
 from .services.batch import BatchResult
@@ -141,7 +146,7 @@ class ExactCover:
     def from_arrays(cls, indptr, indices, n_primary: int,
                     n_secondary: int = 0, *, colors=None, names=None,
                     bounds: dict | None = None,
-                    costs=None) -> "ExactCover":
+                    costs=None) -> ExactCover:
         """A problem from its options as compressed sparse rows: option
         ``i``'s items are ``indices[indptr[i]:indptr[i + 1]]``, items
         numbered from 0, the ``n_primary`` primary items first, then the
@@ -222,7 +227,7 @@ class ExactCover:
         return code
 
     @classmethod
-    def from_matrix(cls, matrix, secondary: int = 0) -> "ExactCover":
+    def from_matrix(cls, matrix, secondary: int = 0) -> ExactCover:
         """A problem from a 0/1 matrix: rows are options, columns items.
 
         ``matrix`` is a 2-D array (anything ``numpy.asarray`` reads) or a
@@ -735,7 +740,7 @@ class ExactCover:
                     max_nodes: int | None = None, threads: int = 1,
                     mrv_cutoff: int = 0, algorithm: str = "auto",
                     stop=None,
-                    time_limit: float | None = None) -> "BatchResult":
+                    time_limit: float | None = None) -> BatchResult:
         """Solve many instances of this problem in one jitted call.
 
         Instance ``b`` must contain the options ``givens[b]`` (option

@@ -9,7 +9,8 @@ every other use).  In an MCC problem a primary item may carry *bounds*
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 

@@ -26,15 +26,33 @@ as blanks, decoration skipped) or as separated numbers (CSV); see
 from dlx import __version__
 
 from .budget import Stopped
-from .encode import RULES as VARIANTS
-from .encode import InvalidVariant, Variant
+from .encode import RULES as VARIANTS, InvalidVariant, Variant
 from .generator import GenerationFailed, generate, generate_many
+from .grid import (
+                   ALPHABET,
+                   FORMATS,
+                   Grid,
+                   InvalidPuzzle,
+                   conflicts,
+                   default_box,
+                   format_csv,
+                   format_line,
+                   format_pretty,
+                   is_valid_solution,
+                   parse,
+)
 from .rating import LEVELS, Rating, UnknownLevel, rate, rate_many
-from .grid import (ALPHABET, FORMATS, Grid, InvalidPuzzle, conflicts,
-                   default_box, format_csv, format_line, format_pretty,
-                   is_valid_solution, parse)
-from .solver import (STATUSES, BatchArrays, Result, base_problem, count,
-                     is_unique, solve, solve_cells, solve_many)
+from .solver import (
+                   STATUSES,
+                   BatchArrays,
+                   Result,
+                   base_problem,
+                   count,
+                   is_unique,
+                   solve,
+                   solve_cells,
+                   solve_many,
+)
 
 __all__ = [
     "parse", "Grid", "InvalidPuzzle", "solve", "count", "is_unique",

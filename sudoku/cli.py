@@ -41,23 +41,34 @@ import stat
 import sys
 import tempfile
 import time
-from typing import Iterable, Iterator, TextIO, cast
+from collections.abc import Iterable, Iterator
+from typing import TextIO, cast
 
 from dlx import BudgetExhausted
 from dlx.cli import silence_stdout
+from dlx.cli_count import (
+    CountUsageError,
+    add_count_options,
+    count_options,
+    interrupted_message,
+)
 from dlx.jobs import CheckpointError
-from dlx.cli_count import (CountUsageError, add_count_options, count_options,
-                           interrupted_message)
 from dlx.shorten import shorten
 
-from . import cli_generate
-from . import grid as G
-from . import reader
-from .grid import Grid, InvalidPuzzle, parse
-from .solver import (INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN, Result,
-                     count, solve_many)
+from . import cli_generate, grid as G, reader
 from .batch_text import TAGS, batch_entry, render, without_comment
 from .cli_io import UsageError, names_input, open_input
+from .grid import Grid, InvalidPuzzle, parse
+from .solver import (
+    INVALID,
+    MULTIPLE,
+    NO_SOLUTION,
+    SOLVED,
+    UNKNOWN,
+    Result,
+    count,
+    solve_many,
+)
 from .web import server as serve
 
 EXAMPLE_NAME = "AI Escargot (Arto Inkala, 2006)"
@@ -392,7 +403,7 @@ class Summary:
     def __init__(self, total: int | None, quiet: bool):
         self.total = total
         self.quiet = quiet
-        self.counts = {status: 0 for status in TAGS}
+        self.counts = dict.fromkeys(TAGS, 0)
         self.done = 0
         self.start = time.perf_counter()
         self.last_report = self.start

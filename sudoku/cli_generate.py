@@ -15,8 +15,7 @@ import time
 
 from dlx.cli_input import looks_like_a_file_name, no_such_file
 
-from . import generator as G
-from . import rating as R
+from . import generator as G, rating as R
 from .encode import RULES, InvalidVariant, Variant
 from .grid import FORMATS, InvalidPuzzle, parse
 

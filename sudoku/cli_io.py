@@ -9,7 +9,8 @@ import io
 import os
 import re
 import sys
-from typing import Iterator, TextIO
+from collections.abc import Iterator
+from typing import TextIO
 
 from .grid import InvalidPuzzle, parse
 

@@ -29,8 +29,13 @@ from dlx.shorten import shorten
 from .budget import UNLIMITED, Budget
 from .encode import Variant, as_variant
 from .grid import Grid, check_box, default_box
-from .rating import (clashing_givens, whole_positive, check_level, level_of,
-                     rate_cells)
+from .rating import (
+    check_level,
+    clashing_givens,
+    level_of,
+    rate_cells,
+    whole_positive,
+)
 from .solver import Symmetry, search_stack
 
 SYMMETRIES = ("none", "rotational", "mirror")

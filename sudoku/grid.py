@@ -126,7 +126,7 @@ class Layout:
         self.numeric = numeric
 
     @classmethod
-    def line(cls, text: str) -> "Layout":
+    def line(cls, text: str) -> Layout:
         """The layout of a bare one-line puzzle."""
         return cls(text, None, None)
 
@@ -164,7 +164,7 @@ class Grid:
 
     @classmethod
     def trusted(cls, cells: np.ndarray, box: tuple[int, int],
-              layout: Layout | None = None) -> "Grid":
+              layout: Layout | None = None) -> Grid:
         """Trusted constructor: ``cells`` is already checked."""
         grid = object.__new__(cls)
         cells.flags.writeable = False
@@ -187,7 +187,7 @@ class Grid:
         """True when no cell is empty."""
         return bool(self.cells.all())
 
-    def with_cells(self, cells: np.ndarray) -> "Grid":
+    def with_cells(self, cells: np.ndarray) -> Grid:
         """A grid of the same shape and layout holding ``cells``."""
         cells = np.array(cells, dtype=np.int64).reshape(self.cells.shape)
         return Grid.trusted(cells, self.box, self._layout)

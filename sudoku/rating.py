@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Iterable, Iterator, TextIO
+from collections.abc import Iterable, Iterator
+from typing import TextIO
 
 from .grid import ALPHABET, BLANKS, InvalidPuzzle, is_rule_line, parse
 

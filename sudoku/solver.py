@@ -18,9 +18,10 @@ from __future__ import annotations
 import functools
 import gc
 import itertools
+from collections.abc import Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -29,9 +30,18 @@ from dlx.shorten import shorten
 
 from .budget import UNLIMITED, Budget, Stopped
 from .encode import Variant, as_variant, clash_message, clashes, problem
-from .grid import (ALPHABET, Grid, InvalidPuzzle, grid_phrase, bare_cells,
-                   Layout, check_box, conflict_message,
-                   default_box, parse)
+from .grid import (
+    ALPHABET,
+    Grid,
+    InvalidPuzzle,
+    Layout,
+    bare_cells,
+    check_box,
+    conflict_message,
+    default_box,
+    grid_phrase,
+    parse,
+)
 
 # The engine's MRV scan may stop at the first item with this many options:
 # a forced cell or digit is taken at once instead of looking further for an
@@ -59,7 +69,7 @@ def option_items(rows: int, cols: int) -> np.ndarray:
                      3 * n * n + b * n + digit], axis=1)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def base_problem(rows: int, cols: int) -> ExactCover:
     """The exact-cover problem of an empty ``(rows*cols)``-grid; cached."""
     n = rows * cols
@@ -370,7 +380,7 @@ class Symmetry:
 
     @classmethod
     def random(cls, rng: np.random.Generator,
-               box: tuple[int, int]) -> "Symmetry":
+               box: tuple[int, int]) -> Symmetry:
         """Shuffle bands, rows in a band, stacks, columns in a stack and
         digits; transpose half the time when boxes are square."""
         rows_per_box, cols_per_box = box
@@ -386,7 +396,7 @@ class Symmetry:
                    rows_per_box == cols_per_box and bool(rng.integers(2)))
 
     @classmethod
-    def relabel(cls, rng: np.random.Generator, n: int) -> "Symmetry":
+    def relabel(cls, rng: np.random.Generator, n: int) -> Symmetry:
         """Rename the digits only: the one symmetry every variant keeps."""
         digits = np.concatenate(([0], rng.permutation(n) + 1))
         return cls(np.arange(n), np.arange(n), digits)
@@ -508,7 +518,7 @@ def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
     return counts, out.reshape(batch, n, n), nodes
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _decoding(n: int, dtype) -> tuple[np.ndarray, np.ndarray]:
     """``(cell_of, digit_of)``: the cell and the digit of each option
     number, and at index -1 (the padding of a solution row) the spare

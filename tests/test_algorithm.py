@@ -6,8 +6,14 @@ import pytest
 
 from dlx import ExactCover
 from dlx.engines import COLORS, EXACT, MULTIPLICITIES
-from dlx.engines.registry import (BITS_UP_TO, BOUNDS_CELLS_FROM, CELLS_FROM,
-                                  COLORS_CELLS_FROM, family, hide_work)
+from dlx.engines.registry import (
+    BITS_UP_TO,
+    BOUNDS_CELLS_FROM,
+    CELLS_FROM,
+    COLORS_CELLS_FROM,
+    family,
+    hide_work,
+)
 from dlx.problems import debruijn, queens, rooks
 from dlx.problems.langford import langford
 from dlx.problems.polyomino import Polyomino

@@ -187,6 +187,7 @@ def timetable():
     """bench/costs.py's timetable, smaller: 10 exams, a few seconds of
     DLX5 on a loaded machine."""
     import random
+
     from dlx.problems.timetable import timetable as make
     r = random.Random(9)
     people = [f"s{i}" for i in range(40)]

@@ -5,15 +5,13 @@ engines, and known Sudoku answers: the count-based engine
 ``flavor`` runs once per engine (the registry's choice forced for it)."""
 
 import threading
-
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dlx import ExactCover
-from dlx import BudgetExhausted
+from dlx import BudgetExhausted, ExactCover
 from dlx.engines import bits as B, lanes as L, registry
 from dlx.engines.base import EXHAUSTED, OUT_OF_NODES, PAUSED, Unsupported
 from dlx.kernels import bits as K, lanes as LK
@@ -431,8 +429,8 @@ def sudoku_lines(name):
 
 
 def solve_stack(lines, limit=2):
-    from sudoku.solver import given_options, problem_for
     import sudoku
+    from sudoku.solver import given_options, problem_for
     grids = [sudoku.parse(line) for line in lines]
     cells = np.stack([g.cells for g in grids])
     options, starts = given_options(cells)

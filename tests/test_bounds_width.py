@@ -12,8 +12,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from dlx import ExactCover
-from dlx import validate as xcc
+from dlx import ExactCover, validate as xcc
 from dlx.cli import main
 from dlx.formats import DLXFormatError, loads
 

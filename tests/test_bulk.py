@@ -17,8 +17,7 @@ from dlx.engines.cells import Cells
 from dlx.engines.cells_bounds import McCells
 from dlx.engines.links import Links
 
-from reference import (dlx1_arrays, exact_covers, generalized_covers,
-                       ssxc1_sets)
+from reference import dlx1_arrays, exact_covers, generalized_covers, ssxc1_sets
 
 
 @st.composite

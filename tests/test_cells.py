@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover, load
 from dlx.engines.cells import Cells
-from dlx.problems.langford import langford
 from dlx.kernels import cells as C
+from dlx.problems.langford import langford
 
 from reference import exact_covers
 from test_engine import small_problems

@@ -401,7 +401,7 @@ def test_a_shared_threshold_prunes_and_is_lowered():
     p = loads(EXAMPLE)
     arrays = CostArrays.of(p)
     engine = CostsEngine()
-    net = lambda cost: cost - arrays.total_tax  # noqa: E731
+    net = lambda cost: cost - arrays.total_tax
     shared = np.array([net(4)], np.int64)  # someone found $4 already
     told = engine.start_best(arrays, [], 1, shared)
     told.step(0, 1 << 60, False)
@@ -481,6 +481,7 @@ def test_the_docs_page_runs():
 
 def test_timetable_module_examples():
     import doctest
+
     from dlx.problems import timetable
     result = doctest.testmod(timetable)
     assert result.attempted >= 3 and result.failed == 0
@@ -491,6 +492,7 @@ def test_timetable_module_examples():
 @given(st.integers(0, 10**6))
 def test_timetables_are_valid_and_cheapest(seed):
     import random
+
     from dlx.problems.timetable import schedule, timetable
     r = random.Random(seed)
     people = "abcdef"

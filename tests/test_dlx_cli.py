@@ -418,6 +418,7 @@ def test_debruijn_and_rooks_commands(capsys):
 
 def test_progress_bar_by_flag_or_on_a_terminal(monkeypatch):
     import argparse
+
     from dlx.cli_count import _progress
     pytest.importorskip("tqdm")
     args = argparse.Namespace
@@ -433,6 +434,7 @@ def test_progress_without_tqdm(monkeypatch):
     # Asked for, a missing tqdm is a usage error naming the extra; by
     # default the count just runs without a bar.
     import argparse
+
     from dlx.cli_count import CountUsageError, _progress
     monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm fails
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from dlx import BudgetExhausted, ExactCover
 from dlx.kernels import links as K
 
-from reference import exact_covers, is_exact_cover
 from arrays import links_of
+from reference import exact_covers, is_exact_cover
 
 # Every test here runs on both kernels, dancing links and dancing cells.
 pytestmark = pytest.mark.usefixtures("each_algorithm")

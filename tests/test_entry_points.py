@@ -70,8 +70,7 @@ def expected(case):
 def always_split():
     """Counts and best on threads and processes split even the smallest
     tree."""
-    from dlx.services import best as best_service
-    from dlx.services import jobs as job_service
+    from dlx.services import best as best_service, jobs as job_service
     old = job_service.SERIAL_PROBE_NODES, best_service.SERIAL_PROBE_NODES
     job_service.SERIAL_PROBE_NODES = best_service.SERIAL_PROBE_NODES = 0
     try:
@@ -194,6 +193,7 @@ def test_the_dlx_command_counts_as_the_reference(algorithm, case):
 @pytest.fixture(scope="module")
 def client():
     from starlette.testclient import TestClient
+
     from sudoku.web.app import create_app
     from sudoku.web.service import Settings
     with TestClient(create_app(Settings(workers=2), warm_up=False)) as c:

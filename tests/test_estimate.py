@@ -5,12 +5,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from dlx import ExactCover
-from dlx.services.estimate import Estimate, probe_figures
 from dlx.problems.langford import langford
 from dlx.problems.queens import queens
+from dlx.services.estimate import Estimate, probe_figures
 
-from test_jobs import problems
 from arrays import links_of
+from test_jobs import problems
 
 
 def truth(problem, given=(), mrv_cutoff=0):

@@ -9,7 +9,6 @@ from hypothesis import HealthCheck, given, settings
 
 from dlx import ExactCover, dumps, loads
 from dlx.cli import main
-from dlx import formats
 
 from test_xcc import colored_problems
 

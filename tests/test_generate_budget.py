@@ -182,7 +182,6 @@ def test_generate_answers_stopped_at_its_time_budget(client):
 
 
 def test_rate_answers_stopped_at_its_time_budget(client, monkeypatch):
-    from sudoku.web import service
     answer = client.post("/api/rate", json={"puzzle": ESCARGOT,
                                             "time_limit": 0.000001})
     assert answer.status_code == 200, answer.text
@@ -267,9 +266,9 @@ def _wait_for(url, ok, timeout):
 
 def test_abandoned_generators_free_the_workers_of_a_real_server():
     pytest.importorskip("uvicorn")
-    from web_server import live_server
-
     from sudoku.web.service import Settings
+
+    from web_server import live_server
     extreme = {"difficulty": "extreme", "seed": 1}
     with live_server(Settings(workers=2, time_limit=5)) as url:
         host, port = url.split("//")[1].rstrip("/").split(":")

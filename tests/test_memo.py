@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import BudgetExhausted, ExactCover, Interrupted, Stats
 from dlx.engines import memo as memo_engine
-from dlx.services import memo as memo_count
 from dlx.kernels import memo as M
+from dlx.services import memo as memo_count
 from dlx.services.memo import MemoStats
 
 from reference import domino_tilings, exact_covers

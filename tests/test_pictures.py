@@ -5,8 +5,8 @@ is installed) look like the committed reference picture."""
 import shutil
 import struct
 import subprocess
-import zlib
 import xml.etree.ElementTree as ET
+import zlib
 from pathlib import Path
 
 import pytest

@@ -7,10 +7,16 @@ from pathlib import Path
 import pytest
 
 from dlx.problems.lattice import CUBIC, HEXAGONAL, SQUARE, TRIANGULAR
-from dlx.problems.polycube import (Polycube, parse_box, parse_pieces,
-                                   piece_set, polycube)
 from dlx.problems.planar import Polyhex, Polyiamond, parse_board
+from dlx.problems.polycube import (
+    Polycube,
+    parse_box,
+    parse_pieces,
+    piece_set,
+    polycube,
+)
 from dlx.problems.polyomino import Polyomino
+
 from reference import is_exact_cover
 
 DATA = Path(__file__).parent / "data"

@@ -6,9 +6,18 @@ from pathlib import Path
 import pytest
 
 from dlx.problems import debruijn, langford, polyomino, queens, rooks
-from dlx.problems.polyomino import (Polyomino, free_polyominoes, normalize,
-                                    orientations, parse_board, parse_shapes,
-                                    piece_set, render, tiling_of)
+from dlx.problems.polyomino import (
+    Polyomino,
+    free_polyominoes,
+    normalize,
+    orientations,
+    parse_board,
+    parse_shapes,
+    piece_set,
+    render,
+    tiling_of,
+)
+
 from reference import is_exact_cover
 
 DATA = Path(__file__).parent / "data"

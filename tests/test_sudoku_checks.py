@@ -9,8 +9,14 @@ from hypothesis import given, settings, strategies as st
 
 import sudoku
 from sudoku import parse
-from sudoku.grid import (InvalidPuzzle, cells_conflict, conflict_message,
-                         conflicts, has_conflict, is_valid_solution)
+from sudoku.grid import (
+    InvalidPuzzle,
+    cells_conflict,
+    conflict_message,
+    conflicts,
+    has_conflict,
+    is_valid_solution,
+)
 
 BOXES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (3, 4), (4, 3)]
 

@@ -102,7 +102,7 @@ def test_pretty_grids_separated_by_blank_lines(capsys, tmp_path):
 
 def test_grids_without_blank_lines_and_mixed_with_lines(capsys, tmp_path):
     path = tmp_path / "mixed.txt"
-    rows = lambda p: "\n".join(p[k:k + 9] for k in range(0, 81, 9))  # noqa
+    rows = lambda p: "\n".join(p[k:k + 9] for k in range(0, 81, 9))
     path.write_text(f"{TOP[0]}\n{rows(TOP[1])}\n{rows(TOP[2])}\n{TOP[3]}\n")
     code, out, err = run(capsys, "solve", path, "--format", "line", "-q")
     assert code == 0
@@ -282,6 +282,7 @@ def test_long_invalid_input_is_echoed_cut(capsys, tmp_path, monkeypatch):
 def test_lines_longer_than_the_limit_are_skipped_whole(monkeypatch, text,
                                                        lines):
     import io
+
     from sudoku import reader
     monkeypatch.setattr(reader, "MAX_LINE", 8)
     assert list(reader.read_lines(io.StringIO(text))) == lines

@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 
 import sudoku
-from sudoku import generator as G
-from sudoku import rating as R
-from sudoku import InvalidPuzzle, InvalidVariant
+from sudoku import InvalidPuzzle, InvalidVariant, generator as G, rating as R
+
 from test_sudoku_variants import keeps_rules
 
 DATA = Path(__file__).parent / "data"

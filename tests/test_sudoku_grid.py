@@ -2,8 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import sudoku
 from sudoku import InvalidPuzzle, parse
@@ -365,6 +364,6 @@ def test_nested_lists_of_the_wrong_shape_name_the_row():
                                             " expected 4"):
         parse(rows)
     wide = np.array([[1, 2**70, 0], [0, 0, 0]], dtype=object)
-    with pytest.raises(InvalidPuzzle, match="must hold integers|must be "
-                                            "square"):
+    with pytest.raises(InvalidPuzzle, match=r"must hold integers|must be "
+                                            r"square"):
         parse(wide)

@@ -6,8 +6,14 @@ import pytest
 import sudoku
 from dlx import BudgetExhausted
 from sudoku import InvalidPuzzle
-from sudoku.solver import (STATUSES, decode, given_options, option_items,
-                           search_stack, solve_cells)
+from sudoku.solver import (
+    STATUSES,
+    decode,
+    given_options,
+    option_items,
+    search_stack,
+    solve_cells,
+)
 
 FOUR = "1234341221434321"
 

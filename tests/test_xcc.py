@@ -12,16 +12,20 @@ from dlx import ExactCover
 from dlx.engines import COLORS, EXACT, MULTIPLICITIES
 from dlx.engines.bounds import DLX3
 from dlx.engines.cells import Cells
-from dlx.engines.cells_bounds import SSMCC as SSMCCEngine, McCells, McRun
+from dlx.engines.cells_bounds import SSMCC as SSMCCEngine, McRun
 from dlx.engines.colors import kernel_arrays as dlx2_arrays
 from dlx.formats import load
-from dlx.kernels import cells_colors as CC, colors as C, multiplicities as M
-from dlx.kernels import cells_multiplicities as MC
-from dlx.kernels import links as K
+from dlx.kernels import (
+    cells_colors as CC,
+    cells_multiplicities as MC,
+    colors as C,
+    links as K,
+    multiplicities as M,
+)
 
+from arrays import links_of
 from reference import generalized_covers
 from test_cells import CellsRun as CellsDriver, same_sets
-from arrays import links_of
 
 KERNELS = {EXACT: K, COLORS: C, MULTIPLICITIES: M}
 
@@ -450,7 +454,7 @@ def queens_with_bounds(n, k):
     cols = [f"c{j}" for j in range(n)]
     diagonals = [f"{d}{s}" for d in "ab" for s in range(2 * n - 1)]
     p = ExactCover(rows + cols, diagonals,
-                   bounds={x: k for x in rows + cols})
+                   bounds=dict.fromkeys(rows + cols, k))
     for i in range(n):
         for j in range(n):
             p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{n - 1 - i + j}"])
@@ -513,7 +517,7 @@ def test_colored_queens_count_as_queens(kind):
 def test_two_per_row_and_column_without_diagonals(n, k, count, kind):
     # k rooks per row and column: OEIS A001499 (k = 2): 1, 6, 90, 2040.
     lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
-    p = ExactCover(lines, bounds={x: (k, k) for x in lines})
+    p = ExactCover(lines, bounds=dict.fromkeys(lines, (k, k)))
     for i in range(n):
         for j in range(n):
             p.add_option([f"r{i}", f"c{j}"])
@@ -937,6 +941,7 @@ def test_ssmcc_starts_with_optionless_items_inactive():
 def test_ctrl_c_stops_every_kind_of_ssmcc_run_at_once(run):
     from dlx import Interrupted
     from dlx.problems import rooks
+
     from test_search import interrupt_after
     run(rooks.rooks(6, 2))  # compile outside the timing, threads too
     p = rooks.rooks(8, 2)  # 187,530,840 solutions: minutes of search

@@ -10,10 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import dlx
-from dlx import BudgetExhausted, ExactCover, Interrupted, ZDD
+from dlx import ZDD, BudgetExhausted, ExactCover, Interrupted
 from dlx.engines import memo as memo_engine
-from dlx.services import memo as memo_count
-from dlx.services import zdd as Z
+from dlx.services import memo as memo_count, zdd as Z
 
 from reference import exact_covers, generalized_covers
 from test_engine import small_problems, toy
@@ -400,7 +399,7 @@ def test_best_and_worst_by_weights():
     all_w = sorted(sum(horizontal[k] for k in s) for s in z)
     assert [w for w, _ in z.best(36, horizontal)] == all_w
     assert [w for w, _ in z.worst(5, horizontal)] == all_w[::-1][:5]
-    assert z.best(3, {k: 0.5 for k in range(len(p))})[0][0] == 4.0
+    assert z.best(3, dict.fromkeys(range(len(p)), 0.5))[0][0] == 4.0
     with pytest.raises(ValueError, match="no weight for option"):
         z.best(1, [1, 2])
     with pytest.raises(ValueError, match="not a number"):

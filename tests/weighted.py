@@ -28,7 +28,7 @@ def weighted_pentominoes() -> ExactCover:
     return weighted
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def seconds_to_prove() -> float:
     """Wall-clock seconds of ``best(2)`` in one serial search here (the
     kernels compiled beforehand, so only the search is timed)."""

@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_search import interrupt_after  # noqa: E402
+from dlx import Interrupted
+from dlx.problems.queens import queens
+from dlx.problems.rooks import rooks
 
-from dlx import Interrupted  # noqa: E402
-from dlx.problems.queens import queens  # noqa: E402
-from dlx.problems.rooks import rooks  # noqa: E402
+from test_search import interrupt_after
 
 RUNS = {
     "count": lambda p, a: p.count(algorithm=a),

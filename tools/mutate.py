@@ -264,7 +264,7 @@ def _unannotated(tree):
     return tree
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _annotation_ids(func) -> set[int]:
     ids = set()
     for node in ast.walk(func):
@@ -414,14 +414,15 @@ def run_one(path: str, mutant: Mutant, tests: list[str],
 def warm_up() -> None:
     """Import everything and compile (or load) the kernels once, so that
     each forked child starts warm."""
+    import hypothesis  # noqa: F401
     import numpy  # noqa: F401
     import pytest  # noqa: F401
-    import hypothesis  # noqa: F401
+
     import dlx
+    import dlx.cli
     import sudoku
-    import dlx.cli  # noqa: F401
-    import sudoku.cli  # noqa: F401
-    import sudoku.reader  # noqa: F401
+    import sudoku.cli
+    import sudoku.reader
     from dlx.problems import polyomino  # noqa: F401
     p = dlx.ExactCover("ab")
     p.add_options(["a", "b"])

@@ -131,7 +131,7 @@ class BitsArrays:
         self.subsets = subsets
 
     @classmethod
-    def of(cls, problem, subsets: bool = False) -> "BitsArrays":
+    def of(cls, problem, subsets: bool = False) -> BitsArrays:
         """The arrays of an ``ExactCover`` (from its ``structure()``)."""
         s = problem.structure()
         return cls(s.nitems, s.nprimary, s.members, s.sizes, subsets)

@@ -29,10 +29,17 @@ import time
 
 import numpy as np
 
-from ..kernels import build as B
-from ..kernels import cells as C
-from .base import (COLORS, EXACT, NO_LIMIT, OUT_OF_NODES, Engine, JobResult,
-                   Run, Top)
+from ..kernels import build as B, cells as C
+from .base import (
+    COLORS,
+    EXACT,
+    NO_LIMIT,
+    OUT_OF_NODES,
+    Engine,
+    JobResult,
+    Run,
+    Top,
+)
 from .links import NodeOptions, check_nodes, kernel_rows, option_numbers
 from .threads import batch_chunks, flat_paths, run_tasks
 
@@ -82,7 +89,7 @@ class Cells:
 
     @classmethod
     def from_csr(cls, csr, head: int | None = None,
-                 width: int | None = None) -> "Cells":
+                 width: int | None = None) -> Cells:
         """Build from a problem's ``csr()`` (its colors included)."""
         cells = cls.__new__(cls)
         cells._build(csr.nitems, csr.nprimary, csr.indptr, csr.indices, 1,

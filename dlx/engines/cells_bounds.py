@@ -48,7 +48,7 @@ class McCells:
                           colors=colors, width=3), bounds, len(sizes))
 
     @classmethod
-    def from_csr(cls, csr) -> "McCells":
+    def from_csr(cls, csr) -> McCells:
         """Build from a problem's ``csr()`` (its colors and bounds)."""
         cells = cls.__new__(cls)
         cells._build(Cells.from_csr(csr, head=M.HEAD, width=3), csr.bounds,

@@ -18,8 +18,7 @@ import time
 import numpy as np
 
 from ..kernels import colors as C
-from .base import (COLORS, NO_LIMIT, OUT_OF_NODES, Engine, JobResult, Run,
-                   Top)
+from .base import COLORS, NO_LIMIT, OUT_OF_NODES, Engine, JobResult, Run, Top
 from .links import Links, option_numbers, run_batch
 from .threads import flat_paths
 

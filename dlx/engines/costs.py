@@ -27,8 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import costs as K
-from .base import (COLORS, EXACT, MULTIPLICITIES, Engine, Run, Top,
-                   Unsupported)
+from .base import COLORS, EXACT, MULTIPLICITIES, Engine, Run, Top, Unsupported
 from .bounds import Bounded
 from .links import Links
 
@@ -112,7 +111,7 @@ class CostArrays:
                              "taxes (DLX5 sums 64-bit costs)")
 
     @classmethod
-    def of(cls, problem) -> "CostArrays":
+    def of(cls, problem) -> CostArrays:
         """The arrays of ``problem`` (an ``ExactCover``)."""
         if problem.kind == MULTIPLICITIES:
             raise Unsupported("DLX5 takes no bounds: BoundedCostsEngine "

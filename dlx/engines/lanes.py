@@ -221,7 +221,7 @@ class LaneArrays:
         self.subset_depth = int(subset_depth)
 
     @classmethod
-    def of(cls, problem, **options) -> "LaneArrays":
+    def of(cls, problem, **options) -> LaneArrays:
         """The arrays of an ``ExactCover`` (from its ``structure()``)."""
         s = problem.structure()
         return cls(s.nitems, s.nprimary, s.members, s.sizes, **options)

@@ -19,10 +19,8 @@ import time
 
 import numpy as np
 
-from ..kernels import build as B
-from ..kernels import links as K
-from .base import (EXACT, NO_LIMIT, OUT_OF_NODES, Engine, JobResult, Run,
-                   Top)
+from ..kernels import build as B, links as K
+from .base import EXACT, NO_LIMIT, OUT_OF_NODES, Engine, JobResult, Run, Top
 from .threads import batch_chunks, flat_paths, run_tasks
 
 
@@ -122,7 +120,7 @@ class Links:
         self._build(nitems, nprimary, indptr, np.asarray(members), 0, colors)
 
     @classmethod
-    def from_csr(cls, csr) -> "Links":
+    def from_csr(cls, csr) -> Links:
         """Build from a problem's ``csr()`` (its colors included)."""
         links = cls.__new__(cls)
         links._build(csr.nitems, csr.nprimary, csr.indptr, csr.indices, 1,

@@ -15,11 +15,12 @@ import math
 
 import numpy as np
 
-from ..kernels import colors as C
-from ..kernels import memo as M
+from ..kernels import colors as C, memo as M
 from .base import COLORS, EXACT, EXHAUSTED, OUT_OF_NODES, Engine, Run
-from .colors import commit_givens as commit_colored
-from .colors import load_kernels as load_colors_kernels
+from .colors import (
+    commit_givens as commit_colored,
+    load_kernels as load_colors_kernels,
+)
 from .links import Links, commit_givens, load_kernels
 
 #: The table's default size limit: 256 MiB.

@@ -12,8 +12,10 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import (
+    ThreadPoolExecutor,
+    TimeoutError as FutureTimeout,
+)
 
 import numpy as np
 

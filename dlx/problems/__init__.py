@@ -29,8 +29,17 @@ picture.  The submodules are exported as modules (``queens.queens(8)``):
 their main functions share their names.
 """
 
-from . import (debruijn, langford, planar, polycube, polyomino, queens,
-               rooks, tiling, timetable)
+from . import (
+               debruijn,
+               langford,
+               planar,
+               polycube,
+               polyomino,
+               queens,
+               rooks,
+               tiling,
+               timetable,
+)
 from .planar import Polyhex, Polyiamond
 from .polycube import Polycube
 from .polyomino import Polyomino

@@ -21,8 +21,8 @@ OEIS A016031 for k = 2 (1, 1, 2, 16, 2048, 67108864).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from math import factorial
-from typing import Sequence
 
 from ..problem import ExactCover
 from ..shorten import shorten

@@ -16,7 +16,7 @@ Solutions exist only for n = 0 or 3 (mod 4).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..problem import ExactCover
 from ..shorten import shorten

@@ -26,8 +26,8 @@ their normal forms are equal.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 Cell = tuple[int, ...]
 Shape = tuple[Cell, ...]

@@ -54,16 +54,23 @@ agree.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 import weakref
+from collections.abc import (
+    Callable,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from fractions import Fraction
 
+from ..draw import colour, tiling_svg
 from ..problem import ExactCover, Stats
 from ..services.search import Interrupted
-from ..draw import colour, tiling_svg
-from .lattice import Cell, Lattice, Shape
 from ..shorten import shorten
+from .lattice import Cell, Lattice, Shape
 
 __all__ = ["Packing", "Symmetry", "Placement", "Tiling", "cell_namer",
            "copies_from", "DIGITS"]
@@ -145,9 +152,9 @@ def cell_namer(board: frozenset, letters: str
 def copies_from(copies, names) -> dict[str, int]:
     """How many times each piece is used, from an int or a mapping."""
     if isinstance(copies, int) and not isinstance(copies, bool):
-        counts = {name: copies for name in names}
+        counts = dict.fromkeys(names, copies)
     elif isinstance(copies, Mapping):
-        counts = {name: 1 for name in names}
+        counts = dict.fromkeys(names, 1)
         for name, k in copies.items():
             if name not in counts:
                 raise ValueError(f"copies: no piece named {shorten(name)}")

@@ -34,13 +34,13 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..problem import ExactCover
+from ..shorten import shorten
 from .lattice import HEXAGONAL, TRIANGULAR, Cell, Lattice, Shape
 from .packing import Packing, Placement, Tiling, copies_from
 from .polyomino import piece_letters
-from ..shorten import shorten
 
 __all__ = ["Polyiamond", "Polyhex", "polyiamond", "polyhex", "parse_board",
            "piece_set", "render", "IAMOND_SETS", "HEX_SETS"]

@@ -43,14 +43,14 @@ Piece sets:
 from __future__ import annotations
 
 import re
-from typing import Collection, Iterable, Union
+from collections.abc import Collection, Iterable
 
 from ..formats import text_lines
 from ..problem import ExactCover
+from ..shorten import shorten
 from .lattice import CUBIC, Cell, Shape
 from .packing import Packing, Placement, Tiling, copies_from
 from .polyomino import piece_letters, piece_set as polyomino_set
-from ..shorten import shorten
 
 __all__ = ["Polycube", "polycube", "parse_box", "parse_pieces",
            "piece_set", "render", "PIECE_SET_NAMES", "DEFAULT_BOXES"]
@@ -101,7 +101,7 @@ def _box_size(spec: str) -> tuple[int, int, int] | None:
     return rows, cols, layers
 
 
-def parse_box(spec: Union[str, Iterable[Cell]]) -> frozenset:
+def parse_box(spec: str | Iterable[Cell]) -> frozenset:
     """A board from ``"AxBxC"`` (layers x rows x columns), from layers of
     ASCII art separated by blank lines (``.`` a cell, ``#`` or a blank a
     hole), or from an iterable of ``(layer, row, col)`` cells; moved to

@@ -41,14 +41,19 @@ symmetric), so counts are exact on every board.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence, Union
+from collections.abc import Iterable, Sequence
 
 from ..formats import text_lines
 from ..problem import ExactCover
-from .lattice import SQUARE
-from .packing import DIGITS as _DIGITS
-from .packing import Packing, Placement, Symmetry, Tiling, copies_from
 from ..shorten import shorten
+from .lattice import SQUARE
+from .packing import (
+    DIGITS as _DIGITS,
+    Packing,
+    Placement,
+    Tiling,
+    copies_from,
+)
 
 __all__ = ["Polyomino", "polyomino", "tiling_of", "parse_board",
            "parse_shapes", "piece_set", "orientations", "normalize",
@@ -109,7 +114,7 @@ def _board_size(spec: str) -> tuple[int, int] | None:
     return (int(size.group(1)), int(size.group(2))) if size else None
 
 
-def parse_board(spec: Union[str, Iterable[Cell]]) -> frozenset:
+def parse_board(spec: str | Iterable[Cell]) -> frozenset:
     """A board from ``"RxC"``, from ASCII art (``.`` cell, ``#`` or blank
     hole), or from an iterable of cells; moved to start at row/col 0."""
     if not isinstance(spec, str):

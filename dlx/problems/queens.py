@@ -14,7 +14,7 @@ Every solution is counted (OEIS A000170: 1, 0, 0, 2, 10, 4, 40, 92, ...).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..problem import ExactCover
 from ..shorten import shorten

@@ -13,7 +13,7 @@ Counts: ``n!`` for k = 1; OEIS A001499 for k = 2 (1, 6, 90, 2040, 67950,
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..problem import ExactCover
 from ..shorten import shorten
@@ -38,7 +38,7 @@ def rooks(n: int, k: int) -> ExactCover:
         raise ValueError(f"an {n} x {n} board makes {n * n:,} options; at "
                          f"most {MAX_OPTIONS:,} are supported")
     lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
-    problem = ExactCover(lines, bounds={x: (k, k) for x in lines})
+    problem = ExactCover(lines, bounds=dict.fromkeys(lines, (k, k)))
     for i in range(n):
         for j in range(n):
             problem.add_option([f"r{i}", f"c{j}"])

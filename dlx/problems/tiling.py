@@ -24,13 +24,18 @@ one option: a tiling is a partition of the board into piece shapes.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..problem import ExactCover
-from .packing import cell_namer
-from .polyomino import (cell_of, pieces_from, free_polyominoes,
-                        orientations, parse_board)
 from ..shorten import shorten
+from .packing import cell_namer
+from .polyomino import (
+    cell_of,
+    free_polyominoes,
+    orientations,
+    parse_board,
+    pieces_from,
+)
 
 __all__ = ["tiling", "pieces", "render", "PIECE_SETS"]
 

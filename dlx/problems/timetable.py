@@ -25,7 +25,7 @@ tue  lab   algebra
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..problem import ExactCover
 
@@ -49,7 +49,7 @@ def timetable(exams: Mapping[str, Iterable[str]],
     no room or student booked twice at a slot; each option costs its
     room's cost plus its slot's."""
     if not isinstance(slots, Mapping):
-        slots = {slot: 0 for slot in slots}
+        slots = dict.fromkeys(slots, 0)
     slot_names = [_name(s, "slot") for s in slots]
     room_names = [_name(r, "room") for r in rooms]
     students = {e: sorted({_name(s, "student") for s in who})

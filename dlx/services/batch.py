@@ -16,8 +16,15 @@ import numpy as np
 from ..engines import engine_for, refuse
 from ..engines.base import NO_LIMIT
 from ..shorten import shorten
-from .search import (BudgetExhausted, Interrupted, Stats, seconds,
-                     stop_event, thread_count, whole_number)
+from .search import (
+    BudgetExhausted,
+    Interrupted,
+    Stats,
+    seconds,
+    stop_event,
+    thread_count,
+    whole_number,
+)
 
 __all__ = ["BatchResult", "solve_batch"]
 

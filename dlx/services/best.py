@@ -56,8 +56,9 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -65,11 +66,22 @@ from ..engines import BY_NAME, Unsupported, engine_for, refuse
 from ..engines.base import EXHAUSTED, NO_LIMIT
 from ..engines.threads import run_tasks
 from . import search
-from .pool import (Payload, dask_client, executor_workers, problem_for,
-                   process_pool, stop_pool)
+from .pool import (
+    Payload,
+    dask_client,
+    executor_workers,
+    problem_for,
+    process_pool,
+    stop_pool,
+)
 from .progress import Progress, progress_bar, slice_progress
-from .search import (BudgetExhausted, Interrupted, Stats, thread_count,
-                     whole_number)
+from .search import (
+    BudgetExhausted,
+    Interrupted,
+    Stats,
+    thread_count,
+    whole_number,
+)
 from .split import JOBS_PER_WORKER, MIN_JOBS, problem_digest, split
 
 __all__ = ["best", "Cheapest", "BestResult", "best_jobs", "WAYS", "TAKES",

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 import os
 
-from ..shorten import shorten
 from ..engines.base import JobResult
+from ..shorten import shorten
 
 __all__ = ["Checkpoint", "CheckpointError"]
 

@@ -20,17 +20,32 @@ import collections
 import concurrent.futures as cf
 import os
 import time
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from ..engines import BY_NAME
 from ..engines.base import NO_LIMIT, JobResult
 from .checkpoint import Checkpoint
-from .pool import (Payload, dask_client, executor_workers, process_pool,
-                   run_jobs, run_piece, stop_pool)
+from .pool import (
+    Payload,
+    dask_client,
+    executor_workers,
+    process_pool,
+    run_jobs,
+    run_piece,
+    stop_pool,
+)
 from .progress import Progress, progress_bar, slice_progress
 from .search import BudgetExhausted, Interrupted, Stats, run, whole_number
-from .split import (JOBS_PER_WORKER, MIN_JOBS, Job, Split, problem_digest,
-                    split, splitting_engine)
+from .split import (
+    JOBS_PER_WORKER,
+    MIN_JOBS,
+    Job,
+    Split,
+    problem_digest,
+    split,
+    splitting_engine,
+)
 
 __all__ = ["count", "job_budget", "SERIAL_PROBE_NODES"]
 

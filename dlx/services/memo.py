@@ -14,8 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engines import refuse
-from ..engines.memo import (CHOICE_RULES, DEFAULT_MEMO_BYTES, LIMB_BITS,
-                            Memo, NotWorthIt)
+from ..engines.memo import (
+    CHOICE_RULES,
+    DEFAULT_MEMO_BYTES,
+    LIMB_BITS,
+    Memo,
+    NotWorthIt,
+)
 from ..kernels import memo as M
 from ..shorten import shorten
 from . import search

@@ -42,14 +42,15 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
-from ..shorten import shorten
 from ..engines.base import EXACT
 from ..kernels import reduce as K
+from ..shorten import shorten
 from .search import BudgetExhausted, seconds as check_seconds, whole_number
 
 __all__ = ["Reduction", "RULES", "DLX_PRE_RULES", "reduce", "round_work",

@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from typing import Literal, overload
 
 import numpy as np
-from ..shorten import shorten
 
 from ..engines.base import EXHAUSTED, NO_LIMIT, OUT_OF_NODES, PAUSED
 from ..engines.threads import ctrl_c_noted
+from ..shorten import shorten
 
 __all__ = ["BudgetExhausted", "Interrupted", "Stats", "Slicer", "run",
            "finish_split", "whole_number", "seconds", "stop_event",
@@ -67,7 +67,7 @@ class BudgetExhausted(RuntimeError):
     best: list
     proven: bool
 
-    def __init__(self, message: str, count: int, stats: "Stats"):
+    def __init__(self, message: str, count: int, stats: Stats):
         super().__init__(message)
         self.count = count
         self.stats = stats
@@ -84,7 +84,7 @@ class Interrupted(KeyboardInterrupt):
     best: list  # as for BudgetExhausted
     proven: bool
 
-    def __init__(self, count: int, stats: "Stats"):
+    def __init__(self, count: int, stats: Stats):
         super().__init__(f"interrupted with {count} solution(s) found")
         self.count = count
         self.stats = stats

@@ -29,8 +29,8 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numpy as np
 

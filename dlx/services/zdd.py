@@ -44,15 +44,16 @@ import heapq
 import os
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Any, Iterator, Union
+from typing import IO, Any, Union
 
 import numpy as np
 
 from ..engines import refuse
 from ..kernels import memo as M
-from . import memo, search
 from ..shorten import shorten
+from . import memo, search
 from .search import BudgetExhausted
 
 __all__ = ["ZDD", "ZddStats", "build", "DEFAULT_ZDD_BYTES"]
@@ -337,7 +338,7 @@ class ZDD:
             chunks(file)
 
     @classmethod
-    def read(cls, file: PathOrFile, problem=None) -> "ZDD":
+    def read(cls, file: PathOrFile, problem=None) -> ZDD:
         """A diagram from ZDDREAD text (``write``'s or DLX6's), reduced as
         it is read: duplicate nodes become one, a node whose ``hi`` is the
         0 sink is its ``lo``, nodes the root does not reach are dropped.

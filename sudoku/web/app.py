@@ -24,10 +24,10 @@ import asyncio
 import json
 import logging
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Callable
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException

@@ -28,21 +28,24 @@ from types import SimpleNamespace
 import numpy as np
 
 from dlx import BudgetExhausted, DLXFormatError, ExactCover, loads
-from dlx.problems import langford as langford_builder
-from dlx.problems import queens as queens_builder
+from dlx.problems import langford as langford_builder, queens as queens_builder
 from dlx.problems.polyomino import Polyomino, piece_set
 from dlx.shorten import shorten
 
 from ..budget import Stopped
 from ..encode import RULES, Variant, as_variant, clash_message
-from ..generator import GenerationFailed
-from ..generator import generate as make_puzzle
-from ..grid import (ALPHABET, FORMATS, Grid, InvalidPuzzle,
-                    conflict_message, conflicts, parse)
-from ..rating import LEVELS
-from ..rating import rate as rate_puzzle
-from ..solver import (MRV_CUTOFF, STATUSES, Symmetry,
-                      given_options, problem_for)
+from ..generator import GenerationFailed, generate as make_puzzle
+from ..grid import (
+    ALPHABET,
+    FORMATS,
+    Grid,
+    InvalidPuzzle,
+    conflict_message,
+    conflicts,
+    parse,
+)
+from ..rating import LEVELS, rate as rate_puzzle
+from ..solver import MRV_CUTOFF, STATUSES, Symmetry, given_options, problem_for
 
 
 # -- settings and errors -------------------------------------------------------
