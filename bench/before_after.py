@@ -22,28 +22,47 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data",
-                                       "exactcover"))
+SHARED = os.path.normpath(
+    os.path.join(HERE, "..", "..", "shared", "data", "exactcover")
+)
 
 # (name, python expression building the problem in the tree under test,
 # how to count it: "links", "cells", "memo", or "batch" for a file of
 # Sudoku puzzles)
 PROBLEMS = [
-    ("queens 13", "__import__('dlx.problems.queens', fromlist=['q'])"
-                  ".queens(13)", "links"),
-    ("langford 12 (half)", "__import__('dlx.problems.langford', "
-                           "fromlist=['l']).langford(12)", "links"),
-    ("langford 12 (half), cells", "__import__('dlx.problems.langford', "
-                                  "fromlist=['l']).langford(12)", "cells"),
-    ("pentominoes 6x10 (X quarter)",
-     "__import__('dlx.problems.polyomino', fromlist=['p'])"
-     ".Polyomino('6x10').distinct_problem()", "links"),
-    ("pentominoes 6x10 (X quarter), cells",
-     "__import__('dlx.problems.polyomino', fromlist=['p'])"
-     ".Polyomino('6x10').distinct_problem()", "cells"),
+    (
+        "queens 13",
+        "__import__('dlx.problems.queens', fromlist=['q']).queens(13)",
+        "links",
+    ),
+    (
+        "langford 12 (half)",
+        "__import__('dlx.problems.langford', fromlist=['l']).langford(12)",
+        "links",
+    ),
+    (
+        "langford 12 (half), cells",
+        "__import__('dlx.problems.langford', fromlist=['l']).langford(12)",
+        "cells",
+    ),
+    (
+        "pentominoes 6x10 (X quarter)",
+        "__import__('dlx.problems.polyomino', fromlist=['p'])"
+        ".Polyomino('6x10').distinct_problem()",
+        "links",
+    ),
+    (
+        "pentominoes 6x10 (X quarter), cells",
+        "__import__('dlx.problems.polyomino', fromlist=['p'])"
+        ".Polyomino('6x10').distinct_problem()",
+        "cells",
+    ),
     ("sudoku grids 4x4 x 200", "GRIDS", "links"),
-    ("dominoes 10x10, memo", "__import__('dlx.problems.tiling', "
-                             "fromlist=['t']).tiling('10x10')", "memo"),
+    (
+        "dominoes 10x10, memo",
+        "__import__('dlx.problems.tiling', fromlist=['t']).tiling('10x10')",
+        "memo",
+    ),
     ("sudoku top95, batch", "top95.txt", "batch"),
     ("sudoku 17clue x 2000, batch", "17clue.txt", "batch"),
 ]
@@ -96,22 +115,28 @@ print(json.dumps(result))
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("base")
-    parser.add_argument("ours", nargs="?",
-                        default=os.path.normpath(os.path.join(HERE, "..")))
+    parser.add_argument(
+        "ours", nargs="?", default=os.path.normpath(os.path.join(HERE, ".."))
+    )
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
-    grids = os.path.join(HERE, "..", "tests", "data", "dlx1",
-                         "sudoku-grids-4x4.dlx")
-    puzzles = os.path.normpath(os.path.join(HERE, "..", "..", "shared",
-                                            "data", "sudoku"))
+    grids = os.path.join(
+        HERE, "..", "tests", "data", "dlx1", "sudoku-grids-4x4.dlx"
+    )
+    puzzles = os.path.normpath(
+        os.path.join(HERE, "..", "..", "shared", "data", "sudoku")
+    )
     spec = json.dumps(PROBLEMS)
     best: dict = {"base": {}, "ours": {}}
     for _ in range(args.rounds):
         for label, tree in (("base", args.base), ("ours", args.ours)):
             out = subprocess.run(
                 [sys.executable, "-c", CHILD, tree, spec, grids, puzzles],
-                check=True, capture_output=True, text=True,
-                env=dict(os.environ, PYTHONPATH=tree)).stdout
+                check=True,
+                capture_output=True,
+                text=True,
+                env=dict(os.environ, PYTHONPATH=tree),
+            ).stdout
             for name, (t, *work) in json.loads(out).items():
                 old = best[label].get(name)
                 if old is not None and old[1:] != work:

@@ -67,8 +67,9 @@ def planted(noptions: int, seed: int = 1):
     picks = rng.integers(0, GROUP_SIZE, (rest, k), dtype=np.uint8)
     redraw = np.arange(rest)
     while len(redraw):
-        picks[redraw] = rng.integers(0, GROUP_SIZE, (len(redraw), k),
-                                     dtype=np.uint8)
+        picks[redraw] = rng.integers(
+            0, GROUP_SIZE, (len(redraw), k), dtype=np.uint8
+        )
         sub = picks[redraw]
         repeats = np.zeros(len(redraw), bool)
         for a in range(k):
@@ -76,17 +77,21 @@ def planted(noptions: int, seed: int = 1):
                 repeats |= sub[:, a] == sub[:, b]
         redraw = redraw[repeats]
     options = np.empty((noptions, k), dtype)
-    options[:len(plant)] = plant
-    options[len(plant):] = picks
+    options[: len(plant)] = plant
+    options[len(plant) :] = picks
     del picks
     group = rng.integers(0, GROUPS, rest).astype(dtype)
     group *= GROUP_SIZE
-    options[len(plant):] += group[:, None]
+    options[len(plant) :] += group[:, None]
     del group
     options = options[rng.permutation(noptions)]
     indices = options.reshape(-1)
-    indptr = np.arange(0, noptions * k + 1, k,
-                       dtype=np.int32 if noptions * k < 2**31 else np.int64)
+    indptr = np.arange(
+        0,
+        noptions * k + 1,
+        k,
+        dtype=np.int32 if noptions * k < 2**31 else np.int64,
+    )
     return indptr, indices, nitems
 
 
@@ -99,7 +104,7 @@ def write_dlx(path: str, noptions: int) -> None:
         f.write(" ".join(names.tolist()) + "\n")
         rows = names[indices].reshape(-1, OPTION_SIZE)
         for lo in range(0, len(rows), 100_000):
-            chunk = rows[lo:lo + 100_000]
+            chunk = rows[lo : lo + 100_000]
             f.write("\n".join(" ".join(r) for r in chunk.tolist()) + "\n")
 
 
@@ -159,12 +164,25 @@ print(json.dumps(out))
 """
 
 
-def child(tree: str, how: str, n: int, path: str = "",
-          traced: bool = False) -> dict:
+def child(
+    tree: str, how: str, n: int, path: str = "", traced: bool = False
+) -> dict:
     result = subprocess.run(
-        [sys.executable, "-c", CHILD, tree, HERE, how, str(n), path,
-         "bytes" if traced else "time"],
-        capture_output=True, text=True, check=False)
+        [
+            sys.executable,
+            "-c",
+            CHILD,
+            tree,
+            HERE,
+            how,
+            str(n),
+            path,
+            "bytes" if traced else "time",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if result.returncode:
         raise RuntimeError(f"{how} {n} in {tree}: {result.stderr}")
     return json.loads(result.stdout)
@@ -180,21 +198,30 @@ def measured(tree: str, how: str, n: int, path: str = "") -> dict:
 
 def row(label: str, tree: str, r: dict) -> str:
     mb = 1 << 20
-    return (f"| {label} | {tree} | {r['options']:,} | "
-            f"{r['model_seconds']:.2f} | {r['solve_seconds']:.2f} | "
-            f"{r['total']:.2f} | {r['peak'] / mb:,.0f} | "
-            f"{r['model'] / r['options']:.0f} | "
-            f"{r['peak'] / r['options']:.0f} |")
+    return (
+        f"| {label} | {tree} | {r['options']:,} | "
+        f"{r['model_seconds']:.2f} | {r['solve_seconds']:.2f} | "
+        f"{r['total']:.2f} | {r['peak'] / mb:,.0f} | "
+        f"{r['model'] / r['options']:.0f} | "
+        f"{r['peak'] / r['options']:.0f} |"
+    )
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--base", help="the tree before the compact model")
-    parser.add_argument("--sizes", type=int, nargs="*",
-                        default=[1_000_000, 10_000_000])
-    parser.add_argument("--lists", type=int, nargs="*", default=[1_000_000],
-                        help="sizes for the old path (needs --base)")
+    parser.add_argument(
+        "--sizes", type=int, nargs="*", default=[1_000_000, 10_000_000]
+    )
+    parser.add_argument(
+        "--lists",
+        type=int,
+        nargs="*",
+        default=[1_000_000],
+        help="sizes for the old path (needs --base)",
+    )
     parser.add_argument("--file", type=int, nargs="*", default=[1_000_000])
     parser.add_argument("--out", help="append the table to this file")
     args = parser.parse_args(argv)
@@ -208,17 +235,25 @@ def main(argv=None) -> None:
             for how in ("arrays", "lists", "file"):
                 if how != "arrays" or tree == OURS:
                     child(tree, how, WARM, path)
-    lines = ["| path | tree | options | model (s) | solve (s) | total (s) "
-             "| peak (MiB) | model B/opt | peak B/opt |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| path | tree | options | model (s) | solve (s) | total (s) "
+        "| peak (MiB) | model B/opt | peak B/opt |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     if args.base:
         for n in args.lists:
-            lines.append(row("add_options (lists)", "base",
-                             measured(args.base, "lists", n)))
+            lines.append(
+                row(
+                    "add_options (lists)",
+                    "base",
+                    measured(args.base, "lists", n),
+                )
+            )
             print(lines[-1], flush=True)
     for n in args.lists:
-        lines.append(row("add_options (lists)", "ours",
-                         measured(OURS, "lists", n)))
+        lines.append(
+            row("add_options (lists)", "ours", measured(OURS, "lists", n))
+        )
         print(lines[-1], flush=True)
     for n in args.sizes:
         lines.append(row("from_arrays", "ours", measured(OURS, "arrays", n)))
@@ -228,9 +263,13 @@ def main(argv=None) -> None:
             path = os.path.join(tmp, f"planted-{n}.dlx")
             write_dlx(path, n)
             for label, tree in trees:
-                lines.append(row(f"load (file, {os.path.getsize(path) >> 20}"
-                                 f" MiB)", label,
-                                 measured(tree, "file", n, path)))
+                lines.append(
+                    row(
+                        f"load (file, {os.path.getsize(path) >> 20} MiB)",
+                        label,
+                        measured(tree, "file", n, path),
+                    )
+                )
                 print(lines[-1], flush=True)
     if args.out:
         with open(args.out, "a") as f:

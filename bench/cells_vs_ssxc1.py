@@ -47,20 +47,27 @@ FILES = {
     "sudoku-grids-6x6": "sudoku-grids-6x6.dlx",
 }
 
-TOTALS = (r"Altogether (\d+) solutions?, \d+\+\d+ mems, (\d+) updates,"
-          r" \d+ bytes, (\d+) nodes")
+TOTALS = (
+    r"Altogether (\d+) solutions?, \d+\+\d+ mems, (\d+) updates,"
+    r" \d+ bytes, (\d+) nodes"
+)
 
 
-SUDOKU = {"top95": "top95.txt", "top1465": "top1465.txt",
-          "17clue-10k": "17clue.txt", "forum_hardest": "forum_hardest.txt"}
+SUDOKU = {
+    "top95": "top95.txt",
+    "top1465": "top1465.txt",
+    "17clue-10k": "17clue.txt",
+    "forum_hardest": "forum_hardest.txt",
+}
 
 
 def knuth(binary, path):
     """Run one of Knuth's programs on ``path``: (CPU seconds, (count,
     nodes, updates))."""
     with open(path) as f, tempfile.TemporaryFile("w+") as err:
-        proc = subprocess.Popen([binary], stdin=f, stdout=subprocess.DEVNULL,
-                                stderr=err)
+        proc = subprocess.Popen(
+            [binary], stdin=f, stdout=subprocess.DEVNULL, stderr=err
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         proc.returncode = status
         err.seek(0)
@@ -85,8 +92,9 @@ def sudoku_batch(puzzles, algorithm):
     from dlx.algorithm import choose_algorithm
 
     def forced(name, problem, purpose="search"):
-        return choose_algorithm(algorithm if name == "auto" else name,
-                                problem, purpose)
+        return choose_algorithm(
+            algorithm if name == "auto" else name, problem, purpose
+        )
 
     original = dlx.problem.choose_algorithm
     dlx.problem.choose_algorithm = forced
@@ -103,17 +111,25 @@ def sudoku_batch(puzzles, algorithm):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--problems", default=None,
-                    help="comma-separated keys (default: all) of "
-                         + ", ".join(FILES))
-    ap.add_argument("--results", default=None,
-                    help="write the tables into this RESULTS.md, replacing "
-                         "their section (compare.py keeps it)")
+    ap.add_argument(
+        "--problems",
+        default=None,
+        help="comma-separated keys (default: all) of " + ", ".join(FILES),
+    )
+    ap.add_argument(
+        "--results",
+        default=None,
+        help="write the tables into this RESULTS.md, replacing "
+        "their section (compare.py keeps it)",
+    )
     args = ap.parse_args(argv)
     ssxc1 = os.environ.get("SSXC1", "/work/knuth/ssxc1")
     dlx1 = os.environ.get("DLX1", "/work/knuth/dlx1")
-    keys = (args.problems.split(",") if args.problems
-            else list(FILES) + list(SUDOKU))
+    keys = (
+        args.problems.split(",")
+        if args.problems
+        else list(FILES) + list(SUDOKU)
+    )
     from dlx import ExactCover
 
     warm = ExactCover("ab")
@@ -124,11 +140,13 @@ def main(argv=None):
     sudoku_rows = []
     load_before = os.getloadavg()
     command = "python bench/cells_vs_ssxc1.py " + " ".join(
-        argv if argv is not None else sys.argv[1:])
+        argv if argv is not None else sys.argv[1:]
+    )
     for key in keys:
         if key in SUDOKU:
-            puzzles = P.read_puzzles(os.path.join(P.SUDOKU_DIR, SUDOKU[key]),
-                                     10_000)
+            puzzles = P.read_puzzles(
+                os.path.join(P.SUDOKU_DIR, SUDOKU[key]), 10_000
+            )
             best = {}
             for algorithm in ("links", "cells"):
                 sudoku_batch(puzzles[:5], algorithm)  # warm up
@@ -137,18 +155,22 @@ def main(argv=None):
                     dt, _ = sudoku_batch(puzzles, algorithm)
                     best[algorithm] = min(dt, best.get(algorithm, dt))
             sudoku_rows.append((key, len(puzzles), best))
-            print(f"{key} ({len(puzzles)} puzzles): links "
-                  f"{best['links']:.3f} s, cells {best['cells']:.3f} s; "
-                  f"links/cells {best['links'] / best['cells']:.2f}",
-                  flush=True)
+            print(
+                f"{key} ({len(puzzles)} puzzles): links "
+                f"{best['links']:.3f} s, cells {best['cells']:.3f} s; "
+                f"links/cells {best['links'] / best['cells']:.2f}",
+                flush=True,
+            )
             continue
         path = os.path.join(P.EXACTCOVER_DIR, FILES.get(key, key + ".dlx"))
         if not os.path.exists(path):
             print(f"{key}: skipped, {path} is absent")
             continue
         problem = P.to_exact_cover(P.read_dlx(path))
-        contenders = {"cells": lambda: ours(problem, "cells"),
-                      "links": lambda: ours(problem, "links")}
+        contenders = {
+            "cells": lambda: ours(problem, "cells"),
+            "links": lambda: ours(problem, "links"),
+        }
         if os.access(ssxc1, os.X_OK):
             contenders["SSXC1"] = lambda: knuth(ssxc1, path)
         if os.access(dlx1, os.X_OK):
@@ -160,16 +182,19 @@ def main(argv=None):
                 best[name] = min(dt, best.get(name, dt))
                 work[name] = w
         if "SSXC1" in work and work["cells"] != work["SSXC1"]:
-            raise SystemExit(f"{key}: cells did {work['cells']}, SSXC1 "
-                             f"{work['SSXC1']}")
+            raise SystemExit(
+                f"{key}: cells did {work['cells']}, SSXC1 {work['SSXC1']}"
+            )
         auto = problem._algorithm("auto")
         rows.append((key, best, work, auto))
-        print(f"{key}: " + ", ".join(f"{k} {v:.3f} s" for k, v in best.items())
-              + f"; ours = {auto}; SSXC1/ours "
-              + (f"{best['SSXC1'] / best[auto]:.2f}" if "SSXC1" in best
-                 else "-")
-              + f"; links/cells {best['links'] / best['cells']:.2f}",
-              flush=True)
+        print(
+            f"{key}: "
+            + ", ".join(f"{k} {v:.3f} s" for k, v in best.items())
+            + f"; ours = {auto}; SSXC1/ours "
+            + (f"{best['SSXC1'] / best[auto]:.2f}" if "SSXC1" in best else "-")
+            + f"; links/cells {best['links'] / best['cells']:.2f}",
+            flush=True,
+        )
     load = (load_before, os.getloadavg())
     section = markdown(rows, sudoku_rows, args.rounds, command, load)
     print()
@@ -185,7 +210,7 @@ def main(argv=None):
             text = text.rstrip("\n") + "\n\n" + section
         else:
             end = text.find("\n## ", start + len(heading))
-            rest = text[end + 1:] if end >= 0 else ""
+            rest = text[end + 1 :] if end >= 0 else ""
             text = text[:start] + section + ("\n" + rest if rest else "")
         with open(args.results, "w") as f:
             f.write(text)
@@ -208,7 +233,7 @@ def markdown(rows, sudoku_rows, rounds, command, load):
         "per run reading the file (process start and input included: a "
         "few ms).  Ratios are times over ours with cells: above 1, slower "
         "than cells.  *ours* is what `count()` runs by default "
-        "(`algorithm=\"auto\"`), and *SSXC1 / ours* the target (at least "
+        '(`algorithm="auto"`), and *SSXC1 / ours* the target (at least '
         "1).  Our cells search makes exactly SSXC1's nodes and "
         "updates (checked on every run), our links search exactly "
         "DLX1's.",
@@ -216,7 +241,8 @@ def markdown(rows, sudoku_rows, rounds, command, load):
         "| problem | cells (s) | links (s) | SSXC1 (s) | DLX1 (s) | "
         "links / cells | SSXC1 / cells | DLX1 / cells | cells nodes | "
         "cells updates | links nodes | ours | SSXC1 / ours |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     if not rows:
         lines = lines[:-3]  # no counting table
     for key, best, work, auto in rows:
@@ -233,17 +259,24 @@ def markdown(rows, sudoku_rows, rounds, command, load):
             f"{t('DLX1')} | {r('links')} | {r('SSXC1')} | {r('DLX1')} | "
             f"{work['cells'][1]:,} | {work['cells'][2]:,} | "
             f"{work['links'][1]:,} | {auto} | "
-            + (f"{best['SSXC1'] / best[auto]:.2f}" if "SSXC1" in best
-               else "-") + " |")
+            + (f"{best['SSXC1'] / best[auto]:.2f}" if "SSXC1" in best else "-")
+            + " |"
+        )
     if sudoku_rows:
-        lines += ["", "Sudoku batches, `sudoku.solve_many(threads=1)` "
-                  "(uniqueness check, limit 2) with each kernel:", "",
-                  "| batch | puzzles | links (s) | cells (s) | "
-                  "links / cells |", "|---|---|---|---|---|"]
+        lines += [
+            "",
+            "Sudoku batches, `sudoku.solve_many(threads=1)` "
+            "(uniqueness check, limit 2) with each kernel:",
+            "",
+            "| batch | puzzles | links (s) | cells (s) | links / cells |",
+            "|---|---|---|---|---|",
+        ]
         for key, n, best in sudoku_rows:
-            lines.append(f"| {key} | {n} | {best['links']:.3f} | "
-                         f"{best['cells']:.3f} | "
-                         f"{best['links'] / best['cells']:.2f} |")
+            lines.append(
+                f"| {key} | {n} | {best['links']:.3f} | "
+                f"{best['cells']:.3f} | "
+                f"{best['links'] / best['cells']:.2f} |"
+            )
     return "\n".join(lines) + "\n"
 
 

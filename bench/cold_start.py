@@ -26,8 +26,10 @@ import sys
 import tempfile
 import time
 
-PUZZLE = ("4.....8.5.3..........7......2.....6.....8.4......1......."
-          "6.3.7.5..2.....1.4......")
+PUZZLE = (
+    "4.....8.5.3..........7......2.....6.....8.4......1......."
+    "6.3.7.5..2.....1.4......"
+)
 
 OURS = f"""
 import sudoku
@@ -82,12 +84,20 @@ def wall(python: str, code: str, cache_dir: str | None) -> float:
         env["NUMBA_CACHE_DIR"] = cache_dir
     t0 = time.perf_counter()
     # Run outside the work tree, as a user of the installed package would.
-    proc = subprocess.run([python, "-c", code], env=env, capture_output=True,
-                          text=True, cwd=tempfile.gettempdir())
+    proc = subprocess.run(
+        [python, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),
+    )
     dt = time.perf_counter() - t0
     if proc.returncode != 0:
-        raise RuntimeError(proc.stderr.strip().splitlines()[-1]
-                           if proc.stderr.strip() else "failed")
+        raise RuntimeError(
+            proc.stderr.strip().splitlines()[-1]
+            if proc.stderr.strip()
+            else "failed"
+        )
     return dt
 
 
@@ -101,24 +111,34 @@ def measure(python: str, code: str, reps: int) -> dict:
                 warm.append(wall(python, code, cache))
         finally:
             shutil.rmtree(cache, ignore_errors=True)
-    return {"empty": min(empty), "warm": min(warm),
-            "empty_all": empty, "warm_all": warm}
+    return {
+        "empty": min(empty),
+        "warm": min(warm),
+        "empty_all": empty,
+        "warm_all": warm,
+    }
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--python", default=sys.executable)
-    ap.add_argument("--reps", type=int, default=2,
-                    help="empty-cache runs (each followed by as many warm "
-                         "runs); the best is reported")
+    ap.add_argument(
+        "--reps",
+        type=int,
+        default=2,
+        help="empty-cache runs (each followed by as many warm "
+        "runs); the best is reported",
+    )
     ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
 
     baseline = min(wall(args.python, "pass", None) for _ in range(3))
-    numba_import = min(wall(args.python, "import numba", None)
-                       for _ in range(3))
-    print(f"python -c pass: {baseline:.2f} s; import numba: "
-          f"{numba_import:.2f} s")
+    numba_import = min(
+        wall(args.python, "import numba", None) for _ in range(3)
+    )
+    print(
+        f"python -c pass: {baseline:.2f} s; import numba: {numba_import:.2f} s"
+    )
     results = []
     for name, code in SOLVERS.items():
         try:
@@ -128,12 +148,22 @@ def main(argv=None) -> int:
             continue
         r["solver"] = name
         results.append(r)
-        print(f"{name}: empty cache {r['empty']:.2f} s, warm cache "
-              f"{r['warm']:.2f} s")
+        print(
+            f"{name}: empty cache {r['empty']:.2f} s, warm cache "
+            f"{r['warm']:.2f} s"
+        )
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"baseline": baseline, "numba_import": numba_import,
-                       "reps": args.reps, "results": results}, f, indent=1)
+            json.dump(
+                {
+                    "baseline": baseline,
+                    "numba_import": numba_import,
+                    "reps": args.reps,
+                    "results": results,
+                },
+                f,
+                indent=1,
+            )
     return 0
 
 

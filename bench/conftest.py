@@ -21,8 +21,10 @@ import peers as P  # noqa: E402
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "slow: a benchmark that runs for a minute or more "
-        "(deselect with -m 'not slow')")
+        "markers",
+        "slow: a benchmark that runs for a minute or more "
+        "(deselect with -m 'not slow')",
+    )
 
 
 def load_instance(filename):

@@ -58,18 +58,22 @@ def pento(board: str) -> ExactCover:
     problem = ExactCover(base.primary)
     for piece, *cells in base.options:
         corner = min(int(c[0], 36) + int(c[1], 36) for c in cells)
-        problem.add_option([piece, *cells],
-                           cost=(LETTERS.index(piece) + 1) * corner)
+        problem.add_option(
+            [piece, *cells], cost=(LETTERS.index(piece) + 1) * corner
+        )
     return problem
 
 
 def exams(seed=9, nexams=14, nstudents=60, nrooms=4, nslots=5, most=4):
     r = random.Random(seed)
     people = [f"s{i}" for i in range(nstudents)]
-    sitting = {f"x{i}": r.sample(people, r.randint(2, most))
-               for i in range(nexams)}
-    rooms = {f"r{i}": (r.randint(2, most + 1), r.randint(1, 9))
-             for i in range(nrooms)}
+    sitting = {
+        f"x{i}": r.sample(people, r.randint(2, most)) for i in range(nexams)
+    }
+    rooms = {
+        f"r{i}": (r.randint(2, most + 1), r.randint(1, 9))
+        for i in range(nrooms)
+    }
     slots = {f"t{i}": r.randint(0, 6) for i in range(nslots)}
     return timetable(sitting, rooms, slots)
 
@@ -80,10 +84,14 @@ def colors(seed=12, nprimary=60, nsecondary=10, noptions=1000, most=40):
     secondary = [f"s{i}" for i in range(nsecondary)]
     problem = ExactCover(primary, secondary)
     for _ in range(noptions):
-        items = r.sample(primary, r.randint(1, 4)) + \
-            r.sample(secondary, r.randint(0, 2))
-        paint = {x: r.choice("ab") for x in items
-                 if x in secondary and r.random() < 0.6}
+        items = r.sample(primary, r.randint(1, 4)) + r.sample(
+            secondary, r.randint(0, 2)
+        )
+        paint = {
+            x: r.choice("ab")
+            for x in items
+            if x in secondary and r.random() < 0.6
+        }
         problem.add_option(items, paint or None, cost=r.randint(0, most))
     return problem
 
@@ -102,17 +110,26 @@ INSTANCES = {
 def run_dlx5(binary: str, path: str, k: int):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(path) as stdin:
-        done = subprocess.run([binary, f"k{k}", "v17"], stdin=stdin,
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [binary, f"k{k}", "v17"],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+        )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime -
-                                                 before.ru_stime)
+    cpu = (after.ru_utime - before.ru_utime) + (
+        after.ru_stime - before.ru_stime
+    )
     err = done.stderr
-    m = re.search(r"Altogether (\d+) solutions?, .*? (\d+) updates, .*?"
-                  r"(\d+) nodes", err)
+    m = re.search(
+        r"Altogether (\d+) solutions?, .*? (\d+) updates, .*?"
+        r"(\d+) nodes",
+        err,
+    )
     costs = []
-    for cost, times in re.findall(r"\$(\d+)(?: \(repeated (\d+) times\))?",
-                                  err.split("optimum cost")[-1]):
+    for cost, times in re.findall(
+        r"\$(\d+)(?: \(repeated (\d+) times\))?", err.split("optimum cost")[-1]
+    ):
         costs += [int(cost)] * int(times or 1)
     return cpu, (int(m.group(3)), int(m.group(2))), costs
 
@@ -122,8 +139,11 @@ def run_ours(path: str, k: int):
     problem = load(path, max_name_length=None)
     found = problem.best(k)
     cpu = time.process_time() - t
-    return cpu, (problem.stats.nodes, problem.stats.updates), \
-        [c for c, _ in found]
+    return (
+        cpu,
+        (problem.stats.nodes, problem.stats.updates),
+        [c for c, _ in found],
+    )
 
 
 def run_cpsat(problem: ExactCover, limit: float):
@@ -142,7 +162,8 @@ def run_cpsat(problem: ExactCover, limit: float):
         for item in option:
             if item in paint:
                 painted.setdefault(item, {}).setdefault(
-                    paint[item], []).append(x[k])
+                    paint[item], []
+                ).append(x[k])
             else:
                 uses.setdefault(item, []).append(x[k])
     primary = set(problem.primary)
@@ -165,12 +186,13 @@ def run_cpsat(problem: ExactCover, limit: float):
     status = solver.Solve(model)
     cpu = time.process_time() - t
     if status == cp_model.FEASIBLE:
-        return (f"found {int(round(solver.ObjectiveValue()))}, no proof "
-                f"in {limit:.0f} s"), None
+        return (
+            f"found {int(round(solver.ObjectiveValue()))}, no proof "
+            f"in {limit:.0f} s"
+        ), None
     if status != cp_model.OPTIMAL:
         return f"nothing in {limit:.0f} s", None
-    return cpu, int(round(solver.ObjectiveValue())), \
-        time.perf_counter() - wall
+    return cpu, int(round(solver.ObjectiveValue())), time.perf_counter() - wall
 
 
 def main(argv=None) -> int:
@@ -198,14 +220,18 @@ def main(argv=None) -> int:
             for _ in range(args.rounds):
                 if have_dlx5:
                     got = run_dlx5(args.dlx5, path, k)
-                    theirs = got if theirs is None or got[0] < theirs[0] \
-                        else theirs
+                    theirs = (
+                        got if theirs is None or got[0] < theirs[0] else theirs
+                    )
                 got = run_ours(path, k)
                 ours = got if ours is None or got[0] < ours[0] else ours
             same = ""
             if theirs is not None:
-                same = "yes" if theirs[1:] == ours[1:] else \
-                    f"NO: dlx5 {theirs[1:]}, ours {ours[1:]}"
+                same = (
+                    "yes"
+                    if theirs[1:] == ours[1:]
+                    else f"NO: dlx5 {theirs[1:]}, ours {ours[1:]}"
+                )
             cpsat = None
             if k == 1 and not args.no_cpsat:
                 cpsat = run_cpsat(problem, args.cpsat_limit)
@@ -213,12 +239,16 @@ def main(argv=None) -> int:
             print(_row(*rows[-1]), flush=True)
     load1 = os.getloadavg()[0]
     table = "\n".join(
-        [f"Load average at the end: {load1:.1f} "
-         f"(CPU seconds, best of {args.rounds} rounds taken in turn)", "",
-         "| instance | k | options | nodes | updates | optimum | "
-         "dlx5 s | ours s | dlx5 / ours | same figures | CP-SAT s |",
-         "|---|---|---|---|---|---|---|---|---|---|---|"] +
-        [_row(*row) for row in rows])
+        [
+            f"Load average at the end: {load1:.1f} "
+            f"(CPU seconds, best of {args.rounds} rounds taken in turn)",
+            "",
+            "| instance | k | options | nodes | updates | optimum | "
+            "dlx5 s | ours s | dlx5 / ours | same figures | CP-SAT s |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        + [_row(*row) for row in rows]
+    )
     print()
     print(table)
     if args.markdown:
@@ -235,11 +265,14 @@ def _row(name, k, noptions, ours, theirs, same, cpsat) -> str:
     elif isinstance(cpsat[0], str):
         sat = cpsat[0]
     else:
-        sat = f"{cpsat[0]:.2f}" + ("" if cpsat[1] == costs[0] else
-                                   f" (cost {cpsat[1]}!)")
+        sat = f"{cpsat[0]:.2f}" + (
+            "" if cpsat[1] == costs[0] else f" (cost {cpsat[1]}!)"
+        )
     best = costs[0] if len(costs) == 1 else f"{costs[0]}..{costs[-1]}"
-    return (f"| {name} | {k} | {noptions} | {nodes:,} | {updates:,} | "
-            f"{best} | {their} | {cpu:.2f} | {ratio} | {same} | {sat} |")
+    return (
+        f"| {name} | {k} | {noptions} | {nodes:,} | {updates:,} | "
+        f"{best} | {their} | {cpu:.2f} | {ratio} | {same} | {sat} |"
+    )
 
 
 if __name__ == "__main__":

@@ -56,8 +56,12 @@ def run(problem, k, options):
     c = cpu()
     t = time.perf_counter()
     found = problem.best(k, **options)
-    return (time.perf_counter() - t, cpu() - c, problem.stats.nodes,
-            [c for c, _ in found])
+    return (
+        time.perf_counter() - t,
+        cpu() - c,
+        problem.stats.nodes,
+        [c for c, _ in found],
+    )
 
 
 def _alone(problem, k):
@@ -70,8 +74,9 @@ def calibrate(problem, k) -> tuple[float, float]:
     t = time.perf_counter()
     _alone(problem, k)
     one = time.perf_counter() - t
-    pair = [threading.Thread(target=_alone, args=(problem, k))
-            for _ in range(2)]
+    pair = [
+        threading.Thread(target=_alone, args=(problem, k)) for _ in range(2)
+    ]
     t = time.perf_counter()
     for thread in pair:
         thread.start()
@@ -101,13 +106,17 @@ def main(argv=None) -> int:
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")
     make, k = INSTANCES["pento-4x15"]
     on_threads, on_processes = calibrate(make(), k)
-    print(f"calibration (pento-4x15): two copies take {on_threads:.2f}x "
-          f"one's wall time on 2 threads, {on_processes:.2f}x on 2 "
-          f"processes (1.0 on two free cores)")
+    print(
+        f"calibration (pento-4x15): two copies take {on_threads:.2f}x "
+        f"one's wall time on 2 threads, {on_processes:.2f}x on 2 "
+        f"processes (1.0 on two free cores)"
+    )
     print()
-    header = ("| instance | k | wall 1 s | wall 2t | wall 2p | 1 / 2t | "
-              "1 / 2p | CPU 1 s | CPU 2t | CPU 2p | 1 / 2t | 1 / 2p | "
-              "nodes 1 | nodes 2t | nodes 2p | same costs |")
+    header = (
+        "| instance | k | wall 1 s | wall 2t | wall 2p | 1 / 2t | "
+        "1 / 2p | CPU 1 s | CPU 2t | CPU 2p | 1 / 2t | 1 / 2p | "
+        "nodes 1 | nodes 2t | nodes 2p | same costs |"
+    )
     print(header)
     print("|" + "---|" * 16)
     for name in names:
@@ -121,16 +130,21 @@ def main(argv=None) -> int:
                 work[way] = min(work.get(way, c), c)
                 nodes[way], costs[way] = n, found
         one, two_t, two_p = WAYS
-        same = "yes" if costs[one] == costs[two_t] == costs[two_p] else \
-            f"NO: {costs[one]} {costs[two_t]} {costs[two_p]}"
-        print(f"| {name} | {k} | {wall[one]:.2f} | {wall[two_t]:.2f} | "
-              f"{wall[two_p]:.2f} | {wall[one] / wall[two_t]:.2f} | "
-              f"{wall[one] / wall[two_p]:.2f} | {work[one]:.2f} | "
-              f"{work[two_t]:.2f} | {work[two_p]:.2f} | "
-              f"{work[one] / work[two_t]:.2f} | "
-              f"{work[one] / work[two_p]:.2f} | {nodes[one]:,} | "
-              f"{nodes[two_t]:,} | {nodes[two_p]:,} | {same} |",
-              flush=True)
+        same = (
+            "yes"
+            if costs[one] == costs[two_t] == costs[two_p]
+            else f"NO: {costs[one]} {costs[two_t]} {costs[two_p]}"
+        )
+        print(
+            f"| {name} | {k} | {wall[one]:.2f} | {wall[two_t]:.2f} | "
+            f"{wall[two_p]:.2f} | {wall[one] / wall[two_t]:.2f} | "
+            f"{wall[one] / wall[two_p]:.2f} | {work[one]:.2f} | "
+            f"{work[two_t]:.2f} | {work[two_p]:.2f} | "
+            f"{work[one] / work[two_t]:.2f} | "
+            f"{work[one] / work[two_p]:.2f} | {nodes[one]:,} | "
+            f"{nodes[two_t]:,} | {nodes[two_p]:,} | {same} |",
+            flush=True,
+        )
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     return 0
 

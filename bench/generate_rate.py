@@ -81,8 +81,9 @@ def unique_and_minimal(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             owners.append(b)
             trials.append(fewer.reshape(9, 9))
     if trials:
-        counts = sudoku.solve_cells(np.array(trials), limit=2,
-                                    threads=1).counts
+        counts = sudoku.solve_cells(
+            np.array(trials), limit=2, threads=1
+        ).counts
         still = np.zeros(batch, bool)
         np.logical_or.at(still, np.array(owners), counts == 1)
         minimal = unique & ~still
@@ -95,8 +96,7 @@ def ranks(a: np.ndarray) -> np.ndarray:
     order = np.argsort(a, kind="mergesort")
     r = np.empty(len(a))
     r[order] = np.arange(1, len(a) + 1)
-    _, inverse, counts = np.unique(a, return_inverse=True,
-                                   return_counts=True)
+    _, inverse, counts = np.unique(a, return_inverse=True, return_counts=True)
     sums = np.bincount(inverse, weights=r)
     return (sums / counts)[inverse]
 
@@ -117,17 +117,32 @@ def auc(lower, higher) -> float:
 
 def load(name: str) -> list[str]:
     path = SUDOKU_DATA / f"{name}.txt"
-    return [line.split()[0] for line in path.read_text().splitlines()
-            if line.strip()]
+    return [
+        line.split()[0]
+        for line in path.read_text().splitlines()
+        if line.strip()
+    ]
 
 
 # -- the runs -----------------------------------------------------------------
 def run_py_sudoku(path: str, count: int, difficulty: float, seed: int):
     env = dict(os.environ, PYTHONPATH=path)
     done = subprocess.run(
-        [sys.executable, "-c", PY_SUDOKU, str(count), str(difficulty),
-         str(seed)], env=env, cwd="/", capture_output=True, text=True,
-        timeout=900, check=True)
+        [
+            sys.executable,
+            "-c",
+            PY_SUDOKU,
+            str(count),
+            str(difficulty),
+            str(seed),
+        ],
+        env=env,
+        cwd="/",
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=True,
+    )
     return json.loads(done.stdout)
 
 
@@ -140,8 +155,9 @@ def bench_generation(args, lines: list[str]) -> dict:
     for r in range(args.rounds):
         for name, threads in contenders:
             t = time.perf_counter()
-            puzzles, _ = G.generate_cells(count, (3, 3), seed=1000 + r,
-                                          threads=threads)
+            puzzles, _ = G.generate_cells(
+                count, (3, 3), seed=1000 + r, threads=threads
+            )
             seconds = time.perf_counter() - t
             best[name] = min(best.get(name, np.inf), seconds)
             made[name] = puzzles
@@ -150,25 +166,39 @@ def bench_generation(args, lines: list[str]) -> dict:
                 name = f"py-sudoku, difficulty({diff})"
                 out = run_py_sudoku(args.py_sudoku, count, diff, 1000 * r)
                 best[name] = min(best.get(name, np.inf), out["seconds"])
-                made[name] = np.array([sudoku.parse(p).cells
-                                       for p in out["puzzles"]])
+                made[name] = np.array(
+                    [sudoku.parse(p).cells for p in out["puzzles"]]
+                )
     rows = []
     ours = best["ours, 1 thread"]
     for name, seconds in best.items():
         cells = made[name]
         unique, minimal = unique_and_minimal(cells)
-        rows.append((name, count / seconds, seconds / ours,
-                     unique.mean(), minimal.mean(),
-                     (cells != 0).sum(axis=(1, 2)).mean()))
-    lines.append(f"### Generating 9x9 puzzles: {count} per run, best of "
-                 f"{args.rounds} rounds taken in turn")
+        rows.append(
+            (
+                name,
+                count / seconds,
+                seconds / ours,
+                unique.mean(),
+                minimal.mean(),
+                (cells != 0).sum(axis=(1, 2)).mean(),
+            )
+        )
+    lines.append(
+        f"### Generating 9x9 puzzles: {count} per run, best of "
+        f"{args.rounds} rounds taken in turn"
+    )
     lines.append("")
-    lines.append("| generator | puzzles/s | time / ours (1 thread) | unique "
-                 "| minimal | mean givens |")
+    lines.append(
+        "| generator | puzzles/s | time / ours (1 thread) | unique "
+        "| minimal | mean givens |"
+    )
     lines.append("|---|---:|---:|---:|---:|---:|")
     for name, rate, ratio, uniq, mini, givens in rows:
-        lines.append(f"| {name} | {rate:,.0f} | {ratio:.2f} | "
-                     f"{uniq:.1%} | {mini:.1%} | {givens:.1f} |")
+        lines.append(
+            f"| {name} | {rate:,.0f} | {ratio:.2f} | "
+            f"{uniq:.1%} | {mini:.1%} | {givens:.1f} |"
+        )
     lines.append("")
     return {"puzzles": made["ours, 1 thread"]}
 
@@ -179,24 +209,28 @@ def bench_rating(args, lines: list[str]) -> None:
     best: dict = {}
     for _ in range(args.rounds):
         for name, call in (
-                ("rate_many, 1 thread",
-                 lambda: R.rate_many(top, threads=1)),
-                ("rate_many, 2 threads",
-                 lambda: R.rate_many(top, threads=2)),
-                ("solve_many uniqueness check, 1 thread (for scale)",
-                 lambda: sudoku.solve_many(top, threads=1))):
+            ("rate_many, 1 thread", lambda: R.rate_many(top, threads=1)),
+            ("rate_many, 2 threads", lambda: R.rate_many(top, threads=2)),
+            (
+                "solve_many uniqueness check, 1 thread (for scale)",
+                lambda: sudoku.solve_many(top, threads=1),
+            ),
+        ):
             t = time.perf_counter()
             call()
             best[name] = min(best.get(name, np.inf), time.perf_counter() - t)
-    lines.append(f"### Rating top1465 ({len(top)} puzzles, {R.SAMPLES} "
-                 f"relabellings each), best of {args.rounds} rounds in turn")
+    lines.append(
+        f"### Rating top1465 ({len(top)} puzzles, {R.SAMPLES} "
+        f"relabellings each), best of {args.rounds} rounds in turn"
+    )
     lines.append("")
     lines.append("| run | puzzles/s | time / uniqueness check |")
     lines.append("|---|---:|---:|")
     check = best["solve_many uniqueness check, 1 thread (for scale)"]
     for name, seconds in best.items():
-        lines.append(f"| {name} | {len(top) / seconds:,.0f} | "
-                     f"{seconds / check:.1f} |")
+        lines.append(
+            f"| {name} | {len(top) / seconds:,.0f} | {seconds / check:.1f} |"
+        )
     lines.append("")
 
 
@@ -210,8 +244,9 @@ def bench_meaning(args, lines: list[str], generated: np.ndarray) -> None:
         except OSError:
             continue
         ratings = R.rate_many(puzzles, threads=2)
-        keep = [(p, r) for p, r in zip(puzzles, ratings)
-                if isinstance(r, R.Rating)]
+        keep = [
+            (p, r) for p, r in zip(puzzles, ratings) if isinstance(r, R.Rating)
+        ]
         scores[name] = np.array([r.score for _, r in keep])
         givens[name] = np.array([sum(ch != "." for ch in p) for p, _ in keep])
         levels[name] = [r.level for _, r in keep]
@@ -221,79 +256,114 @@ def bench_meaning(args, lines: list[str], generated: np.ndarray) -> None:
     levels["generated (ours)"] = [r.level for r in gen_ratings]
     lines.append("### What the score means on public sets")
     lines.append("")
-    lines.append("| set | puzzles | score median (10%-90%) | "
-                 + " | ".join(R.LEVELS) + " | Spearman(score, givens) |")
+    lines.append(
+        "| set | puzzles | score median (10%-90%) | "
+        + " | ".join(R.LEVELS)
+        + " | Spearman(score, givens) |"
+    )
     lines.append("|---|---:|---|" + "---:|" * len(R.LEVELS) + "---:|")
     for name, s in scores.items():
         q10, q50, q90 = np.quantile(s, [0.1, 0.5, 0.9])
         counts = [levels[name].count(level) for level in R.LEVELS]
-        rho = spearman(s, givens[name]) if len(set(givens[name])) > 1 \
+        rho = (
+            spearman(s, givens[name])
+            if len(set(givens[name])) > 1
             else float("nan")
-        lines.append(f"| {name} | {len(s)} | {q50:.2f} ({q10:.2f}-{q90:.2f})"
-                     f" | " + " | ".join(str(c) for c in counts)
-                     + f" | {rho:+.2f} |")
+        )
+        lines.append(
+            f"| {name} | {len(s)} | {q50:.2f} ({q10:.2f}-{q90:.2f})"
+            f" | " + " | ".join(str(c) for c in counts) + f" | {rho:+.2f} |"
+        )
     lines.append("")
     present = [k for k in ORDERED if k in scores]
     pooled_s = np.concatenate([scores[k] for k in present])
-    pooled_set = np.concatenate([np.full(len(scores[k]), i)
-                                 for i, k in enumerate(present)])
+    pooled_set = np.concatenate(
+        [np.full(len(scores[k]), i) for i, k in enumerate(present)]
+    )
     pooled_g = np.concatenate([givens[k] for k in present])
     medians = [float(np.median(scores[k])) for k in present]
-    lines.append("Order of the medians: "
-                 + " < ".join(f"{k} {m:.2f}" for k, m in zip(present,
-                                                              medians))
-                 + (" (as people rate them)" if medians == sorted(medians)
-                    else " (NOT in the expected order)"))
+    lines.append(
+        "Order of the medians: "
+        + " < ".join(f"{k} {m:.2f}" for k, m in zip(present, medians))
+        + (
+            " (as people rate them)"
+            if medians == sorted(medians)
+            else " (NOT in the expected order)"
+        )
+    )
     lines.append("")
-    lines.append(f"Spearman rank correlation over {' + '.join(present)} "
-                 f"({len(pooled_s)} puzzles): score vs set (0, 1, 2) "
-                 f"{spearman(pooled_s, pooled_set):+.2f}; score vs givens "
-                 f"{spearman(pooled_s, pooled_g):+.2f}; givens vs set "
-                 f"{spearman(pooled_g, pooled_set):+.2f}.")
+    lines.append(
+        f"Spearman rank correlation over {' + '.join(present)} "
+        f"({len(pooled_s)} puzzles): score vs set (0, 1, 2) "
+        f"{spearman(pooled_s, pooled_set):+.2f}; score vs givens "
+        f"{spearman(pooled_s, pooled_g):+.2f}; givens vs set "
+        f"{spearman(pooled_g, pooled_set):+.2f}."
+    )
     if "top95" in scores:
         from sudoku.solver import Symmetry
+
         cells = np.array([sudoku.parse(p).cells for p in load("top95")])
         base, _, _ = R.rate_cells(cells, (3, 3))
         rng = np.random.default_rng(11)
-        gaps = np.concatenate([
-            np.abs(R.rate_cells(Symmetry.random(rng, (3, 3)).apply(cells),
-                                (3, 3))[0] - base) for _ in range(3)])
-        lines.append(f"Stability: top95 against 3 random relabellings of "
-                     f"each puzzle, score gap median {np.median(gaps):.2f}, "
-                     f"mean {gaps.mean():.2f}, 90% below "
-                     f"{np.quantile(gaps, 0.9):.2f}, largest "
-                     f"{gaps.max():.2f} (levels are 3 wide).")
+        gaps = np.concatenate(
+            [
+                np.abs(
+                    R.rate_cells(
+                        Symmetry.random(rng, (3, 3)).apply(cells), (3, 3)
+                    )[0]
+                    - base
+                )
+                for _ in range(3)
+            ]
+        )
+        lines.append(
+            f"Stability: top95 against 3 random relabellings of "
+            f"each puzzle, score gap median {np.median(gaps):.2f}, "
+            f"mean {gaps.mean():.2f}, 90% below "
+            f"{np.quantile(gaps, 0.9):.2f}, largest "
+            f"{gaps.max():.2f} (levels are 3 wide)."
+        )
         lines.append("")
-    pairs = [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
-    lines.append("Chance that a puzzle of the harder set scores above one "
-                 "of the easier: " + "; ".join(
-                     f"{b} over {a} {auc(scores[a], scores[b]):.3f}"
-                     for a, b in pairs) + ".")
+    pairs = [(a, b) for i, a in enumerate(present) for b in present[i + 1 :]]
+    lines.append(
+        "Chance that a puzzle of the harder set scores above one "
+        "of the easier: "
+        + "; ".join(
+            f"{b} over {a} {auc(scores[a], scores[b]):.3f}" for a, b in pairs
+        )
+        + "."
+    )
     lines.append("")
 
 
 def bench_levels(args, lines: list[str], generated: np.ndarray) -> None:
     ratings = R.rate_many(list(generated), threads=2)
-    natural = {level: sum(r.level == level for r in ratings)
-               for level in R.LEVELS}
+    natural = {
+        level: sum(r.level == level for r in ratings) for level in R.LEVELS
+    }
     lines.append("### `--difficulty`: hitting a level")
     lines.append("")
-    lines.append(f"Of {len(generated)} generated puzzles (no level asked), "
-                 "the share at each level is the chance that one candidate "
-                 "hits it; `generate_many(5, difficulty=...)` makes "
-                 f"candidates in rounds until 5 hit, giving up after "
-                 f"{G.LEVEL_ROUNDS} rounds of {G.LEVEL_BATCH} per wanted "
-                 f"puzzle.")
+    lines.append(
+        f"Of {len(generated)} generated puzzles (no level asked), "
+        "the share at each level is the chance that one candidate "
+        "hits it; `generate_many(5, difficulty=...)` makes "
+        f"candidates in rounds until 5 hit, giving up after "
+        f"{G.LEVEL_ROUNDS} rounds of {G.LEVEL_BATCH} per wanted "
+        f"puzzle."
+    )
     lines.append("")
-    lines.append("| level | share of plain puzzles | 5 asked: candidates made "
-                 "| of which at the level | seconds |")
+    lines.append(
+        "| level | share of plain puzzles | 5 asked: candidates made "
+        "| of which at the level | seconds |"
+    )
     lines.append("|---|---:|---:|---:|---:|")
     for level in R.LEVELS:
         stats: dict = {}
         t = time.perf_counter()
         try:
-            G.generate_cells(5, (3, 3), difficulty=level, seed=7,
-                             threads=2, stats=stats)
+            G.generate_cells(
+                5, (3, 3), difficulty=level, seed=7, threads=2, stats=stats
+            )
             got = 5
         except G.GenerationFailed:
             got = 0
@@ -301,9 +371,11 @@ def bench_levels(args, lines: list[str], generated: np.ndarray) -> None:
         made = stats.get("candidates", G.LEVEL_ROUNDS * G.LEVEL_BATCH * 5)
         hits = stats.get("hits", 0)
         share = natural[level] / len(generated)
-        lines.append(f"| {level} | {share:.1%} | {made:,} | "
-                     f"{hits} ({hits / made:.1%})"
-                     f"{'' if got else ', gave up'} | {seconds:.1f} |")
+        lines.append(
+            f"| {level} | {share:.1%} | {made:,} | "
+            f"{hits} ({hits / made:.1%})"
+            f"{'' if got else ', gave up'} | {seconds:.1f} |"
+        )
     lines.append("")
 
 
@@ -313,21 +385,29 @@ def king_pairs_problem():
     ``sudoku.encode``'s clique encoding, for comparison."""
     from dlx import ExactCover
     from sudoku.encode import option_items
+
     items, nprimary, _ = option_items((3, 3), None)
     n = 9
     box = lambda c: (c // n // 3) * 3 + c % n // 3
-    pairs = [(r * n + c, (r + 1) * n + c + dc) for r in range(n - 1)
-             for c in range(n) for dc in (-1, 1) if 0 <= c + dc < n]
+    pairs = [
+        (r * n + c, (r + 1) * n + c + dc)
+        for r in range(n - 1)
+        for c in range(n)
+        for dc in (-1, 1)
+        if 0 <= c + dc < n
+    ]
     pairs = [p for p in pairs if box(p[0]) != box(p[1])]
     touching = [[] for _ in range(n * n)]
     for k, (a, b) in enumerate(pairs):
         touching[a].append(k)
         touching[b].append(k)
-    options = [row.tolist() + [nprimary + k * n + o % n
-                               for k in touching[o // n]]
-               for o, row in enumerate(items)]
-    problem = ExactCover(range(nprimary),
-                         range(nprimary, nprimary + len(pairs) * n))
+    options = [
+        row.tolist() + [nprimary + k * n + o % n for k in touching[o // n]]
+        for o, row in enumerate(items)
+    ]
+    problem = ExactCover(
+        range(nprimary), range(nprimary, nprimary + len(pairs) * n)
+    )
     problem.add_options(options)
     return problem, len(pairs)
 
@@ -335,42 +415,51 @@ def king_pairs_problem():
 def bench_king_encoding(args, lines: list[str]) -> None:
     from sudoku.encode import Variant, problem
     from sudoku.solver import MRV_CUTOFF, given_options
+
     variant = Variant("anti-king")
     cells, _ = G.generate_cells(200, (3, 3), seed=5, variant=variant)
     options, starts = given_options(cells)
     squares = problem((3, 3), variant)
     pairs, npairs = king_pairs_problem()
-    nsquares = (len(squares.secondary) if hasattr(squares, "secondary")
-                else None)
+    nsquares = (
+        len(squares.secondary) if hasattr(squares, "secondary") else None
+    )
     best: dict = {}
     found: dict = {}
     for _ in range(args.rounds):
-        for name, exact in (("2x2 squares (ours)", squares),
-                            ("cell pairs", pairs)):
+        for name, exact in (
+            ("2x2 squares (ours)", squares),
+            ("cell pairs", pairs),
+        ):
             exact.solve_batch(options[:0], starts=starts[:1], limit=2)
             t = time.perf_counter()
-            result = exact.solve_batch(options, starts=starts, limit=2,
-                                       mrv_cutoff=MRV_CUTOFF)
-            best[name] = min(best.get(name, np.inf),
-                             time.perf_counter() - t)
+            result = exact.solve_batch(
+                options, starts=starts, limit=2, mrv_cutoff=MRV_CUTOFF
+            )
+            best[name] = min(best.get(name, np.inf), time.perf_counter() - t)
             found[name] = result
     lines.append("### Anti-king: one item per 2x2 square, or per cell pair")
     lines.append("")
-    lines.append(f"200 generated anti-king puzzles, solved and proved "
-                 f"unique on each encoding (same options, same givens), "
-                 f"best of {args.rounds}. Secondary items: squares "
-                 f"{nsquares if nsquares is not None else 252}, pairs "
-                 f"{npairs * 9}.")
+    lines.append(
+        f"200 generated anti-king puzzles, solved and proved "
+        f"unique on each encoding (same options, same givens), "
+        f"best of {args.rounds}. Secondary items: squares "
+        f"{nsquares if nsquares is not None else 252}, pairs "
+        f"{npairs * 9}."
+    )
     lines.append("")
     lines.append("| encoding | seconds | nodes | updates | time / ours |")
     lines.append("|---|---:|---:|---:|---:|")
     ours = best["2x2 squares (ours)"]
     for name, seconds in best.items():
         r = found[name]
-        lines.append(f"| {name} | {seconds:.3f} | {int(r.nodes.sum()):,} | "
-                     f"{int(r.updates.sum()):,} | {seconds / ours:.2f} |")
-    same = (found["cell pairs"].counts == found["2x2 squares (ours)"].counts
-            ).all()
+        lines.append(
+            f"| {name} | {seconds:.3f} | {int(r.nodes.sum()):,} | "
+            f"{int(r.updates.sum()):,} | {seconds / ours:.2f} |"
+        )
+    same = (
+        found["cell pairs"].counts == found["2x2 squares (ours)"].counts
+    ).all()
     lines.append("")
     lines.append(f"Same answers on both: {bool(same)}.")
     lines.append("")
@@ -378,33 +467,52 @@ def bench_king_encoding(args, lines: list[str]) -> None:
 
 def machine() -> str:
     try:
-        model = next(line.split(":", 1)[1].strip() for line in
-                     Path("/proc/cpuinfo").read_text().splitlines()
-                     if line.startswith("model name"))
+        model = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
     except (OSError, StopIteration):
         model = platform.processor()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     import numba
-    return (f"{model}, {os.cpu_count()} cores, load average {load:.1f} at "
-            f"the start; Python {platform.python_version()}, numpy "
-            f"{np.__version__}, numba {numba.__version__}")
+
+    return (
+        f"{model}, {os.cpu_count()} cores, load average {load:.1f} at "
+        f"the start; Python {platform.python_version()}, numpy "
+        f"{np.__version__}, numba {numba.__version__}"
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--count", type=int, default=1000,
-                        help="puzzles per generation run (default 1000)")
+    parser.add_argument(
+        "--count",
+        type=int,
+        default=1000,
+        help="puzzles per generation run (default 1000)",
+    )
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--py-sudoku", default=os.environ.get(
-        "PY_SUDOKU_PATH"), metavar="DIR", help="where py-sudoku is "
-        "installed (pip install --target DIR py-sudoku)")
+    parser.add_argument(
+        "--py-sudoku",
+        default=os.environ.get("PY_SUDOKU_PATH"),
+        metavar="DIR",
+        help="where py-sudoku is "
+        "installed (pip install --target DIR py-sudoku)",
+    )
     parser.add_argument("--markdown", metavar="FILE")
     args = parser.parse_args()
-    lines = ["## Generating and rating Sudoku (bench/generate_rate.py)", "",
-             f"Machine: {machine()}.", "",
-             f"Command: `python bench/generate_rate.py --count {args.count} "
-             f"--rounds {args.rounds}"
-             + (" --py-sudoku DIR" if args.py_sudoku else "") + "`.", ""]
+    lines = [
+        "## Generating and rating Sudoku (bench/generate_rate.py)",
+        "",
+        f"Machine: {machine()}.",
+        "",
+        f"Command: `python bench/generate_rate.py --count {args.count} "
+        f"--rounds {args.rounds}"
+        + (" --py-sudoku DIR" if args.py_sudoku else "")
+        + "`.",
+        "",
+    ]
     generated = bench_generation(args, lines)["puzzles"]
     bench_rating(args, lines)
     bench_meaning(args, lines, generated)

@@ -32,7 +32,8 @@ sys.path.insert(0, HERE)
 from peers import DATA  # noqa: E402
 
 if not os.path.isdir(os.path.join(DATA, "sudoku")) and os.path.isdir(
-        "/work/shared/data"):
+    "/work/shared/data"
+):
     DATA = "/work/shared/data"
 
 from dlx.engines import bits, lanes  # noqa: E402
@@ -51,21 +52,25 @@ SUDOKU = {
     "hexadoku16": ("hexadoku16.txt", 1, 16, 20),
     "special16": ("special_large.txt", 1, 16, 10),
 }
-COUNTS = {"queens 12": lambda: queens(12),
-          "langford 12": lambda: langford(12)}
+COUNTS = {"queens 12": lambda: queens(12), "langford 12": lambda: langford(12)}
 
 
 def sudoku_case(file, step, n, copies):
     """A uniqueness batch: ``(problem, givens, starts)``."""
     with open(os.path.join(DATA, "sudoku", file)) as f:
-        lines = [line.split()[0] for line in f
-                 if line.strip() and not line.startswith("#")][::step]
+        lines = [
+            line.split()[0]
+            for line in f
+            if line.strip() and not line.startswith("#")
+        ][::step]
     lines = [line for line in lines if len(line) == n * n]
     readable, cells = bare_cells("".join(lines), len(lines), n)
     box = {9: (3, 3), 16: (4, 4)}[n]
     rng = np.random.default_rng(5)
-    cells = np.concatenate([cells] + [Symmetry.random(rng, box).apply(cells)
-                                      for _ in range(copies - 1)])
+    cells = np.concatenate(
+        [cells]
+        + [Symmetry.random(rng, box).apply(cells) for _ in range(copies - 1)]
+    )
     options, starts = given_options(cells)
     return problem_for(box), options, starts
 
@@ -80,8 +85,12 @@ def contender(spec: str):
         key, value = part.split("=")
         key = {"depth": "subset_depth"}.get(key, key)
         options[key] = bool(int(value)) if key == "subsets" else int(value)
-    return (spec, lambda p: lanes.LaneArrays.of(p, **options),
-            lanes.run_batch, lanes.LanesRun)
+    return (
+        spec,
+        lambda p: lanes.LaneArrays.of(p, **options),
+        lanes.run_batch,
+        lanes.LanesRun,
+    )
 
 
 def time_batch(arrays, runner, options, starts):
@@ -104,9 +113,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", help="comma-separated case names")
-    parser.add_argument("--variants", default="",
-                        help="space-separated lane settings, e.g. "
-                        "'lanes:candidates=0 lanes:subsets=0'")
+    parser.add_argument(
+        "--variants",
+        default="",
+        help="space-separated lane settings, e.g. "
+        "'lanes:candidates=0 lanes:subsets=0'",
+    )
     args = parser.parse_args(argv)
     specs = ["bits", "lanes"] + args.variants.split()
     contenders = [contender(s) for s in specs]
@@ -116,8 +128,13 @@ def main(argv=None) -> int:
     if args.only:
         names = [n for n in names if n in args.only.split(",")]
     print(f"load average {open('/proc/loadavg').read().split()[:3]}")
-    print("| case | " + " | ".join(f"{s} (s)" for s in specs) + " | " +
-          " | ".join(f"{s} / bits" for s in specs[1:]) + " | nodes |")
+    print(
+        "| case | "
+        + " | ".join(f"{s} (s)" for s in specs)
+        + " | "
+        + " | ".join(f"{s} / bits" for s in specs[1:])
+        + " | nodes |"
+    )
     print("|---" * (2 * len(specs) + 1) + "|")
     for name in names:
         if name in SUDOKU:
@@ -137,8 +154,9 @@ def main(argv=None) -> int:
                 if arrays is None:
                     continue
                 if name in SUDOKU:
-                    seconds, counts, mean = time_batch(arrays, runner,
-                                                       options, starts)
+                    seconds, counts, mean = time_batch(
+                        arrays, runner, options, starts
+                    )
                     answer = counts.tolist()
                 else:
                     seconds, answer, mean = time_count(arrays, run_class)
@@ -148,14 +166,26 @@ def main(argv=None) -> int:
         got = {label: answers[label][1] for label in answers}
         if len({str(v) for v in got.values()}) > 1:
             raise SystemExit(f"{name}: the answers differ")
-        cells = [f"{answers[s][0]:.3f}" if s in answers else "-"
-                 for s in specs]
-        ratios = [f"{answers[s][0] / answers['bits'][0]:.2f}"
-                  if s in answers else "-" for s in specs[1:]]
-        mean_nodes = "/".join(f"{answers[s][2]:.1f}" for s in specs
-                              if s in answers)
-        print(f"| {name} | " + " | ".join(cells) + " | " +
-              " | ".join(ratios) + f" | {mean_nodes} |", flush=True)
+        cells = [
+            f"{answers[s][0]:.3f}" if s in answers else "-" for s in specs
+        ]
+        ratios = [
+            f"{answers[s][0] / answers['bits'][0]:.2f}"
+            if s in answers
+            else "-"
+            for s in specs[1:]
+        ]
+        mean_nodes = "/".join(
+            f"{answers[s][2]:.1f}" for s in specs if s in answers
+        )
+        print(
+            f"| {name} | "
+            + " | ".join(cells)
+            + " | "
+            + " | ".join(ratios)
+            + f" | {mean_nodes} |",
+            flush=True,
+        )
     print(f"load average {open('/proc/loadavg').read().split()[:3]}")
     return 0
 

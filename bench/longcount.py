@@ -42,6 +42,7 @@ END = "<!-- longcount.py: end -->"
 
 def sudoku_grids(rows, cols):
     from sudoku.solver import base_problem
+
     return base_problem(rows, cols)
 
 
@@ -63,8 +64,10 @@ SMALL = {
     "queens-14": (lambda: queens(14), 365_596),
     "langford-11": (lambda: langford(11), 17_792),
     "langford-12": (lambda: langford(12), 108_144),
-    "pentomino-6x10-2339": (lambda: Polyomino("6x10").distinct_problem(),
-                            2_339),
+    "pentomino-6x10-2339": (
+        lambda: Polyomino("6x10").distinct_problem(),
+        2_339,
+    ),
     "sudoku-grids-4x4": (lambda: sudoku_grids(2, 2), 288),
 }
 QUICK = {
@@ -101,11 +104,15 @@ def simulate(problem, workers: int, budgeted: bool):
     t0 = time.perf_counter()
     plan = J.split(problem, jobs=J.JOBS_PER_WORKER * workers)
     split_seconds = time.perf_counter() - t0
-    budget = int(plan.estimated_nodes / (J.BUDGET_PER_WORKER * workers)) \
-        if budgeted else 0
+    budget = (
+        int(plan.estimated_nodes / (J.BUDGET_PER_WORKER * workers))
+        if budgeted
+        else 0
+    )
     payload = J._Payload(problem, J.problem_digest(problem))
-    queue = collections.deque(sorted(plan.jobs,
-                                     key=lambda j: (-j.size, -j.share)))
+    queue = collections.deque(
+        sorted(plan.jobs, key=lambda j: (-j.size, -j.share))
+    )
     running = []  # (finish time, sequence number, jobs handed back)
     now, free, sequence = 0.0, workers, 0
     pieces = []
@@ -114,9 +121,13 @@ def simulate(problem, workers: int, budgeted: bool):
         while free and queue:  # a free worker takes the queue's front
             job = queue.popleft()
             found, nodes, updates, _, rest = J.run_piece(
-                payload, job.given, plan.mrv_cutoff, budget)
-            figures = [figures[0] + found, figures[1] + nodes,
-                       figures[2] + updates]
+                payload, job.given, plan.mrv_cutoff, budget
+            )
+            figures = [
+                figures[0] + found,
+                figures[1] + nodes,
+                figures[2] + updates,
+            ]
             pieces.append(updates)
             back = [J.Job(tuple(g), job.share * f) for g, f in rest]
             heapq.heappush(running, (now + updates, sequence, back))
@@ -128,31 +139,49 @@ def simulate(problem, workers: int, budgeted: bool):
             queue.appendleft(job)
     pieces = np.array(pieces, float)
     total = pieces.sum()
-    return dict(jobs=len(plan.jobs), pieces=len(pieces),
-                split_seconds=split_seconds, budget=budget,
-                largest=pieces.max() / pieces.mean(),
-                largest_share=pieces.max() * workers / total,
-                efficiency=total / (workers * now), figures=tuple(figures))
+    return dict(
+        jobs=len(plan.jobs),
+        pieces=len(pieces),
+        split_seconds=split_seconds,
+        budget=budget,
+        largest=pieces.max() / pieces.mean(),
+        largest_share=pieces.max() * workers / total,
+        efficiency=total / (workers * now),
+        figures=tuple(figures),
+    )
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--big", action="store_true",
-                        help="add queens 16 and Langford 15 (minutes each)")
-    parser.add_argument("--quick", action="store_true",
-                        help="small problems only (a smoke run)")
+    parser.add_argument(
+        "--big",
+        action="store_true",
+        help="add queens 16 and Langford 15 (minutes each)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small problems only (a smoke run)",
+    )
     parser.add_argument("--no-dask", action="store_true")
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--only", metavar="NAMES",
-                        help="comma-separated problem names (e.g. "
-                        "pentomino-6x10-all)")
-    parser.add_argument("--no-balance", action="store_true",
-                        help="skip the simulation of 100 and 1,000 workers")
+    parser.add_argument(
+        "--only",
+        metavar="NAMES",
+        help="comma-separated problem names (e.g. pentomino-6x10-all)",
+    )
+    parser.add_argument(
+        "--no-balance",
+        action="store_true",
+        help="skip the simulation of 100 and 1,000 workers",
+    )
     args = parser.parse_args(argv)
-    args.command = " ".join(["python bench/longcount.py"] + list(
-        sys.argv[1:] if argv is None else argv))
+    args.command = " ".join(
+        ["python bench/longcount.py"]
+        + list(sys.argv[1:] if argv is None else argv)
+    )
     args.load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
     timing = dict(QUICK if args.quick else LONG)
@@ -164,12 +193,15 @@ def main(argv=None):
         every = {**SMALL, **LONG, **BIG, **QUICK}
         unknown = [n for n in names if n not in every]
         if unknown:
-            parser.error(f"unknown problem {unknown[0]!r}; choose from "
-                         f"{', '.join(every)}")
+            parser.error(
+                f"unknown problem {unknown[0]!r}; choose from "
+                f"{', '.join(every)}"
+            )
         timing = {n: every[n] for n in names if n not in SMALL}
         small = {n: every[n] for n in names if n in SMALL}
-    problems = {name: build() for name, (build, _) in
-                {**small, **timing}.items()}
+    problems = {
+        name: build() for name, (build, _) in {**small, **timing}.items()
+    }
     known = {name: k for name, (_, k) in {**small, **timing}.items()}
     workers = args.workers
 
@@ -184,12 +216,15 @@ def main(argv=None):
         except ImportError:
             print("dask is not installed: no Dask column", file=sys.stderr)
         else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
-                                   processes=True, host="127.0.0.1",
-                                   dashboard_address=None)
+            cluster = LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+            )
             client = Client(cluster)
-            J.count(queens(9), executor=client.get_executor(),
-                    split_jobs=8)
+            J.count(queens(9), executor=client.get_executor(), split_jobs=8)
 
     # The estimate of every counting benchmark, against the truth.
     estimates = {}
@@ -198,10 +233,13 @@ def main(argv=None):
         mean, error = probe_figures(problem, DEFAULT_PROBES, seed=0)
         probe_seconds = time.perf_counter() - t0
         estimate = problem.estimate()  # with the predicted time
-        estimates[name] = dict(mean=mean, error=error,
-                               probe_seconds=probe_seconds,
-                               predicted=estimate.seconds,
-                               exact=estimate.exact)
+        estimates[name] = dict(
+            mean=mean,
+            error=error,
+            probe_seconds=probe_seconds,
+            predicted=estimate.seconds,
+            exact=estimate.exact,
+        )
         print(f"estimated {name}", file=sys.stderr)
 
     # One core, all cores, the Dask cluster: in turn, round after round.
@@ -211,13 +249,22 @@ def main(argv=None):
         for name, problem in problems.items():
             runs = [("one", lambda: problem.count(algorithm="links"))]
             if name in timing:
-                runs.append(("processes", lambda: problem.count(
-                    jobs=workers)))
-                runs.append(("unbudgeted", lambda: J.count(
-                    problem, jobs=workers, budget=0)))
+                runs.append(("processes", lambda: problem.count(jobs=workers)))
+                runs.append(
+                    (
+                        "unbudgeted",
+                        lambda: J.count(problem, jobs=workers, budget=0),
+                    )
+                )
                 if client is not None:
-                    runs.append(("dask", lambda: problem.count(
-                        executor=client.get_executor())))
+                    runs.append(
+                        (
+                            "dask",
+                            lambda: problem.count(
+                                executor=client.get_executor()
+                            ),
+                        )
+                    )
             elif rnd:
                 continue  # the small ones need only their true figures
             for label, run in runs:
@@ -229,10 +276,13 @@ def main(argv=None):
                 else:
                     assert got == truth[name], (name, label, got)
                 old = best[name].get(label)
-                best[name][label] = seconds if old is None else \
-                    min(old, seconds)
-                print(f"round {rnd + 1}: {name} {label} {seconds:.2f} s",
-                      file=sys.stderr)
+                best[name][label] = (
+                    seconds if old is None else min(old, seconds)
+                )
+                print(
+                    f"round {rnd + 1}: {name} {label} {seconds:.2f} s",
+                    file=sys.stderr,
+                )
 
     # The balance of the split for a cluster (simulated on the true work
     # of every piece); the counts of --big would take too long to run
@@ -242,27 +292,47 @@ def main(argv=None):
         for w in (100, 1000):
             for budgeted in (False, True):
                 b = balance[name, w, budgeted] = simulate(
-                    problems[name], w, budgeted)
+                    problems[name], w, budgeted
+                )
                 assert b["figures"] == truth[name], (name, w, b)
-                print(f"balance {name} {w} budget={budgeted}: {b}",
-                      file=sys.stderr)
+                print(
+                    f"balance {name} {w} budget={budgeted}: {b}",
+                    file=sys.stderr,
+                )
 
     if client is not None:
         client.close()
         cluster.close()
-    text = report(args, problems, timing, estimates, best, truth, balance,
-                  workers, client is not None)
+    text = report(
+        args,
+        problems,
+        timing,
+        estimates,
+        best,
+        truth,
+        balance,
+        workers,
+        client is not None,
+    )
     print(text)
     if not args.no_write:
         write(text)
 
 
-def report(args, problems, timing, estimates, best, truth, balance, workers,
-           dask):
-    lines = [BEGIN, "## Long counts: every core, Dask, the estimate, the "
-             "balance of the split", ""]
-    load = "" if args.load is None else \
-        f", load average {args.load:.1f} at the start"
+def report(
+    args, problems, timing, estimates, best, truth, balance, workers, dask
+):
+    lines = [
+        BEGIN,
+        "## Long counts: every core, Dask, the estimate, the "
+        "balance of the split",
+        "",
+    ]
+    load = (
+        ""
+        if args.load is None
+        else f", load average {args.load:.1f} at the start"
+    )
     lines.append(
         f"Written by `{args.command}` on "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
@@ -270,19 +340,25 @@ def report(args, problems, timing, estimates, best, truth, balance, workers,
         f"cores{load}; Python {platform.python_version()}, dlx-toolkit "
         f"{dlx.__version__}.  Best of {args.rounds} rounds taking the "
         f"contenders in turn.  Every parallel run found the one-core "
-        f"count, nodes and updates exactly.")
+        f"count, nodes and updates exactly."
+    )
     if args.load is not None and args.load >= 1.0:
         lines += ["", loaded_warning(args.load)]
-    lines += ["", f"### One core against {workers} (processes, and a Dask "
-              f"LocalCluster of {workers} worker processes)", "",
-              f"`processes` is `count(jobs={workers})`: jobs that reach "
-              f"their node budget hand back their rest as new jobs; "
-              f"`no budget` is the same split with every job run to its "
-              f"end (`dlx.jobs.count(p, jobs={workers}, budget=0)`).", "",
-              "| problem | solutions | nodes | one core (s) | "
-              f"{workers} processes (s) | speed-up | no budget (s) | "
-              "speed-up | Dask (s) | Dask / processes |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        f"### One core against {workers} (processes, and a Dask "
+        f"LocalCluster of {workers} worker processes)",
+        "",
+        f"`processes` is `count(jobs={workers})`: jobs that reach "
+        f"their node budget hand back their rest as new jobs; "
+        f"`no budget` is the same split with every job run to its "
+        f"end (`dlx.jobs.count(p, jobs={workers}, budget=0)`).",
+        "",
+        "| problem | solutions | nodes | one core (s) | "
+        f"{workers} processes (s) | speed-up | no budget (s) | "
+        "speed-up | Dask (s) | Dask / processes |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for name in timing:
         b = best[name]
         one, procs, flat = b["one"], b["processes"], b["unbudgeted"]
@@ -291,22 +367,32 @@ def report(args, problems, timing, estimates, best, truth, balance, workers,
             f"| {name} | {truth[name][0]:,} | {truth[name][1]:,} | "
             f"{one:.1f} | {procs:.1f} | {one / procs:.2f}x | "
             f"{flat:.1f} | {one / flat:.2f}x | "
-            + (f"{d:.1f} | {d / procs:.2f} |" if d else "- | - |"))
+            + (f"{d:.1f} | {d / procs:.2f} |" if d else "- | - |")
+        )
     verdicts = []
     for name in timing:
         one, procs = best[name]["one"], best[name]["processes"]
         if one >= 30:
-            verdicts.append(f"{name} {one / procs:.2f}x "
-                            f"({'met' if one / procs >= 1.85 else 'missed'})")
+            verdicts.append(
+                f"{name} {one / procs:.2f}x "
+                f"({'met' if one / procs >= 1.85 else 'missed'})"
+            )
     if verdicts:
-        lines += ["", "The issue's target, at least 1.85x on 2 cores for "
-                  "counts of 30 s or more: " + "; ".join(verdicts) + "."]
-    lines += ["", f"### Knuth's estimate ({DEFAULT_PROBES:,} probes, seed "
-              f"0) against the true figures", "",
-              "| problem | true nodes | estimated nodes | error | "
-              "std. error | estimated solutions (true) | probes took (s) | "
-              "predicted time (s) | one core (s) |",
-              "|---|---|---|---|---|---|---|---|---|"]
+        lines += [
+            "",
+            "The issue's target, at least 1.85x on 2 cores for "
+            "counts of 30 s or more: " + "; ".join(verdicts) + ".",
+        ]
+    lines += [
+        "",
+        f"### Knuth's estimate ({DEFAULT_PROBES:,} probes, seed "
+        f"0) against the true figures",
+        "",
+        "| problem | true nodes | estimated nodes | error | "
+        "std. error | estimated solutions (true) | probes took (s) | "
+        "predicted time (s) | one core (s) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for name in problems:
         e = estimates[name]
         nodes = truth[name][1]
@@ -317,13 +403,19 @@ def report(args, problems, timing, estimates, best, truth, balance, workers,
             f"{e['mean'][2]:,.0f} ({truth[name][0]:,}) | "
             f"{e['probe_seconds']:.2f} | "
             + ("exact" if e["exact"] else f"{e['predicted']:.1f}")
-            + f" | {best[name]['one']:.2f} |")
-    lines += ["", "`predicted time` is `ExactCover.estimate().seconds`: the "
-              "estimated updates at the rate of a short real search "
-              "(\"exact\": that search finished the tree).", ""]
+            + f" | {best[name]['one']:.2f} |"
+        )
+    lines += [
+        "",
+        "`predicted time` is `ExactCover.estimate().seconds`: the "
+        "estimated updates at the rate of a short real search "
+        '("exact": that search finished the tree).',
+        "",
+    ]
     if balance:
         lines += [
-            "### The split for a cluster (simulated)", "",
+            "### The split for a cluster (simulated)",
+            "",
             f"`count(jobs=W)` splits into {J.JOBS_PER_WORKER} jobs per "
             f"worker (splitting again the jobs its estimate finds far above "
             f"the mean).  Every piece is run here for its true updates, and "
@@ -338,12 +430,14 @@ def report(args, problems, timing, estimates, best, truth, balance, workers,
             f"share (the total over W); `efficiency`: the total work over W "
             f"times the time the last worker finishes (1.0 is perfect "
             f"balance).  The pieces' figures were checked to add up to the "
-            f"one-core count, nodes and updates.", "",
+            f"one-core count, nodes and updates.",
+            "",
             "| problem | workers | jobs | split (s) | before: largest / "
             "mean | before: largest / share | before: efficiency | budget "
             "(nodes) | pieces | after: largest / mean | after: largest / "
             "share | after: efficiency |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
         for name, w in dict.fromkeys((n, w) for n, w, _ in balance):
             old, new = balance[name, w, False], balance[name, w, True]
             lines.append(
@@ -352,19 +446,22 @@ def report(args, problems, timing, estimates, best, truth, balance, workers,
                 f"{old['largest_share']:.2f} | {old['efficiency']:.2f} | "
                 f"{new['budget']:,} | {new['pieces']:,} | "
                 f"{new['largest']:.1f} | {new['largest_share']:.2f} | "
-                f"{new['efficiency']:.2f} |")
+                f"{new['efficiency']:.2f} |"
+            )
     lines.append(END)
     return "\n".join(lines) + "\n"
 
 
 def loaded_warning(load: float) -> str:
-    return (f"**The machine was loaded** (load average {load:.1f} on "
-            f"{os.cpu_count()} cores when the run began): other processes "
-            f"took CPU time from every contender unevenly, so the times and "
-            f"speed-ups below say nothing about the target; the counts, "
-            f"nodes and updates, the estimates and the simulated balance "
-            f"(which counts work, not time) stand.  Rerun on a quiet "
-            f"machine for the timing table.")
+    return (
+        f"**The machine was loaded** (load average {load:.1f} on "
+        f"{os.cpu_count()} cores when the run began): other processes "
+        f"took CPU time from every contender unevenly, so the times and "
+        f"speed-ups below say nothing about the target; the counts, "
+        f"nodes and updates, the estimates and the simulated balance "
+        f"(which counts work, not time) stand.  Rerun on a quiet "
+        f"machine for the timing table."
+    )
 
 
 def write(text: str) -> None:

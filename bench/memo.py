@@ -70,6 +70,7 @@ def build(key):
     kind, what = how.split(":")
     if kind == "tiling":
         from dlx.problems.tiling import tiling
+
         return tiling(what)
     return P.to_exact_cover(P.read_dlx(os.path.join(P.EXACTCOVER_DIR, what)))
 
@@ -78,18 +79,23 @@ def available(key) -> bool:
     how, _ = PROBLEMS[key]
     kind, what = how.split(":")
     return kind == "tiling" or os.path.exists(
-        os.path.join(P.EXACTCOVER_DIR, what))
+        os.path.join(P.EXACTCOVER_DIR, what)
+    )
 
 
 # -- the worker ----------------------------------------------------------------
 
+
 def _ours(problem, contender, timeout):
     from dlx import BudgetExhausted
 
-    kwargs = {"plain": {}, "memo": {"memo": True},
-              "memo-mrv": {"memo": True, "choose": "mrv"},
-              "memo-first": {"memo": True, "choose": "first"},
-              "memo-auto": {"memo": "auto"}}[contender]
+    kwargs = {
+        "plain": {},
+        "memo": {"memo": True},
+        "memo-mrv": {"memo": True, "choose": "mrv"},
+        "memo-first": {"memo": True, "choose": "first"},
+        "memo-auto": {"memo": "auto"},
+    }[contender]
     try:
         n = problem.count(time_limit=timeout, **kwargs)
     except BudgetExhausted:
@@ -97,9 +103,13 @@ def _ours(problem, contender, timeout):
     s = problem.stats
     extra = {"nodes": s.nodes}
     if hasattr(s, "memo_lookups"):
-        extra.update(choose=s.choose, hit_rate=s.hit_rate,
-                     entries=s.memo_entries, bytes=s.memo_bytes,
-                     limbs=s.memo_limbs)
+        extra.update(
+            choose=s.choose,
+            hit_rate=s.hit_rate,
+            entries=s.memo_entries,
+            bytes=s.memo_bytes,
+            limbs=s.memo_limbs,
+        )
     return n, extra
 
 
@@ -115,6 +125,7 @@ def worker(contender, key, reps, timeout):
     problem = build(key)
     if contender == "dxz":
         import dxz
+
         rows, cols, flat = _dxz_prepare(problem)
         small = _dxz_prepare(build("dominoes-6x8"))
         dxz.dxz_count(*small)  # warm
@@ -128,6 +139,7 @@ def worker(contender, key, reps, timeout):
 
         def run():
             return _ours(problem, contender, timeout)
+
     best = None
     result = None
     runs = 0
@@ -143,20 +155,38 @@ def worker(contender, key, reps, timeout):
         if dt > 2.0:
             break
     n, extra = result
-    return {"seconds": best, "count": n, "valid": n == PROBLEMS[key][1],
-            "runs": runs, **extra}
+    return {
+        "seconds": best,
+        "count": n,
+        "valid": n == PROBLEMS[key][1],
+        "runs": runs,
+        **extra,
+    }
 
 
 # -- the parent ----------------------------------------------------------------
 
+
 def measure(contender, key, reps, timeout):
     """One (contender, problem) pair in a subprocess."""
-    cmd = [sys.executable, os.path.abspath(__file__), "--worker", contender,
-           key, str(reps), str(timeout)]
+    cmd = [
+        sys.executable,
+        os.path.abspath(__file__),
+        "--worker",
+        contender,
+        key,
+        str(reps),
+        str(timeout),
+    ]
     env = dict(os.environ, PYTHONPATH=ROOT)
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                              timeout=timeout * (reps + 1) + 60)
+        done = subprocess.run(
+            cmd,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=timeout * (reps + 1) + 60,
+        )
     except subprocess.TimeoutExpired:
         return {"timeout": True}
     if done.returncode != 0:
@@ -166,6 +196,7 @@ def measure(contender, key, reps, timeout):
 
 def dxz_version():
     from importlib import metadata
+
     try:
         return metadata.version("dxz")
     except metadata.PackageNotFoundError:
@@ -173,8 +204,10 @@ def dxz_version():
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("--problems", default=",".join(PROBLEMS))
     ap.add_argument("--contenders", default=",".join(CONTENDERS))
     ap.add_argument("--rounds", type=int, default=2)
@@ -191,28 +224,39 @@ def main(argv=None):
     problems = [k for k in args.problems.split(",") if available(k)]
     contenders = args.contenders.split(",")
     if "dxz" in contenders and dxz_version() is None:
-        print("dxz is not installed (pip install dxz): left out",
-              file=sys.stderr)
+        print(
+            "dxz is not installed (pip install dxz): left out", file=sys.stderr
+        )
         contenders.remove("dxz")
     results = {k: {} for k in problems}
     for r in range(args.rounds):
         for key in problems:
             for c in contenders:
                 old = results[key].get(c)
-                if old is not None and (old.get("timeout") or
-                                        old.get("error")):
+                if old is not None and (
+                    old.get("timeout") or old.get("error")
+                ):
                     continue  # a timeout stays one
                 got = measure(c, key, args.reps, args.timeout)
-                if old is None or got.get("seconds", float("inf")) < \
-                        old.get("seconds", float("inf")):
+                if old is None or got.get("seconds", float("inf")) < old.get(
+                    "seconds", float("inf")
+                ):
                     results[key][c] = got
-                print(f"round {r + 1} {key:18} {c:11} {_cell(got)}",
-                      file=sys.stderr, flush=True)
-    meta = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "machine": platform.processor() or platform.machine(),
-            "cpus": os.cpu_count(), "python": platform.python_version(),
-            "dxz": dxz_version(), "rounds": args.rounds, "reps": args.reps,
-            "timeout": args.timeout}
+                print(
+                    f"round {r + 1} {key:18} {c:11} {_cell(got)}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    meta = {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "dxz": dxz_version(),
+        "rounds": args.rounds,
+        "reps": args.reps,
+        "timeout": args.timeout,
+    }
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"meta": meta, "results": results}, f, indent=1)
@@ -234,7 +278,8 @@ def _cell(r):
 def markdown(meta, results, contenders):
     timeout = meta["timeout"]
     lines = [
-        HEADING, "",
+        HEADING,
+        "",
         f"Written by `python bench/memo.py --rounds {meta['rounds']} "
         f"--markdown bench/RESULTS.md` on {meta['date']}; {meta['cpus']} "
         f"shared CPUs, Python {meta['python']}, dxz "
@@ -246,7 +291,8 @@ def markdown(meta, results, contenders):
         f"time over `memo`'s (above 1: slower than `count(memo=True)`).",
         "",
         "| problem | count | " + " | ".join(contenders) + " |",
-        "|---|---|" + "---|" * len(contenders)]
+        "|---|---|" + "---|" * len(contenders),
+    ]
     for key, row in results.items():
         base = row.get("memo", {}).get("seconds")
         cells = []
@@ -265,12 +311,18 @@ def markdown(meta, results, contenders):
                 cells.append(text)
             else:
                 cells.append("-")
-        lines.append(f"| {key} | {PROBLEMS[key][1]:,} | " + " | ".join(cells)
-                     + " |")
-    lines += ["", "The memo's table at the end of each `memo` run (item "
-              "choice, entries, hit rate = hits per lookup, nodes):", "",
-              "| problem | choice | entries | table | hit rate | nodes "
-              "(memo) | nodes (plain) |", "|---|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {key} | {PROBLEMS[key][1]:,} | " + " | ".join(cells) + " |"
+        )
+    lines += [
+        "",
+        "The memo's table at the end of each `memo` run (item "
+        "choice, entries, hit rate = hits per lookup, nodes):",
+        "",
+        "| problem | choice | entries | table | hit rate | nodes "
+        "(memo) | nodes (plain) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for key, row in results.items():
         m = row.get("memo", {})
         plain = row.get("plain", {})
@@ -280,7 +332,9 @@ def markdown(meta, results, contenders):
             f"| {key} | {m['choose']} | {m['entries']:,} | "
             f"{m['bytes'] / 2**20:.1f} MiB | {m['hit_rate']:.1%} | "
             f"{m['nodes']:,} | "
-            + (f"{plain['nodes']:,}" if "nodes" in plain else "-") + " |")
+            + (f"{plain['nodes']:,}" if "nodes" in plain else "-")
+            + " |"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -25,14 +25,18 @@ def _setup():
         units.append(tuple(r * 9 + c for r in range(9)))
     for br in (0, 3, 6):
         for bc in (0, 3, 6):
-            units.append(tuple((br + r) * 9 + bc + c
-                               for r in range(3) for c in range(3)))
+            units.append(
+                tuple(
+                    (br + r) * 9 + bc + c for r in range(3) for c in range(3)
+                )
+            )
     for unit in units:
         for cell in unit:
             UNITS_OF[cell].append(unit)
     for cell in CELLS:
-        PEERS.append(tuple(sorted({x for u in UNITS_OF[cell] for x in u}
-                                  - {cell})))
+        PEERS.append(
+            tuple(sorted({x for u in UNITS_OF[cell] for x in u} - {cell}))
+        )
 
 
 _setup()
@@ -67,7 +71,11 @@ def _remove(cand: list[int], cell: int, bit: int) -> bool:
         places = [x for x in unit if cand[x] & bit]
         if not places:
             return False
-        if len(places) == 1 and cand[places[0]] != bit and not _place(cand, places[0], bit):
+        if (
+            len(places) == 1
+            and cand[places[0]] != bit
+            and not _place(cand, places[0], bit)
+        ):
             return False
     return True
 

@@ -41,8 +41,10 @@ from dlx.formats import load  # noqa: E402
 
 from xcc import PROBLEMS  # noqa: E402
 
-DECORATOR = re.compile(r"@njit\(cache=True(?P<rest>[^)]*)\)\n"
-                       r"def (?P<name>\w+)\(")
+DECORATOR = re.compile(
+    r"@njit\(cache=True(?P<rest>[^)]*)\)\n"
+    r"def (?P<name>\w+)\("
+)
 
 
 def without_nrt(source: str) -> str:
@@ -51,11 +53,19 @@ def without_nrt(source: str) -> str:
     bodies = re.split(r"\n(?=@njit)", source)
     out = []
     for body in bodies:
-        if body.startswith("@njit") and "np.zeros" not in body and \
-                "np.empty" not in body:
+        if (
+            body.startswith("@njit")
+            and "np.zeros" not in body
+            and "np.empty" not in body
+        ):
             body = DECORATOR.sub(
-                lambda m: f"@njit(cache=True{m['rest']}, _nrt=False)\n"
-                          f"def {m['name']}(", body, count=1)
+                lambda m: (
+                    f"@njit(cache=True{m['rest']}, _nrt=False)\n"
+                    f"def {m['name']}("
+                ),
+                body,
+                count=1,
+            )
         out.append(body)
     return "\n".join(out)
 
@@ -78,8 +88,10 @@ def kernels(folder: str):
         path.write_text(changed)
         here = Path(folder) / f"{stem}_as_is.py"
         here.write_text(source)
-        found[stem] = (module(here, f"{stem}_as_is"),
-                       module(path, f"{stem}_nrt_off"))
+        found[stem] = (
+            module(here, f"{stem}_as_is"),
+            module(path, f"{stem}_nrt_off"),
+        )
     return found
 
 
@@ -91,20 +103,27 @@ def counter(problem, pair):
         fresh, depth = arrays.copy_arrays, arrays.depth
     else:
         arrays = DLX2().build(problem)
-        fresh, depth = (lambda: kernel_arrays(arrays)), \
-            arrays.nprimary + 1
+        fresh, depth = (lambda: kernel_arrays(arrays)), arrays.nprimary + 1
 
     def run(K):
         work = fresh()
         counters = np.zeros(3, np.int64)
         t = time.process_time()
-        K.search(*work, np.zeros(depth, np.int32),
-                 np.array([0, K.FORWARD], np.int64),
-                 np.zeros((0, depth), np.int32), np.zeros(0, np.int32), 0,
-                 NO_LIMIT, counters, 0)
-        return time.process_time() - t, tuple(int(c) for c in counters[[2,
-                                                                         0,
-                                                                         1]])
+        K.search(
+            *work,
+            np.zeros(depth, np.int32),
+            np.array([0, K.FORWARD], np.int64),
+            np.zeros((0, depth), np.int32),
+            np.zeros(0, np.int32),
+            0,
+            NO_LIMIT,
+            counters,
+            0,
+        )
+        return time.process_time() - t, tuple(
+            int(c) for c in counters[[2, 0, 1]]
+        )
+
     return [lambda K=K: run(K) for K in pair]
 
 
@@ -112,18 +131,22 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", help="problems whose name has this text")
-    parser.add_argument("--files", help="also the colored or bounded .dlx "
-                        "files of this folder")
+    parser.add_argument(
+        "--files", help="also the colored or bounded .dlx files of this folder"
+    )
     args = parser.parse_args(argv)
     problems = [(name, build) for name, build, _ in PROBLEMS]
     if args.files:
         for name in sorted(os.listdir(args.files)):
             if name.endswith(".dlx"):
-                problems.append((name, lambda p=os.path.join(args.files,
-                                                            name): load(p)))
+                problems.append(
+                    (name, lambda p=os.path.join(args.files, name): load(p))
+                )
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")
-    print("| problem | kernel | nodes | updates | as is s | nrt off s | "
-          "as is / nrt off |")
+    print(
+        "| problem | kernel | nodes | updates | as is s | nrt off s | "
+        "as is / nrt off |"
+    )
     print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as folder:
         pairs = kernels(folder)
@@ -133,8 +156,11 @@ def main(argv=None) -> int:
             problem = build()
             if problem.kind not in ("colors", "multiplicities"):
                 continue
-            stem = ("multiplicities" if problem.kind == "multiplicities"
-                    else "colors")
+            stem = (
+                "multiplicities"
+                if problem.kind == "multiplicities"
+                else "colors"
+            )
             runs = counter(problem, pairs[stem])
             first = [run() for run in runs]  # compiles
             assert first[0][1] == first[1][1], (name, first)
@@ -149,9 +175,12 @@ def main(argv=None) -> int:
                         best[side] = min(best[side], seconds)
             count, nodes, updates = first[0][1]
             program = "DLX3" if stem == "multiplicities" else "DLX2"
-            print(f"| {name} | {program} | {nodes:,} | {updates:,} | "
-                  f"{best[0]:.4f} | "
-                  f"{best[1]:.4f} | {best[0] / best[1]:.2f} |", flush=True)
+            print(
+                f"| {name} | {program} | {nodes:,} | {updates:,} | "
+                f"{best[0]:.4f} | "
+                f"{best[1]:.4f} | {best[0] / best[1]:.2f} |",
+                flush=True,
+            )
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     return 0
 

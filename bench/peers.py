@@ -38,12 +38,14 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.environ.get(
     "DLX_BENCH_DATA",
-    os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data")))
+    os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data")),
+)
 EXACTCOVER_DIR = os.path.join(DATA, "exactcover")
 SUDOKU_DIR = os.path.join(DATA, "sudoku")
 
 
 # -- instances ---------------------------------------------------------------
+
 
 @dataclass
 class Instance:
@@ -60,13 +62,16 @@ class Instance:
 
     @property
     def kind(self) -> str:
-        """"bounds", "colors" or "plain": what a peer must handle."""
-        return "bounds" if self.bounds else "colors" if self.colors \
-            else "plain"
+        """ "bounds", "colors" or "plain": what a peer must handle."""
+        return (
+            "bounds" if self.bounds else "colors" if self.colors else "plain"
+        )
 
     def __repr__(self):
-        return (f"<Instance {self.name}: {len(self.primary)}+"
-                f"{len(self.secondary)} items, {len(self.options)} options>")
+        return (
+            f"<Instance {self.name}: {len(self.primary)}+"
+            f"{len(self.secondary)} items, {len(self.options)} options>"
+        )
 
 
 def read_dlx(path: str, name: str | None = None) -> Instance:
@@ -101,7 +106,7 @@ def parse_dlx(text: str, name: str) -> Instance:
             side = primary
             for token in line.split():
                 if token.startswith("|"):  # "|" alone, or "|X" (Knuth's
-                    side = secondary       # programs read both)
+                    side = secondary  # programs read both)
                     token = token[1:]
                     if not token:
                         continue
@@ -121,8 +126,14 @@ def parse_dlx(text: str, name: str) -> Instance:
             options.append(option)
             colors.append(painted)
     bounds = {k: b for k, b in bounds.items() if b != (1, 1)}
-    return Instance(name, primary, secondary, options,
-                    colors if any(colors) else None, bounds)
+    return Instance(
+        name,
+        primary,
+        secondary,
+        options,
+        colors if any(colors) else None,
+        bounds,
+    )
 
 
 def to_exact_cover(instance: Instance):
@@ -130,8 +141,9 @@ def to_exact_cover(instance: Instance):
     (and its colors and bounds)."""
     from dlx import ExactCover
 
-    problem = ExactCover(instance.primary, instance.secondary,
-                         bounds=instance.bounds or None)
+    problem = ExactCover(
+        instance.primary, instance.secondary, bounds=instance.bounds or None
+    )
     if instance.colors is None:
         problem.add_options(instance.options)
     else:
@@ -159,17 +171,27 @@ def read_puzzles(path: str, limit: int | None = None) -> list[str]:
 
 # -- Sudoku as exact cover, reduced per puzzle like Knuth's sudoku-dlx --------
 
+
 def _box(r: int, c: int) -> int:
     return (r // 3) * 3 + c // 3
 
 
 # Every item name in family order, and every (cell, digit)'s four items,
 # worked out once: a peer's setup then costs what a careful user's would.
-_ITEMS = [f"{family}{a}{b}" for family in "prcb" for a in range(9)
-          for b in (range(9) if family == "p" else range(1, 10))]
-_CELL_ITEMS = [[(f"p{r}{c}", f"r{r}{d}", f"c{c}{d}", f"b{_box(r, c)}{d}")
-                for d in range(1, 10)]
-               for r in range(9) for c in range(9)]
+_ITEMS = [
+    f"{family}{a}{b}"
+    for family in "prcb"
+    for a in range(9)
+    for b in (range(9) if family == "p" else range(1, 10))
+]
+_CELL_ITEMS = [
+    [
+        (f"p{r}{c}", f"r{r}{d}", f"c{c}{d}", f"b{_box(r, c)}{d}")
+        for d in range(1, 10)
+    ]
+    for r in range(9)
+    for c in range(9)
+]
 
 
 def sudoku_instance(puzzle: str) -> tuple[Instance, list[tuple[int, int]]]:
@@ -190,8 +212,11 @@ def sudoku_instance(puzzle: str) -> tuple[Instance, list[tuple[int, int]]]:
         if ch not in ".0":
             continue
         for d, items in enumerate(_CELL_ITEMS[cell], 1):
-            if (items[1] not in used and items[2] not in used
-                    and items[3] not in used):
+            if (
+                items[1] not in used
+                and items[2] not in used
+                and items[3] not in used
+            ):
                 options.append(list(items))
                 meaning.append((cell, d))
     return Instance("sudoku", primary, [], options), meaning
@@ -207,10 +232,15 @@ def fill(puzzle: str, meaning, chosen) -> str:
 
 
 # The 27 units (rows, columns, boxes) of a 9x9 grid, as cell numbers.
-_UNITS = ([[r * 9 + c for c in range(9)] for r in range(9)]
-          + [[r * 9 + c for r in range(9)] for c in range(9)]
-          + [[(br + r) * 9 + bc + c for r in range(3) for c in range(3)]
-             for br in (0, 3, 6) for bc in (0, 3, 6)])
+_UNITS = (
+    [[r * 9 + c for c in range(9)] for r in range(9)]
+    + [[r * 9 + c for r in range(9)] for c in range(9)]
+    + [
+        [(br + r) * 9 + bc + c for r in range(3) for c in range(3)]
+        for br in (0, 3, 6)
+        for bc in (0, 3, 6)
+    ]
+)
 
 
 def is_solved_grid(puzzle: str, grid: str) -> bool:
@@ -225,6 +255,7 @@ def is_solved_grid(puzzle: str, grid: str) -> bool:
 
 
 # -- the registry ------------------------------------------------------------
+
 
 @dataclass
 class Peer:
@@ -271,6 +302,7 @@ def register(peer: Peer) -> Peer:
 
 
 # ---- this project ----
+
 
 def _ours_count(problem, threads=1):
     n = problem.count(threads=threads)
@@ -341,34 +373,61 @@ def _project_version() -> str:
         return "checkout"
 
 
-register(Peer(
-    "dlx-toolkit", "dlx-toolkit",
-    "this project (numba; algorithm=\"auto\": DLX1 or SSXC1), one thread",
-    to_exact_cover, _ours_count, list, _ours_solve_sudoku_batch,
-    sudoku_work=ours_sudoku_work, sudoku_answers=_ours_sudoku_answers,
-    local_version=_project_version, handles=("plain", "colors", "bounds")))
+register(
+    Peer(
+        "dlx-toolkit",
+        "dlx-toolkit",
+        'this project (numba; algorithm="auto": DLX1 or SSXC1), one thread',
+        to_exact_cover,
+        _ours_count,
+        list,
+        _ours_solve_sudoku_batch,
+        sudoku_work=ours_sudoku_work,
+        sudoku_answers=_ours_sudoku_answers,
+        local_version=_project_version,
+        handles=("plain", "colors", "bounds"),
+    )
+)
 
-register(Peer(
-    "dlx-toolkit-mt", "dlx-toolkit",
-    "this project on every core (threads=0); not in the ratios",
-    to_exact_cover, _ours_count_mt, list, _ours_solve_sudoku_batch_mt,
-    sudoku_work=ours_sudoku_work, sudoku_answers=_ours_sudoku_answers,
-    local_version=_project_version, handles=("plain", "colors", "bounds")))
+register(
+    Peer(
+        "dlx-toolkit-mt",
+        "dlx-toolkit",
+        "this project on every core (threads=0); not in the ratios",
+        to_exact_cover,
+        _ours_count_mt,
+        list,
+        _ours_solve_sudoku_batch_mt,
+        sudoku_work=ours_sudoku_work,
+        sudoku_answers=_ours_sudoku_answers,
+        local_version=_project_version,
+        handles=("plain", "colors", "bounds"),
+    )
+)
 
 
 # ---- xcover (numba, dancing cells, Algorithm C) ----
+
 
 def _xcover_prepare_count(instance):
     from xcover.solvers import input_as_arrays
 
     if instance.colors is None:
-        return input_as_arrays(instance.options,
-                               primary=list(instance.primary),
-                               secondary=list(instance.secondary))
-    options = [[f"{x}:{painted[x]}" if x in painted else x for x in option]
-               for option, painted in zip(instance.options, instance.colors)]
-    return input_as_arrays(options, primary=list(instance.primary),
-                           secondary=list(instance.secondary), colored=True)
+        return input_as_arrays(
+            instance.options,
+            primary=list(instance.primary),
+            secondary=list(instance.secondary),
+        )
+    options = [
+        [f"{x}:{painted[x]}" if x in painted else x for x in option]
+        for option, painted in zip(instance.options, instance.colors)
+    ]
+    return input_as_arrays(
+        options,
+        primary=list(instance.primary),
+        secondary=list(instance.secondary),
+        colored=True,
+    )
 
 
 def _xcover_count(arrays):
@@ -399,19 +458,28 @@ def _xcover_solve_sudoku_batch(prepared, limit=2):
     out = []
     for puzzle, meaning, arrays in prepared:
         found = list(itertools.islice(algorithm_c(*arrays), limit))
-        out.append((len(found), fill(puzzle, meaning, found[0])
-                    if found else None))
+        out.append(
+            (len(found), fill(puzzle, meaning, found[0]) if found else None)
+        )
     return out
 
 
-register(Peer(
-    "xcover", "xcover", "numba, dancing cells (Algorithm C)",
-    _xcover_prepare_count, _xcover_count,
-    _xcover_prepare_sudoku, _xcover_solve_sudoku_batch,
-    handles=("plain", "colors")))
+register(
+    Peer(
+        "xcover",
+        "xcover",
+        "numba, dancing cells (Algorithm C)",
+        _xcover_prepare_count,
+        _xcover_count,
+        _xcover_prepare_sudoku,
+        _xcover_solve_sudoku_batch,
+        handles=("plain", "colors"),
+    )
+)
 
 
 # ---- miniexact (C core, SWIG) ----
+
 
 def _miniexact_prepare_count(instance):
     import miniexact
@@ -431,13 +499,17 @@ def _miniexact_prepare_count(instance):
     s = miniexact.miniexacts_m() if bounded else miniexact.miniexacts_c()
     index = {}
     for name in instance.primary:
-        index[name] = (s.primary(str(name), *instance.bounds.get(name, (1, 1)))
-                       if bounded else s.primary(str(name)))
+        index[name] = (
+            s.primary(str(name), *instance.bounds.get(name, (1, 1)))
+            if bounded
+            else s.primary(str(name))
+        )
     for name in instance.secondary:
         index[name] = s.secondary(str(name))
     codes = {}
-    for option, painted in zip(instance.options,
-                               instance.colors or itertools.repeat({})):
+    for option, painted in zip(
+        instance.options, instance.colors or itertools.repeat({})
+    ):
         for x in option:
             if x in painted:
                 if painted[x] not in codes:
@@ -473,14 +545,23 @@ def _miniexact_solve_sudoku_batch(prepared, limit=2):
     return out
 
 
-register(Peer(
-    "miniexact", "miniexact", "C, Knuth's Algorithm X via SWIG",
-    _miniexact_prepare_count, _miniexact_count,
-    _miniexact_prepare_sudoku, _miniexact_solve_sudoku_batch,
-    reusable=False, handles=("plain", "colors", "bounds")))
+register(
+    Peer(
+        "miniexact",
+        "miniexact",
+        "C, Knuth's Algorithm X via SWIG",
+        _miniexact_prepare_count,
+        _miniexact_count,
+        _miniexact_prepare_sudoku,
+        _miniexact_solve_sudoku_batch,
+        reusable=False,
+        handles=("plain", "colors", "bounds"),
+    )
+)
 
 
 # ---- pyxcc (Rust, PyO3) ----
+
 
 def _pyxcc_prepare_count(instance):
     import pyxcc
@@ -488,11 +569,18 @@ def _pyxcc_prepare_count(instance):
     secondary = set(instance.secondary)
     options = []
     for k, option in enumerate(instance.options):
-        options.append(pyxcc.Option(
-            str(k), [str(x) for x in option if x not in secondary],
-            [(str(x), "") for x in option if x in secondary]))
-    return pyxcc.Problem([str(x) for x in instance.primary],
-                         [str(x) for x in instance.secondary], options)
+        options.append(
+            pyxcc.Option(
+                str(k),
+                [str(x) for x in option if x not in secondary],
+                [(str(x), "") for x in option if x in secondary],
+            )
+        )
+    return pyxcc.Problem(
+        [str(x) for x in instance.primary],
+        [str(x) for x in instance.secondary],
+        options,
+    )
 
 
 def _pyxcc_count(problem):
@@ -515,18 +603,27 @@ def _pyxcc_solve_sudoku_batch(prepared, limit=2):
         sols = pyxcc.solve(problem, limit != 1)
         n = sols.count()
         first = [int(x) for x in sols.first()] if n else None
-        out.append((min(n, limit), fill(puzzle, meaning, first)
-                    if n else None))
+        out.append(
+            (min(n, limit), fill(puzzle, meaning, first) if n else None)
+        )
     return out
 
 
-register(Peer(
-    "pyxcc", "pyxcc", "Rust via PyO3, exact cover with colours",
-    _pyxcc_prepare_count, _pyxcc_count,
-    _pyxcc_prepare_sudoku, _pyxcc_solve_sudoku_batch))
+register(
+    Peer(
+        "pyxcc",
+        "pyxcc",
+        "Rust via PyO3, exact cover with colours",
+        _pyxcc_prepare_count,
+        _pyxcc_count,
+        _pyxcc_prepare_sudoku,
+        _pyxcc_solve_sudoku_batch,
+    )
+)
 
 
 # ---- exact-cover (C extension, dense boolean matrix) ----
+
 
 def _matrix(instance):
     index = {x: k for k, x in enumerate(instance.primary)}
@@ -557,8 +654,9 @@ def _exact_cover_solve_sudoku_batch(prepared, limit=2):
     made by ``_exact_cover_sudoku_answers`` outside the timed region."""
     from exact_cover import get_solution_count
 
-    return [(min(int(get_solution_count(m)), limit), None)
-            for _, _, m in prepared]
+    return [
+        (min(int(get_solution_count(m)), limit), None) for _, _, m in prepared
+    ]
 
 
 def _exact_cover_sudoku_answers(counts, prepared):
@@ -577,16 +675,25 @@ def _exact_cover_sudoku_answers(counts, prepared):
     return answers
 
 
-register(Peer(
-    "exact-cover", "exact-cover", "C extension, dense 0/1 matrix",
-    _exact_cover_prepare_count, _exact_cover_count,
-    _exact_cover_prepare_sudoku, _exact_cover_solve_sudoku_batch,
-    sudoku_answers=_exact_cover_sudoku_answers,
-    unsupported=lambda inst: ("no secondary items" if inst.secondary
-                              else None)))
+register(
+    Peer(
+        "exact-cover",
+        "exact-cover",
+        "C extension, dense 0/1 matrix",
+        _exact_cover_prepare_count,
+        _exact_cover_count,
+        _exact_cover_prepare_sudoku,
+        _exact_cover_solve_sudoku_batch,
+        sudoku_answers=_exact_cover_sudoku_answers,
+        unsupported=lambda inst: (
+            "no secondary items" if inst.secondary else None
+        ),
+    )
+)
 
 
 # ---- plain-Python constraint propagation (ours, for reference) ----
+
 
 def _cp_solve_sudoku_batch(puzzles, limit=2):
     from norvig_style import solve as cp_solve
@@ -594,11 +701,18 @@ def _cp_solve_sudoku_batch(puzzles, limit=2):
     return [cp_solve(p, limit) for p in puzzles]
 
 
-register(Peer(
-    "python-cp", "dlx-toolkit",
-    "pure Python constraint propagation + search (bench/norvig_style.py)",
-    None, None, list, _cp_solve_sudoku_batch,
-    local_version=_project_version))
+register(
+    Peer(
+        "python-cp",
+        "dlx-toolkit",
+        "pure Python constraint propagation + search (bench/norvig_style.py)",
+        None,
+        None,
+        list,
+        _cp_solve_sudoku_batch,
+        local_version=_project_version,
+    )
+)
 
 
 # ---- Knuth's DLX1 and SSXC1 (C), when builds of them are at hand ----
@@ -608,6 +722,7 @@ register(Peer(
 # SSXC1 at the binaries.  Each timed run is one process reading the
 # instance from a file, so its time includes process start and input (for
 # these files, under 0.1% of the mems and a few ms).
+
 
 def _knuth_binary(env: str) -> str | None:
     path = os.environ.get(env)
@@ -623,18 +738,25 @@ def _knuth_prepare_count(instance):
     import atexit
     import tempfile
 
-    with tempfile.NamedTemporaryFile("w", suffix=".dlx",
-                                     delete=False) as f:
+    with tempfile.NamedTemporaryFile("w", suffix=".dlx", delete=False) as f:
         atexit.register(os.unlink, f.name)
-        f.write(" ".join(_bounded(x, instance.bounds.get(x))
-                         for x in instance.primary))
+        f.write(
+            " ".join(
+                _bounded(x, instance.bounds.get(x)) for x in instance.primary
+            )
+        )
         if instance.secondary:
             f.write(" | " + " ".join(instance.secondary))
         f.write("\n")
-        for option, painted in zip(instance.options,
-                                   instance.colors or itertools.repeat({})):
-            f.write(" ".join(f"{x}:{painted[x]}" if x in painted else x
-                             for x in option) + "\n")
+        for option, painted in zip(
+            instance.options, instance.colors or itertools.repeat({})
+        ):
+            f.write(
+                " ".join(
+                    f"{x}:{painted[x]}" if x in painted else x for x in option
+                )
+                + "\n"
+            )
     return f.name
 
 
@@ -649,8 +771,10 @@ def _bounded(item, bound):
 _dlx1_prepare_count = _knuth_prepare_count
 
 # What DLX1 and SSXC1 print last (DLX2 and DLX3 add their cleansings).
-DLX1_TOTALS = (r"Altogether (\d+) solutions?, [\d+-]+ mems, (\d+) updates,"
-               r"(?: \d+ cleansings,)? \d+ bytes, (\d+) nodes")
+DLX1_TOTALS = (
+    r"Altogether (\d+) solutions?, [\d+-]+ mems, (\d+) updates,"
+    r"(?: \d+ cleansings,)? \d+ bytes, (\d+) nodes"
+)
 
 
 def _knuth_count(env: str, path: str):
@@ -658,9 +782,14 @@ def _knuth_count(env: str, path: str):
     import subprocess
 
     with open(path) as f:
-        done = subprocess.run([_knuth_binary(env)], stdin=f,
-                              stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True, check=True)
+        done = subprocess.run(
+            [_knuth_binary(env)],
+            stdin=f,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=True,
+        )
     found = re.search(DLX1_TOTALS, done.stderr)
     if not found:
         raise RuntimeError(f"no totals in {env}'s output: {done.stderr!r}")
@@ -676,12 +805,19 @@ def _ssxc1_count(path):
     return _knuth_count("SSXC1", path)
 
 
-register(Peer(
-    "dlx1", "dlx1", "Knuth's DLX1 in C (gcc -O3), a local build ($DLX1)",
-    _knuth_prepare_count, _dlx1_count,
-    local_version=lambda: "dlx1.w" if _dlx1_binary() else "not installed",
-    install_hint="build dlx1.w and set DLX1 to the binary "
-                 "(bench/README.md)"))
+register(
+    Peer(
+        "dlx1",
+        "dlx1",
+        "Knuth's DLX1 in C (gcc -O3), a local build ($DLX1)",
+        _knuth_prepare_count,
+        _dlx1_count,
+        local_version=lambda: "dlx1.w" if _dlx1_binary() else "not installed",
+        install_hint="build dlx1.w and set DLX1 to the binary "
+        "(bench/README.md)",
+    )
+)
+
 
 def _knuth_search_count(env: str, path: str):
     """DLX2/DLX3: ``_knuth_count``, plus ``startup`` in the extras: the
@@ -695,41 +831,58 @@ def _knuth_search_count(env: str, path: str):
         t0 = time.perf_counter()
         # (It may end on a signal: stopping there, it divides by zero
         # nodes when it reports.)
-        subprocess.run([_knuth_binary(env), "T0"], stdin=f,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [_knuth_binary(env), "T0"],
+            stdin=f,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         startup = time.perf_counter() - t0
     n, extra = _knuth_count(env, path)
     extra["startup"] = startup
     return n, extra
 
 
-for _env, _kind, _what in (("DLX2", "colors", "colors, Algorithm C"),
-                           ("DLX3", "bounds", "multiplicities, Algorithm M")):
-    register(Peer(
-        _env.lower(), _env.lower(),
-        f"Knuth's {_env} ({_what}) in C, a local build (${_env}); its time "
-        f"less that of the same run stopped before the search (T0)",
+for _env, _kind, _what in (
+    ("DLX2", "colors", "colors, Algorithm C"),
+    ("DLX3", "bounds", "multiplicities, Algorithm M"),
+):
+    register(
+        Peer(
+            _env.lower(),
+            _env.lower(),
+            f"Knuth's {_env} ({_what}) in C, a local build (${_env}); its time "
+            f"less that of the same run stopped before the search (T0)",
+            _knuth_prepare_count,
+            lambda path, env=_env: _knuth_search_count(env, path),
+            local_version=lambda env=_env: (
+                f"{env.lower()}.w" if _knuth_binary(env) else "not installed"
+            ),
+            install_hint=f"build {_env.lower()}.w and set {_env} to the "
+            f"binary (bench/README.md)",
+            handles=(_kind,),
+        )
+    )
+
+
+register(
+    Peer(
+        "ssxc1",
+        "ssxc1",
+        "Knuth's SSXC1 (dancing cells) in C, a local build ($SSXC1)",
         _knuth_prepare_count,
-        lambda path, env=_env: _knuth_search_count(env, path),
-        local_version=lambda env=_env: (f"{env.lower()}.w"
-                                        if _knuth_binary(env)
-                                        else "not installed"),
-        install_hint=f"build {_env.lower()}.w and set {_env} to the "
-                     f"binary (bench/README.md)",
-        handles=(_kind,)))
-
-
-register(Peer(
-    "ssxc1", "ssxc1",
-    "Knuth's SSXC1 (dancing cells) in C, a local build ($SSXC1)",
-    _knuth_prepare_count, _ssxc1_count,
-    local_version=lambda: ("ssxc1.w" if _knuth_binary("SSXC1")
-                           else "not installed"),
-    install_hint="build ssxc1.w and set SSXC1 to the binary "
-                 "(bench/README.md)"))
+        _ssxc1_count,
+        local_version=lambda: (
+            "ssxc1.w" if _knuth_binary("SSXC1") else "not installed"
+        ),
+        install_hint="build ssxc1.w and set SSXC1 to the binary "
+        "(bench/README.md)",
+    )
+)
 
 
 # ---- this project's memoized count, and dxz (memoized DLX in C++) ----
+
 
 def _ours_count_memo(problem):
     """``count(memo=True)``: the count of each subproblem remembered."""
@@ -738,10 +891,16 @@ def _ours_count_memo(problem):
     return n, {"nodes": s.nodes, "updates": s.updates}
 
 
-register(Peer(
-    "dlx-toolkit-memo", "dlx-toolkit",
-    "this project, count(memo=True) (memoized DLX1), one thread",
-    to_exact_cover, _ours_count_memo, local_version=_project_version))
+register(
+    Peer(
+        "dlx-toolkit-memo",
+        "dlx-toolkit",
+        "this project, count(memo=True) (memoized DLX1), one thread",
+        to_exact_cover,
+        _ours_count_memo,
+        local_version=_project_version,
+    )
+)
 
 
 def _dxz_prepare_count(instance):
@@ -756,10 +915,16 @@ def _dxz_count(prepared):
     return int(dxz.dxz_count(*prepared)), {}
 
 
-register(Peer(
-    "dxz", "dxz",
-    "Nishino et al.'s DXZ (memoized DLX, ZDD of the solutions) in C++",
-    _dxz_prepare_count, _dxz_count,
-    unsupported=lambda inst: ("no secondary items" if inst.secondary
-                              else None),
-    install_hint="pip install dxz"))
+register(
+    Peer(
+        "dxz",
+        "dxz",
+        "Nishino et al.'s DXZ (memoized DLX, ZDD of the solutions) in C++",
+        _dxz_prepare_count,
+        _dxz_count,
+        unsupported=lambda inst: (
+            "no secondary items" if inst.secondary else None
+        ),
+        install_hint="pip install dxz",
+    )
+)

@@ -49,8 +49,9 @@ from dlx import dumps, load  # noqa: E402
 from dlx.services.reduce import reduce  # noqa: E402
 
 HEADING = "## Reduction before the search (bench/reduce.py)"
-DATA = os.environ.get("DLX_BENCH_DATA",
-                      os.path.join(os.path.dirname(ROOT), "shared", "data"))
+DATA = os.environ.get(
+    "DLX_BENCH_DATA", os.path.join(os.path.dirname(ROOT), "shared", "data")
+)
 EXACTCOVER = os.path.join(DATA, "exactcover")
 DLX_PRE = os.environ.get("DLX_PRE", "/work/knuth/dlx-pre")
 TESTS = os.path.join(ROOT, "tests", "data")
@@ -58,65 +59,85 @@ TESTS = os.path.join(ROOT, "tests", "data")
 
 # -- the problems: key -> () -> [(problem, givens, limit)], known count ------
 
+
 def _pentomino(board):
     def build():
         from dlx.problems.polyomino import Polyomino
+
         return [(Polyomino(board).problem, (), None)]
+
     return build
 
 
 def _holes(rows, cols, holes):
-    return "\n".join("".join("#" if (r, c) in holes else "."
-                             for c in range(cols)) for r in range(rows))
+    return "\n".join(
+        "".join("#" if (r, c) in holes else "." for c in range(cols))
+        for r in range(rows)
+    )
 
 
 def _polycube(pieces, box):
     def build():
         from dlx.problems.polycube import Polycube
+
         return [(Polycube(box, pieces).problem, (), None)]
+
     return build
 
 
 def _queens(n):
     def build():
         from dlx.problems.queens import queens
+
         return [(queens(n), (), None)]
+
     return build
 
 
 def _langford(n):
     def build():
         from dlx.problems.langford import langford
+
         return [(langford(n), (), None)]
+
     return build
 
 
 def _file(name):
     def build():
         return [(load(os.path.join(EXACTCOVER, name)), (), None)]
+
     return build
 
 
 def _files(prefix):
     def build():
-        names = sorted(n for n in os.listdir(EXACTCOVER)
-                       if n.startswith(prefix) and n.endswith(".dlx")
-                       and "grids" not in n)
+        names = sorted(
+            n
+            for n in os.listdir(EXACTCOVER)
+            if n.startswith(prefix) and n.endswith(".dlx") and "grids" not in n
+        )
         return [(load(os.path.join(EXACTCOVER, n)), (), 2) for n in names]
+
     return build
 
 
 def _sudoku(path, box=(3, 3), variant=None, first=None):
     """The puzzles of a file (one a line; a variants file: ``variant
     puzzle solution [regions]``) with their givens."""
+
     def build():
         from sudoku.encode import Variant, problem
         from sudoku.grid import parse
         from sudoku.solver import given_options
+
         out = []
         with open(path, encoding="utf-8") as handle:
-            lines = [line.split() for line in handle
-                     if line.strip() and not line.startswith("#")]
+            lines = [
+                line.split()
+                for line in handle
+                if line.strip() and not line.startswith("#")
+            ]
         for words in lines[:first]:
             if variant is None:
                 rules, puzzle, regions = None, words[0], None
@@ -132,18 +153,23 @@ def _sudoku(path, box=(3, 3), variant=None, first=None):
             givens = given_options(grid.cells[None])[0].tolist()
             out.append((problem(shape, v), givens, 2))
         return out
+
     return build
 
 
 PROBLEMS = {
-    "pentomino-8x8-centre": (_pentomino(_holes(8, 8, {(3, 3), (3, 4), (4, 3),
-                                                      (4, 4)})), 520),
-    "pentomino-8x8-corners": (_pentomino(_holes(8, 8, {(0, 0), (0, 7),
-                                                       (7, 0), (7, 7)})),
-                              None),
-    "pentomino-8x8-scattered": (_pentomino(_holes(8, 8, {(1, 1), (2, 5),
-                                                         (5, 2), (6, 6)})),
-                                None),
+    "pentomino-8x8-centre": (
+        _pentomino(_holes(8, 8, {(3, 3), (3, 4), (4, 3), (4, 4)})),
+        520,
+    ),
+    "pentomino-8x8-corners": (
+        _pentomino(_holes(8, 8, {(0, 0), (0, 7), (7, 0), (7, 7)})),
+        None,
+    ),
+    "pentomino-8x8-scattered": (
+        _pentomino(_holes(8, 8, {(1, 1), (2, 5), (5, 2), (6, 6)})),
+        None,
+    ),
     "pentomino-3x20": (_pentomino("3x20"), 8),
     "pentomino-6x10": (_file("pentomino-6x10.dlx"), 9356),
     "pentomino-6x10-xquarter": (_file("pentomino-6x10-xquarter.dlx"), 2339),
@@ -154,27 +180,49 @@ PROBLEMS = {
     "langford-11": (_langford(11), 17792),
     "langford-12": (_langford(12), 108144),
     "sudoku-files (24)": (_files("sudoku-"), 24),
-    "sudoku-hardest (11)": (_sudoku(os.path.join(DATA, "sudoku",
-                                                 "hardest.txt")), 11),
-    "sudoku-top95 (first 20)": (_sudoku(os.path.join(DATA, "sudoku",
-                                                     "top95.txt"),
-                                        first=20), 20),
-    "sudoku-x": (_sudoku(os.path.join(TESTS, "sudoku_variants.txt"),
-                         variant="x"), 1),
-    "sudoku-anti-knight (3)": (_sudoku(os.path.join(
-        TESTS, "sudoku_variants.txt"), variant="anti-knight"), 3),
-    "sudoku-windoku": (_sudoku(os.path.join(TESTS, "sudoku_variants.txt"),
-                               variant="windoku"), 1),
-    "sudoku-jigsaw": (_sudoku(os.path.join(TESTS, "sudoku_variants.txt"),
-                              variant="jigsaw"), 1),
-    "hexadoku-16x16 (3)": (_sudoku(os.path.join(
-        TESTS, "sudoku_hexadoku16.txt"), box=(4, 4), first=3), 3),
-    "sudoku-25x25 (3)": (_sudoku(os.path.join(
-        TESTS, "sudoku_25x25_sample.txt"), box=(5, 5), first=3), 3),
+    "sudoku-hardest (11)": (
+        _sudoku(os.path.join(DATA, "sudoku", "hardest.txt")),
+        11,
+    ),
+    "sudoku-top95 (first 20)": (
+        _sudoku(os.path.join(DATA, "sudoku", "top95.txt"), first=20),
+        20,
+    ),
+    "sudoku-x": (
+        _sudoku(os.path.join(TESTS, "sudoku_variants.txt"), variant="x"),
+        1,
+    ),
+    "sudoku-anti-knight (3)": (
+        _sudoku(
+            os.path.join(TESTS, "sudoku_variants.txt"), variant="anti-knight"
+        ),
+        3,
+    ),
+    "sudoku-windoku": (
+        _sudoku(os.path.join(TESTS, "sudoku_variants.txt"), variant="windoku"),
+        1,
+    ),
+    "sudoku-jigsaw": (
+        _sudoku(os.path.join(TESTS, "sudoku_variants.txt"), variant="jigsaw"),
+        1,
+    ),
+    "hexadoku-16x16 (3)": (
+        _sudoku(
+            os.path.join(TESTS, "sudoku_hexadoku16.txt"), box=(4, 4), first=3
+        ),
+        3,
+    ),
+    "sudoku-25x25 (3)": (
+        _sudoku(
+            os.path.join(TESTS, "sudoku_25x25_sample.txt"), box=(5, 5), first=3
+        ),
+        3,
+    ),
 }
 
 
 # -- measuring ----------------------------------------------------------------
+
 
 def best_of(reps, run):
     """(best seconds, last result) of up to ``reps`` runs of ``run``."""
@@ -203,19 +251,26 @@ def dlx_pre(instances, reps):
                 problem = reduce(problem, given=givens, rules=()).problem
             path = os.path.join(folder, f"{k}.dlx")
             with open(path, "w") as handle:
-                handle.write(dumps(problem, max_name_length=None,
-                                   max_color_length=None))
+                handle.write(
+                    dumps(problem, max_name_length=None, max_color_length=None)
+                )
 
             def run():
                 with open(path) as source:
-                    return subprocess.run([DLX_PRE, "v9"], stdin=source,
-                                          capture_output=True, text=True,
-                                          check=True).stdout
+                    return subprocess.run(
+                        [DLX_PRE, "v9"],
+                        stdin=source,
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                    ).stdout
+
             seconds, out = best_of(reps, run)
             lines = out.splitlines()
             total += seconds
-            options += sum(1 for line in lines[1:]
-                           if not line.lstrip().startswith("|"))
+            options += sum(
+                1 for line in lines[1:] if not line.lstrip().startswith("|")
+            )
             items += len(lines[0].replace("|", " ").split())
     return total, options, items
 
@@ -230,11 +285,16 @@ def measure(key, reps):
     for problem, givens, _limit in instances:
         problem.count(limit=1, given=givens)
     instances[0][0].count(limit=1, given=instances[0][1], reduce=True)
-    row = {"problem": key, "instances": len(instances), "options": options,
-           "items": items}
+    row = {
+        "problem": key,
+        "instances": len(instances),
+        "options": options,
+        "items": items,
+    }
 
     def reduce_all():
         return [reduce(p, given=g) for p, g, _ in instances]
+
     row["reduce_s"], reductions = best_of(reps, reduce_all)
     row["left_options"] = sum(len(r.problem.options) for r in reductions)
     row["left_items"] = sum(len(r.problem.items) for r in reductions)
@@ -260,15 +320,20 @@ def measure(key, reps):
         return found, nodes, updates
 
     def with_reduce():  # what a user sees: reduce, build, search
-        return sum(problem.count(limit=limit, given=givens, reduce=True)
-                   for problem, givens, limit in instances)
+        return sum(
+            problem.count(limit=limit, given=givens, reduce=True)
+            for problem, givens, limit in instances
+        )
 
     reduced_search()  # builds the reduced problems' arrays
     best = {}
     results = {}
     for _ in range(reps):  # in turn, best of each
-        for name, run in (("plain", plain), ("with", with_reduce),
-                          ("reduced", reduced_search)):
+        for name, run in (
+            ("plain", plain),
+            ("with", with_reduce),
+            ("reduced", reduced_search),
+        ):
             t0 = time.perf_counter()
             results[name] = run()
             dt = time.perf_counter() - t0
@@ -278,14 +343,21 @@ def measure(key, reps):
     found, nodes, updates = results["plain"]
     assert results["with"] == found == results["reduced"][0], (key, results)
     assert known is None or found == known, (key, found, known)
-    row.update(count=found, plain_s=best["plain"], reduced_s=best["with"],
-               search_reduced_s=best["reduced"], plain_nodes=nodes,
-               plain_updates=updates, reduced_nodes=results["reduced"][1],
-               reduced_updates=results["reduced"][2])
+    row.update(
+        count=found,
+        plain_s=best["plain"],
+        reduced_s=best["with"],
+        search_reduced_s=best["reduced"],
+        plain_nodes=nodes,
+        plain_updates=updates,
+        reduced_nodes=results["reduced"][1],
+        reduced_updates=results["reduced"][2],
+    )
     return row
 
 
 # -- the report ---------------------------------------------------------------
+
 
 def _seconds(s):
     if s is None:
@@ -299,7 +371,8 @@ def _seconds(s):
 
 def markdown(rows, meta) -> str:
     lines = [
-        HEADING, "",
+        HEADING,
+        "",
         f"Written by `python bench/reduce.py --reps {meta['reps']} "
         f"--markdown bench/RESULTS.md` on {meta['date']}; "
         f"{meta['cpus']} shared CPUs (load average {meta['load']} at the "
@@ -313,14 +386,19 @@ def markdown(rows, meta) -> str:
         f"`count(reduce=True)`, reducing, building and searching; "
         f"*ratio*: with reduce / search (below 1: the reduction pays); "
         f"*updates*: the search's link updates, before -> after (DLX1's "
-        f"measure of its work).", "",
+        f"measure of its work).",
+        "",
         "| problem | options / items | left (ours) | left (DLX-PRE) | "
         "rounds | reduce | DLX-PRE | search | reduced | with reduce | "
         "ratio | updates |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
-        pre = (f"{r['pre_options']:,} / {r['pre_items']:,}"
-               if "pre_options" in r else "-")
+        pre = (
+            f"{r['pre_options']:,} / {r['pre_items']:,}"
+            if "pre_options" in r
+            else "-"
+        )
         lines.append(
             f"| {r['problem']} | {r['options']:,} / {r['items']:,} | "
             f"{r['left_options']:,} / {r['left_items']:,} | {pre} | "
@@ -329,7 +407,8 @@ def markdown(rows, meta) -> str:
             f"{_seconds(r['search_reduced_s'])} | "
             f"{_seconds(r['reduced_s'])} | "
             f"{r['reduced_s'] / r['plain_s']:.2f} | "
-            f"{r['plain_updates']:,} -> {r['reduced_updates']:,} |")
+            f"{r['plain_updates']:,} -> {r['reduced_updates']:,} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -354,14 +433,19 @@ def write_section(path, text):
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("--problems", default=",".join(PROBLEMS))
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--markdown", default=None)
     args = ap.parse_args(argv)
-    meta = {"date": time.strftime("%Y-%m-%d"), "cpus": os.cpu_count(),
-            "python": platform.python_version(), "reps": args.reps,
-            "load": f"{os.getloadavg()[0]:.1f}"}
+    meta = {
+        "date": time.strftime("%Y-%m-%d"),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "reps": args.reps,
+        "load": f"{os.getloadavg()[0]:.1f}",
+    }
     rows = []
     for key in args.problems.split(","):
         try:

@@ -53,23 +53,30 @@ def loop(fn, puzzles):
 def check(puzzles, results) -> None:
     for puzzle, result in zip(puzzles, results):
         ok = result.status == "solved" and sudoku.is_valid_solution(
-            result.grid, sudoku.parse(puzzle))
+            result.grid, sudoku.parse(puzzle)
+        )
         if not ok:
             raise SystemExit(f"wrong answer for {puzzle}: {result}")
 
 
-def bench_set(name: str, puzzles: list[str], loop_size: int,
-              repeat: int) -> None:
+def bench_set(
+    name: str, puzzles: list[str], loop_size: int, repeat: int
+) -> None:
     sample = puzzles[:loop_size]
-    print(f"\n{name}: {len(puzzles)} puzzles (loops over the first "
-          f"{len(sample)})")
-    print(f"  {'':26s}{'batch/s':>10s}{'2 threads':>11s}{'loop/s':>9s}"
-          f"{'ratio':>7s}{'ratio 2t':>9s}{'nodes':>8s}")
+    print(
+        f"\n{name}: {len(puzzles)} puzzles (loops over the first "
+        f"{len(sample)})"
+    )
+    print(
+        f"  {'':26s}{'batch/s':>10s}{'2 threads':>11s}{'loop/s':>9s}"
+        f"{'ratio':>7s}{'ratio 2t':>9s}{'nodes':>8s}"
+    )
     stack = [sudoku.parse(p).cells for p in puzzles]
-    for label, limit, single in (("first solution (limit=1)", 1,
-                                  sudoku.solve),
-                                 ("unique check (limit=2)", 2,
-                                  sudoku.is_unique)):
+    for label, limit, single in (
+        ("first solution (limit=1)", 1, sudoku.solve),
+        ("unique check (limit=2)", 2, sudoku.is_unique),
+    ):
+
         def batch(p, threads=1):
             return sudoku.solve_many(p, limit=limit, threads=threads)
 
@@ -84,36 +91,53 @@ def bench_set(name: str, puzzles: list[str], loop_size: int,
         loop_s, answers = best_of(repeat, loop, single, sample)
         if single is sudoku.is_unique:
             assert all(answers)
-        print(f"  {label:26s}{len(puzzles) / batch_s:10,.0f}"
-              f"{len(puzzles) / threaded_s:11,.0f}"
-              f"{len(sample) / loop_s:9,.0f}{loop_s / sample_s:7.2f}"
-              f"{loop_s / sample_2t:9.2f}{nodes:8,.0f}")
+        print(
+            f"  {label:26s}{len(puzzles) / batch_s:10,.0f}"
+            f"{len(puzzles) / threaded_s:11,.0f}"
+            f"{len(sample) / loop_s:9,.0f}{loop_s / sample_s:7.2f}"
+            f"{loop_s / sample_2t:9.2f}{nodes:8,.0f}"
+        )
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="*", default=SETS, metavar="SET")
-    parser.add_argument("--data", default=DATA,
-                        help="directory holding sudoku/ (default: "
-                        "../shared/data)")
-    parser.add_argument("--take", type=int, default=10_000,
-                        help="puzzles per set (default 10,000)")
-    parser.add_argument("--loop", type=int, default=2_000,
-                        help="puzzles in the one-by-one loops")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="runs per timing; the fastest counts")
+    parser.add_argument(
+        "--data",
+        default=DATA,
+        help="directory holding sudoku/ (default: ../shared/data)",
+    )
+    parser.add_argument(
+        "--take",
+        type=int,
+        default=10_000,
+        help="puzzles per set (default 10,000)",
+    )
+    parser.add_argument(
+        "--loop",
+        type=int,
+        default=2_000,
+        help="puzzles in the one-by-one loops",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs per timing; the fastest counts",
+    )
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
     sudoku.solve_many(["." * 81])  # compile or load the kernels
-    print(f"warm-up (kernels compiled or loaded): "
-          f"{time.perf_counter() - t0:.2f} s")
+    print(
+        f"warm-up (kernels compiled or loaded): "
+        f"{time.perf_counter() - t0:.2f} s"
+    )
     for name in args.sets:
         path = os.path.join(args.data, "sudoku", name)
         if not os.path.exists(path):
             print(f"\n{name}: skipped ({path} not found)")
             continue
-        bench_set(name, read_puzzles(path, args.take), args.loop,
-                  args.repeat)
+        bench_set(name, read_puzzles(path, args.take), args.loop, args.repeat)
     return 0
 
 

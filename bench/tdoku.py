@@ -80,18 +80,23 @@ def read_set(name: str) -> list[str]:
     """The puzzles of a set, one string each (first field of a line)."""
     file, step, _ = SETS[name]
     with open(os.path.join(SUDOKU_DIR, file)) as f:
-        lines = [line.split()[0] for line in f
-                 if line.strip() and not line.startswith("#")]
+        lines = [
+            line.split()[0]
+            for line in f
+            if line.strip() and not line.startswith("#")
+        ]
     return lines[::step]
 
 
 # -- ours, in a fresh process -------------------------------------------------
+
 
 def worker(tree: str, name: str, rounds: int) -> dict:
     """Time ``solve_many(limit=2, threads=1)`` on one set with the source
     tree ``tree``: the best of ``rounds`` runs, answers checked."""
     sys.path.insert(0, tree)
     import sudoku
+
     puzzles = read_set(name)
     t0 = time.perf_counter()
     sudoku.solve_many([puzzles[0]], limit=2, threads=1)
@@ -105,21 +110,31 @@ def worker(tree: str, name: str, rounds: int) -> dict:
         best_cpu = min(best_cpu, time.process_time() - c0)
     for puzzle, result in zip(puzzles, results):
         if result.status != "solved" or not sudoku.is_valid_solution(
-                result.grid, sudoku.parse(puzzle)):
+            result.grid, sudoku.parse(puzzle)
+        ):
             raise SystemExit(f"{tree}: wrong answer for {puzzle}: {result}")
-    return {"rate": len(puzzles) / best, "seconds": best,
-            "cpu_rate": len(puzzles) / best_cpu,
-            "puzzles": len(puzzles), "warm": warm}
+    return {
+        "rate": len(puzzles) / best,
+        "seconds": best,
+        "cpu_rate": len(puzzles) / best_cpu,
+        "puzzles": len(puzzles),
+        "warm": warm,
+    }
 
 
 def ours(tree: str, name: str, rounds: int) -> dict:
     out = subprocess.run(
         [sys.executable, __file__, "--worker", tree, name, str(rounds)],
-        check=True, capture_output=True, text=True, cwd=ROOT)
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 # -- tdoku ----------------------------------------------------------------------
+
 
 def tdoku(binary: str, name: str, seconds: int, warmup: int) -> dict:
     """tdoku's rate on a file of exactly the set's puzzles."""
@@ -128,30 +143,49 @@ def tdoku(binary: str, name: str, seconds: int, warmup: int) -> dict:
         f.write("\n".join(puzzles) + "\n")
         path = f.name
     try:
-        command = [binary, "-s", "tdoku", "-r0", "-n", str(len(puzzles)),
-                   "-t", str(seconds), "-w", str(warmup), "-v1", path]
+        command = [
+            binary,
+            "-s",
+            "tdoku",
+            "-r0",
+            "-n",
+            str(len(puzzles)),
+            "-t",
+            str(seconds),
+            "-w",
+            str(warmup),
+            "-v1",
+            path,
+        ]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        out = subprocess.run(command, check=True, capture_output=True,
-                             text=True).stdout
+        out = subprocess.run(
+            command, check=True, capture_output=True, text=True
+        ).stdout
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     finally:
         os.unlink(path)
     # The share of the run that tdoku had a core (it never waits): its
     # rate per CPU second is its rate over wall time divided by that.
-    busy = ((after.ru_utime - before.ru_utime)
-            + (after.ru_stime - before.ru_stime)) / wall
+    busy = (
+        (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    ) / wall
     for line in out.splitlines():
         if line.startswith("|tdoku"):
-            cells = [c.strip().replace("'", "").replace(",", "")
-                     for c in line.split("|")[2:6]]
+            cells = [
+                c.strip().replace("'", "").replace(",", "")
+                for c in line.split("|")[2:6]
+            ]
             wall_rate = float(cells[0])
-            return {"rate": wall_rate,
-                    "cpu_rate": wall_rate / min(1.0, busy),
-                    "usec": float(cells[1]),
-                    "no_guess": cells[2], "guesses": float(cells[3]),
-                    "command": " ".join(command[:-1] + [f"<{name}>"])}
+            return {
+                "rate": wall_rate,
+                "cpu_rate": wall_rate / min(1.0, busy),
+                "usec": float(cells[1]),
+                "no_guess": cells[2],
+                "guesses": float(cells[3]),
+                "command": " ".join(command[:-1] + [f"<{name}>"]),
+            }
     raise SystemExit(f"no tdoku line in its output:\n{out}")
 
 
@@ -168,30 +202,28 @@ def table(rows: list[dict], before: bool) -> str:
     head = ["set", "puzzles"]
     if before:
         head.append("ours before (puzzles/s)")
-    head += ["ours after (puzzles/s)", "tdoku (puzzles/s)",
-             "after / tdoku"]
+    head += ["ours after (puzzles/s)", "tdoku (puzzles/s)", "after / tdoku"]
     if before:
         head += ["before / tdoku", "after / before"]
     head += ["after / tdoku, CPU"]
     if before:
         head += ["before / tdoku, CPU"]
-    lines = ["| " + " | ".join(head) + " |",
-             "|" + "---|" * len(head)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         t = row.get("tdoku", {}).get("rate")
         a = row["after"]["rate"]
         cells = [row["set"], f"{row['after']['puzzles']:,}"]
         if before:
-            cells.append(rate(row['before']['rate']))
-        cells += [rate(a), rate(t) if t else "-",
-                  f"{a / t:.2f}" if t else "-"]
+            cells.append(rate(row["before"]["rate"]))
+        cells += [rate(a), rate(t) if t else "-", f"{a / t:.2f}" if t else "-"]
         if before:
             b = row["before"]["rate"]
             cells += [f"{b / t:.2f}" if t else "-", f"{a / b:.2f}"]
         tc = row.get("tdoku", {}).get("cpu_rate")
         keys = ["after"] + (["before"] if before else [])
-        cells += [f"{row[k]['cpu_rate'] / tc:.2f}" if tc else "-"
-                  for k in keys]
+        cells += [
+            f"{row[k]['cpu_rate'] / tc:.2f}" if tc else "-" for k in keys
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -205,9 +237,13 @@ def write_markdown(path: str, section: str) -> None:
         new = old.rstrip("\n") + "\n\n" + section.rstrip("\n") + "\n"
     else:
         end = old.find("\n## ", start + len(HEADING))
-        rest = old[end + 1:] if end >= 0 else ""
-        new = (old[:start] + section.rstrip("\n") + "\n"
-               + ("\n" + rest if rest else ""))
+        rest = old[end + 1 :] if end >= 0 else ""
+        new = (
+            old[:start]
+            + section.rstrip("\n")
+            + "\n"
+            + ("\n" + rest if rest else "")
+        )
     with open(path, "w") as f:
         f.write(new)
 
@@ -218,21 +254,45 @@ def main(argv=None) -> int:
         print(json.dumps(worker(argv[1], argv[2], int(argv[3]))))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sets", default=DEFAULT_SETS,
-                        help=f"comma-separated, of {', '.join(SETS)} "
-                        f"(default {DEFAULT_SETS})")
-    parser.add_argument("--before", metavar="DIR",
-                        help="another source tree to time as 'before'")
-    parser.add_argument("--rounds", type=int, default=2,
-                        help="rounds, taking the contenders in turn")
-    parser.add_argument("--reps", type=int, default=2,
-                        help="our runs per round (the fastest counts)")
-    parser.add_argument("--seconds", type=int, default=5,
-                        help="tdoku's -t (timed seconds per run)")
-    parser.add_argument("--warmup", type=int, default=2,
-                        help="tdoku's -w (warm-up seconds per run)")
-    parser.add_argument("--markdown", metavar="FILE",
-                        help=f"write the table as the section {HEADING!r}")
+    parser.add_argument(
+        "--sets",
+        default=DEFAULT_SETS,
+        help=f"comma-separated, of {', '.join(SETS)} (default {DEFAULT_SETS})",
+    )
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="another source tree to time as 'before'",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=2,
+        help="rounds, taking the contenders in turn",
+    )
+    parser.add_argument(
+        "--reps",
+        type=int,
+        default=2,
+        help="our runs per round (the fastest counts)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=int,
+        default=5,
+        help="tdoku's -t (timed seconds per run)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=2,
+        help="tdoku's -w (warm-up seconds per run)",
+    )
+    parser.add_argument(
+        "--markdown",
+        metavar="FILE",
+        help=f"write the table as the section {HEADING!r}",
+    )
     args = parser.parse_args(argv)
     binary = os.environ.get("TDOKU")
     if binary and not os.access(binary, os.X_OK):
@@ -240,7 +300,9 @@ def main(argv=None) -> int:
     names = [s for s in args.sets.split(",") if s]
     for name in names:
         if name not in SETS:
-            parser.error(f"unknown set {name!r}; choose from {', '.join(SETS)}")
+            parser.error(
+                f"unknown set {name!r}; choose from {', '.join(SETS)}"
+            )
     start_load = load()
     print(f"load average at the start: {start_load}", flush=True)
     rows = []
@@ -249,11 +311,21 @@ def main(argv=None) -> int:
         for round_ in range(args.rounds):
             contenders = [("after", lambda: ours(ROOT, name, args.reps))]
             if args.before:
-                contenders.append(("before", lambda: ours(
-                    os.path.abspath(args.before), name, args.reps)))
+                contenders.append(
+                    (
+                        "before",
+                        lambda: ours(
+                            os.path.abspath(args.before), name, args.reps
+                        ),
+                    )
+                )
             if binary and SETS[name][2]:
-                contenders.append(("tdoku", lambda: tdoku(
-                    binary, name, args.seconds, args.warmup)))
+                contenders.append(
+                    (
+                        "tdoku",
+                        lambda: tdoku(binary, name, args.seconds, args.warmup),
+                    )
+                )
             if round_ % 2:
                 contenders.reverse()
             for key, run in contenders:
@@ -261,22 +333,29 @@ def main(argv=None) -> int:
                 if key not in row or got["rate"] > row[key]["rate"]:
                     row[key] = got
         rows.append(row)
-        print(f"{name}: " + ", ".join(
-            f"{k} {rate(row[k]['rate'])}/s" for k in ("before", "after",
-                                                      "tdoku") if k in row),
-            flush=True)
+        print(
+            f"{name}: "
+            + ", ".join(
+                f"{k} {rate(row[k]['rate'])}/s"
+                for k in ("before", "after", "tdoku")
+                if k in row
+            ),
+            flush=True,
+        )
     text = table(rows, bool(args.before))
-    commands = sorted({row["tdoku"]["command"] for row in rows
-                       if "tdoku" in row})
-    notes = (f"Load average {start_load} at the start, {load()} at the "
-             f"end; best of {args.rounds} rounds (ours: best of "
-             f"{args.reps} runs a round).  Rates are puzzles per second "
-             f"of wall time, as tdoku's program reports them; the *CPU* "
-             f"ratios divide rates per CPU second instead (ours: process "
-             f"CPU time; tdoku: its rate over the share of its run it had "
-             f"a core), which a loaded machine disturbs less.  "
-             f"`python bench/tdoku.py "
-             + " ".join(a for a in (argv or [])) + "`.")
+    commands = sorted(
+        {row["tdoku"]["command"] for row in rows if "tdoku" in row}
+    )
+    notes = (
+        f"Load average {start_load} at the start, {load()} at the "
+        f"end; best of {args.rounds} rounds (ours: best of "
+        f"{args.reps} runs a round).  Rates are puzzles per second "
+        f"of wall time, as tdoku's program reports them; the *CPU* "
+        f"ratios divide rates per CPU second instead (ours: process "
+        f"CPU time; tdoku: its rate over the share of its run it had "
+        f"a core), which a loaded machine disturbs less.  "
+        f"`python bench/tdoku.py " + " ".join(a for a in (argv or [])) + "`."
+    )
     if commands:
         notes += "  tdoku: `" + "`, `".join(commands) + "`."
     print()
@@ -284,8 +363,9 @@ def main(argv=None) -> int:
     print()
     print(notes)
     if args.markdown:
-        write_markdown(args.markdown, HEADING + "\n\n" + notes + "\n\n"
-                       + text + "\n")
+        write_markdown(
+            args.markdown, HEADING + "\n\n" + notes + "\n\n" + text + "\n"
+        )
     return 0
 
 

@@ -45,9 +45,22 @@ MAX_CLIENTS = 64
 def start_server() -> tuple[subprocess.Popen, int]:
     """`sudoku serve` on a free loopback port; returns (process, port)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "sudoku", "serve", "--host", "127.0.0.1",
-         "--port", "0", "--queue", str(MAX_CLIENTS)],
-        cwd=ROOT, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "sudoku",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--queue",
+            str(MAX_CLIENTS),
+        ],
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     line = process.stderr.readline()
     found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
     if not found:
@@ -59,8 +72,9 @@ def start_server() -> tuple[subprocess.Popen, int]:
 
 
 def post(connection, path: str, body: dict) -> tuple[int, dict]:
-    connection.request("POST", path, json.dumps(body),
-                       {"Content-Type": "application/json"})
+    connection.request(
+        "POST", path, json.dumps(body), {"Content-Type": "application/json"}
+    )
     response = connection.getresponse()
     return response.status, json.loads(response.read())
 
@@ -74,29 +88,36 @@ def run_clients(port: int, clients: int, seconds: float, mode: str) -> dict:
     stop_at = time.perf_counter() + seconds
 
     def client(k: int):
-        connection = http.client.HTTPConnection("127.0.0.1", port,
-                                                timeout=60)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         i = k
         mine, bad, solved = [], 0, 0
         while time.perf_counter() < stop_at:
             t0 = time.perf_counter()
             try:
                 if mode == "single":
-                    status, data = post(connection, "/api/solve",
-                                        {"puzzle": TOP95[i % len(TOP95)]})
+                    status, data = post(
+                        connection,
+                        "/api/solve",
+                        {"puzzle": TOP95[i % len(TOP95)]},
+                    )
                     ok = status == 200 and data["status"] == "solved"
                     count = 1
                 else:
-                    status, data = post(connection, "/api/solve-many",
-                                        {"puzzles": TOP95, "limit": 2})
-                    ok = status == 200 and \
-                        data["summary"]["solved"] == len(TOP95)
+                    status, data = post(
+                        connection,
+                        "/api/solve-many",
+                        {"puzzles": TOP95, "limit": 2},
+                    )
+                    ok = status == 200 and data["summary"]["solved"] == len(
+                        TOP95
+                    )
                     count = len(TOP95)
             except (OSError, http.client.HTTPException, ValueError):
                 ok, count = False, 0
                 connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", port,
-                                                        timeout=60)
+                connection = http.client.HTTPConnection(
+                    "127.0.0.1", port, timeout=60
+                )
             mine.append(time.perf_counter() - t0)
             if ok:
                 solved += count
@@ -109,8 +130,9 @@ def run_clients(port: int, clients: int, seconds: float, mode: str) -> dict:
             errors[0] += bad
             puzzles[0] += solved
 
-    threads = [threading.Thread(target=client, args=(k,))
-               for k in range(clients)]
+    threads = [
+        threading.Thread(target=client, args=(k,)) for k in range(clients)
+    ]
     t0 = time.perf_counter()
     for t in threads:
         t.start()
@@ -120,13 +142,21 @@ def run_clients(port: int, clients: int, seconds: float, mode: str) -> dict:
     latencies.sort()
 
     def pct(p):
-        return latencies[min(len(latencies) - 1,
-                             int(p / 100 * len(latencies)))] * 1000
+        return (
+            latencies[min(len(latencies) - 1, int(p / 100 * len(latencies)))]
+            * 1000
+        )
 
-    return {"requests/s": len(latencies) / elapsed,
-            "puzzles/s": puzzles[0] / elapsed, "requests": len(latencies),
-            "errors": errors[0], "p50 ms": pct(50), "p90 ms": pct(90),
-            "p99 ms": pct(99), "max ms": latencies[-1] * 1000}
+    return {
+        "requests/s": len(latencies) / elapsed,
+        "puzzles/s": puzzles[0] / elapsed,
+        "requests": len(latencies),
+        "errors": errors[0],
+        "p50 ms": pct(50),
+        "p90 ms": pct(90),
+        "p99 ms": pct(99),
+        "max ms": latencies[-1] * 1000,
+    }
 
 
 def run_direct(seconds: float) -> dict:
@@ -146,10 +176,14 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
-    if not 1 <= args.clients <= MAX_CLIENTS or not 0 < args.seconds <= 120 \
-            or not 1 <= args.rounds <= 20:
-        parser.error(f"--clients 1..{MAX_CLIENTS}, --seconds up to 120, "
-                     f"--rounds 1..20")
+    if (
+        not 1 <= args.clients <= MAX_CLIENTS
+        or not 0 < args.seconds <= 120
+        or not 1 <= args.rounds <= 20
+    ):
+        parser.error(
+            f"--clients 1..{MAX_CLIENTS}, --seconds up to 120, --rounds 1..20"
+        )
     sudoku.solve_many(TOP95[:2])  # compile (or load) the kernels
     process, port = start_server()
     try:
@@ -160,28 +194,41 @@ def main(argv=None) -> int:
         best: dict[str, dict] = {}
         for round_ in range(1, args.rounds + 1):
             for name in ("direct", "batch", "single"):
-                result = (run_direct(args.seconds) if name == "direct" else
-                          run_clients(port, args.clients, args.seconds,
-                                      name))
-                print(f"round {round_} {name:6s} " + "  ".join(
-                    f"{k} {v:,.1f}" if isinstance(v, float) else f"{k} {v}"
-                    for k, v in result.items()), flush=True)
-                if name not in best or result["puzzles/s"] > \
-                        best[name]["puzzles/s"]:
+                result = (
+                    run_direct(args.seconds)
+                    if name == "direct"
+                    else run_clients(port, args.clients, args.seconds, name)
+                )
+                print(
+                    f"round {round_} {name:6s} "
+                    + "  ".join(
+                        f"{k} {v:,.1f}" if isinstance(v, float) else f"{k} {v}"
+                        for k, v in result.items()
+                    ),
+                    flush=True,
+                )
+                if (
+                    name not in best
+                    or result["puzzles/s"] > best[name]["puzzles/s"]
+                ):
                     best[name] = result
     finally:
         process.terminate()
         process.wait(10)
     direct = best["direct"]["puzzles/s"]
-    print(f"\nbest of {args.rounds} rounds, {args.clients} clients, "
-          f"{args.seconds:g} s each:")
+    print(
+        f"\nbest of {args.rounds} rounds, {args.clients} clients, "
+        f"{args.seconds:g} s each:"
+    )
     for name in ("batch", "single"):
         b = best[name]
-        print(f"  {name:6s} {b['requests/s']:8,.1f} requests/s "
-              f"{b['puzzles/s']:9,.0f} puzzles/s  p50 {b['p50 ms']:.1f} ms  "
-              f"p90 {b['p90 ms']:.1f} ms  p99 {b['p99 ms']:.1f} ms  "
-              f"max {b['max ms']:.1f} ms  errors {b['errors']}  "
-              f"direct/API {direct / max(b['puzzles/s'], 1e-9):.2f}")
+        print(
+            f"  {name:6s} {b['requests/s']:8,.1f} requests/s "
+            f"{b['puzzles/s']:9,.0f} puzzles/s  p50 {b['p50 ms']:.1f} ms  "
+            f"p90 {b['p90 ms']:.1f} ms  p99 {b['p99 ms']:.1f} ms  "
+            f"max {b['max ms']:.1f} ms  errors {b['errors']}  "
+            f"direct/API {direct / max(b['puzzles/s'], 1e-9):.2f}"
+        )
     print(f"  direct {direct:9,.0f} puzzles/s (solve_many, all cores)")
     errors = sum(best[name]["errors"] for name in ("batch", "single"))
     return 1 if errors else 0

@@ -68,23 +68,28 @@ def queens_per_line(n, u, v):
             p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{n - 1 - i + j}"])
     return p
 
+
 # name, builder, known count (sources in README: A016031, A001499, A001501)
 PROBLEMS = [
     ("de Bruijn n=5 (XCC)", lambda: debruijn.debruijn(5), 2048),
     ("de Bruijn n=2, k=4 (XCC)", lambda: debruijn.debruijn(2, 4), 20736),
     ("de Bruijn n=3, k=3 (XCC)", lambda: debruijn.debruijn(3, 3), 373248),
-    ("queens 12, colored diagonals (XCC)", lambda: colored_queens(12),
-     14200),
+    ("queens 12, colored diagonals (XCC)", lambda: colored_queens(12), 14200),
     ("2 rooks a line, 6x6 (MCC)", lambda: rooks.rooks(6, 2), 67950),
     ("3 rooks a line, 6x6 (MCC)", lambda: rooks.rooks(6, 3), 297200),
     ("2 rooks a line, 7x7 (MCC)", lambda: rooks.rooks(7, 2), 3110940),
     # No published count: checked against ours (and DLX3's, SSMCC's).
-    ("1-2 queens a line, 11x11 (MCC)", lambda: queens_per_line(11, 1, 2),
-     None),
+    (
+        "1-2 queens a line, 11x11 (MCC)",
+        lambda: queens_per_line(11, 1, 2),
+        None,
+    ),
 ]
 
-FIGURES = re.compile(r"Altogether (\d+) solutions?, .* (\d+) updates, .* "
-                     r"(\d+) nodes")
+FIGURES = re.compile(
+    r"Altogether (\d+) solutions?, .* (\d+) updates, .* "
+    r"(\d+) nodes"
+)
 
 
 def colored_queens(n):
@@ -92,14 +97,16 @@ def colored_queens(n):
     the queen's row, so that two queens on one diagonal never agree:
     queens as an XCC problem, written with one-character colors."""
     from dlx import ExactCover
+
     plain = queens.queens(n)
     secondary = set(plain.secondary)
     p = ExactCover(plain.primary, plain.secondary)
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     for option in plain.options:
         color = digits[int(option[0][1:])]  # option[0] is its row, r<i>
-        p.add_option(option, colors={x: color for x in option
-                                     if x in secondary})
+        p.add_option(
+            option, colors={x: color for x in option if x in secondary}
+        )
     return p
 
 
@@ -122,6 +129,7 @@ def ours(problem, algorithm="links"):
             best = seconds if best is None else min(best, seconds)
         s = problem.stats
         return n, best, (s.nodes, s.updates)
+
     run.short = repeat > 1
     return run
 
@@ -129,8 +137,12 @@ def ours(problem, algorithm="links"):
 def knuth(program, path):
     def cpu(*args):
         with open(path) as f, tempfile.TemporaryFile("w+") as err:
-            proc = subprocess.Popen([program, *args], stdin=f,
-                                    stdout=subprocess.DEVNULL, stderr=err)
+            proc = subprocess.Popen(
+                [program, *args],
+                stdin=f,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+            )
             _, status, usage = os.wait4(proc.pid, 0)
             proc.returncode = status
             err.seek(0)
@@ -142,18 +154,23 @@ def knuth(program, path):
         m = FIGURES.search(err)
         n, updates, nodes = (int(x) for x in m.groups())
         return n, max(total - start, 0.0), (nodes, updates)
+
     return run
 
 
 def miniexact(problem):
     import miniexact as me
+
     s = me.miniexacts_m() if problem.bounds else me.miniexacts_c()
     index = {}
     bounds = problem.bounds
     for name in problem.primary:
         u, v = bounds.get(name, (1, 1))
-        index[name] = s.primary(str(name), u, v) if problem.bounds \
+        index[name] = (
+            s.primary(str(name), u, v)
+            if problem.bounds
             else s.primary(str(name))
+        )
     for name in problem.secondary:
         index[name] = s.secondary(str(name))
     codes = {}
@@ -175,25 +192,33 @@ def miniexact(problem):
         while s.solve() == 10:
             n += 1
         return n, time.process_time() - t0, None
+
     return run
 
 
 def xcover(problem):
     from xcover import algorithm_c
     from xcover.solvers import input_as_arrays
+
     options = []
     for k, option in enumerate(problem.options):
         colors = problem.option_colors(k)
-        options.append([f"{x}:{colors[x]}" if x in colors else x
-                        for x in option])
-    arrays = input_as_arrays(options, primary=list(problem.primary),
-                             secondary=list(problem.secondary), colored=True)
+        options.append(
+            [f"{x}:{colors[x]}" if x in colors else x for x in option]
+        )
+    arrays = input_as_arrays(
+        options,
+        primary=list(problem.primary),
+        secondary=list(problem.secondary),
+        colored=True,
+    )
     sum(1 for _ in algorithm_c(*arrays))  # warm-up (numba)
 
     def run():
         t0 = time.process_time()
         n = sum(1 for _ in algorithm_c(*arrays))
         return n, time.process_time() - t0, None
+
     return run
 
 
@@ -212,14 +237,19 @@ def available(module):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--knuth", default=os.environ.get("DLX_KNUTH",
-                                                          "/work/knuth"))
+    parser.add_argument(
+        "--knuth", default=os.environ.get("DLX_KNUTH", "/work/knuth")
+    )
     parser.add_argument("--only", help="problems whose name has this text")
-    parser.add_argument("--files", help="also every colored or bounded "
-                        ".dlx file of this directory")
-    parser.add_argument("--ours", action="store_true",
-                        help="only our two algorithms (the data behind "
-                             "algorithm='auto')")
+    parser.add_argument(
+        "--files",
+        help="also every colored or bounded .dlx file of this directory",
+    )
+    parser.add_argument(
+        "--ours",
+        action="store_true",
+        help="only our two algorithms (the data behind algorithm='auto')",
+    )
     args = parser.parse_args(argv)
     load_at_start = os.getloadavg()[0]
     problems = list(PROBLEMS)
@@ -242,15 +272,21 @@ def main(argv=None) -> int:
         # and, for Knuth's programs, which of ours searches the same tree.
         contenders = {"ours": ours(problem), "cells": ours(problem, "cells")}
         checks = {}
-        programs = [("DLX3 (C)", "dlx3", "ours"),
-                    ("SSMCC (C)", "ssmcc", "cells")] if problem.bounds else [
-            ("DLX2 (C)", "dlx2", "ours"), ("SSXCC (C)", "ssxcc", "cells")]
+        programs = (
+            [("DLX3 (C)", "dlx3", "ours"), ("SSMCC (C)", "ssmcc", "cells")]
+            if problem.bounds
+            else [
+                ("DLX2 (C)", "dlx2", "ours"),
+                ("SSXCC (C)", "ssxcc", "cells"),
+            ]
+        )
         short = args.ours or any(run.short for run in contenders.values())
         for label, program, mine in programs:
             # $DLX2, $DLX3, $SSXCC, $SSMCC name a build, as $DLX1 and
             # $SSXC1 do for bench/compare.py; else the one in --knuth.
             program = os.environ.get(program.upper()) or os.path.join(
-                args.knuth, program)
+                args.knuth, program
+            )
             if os.access(program, os.X_OK) and not short:
                 contenders[label] = knuth(program, path)
                 checks[label] = mine
@@ -267,34 +303,51 @@ def main(argv=None) -> int:
                 if known is None:
                     known = n
                 if n != known:
-                    raise SystemExit(f"{label} counted {n} on {name}, "
-                                     f"not {known}")
+                    raise SystemExit(
+                        f"{label} counted {n} on {name}, not {known}"
+                    )
                 if label in ("ours", "cells"):
                     work[label] = figures
                 elif label in checks and figures != work[checks[label]]:
-                    raise SystemExit(f"{label} searched {figures} (nodes, "
-                                     f"updates) on {name}; "
-                                     f"{checks[label]} {work[checks[label]]}")
+                    raise SystemExit(
+                        f"{label} searched {figures} (nodes, "
+                        f"updates) on {name}; "
+                        f"{checks[label]} {work[checks[label]]}"
+                    )
                 best[label] = min(best.get(label, seconds), seconds)
         s = problem.structure()
         shape = hide_work(s.nitems, len(s.sizes), len(s.members))
         auto = family(problem, "auto")
         rows.append((name, known, work["ours"], shape, auto, best, checks))
-        print(f"{name}: " + ", ".join(f"{k} {v:.6f} s"
-                                      for k, v in best.items()),
-              file=sys.stderr, flush=True)
-    print(f"(CPU seconds; load average {load_at_start:.1f} at the start, "
-          f"{os.getloadavg()[0]:.1f} at the end, {os.cpu_count()} CPUs)")
-    print("| problem | count | nodes (DLX2/3) | hide_work | auto | ours "
-          "(links) | peer / ours | same tree: Knuth / ours |")
+        print(
+            f"{name}: " + ", ".join(f"{k} {v:.6f} s" for k, v in best.items()),
+            file=sys.stderr,
+            flush=True,
+        )
+    print(
+        f"(CPU seconds; load average {load_at_start:.1f} at the start, "
+        f"{os.getloadavg()[0]:.1f} at the end, {os.cpu_count()} CPUs)"
+    )
+    print(
+        "| problem | count | nodes (DLX2/3) | hide_work | auto | ours "
+        "(links) | peer / ours | same tree: Knuth / ours |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for name, known, work, shape, auto, best, checks in rows:
-        peers = "; ".join(f"{k} {shown(v)} = {v / best['ours']:.2f}"
-                          for k, v in best.items() if k != "ours")
-        twins = "; ".join(f"{k} / {mine} = {best[k] / best[mine]:.2f}"
-                          for k, mine in checks.items() if k in best)
-        print(f"| {name} | {known:,} | {work[0]:,} | {shape:.2f} | {auto} "
-              f"| {shown(best['ours'])} | {peers} | {twins or '-'} |")
+        peers = "; ".join(
+            f"{k} {shown(v)} = {v / best['ours']:.2f}"
+            for k, v in best.items()
+            if k != "ours"
+        )
+        twins = "; ".join(
+            f"{k} / {mine} = {best[k] / best[mine]:.2f}"
+            for k, mine in checks.items()
+            if k in best
+        )
+        print(
+            f"| {name} | {known:,} | {work[0]:,} | {shape:.2f} | {auto} "
+            f"| {shown(best['ours'])} | {peers} | {twins or '-'} |"
+        )
     return 0
 
 

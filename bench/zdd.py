@@ -67,9 +67,13 @@ CONTENDERS = ("ours-auto", "ours-mrv", "dlx6", "xcover")
 def write_problem(key: str, folder: str) -> str:
     path = os.path.join(folder, key + ".dlx")
     if not os.path.exists(path):
-        out = subprocess.run([sys.executable, "-m", "dlx", *PROBLEMS[key],
-                              "--dlx"], capture_output=True, text=True,
-                             check=True, cwd=ROOT).stdout
+        out = subprocess.run(
+            [sys.executable, "-m", "dlx", *PROBLEMS[key], "--dlx"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        ).stdout
         with open(path, "w") as f:
             f.write(out)
     return path
@@ -79,6 +83,7 @@ def write_problem(key: str, folder: str) -> str:
 def worker_ours(path: str, choose: str, out: str) -> dict:
     import dlx
     from dlx.problems.tiling import tiling
+
     tiling("4x4").zdd()  # numba's cache, outside the timing
     t0 = time.perf_counter()
     problem = dlx.load(path, max_name_length=None)
@@ -87,9 +92,15 @@ def worker_ours(path: str, choose: str, out: str) -> dict:
     t2 = time.perf_counter()
     z.write(out)
     t3 = time.perf_counter()
-    return {"seconds": t3 - t0, "build": t2 - t1, "nodes": len(z),
-            "count": str(z.count()), "choose": problem.stats.choose,
-            "bytes": problem.stats.memo_bytes + z.nbytes, "rss": rss()}
+    return {
+        "seconds": t3 - t0,
+        "build": t2 - t1,
+        "nodes": len(z),
+        "count": str(z.count()),
+        "choose": problem.stats.choose,
+        "bytes": problem.stats.memo_bytes + z.nbytes,
+        "rss": rss(),
+    }
 
 
 def rss() -> int:
@@ -123,25 +134,40 @@ def worker_xcover(path: str) -> dict:
     import xcover
 
     import dlx
+
     problem = dlx.load(path, max_name_length=None)
     options = [list(o) for o in problem.options]
-    list(xcover.covers_zdd(options[:2], primary=list(problem.primary),
-                           secondary=list(problem.secondary),
-                           use_memo_cache=True))  # compile
+    list(
+        xcover.covers_zdd(
+            options[:2],
+            primary=list(problem.primary),
+            secondary=list(problem.secondary),
+            use_memo_cache=True,
+        )
+    )  # compile
     t0 = time.perf_counter()
-    nodes = sum(1 for _ in xcover.covers_zdd(
-        options, primary=list(problem.primary),
-        secondary=list(problem.secondary), use_memo_cache=True))
-    return {"seconds": time.perf_counter() - t0, "nodes": nodes,
-            "rss": rss()}
+    nodes = sum(
+        1
+        for _ in xcover.covers_zdd(
+            options,
+            primary=list(problem.primary),
+            secondary=list(problem.secondary),
+            use_memo_cache=True,
+        )
+    )
+    return {"seconds": time.perf_counter() - t0, "nodes": nodes, "rss": rss()}
 
 
 def run_worker(args: list[str], timeout: float) -> dict | None:
     """A worker process's answer, None when it ran past ``timeout``."""
     try:
-        done = subprocess.run([sys.executable, __file__, "--worker", *args],
-                              capture_output=True, text=True,
-                              timeout=timeout, cwd=ROOT)
+        done = subprocess.run(
+            [sys.executable, __file__, "--worker", *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=ROOT,
+        )
     except subprocess.TimeoutExpired:
         return None
     if done.returncode != 0:
@@ -151,20 +177,31 @@ def run_worker(args: list[str], timeout: float) -> dict | None:
 
 def run_dlx6(dlx6: str, path: str, out: str, timeout: float) -> dict | None:
     try:
-        done = subprocess.run([sys.executable, "-c", LAUNCH, dlx6, path,
-                               out], capture_output=True, text=True,
-                              timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, "-c", LAUNCH, dlx6, path, out],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         return None
     seconds, peak = done.stdout.split()[-2:]
     report = done.stderr.strip().splitlines()[-1]
-    m = re.search(r"Altogether (\d+) solutions?, (\d+)\+(\d+) mems, .* "
-                  r"(\d+) bytes", report)
+    m = re.search(
+        r"Altogether (\d+) solutions?, (\d+)\+(\d+) mems, .* "
+        r"(\d+) bytes",
+        report,
+    )
     with open(out) as f:
         lines = sum(1 for _ in f) - 1
-    return {"seconds": float(seconds), "nodes": lines, "printed": m[1],
-            "mems": int(m[2]) + int(m[3]), "bytes": int(m[4]),
-            "rss": int(peak)}
+    return {
+        "seconds": float(seconds),
+        "nodes": lines,
+        "printed": m[1],
+        "mems": int(m[2]) + int(m[3]),
+        "bytes": int(m[4]),
+        "rss": int(peak),
+    }
 
 
 # -- the tables -------------------------------------------------------------------
@@ -182,6 +219,7 @@ def fmt_nodes(result) -> str:
 
 def sampling_table(rounds: int) -> list[str]:
     from dlx.problems.tiling import tiling
+
     tiling("4x4").zdd()
     best = {}
     for _ in range(rounds):
@@ -195,18 +233,25 @@ def sampling_table(rounds: int) -> list[str]:
         t3 = time.perf_counter()
         many = z.sample(1000, seed=2)
         t4 = time.perf_counter()
-        for key, value in (("build", t1 - t0), ("counts", t2 - t1),
-                           ("one", t3 - t2), ("thousand", t4 - t3)):
+        for key, value in (
+            ("build", t1 - t0),
+            ("counts", t2 - t1),
+            ("one", t3 - t2),
+            ("thousand", t4 - t3),
+        ):
             best[key] = min(best.get(key, 1e9), value)
     assert z.count() == 258_584_046_368
     assert all(p.count(given=s) == 1 for s in one + many[:20])
-    return ["| step | seconds |", "| --- | ---: |",
-            f"| build the ZDD (`tiling('10x10').zdd()`, {len(z):,} nodes) "
-            f"| {best['build']:.4f} |",
-            f"| count every node's solutions (once, cached) "
-            f"| {best['counts']:.4f} |",
-            f"| one uniformly random tiling | {best['one']:.5f} |",
-            f"| 1,000 more | {best['thousand']:.4f} |"]
+    return [
+        "| step | seconds |",
+        "| --- | ---: |",
+        f"| build the ZDD (`tiling('10x10').zdd()`, {len(z):,} nodes) "
+        f"| {best['build']:.4f} |",
+        f"| count every node's solutions (once, cached) "
+        f"| {best['counts']:.4f} |",
+        f"| one uniformly random tiling | {best['one']:.5f} |",
+        f"| 1,000 more | {best['thousand']:.4f} |",
+    ]
 
 
 def main(argv=None) -> int:
@@ -215,17 +260,21 @@ def main(argv=None) -> int:
     parser.add_argument("--contenders", default=",".join(CONTENDERS))
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=120.0)
-    parser.add_argument("--xcover-timeout", type=float, default=None,
-                        help="xcover's own (default: --timeout)")
-    parser.add_argument("--dlx6", default=os.environ.get(
-        "DLX6", "/work/knuth/dlx6"))
+    parser.add_argument(
+        "--xcover-timeout",
+        type=float,
+        default=None,
+        help="xcover's own (default: --timeout)",
+    )
+    parser.add_argument(
+        "--dlx6", default=os.environ.get("DLX6", "/work/knuth/dlx6")
+    )
     parser.add_argument("--markdown", metavar="FILE")
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         kind, *rest = args.worker
-        result = (worker_ours(*rest) if kind == "ours"
-                  else worker_xcover(*rest))
+        result = worker_ours(*rest) if kind == "ours" else worker_xcover(*rest)
         print(json.dumps(result))
         return 0
     keys = args.problems.split(",")
@@ -239,9 +288,13 @@ def main(argv=None) -> int:
         except ImportError:
             print("xcover is not installed: left out", file=sys.stderr)
             contenders.remove("xcover")
+
     def limit(who):
-        return (args.xcover_timeout or args.timeout) if who == "xcover" \
+        return (
+            (args.xcover_timeout or args.timeout)
+            if who == "xcover"
             else args.timeout
+        )
 
     folder = tempfile.mkdtemp(prefix="bench-zdd-")
     results: dict = {}
@@ -253,21 +306,31 @@ def main(argv=None) -> int:
                 if who == "dlx6":
                     r = run_dlx6(args.dlx6, path, out, args.timeout)
                 elif who == "xcover":
-                    r = run_worker(["xcover", path],
-                                   args.xcover_timeout or args.timeout)
+                    r = run_worker(
+                        ["xcover", path], args.xcover_timeout or args.timeout
+                    )
                 else:
-                    r = run_worker(["ours", path, who.split("-")[1], out],
-                                   args.timeout)
+                    r = run_worker(
+                        ["ours", path, who.split("-")[1], out], args.timeout
+                    )
                 old = results.get((key, who), "missing")
-                if old == "missing" or (r is not None and (
-                        old is None or r["seconds"] < old["seconds"])):
+                if old == "missing" or (
+                    r is not None
+                    and (old is None or r["seconds"] < old["seconds"])
+                ):
                     results[key, who] = r
-                print(key, who, fmt_time(r, limit(who)), fmt_nodes(r),
-                      file=sys.stderr)
+                print(
+                    key,
+                    who,
+                    fmt_time(r, limit(who)),
+                    fmt_nodes(r),
+                    file=sys.stderr,
+                )
         # Check our diagrams against DLX6's, read back exactly.
         theirs = results.get((key, "dlx6"))
         if theirs is not None:
             import dlx
+
             exact = dlx.ZDD.read(os.path.join(folder, f"{key}.dlx6.zdd"))
             for who in ("ours-auto", "ours-mrv"):
                 r = results.get((key, who))
@@ -279,51 +342,69 @@ def main(argv=None) -> int:
     head = ["problem", "solutions"]
     for who in contenders:
         head += [f"{who} time", f"{who} nodes"]
-    lines = ["| " + " | ".join(head) + " |",
-             "| --- | ---: |" + " ---: | ---: |" * len(contenders)]
+    lines = [
+        "| " + " | ".join(head) + " |",
+        "| --- | ---: |" + " ---: | ---: |" * len(contenders),
+    ]
     for key in keys:
         count = results.get((key, "exact"))
         if count is None:
             r = results.get((key, "ours-auto")) or {}
             count = int(r.get("count", 0))
-        row = [key, f"{count:.3g}" if count > 10 ** 6 else f"{count:,}"]
+        row = [key, f"{count:.3g}" if count > 10**6 else f"{count:,}"]
         for who in contenders:
             r = results.get((key, who))
             row += [fmt_time(r, limit(who)), fmt_nodes(r)]
         lines.append("| " + " | ".join(row) + " |")
-    memory = ["| problem | ours-auto data | ours-mrv data | dlx6 data "
-              "(its report) | ours-auto peak | ours-mrv peak | dlx6 peak |",
-              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    memory = [
+        "| problem | ours-auto data | ours-mrv data | dlx6 data "
+        "(its report) | ours-auto peak | ours-mrv peak | dlx6 peak |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for key in keys:
         cells = []
         for field in ("bytes", "rss"):
             for who in ("ours-auto", "ours-mrv", "dlx6"):
                 r = results.get((key, who))
-                cells.append("" if r is None else
-                             f"{r[field] / 2**20:,.1f} MiB")
+                cells.append(
+                    "" if r is None else f"{r[field] / 2**20:,.1f} MiB"
+                )
         memory.append(f"| {key} | " + " | ".join(cells) + " |")
     sampling = sampling_table(args.rounds)
     load = os.getloadavg()
-    machine = (f"{platform.processor() or platform.machine()}, "
-               f"{os.cpu_count()} cores, load average {load[0]:.1f} at the "
-               f"end; Python {platform.python_version()}; "
-               f"{time.strftime('%Y-%m-%d')}")
+    machine = (
+        f"{platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} cores, load average {load[0]:.1f} at the "
+        f"end; Python {platform.python_version()}; "
+        f"{time.strftime('%Y-%m-%d')}"
+    )
     text = "\n".join(
-        ["## ZDDs of all solutions (bench/zdd.py)", "",
-         f"`python bench/zdd.py --rounds {args.rounds} --timeout "
-         f"{args.timeout:.0f} --xcover-timeout {limit('xcover'):.0f}` on "
-         f"{machine}. "
-         "Time: reading the DLX file, building the diagram and writing it "
-         "(ours: in a warm worker; dlx6: its whole process). Nodes: the "
-         "diagram's, sinks excluded (dlx6: its lines, root excluded).", "",
-         *lines, "", "Memory. Data: ours is the memo table plus the "
-         "diagram's node table; dlx6's is the `bytes` of its report, which "
-         "leaves out its hash table. Peak: the process's peak resident "
-         "memory (ours includes Python, numpy and numba, about 150 MiB).",
-         "", *memory,
-         "", "Uniform sampling from the 10x10 domino board's diagram "
-         "(258,584,046,368 tilings), best of the rounds:", "", *sampling,
-         ""])
+        [
+            "## ZDDs of all solutions (bench/zdd.py)",
+            "",
+            f"`python bench/zdd.py --rounds {args.rounds} --timeout "
+            f"{args.timeout:.0f} --xcover-timeout {limit('xcover'):.0f}` on "
+            f"{machine}. "
+            "Time: reading the DLX file, building the diagram and writing it "
+            "(ours: in a warm worker; dlx6: its whole process). Nodes: the "
+            "diagram's, sinks excluded (dlx6: its lines, root excluded).",
+            "",
+            *lines,
+            "",
+            "Memory. Data: ours is the memo table plus the "
+            "diagram's node table; dlx6's is the `bytes` of its report, which "
+            "leaves out its hash table. Peak: the process's peak resident "
+            "memory (ours includes Python, numpy and numba, about 150 MiB).",
+            "",
+            *memory,
+            "",
+            "Uniform sampling from the 10x10 domino board's diagram "
+            "(258,584,046,368 tilings), best of the rounds:",
+            "",
+            *sampling,
+            "",
+        ]
+    )
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as f:

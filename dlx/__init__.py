@@ -23,7 +23,19 @@ from .services.batch import BatchResult
 from .services.search import BudgetExhausted, Interrupted, Stats
 from .services.zdd import ZDD
 
-__all__ = ["ExactCover", "Stats", "BatchResult", "BudgetExhausted",
-           "Interrupted", "Unsupported", "ZDD",
-           "DLXFormatError", "load", "loads", "dump", "dumps", "problems",
-           "__version__"]
+__all__ = [
+    "ExactCover",
+    "Stats",
+    "BatchResult",
+    "BudgetExhausted",
+    "Interrupted",
+    "Unsupported",
+    "ZDD",
+    "DLXFormatError",
+    "load",
+    "loads",
+    "dump",
+    "dumps",
+    "problems",
+    "__version__",
+]

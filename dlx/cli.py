@@ -75,41 +75,62 @@ def _positive(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{shorten(text)} is not an integer") from None
+            f"{shorten(text)} is not an integer"
+        ) from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not positive")
     return value
 
 
-def _add_output_options(parser: argparse.ArgumentParser, symmetric: bool,
-                        memo: bool = False):
+def _add_output_options(
+    parser: argparse.ArgumentParser, symmetric: bool, memo: bool = False
+):
     how_many = parser.add_mutually_exclusive_group()
-    how_many.add_argument("--count", action="store_true",
-                          help="print the number of solutions (last line)")
-    how_many.add_argument("--all", action="store_true",
-                          help="print every solution")
-    how_many.add_argument("--limit", type=_positive, metavar="N",
-                          help="print at most N solutions (default 1)")
+    how_many.add_argument(
+        "--count",
+        action="store_true",
+        help="print the number of solutions (last line)",
+    )
+    how_many.add_argument(
+        "--all", action="store_true", help="print every solution"
+    )
+    how_many.add_argument(
+        "--limit",
+        type=_positive,
+        metavar="N",
+        help="print at most N solutions (default 1)",
+    )
     if symmetric:
-        parser.add_argument("--all-symmetries", action="store_true",
-                            help="count solutions that are symmetric "
-                                 "images of each other separately")
-    parser.add_argument("--stats", action="store_true",
-                        help="print nodes, updates and time on stderr")
+        parser.add_argument(
+            "--all-symmetries",
+            action="store_true",
+            help="count solutions that are symmetric "
+            "images of each other separately",
+        )
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="print nodes, updates and time on stderr",
+    )
     if memo:
         add_memo_options(parser)
     if parser.prog.split()[-1] != "solve":
-        parser.add_argument("--dlx", action="store_true",
-                            help="print the problem in Knuth's DLX format "
-                                 "instead of solving it")
+        parser.add_argument(
+            "--dlx",
+            action="store_true",
+            help="print the problem in Knuth's DLX format "
+            "instead of solving it",
+        )
     add_estimate_options(parser)
     add_count_options(parser)
 
 
 def _add_svg_option(parser: argparse.ArgumentParser):
-    parser.add_argument("--svg", metavar="FILE",
-                        help="also draw the first solution printed as an "
-                             "SVG picture in FILE")
+    parser.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="also draw the first solution printed as an SVG picture in FILE",
+    )
 
 
 def _write_svg(args, picture: str):
@@ -117,190 +138,290 @@ def _write_svg(args, picture: str):
         with open(args.svg, "w", encoding="utf-8") as handle:
             handle.write(picture)
     except OSError as error:
-        raise UsageError(f"cannot write {args.svg}: {error.strerror}") \
-            from None
+        raise UsageError(
+            f"cannot write {args.svg}: {error.strerror}"
+        ) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``dlx`` command's argument parser (the docs render its help)."""
     parser = argparse.ArgumentParser(
-        prog="dlx", description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        prog="dlx",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     from . import __version__
-    parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {__version__}")
+
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
     solve = commands.add_parser(
-        "solve", help="solve a file in Knuth's DLX format",
+        "solve",
+        help="solve a file in Knuth's DLX format",
         description="Solve an exact-cover problem in Knuth's DLX format "
-                    "(first line: primary items, '|', secondary items; "
-                    "then one option a line; '|' and '//' lines are "
-                    "comments). DLX2 colors ('item:color' in options) and "
-                    "DLX3 bounds ('u:v|item' or 'v|item' on the item line) "
-                    "are understood. Solutions are printed as their option "
-                    "lines.")
-    solve.add_argument("file", metavar="FILE|-",
-                       help="the problem file, or - for standard input")
-    solve.add_argument("--algorithm", choices=ALGORITHMS, default="auto",
-                       help="links: Knuth's DLX1 (dancing links; DLX2 "
-                            "with colors, DLX3 with bounds); cells: his SSXC1 "
-                            "(dancing cells; SSXCC with colors, SSMCC with "
-                            "bounds); bits: Algorithm X over bitsets (plain "
-                            "exact cover up to 8,192 options, one process); "
-                            "auto (default): the faster for the problem's "
-                            "shape")
+        "(first line: primary items, '|', secondary items; "
+        "then one option a line; '|' and '//' lines are "
+        "comments). DLX2 colors ('item:color' in options) and "
+        "DLX3 bounds ('u:v|item' or 'v|item' on the item line) "
+        "are understood. Solutions are printed as their option "
+        "lines.",
+    )
+    solve.add_argument(
+        "file",
+        metavar="FILE|-",
+        help="the problem file, or - for standard input",
+    )
+    solve.add_argument(
+        "--algorithm",
+        choices=ALGORITHMS,
+        default="auto",
+        help="links: Knuth's DLX1 (dancing links; DLX2 "
+        "with colors, DLX3 with bounds); cells: his SSXC1 "
+        "(dancing cells; SSXCC with colors, SSMCC with "
+        "bounds); bits: Algorithm X over bitsets (plain "
+        "exact cover up to 8,192 options, one process); "
+        "auto (default): the faster for the problem's "
+        "shape",
+    )
     _add_output_options(solve, symmetric=False, memo=True)
     add_best_option(solve)
     cli_zdd.add_zdd_option(solve)
     cli_zdd.add_zdd_command(commands)
     from .cli_reduce import add_reduce_command, add_reduce_option
+
     add_reduce_option(solve)
     add_reduce_command(commands)
 
     estimate = commands.add_parser(
-        "estimate", help="estimate the size of a search (DLX format)",
+        "estimate",
+        help="estimate the size of a search (DLX format)",
         description="Estimate the nodes, updates and solutions of counting "
-                    "a problem in Knuth's DLX format, and the time it would "
-                    "take on one core, by Knuth's random probes.")
-    estimate.add_argument("file", metavar="FILE|-",
-                          help="the problem file, or - for standard input")
+        "a problem in Knuth's DLX format, and the time it would "
+        "take on one core, by Knuth's random probes.",
+    )
+    estimate.add_argument(
+        "file",
+        metavar="FILE|-",
+        help="the problem file, or - for standard input",
+    )
     add_estimate_options(estimate, flag=False)
     estimate.set_defaults(estimate=True, dlx=False)
 
     pento = commands.add_parser(
-        "pentomino", help="pack pentominoes (or other pieces) in a board",
+        "pentomino",
+        help="pack pentominoes (or other pieces) in a board",
         description="Pack polyominoes into a board and print the tilings "
-                    "as letter grids, or count them (up to the board's "
-                    "symmetries unless --all-symmetries).")
-    pento.add_argument("size", nargs="?", metavar="RxC",
-                       help="a rectangular board, e.g. 6x10")
-    pento.add_argument("--board", metavar="FILE",
-                       help="the board as ASCII art: '.' a cell, '#' a hole")
-    pento.add_argument("--pieces", default="pentominoes",
-                       metavar="SET|FILE",
-                       help="pentominoes (default), tetrominoes, "
-                            "hexominoes (named h01..h35), or a file of "
-                            "ASCII shapes (each character other than '.' "
-                            "and blanks is a cell of the piece it names)")
-    pento.add_argument("--one-sided", action="store_true",
-                       help="pieces may turn but not flip over")
-    pento.add_argument("--copies", type=_positive, default=1, metavar="K",
-                       help="use every piece K times (default 1)")
+        "as letter grids, or count them (up to the board's "
+        "symmetries unless --all-symmetries).",
+    )
+    pento.add_argument(
+        "size", nargs="?", metavar="RxC", help="a rectangular board, e.g. 6x10"
+    )
+    pento.add_argument(
+        "--board",
+        metavar="FILE",
+        help="the board as ASCII art: '.' a cell, '#' a hole",
+    )
+    pento.add_argument(
+        "--pieces",
+        default="pentominoes",
+        metavar="SET|FILE",
+        help="pentominoes (default), tetrominoes, "
+        "hexominoes (named h01..h35), or a file of "
+        "ASCII shapes (each character other than '.' "
+        "and blanks is a cell of the piece it names)",
+    )
+    pento.add_argument(
+        "--one-sided",
+        action="store_true",
+        help="pieces may turn but not flip over",
+    )
+    pento.add_argument(
+        "--copies",
+        type=_positive,
+        default=1,
+        metavar="K",
+        help="use every piece K times (default 1)",
+    )
     _add_output_options(pento, symmetric=True)
     _add_svg_option(pento)
     pento.set_defaults(parser=pento)
 
     cube = commands.add_parser(
-        "polycube", help="pack polycubes (Soma, Bedlam, pentacubes) in a box",
+        "polycube",
+        help="pack polycubes (Soma, Bedlam, pentacubes) in a box",
         description="Pack polycubes into a box and print the packings as "
-                    "letter grids, one per layer side by side, or count "
-                    "them (up to the box's symmetries unless "
-                    "--all-symmetries).  Pieces turn but are not mirrored "
-                    "unless --mirror.")
-    cube.add_argument("set", nargs="?", metavar="SET",
-                      help="soma (default; box 3x3x3), bedlam (4x4x4), "
-                           "flat-pentacubes (3x4x5) or pentacubes")
-    cube.add_argument("--pieces", metavar="SET|FILE",
-                      help="a piece set, or a file with one piece a line: "
-                           "its name, then each cell as three digits "
-                           "(layer, row, column)")
-    cube.add_argument("--box", metavar="AxBxC",
-                      help="the box: layers x rows x columns")
-    cube.add_argument("--board", metavar="FILE",
-                      help="the board as layers of ASCII art separated by "
-                           "blank lines: '.' a cell, '#' a hole")
-    cube.add_argument("--mirror", action="store_true",
-                      help="pieces may also be mirrored (48 orientations)")
-    cube.add_argument("--copies", type=_positive, default=1, metavar="K",
-                      help="use every piece K times (default 1)")
+        "letter grids, one per layer side by side, or count "
+        "them (up to the box's symmetries unless "
+        "--all-symmetries).  Pieces turn but are not mirrored "
+        "unless --mirror.",
+    )
+    cube.add_argument(
+        "set",
+        nargs="?",
+        metavar="SET",
+        help="soma (default; box 3x3x3), bedlam (4x4x4), "
+        "flat-pentacubes (3x4x5) or pentacubes",
+    )
+    cube.add_argument(
+        "--pieces",
+        metavar="SET|FILE",
+        help="a piece set, or a file with one piece a line: "
+        "its name, then each cell as three digits "
+        "(layer, row, column)",
+    )
+    cube.add_argument(
+        "--box", metavar="AxBxC", help="the box: layers x rows x columns"
+    )
+    cube.add_argument(
+        "--board",
+        metavar="FILE",
+        help="the board as layers of ASCII art separated by "
+        "blank lines: '.' a cell, '#' a hole",
+    )
+    cube.add_argument(
+        "--mirror",
+        action="store_true",
+        help="pieces may also be mirrored (48 orientations)",
+    )
+    cube.add_argument(
+        "--copies",
+        type=_positive,
+        default=1,
+        metavar="K",
+        help="use every piece K times (default 1)",
+    )
     _add_output_options(cube, symmetric=True)
     _add_svg_option(cube)
     cube.set_defaults(parser=cube)
 
     for command, default, grid in (
-            ("polyiamond", "hexiamonds", "triangular"),
-            ("polyhex", "tetrahexes", "hexagonal")):
+        ("polyiamond", "hexiamonds", "triangular"),
+        ("polyhex", "tetrahexes", "hexagonal"),
+    ):
         planar = commands.add_parser(
-            command, help=f"pack {default} (or other pieces) in a board "
-                          f"of the {grid} grid",
+            command,
+            help=f"pack {default} (or other pieces) in a board "
+            f"of the {grid} grid",
             description=f"Pack pieces of the {grid} grid into a board and "
-                        f"print the tilings as slanted rows of letters, or "
-                        f"count them (up to the board's 12 rotations and "
-                        f"reflections unless --all-symmetries).")
-        planar.add_argument("board", metavar="BOARD",
-                            help="AxB (a parallelogram; 6x6 a rhombus), "
-                                 "hexagon:N or triangle:N")
+            f"print the tilings as slanted rows of letters, or "
+            f"count them (up to the board's 12 rotations and "
+            f"reflections unless --all-symmetries).",
+        )
+        planar.add_argument(
+            "board",
+            metavar="BOARD",
+            help="AxB (a parallelogram; 6x6 a rhombus), "
+            "hexagon:N or triangle:N",
+        )
         other = "pentiamonds" if grid == "triangular" else "pentahexes"
-        planar.add_argument("--pieces", default=default, metavar="SET",
-                            help=f"{default} (default), or another set "
-                                 f"such as {other}")
-        planar.add_argument("--one-sided", action="store_true",
-                            help="pieces may turn but not flip over")
-        planar.add_argument("--copies", type=_positive, default=1,
-                            metavar="K", help="use every piece K times")
+        planar.add_argument(
+            "--pieces",
+            default=default,
+            metavar="SET",
+            help=f"{default} (default), or another set such as {other}",
+        )
+        planar.add_argument(
+            "--one-sided",
+            action="store_true",
+            help="pieces may turn but not flip over",
+        )
+        planar.add_argument(
+            "--copies",
+            type=_positive,
+            default=1,
+            metavar="K",
+            help="use every piece K times",
+        )
         _add_output_options(planar, symmetric=True)
         _add_svg_option(planar)
         planar.set_defaults(parser=planar)
 
     queens = commands.add_parser(
-        "queens", help="place n non-attacking queens",
+        "queens",
+        help="place n non-attacking queens",
         description="Place n queens on an n x n board, no two attacking; "
-                    "counts include every solution (OEIS A000170).")
+        "counts include every solution (OEIS A000170).",
+    )
     queens.add_argument("n", type=_positive)
     _add_output_options(queens, symmetric=False)
     _add_svg_option(queens)
 
     langford = commands.add_parser(
-        "langford", help="Langford pairs",
+        "langford",
+        help="Langford pairs",
         description="Arrange two copies of 1..n so that the copies of d "
-                    "have d numbers between them; a sequence and its "
-                    "reverse count once (OEIS A014552) unless "
-                    "--all-symmetries.")
+        "have d numbers between them; a sequence and its "
+        "reverse count once (OEIS A014552) unless "
+        "--all-symmetries.",
+    )
     langford.add_argument("n", type=_positive)
     _add_output_options(langford, symmetric=True)
 
     debruijn = commands.add_parser(
-        "debruijn", help="de Bruijn sequences (an XCC problem)",
+        "debruijn",
+        help="de Bruijn sequences (an XCC problem)",
         description="Cyclic sequences of K**N symbols in which every word "
-                    "of N symbols appears once, counted up to rotation "
-                    "(OEIS A016031 for K = 2). Exact cover with colors: "
-                    "the symbol at each position is a colored secondary "
-                    "item.")
+        "of N symbols appears once, counted up to rotation "
+        "(OEIS A016031 for K = 2). Exact cover with colors: "
+        "the symbol at each position is a colored secondary "
+        "item.",
+    )
     debruijn.add_argument("n", type=_positive)
-    debruijn.add_argument("--symbols", type=_positive, default=2,
-                          metavar="K", help="alphabet size (default 2)")
+    debruijn.add_argument(
+        "--symbols",
+        type=_positive,
+        default=2,
+        metavar="K",
+        help="alphabet size (default 2)",
+    )
     _add_output_options(debruijn, symmetric=False)
 
     rooks = commands.add_parser(
-        "rooks", help="k rooks in every row and column (an MCC problem)",
+        "rooks",
+        help="k rooks in every row and column (an MCC problem)",
         description="Place rooks on an n x n board, exactly k in every row "
-                    "and column (OEIS A001499 for k = 2, A001501 for "
-                    "k = 3). Exact cover with multiplicities: rows and "
-                    "columns are items with bounds k..k.")
+        "and column (OEIS A001499 for k = 2, A001501 for "
+        "k = 3). Exact cover with multiplicities: rows and "
+        "columns are items with bounds k..k.",
+    )
     rooks.add_argument("n", type=_positive)
     rooks.add_argument("k", type=_positive)
     _add_output_options(rooks, symmetric=False)
 
     tiling = commands.add_parser(
-        "tiling", help="tile a board with pieces used any number of times",
+        "tiling",
+        help="tile a board with pieces used any number of times",
         description="Tile a board with polyominoes, each used as often as "
-                    "it fits (turned and flipped): every tiling counts, "
-                    "e.g. 12988816 for dominoes on 8x8 (OEIS A099390).  "
-                    "--count --memo counts far beyond what visiting every "
-                    "tiling allows.")
-    tiling.add_argument("pieces", metavar="PIECES",
-                        help="dominoes, trominoes, tetrominoes, "
-                             "pentominoes, hexominoes (every free "
-                             "polyomino of that size), monominoes, or a "
-                             "file of ASCII shapes")
-    tiling.add_argument("size", nargs="?", metavar="RxC",
-                        help="a rectangular board, e.g. 8x8")
-    tiling.add_argument("--board", metavar="FILE",
-                        help="the board as ASCII art: '.' a cell, '#' a hole")
-    tiling.add_argument("--one-sided", action="store_true",
-                        help="pieces may turn but not flip over")
+        "it fits (turned and flipped): every tiling counts, "
+        "e.g. 12988816 for dominoes on 8x8 (OEIS A099390).  "
+        "--count --memo counts far beyond what visiting every "
+        "tiling allows.",
+    )
+    tiling.add_argument(
+        "pieces",
+        metavar="PIECES",
+        help="dominoes, trominoes, tetrominoes, "
+        "pentominoes, hexominoes (every free "
+        "polyomino of that size), monominoes, or a "
+        "file of ASCII shapes",
+    )
+    tiling.add_argument(
+        "size", nargs="?", metavar="RxC", help="a rectangular board, e.g. 8x8"
+    )
+    tiling.add_argument(
+        "--board",
+        metavar="FILE",
+        help="the board as ASCII art: '.' a cell, '#' a hole",
+    )
+    tiling.add_argument(
+        "--one-sided",
+        action="store_true",
+        help="pieces may turn but not flip over",
+    )
     _add_output_options(tiling, symmetric=False, memo=True)
     tiling.set_defaults(parser=tiling)
     return parser
@@ -331,8 +452,12 @@ def _limit(args) -> int | None:
     return args.limit or 1
 
 
-def _report(args, pictures: Iterable[str], count: Callable[[], int],
-            stats: Callable[[], Stats]) -> int:
+def _report(
+    args,
+    pictures: Iterable[str],
+    count: Callable[[], int],
+    stats: Callable[[], Stats],
+) -> int:
     """Print pictures or the count; returns the exit status."""
     found = 0
     try:
@@ -367,11 +492,17 @@ def _report(args, pictures: Iterable[str], count: Callable[[], int],
     return 0 if found else 1
 
 
-def _run_problem(args, problem: ExactCover, draw: Callable | None,
-                 svg: Callable | None = None) -> int:
+def _run_problem(
+    args,
+    problem: ExactCover,
+    draw: Callable | None,
+    svg: Callable | None = None,
+) -> int:
     if svg is not None and args.svg and (args.count or args.dlx):
-        raise UsageError(f"--svg draws a solution; it cannot go with "
-                         f"{'--count' if args.count else '--dlx'}")
+        raise UsageError(
+            f"--svg draws a solution; it cannot go with "
+            f"{'--count' if args.count else '--dlx'}"
+        )
     if getattr(args, "dlx", False):
         print(dumps(problem, comment=f"dlx {' '.join(args.argv)}"), end="")
         return 0
@@ -381,8 +512,7 @@ def _run_problem(args, problem: ExactCover, draw: Callable | None,
     algorithm = getattr(args, "algorithm", "auto")
     solutions = problem.solutions(_limit(args), algorithm=algorithm)
     if svg is not None and args.svg:
-        solutions = _drawing_first(args, lambda s: svg(problem, s),
-                                   solutions)
+        solutions = _drawing_first(args, lambda s: svg(problem, s), solutions)
     pictures = (draw(problem, solution) for solution in solutions)
     try:
         memo = memo_options(args)
@@ -391,13 +521,19 @@ def _run_problem(args, problem: ExactCover, draw: Callable | None,
     # Without --jobs a count takes every core where the engine splits its
     # tree, else this process.
     splits = engine_for(problem, algorithm, "split").splits
-    count = lambda: _count(args, problem.count, memo,
-                           algorithm=algorithm, splits=splits)
+    count = lambda: _count(
+        args, problem.count, memo, algorithm=algorithm, splits=splits
+    )
     return _report(args, pictures, count, lambda: problem.stats)
 
 
-def _count(args, count: Callable, memo: dict | None = None,
-           algorithm: str = "auto", splits: bool = True) -> int:
+def _count(
+    args,
+    count: Callable,
+    memo: dict | None = None,
+    algorithm: str = "auto",
+    splits: bool = True,
+) -> int:
     """``count(**options)`` with the long-count options of ``args`` (and
     the memo's, ``memo``); what ``count`` refuses is a usage error.
     ``splits``: the engine splits its tree, so that a count without
@@ -423,8 +559,9 @@ def _solve(args) -> int:
     except DLXFormatError as error:
         raise InputError(str(error)) from None
     except OSError as error:
-        raise UsageError(f"cannot read {args.file}: {error.strerror}") \
-            from None
+        raise UsageError(
+            f"cannot read {args.file}: {error.strerror}"
+        ) from None
 
     if getattr(args, "zdd", None) is not None:
         return cli_zdd.solve_zdd(args, problem)
@@ -434,6 +571,7 @@ def _solve(args) -> int:
 
     if getattr(args, "reduce", False):
         from .cli_reduce import reducing
+
         problem = reducing(args, problem)
     if getattr(args, "best", None):
         return run_best(args, problem, problem.option_line, UsageError)
@@ -452,13 +590,15 @@ def _board(args, parser, example: str) -> str:
     """The board of a planar builder: a size like ``example``, or the text
     of ``--board FILE`` (exactly one of them)."""
     if (args.size is None) == (args.board is None):
-        parser.error(f"give a board size like {example} or --board FILE "
-                     f"(one of them)")
+        parser.error(
+            f"give a board size like {example} or --board FILE (one of them)"
+        )
     return args.size if args.board is None else _board_file(args.board)
 
 
 def _pentomino(args, parser) -> int:
     from .problems.polyomino import Polyomino, parse_shapes, piece_set
+
     board = _board(args, parser, "6x10")
     if os.path.exists(args.pieces):
         try:
@@ -472,8 +612,9 @@ def _pentomino(args, parser) -> int:
             parser.error(_not_a_file("--pieces", args.pieces, error))
     from_files = args.board is not None or os.path.exists(args.pieces)
     try:
-        puzzle = Polyomino(board, pieces, one_sided=args.one_sided,
-                           copies=args.copies)
+        puzzle = Polyomino(
+            board, pieces, one_sided=args.one_sided, copies=args.copies
+        )
     except ValueError as error:
         if not from_files:  # the arguments alone are wrong
             parser.error(str(error))
@@ -485,41 +626,49 @@ def _run_packing(args, puzzle) -> int:
     """Print, count or write as DLX the tilings of a ``Packing``."""
     distinct = not args.all_symmetries
     if args.svg and (args.count or args.dlx):
-        raise UsageError(f"--svg draws a solution; it cannot go with "
-                         f"{'--count' if args.count else '--dlx'}")
+        raise UsageError(
+            f"--svg draws a solution; it cannot go with "
+            f"{'--count' if args.count else '--dlx'}"
+        )
     if args.estimate:
         try:
-            problem = puzzle.distinct_problem() if distinct else \
-                puzzle.problem
+            problem = puzzle.distinct_problem() if distinct else puzzle.problem
         except ValueError:
             problem = puzzle.problem
-            print("dlx: note: estimating the search for every tiling "
-                  "(this board's count up to symmetry is not one search)",
-                  file=sys.stderr)
+            print(
+                "dlx: note: estimating the search for every tiling "
+                "(this board's count up to symmetry is not one search)",
+                file=sys.stderr,
+            )
         return _estimate(args, problem)
     if args.dlx:
         if any(k > 1 for k in puzzle.copies.values()):
             raise UsageError(
                 f"--dlx cannot be used with --copies {args.copies}: the DLX "
                 f"problem would have one solution per numbering of the "
-                f"copies ({args.copies}! per piece) for each tiling")
+                f"copies ({args.copies}! per piece) for each tiling"
+            )
         try:
-            problem = puzzle.distinct_problem() if distinct else \
-                puzzle.problem
+            problem = puzzle.distinct_problem() if distinct else puzzle.problem
         except ValueError:
             raise UsageError(
                 "--dlx: no single DLX problem has exactly one solution per "
                 "tiling up to symmetry for this board; add --all-symmetries "
-                "to write the one with every tiling") from None
+                "to write the one with every tiling"
+            ) from None
         return _run_problem(args, problem, None)
     tilings = puzzle.solutions(distinct, limit=_limit(args))
     if args.svg:
         tilings = _drawing_first(args, puzzle.svg, tilings)
     pictures = map(puzzle.render, tilings)
-    return _report(args, pictures,
-                   lambda: _count(args, lambda **options: puzzle.count(
-                       distinct, **options)),
-                   lambda: puzzle.stats)
+    return _report(
+        args,
+        pictures,
+        lambda: _count(
+            args, lambda **options: puzzle.count(distinct, **options)
+        ),
+        lambda: puzzle.stats,
+    )
 
 
 def _polycube(args, parser) -> int:
@@ -529,6 +678,7 @@ def _polycube(args, parser) -> int:
         parse_pieces,
         piece_set,
     )
+
     if args.set is not None and args.pieces is not None:
         parser.error("give the piece set once (SET or --pieces)")
     name = args.set or args.pieces or "soma"
@@ -545,24 +695,33 @@ def _polycube(args, parser) -> int:
         try:
             pieces = piece_set(name)
         except ValueError as error:
-            parser.error(_not_a_file("SET" if args.set else "--pieces",
-                                     name, error))
+            parser.error(
+                _not_a_file("SET" if args.set else "--pieces", name, error)
+            )
     board = args.box
-    if board is not None and not re.fullmatch(r"\s*[1-9]\d*\s*x\s*[1-9]\d*\s*x"
-                                              r"\s*[1-9]\d*\s*", board):
-        raise UsageError(f"--box must be a box like 3x4x5 (layers x rows x "
-                         f"columns, each at least 1), got {shorten(board)}; "
-                         f"--board FILE draws other shapes")
+    if board is not None and not re.fullmatch(
+        r"\s*[1-9]\d*\s*x\s*[1-9]\d*\s*x"
+        r"\s*[1-9]\d*\s*",
+        board,
+    ):
+        raise UsageError(
+            f"--box must be a box like 3x4x5 (layers x rows x "
+            f"columns, each at least 1), got {shorten(board)}; "
+            f"--board FILE draws other shapes"
+        )
     if args.board is not None:
         board = _board_file(args.board)
     elif board is None:
         board = DEFAULT_BOXES.get(name.strip().lower())
         if board is None:
-            parser.error(f"give a box like --box 3x4x5 or --board FILE for "
-                         f"the pieces {shorten(name)}")
+            parser.error(
+                f"give a box like --box 3x4x5 or --board FILE for "
+                f"the pieces {shorten(name)}"
+            )
     try:
-        puzzle = Polycube(board, pieces, one_sided=not args.mirror,
-                          copies=args.copies)
+        puzzle = Polycube(
+            board, pieces, one_sided=not args.mirror, copies=args.copies
+        )
     except ValueError as error:
         if not from_files:
             parser.error(str(error))
@@ -588,10 +747,15 @@ def _drawing_first(args, picture: Callable, solutions):
 
 def _planar(args, parser) -> int:
     from .problems.planar import Polyhex, Polyiamond
+
     cls = Polyiamond if args.command == "polyiamond" else Polyhex
     try:
-        puzzle = cls(args.board, args.pieces, one_sided=args.one_sided,
-                     copies=args.copies)
+        puzzle = cls(
+            args.board,
+            args.pieces,
+            one_sided=args.one_sided,
+            copies=args.copies,
+        )
     except ValueError as error:
         parser.error(str(error))
     return _run_packing(args, puzzle)
@@ -599,6 +763,7 @@ def _planar(args, parser) -> int:
 
 def _queens(args) -> int:
     from .problems.queens import queens, render, svg
+
     try:
         problem = queens(args.n)
     except ValueError as error:  # too large to build
@@ -608,6 +773,7 @@ def _queens(args) -> int:
 
 def _tiling(args, parser) -> int:
     from .problems.tiling import pieces, render, tiling
+
     board = _board(args, parser, "8x8")
     shapes = args.pieces
     if os.path.exists(shapes):
@@ -631,6 +797,7 @@ def _tiling(args, parser) -> int:
 
 def _langford(args) -> int:
     from .problems.langford import langford, render
+
     try:
         problem = langford(args.n, distinct=not args.all_symmetries)
     except ValueError as error:  # too large to build
@@ -640,6 +807,7 @@ def _langford(args) -> int:
 
 def _debruijn(args) -> int:
     from .problems.debruijn import debruijn, render
+
     if args.symbols < 2:
         raise UsageError("--symbols must be at least 2")
     try:
@@ -651,6 +819,7 @@ def _debruijn(args) -> int:
 
 def _rooks(args) -> int:
     from .problems.rooks import render, rooks
+
     try:
         problem = rooks(args.n, args.k)
     except ValueError as error:
@@ -679,6 +848,7 @@ def main(argv: list[str] | None = None) -> int:
             status = _solve(args)
         elif args.command == "reduce":
             from .cli_reduce import run_reduce
+
             status = run_reduce(args)
         elif args.command == "pentomino":
             status = _pentomino(args, args.parser)

@@ -33,32 +33,40 @@ def _positive(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not an integer") from None
+            f"{text!r} is not an integer"
+        ) from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not positive")
     return value
 
 
 def add_best_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--best", type=_positive, metavar="K",
-                        help="print the K cheapest solutions (options "
-                             "cost '|n' as in Knuth's DLX5), cheapest "
-                             "first, each after a line 'cost N'; with "
-                             "--jobs N or --scheduler, split into jobs that "
-                             "share the best found so far")
+    parser.add_argument(
+        "--best",
+        type=_positive,
+        metavar="K",
+        help="print the K cheapest solutions (options "
+        "cost '|n' as in Knuth's DLX5), cheapest "
+        "first, each after a line 'cost N'; with "
+        "--jobs N or --scheduler, split into jobs that "
+        "share the best found so far",
+    )
 
 
-def run_best(args, problem, line: Callable[[int], str],
-             usage_error: type) -> int:
+def run_best(
+    args, problem, line: Callable[[int], str], usage_error: type
+) -> int:
     """Search and print; ``line(k)`` is option ``k`` as the file wrote
     it.  A clashing option of the command line raises ``usage_error``."""
     clash = [name for name in _OTHERS if getattr(args, name, None)]
     if clash:
         raise usage_error(f"--best cannot go with --{clash[0]}")
     if getattr(args, "checkpoint", None) is not None:
-        raise usage_error("--best cannot go with --checkpoint (a search "
-                          "for the cheapest solutions keeps no "
-                          "checkpoints)")
+        raise usage_error(
+            "--best cannot go with --checkpoint (a search "
+            "for the cheapest solutions keeps no "
+            "checkpoints)"
+        )
     try:
         with count_options(args, every_core=False) as options:
             if "jobs" not in options and "executor" not in options:
@@ -67,11 +75,18 @@ def run_best(args, problem, line: Callable[[int], str],
     except Unsupported as error:
         raise usage_error(str(error)) from None
     except Interrupted as stop:
-        _print(getattr(stop, "best", []), lambda k: line(k) + (
-            f" |{problem.costs[k]}" if problem.costs[k] else ""))
-        print(f"dlx: interrupted: the {len(getattr(stop, 'best', []))} "
-              f"solution(s) printed are the cheapest found so far, not "
-              f"proven optimal", file=sys.stderr)
+        _print(
+            getattr(stop, "best", []),
+            lambda k: (
+                line(k) + (f" |{problem.costs[k]}" if problem.costs[k] else "")
+            ),
+        )
+        print(
+            f"dlx: interrupted: the {len(getattr(stop, 'best', []))} "
+            f"solution(s) printed are the cheapest found so far, not "
+            f"proven optimal",
+            file=sys.stderr,
+        )
         if args.stats:
             print(stop.stats, file=sys.stderr)
         return 130

@@ -13,8 +13,14 @@ import sys
 
 from .shorten import shorten
 
-__all__ = ["add_count_options", "add_estimate_options", "add_memo_options",
-           "count_options", "memo_options", "interrupted_message"]
+__all__ = [
+    "add_count_options",
+    "add_estimate_options",
+    "add_memo_options",
+    "count_options",
+    "memo_options",
+    "interrupted_message",
+]
 
 # How long --scheduler keeps trying to reach a Dask scheduler (seconds).
 SCHEDULER_TIMEOUT = 10
@@ -26,16 +32,18 @@ class CountUsageError(Exception):
 
 def _whole(text: str) -> int:
     if not (text.isascii() and text.isdigit()):  # "²".isdigit() is True
-        raise argparse.ArgumentTypeError(f"expected a whole number, got "
-                                         f"{shorten(text)}")
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number, got {shorten(text)}"
+        )
     return int(text)
 
 
 def _positive_whole(text: str) -> int:
     value = _whole(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, "
-                                         f"got {shorten(text)}")
+        raise argparse.ArgumentTypeError(
+            f"expected a positive whole number, got {shorten(text)}"
+        )
     return value
 
 
@@ -44,38 +52,66 @@ def add_count_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "long counts (with --count)",
         "The tree is split into independent jobs; the count, nodes and "
-        "updates are those of one search.")
-    group.add_argument("--jobs", type=_whole, default=None, metavar="N",
-                       help="count on N processes (default 0: one per core; "
-                            "1: in this process)")
-    group.add_argument("--scheduler", metavar="ADDRESS",
-                       help="count on the Dask cluster whose scheduler is at "
-                            "ADDRESS (e.g. tcp://10.0.0.5:8786; needs "
-                            "pip install 'dlx-toolkit[dask]')")
-    group.add_argument("--checkpoint", metavar="FILE",
-                       help="record each finished job in FILE; the same "
-                            "command after a crash or Ctrl-C resumes from it")
-    group.add_argument("--progress", action=argparse.BooleanOptionalAction,
-                       default=None,
-                       help="a progress bar on stderr (default: when stderr "
-                            "is a terminal and the count lasts over a "
-                            "second)")
+        "updates are those of one search.",
+    )
+    group.add_argument(
+        "--jobs",
+        type=_whole,
+        default=None,
+        metavar="N",
+        help="count on N processes (default 0: one per core; "
+        "1: in this process)",
+    )
+    group.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="count on the Dask cluster whose scheduler is at "
+        "ADDRESS (e.g. tcp://10.0.0.5:8786; needs "
+        "pip install 'dlx-toolkit[dask]')",
+    )
+    group.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="record each finished job in FILE; the same "
+        "command after a crash or Ctrl-C resumes from it",
+    )
+    group.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on stderr (default: when stderr "
+        "is a terminal and the count lasts over a "
+        "second)",
+    )
 
 
-def add_estimate_options(parser: argparse.ArgumentParser,
-                         flag: bool = True) -> None:
+def add_estimate_options(
+    parser: argparse.ArgumentParser, flag: bool = True
+) -> None:
     """``--estimate`` (unless ``flag`` is False), ``--probes``, ``--seed``."""
     from .services.estimate import DEFAULT_PROBES
+
     if flag:
-        parser.add_argument("--estimate", action="store_true",
-                            help="estimate the size of the search (Knuth's "
-                                 "random probes) instead of solving")
-    parser.add_argument("--probes", type=_positive_whole,
-                        default=DEFAULT_PROBES,
-                        metavar="N", help=f"probes of the estimate "
-                        f"(default {DEFAULT_PROBES:,})")
-    parser.add_argument("--seed", type=_whole, default=0, metavar="S",
-                        help="random seed of the estimate (default 0)")
+        parser.add_argument(
+            "--estimate",
+            action="store_true",
+            help="estimate the size of the search (Knuth's "
+            "random probes) instead of solving",
+        )
+    parser.add_argument(
+        "--probes",
+        type=_positive_whole,
+        default=DEFAULT_PROBES,
+        metavar="N",
+        help=f"probes of the estimate (default {DEFAULT_PROBES:,})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_whole,
+        default=0,
+        metavar="S",
+        help="random seed of the estimate (default 0)",
+    )
 
 
 def _progress(args):
@@ -86,8 +122,9 @@ def _progress(args):
         import tqdm  # noqa: F401
     except ImportError:
         if args.progress:
-            raise CountUsageError("--progress needs tqdm: pip install "
-                                  "'dlx-toolkit[progress]'") from None
+            raise CountUsageError(
+                "--progress needs tqdm: pip install 'dlx-toolkit[progress]'"
+            ) from None
         return None
     if args.progress or sys.stderr.isatty():
         return True
@@ -111,21 +148,24 @@ def count_options(args, every_core: bool = True):
     if args.checkpoint is not None:
         folder = os.path.dirname(os.path.abspath(args.checkpoint))
         if not os.path.isdir(folder):
-            raise CountUsageError(f"--checkpoint {args.checkpoint}: no such "
-                                  f"directory {folder}")
+            raise CountUsageError(
+                f"--checkpoint {args.checkpoint}: no such directory {folder}"
+            )
     if args.scheduler is None:
         yield options
         return
     try:
         from distributed import Client
     except ImportError:
-        raise CountUsageError("--scheduler needs Dask: pip install "
-                              "'dlx-toolkit[dask]'") from None
+        raise CountUsageError(
+            "--scheduler needs Dask: pip install 'dlx-toolkit[dask]'"
+        ) from None
     try:
         client = Client(args.scheduler, timeout=SCHEDULER_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:
-        raise CountUsageError(f"cannot reach the Dask scheduler at "
-                              f"{args.scheduler}: {error}") from None
+        raise CountUsageError(
+            f"cannot reach the Dask scheduler at {args.scheduler}: {error}"
+        ) from None
     with client:
         options["executor"] = client.get_executor()
         yield options
@@ -134,19 +174,32 @@ def count_options(args, every_core: bool = True):
 def add_memo_options(parser) -> None:
     """``--memo``, ``--choose`` and ``--memo-mb`` for a ``dlx`` command."""
     group = parser.add_argument_group("memoized counting (with --count)")
-    group.add_argument("--memo", action="store_true",
-                       help="remember the count of every subproblem (set "
-                            "of uncovered items): far faster where they "
-                            "repeat, as in tilings")
+    group.add_argument(
+        "--memo",
+        action="store_true",
+        help="remember the count of every subproblem (set "
+        "of uncovered items): far faster where they "
+        "repeat, as in tilings",
+    )
     from .services.memo import CHOICE_RULES, DEFAULT_MEMO_BYTES
-    group.add_argument("--choose", choices=CHOICE_RULES, default=None,
-                       help="the item to branch on: mrv (fewest options), "
-                            "first (sweep the items in order) or auto "
-                            "(default: first when every option is local "
-                            "in item order)")
-    group.add_argument("--memo-mb", type=float, default=None, metavar="MB",
-                       help=f"the table's size limit in MiB (default "
-                            f"{DEFAULT_MEMO_BYTES >> 20})")
+
+    group.add_argument(
+        "--choose",
+        choices=CHOICE_RULES,
+        default=None,
+        help="the item to branch on: mrv (fewest options), "
+        "first (sweep the items in order) or auto "
+        "(default: first when every option is local "
+        "in item order)",
+    )
+    group.add_argument(
+        "--memo-mb",
+        type=float,
+        default=None,
+        metavar="MB",
+        help=f"the table's size limit in MiB (default "
+        f"{DEFAULT_MEMO_BYTES >> 20})",
+    )
 
 
 def memo_options(args) -> dict | None:
@@ -160,33 +213,44 @@ def memo_options(args) -> dict | None:
             raise ValueError("--choose and --memo-mb need --memo")
         return None
     if not args.count:
-        raise ValueError("--memo needs --count (a memoized search counts, "
-                         "it does not list solutions)")
+        raise ValueError(
+            "--memo needs --count (a memoized search counts, "
+            "it does not list solutions)"
+        )
     kwargs = {"memo": True, "choose": args.choose or "auto"}
     if args.memo_mb is not None:
         if not args.memo_mb >= 0:
-            raise ValueError(f"--memo-mb must be a non-negative number, "
-                             f"got {args.memo_mb}")
+            raise ValueError(
+                f"--memo-mb must be a non-negative number, got {args.memo_mb}"
+            )
         kwargs["memo_bytes"] = int(args.memo_mb * (1 << 20))
     return kwargs
 
 
-def interrupted_message(prog: str, stop: BaseException | None, *,
-                        counted: int | None = None,
-                        printed: int | None = None) -> str:
+def interrupted_message(
+    prog: str,
+    stop: BaseException | None,
+    *,
+    counted: int | None = None,
+    printed: int | None = None,
+) -> str:
     """What to say when Ctrl-C stopped a run (every command says it so):
     ``dlx: interrupted: 1,234 solutions counted so far (a partial
     count)``, or ``... printed so far (a partial list)`` for a listing
     that had printed ``printed``, or ``dlx: interrupted`` when nothing
     was counted.  ``counted`` defaults to the count ``stop`` carries."""
     if printed is not None:
-        return (f"{prog}: interrupted: {printed:,} "
-                f"solution{'' if printed == 1 else 's'} printed so far "
-                f"(a partial list)")
+        return (
+            f"{prog}: interrupted: {printed:,} "
+            f"solution{'' if printed == 1 else 's'} printed so far "
+            f"(a partial list)"
+        )
     if counted is None:
         counted = getattr(stop, "count", None)
     if counted is None:
         return f"{prog}: interrupted"
-    return (f"{prog}: interrupted: {counted:,} "
-            f"solution{'' if counted == 1 else 's'} counted so far "
-            f"(a partial count)")
+    return (
+        f"{prog}: interrupted: {counted:,} "
+        f"solution{'' if counted == 1 else 's'} counted so far "
+        f"(a partial count)"
+    )

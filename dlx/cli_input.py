@@ -32,8 +32,12 @@ def looks_like_a_file_name(text: str) -> bool:
     than inline text: one line, and a path separator or an extension?"""
     if "\n" in text or not text.strip():
         return False
-    return ("/" in text or os.sep in text or text.startswith("~")
-            or bool(_EXTENSION.search(text)))
+    return (
+        "/" in text
+        or os.sep in text
+        or text.startswith("~")
+        or bool(_EXTENSION.search(text))
+    )
 
 
 def no_such_file(option: str, text: str, reason: str | None = None) -> str:

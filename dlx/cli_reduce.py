@@ -17,14 +17,20 @@ import sys
 from .formats import DLXFormatError, dumps, load
 from .services.reduce import DLX_PRE_RULES, RULES, Reduction, best_of, reduce
 
-__all__ = ["add_reduce_command", "add_reduce_option", "run_reduce",
-           "reducing", "numbered"]
+__all__ = [
+    "add_reduce_command",
+    "add_reduce_option",
+    "run_reduce",
+    "reducing",
+    "numbered",
+]
 
 
 def _whole(text: str) -> int:
     if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number, got "
-                                         f"{text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number, got {text!r}"
+        )
     return int(text)
 
 
@@ -34,8 +40,9 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = -1.0
     if not value >= 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, "
-                                         f"got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds, got {text!r}"
+        )
     return value
 
 
@@ -49,57 +56,85 @@ def _rules(text: str) -> tuple:
         if rule not in RULES:
             raise argparse.ArgumentTypeError(
                 f"unknown rule {rule!r}; the rules are {', '.join(RULES)} "
-                f"(or all, or dlx-pre)")
+                f"(or all, or dlx-pre)"
+            )
     return rules
 
 
 def _add_budget(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
-        "the reduction", "Rules are applied until none applies, or until "
-                         "a budget runs out (the result is sound either "
-                         "way).")
-    group.add_argument("--rounds", type=_whole, metavar="N",
-                       help="at most N rounds")
-    group.add_argument("--reduce-time", type=_seconds, metavar="SECONDS",
-                       help="at most this long")
-    group.add_argument("--max-work", type=_whole, metavar="N",
-                       help="at most N work (entries looked at)")
-    group.add_argument("--rules", type=_rules, default=RULES,
-                       metavar="LIST",
-                       help=f"the rules, comma-separated: "
-                            f"{', '.join(RULES)}; all (default) or "
-                            f"dlx-pre (Knuth's)")
+        "the reduction",
+        "Rules are applied until none applies, or until "
+        "a budget runs out (the result is sound either "
+        "way).",
+    )
+    group.add_argument(
+        "--rounds", type=_whole, metavar="N", help="at most N rounds"
+    )
+    group.add_argument(
+        "--reduce-time",
+        type=_seconds,
+        metavar="SECONDS",
+        help="at most this long",
+    )
+    group.add_argument(
+        "--max-work",
+        type=_whole,
+        metavar="N",
+        help="at most N work (entries looked at)",
+    )
+    group.add_argument(
+        "--rules",
+        type=_rules,
+        default=RULES,
+        metavar="LIST",
+        help=f"the rules, comma-separated: "
+        f"{', '.join(RULES)}; all (default) or "
+        f"dlx-pre (Knuth's)",
+    )
 
 
 def add_reduce_command(commands) -> None:
     """The ``dlx reduce`` subcommand."""
     parser = commands.add_parser(
-        "reduce", help="make a problem smaller (Knuth's DLX-PRE)",
+        "reduce",
+        help="make a problem smaller (Knuth's DLX-PRE)",
         description="Reduce an exact-cover problem in Knuth's DLX format "
-                    "(DLX2 colors and DLX3 bounds understood) by Knuth's "
-                    "DLX-PRE rules: the reduced problem, with the same "
-                    "solutions, goes to standard output, each option "
-                    "followed by '| (from N)', its original option "
-                    "(numbered from 1 among the options with a primary "
-                    "item, as DLX-PRE numbers them); a summary goes to "
-                    "standard error.")
-    parser.add_argument("file", metavar="FILE|-",
-                        help="the problem file, or - for standard input")
+        "(DLX2 colors and DLX3 bounds understood) by Knuth's "
+        "DLX-PRE rules: the reduced problem, with the same "
+        "solutions, goes to standard output, each option "
+        "followed by '| (from N)', its original option "
+        "(numbered from 1 among the options with a primary "
+        "item, as DLX-PRE numbers them); a summary goes to "
+        "standard error.",
+    )
+    parser.add_argument(
+        "file",
+        metavar="FILE|-",
+        help="the problem file, or - for standard input",
+    )
     _add_budget(parser)
 
 
 def add_reduce_option(parser: argparse.ArgumentParser) -> None:
     """``dlx solve --reduce`` (and the reduction's budget)."""
-    parser.add_argument("--reduce", action="store_true",
-                        help="search the problem reduced by Knuth's "
-                             "DLX-PRE rules (see dlx reduce); solutions "
-                             "are printed as the original options")
+    parser.add_argument(
+        "--reduce",
+        action="store_true",
+        help="search the problem reduced by Knuth's "
+        "DLX-PRE rules (see dlx reduce); solutions "
+        "are printed as the original options",
+    )
     _add_budget(parser)
 
 
 def _budget(args) -> dict:
-    return {"rounds": args.rounds, "time_limit": args.reduce_time,
-            "max_work": args.max_work, "rules": args.rules}
+    return {
+        "rounds": args.rounds,
+        "time_limit": args.reduce_time,
+        "max_work": args.max_work,
+        "rules": args.rules,
+    }
 
 
 def numbered(problem) -> list[int]:
@@ -119,8 +154,9 @@ def numbered(problem) -> list[int]:
 def reduced_text(problem, reduction: Reduction) -> str:
     """The reduced problem in Knuth's format, with DLX-PRE's ``(from N)``
     comments."""
-    lines = dumps(reduction.problem, max_name_length=None,
-                  max_color_length=None).splitlines()
+    lines = dumps(
+        reduction.problem, max_name_length=None, max_color_length=None
+    ).splitlines()
     numbers = numbered(problem)
     out = [lines[0]]
     for line, k in zip(lines[1:], reduction.original):
@@ -136,8 +172,10 @@ def _load(args):
         print(f"dlx: error: {error}", file=sys.stderr)
         return 1
     except OSError as error:
-        print(f"dlx: error: cannot read {args.file}: {error.strerror}",
-              file=sys.stderr)
+        print(
+            f"dlx: error: cannot read {args.file}: {error.strerror}",
+            file=sys.stderr,
+        )
         return 2
 
 
@@ -150,13 +188,18 @@ def run_reduce(args) -> int:
     try:
         text = reduced_text(problem, reduction)
     except ValueError as error:  # e.g. no primary item left to write
-        print(f"dlx: error: the reduced problem cannot be written: {error}",
-              file=sys.stderr)
+        print(
+            f"dlx: error: the reduced problem cannot be written: {error}",
+            file=sys.stderr,
+        )
         return 1
     sys.stdout.write(text)
     nprimary, nsecondary = len(problem.primary), len(problem.secondary)
-    print(f"({len(problem.options)} options, {nprimary}+{nsecondary} items "
-          f"read)", file=sys.stderr)
+    print(
+        f"({len(problem.options)} options, {nprimary}+{nsecondary} items "
+        f"read)",
+        file=sys.stderr,
+    )
     print(reduction.summary(), file=sys.stderr)
     return 0
 

@@ -24,8 +24,13 @@ from .formats import DLXFormatError, load
 from .services.search import BudgetExhausted
 from .services.zdd import ZDD
 
-__all__ = ["ZddUsageError", "add_zdd_option", "add_zdd_command",
-           "solve_zdd", "run"]
+__all__ = [
+    "ZddUsageError",
+    "add_zdd_option",
+    "add_zdd_command",
+    "solve_zdd",
+    "run",
+]
 
 
 class ZddUsageError(CountUsageError):
@@ -34,57 +39,95 @@ class ZddUsageError(CountUsageError):
 
 def add_zdd_option(solve) -> None:
     """``--zdd OUT`` for ``dlx solve``."""
-    solve.add_argument("--zdd", metavar="OUT",
-                       help="write the ZDD of every solution to OUT "
-                            "(Knuth's ZDDREAD text, as DLX6 writes it) and "
-                            "print the count; --choose and --memo-mb as "
-                            "with --memo")
+    solve.add_argument(
+        "--zdd",
+        metavar="OUT",
+        help="write the ZDD of every solution to OUT "
+        "(Knuth's ZDDREAD text, as DLX6 writes it) and "
+        "print the count; --choose and --memo-mb as "
+        "with --memo",
+    )
 
 
 def add_zdd_command(commands) -> None:
     """The ``dlx zdd`` subcommand."""
     zdd = commands.add_parser(
-        "zdd", help="answer from a saved ZDD (dlx solve --zdd, dlx6 m1)",
+        "zdd",
+        help="answer from a saved ZDD (dlx solve --zdd, dlx6 m1)",
         description="Answer from a ZDD file (dlx solve FILE --zdd OUT, or "
-                    "Knuth's dlx6 m1) without searching again. Options "
-                    "are numbered as in the file (from 1, options with a "
-                    "primary item); --problem prints them as lines of the "
-                    "problem file.")
+        "Knuth's dlx6 m1) without searching again. Options "
+        "are numbered as in the file (from 1, options with a "
+        "primary item); --problem prints them as lines of the "
+        "problem file.",
+    )
     zdd.add_argument("file", metavar="ZDD", help="the ZDD file")
     what = zdd.add_mutually_exclusive_group(required=True)
-    what.add_argument("--count", action="store_true",
-                      help="print the number of solutions (exact)")
-    what.add_argument("--sample", type=int, metavar="N",
-                      help="print N uniformly random solutions")
-    what.add_argument("--best", type=int, metavar="K",
-                      help="print the K solutions of least weight")
-    what.add_argument("--worst", type=int, metavar="K",
-                      help="print the K solutions of greatest weight")
-    zdd.add_argument("--seed", type=int, default=None, metavar="S",
-                     help="random seed of --sample")
-    zdd.add_argument("--weights", metavar="W",
-                     help="a file of numbers: the k-th is option k's "
-                          "weight (for --best and --worst)")
-    zdd.add_argument("--problem", metavar="FILE",
-                     help="the problem in DLX format: print solutions as "
-                          "its option lines")
+    what.add_argument(
+        "--count",
+        action="store_true",
+        help="print the number of solutions (exact)",
+    )
+    what.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="print N uniformly random solutions",
+    )
+    what.add_argument(
+        "--best",
+        type=int,
+        metavar="K",
+        help="print the K solutions of least weight",
+    )
+    what.add_argument(
+        "--worst",
+        type=int,
+        metavar="K",
+        help="print the K solutions of greatest weight",
+    )
+    zdd.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="random seed of --sample",
+    )
+    zdd.add_argument(
+        "--weights",
+        metavar="W",
+        help="a file of numbers: the k-th is option k's "
+        "weight (for --best and --worst)",
+    )
+    zdd.add_argument(
+        "--problem",
+        metavar="FILE",
+        help="the problem in DLX format: print solutions as its option lines",
+    )
 
 
 def solve_zdd(args, problem) -> int:
     """``dlx solve FILE --zdd OUT``; returns the exit status."""
-    spread = [name for name, on in (("--all", args.all),
-                                    ("--limit", args.limit),
-                                    ("--estimate", args.estimate),
-                                    ("--algorithm", args.algorithm != "auto"))
-              if on]
+    spread = [
+        name
+        for name, on in (
+            ("--all", args.all),
+            ("--limit", args.limit),
+            ("--estimate", args.estimate),
+            ("--algorithm", args.algorithm != "auto"),
+        )
+        if on
+    ]
     if spread:
-        raise ZddUsageError(f"--zdd builds the ZDD of every solution; it "
-                            f"cannot go with {' or '.join(spread)}")
+        raise ZddUsageError(
+            f"--zdd builds the ZDD of every solution; it "
+            f"cannot go with {' or '.join(spread)}"
+        )
     kwargs = {"choose": args.choose or "auto"}
     if args.memo_mb is not None:
         if not args.memo_mb >= 0:
-            raise ZddUsageError(f"--memo-mb must be a non-negative number, "
-                                f"got {args.memo_mb}")
+            raise ZddUsageError(
+                f"--memo-mb must be a non-negative number, got {args.memo_mb}"
+            )
         kwargs["memo_bytes"] = int(args.memo_mb * (1 << 20))
     try:
         z = problem.zdd(**kwargs)
@@ -93,10 +136,16 @@ def solve_zdd(args, problem) -> int:
         # and no file, since a partial diagram is no answer.
         interrupted = isinstance(stop, KeyboardInterrupt)
         why = "interrupted" if interrupted else str(stop)
-        print(f"{getattr(stop, 'count', 0)} (partial: "
-              f"{'interrupted' if interrupted else 'stopped'})", flush=True)
-        print(f"dlx: {why}; the ZDD is partial and was not written to "
-              f"{args.zdd}", file=sys.stderr)
+        print(
+            f"{getattr(stop, 'count', 0)} (partial: "
+            f"{'interrupted' if interrupted else 'stopped'})",
+            flush=True,
+        )
+        print(
+            f"dlx: {why}; the ZDD is partial and was not written to "
+            f"{args.zdd}",
+            file=sys.stderr,
+        )
         return 130 if interrupted else 1
     z.write(args.zdd)
     count = z.count()
@@ -112,8 +161,7 @@ def _weights(path: str) -> list:
         with open(path) as f:
             words = f.read().split()
     except OSError as error:
-        raise ZddUsageError(f"cannot read {path}: {error.strerror}") \
-            from None
+        raise ZddUsageError(f"cannot read {path}: {error.strerror}") from None
     out: list[int | float] = []
     for k, word in enumerate(words, 1):
         try:
@@ -122,17 +170,20 @@ def _weights(path: str) -> list:
             try:
                 out.append(float(word))
             except ValueError:
-                raise ValueError(f"{path}: weight {k} is {word!r}, not a "
-                                 f"number") from None
+                raise ValueError(
+                    f"{path}: weight {k} is {word!r}, not a number"
+                ) from None
     return out
 
 
 def run(args) -> int:
     """``dlx zdd``; returns the exit status."""
-    if (args.best is not None or args.worst is not None) != \
-            (args.weights is not None):
-        raise ZddUsageError("--weights goes with --best or --worst, and "
-                            "they need it")
+    if (args.best is not None or args.worst is not None) != (
+        args.weights is not None
+    ):
+        raise ZddUsageError(
+            "--weights goes with --best or --worst, and they need it"
+        )
     if args.seed is not None and args.sample is None:
         raise ZddUsageError("--seed goes with --sample")
     for name in ("sample", "best", "worst"):
@@ -148,8 +199,9 @@ def run(args) -> int:
     try:
         z = ZDD.read(args.file, problem)
     except OSError as error:
-        raise ZddUsageError(f"cannot read {args.file}: {error.strerror}") \
-            from None
+        raise ZddUsageError(
+            f"cannot read {args.file}: {error.strerror}"
+        ) from None
     if args.count:
         count = z.count()
         print(count)
@@ -158,16 +210,21 @@ def run(args) -> int:
     def show(solution, total=None):
         if problem is None:
             # As in the file: DLX6's numbers.
-            print(("" if total is None else f"{total}: ")
-                  + " ".join(str(k + 1) for k in solution))
+            print(
+                ("" if total is None else f"{total}: ")
+                + " ".join(str(k + 1) for k in solution)
+            )
         else:
             if total is not None:
                 print(f"weight {total}")
             for k in solution:
                 colors = problem.option_colors(k)
-                print(" ".join(str(x) if x not in colors
-                               else f"{x}:{colors[x]}"
-                               for x in problem.options[k]))
+                print(
+                    " ".join(
+                        str(x) if x not in colors else f"{x}:{colors[x]}"
+                        for x in problem.options[k]
+                    )
+                )
             print()
 
     if args.sample is not None:
@@ -181,9 +238,12 @@ def run(args) -> int:
     if problem is not None:
         # The file numbers options DLX6's way; the ZDD has the problem's.
         from .services.zdd import dlx6_numbering
+
         numbering = dlx6_numbering(problem)
-        weights = [weights[n - 1] if 0 < n <= len(weights) else None
-                   for n in numbering.tolist()]
+        weights = [
+            weights[n - 1] if 0 < n <= len(weights) else None
+            for n in numbering.tolist()
+        ]
     k = args.best if args.best is not None else args.worst
     found = (z.best if args.best is not None else z.worst)(k, weights)
     for total, solution in found:

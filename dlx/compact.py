@@ -36,8 +36,15 @@ from numpy.typing import DTypeLike
 from .kernels import build as B
 from .shorten import shorten
 
-__all__ = ["item_dtype", "Growing", "OptionStore", "OptionsView",
-           "checked_csr", "checked_colors", "matrix_rows"]
+__all__ = [
+    "item_dtype",
+    "Growing",
+    "OptionStore",
+    "OptionsView",
+    "checked_csr",
+    "checked_colors",
+    "matrix_rows",
+]
 
 INT32_MAX = np.iinfo(np.int32).max
 
@@ -90,29 +97,30 @@ class Growing:
         n = len(values)
         end = self.size + n
         if end > len(self.buffer):
-            grown = np.empty(max(end, 2 * len(self.buffer), 16),
-                             self.buffer.dtype)
-            grown[:self.size] = self.buffer[:self.size]
+            grown = np.empty(
+                max(end, 2 * len(self.buffer), 16), self.buffer.dtype
+            )
+            grown[: self.size] = self.buffer[: self.size]
             self.buffer = grown
-        self.buffer[self.size:end] = values
+        self.buffer[self.size : end] = values
         self.size = end
 
     def widen(self, dtype: DTypeLike) -> None:
         """Hold values of type ``dtype`` from now on."""
         if np.dtype(dtype) != self.buffer.dtype:
-            self.buffer = self.buffer[:self.size].astype(dtype)
+            self.buffer = self.buffer[: self.size].astype(dtype)
 
     def view(self) -> np.ndarray:
         """The values, read-only (no copy)."""
-        view = self.buffer[:self.size]
+        view = self.buffer[: self.size]
         view.flags.writeable = False
         return view
 
     def __getstate__(self):
-        return (self.buffer[:self.size].copy(),)
+        return (self.buffer[: self.size].copy(),)
 
     def __setstate__(self, state):
-        self.buffer, = state
+        (self.buffer,) = state
         self.size = len(self.buffer)
 
 
@@ -126,8 +134,17 @@ class OptionStore:
     ``(positions, codes)``, read-only views of the store.
     """
 
-    __slots__ = ("nitems", "indptr", "indices", "color_at", "color_code",
-                 "pending", "pending_sizes", "pending_at", "pending_code")
+    __slots__ = (
+        "nitems",
+        "indptr",
+        "indices",
+        "color_at",
+        "color_code",
+        "pending",
+        "pending_sizes",
+        "pending_at",
+        "pending_code",
+    )
 
     def __init__(self, nitems: int):
         self.nitems = nitems
@@ -147,8 +164,9 @@ class OptionStore:
     def nmembers(self) -> int:
         return self.indices.size + len(self.pending)
 
-    def append(self, numbers: list[int], sizes: list[int],
-               colors: dict) -> None:
+    def append(
+        self, numbers: list[int], sizes: list[int], colors: dict
+    ) -> None:
         """Add options: ``sizes`` of them, their items ``numbers`` one
         after another (counted from 1, as ``ExactCover`` numbers them),
         ``colors`` ``{option (from 0 here): {position: code}}`` for the
@@ -188,9 +206,13 @@ class OptionStore:
         self.indptr.extend(offsets)
         self.indices.extend(numbers)
 
-    def extend(self, indptr: np.ndarray, indices: np.ndarray,
-               color_at: np.ndarray | None = None,
-               color_code: np.ndarray | None = None) -> None:
+    def extend(
+        self,
+        indptr: np.ndarray,
+        indices: np.ndarray,
+        color_at: np.ndarray | None = None,
+        color_code: np.ndarray | None = None,
+    ) -> None:
         """Add the options of checked CSR arrays (``indptr[0] == 0``);
         ``color_at`` (member positions within ``indices``) and
         ``color_code`` their colors."""
@@ -243,7 +265,7 @@ class OptionStore:
         """The item numbers of ``option``."""
         self.flush()
         p = self.indptr.buffer
-        return self.indices.buffer[p[option]:p[option + 1]]
+        return self.indices.buffer[p[option] : p[option + 1]]
 
     def option_colors(self, option: int) -> dict:
         """``{position: code}`` for the colored members of ``option``."""
@@ -265,8 +287,7 @@ class OptionsView(Sequence):
 
     __slots__ = ("_items", "_indptr", "_indices", "_chunks")
 
-    def __init__(self, items: tuple, indptr: np.ndarray,
-                 indices: np.ndarray):
+    def __init__(self, items: tuple, indptr: np.ndarray, indices: np.ndarray):
         self._items = items
         self._indptr = indptr
         self._indices = indices
@@ -278,17 +299,17 @@ class OptionsView(Sequence):
     def _make(self, lo: int, hi: int) -> list[tuple]:
         p = self._indptr
         a, b = int(p[lo]), int(p[hi])
-        names = list(map(self._items.__getitem__,
-                         self._indices[a:b].tolist()))
-        cuts = (p[lo:hi + 1] - a).tolist()
-        return [tuple(names[cuts[k]:cuts[k + 1]]) for k in range(hi - lo)]
+        names = list(map(self._items.__getitem__, self._indices[a:b].tolist()))
+        cuts = (p[lo : hi + 1] - a).tolist()
+        return [tuple(names[cuts[k] : cuts[k + 1]]) for k in range(hi - lo)]
 
     def _chunk(self, c: int) -> list[tuple]:
         chunk = self._chunks.get(c)
         if chunk is None:
             lo = c * VIEW_CHUNK
             chunk = self._chunks[c] = self._make(
-                lo, min(lo + VIEW_CHUNK, len(self)))
+                lo, min(lo + VIEW_CHUNK, len(self))
+            )
         return chunk
 
     def __getitem__(self, index):
@@ -297,8 +318,10 @@ class OptionsView(Sequence):
         try:
             k = index.__index__()
         except AttributeError:
-            raise TypeError(f"option indices must be integers or slices, "
-                            f"not {type(index).__name__}") from None
+            raise TypeError(
+                f"option indices must be integers or slices, "
+                f"not {type(index).__name__}"
+            ) from None
         if k < 0:
             k += len(self)
         if not 0 <= k < len(self):
@@ -317,7 +340,8 @@ class OptionsView(Sequence):
     def __eq__(self, other):
         if isinstance(other, (OptionsView, tuple)):
             return len(self) == len(other) and all(
-                a == b for a, b in zip(self, other))
+                a == b for a, b in zip(self, other)
+            )
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # equal by content, unhashable
@@ -333,12 +357,12 @@ def _integers(name: str, values: Any) -> np.ndarray:
     """``values`` as a 1-D integer array (no copy when it is one)."""
     a = np.asarray(values)
     if a.ndim != 1:
-        raise ValueError(f"{name} must be 1-dimensional, got shape "
-                         f"{a.shape}")
+        raise ValueError(f"{name} must be 1-dimensional, got shape {a.shape}")
     if a.dtype.kind not in "iu":
         if a.size:
-            raise TypeError(f"{name} must be an array of integers, got "
-                            f"{a.dtype}")
+            raise TypeError(
+                f"{name} must be an array of integers, got {a.dtype}"
+            )
         a = a.astype(np.int64)  # [] reads as float64
     return a
 
@@ -348,8 +372,9 @@ def _option_of(indptr: np.ndarray, position: int) -> int:
     return int(np.searchsorted(indptr, position, side="right")) - 1
 
 
-def checked_csr(indptr: Any, indices: Any, nitems: int, repeats: bool = True
-                ) -> tuple[np.ndarray, np.ndarray]:
+def checked_csr(
+    indptr: Any, indices: Any, nitems: int, repeats: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
     """``(indptr, indices)`` checked and copied into the compact types,
     or ValueError naming the first offending option: ``indptr`` must
     start at 0, never decrease and end at ``len(indices)``; every item
@@ -359,29 +384,38 @@ def checked_csr(indptr: Any, indices: Any, nitems: int, repeats: bool = True
     indptr = _integers("indptr", indptr)
     indices = _integers("indices", indices)
     if not len(indptr):
-        raise ValueError("indptr is empty; it needs one entry more than "
-                         "there are options (a problem with no options "
-                         "has indptr [0])")
+        raise ValueError(
+            "indptr is empty; it needs one entry more than "
+            "there are options (a problem with no options "
+            "has indptr [0])"
+        )
     if indptr[0] != 0:
         raise ValueError(f"indptr must start at 0, got {indptr[0]}")
     down = np.flatnonzero(indptr[1:] < indptr[:-1])
     if len(down):
         j = int(down[0])
-        raise ValueError(f"option {j}: indptr[{j + 1}] = {indptr[j + 1]} "
-                         f"is less than indptr[{j}] = {indptr[j]}")
+        raise ValueError(
+            f"option {j}: indptr[{j + 1}] = {indptr[j + 1]} "
+            f"is less than indptr[{j}] = {indptr[j]}"
+        )
     if indptr[-1] != len(indices):
-        raise ValueError(f"indptr ends at {indptr[-1]} but indices has "
-                         f"{len(indices)} entries")
+        raise ValueError(
+            f"indptr ends at {indptr[-1]} but indices has "
+            f"{len(indices)} entries"
+        )
     if len(indices):
         lo, hi = indices.min(), indices.max()
         if lo < 0 or hi >= nitems:
             t = int(np.flatnonzero((indices < 0) | (indices >= nitems))[0])
-            raise ValueError(f"option {_option_of(indptr, t)}: item "
-                             f"{indices[t]} is out of range (the items are "
-                             f"numbered 0 to {nitems - 1})" if nitems else
-                             f"option {_option_of(indptr, t)}: item "
-                             f"{indices[t]} is out of range (there are no "
-                             f"items)")
+            raise ValueError(
+                f"option {_option_of(indptr, t)}: item "
+                f"{indices[t]} is out of range (the items are "
+                f"numbered 0 to {nitems - 1})"
+                if nitems
+                else f"option {_option_of(indptr, t)}: item "
+                f"{indices[t]} is out of range (there are no "
+                f"items)"
+            )
     indptr = indptr.astype(offset_dtype(len(indices)))
     indices = indices.astype(item_dtype(nitems))
     if repeats and len(indices):
@@ -390,36 +424,48 @@ def checked_csr(indptr: Any, indices: Any, nitems: int, repeats: bool = True
             rows = (indptr.astype(np.int64), indices.astype(np.int32))
         option, t = B.first_repeat(*rows, np.full(nitems, -1, np.int64))
         if option >= 0:
-            raise ValueError(f"option {option}: item {indices[t]} appears "
-                             f"twice")
+            raise ValueError(
+                f"option {option}: item {indices[t]} appears twice"
+            )
     return indptr, indices
 
 
-def checked_colors(colors: Any, indptr: np.ndarray, indices: np.ndarray,
-                   nprimary: int) -> tuple[np.ndarray, np.ndarray]:
+def checked_colors(
+    colors: Any, indptr: np.ndarray, indices: np.ndarray, nprimary: int
+) -> tuple[np.ndarray, np.ndarray]:
     """``(positions, values)`` of the nonzero entries of ``colors`` (one
     integer per member of ``indices``, 0 for none), or ValueError naming
     the first offending option: a color must be >= 0 and sit on a
     secondary item."""
     colors = _integers("colors", colors)
     if len(colors) != len(indices):
-        raise ValueError(f"colors has {len(colors)} entries but indices "
-                         f"has {len(indices)}; give one per member (0 for "
-                         f"none)")
+        raise ValueError(
+            f"colors has {len(colors)} entries but indices "
+            f"has {len(indices)}; give one per member (0 for "
+            f"none)"
+        )
     at = np.flatnonzero(colors)
     values = colors[at]
     bad = np.flatnonzero(values < 0)
     primary = np.flatnonzero(indices[at] < nprimary)
     if len(bad) or len(primary):
-        t = int(min(at[bad[0]] if len(bad) else len(colors),
-                    at[primary[0]] if len(primary) else len(colors)))
+        t = int(
+            min(
+                at[bad[0]] if len(bad) else len(colors),
+                at[primary[0]] if len(primary) else len(colors),
+            )
+        )
         j = _option_of(indptr, t)
         if colors[t] < 0:
-            raise ValueError(f"option {j}: color {colors[t]} for item "
-                             f"{indices[t]} is negative (colors are "
-                             f"positive integers, 0 for none)")
-        raise ValueError(f"option {j}: color {colors[t]} for primary item "
-                         f"{indices[t]}; only secondary items take colors")
+            raise ValueError(
+                f"option {j}: color {colors[t]} for item "
+                f"{indices[t]} is negative (colors are "
+                f"positive integers, 0 for none)"
+            )
+        raise ValueError(
+            f"option {j}: color {colors[t]} for primary item "
+            f"{indices[t]}; only secondary items take colors"
+        )
     return at, values
 
 
@@ -427,7 +473,8 @@ def _is_sparse(matrix: object) -> bool:
     """True for a scipy.sparse matrix or array (without importing scipy:
     a program that has one has scipy loaded already)."""
     return type(matrix).__module__.startswith("scipy.sparse") and hasattr(
-        matrix, "tocsr")
+        matrix, "tocsr"
+    )
 
 
 def _dense_rows(matrix):
@@ -435,24 +482,26 @@ def _dense_rows(matrix):
     try:
         a = np.asarray(matrix)
     except ValueError:  # ragged rows
-        raise ValueError("matrix rows must all have the same length") \
-            from None
+        raise ValueError("matrix rows must all have the same length") from None
     if a.ndim != 2:
-        raise ValueError(f"matrix must be 2-dimensional, got shape "
-                         f"{a.shape}")
+        raise ValueError(f"matrix must be 2-dimensional, got shape {a.shape}")
     if a.dtype.kind not in "biuf":  # None, strings, mixed objects
         a = np.array(matrix, dtype=object)
         for (r, c), value in np.ndenumerate(a):
             if isinstance(value, np.generic):
                 value = value.item()
             if isinstance(value, (str, bytes)) or value not in (0, 1):
-                raise ValueError(f"matrix entry [{r}, {c}] is {shorten(value)};"
-                                 f" entries must be 0 or 1")
+                raise ValueError(
+                    f"matrix entry [{r}, {c}] is {shorten(value)};"
+                    f" entries must be 0 or 1"
+                )
         a = a.astype(np.int8)
     if a.size and not np.isin(a, (0, 1)).all():
         r, c = np.argwhere(~np.isin(a, (0, 1)))[0]
-        raise ValueError(f"matrix entry [{r}, {c}] is {shorten(a[r, c].item())}; "
-                         f"entries must be 0 or 1")
+        raise ValueError(
+            f"matrix entry [{r}, {c}] is {shorten(a[r, c].item())}; "
+            f"entries must be 0 or 1"
+        )
     rows, cols = np.nonzero(a)
     indptr = np.zeros(a.shape[0] + 1, np.int64)
     np.cumsum(np.bincount(rows, minlength=a.shape[0]), out=indptr[1:])
@@ -464,22 +513,26 @@ def _sparse_rows(matrix):
     each row's columns in increasing order (as a dense matrix gives
     them); the matrix itself is left as it was."""
     if len(matrix.shape) != 2:
-        raise ValueError(f"matrix must be 2-dimensional, got shape "
-                         f"{matrix.shape}")
+        raise ValueError(
+            f"matrix must be 2-dimensional, got shape {matrix.shape}"
+        )
     m = matrix.tocsr()
     if m is matrix:
         m = m.copy()
     m.sum_duplicates()  # also sorts each row's columns
     if m.dtype.kind not in "biuf":
-        raise ValueError(f"matrix entries must be 0 or 1, got "
-                         f"{m.dtype} entries")
+        raise ValueError(
+            f"matrix entries must be 0 or 1, got {m.dtype} entries"
+        )
     bad = np.flatnonzero((m.data != 0) & (m.data != 1))
     if len(bad):
         t = int(bad[0])
         r = int(np.searchsorted(m.indptr, t, side="right")) - 1
         value = m.data[t].item()
-        raise ValueError(f"matrix entry [{r}, {m.indices[t]}] is "
-                         f"{shorten(value)}; entries must be 0 or 1")
+        raise ValueError(
+            f"matrix entry [{r}, {m.indices[t]}] is "
+            f"{shorten(value)}; entries must be 0 or 1"
+        )
     m.eliminate_zeros()
     return m.indptr, m.indices, m.shape[1]
 

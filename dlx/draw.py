@@ -34,12 +34,15 @@ def fmt(value: float) -> str:
     return "0" if text == "-0" else text
 
 
-def document(width: float, height: float, body: Iterable[str],
-             title: str | None = None) -> str:
+def document(
+    width: float, height: float, body: Iterable[str], title: str | None = None
+) -> str:
     """A complete SVG document of the given size in user units."""
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" '
-            f'width="{fmt(width)}" height="{fmt(height)}" '
-            f'viewBox="0 0 {fmt(width)} {fmt(height)}">')
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" '
+        f'width="{fmt(width)}" height="{fmt(height)}" '
+        f'viewBox="0 0 {fmt(width)} {fmt(height)}">'
+    )
     parts = [head]
     if title:
         parts.append(f"<title>{escape(title)}</title>")
@@ -57,35 +60,54 @@ def colour(index: int) -> str:
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
-def text(x: float, y: float, content: str, size: float, **attrs: object
-         ) -> str:
+def text(
+    x: float, y: float, content: str, size: float, **attrs: object
+) -> str:
     """A centred text element."""
-    extra = "".join(f" {k.replace('_', '-')}={quoteattr(str(v))}"
-                    for k, v in attrs.items())
-    return (f'<text x="{fmt(x)}" y="{fmt(y)}" font-size="{fmt(size)}" '
-            f'text-anchor="middle" dominant-baseline="central" '
-            f'font-family="sans-serif"{extra}>{escape(content)}</text>')
+    extra = "".join(
+        f" {k.replace('_', '-')}={quoteattr(str(v))}" for k, v in attrs.items()
+    )
+    return (
+        f'<text x="{fmt(x)}" y="{fmt(y)}" font-size="{fmt(size)}" '
+        f'text-anchor="middle" dominant-baseline="central" '
+        f'font-family="sans-serif"{extra}>{escape(content)}</text>'
+    )
 
 
-def line(x1: float, y1: float, x2: float, y2: float, width: float,
-         stroke: str = BORDER) -> str:
-    return (f'<line x1="{fmt(x1)}" y1="{fmt(y1)}" x2="{fmt(x2)}" '
-            f'y2="{fmt(y2)}" stroke="{stroke}" stroke-width="{fmt(width)}" '
-            f'stroke-linecap="square"/>')
+def line(
+    x1: float,
+    y1: float,
+    x2: float,
+    y2: float,
+    width: float,
+    stroke: str = BORDER,
+) -> str:
+    return (
+        f'<line x1="{fmt(x1)}" y1="{fmt(y1)}" x2="{fmt(x2)}" '
+        f'y2="{fmt(y2)}" stroke="{stroke}" stroke-width="{fmt(width)}" '
+        f'stroke-linecap="square"/>'
+    )
 
 
 def _path(polygons: Iterable[Sequence[Point]]) -> str:
-    return " ".join("M" + " L".join(f"{fmt(x)},{fmt(y)}" for x, y in poly)
-                    + " Z" for poly in polygons)
+    return " ".join(
+        "M" + " L".join(f"{fmt(x)},{fmt(y)}" for x, y in poly) + " Z"
+        for poly in polygons
+    )
 
 
-def tiling_svg(pieces: Sequence[tuple[str, Iterable[Hashable]]],
-               polygon: Callable[[Any], Sequence[Point]],
-               board: Iterable[Hashable] = (), *, scale: float = 30,
-               margin: float = 6, labels: bool = True,
-               colours: dict[str, str] | None = None,
-               part: Callable[[Any], Hashable] | None = None,
-               title: str | None = None) -> str:
+def tiling_svg(
+    pieces: Sequence[tuple[str, Iterable[Hashable]]],
+    polygon: Callable[[Any], Sequence[Point]],
+    board: Iterable[Hashable] = (),
+    *,
+    scale: float = 30,
+    margin: float = 6,
+    labels: bool = True,
+    colours: dict[str, str] | None = None,
+    part: Callable[[Any], Hashable] | None = None,
+    title: str | None = None,
+) -> str:
     """An SVG picture of a tiling.
 
     ``pieces``: (name, cells) for each placed piece; ``polygon(cell)``:
@@ -106,13 +128,16 @@ def tiling_svg(pieces: Sequence[tuple[str, Iterable[Hashable]]],
     every = list(owner) + empty
     if not every:
         return document(2 * margin, 2 * margin, [], title)
-    corners = {x: [(px * scale, py * scale) for px, py in polygon(x)]
-               for x in every}
+    corners = {
+        x: [(px * scale, py * scale) for px, py in polygon(x)] for x in every
+    }
     xs = [p[0] for poly in corners.values() for p in poly]
     ys = [p[1] for poly in corners.values() for p in poly]
     dx, dy = margin - min(xs), margin - min(ys)
-    corners = {x: [(px + dx, py + dy) for px, py in poly]
-               for x, poly in corners.items()}
+    corners = {
+        x: [(px + dx, py + dy) for px, py in poly]
+        for x, poly in corners.items()
+    }
     if colours is None:
         names = sorted({name for name, _ in pieces})
         colours = {name: colour(i) for i, name in enumerate(names)}
@@ -122,10 +147,12 @@ def tiling_svg(pieces: Sequence[tuple[str, Iterable[Hashable]]],
         fill = colours.get(name, colour(i))
         # A thin stroke of the fill colour closes the hairlines that
         # anti-aliasing leaves between cells of one piece.
-        group = [f'<g class="piece" data-name={quoteattr(name)}>',
-                 f'<path d="{_path(corners[x] for x in cells)}" '
-                 f'fill="{fill}" stroke="{fill}" stroke-width="0.6" '
-                 f'stroke-linejoin="round"/>']
+        group = [
+            f'<g class="piece" data-name={quoteattr(name)}>',
+            f'<path d="{_path(corners[x] for x in cells)}" '
+            f'fill="{fill}" stroke="{fill}" stroke-width="0.6" '
+            f'stroke-linejoin="round"/>',
+        ]
         parts: dict[Hashable, list] = {}
         for x in cells:
             parts.setdefault(part(x) if part else 0, []).append(corners[x])
@@ -135,12 +162,16 @@ def tiling_svg(pieces: Sequence[tuple[str, Iterable[Hashable]]],
         group.append("</g>")
         body.append("".join(group))
     if empty:
-        body.append(f'<path class="empty" d="{_path(corners[x] for x in empty)}" '
-                    f'fill="{EMPTY}"/>')
-    body.append(f'<path class="borders" d="{_borders(corners, owner)}" '
-                f'fill="none" stroke="{BORDER}" '
-                f'stroke-width="{fmt(max(1.5, scale / 12))}" '
-                f'stroke-linecap="round"/>')
+        body.append(
+            f'<path class="empty" d="{_path(corners[x] for x in empty)}" '
+            f'fill="{EMPTY}"/>'
+        )
+    body.append(
+        f'<path class="borders" d="{_borders(corners, owner)}" '
+        f'fill="none" stroke="{BORDER}" '
+        f'stroke-width="{fmt(max(1.5, scale / 12))}" '
+        f'stroke-linecap="round"/>'
+    )
     width = max(xs) + dx + margin
     height = max(ys) + dy + margin
     return document(width, height, body, title)
@@ -148,8 +179,13 @@ def tiling_svg(pieces: Sequence[tuple[str, Iterable[Hashable]]],
 
 def _label_point(polygons: list[list[Point]]) -> Point:
     """The centre of the cell nearest the middle of all the cells."""
-    centres = [(sum(p[0] for p in poly) / len(poly),
-                sum(p[1] for p in poly) / len(poly)) for poly in polygons]
+    centres = [
+        (
+            sum(p[0] for p in poly) / len(poly),
+            sum(p[1] for p in poly) / len(poly),
+        )
+        for poly in polygons
+    ]
     mx = sum(c[0] for c in centres) / len(centres)
     my = sum(c[1] for c in centres) / len(centres)
     return min(centres, key=lambda c: (c[0] - mx) ** 2 + (c[1] - my) ** 2)
@@ -162,10 +198,21 @@ def _borders(corners: dict, owner: dict) -> str:
     sides: dict[tuple, list] = {}
     for x, poly in corners.items():
         for a, b in zip(poly, poly[1:] + poly[:1]):
-            key = tuple(sorted(((round(a[0], 1), round(a[1], 1)),
-                                (round(b[0], 1), round(b[1], 1)))))
+            key = tuple(
+                sorted(
+                    (
+                        (round(a[0], 1), round(a[1], 1)),
+                        (round(b[0], 1), round(b[1], 1)),
+                    )
+                )
+            )
             sides.setdefault(key, []).append(owner.get(x, -1))
-    drawn = [key for key, owners in sides.items()
-             if len(owners) == 1 or len(set(owners)) > 1]
-    return " ".join(f"M{fmt(a[0])},{fmt(a[1])} L{fmt(b[0])},{fmt(b[1])}"
-                    for a, b in sorted(drawn))
+    drawn = [
+        key
+        for key, owners in sides.items()
+        if len(owners) == 1 or len(set(owners)) > 1
+    ]
+    return " ".join(
+        f"M{fmt(a[0])},{fmt(a[1])} L{fmt(b[0])},{fmt(b[1])}"
+        for a, b in sorted(drawn)
+    )

@@ -59,8 +59,15 @@ from .problem import ExactCover
 from .shorten import shorten
 from .validate import MAX_BOUND
 
-__all__ = ["DLXFormatError", "loads", "load", "dumps", "dump",
-           "MAX_NAME_LENGTH", "MAX_COLOR_LENGTH"]
+__all__ = [
+    "DLXFormatError",
+    "loads",
+    "load",
+    "dumps",
+    "dump",
+    "MAX_NAME_LENGTH",
+    "MAX_COLOR_LENGTH",
+]
 
 #: The longest item name Knuth's DLX1 accepts.
 MAX_NAME_LENGTH = 8
@@ -73,8 +80,9 @@ PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 class DLXFormatError(ValueError):
     """Text that is not a valid DLX problem; ``line`` is its 1-based line."""
 
-    def __init__(self, message: str, line: int | None = None,
-                 source: str | None = None):
+    def __init__(
+        self, message: str, line: int | None = None, source: str | None = None
+    ):
         where = ""
         if source is not None:
             where = f"{source}:"
@@ -91,19 +99,26 @@ def _name_problem(name: str, max_length: int | None) -> str | None:
     if not name:
         return "empty item name"
     if ":" in name:
-        return (f"item name {shorten(name)} contains ':' (a color is written "
-                f"'item:color' in options only)")
+        return (
+            f"item name {shorten(name)} contains ':' (a color is written "
+            f"'item:color' in options only)"
+        )
     if "|" in name:
         return f"item name {shorten(name)} contains '|'"
     if any(ch in " \t\n\v\f\r" for ch in name):
-        return (f"item name {shorten(name)} contains a blank (names are separated "
-                f"by blanks)")
+        return (
+            f"item name {shorten(name)} contains a blank (names are separated "
+            f"by blanks)"
+        )
     if not all(33 <= ord(ch) <= 126 for ch in name):
-        return (f"item name {shorten(name)} has a character that is not printable "
-                f"ASCII")
+        return (
+            f"item name {shorten(name)} has a character that is not printable "
+            f"ASCII"
+        )
     if max_length is not None and len(name) > max_length:
-        return (f"item name {shorten(name)} is longer than {max_length} "
-                f"characters")
+        return (
+            f"item name {shorten(name)} is longer than {max_length} characters"
+        )
     return None
 
 
@@ -118,8 +133,9 @@ def text_lines(text: str) -> list[str]:
     the polyomino board and shape readers share it."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    return [line[:-1] if line.endswith("\r") else line
-            for line in text.split("\n")]
+    return [
+        line[:-1] if line.endswith("\r") else line for line in text.split("\n")
+    ]
 
 
 def _content_lines(text: str) -> Iterator[tuple[int, list[str]]]:
@@ -157,9 +173,9 @@ def _exceeds(a: str, b: str) -> bool:
     return (len(a), a) > (len(b), b)
 
 
-def _parse_items(tokens: list[str], number: int, source: str | None,
-                 max_length: int | None
-                 ) -> tuple[list[str], list[str], dict[str, tuple[int, int]]]:
+def _parse_items(
+    tokens: list[str], number: int, source: str | None, max_length: int | None
+) -> tuple[list[str], list[str], dict[str, tuple[int, int]]]:
     primary: list[str] = []
     secondary: list[str] = []
     bounds: dict[str, tuple[int, int]] = {}
@@ -170,51 +186,67 @@ def _parse_items(tokens: list[str], number: int, source: str | None,
             # A '|' that starts a word separates, and may touch the first
             # secondary name ("A B |X Y"), as in all of Knuth's programs.
             if current is secondary:
-                raise DLXFormatError("the item line has '|' twice", number,
-                                     source)
+                raise DLXFormatError(
+                    "the item line has '|' twice", number, source
+                )
             current = secondary
             token = token[1:]
             if not token:
                 continue
         if "|" in token:
-            token = _parse_bound(token, current is secondary, bounds,
-                                 number, source)
+            token = _parse_bound(
+                token, current is secondary, bounds, number, source
+            )
         problem = _name_problem(token, max_length)
         if problem:
             raise DLXFormatError(problem, number, source)
         if token in seen:
-            raise DLXFormatError(f"item {shorten(token)} is listed twice", number,
-                                 source)
+            raise DLXFormatError(
+                f"item {shorten(token)} is listed twice", number, source
+            )
         seen.add(token)
         current.append(token)
     if not primary:
-        raise DLXFormatError("the item line lists no primary items", number,
-                             source)
+        raise DLXFormatError(
+            "the item line lists no primary items", number, source
+        )
     return primary, secondary, bounds
 
 
-def _parse_bound(token: str, secondary: bool, bounds: dict, number: int,
-                 source: str | None) -> str:
+def _parse_bound(
+    token: str, secondary: bool, bounds: dict, number: int, source: str | None
+) -> str:
     """The name in a DLX3 ``u:v|name`` or ``v|name``; its bounds go to
     ``bounds`` (numbers of any length: above ``MAX_BOUND`` they are kept
     as ``MAX_BOUND``, which means the same)."""
     match = _BOUND.fullmatch(token)
     if not match:
-        raise DLXFormatError(f"bad item {shorten(token)}: bounds are written "
-                             f"'u:v|name' or 'v|name' with whole numbers, "
-                             f"and a '|' before the secondary items "
-                             f"starts a word", number, source)
+        raise DLXFormatError(
+            f"bad item {shorten(token)}: bounds are written "
+            f"'u:v|name' or 'v|name' with whole numbers, "
+            f"and a '|' before the secondary items "
+            f"starts a word",
+            number,
+            source,
+        )
     u, v, name = match.groups()
     u = v if u is None else u
     if secondary:
-        raise DLXFormatError(f"secondary item {shorten(name)} has bounds; "
-                             f"only primary items take bounds", number,
-                             source)
+        raise DLXFormatError(
+            f"secondary item {shorten(name)} has bounds; "
+            f"only primary items take bounds",
+            number,
+            source,
+        )
     if not v.strip("0") or _exceeds(u, v):
-        raise DLXFormatError(f"item {shorten(name)} has bounds "
-                             f"{shorten(u, quote=False)}.."
-                             f"{shorten(v, quote=False)}; they need "
-                             f"0 <= u <= v and v >= 1", number, source)
+        raise DLXFormatError(
+            f"item {shorten(name)} has bounds "
+            f"{shorten(u, quote=False)}.."
+            f"{shorten(v, quote=False)}; they need "
+            f"0 <= u <= v and v >= 1",
+            number,
+            source,
+        )
     bounds[name] = (_number(u), _number(v))
     return name
 
@@ -227,15 +259,22 @@ def _parse_cost(token: str, number: int, source: str | None) -> int:
     """The cost in a DLX5 ``|n`` token."""
     digits = token[1:]
     if not digits or not digits.isascii() or not digits.isdigit():
-        raise DLXFormatError(f"bad cost {shorten(token)}: a cost is written '|n' "
-                             f"with a whole number n right after the '|'",
-                             number, source)
+        raise DLXFormatError(
+            f"bad cost {shorten(token)}: a cost is written '|n' "
+            f"with a whole number n right after the '|'",
+            number,
+            source,
+        )
     return int(digits)
 
 
-def _parse_option(tokens: list[str], primary: set, secondary: set,
-                  number: int, source: str | None
-                  ) -> tuple[list[str], dict[str, str], int]:
+def _parse_option(
+    tokens: list[str],
+    primary: set,
+    secondary: set,
+    number: int,
+    source: str | None,
+) -> tuple[list[str], dict[str, str], int]:
     """(item names, {item: color}, cost) of an option line."""
     names: list[str] = []
     colors: dict[str, str] = {}
@@ -245,29 +284,47 @@ def _parse_option(tokens: list[str], primary: set, secondary: set,
         if token.startswith("|"):  # the first token is an item (or the
             cost += _parse_cost(token, number, source)  # line a comment)
             if cost > MAX_COST:
-                raise DLXFormatError(f"the costs of this option add up to "
-                                     f"{cost}, more than 2**63 - 1", number,
-                                     source)
+                raise DLXFormatError(
+                    f"the costs of this option add up to "
+                    f"{cost}, more than 2**63 - 1",
+                    number,
+                    source,
+                )
             continue
         name, colon, color = token.partition(":")
         if name not in primary and name not in secondary:
-            raise DLXFormatError(f"unknown item {shorten(name)}", number, source)
+            raise DLXFormatError(
+                f"unknown item {shorten(name)}", number, source
+            )
         if name in seen:
-            raise DLXFormatError(f"item {shorten(name)} appears twice in this "
-                                 f"option", number, source)
+            raise DLXFormatError(
+                f"item {shorten(name)} appears twice in this option",
+                number,
+                source,
+            )
         if colon:
             if not color:
-                raise DLXFormatError(f"item {shorten(name)}: empty color after "
-                                     f"':'", number, source)
+                raise DLXFormatError(
+                    f"item {shorten(name)}: empty color after ':'",
+                    number,
+                    source,
+                )
             if ":" in color and color != ":":  # Knuth's programs refuse it
-                raise DLXFormatError(f"item {shorten(name)} has color "
-                                     f"{shorten(color)}: a color of more "
-                                     f"than one character has no ':'",
-                                     number, source)
+                raise DLXFormatError(
+                    f"item {shorten(name)} has color "
+                    f"{shorten(color)}: a color of more "
+                    f"than one character has no ':'",
+                    number,
+                    source,
+                )
             if name in primary:
-                raise DLXFormatError(f"primary item {shorten(name)} has color "
-                                     f"{shorten(color)}; only secondary items "
-                                     f"take colors", number, source)
+                raise DLXFormatError(
+                    f"primary item {shorten(name)} has color "
+                    f"{shorten(color)}; only secondary items "
+                    f"take colors",
+                    number,
+                    source,
+                )
             colors[name] = color
         seen.add(name)
         names.append(name)
@@ -295,8 +352,7 @@ _SEPARATOR[[9, 10, 11, 12, 13, 32]] = True  # the blanks and "\n"
 _OTHER_SPACES = "\x1c\x1d\x1e\x1f"
 
 
-def _loads_plain(text: str, max_name_length: int | None
-                 ) -> ExactCover | None:
+def _loads_plain(text: str, max_name_length: int | None) -> ExactCover | None:
     """The problem in ``text`` when its option lines are plain, else
     None (see above)."""
     if text.startswith("\ufeff"):
@@ -315,8 +371,9 @@ def _loads_plain(text: str, max_name_length: int | None
             break
         pos = end + 1
     try:
-        primary, secondary, bounds = _parse_items(tokens, number, None,
-                                                  max_name_length)
+        primary, secondary, bounds = _parse_items(
+            tokens, number, None, max_name_length
+        )
     except DLXFormatError:
         return None
     index = {name: k for k, name in enumerate(primary + secondary)}
@@ -344,8 +401,9 @@ def _loads_plain(text: str, max_name_length: int | None
     return problem
 
 
-def _plain_block(block: str, index: dict
-                 ) -> tuple[np.ndarray, np.ndarray] | None:
+def _plain_block(
+    block: str, index: dict
+) -> tuple[np.ndarray, np.ndarray] | None:
     """``(sizes, item numbers)`` of the options on the lines of ``block``
     (whole lines), or None when one of them is not plain."""
     if not block.isascii() or any(ch in block for ch in _OTHER_SPACES):
@@ -362,18 +420,24 @@ def _plain_block(block: str, index: dict
     first[1:] = line[1:] != line[:-1]
     heads = starts[first]
     after = raw[np.minimum(heads + 1, len(raw) - 1)]
-    comment = (raw[heads] == 124) | ((raw[heads] == 47) & (after == 47)
-                                     & (heads + 1 < len(raw)))
+    comment = (raw[heads] == 124) | (
+        (raw[heads] == 47) & (after == 47) & (heads + 1 < len(raw))
+    )
     special = np.flatnonzero((raw == 58) | (raw == 124))  # ':' and '|'
-    if len(special) and not np.isin(np.searchsorted(newlines, special),
-                                    line[first][comment]).all():
+    if (
+        len(special)
+        and not np.isin(
+            np.searchsorted(newlines, special), line[first][comment]
+        ).all()
+    ):
         return None
     tokens = block.split()
     if len(tokens) != len(starts):
         return None
     if comment.any():
-        keep = ~np.repeat(comment, np.diff(np.append(np.flatnonzero(first),
-                                                     len(starts))))
+        keep = ~np.repeat(
+            comment, np.diff(np.append(np.flatnonzero(first), len(starts)))
+        )
         tokens = list(compress(tokens, keep.tolist()))
         line = line[keep]
     try:
@@ -387,8 +451,9 @@ def _plain_block(block: str, index: dict
     return sizes, numbers
 
 
-def loads(text: str, *, max_name_length: int | None = None,
-          source: str | None = None) -> ExactCover:
+def loads(
+    text: str, *, max_name_length: int | None = None, source: str | None = None
+) -> ExactCover:
     """The problem written in ``text`` (Knuth's DLX format).
 
     Raises ``DLXFormatError`` naming the line of the first problem found.
@@ -404,16 +469,21 @@ def loads(text: str, *, max_name_length: int | None = None,
     lines = _content_lines(text)
     first = next(lines, None)
     if first is None:
-        raise DLXFormatError("no item line (the text has only blank or "
-                             "comment lines)", None, source)
+        raise DLXFormatError(
+            "no item line (the text has only blank or comment lines)",
+            None,
+            source,
+        )
     number, tokens = first
-    primary, secondary, bounds = _parse_items(tokens, number, source,
-                                              max_name_length)
+    primary, secondary, bounds = _parse_items(
+        tokens, number, source, max_name_length
+    )
     problem = ExactCover(primary, secondary, bounds=bounds)
     primaries, secondaries = set(primary), set(secondary)
     for number, tokens in lines:
-        names, colors, cost = _parse_option(tokens, primaries, secondaries,
-                                            number, source)
+        names, colors, cost = _parse_option(
+            tokens, primaries, secondaries, number, source
+        )
         problem.add_option(names, colors or None, cost)
     return problem
 
@@ -425,17 +495,22 @@ def load(path_or_file: PathOrFile, **kwargs: Any) -> ExactCover:
         name = os.fspath(path_or_file)
         if name == "-":
             import sys
+
             return loads(sys.stdin.read(), source="<stdin>", **kwargs)
         with open(name, encoding="utf-8", newline="") as handle:
             try:
                 text = handle.read()
             except UnicodeDecodeError:
-                raise DLXFormatError("not a UTF-8 text file", None,
-                                     name) from None
+                raise DLXFormatError(
+                    "not a UTF-8 text file", None, name
+                ) from None
         return loads(text, source=name, **kwargs)
     source = getattr(path_or_file, "name", None)
-    return loads(path_or_file.read(),
-                 source=source if isinstance(source, str) else None, **kwargs)
+    return loads(
+        path_or_file.read(),
+        source=source if isinstance(source, str) else None,
+        **kwargs,
+    )
 
 
 def _checked_names(names: Iterable, max_length: int | None) -> list[str]:
@@ -449,27 +524,36 @@ def _checked_names(names: Iterable, max_length: int | None) -> list[str]:
     return written
 
 
-def _color_text(color: object, item: object, max_length: int | None
-                ) -> str:
+def _color_text(color: object, item: object, max_length: int | None) -> str:
     text = str(color)
     if not text or not all(33 <= ord(ch) <= 126 for ch in text):
-        raise ValueError(f"cannot write color {shorten(color)} of item {shorten(item)}: "
-                         f"colors are written as printable ASCII without "
-                         f"blanks")
+        raise ValueError(
+            f"cannot write color {shorten(color)} of item {shorten(item)}: "
+            f"colors are written as printable ASCII without "
+            f"blanks"
+        )
     if ":" in text and text != ":":
-        raise ValueError(f"cannot write color {shorten(color)} of item "
-                         f"{shorten(item)}: a color of more than one "
-                         f"character has no ':' (it would not read back)")
+        raise ValueError(
+            f"cannot write color {shorten(color)} of item "
+            f"{shorten(item)}: a color of more than one "
+            f"character has no ':' (it would not read back)"
+        )
     if max_length is not None and len(text) > max_length:
-        raise ValueError(f"cannot write color {shorten(color)} of item {shorten(item)}: "
-                         f"longer than {max_length} character(s) (Knuth's "
-                         f"DLX2 reads one; pass max_color_length=None)")
+        raise ValueError(
+            f"cannot write color {shorten(color)} of item {shorten(item)}: "
+            f"longer than {max_length} character(s) (Knuth's "
+            f"DLX2 reads one; pass max_color_length=None)"
+        )
     return text
 
 
-def dumps(problem: ExactCover, *, comment: str | None = None,
-          max_name_length: int | None = MAX_NAME_LENGTH,
-          max_color_length: int | None = MAX_COLOR_LENGTH) -> str:
+def dumps(
+    problem: ExactCover,
+    *,
+    comment: str | None = None,
+    max_name_length: int | None = MAX_NAME_LENGTH,
+    max_color_length: int | None = MAX_COLOR_LENGTH,
+) -> str:
     """``problem`` in Knuth's DLX format (one ``str`` per item name and
     color; bounds as ``u:v|name``; a cost as ``|n`` at the end of its
     option, none when it is 0).
@@ -486,8 +570,10 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
     secondary = _checked_names(problem.secondary, max_name_length)
     text_of = dict(zip(problem.items, primary + secondary))
     if len(set(text_of.values())) != len(text_of):
-        raise ValueError("two item names have the same text; the file could "
-                         "not tell them apart")
+        raise ValueError(
+            "two item names have the same text; the file could "
+            "not tell them apart"
+        )
     out = io.StringIO()
     if comment:
         for line in comment.splitlines():
@@ -496,8 +582,9 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
     for k, name in enumerate(problem.primary):
         u, v = bounds.get(name, (1, 1))
         if (u, v) != (1, 1):
-            primary[k] = f"{v}|{primary[k]}" if u == v else \
-                f"{u}:{v}|{primary[k]}"
+            primary[k] = (
+                f"{v}|{primary[k]}" if u == v else f"{u}:{v}|{primary[k]}"
+            )
     out.write(" ".join(primary))
     if secondary:
         out.write(" | " + " ".join(secondary))
@@ -506,9 +593,11 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
     color_of_text: dict = {}
     for k, option in enumerate(problem.options):
         if not option:  # a blank line would renumber the options after it
-            raise ValueError(f"cannot write option {k}: option {k} is empty "
-                             f"(an all-zero matrix row), and the DLX format "
-                             f"has no empty options")
+            raise ValueError(
+                f"cannot write option {k}: option {k} is empty "
+                f"(an all-zero matrix row), and the DLX format "
+                f"has no empty options"
+            )
         colors = problem.option_colors(k)
         for name, color in colors.items():
             text = _color_text(color, name, max_color_length)
@@ -516,13 +605,19 @@ def dumps(problem: ExactCover, *, comment: str | None = None,
                 raise ValueError(
                     f"cannot write colors {shorten(color_of_text[text])} "
                     f"and {shorten(color)}: two colors with the same text "
-                    f"{shorten(text)} would be one color in the file")
-        out.write(" ".join(
-            text_of[name] if name not in colors else
-            f"{text_of[name]}:"
-            f"{_color_text(colors[name], name, max_color_length)}"
-            for name in option) + (f" |{costs[k]}" if costs[k] else "")
-            + "\n")
+                    f"{shorten(text)} would be one color in the file"
+                )
+        out.write(
+            " ".join(
+                text_of[name]
+                if name not in colors
+                else f"{text_of[name]}:"
+                f"{_color_text(colors[name], name, max_color_length)}"
+                for name in option
+            )
+            + (f" |{costs[k]}" if costs[k] else "")
+            + "\n"
+        )
     return out.getvalue()
 
 

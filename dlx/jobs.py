@@ -11,14 +11,26 @@ from .services.checkpoint import Checkpoint, CheckpointError
 from .services.jobs import count, job_budget
 from .services.progress import PROGRESS_EVERY, Progress, progress_bar
 from .services.split import (
-                             JOBS_PER_WORKER,
-                             MIN_JOBS,
-                             Job,
-                             Split,
-                             problem_digest,
-                             split,
+    JOBS_PER_WORKER,
+    MIN_JOBS,
+    Job,
+    Split,
+    problem_digest,
+    split,
 )
 
-__all__ = ["Job", "Split", "split", "count", "job_budget", "Progress",
-           "progress_bar", "Checkpoint", "CheckpointError", "problem_digest",
-           "JOBS_PER_WORKER", "MIN_JOBS", "PROGRESS_EVERY"]
+__all__ = [
+    "Job",
+    "Split",
+    "split",
+    "count",
+    "job_budget",
+    "Progress",
+    "progress_bar",
+    "Checkpoint",
+    "CheckpointError",
+    "problem_digest",
+    "JOBS_PER_WORKER",
+    "MIN_JOBS",
+    "PROGRESS_EVERY",
+]

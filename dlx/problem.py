@@ -30,8 +30,15 @@ from .services.batch import BatchResult
 from .services.search import BudgetExhausted, Interrupted, Stats
 from .shorten import shorten
 
-__all__ = ["ExactCover", "BatchResult", "BudgetExhausted", "Interrupted",
-           "Stats", "Structure", "CSR"]
+__all__ = [
+    "ExactCover",
+    "BatchResult",
+    "BudgetExhausted",
+    "Interrupted",
+    "Stats",
+    "Structure",
+    "CSR",
+]
 
 
 class Structure(NamedTuple):
@@ -79,15 +86,19 @@ def _check_name(name, where: str):
     try:
         hash(name)
     except TypeError:
-        raise ValueError(f"{where}: item name {shorten(name)} is not hashable") \
-            from None
+        raise ValueError(
+            f"{where}: item name {shorten(name)} is not hashable"
+        ) from None
 
 
 def _count(name: str, value) -> int:
     """``value`` as a number of items (an int >= 0)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(
-            value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {shorten(value)}"[:200])
+        value, (int, np.integer)
+    ):
+        raise TypeError(
+            f"{name} must be an integer, got {shorten(value)}"[:200]
+        )
     if value < 0:
         raise ValueError(f"{name} must be >= 0, got {value}")
     return int(value)
@@ -108,9 +119,13 @@ class ExactCover:
     per item; give a list to use longer names.
     """
 
-    def __init__(self, primary: Iterable[Hashable] = (),
-                 secondary: Iterable[Hashable] = (), *,
-                 bounds: dict | None = None):
+    def __init__(
+        self,
+        primary: Iterable[Hashable] = (),
+        secondary: Iterable[Hashable] = (),
+        *,
+        bounds: dict | None = None,
+    ):
         self.primary: tuple = tuple(primary)
         self.secondary: tuple = tuple(secondary)
         self.items: tuple = self.primary + self.secondary
@@ -138,15 +153,24 @@ class ExactCover:
         # and {item number: (u, v)} for bounded primary items.
         self._color_codes: dict = {}
         self._colors: list = []
-        self._bounds = validate.check_bounds(bounds, self._index,
-                                             len(self.primary))
+        self._bounds = validate.check_bounds(
+            bounds, self._index, len(self.primary)
+        )
 
     # -- building -----------------------------------------------------
     @classmethod
-    def from_arrays(cls, indptr, indices, n_primary: int,
-                    n_secondary: int = 0, *, colors=None, names=None,
-                    bounds: dict | None = None,
-                    costs=None) -> ExactCover:
+    def from_arrays(
+        cls,
+        indptr,
+        indices,
+        n_primary: int,
+        n_secondary: int = 0,
+        *,
+        colors=None,
+        names=None,
+        bounds: dict | None = None,
+        costs=None,
+    ) -> ExactCover:
         """A problem from its options as compressed sparse rows: option
         ``i``'s items are ``indices[indptr[i]:indptr[i + 1]]``, items
         numbered from 0, the ``n_primary`` primary items first, then the
@@ -175,31 +199,35 @@ class ExactCover:
         else:
             names = tuple(names)
             if len(names) != nitems:
-                raise ValueError(f"names has {len(names)} entries for "
-                                 f"{n_primary} + {n_secondary} items")
+                raise ValueError(
+                    f"names has {len(names)} entries for "
+                    f"{n_primary} + {n_secondary} items"
+                )
             primary, secondary = names[:n_primary], names[n_primary:]
         problem = cls(primary, secondary, bounds=bounds)
         problem.add_arrays(indptr, indices, colors=colors, costs=costs)
         return problem
 
-    def add_arrays(self, indptr, indices, *, colors=None,
-                   costs=None) -> range:
+    def add_arrays(self, indptr, indices, *, colors=None, costs=None) -> range:
         """Add options given as compressed sparse rows (as
         ``from_arrays`` takes them: items numbered from 0 in the order of
         ``items``, with their ``colors`` and ``costs``); returns their
         numbers.  All or nothing: when one is bad, none is added."""
         return self._add_rows(indptr, indices, colors, costs=costs)
 
-    def _add_rows(self, indptr, indices, colors, repeats=True,
-                  costs=None) -> range:
-        indptr, indices = checked_csr(indptr, indices, len(self.items),
-                                      repeats)
+    def _add_rows(
+        self, indptr, indices, colors, repeats=True, costs=None
+    ) -> range:
+        indptr, indices = checked_csr(
+            indptr, indices, len(self.items), repeats
+        )
         if costs is not None:
             costs = _checked_costs(costs, len(indptr) - 1, len(self))
         at = code = None
         if colors is not None:
-            at, values = checked_colors(colors, indptr, indices,
-                                        len(self.primary))
+            at, values = checked_colors(
+                colors, indptr, indices, len(self.primary)
+            )
             code = self._codes_of(values)
         first = len(self)
         self._store.extend(indptr, indices, at, code)
@@ -212,8 +240,9 @@ class ExactCover:
     def _codes_of(self, values: np.ndarray) -> np.ndarray:
         """The color codes of ``values`` (positive integers), new colors
         coded in the order they first appear."""
-        distinct, first, inverse = np.unique(values, return_index=True,
-                                             return_inverse=True)
+        distinct, first, inverse = np.unique(
+            values, return_index=True, return_inverse=True
+        )
         codes = np.zeros(len(distinct), np.int32)
         for k in np.argsort(first, kind="stable").tolist():
             codes[k] = self._code(distinct[k].item())
@@ -239,15 +268,22 @@ class ExactCover:
         """
         indptr, indices, ncols = matrix_rows(matrix)
         if not 0 <= secondary <= ncols:
-            raise ValueError(f"secondary={secondary} is not between 0 and "
-                             f"the {ncols} columns")
-        problem = cls(range(ncols - secondary), range(ncols - secondary,
-                                                      ncols))
+            raise ValueError(
+                f"secondary={secondary} is not between 0 and "
+                f"the {ncols} columns"
+            )
+        problem = cls(
+            range(ncols - secondary), range(ncols - secondary, ncols)
+        )
         problem._add_rows(indptr, indices, None, repeats=False)
         return problem
 
-    def add_option(self, items: Iterable[Hashable],
-                   colors: dict | None = None, cost: int = 0) -> int:
+    def add_option(
+        self,
+        items: Iterable[Hashable],
+        colors: dict | None = None,
+        cost: int = 0,
+    ) -> int:
         """Add an option (a set of items); returns its number.
 
         ``colors`` gives secondary items of the option a color (any
@@ -255,23 +291,34 @@ class ExactCover:
         2**63 - 1) is what the option costs in ``best``.
         """
         index = len(self)
-        return self._add([self._checked_option(index, items, colors)],
-                         [_checked_cost(cost, f"option {index}")])[0]
+        return self._add(
+            [self._checked_option(index, items, colors)],
+            [_checked_cost(cost, f"option {index}")],
+        )[0]
 
-    def add_options(self, options: Iterable[Iterable[Hashable]],
-                    costs: Iterable[int] | None = None) -> list[int]:
+    def add_options(
+        self,
+        options: Iterable[Iterable[Hashable]],
+        costs: Iterable[int] | None = None,
+    ) -> list[int]:
         """Add several options; returns their numbers.  ``costs``, when
         given, has one cost per option (see ``add_option``).  All or
         nothing: when one is bad, none is added."""
         first = len(self)
-        checked = [self._checked_option(first + k, items, None)
-                   for k, items in enumerate(options)]
+        checked = [
+            self._checked_option(first + k, items, None)
+            for k, items in enumerate(options)
+        ]
         if costs is not None:
-            costs = [_checked_cost(c, f"option {first + k}")
-                     for k, c in enumerate(costs)]
+            costs = [
+                _checked_cost(c, f"option {first + k}")
+                for k, c in enumerate(costs)
+            ]
             if len(costs) != len(checked):
-                raise ValueError(f"costs has {len(costs)} entries for "
-                                 f"{len(checked)} options")
+                raise ValueError(
+                    f"costs has {len(costs)} entries for "
+                    f"{len(checked)} options"
+                )
         return self._add(checked, costs)
 
     def _add(self, checked, costs=None) -> list[int]:
@@ -283,8 +330,9 @@ class ExactCover:
             numbers.extend(option)
             sizes.append(len(option))
             if colors:
-                colored[k] = {at: self._code(color)
-                              for at, color in colors.items()}
+                colored[k] = {
+                    at: self._code(color) for at, color in colors.items()
+                }
         self._store.append(numbers, sizes, colored)
         for k, cost in enumerate(costs or ()):
             if cost:
@@ -296,18 +344,24 @@ class ExactCover:
         """``(names, item numbers, colors)`` of option ``index``, or
         ValueError."""
         if isinstance(items, (str, bytes)) and not all(
-                ch in self._index for ch in items):
-            raise ValueError(f"option {index} {shorten(items)}: a string is "
-                             f"read as one item per character; pass a list "
-                             f"of names")
+            ch in self._index for ch in items
+        ):
+            raise ValueError(
+                f"option {index} {shorten(items)}: a string is "
+                f"read as one item per character; pass a list "
+                f"of names"
+            )
         try:
             names = tuple(items)
         except TypeError:
-            raise ValueError(f"option {index}: {shorten(items)} is not an "
-                             f"iterable of items") from None
+            raise ValueError(
+                f"option {index}: {shorten(items)} is not an iterable of items"
+            ) from None
         if not names:
-            raise ValueError(f"option {index} is empty; every option needs "
-                             f"at least one item")
+            raise ValueError(
+                f"option {index} is empty; every option needs "
+                f"at least one item"
+            )
         # One lookup per name at C speed; anything amiss (an unhashable,
         # unknown or repeated name) goes the long way, which says what.
         numbers: list | None
@@ -315,13 +369,20 @@ class ExactCover:
             numbers = list(map(self._index.get, names))
         except TypeError:
             numbers = None
-        if numbers is None or None in numbers or \
-                len(set(numbers)) != len(numbers):
+        if (
+            numbers is None
+            or None in numbers
+            or len(set(numbers)) != len(numbers)
+        ):
             numbers = self._item_numbers(names, f"option {index}")
         if colors:
-            colors = validate.check_colors(colors, names, self._index,
-                                           len(self.primary),
-                                           f"option {index}")
+            colors = validate.check_colors(
+                colors,
+                names,
+                self._index,
+                len(self.primary),
+                f"option {index}",
+            )
         return names, numbers, colors
 
     def _item_numbers(self, names: tuple, where: str) -> list[int]:
@@ -333,11 +394,15 @@ class ExactCover:
             _check_name(name, where)
             k = self._index.get(name)
             if k is None:
-                raise ValueError(f"{where} {shorten(list(names))}: unknown item "
-                                 f"{shorten(name)}")
+                raise ValueError(
+                    f"{where} {shorten(list(names))}: unknown item "
+                    f"{shorten(name)}"
+                )
             if k in seen:
-                raise ValueError(f"{where} {shorten(list(names))}: item {shorten(name)} "
-                                 f"appears twice")
+                raise ValueError(
+                    f"{where} {shorten(list(names))}: item {shorten(name)} "
+                    f"appears twice"
+                )
             seen.add(k)
             numbers.append(k)
         return numbers
@@ -361,17 +426,20 @@ class ExactCover:
         """Each option's cost, as an int64 array (0 unless given)."""
         costs = np.zeros(len(self), np.int64)
         if self._costs:
-            costs[np.fromiter(self._costs, np.int64, len(self._costs))] = \
+            costs[np.fromiter(self._costs, np.int64, len(self._costs))] = (
                 np.fromiter(self._costs.values(), np.int64, len(self._costs))
+            )
         return costs
 
     def __len__(self) -> int:
         return len(self._store)
 
     def __repr__(self) -> str:
-        return (f"<ExactCover: {len(self.primary)} primary + "
-                f"{len(self.secondary)} secondary items, "
-                f"{len(self)} options>")
+        return (
+            f"<ExactCover: {len(self.primary)} primary + "
+            f"{len(self.secondary)} secondary items, "
+            f"{len(self)} options>"
+        )
 
     @property
     def bounds(self) -> dict:
@@ -386,15 +454,19 @@ class ExactCover:
         if not colored:
             return {}
         numbers = self._store.option(option)
-        return {self.items[numbers[at]]: self._colors[code - 1]
-                for at, code in colored.items()}
+        return {
+            self.items[numbers[at]]: self._colors[code - 1]
+            for at, code in colored.items()
+        }
 
     def option_line(self, option: int) -> str:
         """Option ``option`` as a line of Knuth's format writes it: its
         items' names, a colored one as ``name:color``."""
         colors = self.option_colors(option)
-        return " ".join(str(x) if x not in colors else f"{x}:{colors[x]}"
-                        for x in self.options[option])
+        return " ".join(
+            str(x) if x not in colors else f"{x}:{colors[x]}"
+            for x in self.options[option]
+        )
 
     def solution_colors(self, solution: Iterable[int]) -> dict:
         """``{item: color}``: the color each secondary item ends with in
@@ -419,8 +491,14 @@ class ExactCover:
         rows, item numbers from 0 in a compact type (see ``CSR``); what
         the engines build from.  No copy of the options is made."""
         indptr, indices = self._store.arrays()
-        return CSR(len(self.items), len(self.primary), indptr, indices,
-                   self._store.member_colors(), dict(self._bounds))
+        return CSR(
+            len(self.items),
+            len(self.primary),
+            indptr,
+            indices,
+            self._store.member_colors(),
+            dict(self._bounds),
+        )
 
     def structure(self) -> Structure:
         """The problem as numbers (item numbers from 1 and sizes, int64),
@@ -430,9 +508,14 @@ class ExactCover:
             members = c.indices.astype(np.int64)
             members += 1
             self._structure = Structure(
-                c.nitems, c.nprimary, members,
-                np.diff(c.indptr).astype(np.int64), c.colors, c.bounds,
-                self.cost_array())
+                c.nitems,
+                c.nprimary,
+                members,
+                np.diff(c.indptr).astype(np.int64),
+                c.colors,
+                c.bounds,
+                self.cost_array(),
+            )
         return self._structure
 
     def built(self, key: str, build):
@@ -463,8 +546,7 @@ class ExactCover:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        for transient in ("_structure", "_arrays", "_runs",
-                          "_options_view"):
+        for transient in ("_structure", "_arrays", "_runs", "_options_view"):
             state.pop(transient, None)
         return state
 
@@ -482,12 +564,18 @@ class ExactCover:
         options = []
         for option in dict.fromkeys(given):
             if isinstance(option, (bool, np.bool_)) or not isinstance(
-                    option, (int, np.integer)):
-                raise TypeError(f"given option {shorten(option)} is not an option "
-                                f"number"[:200])
+                option, (int, np.integer)
+            ):
+                raise TypeError(
+                    f"given option {shorten(option)} is not an option number"[
+                        :200
+                    ]
+                )
             if not 0 <= option < len(self):
-                raise ValueError(f"given option {option} does not exist "
-                                 f"(there are {len(self)})")
+                raise ValueError(
+                    f"given option {option} does not exist "
+                    f"(there are {len(self)})"
+                )
             if not self._store.size(option):
                 raise ValueError(EMPTY_GIVEN.format(option))
             options.append(int(option))
@@ -502,8 +590,9 @@ class ExactCover:
             return
         if flat.min() < 0 or flat.max() >= noptions:
             bad = flat[(flat < 0) | (flat >= noptions)][0]
-            raise ValueError(f"given option {bad} does not exist (there are "
-                             f"{noptions})")
+            raise ValueError(
+                f"given option {bad} does not exist (there are {noptions})"
+            )
         indptr = self._store.arrays()[0]
         sizes = indptr[flat + 1] - indptr[flat]
         if not sizes.all():
@@ -518,16 +607,21 @@ class ExactCover:
         """
         if self._store.colored:
             k = next(k for k in range(len(self)) if self.option_colors(k))
-            raise ValueError(f"to_matrix: a 0/1 matrix cannot hold colors "
-                             f"(option {k} has some); dlx.dumps writes "
-                             f"the problem whole")
-        bounded = [(name, uv) for name, uv in self.bounds.items()
-                   if uv != (1, 1)]
+            raise ValueError(
+                f"to_matrix: a 0/1 matrix cannot hold colors "
+                f"(option {k} has some); dlx.dumps writes "
+                f"the problem whole"
+            )
+        bounded = [
+            (name, uv) for name, uv in self.bounds.items() if uv != (1, 1)
+        ]
         if bounded:
             name, (u, v) = bounded[0]
-            raise ValueError(f"to_matrix: a 0/1 matrix cannot hold bounds "
-                             f"(item {shorten(name)} has {u}..{v}); "
-                             f"dlx.dumps writes the problem whole")
+            raise ValueError(
+                f"to_matrix: a 0/1 matrix cannot hold bounds "
+                f"(item {shorten(name)} has {u}..{v}); "
+                f"dlx.dumps writes the problem whole"
+            )
         indptr, indices = self._store.arrays()
         a = np.zeros((len(self), len(self.items)), np.int8)
         rows = np.repeat(np.arange(len(self)), np.diff(indptr))
@@ -535,10 +629,17 @@ class ExactCover:
         return a
 
     # -- solving ---
-    def solve(self, *, given: Iterable[int] = (), max_nodes: int | None = None,
-              time_limit: float | None = None, mrv_cutoff: int = 0,
-              algorithm: str = "auto", stop=None,
-              reduce=False) -> list[int] | None:
+    def solve(
+        self,
+        *,
+        given: Iterable[int] = (),
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+        mrv_cutoff: int = 0,
+        algorithm: str = "auto",
+        stop=None,
+        reduce=False,
+    ) -> list[int] | None:
         """The first solution (option numbers, ascending), or None.
 
         ``given`` lists options that every solution must contain: they are
@@ -566,22 +667,40 @@ class ExactCover:
         own order; ``stats`` counts nodes and updates as the chosen
         program counts them.
         """
-        for solution in self.solutions(1, given=given, max_nodes=max_nodes,
-                                       time_limit=time_limit,
-                                       mrv_cutoff=mrv_cutoff,
-                                       algorithm=algorithm, stop=stop,
-                                       reduce=reduce):
+        for solution in self.solutions(
+            1,
+            given=given,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            mrv_cutoff=mrv_cutoff,
+            algorithm=algorithm,
+            stop=stop,
+            reduce=reduce,
+        ):
             return solution
         return None
 
-    def count(self, limit: int | None = None, *, given: Iterable[int] = (),
-              max_nodes: int | None = None, time_limit: float | None = None,
-              threads: int = 1, mrv_cutoff: int = 0,
-              algorithm: str = "auto", memo=False,
-              memo_bytes: int | None = None, choose: str = "auto",
-              jobs: int | None = None, executor=None, checkpoint=None,
-              progress=None, split_jobs: int | None = None,
-              stop=None, reduce=False) -> int:
+    def count(
+        self,
+        limit: int | None = None,
+        *,
+        given: Iterable[int] = (),
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+        threads: int = 1,
+        mrv_cutoff: int = 0,
+        algorithm: str = "auto",
+        memo=False,
+        memo_bytes: int | None = None,
+        choose: str = "auto",
+        jobs: int | None = None,
+        executor=None,
+        checkpoint=None,
+        progress=None,
+        split_jobs: int | None = None,
+        stop=None,
+        reduce=False,
+    ) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  Raises
@@ -624,21 +743,46 @@ class ExactCover:
         count: Callable[..., int]
         if reduce:
             from .services.reduce import count as reduced_count
+
             count = functools.partial(reduced_count, reduce=reduce)
         else:
             from .services.counting import count
-        return count(self, limit, given=given, max_nodes=max_nodes,
-                     time_limit=time_limit, threads=threads,
-                     mrv_cutoff=mrv_cutoff, algorithm=algorithm, memo=memo,
-                     memo_bytes=memo_bytes, choose=choose, jobs=jobs,
-                     executor=executor, checkpoint=checkpoint,
-                     progress=progress, split_jobs=split_jobs, stop=stop)
+        return count(
+            self,
+            limit,
+            given=given,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            threads=threads,
+            mrv_cutoff=mrv_cutoff,
+            algorithm=algorithm,
+            memo=memo,
+            memo_bytes=memo_bytes,
+            choose=choose,
+            jobs=jobs,
+            executor=executor,
+            checkpoint=checkpoint,
+            progress=progress,
+            split_jobs=split_jobs,
+            stop=stop,
+        )
 
-    def best(self, k: int = 1, *, given: Iterable[int] = (),
-             max_nodes: int | None = None, time_limit: float | None = None,
-             threads: int = 1, jobs: int | None = None, executor=None,
-             split_jobs: int | None = None, checkpoint=None, progress=None,
-             stop=None, reduce=False) -> list[tuple[int, list[int]]]:
+    def best(
+        self,
+        k: int = 1,
+        *,
+        given: Iterable[int] = (),
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+        threads: int = 1,
+        jobs: int | None = None,
+        executor=None,
+        split_jobs: int | None = None,
+        checkpoint=None,
+        progress=None,
+        stop=None,
+        reduce=False,
+    ) -> list[tuple[int, list[int]]]:
         """The ``k`` cheapest solutions, cheapest first, as ``(cost,
         option numbers)`` pairs (ties in any order; fewer when there are
         fewer solutions, ``[]`` when none).  Knuth's DLX5: see
@@ -652,20 +796,49 @@ class ExactCover:
         checkpoints.  ``progress``: as for ``count``."""
         if reduce:  # see count(reduce=...)
             from .services.reduce import best as reduced_best
-            return reduced_best(self, k, given=given, max_nodes=max_nodes,
-                                time_limit=time_limit, threads=threads,
-                                jobs=jobs, executor=executor,
-                                split_jobs=split_jobs, checkpoint=checkpoint,
-                                progress=progress, stop=stop, reduce=reduce)
-        from .services.best import best
-        return best(self, k, given=given, max_nodes=max_nodes,
-                    time_limit=time_limit, threads=threads, jobs=jobs,
-                    executor=executor, split_jobs=split_jobs,
-                    checkpoint=checkpoint, progress=progress, stop=stop)
 
-    def zdd(self, *, given: Iterable[int] = (), max_nodes: int | None = None,
-            time_limit: float | None = None, memo_bytes: int | None = None,
-            zdd_bytes: int | None = None, choose: str = "auto"):
+            return reduced_best(
+                self,
+                k,
+                given=given,
+                max_nodes=max_nodes,
+                time_limit=time_limit,
+                threads=threads,
+                jobs=jobs,
+                executor=executor,
+                split_jobs=split_jobs,
+                checkpoint=checkpoint,
+                progress=progress,
+                stop=stop,
+                reduce=reduce,
+            )
+        from .services.best import best
+
+        return best(
+            self,
+            k,
+            given=given,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            threads=threads,
+            jobs=jobs,
+            executor=executor,
+            split_jobs=split_jobs,
+            checkpoint=checkpoint,
+            progress=progress,
+            stop=stop,
+        )
+
+    def zdd(
+        self,
+        *,
+        given: Iterable[int] = (),
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+        memo_bytes: int | None = None,
+        zdd_bytes: int | None = None,
+        choose: str = "auto",
+    ):
         """Every solution at once: a ``dlx.ZDD`` built by the memoized
         search of ``count(memo=True)`` (see ``dlx.services.zdd``; ``memo_bytes``
         and ``choose`` as there, ``zdd_bytes`` limits the diagram: default
@@ -673,9 +846,16 @@ class ExactCover:
         ``time_limit`` or ``zdd_bytes`` stops it, ``Interrupted`` on
         Ctrl-C: a partial diagram is never returned."""
         from .services.zdd import build
-        return build(self, given, max_nodes, time_limit,
-                     memo_bytes=memo_bytes, zdd_bytes=zdd_bytes,
-                     choose=choose)
+
+        return build(
+            self,
+            given,
+            max_nodes,
+            time_limit,
+            memo_bytes=memo_bytes,
+            zdd_bytes=zdd_bytes,
+            choose=choose,
+        )
 
     def reduce(self, **options):
         """This problem made smaller by Knuth's DLX-PRE rules, with the map
@@ -683,25 +863,46 @@ class ExactCover:
         ``dlx.services.reduce.reduce`` for ``given``, ``rounds``,
         ``time_limit``, ``max_work`` and ``rules``)."""
         from .services.reduce import reduce
+
         return reduce(self, **options)
 
-    def estimate(self, probes: int = 10_000, *, seed: int = 0,
-                 given: Iterable[int] = (), mrv_cutoff: int = 0,
-                 algorithm: str = "auto"):
+    def estimate(
+        self,
+        probes: int = 10_000,
+        *,
+        seed: int = 0,
+        given: Iterable[int] = (),
+        mrv_cutoff: int = 0,
+        algorithm: str = "auto",
+    ):
         """Knuth's Monte Carlo estimate of what ``count()`` would do:
         nodes, updates and solutions with standard errors, and the time
         (a ``dlx.services.estimate.Estimate``).  ``probes`` random
         root-to-leaf walks of the tree of the engine ``algorithm`` picks,
         reproducible for a given ``seed``."""
         from .services.estimate import estimate
-        return estimate(self, probes, seed=seed, given=given,
-                        mrv_cutoff=mrv_cutoff, algorithm=algorithm)
 
-    def solutions(self, limit: int | None = None, *,
-                  given: Iterable[int] = (), max_nodes: int | None = None,
-                  time_limit: float | None = None, mrv_cutoff: int = 0,
-                  algorithm: str = "auto", stop=None,
-                  reduce=False) -> Iterator[list[int]]:
+        return estimate(
+            self,
+            probes,
+            seed=seed,
+            given=given,
+            mrv_cutoff=mrv_cutoff,
+            algorithm=algorithm,
+        )
+
+    def solutions(
+        self,
+        limit: int | None = None,
+        *,
+        given: Iterable[int] = (),
+        max_nodes: int | None = None,
+        time_limit: float | None = None,
+        mrv_cutoff: int = 0,
+        algorithm: str = "auto",
+        stop=None,
+        reduce=False,
+    ) -> Iterator[list[int]]:
         """Stream solutions lazily, each a sorted list of option numbers.
 
         The jitted search pauses after each batch of solutions and resumes
@@ -712,13 +913,22 @@ class ExactCover:
         """
         if reduce:
             from .services.reduce import solutions
-            return solutions(self, limit, given=given, max_nodes=max_nodes,
-                             time_limit=time_limit, mrv_cutoff=mrv_cutoff,
-                             algorithm=algorithm, stop=stop, reduce=reduce)
+
+            return solutions(
+                self,
+                limit,
+                given=given,
+                max_nodes=max_nodes,
+                time_limit=time_limit,
+                mrv_cutoff=mrv_cutoff,
+                algorithm=algorithm,
+                stop=stop,
+                reduce=reduce,
+            )
         from .engines import engine_for, refuse
+
         limit = search.whole_number("limit", limit, optional=True)
-        max_nodes = search.whole_number("max_nodes", max_nodes,
-                                        optional=True)
+        max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
         time_limit = search.seconds("time_limit", time_limit)
         cutoff = search.whole_number("mrv_cutoff", mrv_cutoff)
         stop = search.stop_event(stop)
@@ -726,21 +936,39 @@ class ExactCover:
         engine = engine_for(self, algorithm)
         if not engine.streams:
             raise refuse("listing solutions", self.kind, engine)
-        return self._stream(engine, limit, given, max_nodes, time_limit,
-                            cutoff, stop)
+        return self._stream(
+            engine, limit, given, max_nodes, time_limit, cutoff, stop
+        )
 
-    def _stream(self, engine, limit, given, max_nodes, time_limit, cutoff,
-                stop):
+    def _stream(
+        self, engine, limit, given, max_nodes, time_limit, cutoff, stop
+    ):
         for batch in search.problem_search(
-                self, engine, limit=limit, given=given, max_nodes=max_nodes,
-                time_limit=time_limit, cutoff=cutoff, store=True, stop=stop):
+            self,
+            engine,
+            limit=limit,
+            given=given,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            cutoff=cutoff,
+            store=True,
+            stop=stop,
+        ):
             yield from batch
 
-    def solve_batch(self, givens, *, starts=None, limit: int = 2,
-                    max_nodes: int | None = None, threads: int = 1,
-                    mrv_cutoff: int = 0, algorithm: str = "auto",
-                    stop=None,
-                    time_limit: float | None = None) -> BatchResult:
+    def solve_batch(
+        self,
+        givens,
+        *,
+        starts=None,
+        limit: int = 2,
+        max_nodes: int | None = None,
+        threads: int = 1,
+        mrv_cutoff: int = 0,
+        algorithm: str = "auto",
+        stop=None,
+        time_limit: float | None = None,
+    ) -> BatchResult:
         """Solve many instances of this problem in one jitted call.
 
         Instance ``b`` must contain the options ``givens[b]`` (option
@@ -758,15 +986,26 @@ class ExactCover:
         ``dlx.services.batch.BatchResult``.
         """
         from .services.batch import solve_batch
-        return solve_batch(self, givens, starts=starts, limit=limit,
-                           max_nodes=max_nodes, threads=threads,
-                           mrv_cutoff=mrv_cutoff, algorithm=algorithm,
-                           stop=stop, time_limit=time_limit)
+
+        return solve_batch(
+            self,
+            givens,
+            starts=starts,
+            limit=limit,
+            max_nodes=max_nodes,
+            threads=threads,
+            mrv_cutoff=mrv_cutoff,
+            algorithm=algorithm,
+            stop=stop,
+            time_limit=time_limit,
+        )
 
 
 #: A given option that covers nothing (an all-zero row of a matrix).
-EMPTY_GIVEN = ("given option {} is empty (an all-zero matrix row): it "
-               "covers nothing and is never part of a solution")
+EMPTY_GIVEN = (
+    "given option {} is empty (an all-zero matrix row): it "
+    "covers nothing and is never part of a solution"
+)
 
 
 #: The largest cost of an option (and of a solution): DLX5's costs are
@@ -780,29 +1019,38 @@ def _checked_costs(costs, noptions: int, first: int) -> np.ndarray:
     bad one (numbered as the options it goes with, from ``first``)."""
     a = np.asarray(costs)
     if a.ndim != 1 or len(a) != noptions:
-        raise ValueError(f"costs must hold one cost per option ({noptions}),"
-                         f" got shape {a.shape}")
+        raise ValueError(
+            f"costs must hold one cost per option ({noptions}),"
+            f" got shape {a.shape}"
+        )
     if len(a) and a.dtype.kind not in "iu":
         raise TypeError(f"costs must be whole numbers, got {a.dtype}")
     a = a.astype(np.int64) if a.dtype.kind == "i" or len(a) == 0 else a
     if len(a) and (a < 0).any():
         k = int(np.flatnonzero(a < 0)[0])
-        raise ValueError(f"option {first + k}: cost {int(a[k])} is not "
-                         f"between 0 and 2**63 - 1")
+        raise ValueError(
+            f"option {first + k}: cost {int(a[k])} is not "
+            f"between 0 and 2**63 - 1"
+        )
     if a.dtype == np.uint64 and len(a) and (a > MAX_COST).any():
         k = int(np.flatnonzero(a > MAX_COST)[0])
-        raise ValueError(f"option {first + k}: cost {int(a[k])} is not "
-                         f"between 0 and 2**63 - 1")
+        raise ValueError(
+            f"option {first + k}: cost {int(a[k])} is not "
+            f"between 0 and 2**63 - 1"
+        )
     return a
 
 
 def _checked_cost(cost, where: str) -> int:
     """An option's cost: a whole number from 0 to ``MAX_COST``."""
     if isinstance(cost, (bool, np.bool_)) or not isinstance(
-            cost, (int, np.integer)):
-        raise TypeError(f"{where}: cost must be an integer, got "
-                        f"{shorten(cost)}"[:200])
+        cost, (int, np.integer)
+    ):
+        raise TypeError(
+            f"{where}: cost must be an integer, got {shorten(cost)}"[:200]
+        )
     if not 0 <= cost <= MAX_COST:
-        raise ValueError(f"{where}: cost {cost} is not between 0 and "
-                         f"2**63 - 1")
+        raise ValueError(
+            f"{where}: cost {cost} is not between 0 and 2**63 - 1"
+        )
     return int(cost)

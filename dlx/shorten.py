@@ -33,9 +33,10 @@ def shorten(value: Any, limit: int = LIMIT, *, quote: bool = True) -> str:
         text = repr(value) if quote else value
         if len(text) <= limit:
             return text
-        head = value[:max(1, limit - 10)]
-        shown = f"{repr(head)[:-1]}...{repr(head)[-1]}" if quote \
-            else f"{head}..."
+        head = value[: max(1, limit - 10)]
+        shown = (
+            f"{repr(head)[:-1]}...{repr(head)[-1]}" if quote else f"{head}..."
+        )
         return f"{shown} ({len(value):,} characters)"
     try:
         text = repr(value)
@@ -50,5 +51,5 @@ def shorten(value: Any, limit: int = LIMIT, *, quote: bool = True) -> str:
     cut = text[:limit]
     comma = cut.rfind(", ")
     if comma > limit // 2:  # end at a whole element
-        cut = cut[:comma + 1] + " "
+        cut = cut[: comma + 1] + " "
     return f"{cut}...{size}"

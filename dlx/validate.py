@@ -19,7 +19,8 @@ from .shorten import shorten
 
 def _is_int(value: object) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(
-        value, (bool, np.bool_))
+        value, (bool, np.bool_)
+    )
 
 
 #: Bounds above this are kept as this (``check_bounds``).  An item lies in
@@ -43,8 +44,10 @@ def check_bounds(bounds: Any, index: Mapping, nprimary: int) -> dict:
     if bounds is None:
         return {}
     if not isinstance(bounds, Mapping):
-        raise TypeError(f"bounds must be a mapping {{item: (u, v)}}, got "
-                        f"{type(bounds).__name__}")
+        raise TypeError(
+            f"bounds must be a mapping {{item: (u, v)}}, got "
+            f"{type(bounds).__name__}"
+        )
     checked = {}
     for item, bound in bounds.items():
         try:
@@ -54,34 +57,45 @@ def check_bounds(bounds: Any, index: Mapping, nprimary: int) -> dict:
         if k is None:
             raise ValueError(f"bounds for {shorten(item)}: no such item")
         if k > nprimary:
-            raise ValueError(f"bounds for {shorten(item)}: only primary items "
-                             f"take bounds, and {shorten(item)} is secondary")
+            raise ValueError(
+                f"bounds for {shorten(item)}: only primary items "
+                f"take bounds, and {shorten(item)} is secondary"
+            )
         if _is_int(bound):
             u = v = bound
         else:
             try:
                 u, v = bound
             except (TypeError, ValueError):
-                raise ValueError(f"bounds for {shorten(item)} must be a pair "
-                                 f"(u, v) or one number, got "
-                                 f"{shorten(bound)}") from None
+                raise ValueError(
+                    f"bounds for {shorten(item)} must be a pair "
+                    f"(u, v) or one number, got "
+                    f"{shorten(bound)}"
+                ) from None
         if not (_is_int(u) and _is_int(v)):
-            raise ValueError(f"bounds for {shorten(item)} must be integers, got "
-                             f"{shorten(bound)}")
+            raise ValueError(
+                f"bounds for {shorten(item)} must be integers, got "
+                f"{shorten(bound)}"
+            )
         if not 0 <= u <= v or v < 1:
-            raise ValueError(f"bounds for {shorten(item)} are {u}..{v}; they need "
-                             f"0 <= u <= v and v >= 1")
+            raise ValueError(
+                f"bounds for {shorten(item)} are {u}..{v}; they need "
+                f"0 <= u <= v and v >= 1"
+            )
         checked[k] = (min(int(u), MAX_BOUND), min(int(v), MAX_BOUND))
     return checked
 
 
-def check_colors(colors: Any, names: tuple, index: Mapping, nprimary: int,
-                 where: str) -> dict:
+def check_colors(
+    colors: Any, names: tuple, index: Mapping, nprimary: int, where: str
+) -> dict:
     """``{position in the option: color}`` from ``{item: color}``, each
     item in the option and secondary, each color hashable."""
     if not isinstance(colors, Mapping):
-        raise TypeError(f"{where}: colors must be a mapping {{item: "
-                        f"color}}, got {type(colors).__name__}")
+        raise TypeError(
+            f"{where}: colors must be a mapping {{item: "
+            f"color}}, got {type(colors).__name__}"
+        )
     position = {}
     for k, name in enumerate(names):
         position[name] = k
@@ -92,17 +106,23 @@ def check_colors(colors: Any, names: tuple, index: Mapping, nprimary: int,
         except TypeError:
             at = None
         if at is None:
-            raise ValueError(f"{where} {shorten(list(names))}: color {shorten(color)} "
-                             f"for item {shorten(item)}, which is not in the "
-                             f"option")
+            raise ValueError(
+                f"{where} {shorten(list(names))}: color {shorten(color)} "
+                f"for item {shorten(item)}, which is not in the "
+                f"option"
+            )
         if index[item] <= nprimary:
-            raise ValueError(f"{where} {shorten(list(names))}: color {shorten(color)} "
-                             f"for primary item {shorten(item)}; only secondary "
-                             f"items take colors")
+            raise ValueError(
+                f"{where} {shorten(list(names))}: color {shorten(color)} "
+                f"for primary item {shorten(item)}; only secondary "
+                f"items take colors"
+            )
         try:
             hash(color)
         except TypeError:
-            raise ValueError(f"{where}: color {shorten(color)} for item {shorten(item)} "
-                             f"is not hashable") from None
+            raise ValueError(
+                f"{where}: color {shorten(color)} for item {shorten(item)} "
+                f"is not hashable"
+            ) from None
         checked[at] = color
     return checked

@@ -15,12 +15,24 @@ from typing import Any
 from .grid import Grid, InvalidPuzzle, parse
 from .solver import INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN, Result
 
-__all__ = ["TAGS", "ECHO_MAX", "without_comment", "batch_entry", "entry",
-           "echo", "render"]
+__all__ = [
+    "TAGS",
+    "ECHO_MAX",
+    "without_comment",
+    "batch_entry",
+    "entry",
+    "echo",
+    "render",
+]
 
 #: The tag written after a puzzle of each status (none for a solution).
-TAGS = {SOLVED: "", MULTIPLE: "multiple", NO_SOLUTION: "nosolution",
-        INVALID: "invalid", UNKNOWN: "unknown"}
+TAGS = {
+    SOLVED: "",
+    MULTIPLE: "multiple",
+    NO_SOLUTION: "nosolution",
+    INVALID: "invalid",
+    UNKNOWN: "unknown",
+}
 # Invalid input echoed in the output is cut to this many characters (the
 # largest grid written as CSV that we solve, 100x100, takes about 30,000).
 ECHO_MAX = 1 << 16
@@ -48,15 +60,21 @@ def render(grid: Grid, style: str) -> str:
     return grid.format(None if style == "same" else style)
 
 
-def batch_entry(number: int, text: str | InvalidPuzzle, result: Result,
-                args: Any, first: bool) -> str:
+def batch_entry(
+    number: int,
+    text: str | InvalidPuzzle,
+    result: Result,
+    args: Any,
+    first: bool,
+) -> str:
     """The output for one puzzle of a batch: ``args`` says how (its
     ``format``, ``count``, ``unique`` and ``box``, as the command's
     options do)."""
     style = args.format
     if args.count:
         tag = {INVALID: "invalid", UNKNOWN: "unknown"}.get(
-            result.status, str(result.count))
+            result.status, str(result.count)
+        )
     elif args.unique:
         tag = "unique" if result.status == SOLVED else TAGS[result.status]
     else:
@@ -80,8 +98,9 @@ def echo(text: object) -> str:
     if len(text) > ECHO_MAX:
         text = text[:ECHO_MAX] + "..."
     if not text.isprintable():  # binary garbage: no control characters out
-        text = "".join(ch if ch.isprintable() or ch in "\n\t" else "?"
-                       for ch in text)
+        text = "".join(
+            ch if ch.isprintable() or ch in "\n\t" else "?" for ch in text
+        )
     return text
 
 

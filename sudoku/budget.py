@@ -38,13 +38,16 @@ class Stopped(BudgetExhausted):
     ``"time_limit"`` (it ran out) or ``"stop"`` (the stop was set);
     ``count`` is the puzzles finished by then (0 for one puzzle)."""
 
-    def __init__(self, what: str, reason: str, seconds: float | None,
-                 count: int = 0):
+    def __init__(
+        self, what: str, reason: str, seconds: float | None, count: int = 0
+    ):
         if reason == "stop":
             message = f"{what} stopped: its stop was set"
         else:
-            message = (f"{what} stopped at its time limit of {seconds:g} s "
-                       f"before it was done")
+            message = (
+                f"{what} stopped at its time limit of {seconds:g} s "
+                f"before it was done"
+            )
         super().__init__(message, count, Stats(complete=False))
         self.reason = reason
 
@@ -52,23 +55,28 @@ class Stopped(BudgetExhausted):
 class Budget:
     """A deadline and a stop flag for one job called ``what``."""
 
-    def __init__(self, what: str, time_limit: float | None = None,
-                 stop: Any = None) -> None:
+    def __init__(
+        self, what: str, time_limit: float | None = None, stop: Any = None
+    ) -> None:
         self.what = what
         self.seconds = _seconds(time_limit)
         if stop is not None and not callable(getattr(stop, "is_set", None)):
-            raise TypeError(f"stop must have an is_set() method (e.g. a "
-                            f"threading.Event), got {type(stop).__name__}")
+            raise TypeError(
+                f"stop must have an is_set() method (e.g. a "
+                f"threading.Event), got {type(stop).__name__}"
+            )
         self.stop = stop
-        self.deadline = None if self.seconds is None else \
-            time.perf_counter() + self.seconds
+        self.deadline = (
+            None
+            if self.seconds is None
+            else time.perf_counter() + self.seconds
+        )
 
     def check(self, count: int = 0) -> None:
         """Raise ``Stopped`` when the stop is set or the time is up."""
         if self.stop is not None and self.stop.is_set():
             raise Stopped(self.what, "stop", self.seconds, count)
-        if self.deadline is not None and time.perf_counter() >= \
-                self.deadline:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise Stopped(self.what, "time_limit", self.seconds, count)
 
     def remaining(self) -> float | None:
@@ -83,12 +91,17 @@ def _seconds(value: object) -> float | None:
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(
-            value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"time_limit must be a number of seconds, got "
-                        f"{type(value).__name__}")
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise TypeError(
+            f"time_limit must be a number of seconds, got "
+            f"{type(value).__name__}"
+        )
     if math.isnan(value) or value < 0:
-        raise ValueError(f"time_limit must be a non-negative number of "
-                         f"seconds, got {shorten(value)}")
+        raise ValueError(
+            f"time_limit must be a non-negative number of "
+            f"seconds, got {shorten(value)}"
+        )
     return float(value)
 
 

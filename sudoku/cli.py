@@ -72,8 +72,10 @@ from .solver import (
 from .web import server as serve
 
 EXAMPLE_NAME = "AI Escargot (Arto Inkala, 2006)"
-EXAMPLE = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
-           "......7..7...3..")
+EXAMPLE = (
+    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
+    "......7..7...3.."
+)
 CHUNK = 4096
 # How hard a single solve looks for a second solution, to warn about it.
 UNIQUE_CHECK_NODES = 1_000_000
@@ -86,76 +88,146 @@ DASH_MARK = "\0"
 def _is_dashed_puzzle(arg: str) -> bool:
     """An argument starting with ``-`` that is a one-line puzzle (16 cells
     or more of blanks and digits), not an option."""
-    return (arg.startswith("-") and len(arg) >= 16
-            and all(ch in G.BLANKS or ch.upper() in G.ALPHABET
-                    for ch in arg))
+    return (
+        arg.startswith("-")
+        and len(arg) >= 16
+        and all(ch in G.BLANKS or ch.upper() in G.ALPHABET for ch in arg)
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="sudoku", description="Solve Sudoku puzzles (4x4 to 25x25 and "
-        "beyond) by exact cover with Dancing Links.")
-    parser.add_argument("--version", action="version",
-                        version=f"%(prog)s {_version()}")
+        prog="sudoku",
+        description="Solve Sudoku puzzles (4x4 to 25x25 and "
+        "beyond) by exact cover with Dancing Links.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {_version()}"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     solve = commands.add_parser(
-        "solve", help="solve a puzzle or a file of puzzles",
+        "solve",
+        help="solve a puzzle or a file of puzzles",
         description="Solve PUZZLE (the grid itself), FILE (one puzzle per "
-        "line, or one multi-line grid) or - (standard input).")
+        "line, or one multi-line grid) or - (standard input).",
+    )
     solve.add_argument("source", nargs="?", metavar="PUZZLE|FILE|-")
-    solve.add_argument("--example", action="store_true",
-                       help="solve a famous hard puzzle and show both grids")
+    solve.add_argument(
+        "--example",
+        action="store_true",
+        help="solve a famous hard puzzle and show both grids",
+    )
     mode = solve.add_mutually_exclusive_group()
-    mode.add_argument("--count", action="store_true",
-                      help="count the solutions (see --limit)")
-    mode.add_argument("--unique", action="store_true",
-                      help="check that each puzzle has exactly one solution")
-    solve.add_argument("--limit", type=_positive, default=None, metavar="N",
-                       help="with --count, stop counting at N")
-    solve.add_argument("--format", choices=("same",) + G.FORMATS,
-                       default="same", help="output layout: same as the "
-                       "input (default), line, grid (pretty) or csv")
-    solve.add_argument("--box", type=_box, default=None, metavar="RxC",
-                       help="box shape, e.g. 2x3 (default: inferred)")
-    solve.add_argument("--max-nodes", type=_positive, default=None,
-                       metavar="N", help="give up on a puzzle after N "
-                       "search nodes (reported as unknown)")
-    solve.add_argument("--threads", type=_count, default=0, metavar="N",
-                       help="solve a batch on N threads (0: one per core; "
-                       "the default)")
-    solve.add_argument("-o", "--output", metavar="FILE",
-                       help="write results to FILE instead of stdout")
-    solve.add_argument("--svg", metavar="FILE",
-                       help="also draw the solved grid as an SVG picture "
-                       "in FILE (givens bold on grey); one PUZZLE or "
-                       "--example only")
-    solve.add_argument("-q", "--quiet", action="store_true",
-                       help="no progress or summary on stderr")
+    mode.add_argument(
+        "--count",
+        action="store_true",
+        help="count the solutions (see --limit)",
+    )
+    mode.add_argument(
+        "--unique",
+        action="store_true",
+        help="check that each puzzle has exactly one solution",
+    )
+    solve.add_argument(
+        "--limit",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="with --count, stop counting at N",
+    )
+    solve.add_argument(
+        "--format",
+        choices=("same",) + G.FORMATS,
+        default="same",
+        help="output layout: same as the "
+        "input (default), line, grid (pretty) or csv",
+    )
+    solve.add_argument(
+        "--box",
+        type=_box,
+        default=None,
+        metavar="RxC",
+        help="box shape, e.g. 2x3 (default: inferred)",
+    )
+    solve.add_argument(
+        "--max-nodes",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="give up on a puzzle after N search nodes (reported as unknown)",
+    )
+    solve.add_argument(
+        "--threads",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="solve a batch on N threads (0: one per core; the default)",
+    )
+    solve.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write results to FILE instead of stdout",
+    )
+    solve.add_argument(
+        "--svg",
+        metavar="FILE",
+        help="also draw the solved grid as an SVG picture "
+        "in FILE (givens bold on grey); one PUZZLE or "
+        "--example only",
+    )
+    solve.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress or summary on stderr",
+    )
     serve.add_parser(commands)
     cli_generate.add_variant_options(solve)
     cli_generate.add_commands(commands, _positive, _count, _box)
     add_count_options(solve)
     counter = commands.add_parser(
-        "count", help="count the solutions of a puzzle (solve --count)",
+        "count",
+        help="count the solutions of a puzzle (solve --count)",
         description="Count the solutions of PUZZLE (a grid with few givens "
         "can have millions: the empty 6x6 has 28,200,960), on every core "
         "with a progress bar on a terminal; --checkpoint FILE resumes "
-        "after a crash.  FILE or - counts each puzzle of a file.")
+        "after a crash.  FILE or - counts each puzzle of a file.",
+    )
     counter.add_argument("source", nargs="?", metavar="PUZZLE|FILE|-")
-    counter.add_argument("--limit", type=_positive, default=None,
-                         metavar="N", help="stop counting at N")
-    counter.add_argument("--box", type=_box, default=None, metavar="RxC",
-                         help="box shape, e.g. 2x3 (default: inferred)")
+    counter.add_argument(
+        "--limit",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="stop counting at N",
+    )
+    counter.add_argument(
+        "--box",
+        type=_box,
+        default=None,
+        metavar="RxC",
+        help="box shape, e.g. 2x3 (default: inferred)",
+    )
     add_count_options(counter)
     cli_generate.add_variant_options(counter)
-    counter.set_defaults(example=False, count=True, unique=False,
-                         format="same", max_nodes=None, threads=0,
-                         output=None, quiet=False, svg=None)
+    counter.set_defaults(
+        example=False,
+        count=True,
+        unique=False,
+        format="same",
+        max_nodes=None,
+        threads=0,
+        output=None,
+        quiet=False,
+        svg=None,
+    )
     return parser
 
 
 def _version() -> str:
     from dlx import __version__
+
     return __version__
 
 
@@ -165,25 +237,29 @@ def _positive(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got "
-                                         f"{shorten(text)}")
+        raise argparse.ArgumentTypeError(
+            f"expected a positive integer, got {shorten(text)}"
+        )
     return value
 
 
 def _count(text: str) -> int:
     if not (text.isascii() and text.isdigit()):
-        raise argparse.ArgumentTypeError(f"expected a whole number, got "
-                                         f"{shorten(text)}")
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number, got {shorten(text)}"
+        )
     return int(text)
 
 
 def _box(text: str) -> tuple[int, int]:
     parts = text.lower().replace(",", "x").split("x")
-    if len(parts) == 2 and all(p.strip().isdigit() and int(p) > 0
-                               for p in parts):
+    if len(parts) == 2 and all(
+        p.strip().isdigit() and int(p) > 0 for p in parts
+    ):
         return int(parts[0]), int(parts[1])
-    raise argparse.ArgumentTypeError(f"expected ROWSxCOLS such as 3x3, got "
-                                     f"{shorten(text)}")
+    raise argparse.ArgumentTypeError(
+        f"expected ROWSxCOLS such as 3x3, got {shorten(text)}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:
         return int(exit_.code or 0)
     if getattr(args, "source", None) and args.source.startswith(DASH_MARK):
-        args.source = args.source[len(DASH_MARK):]
+        args.source = args.source[len(DASH_MARK) :]
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
@@ -218,10 +294,14 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt as stop:
         output = getattr(args, "output", None)
-        where = "" if output is None or not os.path.isfile(output) else \
-            f" ({output} left as it was)"
-        print("\n" + interrupted_message("sudoku", stop) + where,
-              file=sys.stderr)
+        where = (
+            ""
+            if output is None or not os.path.isfile(output)
+            else f" ({output} left as it was)"
+        )
+        print(
+            "\n" + interrupted_message("sudoku", stop) + where, file=sys.stderr
+        )
         return 130
     except BrokenPipeError:
         # The reader went away (``sudoku solve big.txt | head -1``): stop
@@ -238,27 +318,41 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_solve(args: argparse.Namespace) -> int:
     if args.svg and (args.count or args.unique):
-        raise UsageError("--svg draws a solution; it cannot go with "
-                         + ("--count" if args.count else "--unique"))
+        raise UsageError(
+            "--svg draws a solution; it cannot go with "
+            + ("--count" if args.count else "--unique")
+        )
     if args.example:
         if args.source is not None:
             raise UsageError("--example takes no PUZZLE or FILE")
-        ignored = [flag for flag, used in (
-            ("-o", args.output), ("--format", args.format != "same"),
-            ("--count", args.count), ("--unique", args.unique),
-            ("--limit", args.limit), ("--box", args.box),
-            ("--max-nodes", args.max_nodes)) if used]
+        ignored = [
+            flag
+            for flag, used in (
+                ("-o", args.output),
+                ("--format", args.format != "same"),
+                ("--count", args.count),
+                ("--unique", args.unique),
+                ("--limit", args.limit),
+                ("--box", args.box),
+                ("--max-nodes", args.max_nodes),
+            )
+            if used
+        ]
         if ignored:
-            raise UsageError(f"--example shows one fixed puzzle and its "
-                             f"solution; it takes no {', '.join(ignored)}")
+            raise UsageError(
+                f"--example shows one fixed puzzle and its "
+                f"solution; it takes no {', '.join(ignored)}"
+            )
         return show_example(args.svg)
     if args.source is None:
         raise UsageError("give a PUZZLE, a FILE or - (see sudoku solve -h)")
     if args.limit is not None and not args.count:
         raise UsageError("--limit goes with --count")
     if args.svg and names_input(args.source):
-        raise UsageError("--svg draws one PUZZLE given on the command line "
-                         "(or --example), not a FILE")
+        raise UsageError(
+            "--svg draws one PUZZLE given on the command line "
+            "(or --example), not a FILE"
+        )
     try:
         args.variant = cli_generate.variant_of(args)
     except (ValueError, TypeError) as error:
@@ -267,18 +361,23 @@ def run_solve(args: argparse.Namespace) -> int:
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
     if args.checkpoint is not None or args.scheduler is not None:
-        raise UsageError("--checkpoint and --scheduler count one PUZZLE "
-                         "given on the command line, not a FILE")
+        raise UsageError(
+            "--checkpoint and --scheduler count one PUZZLE "
+            "given on the command line, not a FILE"
+        )
     with open_input(args.source) as (stream, total):
         found = reader.entries(reader.read_lines(stream), args.box)
         first = next(found, None)
         if first is None:
-            print(f"sudoku: {args.source}: no puzzle found (the input is "
-                  f"empty)", file=sys.stderr)
+            print(
+                f"sudoku: {args.source}: no puzzle found (the input is empty)",
+                file=sys.stderr,
+            )
             return 1
         with output_to(args.output) as out:
-            return solve_batch(itertools.chain([first], found), total,
-                               args, out)
+            return solve_batch(
+                itertools.chain([first], found), total, args, out
+            )
 
 
 @contextlib.contextmanager
@@ -297,17 +396,26 @@ def output_to(path: str | None) -> Iterator[TextIO]:
         try:  # a device or a pipe: written in place
             stream: TextIO = open(path, "w", encoding="utf-8")
         except OSError as error:
-            raise UsageError(f"cannot write {path}: {error.strerror}") \
-                from None
+            raise UsageError(
+                f"cannot write {path}: {error.strerror}"
+            ) from None
         with stream:
             yield stream
         return
     folder, name = os.path.split(os.path.abspath(path))
     try:
         # (a text-mode temporary file: a TextIO in all but name)
-        stream = cast(TextIO, tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=folder, prefix=f".{name}.",
-            suffix=".part", delete=False))
+        stream = cast(
+            TextIO,
+            tempfile.NamedTemporaryFile(
+                "w",
+                encoding="utf-8",
+                dir=folder,
+                prefix=f".{name}.",
+                suffix=".part",
+                delete=False,
+            ),
+        )
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None
     try:
@@ -336,42 +444,61 @@ def solve_one(text: str, args, out: TextIO) -> int:
                 if args.limit is None and args.max_nodes is None:
                     # A whole count: the engine's long-count machinery.
                     with count_options(args) as options:
-                        total = count(puzzle, variant=args.variant,
-                                      **options)
+                        total = count(puzzle, variant=args.variant, **options)
                 else:
-                    total = count(puzzle, args.limit,
-                                  max_nodes=args.max_nodes,
-                                  variant=args.variant)
+                    total = count(
+                        puzzle,
+                        args.limit,
+                        max_nodes=args.max_nodes,
+                        variant=args.variant,
+                    )
             except KeyboardInterrupt as stop:  # Interrupted, or before it
                 partial = getattr(stop, "count", 0)
                 print(f"{partial} (partial: interrupted)", file=out)
-                print(interrupted_message("sudoku", stop, counted=partial),
-                      file=sys.stderr)
+                print(
+                    interrupted_message("sudoku", stop, counted=partial),
+                    file=sys.stderr,
+                )
                 return 130
             print(total, file=out)
             return 0 if total else 1
-        result = solve_many([puzzle], limit=2 if args.unique else 1,
-                            max_nodes=args.max_nodes,
-                            variant=args.variant)[0]
+        result = solve_many(
+            [puzzle],
+            limit=2 if args.unique else 1,
+            max_nodes=args.max_nodes,
+            variant=args.variant,
+        )[0]
     except InvalidPuzzle as error:
-        print(f"sudoku: invalid puzzle: {_for_cli(str(error))}",
-              file=sys.stderr)
+        print(
+            f"sudoku: invalid puzzle: {_for_cli(str(error))}", file=sys.stderr
+        )
         return 1
     except BudgetExhausted as error:
         print(f"sudoku: gave up: {error}", file=sys.stderr)
         return 1
     if result.status == INVALID:
-        print(f"sudoku: invalid puzzle: {_for_cli(str(result.error))}",
-              file=sys.stderr)
+        print(
+            f"sudoku: invalid puzzle: {_for_cli(str(result.error))}",
+            file=sys.stderr,
+        )
         return 1
     if args.unique:
-        print({SOLVED: "unique", MULTIPLE: "multiple",
-               NO_SOLUTION: TAGS[NO_SOLUTION], UNKNOWN: "unknown"}
-              [result.status], file=out)
+        print(
+            {
+                SOLVED: "unique",
+                MULTIPLE: "multiple",
+                NO_SOLUTION: TAGS[NO_SOLUTION],
+                UNKNOWN: "unknown",
+            }[result.status],
+            file=out,
+        )
         return 0 if result.status == SOLVED else 1
     if result.status in (NO_SOLUTION, UNKNOWN):
-        reason = ("no solution" if result.status == NO_SOLUTION
-                  else "gave up (node budget)")
+        reason = (
+            "no solution"
+            if result.status == NO_SOLUTION
+            else "gave up (node budget)"
+        )
         print(f"sudoku: {reason}", file=sys.stderr)
         return 1
     assert result.grid is not None  # solved
@@ -379,16 +506,20 @@ def solve_one(text: str, args, out: TextIO) -> int:
     if args.svg:
         write_svg(args.svg, result.grid, puzzle)
     if _has_several(puzzle, args.variant):
-        print("sudoku: note: the puzzle has more than one solution; this is "
-              "one of them", file=sys.stderr)
+        print(
+            "sudoku: note: the puzzle has more than one solution; this is "
+            "one of them",
+            file=sys.stderr,
+        )
     return 0
 
 
 def _has_several(puzzle: Grid, variant=None) -> bool:
     """Whether a second solution turns up within a modest search (proving
     uniqueness can cost far more than solving; ``--unique`` does that)."""
-    check = solve_many([puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES,
-                       variant=variant)[0]
+    check = solve_many(
+        [puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES, variant=variant
+    )[0]
     return check.status == MULTIPLE
 
 
@@ -418,20 +549,31 @@ class Summary:
         """Report, at most every few seconds; ``line``: the last line read
         (the share of a file done is that of its lines)."""
         now = time.perf_counter()
-        if self.quiet or now - self.start < PROGRESS_AFTER or (
-                not self.tty and now - self.last_report < 5.0):
+        if (
+            self.quiet
+            or now - self.start < PROGRESS_AFTER
+            or (not self.tty and now - self.last_report < 5.0)
+        ):
             return
         self.last_report = now
         rate = self.done / (now - self.start)
         if self.total:
             share = min(99, 100 * line // self.total)
-            text = (f"sudoku: {_plural(self.done, 'puzzle')}, {share}% of "
-                    f"the input, {rate:,.0f} puzzles/s")
+            text = (
+                f"sudoku: {_plural(self.done, 'puzzle')}, {share}% of "
+                f"the input, {rate:,.0f} puzzles/s"
+            )
         else:
-            text = (f"sudoku: {_plural(self.done, 'puzzle')}, "
-                    f"{rate:,.0f} puzzles/s")
-        print(("\r" + text) if self.tty else text, end="" if self.tty
-              else "\n", file=sys.stderr, flush=True)
+            text = (
+                f"sudoku: {_plural(self.done, 'puzzle')}, "
+                f"{rate:,.0f} puzzles/s"
+            )
+        print(
+            ("\r" + text) if self.tty else text,
+            end="" if self.tty else "\n",
+            file=sys.stderr,
+            flush=True,
+        )
         self.reported = True
 
     def finish(self, interrupted: bool = False) -> None:
@@ -441,21 +583,28 @@ class Summary:
         if self.tty and self.reported:
             print("\r\033[K", end="", file=sys.stderr)
         rate = self.done / seconds if seconds > 0 else float("inf")
-        parts = [f"{self.counts[SOLVED]} solved",
-                 f"{self.counts[NO_SOLUTION]} no solution",
-                 f"{self.counts[MULTIPLE]} multiple",
-                 f"{self.counts[INVALID]} invalid"]
+        parts = [
+            f"{self.counts[SOLVED]} solved",
+            f"{self.counts[NO_SOLUTION]} no solution",
+            f"{self.counts[MULTIPLE]} multiple",
+            f"{self.counts[INVALID]} invalid",
+        ]
         if self.counts[UNKNOWN]:
             parts.append(f"{self.counts[UNKNOWN]} unknown")
         stopped = " before an interrupt (partial)" if interrupted else ""
-        print(f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s"
-              f"{stopped} ({rate:,.0f} puzzles/s): {', '.join(parts)}",
-              file=sys.stderr)
+        print(
+            f"sudoku: {_plural(self.done, 'puzzle')} in {seconds:.2f} s"
+            f"{stopped} ({rate:,.0f} puzzles/s): {', '.join(parts)}",
+            file=sys.stderr,
+        )
 
 
-def solve_batch(entries: Iterable[tuple[int, str | InvalidPuzzle]],
-                total: int | None,
-                args, out: TextIO) -> int:
+def solve_batch(
+    entries: Iterable[tuple[int, str | InvalidPuzzle]],
+    total: int | None,
+    args,
+    out: TextIO,
+) -> int:
     """Solve ``(line number, line)`` entries chunk by chunk, writing as it
     goes; ``total`` (an estimate, or None) is for progress reports."""
     limit = args.limit if args.count else 2
@@ -464,9 +613,14 @@ def solve_batch(entries: Iterable[tuple[int, str | InvalidPuzzle]],
     failed = False
     first_block = True
     while chunk := list(itertools.islice(entries, CHUNK)):
-        texts = [line if not isinstance(line, str) or "\n" in line
-                 or (" " not in line and "\t" not in line)
-                 else without_comment(line, args.box) for _, line in chunk]
+        texts = [
+            line
+            if not isinstance(line, str)
+            or "\n" in line
+            or (" " not in line and "\t" not in line)
+            else without_comment(line, args.box)
+            for _, line in chunk
+        ]
         try:
             results = _solve_texts(texts, args, limit)
         except KeyboardInterrupt:
@@ -479,13 +633,17 @@ def solve_batch(entries: Iterable[tuple[int, str | InvalidPuzzle]],
         for (number, _), text, result in zip(chunk, texts, results):
             summary.add(result.status)
             if result.status == INVALID:
-                where = number if not isinstance(text, str) else \
-                    reader.row_line(number, text, str(result.error))
-                print(f"sudoku: line {where}: {_for_cli(str(result.error))}",
-                      file=sys.stderr)
+                where = (
+                    number
+                    if not isinstance(text, str)
+                    else reader.row_line(number, text, str(result.error))
+                )
+                print(
+                    f"sudoku: line {where}: {_for_cli(str(result.error))}",
+                    file=sys.stderr,
+                )
             failed |= _failed(result, args)
-            lines.append(batch_entry(number, text, result, args,
-                                      first_block))
+            lines.append(batch_entry(number, text, result, args, first_block))
             first_block = False
         out.write("".join(lines))
         summary.progress(chunk[-1][0])
@@ -497,9 +655,14 @@ def _solve_texts(texts: list, args, limit) -> list[Result]:
     """``solve_many`` over a chunk in which some entries may already be
     known to be invalid (an ``InvalidPuzzle`` in place of the text)."""
     good = [k for k, text in enumerate(texts) if isinstance(text, str)]
-    solved = solve_many([texts[k] for k in good], args.box, limit=limit,
-                        max_nodes=args.max_nodes, threads=args.threads,
-                        variant=args.variant)
+    solved = solve_many(
+        [texts[k] for k in good],
+        args.box,
+        limit=limit,
+        max_nodes=args.max_nodes,
+        threads=args.threads,
+        variant=args.variant,
+    )
     if len(good) == len(texts):
         return solved
     results = [Result(INVALID, None, str(text)) for text in texts]
@@ -523,6 +686,7 @@ def _failed(result: Result, args) -> bool:
 def write_svg(path: str, grid: Grid, puzzle: Grid) -> None:
     """Draw ``grid`` with ``puzzle``'s givens set apart into ``path``."""
     from .draw import grid_svg
+
     try:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(grid_svg(grid, puzzle))

@@ -30,28 +30,32 @@ def names_input(source: str) -> bool:
             raise UsageError(f"{source} is a directory")
         return True
     looks_like_path = os.sep in source or source.lower().endswith(
-        (".txt", ".csv", ".sdk"))
+        (".txt", ".csv", ".sdk")
+    )
     if looks_like_path and not any(ch in source for ch in ",\n"):
         raise UsageError(f"no such file: {source}")
-    if len(source) < 16 and re.fullmatch(r"[\w.~-]*[A-Za-z][\w.~-]*",
-                                         source):
+    if len(source) < 16 and re.fullmatch(r"[\w.~-]*[A-Za-z][\w.~-]*", source):
         # Shorter than any puzzle, and a word: a file name, most likely.
         try:
             parse(source)
         except InvalidPuzzle as error:
-            raise UsageError(f"no such file: {source} (nor is it a puzzle: "
-                             f"{error})") from None
+            raise UsageError(
+                f"no such file: {source} (nor is it a puzzle: {error})"
+            ) from None
     return False
 
 
 @contextlib.contextmanager
-def open_input(source: str
-               ) -> Iterator[tuple[TextIO, int | None]]:
+def open_input(source: str) -> Iterator[tuple[TextIO, int | None]]:
     """``(text stream, line count or None)`` for a file, a pipe or ``-``;
     any line ending is accepted and a UTF-8 byte-order mark is skipped."""
     if source == "-":
-        stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8-sig",
-                                  errors="replace", newline=None)
+        stream = io.TextIOWrapper(
+            sys.stdin.buffer,
+            encoding="utf-8-sig",
+            errors="replace",
+            newline=None,
+        )
         try:
             yield stream, None
         finally:
@@ -61,8 +65,9 @@ def open_input(source: str
         # A pipe (``<(...)``, ``/dev/stdin``, a FIFO) is read once.  The
         # count comes first: if it fails, no stream is left open.
         total = count_lines(source) if os.path.isfile(source) else None
-        stream = open(source, encoding="utf-8-sig", errors="replace",
-                      newline=None)
+        stream = open(
+            source, encoding="utf-8-sig", errors="replace", newline=None
+        )
     except OSError as error:
         raise UsageError(f"cannot read {source}: {error.strerror}") from None
     with stream:

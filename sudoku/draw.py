@@ -27,8 +27,13 @@ def _digit(value: int, n: int) -> str:
     return ALPHABET[value - 1] if n <= len(ALPHABET) else str(value)
 
 
-def grid_svg(grid: Any, puzzle: Any = None, *, cell: float = 36,
-             title: str | None = None) -> str:
+def grid_svg(
+    grid: Any,
+    puzzle: Any = None,
+    *,
+    cell: float = 36,
+    title: str | None = None,
+) -> str:
     """SVG text of ``grid`` (a ``Grid`` or anything ``parse`` reads).
 
     ``puzzle``: the grid's givens (default: every filled cell of ``grid``
@@ -37,17 +42,23 @@ def grid_svg(grid: Any, puzzle: Any = None, *, cell: float = 36,
     class="filled">`` element.
     """
     grid = grid if isinstance(grid, Grid) else parse(grid)
-    puzzle = grid if puzzle is None else (
-        puzzle if isinstance(puzzle, Grid) else parse(puzzle, grid.box))
+    puzzle = (
+        grid
+        if puzzle is None
+        else (puzzle if isinstance(puzzle, Grid) else parse(puzzle, grid.box))
+    )
     if puzzle.cells.shape != grid.cells.shape:
-        raise ValueError(f"the puzzle is {puzzle.n}x{puzzle.n} but the grid "
-                         f"is {grid.n}x{grid.n}")
+        raise ValueError(
+            f"the puzzle is {puzzle.n}x{puzzle.n} but the grid "
+            f"is {grid.n}x{grid.n}"
+        )
     given = puzzle.cells != 0
     clash = given & (puzzle.cells != grid.cells)
     if clash.any():
         r, c = (int(v) for v in np.argwhere(clash)[0])
-        raise ValueError(f"the grid does not keep the given at "
-                         f"r{r + 1}c{c + 1}")
+        raise ValueError(
+            f"the grid does not keep the given at r{r + 1}c{c + 1}"
+        )
     n = grid.n
     rows, cols = grid.box
     margin = max(2.0, cell / 12)
@@ -56,10 +67,12 @@ def grid_svg(grid: Any, puzzle: Any = None, *, cell: float = 36,
     for r in range(n):
         for c in range(n):
             if given[r, c]:
-                body.append(f'<rect x="{fmt(margin + c * cell)}" '
-                            f'y="{fmt(margin + r * cell)}" '
-                            f'width="{fmt(cell)}" height="{fmt(cell)}" '
-                            f'fill="{GIVEN_GROUND}"/>')
+                body.append(
+                    f'<rect x="{fmt(margin + c * cell)}" '
+                    f'y="{fmt(margin + r * cell)}" '
+                    f'width="{fmt(cell)}" height="{fmt(cell)}" '
+                    f'fill="{GIVEN_GROUND}"/>'
+                )
     size = cell * (0.6 if n <= len(ALPHABET) else 0.4)
     for r in range(n):
         for c in range(n):
@@ -67,12 +80,17 @@ def grid_svg(grid: Any, puzzle: Any = None, *, cell: float = 36,
             if not value:
                 continue
             kind = "given" if given[r, c] else "filled"
-            body.append(text(margin + (c + 0.5) * cell,
-                             margin + (r + 0.5) * cell, _digit(value, n),
-                             size, fill=GIVEN_INK if given[r, c]
-                             else FILLED_INK, font_weight="bold"
-                             if given[r, c] else "normal",
-                             **{"class": kind}))
+            body.append(
+                text(
+                    margin + (c + 0.5) * cell,
+                    margin + (r + 0.5) * cell,
+                    _digit(value, n),
+                    size,
+                    fill=GIVEN_INK if given[r, c] else FILLED_INK,
+                    font_weight="bold" if given[r, c] else "normal",
+                    **{"class": kind},
+                )
+            )
     thin, thick = max(0.5, cell / 40), max(1.5, cell / 12)
     for k in range(n + 1):
         for width, boxed in ((thin, False), (thick, True)):

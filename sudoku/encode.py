@@ -37,10 +37,16 @@ from dlx.shorten import shorten
 from .grid import ALPHABET, InvalidPuzzle
 
 RULES = ("jigsaw", "x", "windoku", "anti-knight", "anti-king")
-ALIASES = {"irregular": "jigsaw", "diagonal": "x", "sudoku-x": "x",
-           "hyper": "windoku", "antiknight": "anti-knight",
-           "antiking": "anti-king", "no-knight": "anti-knight",
-           "no-king": "anti-king"}
+ALIASES = {
+    "irregular": "jigsaw",
+    "diagonal": "x",
+    "sudoku-x": "x",
+    "hyper": "windoku",
+    "antiknight": "anti-knight",
+    "antiking": "anti-king",
+    "no-knight": "anti-knight",
+    "no-king": "anti-king",
+}
 CLASSIC = ("", "classic", "none", "standard")
 
 # Above this many matrix entries a problem is built option by option
@@ -70,20 +76,24 @@ class Variant:
 
     def __init__(self, rules: Any = "", regions: Any = None):
         if isinstance(rules, Variant):
-            rules, regions = rules.rules, (rules.regions if regions is None
-                                           else regions)
+            rules, regions = (
+                rules.rules,
+                (rules.regions if regions is None else regions),
+            )
         self.rules = _parse_rules(rules)
         if "jigsaw" in self.rules:
             if regions is None:
                 raise InvalidVariant(
                     "the jigsaw variant needs a region map: a grid of region "
-                    "letters (regions=... or --regions FILE)")
+                    "letters (regions=... or --regions FILE)"
+                )
             self.regions = _parse_regions(regions)
             self.size = int(len(self.regions) ** 0.5)
         else:
             if regions is not None:
-                raise InvalidVariant("a region map goes with the jigsaw "
-                                     "variant only")
+                raise InvalidVariant(
+                    "a region map goes with the jigsaw variant only"
+                )
             self.regions = None
             self.size = None
 
@@ -106,8 +116,9 @@ class Variant:
     def __repr__(self) -> str:
         if self.regions is None:
             return f"Variant({self.name!r})"
-        letters = "".join(ALPHABET[r] if r < len(ALPHABET) else "?"
-                          for r in self.regions)
+        letters = "".join(
+            ALPHABET[r] if r < len(ALPHABET) else "?" for r in self.regions
+        )
         return f"Variant({self.name!r}, regions={letters!r})"
 
     def fits(self, n: int) -> None:
@@ -116,7 +127,8 @@ class Variant:
         if self.size is not None and self.size != n:
             raise InvalidPuzzle(
                 f"the puzzle is {n}x{n} but the region map is "
-                f"{self.size}x{self.size}")
+                f"{self.size}x{self.size}"
+            )
 
     # -- the units and cliques, as arrays of cell numbers --------------------
     def units(self, box: tuple[int, int]) -> tuple[list[str], np.ndarray]:
@@ -139,8 +151,9 @@ class Variant:
             groups.append(np.argsort(labels, kind="stable").reshape(n, n))
             kinds += ["region"] * n
         if "x" in self.rules:
-            groups.append(np.stack([np.diagonal(grid),
-                                    np.diagonal(grid[:, ::-1])]))
+            groups.append(
+                np.stack([np.diagonal(grid), np.diagonal(grid[:, ::-1])])
+            )
             kinds += ["diagonal"] * 2
         if "windoku" in self.rules:
             found = windows(box)
@@ -148,8 +161,7 @@ class Variant:
             kinds += ["window"] * len(found)
         return kinds, np.concatenate(groups).astype(np.int64)
 
-    def cliques(self, box: tuple[int, int]) -> tuple[list[str],
-                                                      np.ndarray]:
+    def cliques(self, box: tuple[int, int]) -> tuple[list[str], np.ndarray]:
         """``(kinds, cells)`` of the secondary cliques (``-1`` padded rows
         of cell numbers): cells that may hold a digit at most once and do
         not already share a unit.  ``kinds``: ``king``, ``knight``."""
@@ -159,9 +171,16 @@ class Variant:
         parts = []
         region = self.region_of(box)
         if "anti-king" in self.rules:
-            r, c = np.mgrid[0:n - 1, 0:n - 1]
-            square = np.stack([r * n + c, r * n + c + 1, (r + 1) * n + c,
-                               (r + 1) * n + c + 1], axis=-1).reshape(-1, 4)
+            r, c = np.mgrid[0 : n - 1, 0 : n - 1]
+            square = np.stack(
+                [
+                    r * n + c,
+                    r * n + c + 1,
+                    (r + 1) * n + c,
+                    (r + 1) * n + c + 1,
+                ],
+                axis=-1,
+            ).reshape(-1, 4)
             keep = ~(region[square] == region[square[:, :1]]).all(axis=1)
             parts.append(square[keep])
             kinds += ["king"] * int(keep.sum())
@@ -171,8 +190,9 @@ class Variant:
                 r, c = np.mgrid[0:n, 0:n]
                 r2, c2 = r + dr, c + dc
                 ok = (r2 < n) & (c2 >= 0) & (c2 < n)
-                pairs.append(np.stack([(r * n + c)[ok], (r2 * n + c2)[ok]],
-                                      axis=1))
+                pairs.append(
+                    np.stack([(r * n + c)[ok], (r2 * n + c2)[ok]], axis=1)
+                )
             pair = np.concatenate(pairs)
             pair = pair[np.lexsort((pair[:, 1], pair[:, 0]))]
             keep = region[pair[:, 0]] != region[pair[:, 1]]
@@ -204,11 +224,14 @@ def windows(box: tuple[int, int]) -> np.ndarray:
     starts_r = range(1, n - rows, rows + 1)
     starts_c = range(1, n - cols, cols + 1)
     grid = np.arange(n * n).reshape(n, n)
-    found = [grid[r:r + rows, c:c + cols]
-             for r in starts_r for c in starts_c]
+    found = [
+        grid[r : r + rows, c : c + cols] for r in starts_r for c in starts_c
+    ]
     if not found:
-        raise InvalidVariant(f"windoku needs a grid with room for extra "
-                             f"{rows}x{cols} windows; a {n}x{n} grid has none")
+        raise InvalidVariant(
+            f"windoku needs a grid with room for extra "
+            f"{rows}x{cols} windows; a {n}x{n} grid has none"
+        )
     return np.stack(found)
 
 
@@ -220,8 +243,10 @@ def _parse_rules(rules: Any) -> tuple[str, ...]:
     elif isinstance(rules, (list, tuple, set, frozenset)):
         words = list(rules)
     else:
-        raise TypeError(f"variant must be a string such as 'x+anti-knight' "
-                        f"or a Variant, got {type(rules).__name__}")
+        raise TypeError(
+            f"variant must be a string such as 'x+anti-knight' "
+            f"or a Variant, got {type(rules).__name__}"
+        )
     found = set()
     for word in words:
         if not isinstance(word, str):
@@ -232,19 +257,26 @@ def _parse_rules(rules: Any) -> tuple[str, ...]:
             if len(words) == 1:  # "", "classic", "standard" alone
                 continue
             if not key:
-                raise InvalidVariant(f"empty rule in {shorten(rules)}: "
-                                     f"rules are joined by one +, e.g. "
-                                     f"x+anti-king")
-            raise InvalidVariant(f"{shorten(word.strip())} means no extra "
-                                 f"rule; it cannot be joined with others "
-                                 f"({shorten(rules)})")
+                raise InvalidVariant(
+                    f"empty rule in {shorten(rules)}: "
+                    f"rules are joined by one +, e.g. "
+                    f"x+anti-king"
+                )
+            raise InvalidVariant(
+                f"{shorten(word.strip())} means no extra "
+                f"rule; it cannot be joined with others "
+                f"({shorten(rules)})"
+            )
         if key not in RULES:
-            raise InvalidVariant(f"unknown variant {shorten(word.strip())}; "
-                                 f"choose from {', '.join(RULES)} (join "
-                                 f"several with +)")
+            raise InvalidVariant(
+                f"unknown variant {shorten(word.strip())}; "
+                f"choose from {', '.join(RULES)} (join "
+                f"several with +)"
+            )
         if key in found:
-            raise InvalidVariant(f"the rule {shorten(key)} twice in "
-                                 f"{shorten(rules)}")
+            raise InvalidVariant(
+                f"the rule {shorten(key)} twice in {shorten(rules)}"
+            )
         found.add(key)
     return tuple(rule for rule in RULES if rule in found)
 
@@ -253,28 +285,38 @@ def _parse_regions(source: Any) -> tuple[int, ...]:
     """A region map (text of letters, nested lists, an array) as a tuple of
     region numbers ``0..n-1`` in order of first appearance."""
     if isinstance(source, str):
-        symbols = [ch for line in source.splitlines() if not _is_rule(line)
-                   for ch in line if not ch.isspace() and ch not in "|,"]
+        symbols = [
+            ch
+            for line in source.splitlines()
+            if not _is_rule(line)
+            for ch in line
+            if not ch.isspace() and ch not in "|,"
+        ]
     else:
         try:
             array = np.asarray(source)
         except Exception:  # noqa: BLE001 - any unreadable input
-            raise InvalidVariant(f"cannot read a region map from "
-                                 f"{type(source).__name__}") from None
+            raise InvalidVariant(
+                f"cannot read a region map from {type(source).__name__}"
+            ) from None
         if array.dtype == object:
-            raise InvalidVariant("a region map must be a square grid of "
-                                 "region labels")
+            raise InvalidVariant(
+                "a region map must be a square grid of region labels"
+            )
         symbols = [str(v) for v in array.ravel().tolist()]
     count = len(symbols)
-    n = int(round(count ** 0.5))
+    n = int(round(count**0.5))
     if n * n != count or n < 1:
-        raise InvalidVariant(f"the region map has {count} cells, which is "
-                             f"not a square grid")
+        raise InvalidVariant(
+            f"the region map has {count} cells, which is not a square grid"
+        )
     first: dict[str, int] = {}
     labels = tuple(first.setdefault(s, len(first)) for s in symbols)
     if len(first) != n:
-        raise InvalidVariant(f"the {n}x{n} region map has {len(first)} "
-                             f"regions; it needs {n} regions of {n} cells")
+        raise InvalidVariant(
+            f"the {n}x{n} region map has {len(first)} "
+            f"regions; it needs {n} regions of {n} cells"
+        )
     sizes = np.bincount(labels, minlength=n)
     for symbol, k in first.items():
         if sizes[k] != n:
@@ -282,7 +324,8 @@ def _parse_regions(source: Any) -> tuple[int, ...]:
             raise InvalidVariant(
                 f"region {shorten(symbol)} (first at r{cell // n + 1}c"
                 f"{cell % n + 1}) has {sizes[k]} cells; each of the {n} "
-                f"regions needs {n}")
+                f"regions needs {n}"
+            )
     return labels
 
 
@@ -294,8 +337,9 @@ def _is_rule(line: str) -> bool:
 
 # -- the exact-cover problem --------------------------------------------------
 @functools.lru_cache(maxsize=64)
-def option_items(box: tuple[int, int], variant: Variant | None = None
-                 ) -> tuple[np.ndarray, int, list]:
+def option_items(
+    box: tuple[int, int], variant: Variant | None = None
+) -> tuple[np.ndarray, int, list]:
     """``(items, nprimary, labels)``: the item numbers of every option as
     an ``(n**3, width)`` array padded with ``-1`` (primary items first,
     then secondary), how many items are primary, and a name for every
@@ -324,16 +368,18 @@ def option_items(box: tuple[int, int], variant: Variant | None = None
             items[cell, :, 1 + k] = n * n + u * n + digit
         for k, q in enumerate(cell_cliques[cell]):
             items[cell, :, 1 + width_u + k] = nprimary + q * n + digit
-    labels = ([f"r{c // n + 1}c{c % n + 1}" for c in range(n * n)]
-              + [f"{kind} {u + 1}" for u, kind in enumerate(kinds)
-                 for _ in range(n)]
-              + [f"{kind} move" for kind in ckinds for _ in range(n)])
-    return items.reshape(n ** 3, -1), nprimary, labels
+    labels = (
+        [f"r{c // n + 1}c{c % n + 1}" for c in range(n * n)]
+        + [f"{kind} {u + 1}" for u, kind in enumerate(kinds) for _ in range(n)]
+        + [f"{kind} move" for kind in ckinds for _ in range(n)]
+    )
+    return items.reshape(n**3, -1), nprimary, labels
 
 
 @functools.lru_cache(maxsize=64)  # jigsaw maps are many: keep the recent
-def problem(box: tuple[int, int], variant: Variant | None = None
-            ) -> ExactCover:
+def problem(
+    box: tuple[int, int], variant: Variant | None = None
+) -> ExactCover:
     """The exact-cover problem of an empty grid under ``variant``; cached.
     Option ``(row*n + col)*n + digit - 1`` puts ``digit`` at
     ``(row, col)``."""
@@ -359,8 +405,9 @@ def as_variant(variant: Any) -> Variant | None:
 
 
 # -- checks -------------------------------------------------------------------
-def clashes(cells: np.ndarray, box: tuple[int, int],
-            variant: Variant) -> np.ndarray:
+def clashes(
+    cells: np.ndarray, box: tuple[int, int], variant: Variant
+) -> np.ndarray:
     """For a ``(B, n, n)`` stack: True where two givens break a rule of
     ``variant`` (share a digit in a unit or a clique)."""
     items, _, labels = option_items(box, variant)
@@ -375,8 +422,9 @@ def clashes(cells: np.ndarray, box: tuple[int, int],
     return np.asarray((seen.reshape(batch, len(labels)) > 1).any(axis=1))
 
 
-def clash_message(cells: np.ndarray, box: tuple[int, int],
-                  variant: Variant) -> str | None:
+def clash_message(
+    cells: np.ndarray, box: tuple[int, int], variant: Variant
+) -> str | None:
     """One sentence naming the first two givens of an ``n x n`` grid that
     break a rule of ``variant``, or None."""
     items, _, labels = option_items(box, variant)
@@ -396,15 +444,18 @@ def clash_message(cells: np.ndarray, box: tuple[int, int],
                     how = f"a {how}"
                 else:
                     how = f"in the same {where.rsplit(' ', 1)[0]}"
-                return (f"givens conflict: r{other // n + 1}c{other % n + 1}"
-                        f" and r{cell // n + 1}c{cell % n + 1} both hold "
-                        f"{shown} {how}")
+                return (
+                    f"givens conflict: r{other // n + 1}c{other % n + 1}"
+                    f" and r{cell // n + 1}c{cell % n + 1} both hold "
+                    f"{shown} {how}"
+                )
             owner[item] = cell
     return None
 
 
-def broken_rule(solution: np.ndarray, box: tuple[int, int],
-                variant: Variant | None = None) -> str | None:
+def broken_rule(
+    solution: np.ndarray, box: tuple[int, int], variant: Variant | None = None
+) -> str | None:
     """Why a full ``n x n`` grid breaks the rules, or None when it keeps
     them all (every unit then holds each digit once: ``n`` cells, no
     repeat)."""
@@ -413,6 +464,15 @@ def broken_rule(solution: np.ndarray, box: tuple[int, int],
     return clash_message(solution, box, variant or Variant())
 
 
-__all__ = ["Variant", "InvalidVariant", "RULES", "problem", "option_items",
-           "as_variant", "clashes", "clash_message", "broken_rule",
-           "windows"]
+__all__ = [
+    "Variant",
+    "InvalidVariant",
+    "RULES",
+    "problem",
+    "option_items",
+    "as_variant",
+    "clashes",
+    "clash_message",
+    "broken_rule",
+    "windows",
+]

@@ -62,9 +62,14 @@ class GenerationFailed(RuntimeError):
 
 
 # -- full grids ---------------------------------------------------------------
-def full_grids(count: int, box: tuple[int, int], rng: np.random.Generator,
-               variant: Variant | None = None,
-               threads: int = 1, budget: Budget = UNLIMITED) -> np.ndarray:
+def full_grids(
+    count: int,
+    box: tuple[int, int],
+    rng: np.random.Generator,
+    variant: Variant | None = None,
+    threads: int = 1,
+    budget: Budget = UNLIMITED,
+) -> np.ndarray:
     """``count`` random complete grids, shape ``(count, n, n)``."""
     rows, cols = box
     n = rows * cols
@@ -75,24 +80,32 @@ def full_grids(count: int, box: tuple[int, int], rng: np.random.Generator,
         want = count - have
         if want <= 0:
             break
-        size = max(8, want + want // 2) if variant is None else max(
-            32, 4 * want)
+        size = (
+            max(8, want + want // 2) if variant is None else max(32, 4 * want)
+        )
         seeds = np.zeros((size, n, n), np.int64)
         if variant is None:
             seeds[:, 0, :] = np.argsort(rng.random((size, n)), axis=1) + 1
-        cells = rng.integers(n if variant is None else 0, n * n,
-                             (size, extra))
+        cells = rng.integers(n if variant is None else 0, n * n, (size, extra))
         digits = rng.integers(1, n + 1, (size, extra))
         flat = seeds.reshape(size, n * n)
         np.put_along_axis(flat, cells, digits, axis=1)
         good = ~clashing_givens(seeds, box, variant)
         seeds = seeds[good]
-        symmetry = (Symmetry.random(rng, box) if variant is None
-                    else Symmetry.relabel(rng, n))
-        counts, solved, _ = search_stack(symmetry.apply(seeds), box, 1,
-                                         max_nodes=SEED_NODES * n,
-                                         threads=threads, variant=variant,
-                                         budget=budget)
+        symmetry = (
+            Symmetry.random(rng, box)
+            if variant is None
+            else Symmetry.relabel(rng, n)
+        )
+        counts, solved, _ = search_stack(
+            symmetry.apply(seeds),
+            box,
+            1,
+            max_nodes=SEED_NODES * n,
+            threads=threads,
+            variant=variant,
+            budget=budget,
+        )
         solved = symmetry.undo(solved)[counts == 1]
         found.append(solved[:want])
         have += len(found[-1])
@@ -103,7 +116,8 @@ def full_grids(count: int, box: tuple[int, int], rng: np.random.Generator,
         raise GenerationFailed(
             f"could not complete {count} random{name} grids within "
             f"{SEED_ROUNDS} rounds of {SEED_NODES * n} search nodes a seed "
-            f"(some rule sets leave very few grids)")
+            f"(some rule sets leave very few grids)"
+        )
     return np.concatenate(found)
 
 
@@ -112,13 +126,19 @@ def _check_budget(box: tuple[int, int]) -> int | None:
     return BIG_CHECK_NODES if box[0] * box[1] > 16 else None
 
 
-def _check_some_grid(box: tuple[int, int], variant: Variant | None,
-                     budget: Budget = UNLIMITED) -> None:
+def _check_some_grid(
+    box: tuple[int, int], variant: Variant | None, budget: Budget = UNLIMITED
+) -> None:
     """Raise when no grid at all keeps the rules (e.g. anti-king 4x4)."""
     n = box[0] * box[1]
-    counts, _, _ = search_stack(np.zeros((1, n, n), np.int64), box, 1,
-                                max_nodes=SEED_NODES * n * 100,
-                                variant=variant, budget=budget)
+    counts, _, _ = search_stack(
+        np.zeros((1, n, n), np.int64),
+        box,
+        1,
+        max_nodes=SEED_NODES * n * 100,
+        variant=variant,
+        budget=budget,
+    )
     if counts[0] == 0:
         name = variant.name if variant is not None else "classic"
         raise GenerationFailed(f"no {n}x{n} grid keeps the {name} rules")
@@ -137,15 +157,19 @@ def orbits(n: int, symmetry: str) -> list[np.ndarray]:
         image = r * n + (n - 1 - c)
     else:
         return [np.array([k]) for k in cells.tolist()]
-    return [np.unique([k, image[k]]) for k in cells.tolist()
-            if k <= image[k]]
+    return [np.unique([k, image[k]]) for k in cells.tolist() if k <= image[k]]
 
 
-def minimise(solutions: np.ndarray, box: tuple[int, int],
-             rng: np.random.Generator, symmetry: str = "none",
-             variant: Variant | None = None, threads: int = 1,
-             check_nodes: int | None = None,
-             budget: Budget = UNLIMITED) -> np.ndarray:
+def minimise(
+    solutions: np.ndarray,
+    box: tuple[int, int],
+    rng: np.random.Generator,
+    symmetry: str = "none",
+    variant: Variant | None = None,
+    threads: int = 1,
+    check_nodes: int | None = None,
+    budget: Budget = UNLIMITED,
+) -> np.ndarray:
     """Remove givens from full grids while each keeps one solution, until
     none can go (see the module docstring); ``(B, n, n)`` in and out.
 
@@ -162,31 +186,38 @@ def minimise(solutions: np.ndarray, box: tuple[int, int],
     batch, n, _ = solutions.shape
     groups = orbits(n, symmetry)
     width = max(len(g) for g in groups)
-    padded = np.array([np.pad(g, (0, width - len(g)), mode="edge")
-                       for g in groups])
+    padded = np.array(
+        [np.pad(g, (0, width - len(g)), mode="edge") for g in groups]
+    )
     total = len(groups)
     order = np.argsort(rng.random((batch, total)), axis=1)
     puzzles = solutions.reshape(batch, n * n).copy()
-    pos = np.zeros(batch, np.int64)          # next group in order
-    careful = np.zeros(batch, np.int64)      # one at a time before this
+    pos = np.zeros(batch, np.int64)  # next group in order
+    careful = np.zeros(batch, np.int64)  # one at a time before this
     place = np.arange(total)
     while True:
         live = np.flatnonzero(pos < total)
         if not len(live):
             return puzzles.reshape(batch, n, n)
         filled = (puzzles[live] != 0).sum(axis=1)
-        stride = np.where(pos[live] < careful[live], 1,
-                          _stride(filled, n * n))
+        stride = np.where(pos[live] < careful[live], 1, _stride(filled, n * n))
         stride = np.minimum(stride, total - pos[live])
-        take = ((place >= pos[live, None])
-                & (place < (pos[live] + stride)[:, None]))
+        take = (place >= pos[live, None]) & (
+            place < (pos[live] + stride)[:, None]
+        )
         trial = puzzles[live]
         which, slot = np.nonzero(take)
         cells = padded[order[live[which], slot]]
         trial[np.repeat(which, width), cells.ravel()] = 0
-        counts, _, _ = search_stack(trial.reshape(len(live), n, n), box, 2,
-                                    max_nodes=check_nodes, threads=threads,
-                                    variant=variant, budget=budget)
+        counts, _, _ = search_stack(
+            trial.reshape(len(live), n, n),
+            box,
+            2,
+            max_nodes=check_nodes,
+            threads=threads,
+            variant=variant,
+            budget=budget,
+        )
         keep = counts == 1
         puzzles[live[keep]] = trial[keep]
         moved = keep | (stride == 1)
@@ -199,17 +230,23 @@ def _stride(filled: np.ndarray, cells: int) -> np.ndarray:
     """How many groups to try removing at once, by the share of cells
     still filled (removals almost never fail while most cells are full)."""
     share = filled / cells
-    return np.select([share > 0.75, share > 0.55, share > 0.42],
-                     [8, 4, 2], 1)
+    return np.select([share > 0.75, share > 0.55, share > 0.42], [8, 4, 2], 1)
 
 
 # -- the generator ------------------------------------------------------------
-def generate_cells(count: int, box: tuple[int, int], *,
-                   difficulty: str | None = None, symmetry: str = "none",
-                   seed: Any = None, variant: Variant | None = None,
-                   threads: int = 1, stats: dict | None = None,
-                   time_limit: float | None = None, stop: Any = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def generate_cells(
+    count: int,
+    box: tuple[int, int],
+    *,
+    difficulty: str | None = None,
+    symmetry: str = "none",
+    seed: Any = None,
+    variant: Variant | None = None,
+    threads: int = 1,
+    stats: dict | None = None,
+    time_limit: float | None = None,
+    stop: Any = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """``count`` minimal unique puzzles and their solutions, as two
     ``(count, n, n)`` arrays.  ``stats`` (a dict) receives ``candidates``:
     how many puzzles were made to find them, and with a ``difficulty``
@@ -220,8 +257,16 @@ def generate_cells(count: int, box: tuple[int, int], *,
     budget.check()
     if difficulty is None:
         solutions = full_grids(count, box, rng, variant, threads, budget)
-        puzzles = minimise(solutions, box, rng, symmetry, variant, threads,
-                           _check_budget(box), budget)
+        puzzles = minimise(
+            solutions,
+            box,
+            rng,
+            symmetry,
+            variant,
+            threads,
+            _check_budget(box),
+            budget,
+        )
         if stats is not None:
             stats["candidates"] = count
         return puzzles, solutions
@@ -232,16 +277,26 @@ def generate_cells(count: int, box: tuple[int, int], *,
         budget.check(have)
         size = max(LEVEL_BATCH, LEVEL_BATCH * (count - have))
         solutions = full_grids(size, box, rng, variant, threads, budget)
-        puzzles = minimise(solutions, box, rng, symmetry, variant, threads,
-                           _check_budget(box), budget)
+        puzzles = minimise(
+            solutions,
+            box,
+            rng,
+            symmetry,
+            variant,
+            threads,
+            _check_budget(box),
+            budget,
+        )
         made += size
-        scores, _, _ = rate_cells(puzzles, box, variant, threads=threads,
-                                  budget=budget)
-        hit = np.array([level_of(s) == difficulty for s in scores.tolist()],
-                       bool)
+        scores, _, _ = rate_cells(
+            puzzles, box, variant, threads=threads, budget=budget
+        )
+        hit = np.array(
+            [level_of(s) == difficulty for s in scores.tolist()], bool
+        )
         hits += int(hit.sum())
-        kept_p.append(puzzles[hit][:count - have])
-        kept_s.append(solutions[hit][:count - have])
+        kept_p.append(puzzles[hit][: count - have])
+        kept_s.append(solutions[hit][: count - have])
         have += len(kept_p[-1])
         if have >= count:
             break
@@ -251,36 +306,58 @@ def generate_cells(count: int, box: tuple[int, int], *,
     if have < count:
         raise GenerationFailed(
             f"only {have} of {count} {difficulty} puzzles among {made} "
-            f"generated; try another level or seed")
+            f"generated; try another level or seed"
+        )
     return np.concatenate(kept_p), np.concatenate(kept_s)
 
 
-def generate_many(count: int, size: int = 9,
-                  box: tuple[int, int] | None = None, *,
-                  difficulty: str | None = None,
-                  symmetry: str | None = None, seed: Any = None,
-                  variant: Any = None, threads: int = 1,
-                  time_limit: float | None = None,
-                  stop: Any = None) -> list[Grid]:
+def generate_many(
+    count: int,
+    size: int = 9,
+    box: tuple[int, int] | None = None,
+    *,
+    difficulty: str | None = None,
+    symmetry: str | None = None,
+    seed: Any = None,
+    variant: Any = None,
+    threads: int = 1,
+    time_limit: float | None = None,
+    stop: Any = None,
+) -> list[Grid]:
     """``count`` puzzles as ``generate`` makes them, made together (much
     faster per puzzle than ``count`` calls)."""
     count = whole_positive("count", count) if count != 0 else 0
-    box, symmetry, difficulty, variant = checked_arguments(size, box, symmetry,
-                                                    difficulty, variant)
+    box, symmetry, difficulty, variant = checked_arguments(
+        size, box, symmetry, difficulty, variant
+    )
     rng = _rng(seed)
     if count == 0:
         return []
-    puzzles, _ = generate_cells(count, box, difficulty=difficulty,
-                                symmetry=symmetry, seed=rng,
-                                variant=variant, threads=threads,
-                                time_limit=time_limit, stop=stop)
+    puzzles, _ = generate_cells(
+        count,
+        box,
+        difficulty=difficulty,
+        symmetry=symmetry,
+        seed=rng,
+        variant=variant,
+        threads=threads,
+        time_limit=time_limit,
+        stop=stop,
+    )
     return [Grid.trusted(p.astype(np.int64), box) for p in puzzles]
 
 
-def generate(size: int = 9, box: tuple[int, int] | None = None, *,
-             difficulty: str | None = None, symmetry: str | None = None,
-             seed: Any = None, variant: Any = None,
-             time_limit: float | None = None, stop: Any = None) -> Grid:
+def generate(
+    size: int = 9,
+    box: tuple[int, int] | None = None,
+    *,
+    difficulty: str | None = None,
+    symmetry: str | None = None,
+    seed: Any = None,
+    variant: Any = None,
+    time_limit: float | None = None,
+    stop: Any = None,
+) -> Grid:
     """A random minimal puzzle with exactly one solution.
 
     ``size``: ``MIN_SIZE`` to ``MAX_SIZE``, 4 to 25 (the grid is ``size x
@@ -297,27 +374,38 @@ def generate(size: int = 9, box: tuple[int, int] | None = None, *,
     are looked at between its steps and bound each of its searches (see
     ``sudoku.budget``).
     """
-    return generate_many(1, size, box, difficulty=difficulty,
-                         symmetry=symmetry, seed=seed, variant=variant,
-                         time_limit=time_limit, stop=stop)[0]
+    return generate_many(
+        1,
+        size,
+        box,
+        difficulty=difficulty,
+        symmetry=symmetry,
+        seed=seed,
+        variant=variant,
+        time_limit=time_limit,
+        stop=stop,
+    )[0]
 
 
 def checked_arguments(size, box, symmetry, difficulty, variant):
     """Validate ``generate``'s arguments."""
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
-        raise TypeError(f"size must be an integer, got "
-                        f"{type(size).__name__}")
+        raise TypeError(f"size must be an integer, got {type(size).__name__}")
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise ValueError(f"size must be between {MIN_SIZE} and {MAX_SIZE}, "
-                         f"got {size}")
+        raise ValueError(
+            f"size must be between {MIN_SIZE} and {MAX_SIZE}, got {size}"
+        )
     box = default_box(int(size)) if box is None else check_box(box, int(size))
     symmetry = "none" if symmetry is None else symmetry
     if not isinstance(symmetry, str):
-        raise TypeError(f"symmetry must be a string, got "
-                        f"{type(symmetry).__name__}")
+        raise TypeError(
+            f"symmetry must be a string, got {type(symmetry).__name__}"
+        )
     if symmetry.lower() not in SYMMETRIES:
-        raise ValueError(f"unknown symmetry {shorten(symmetry)}; choose one of "
-                           f"{', '.join(SYMMETRIES)}")
+        raise ValueError(
+            f"unknown symmetry {shorten(symmetry)}; choose one of "
+            f"{', '.join(SYMMETRIES)}"
+        )
     if difficulty is not None:
         difficulty = check_level(difficulty)
     variant = as_variant(variant)
@@ -326,21 +414,25 @@ def checked_arguments(size, box, symmetry, difficulty, variant):
     return box, symmetry.lower(), difficulty, variant
 
 
-
-
 def _rng(seed: Any) -> np.random.Generator:
     """numpy's random generator for ``seed``: None (fresh entropy), a whole
     number >= 0 or a sequence of them, or numpy's own ``SeedSequence``,
     ``BitGenerator`` or ``Generator``; anything else is a TypeError or
     ValueError naming ``seed`` (not numpy's message)."""
     if isinstance(seed, (bool, np.bool_, float, np.floating, str, bytes)):
-        raise TypeError(f"seed must be a whole number >= 0 (or None), got "
-                        f"{type(seed).__name__} {shorten(seed)}")
+        raise TypeError(
+            f"seed must be a whole number >= 0 (or None), got "
+            f"{type(seed).__name__} {shorten(seed)}"
+        )
     try:
         return np.random.default_rng(seed)
     except TypeError:
-        raise TypeError(f"seed must be a whole number >= 0 (or None), got "
-                        f"{type(seed).__name__} {shorten(seed)}") from None
+        raise TypeError(
+            f"seed must be a whole number >= 0 (or None), got "
+            f"{type(seed).__name__} {shorten(seed)}"
+        ) from None
     except ValueError:
-        raise ValueError(f"seed must be a whole number >= 0 (or a sequence "
-                         f"of them), got {shorten(seed)}") from None
+        raise ValueError(
+            f"seed must be a whole number >= 0 (or a sequence "
+            f"of them), got {shorten(seed)}"
+        ) from None

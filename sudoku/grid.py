@@ -82,7 +82,8 @@ def default_box(n: int) -> tuple[int, int]:
     if rows < 2:
         raise InvalidPuzzle(
             f"{grid_phrase(n)} has no box shape ({n} has no factor pair "
-            f"other than 1x{n}); pass box=(rows, cols) explicitly")
+            f"other than 1x{n}); pass box=(rows, cols) explicitly"
+        )
     return rows, n // rows
 
 
@@ -94,11 +95,15 @@ def check_box(box: Any, n: int | None = None) -> tuple[int, int]:
     except (TypeError, ValueError):
         ok = False
     if not ok:
-        raise InvalidPuzzle(f"box must be a pair of positive integers "
-                            f"(rows, cols), got {shorten(box)}")
+        raise InvalidPuzzle(
+            f"box must be a pair of positive integers "
+            f"(rows, cols), got {shorten(box)}"
+        )
     if n is not None and rows * cols != n:
-        raise InvalidPuzzle(f"box {rows}x{cols} holds {rows * cols} cells "
-                            f"but the grid is {n}x{n}")
+        raise InvalidPuzzle(
+            f"box {rows}x{cols} holds {rows * cols} cells "
+            f"but the grid is {n}x{n}"
+        )
     return rows, cols
 
 
@@ -118,8 +123,13 @@ class Layout:
 
     __slots__ = ("text", "spans", "_blank", "numeric")
 
-    def __init__(self, text: str, spans: list[tuple[int, int]] | None,
-                 blank: str | None, numeric: bool = False):
+    def __init__(
+        self,
+        text: str,
+        spans: list[tuple[int, int]] | None,
+        blank: str | None,
+        numeric: bool = False,
+    ):
         self.text = text
         self.spans = spans
         self._blank = blank
@@ -137,8 +147,9 @@ class Layout:
         ``BLANKS``)."""
         if self._blank is None:
             counts = [self.text.count(ch) for ch in BLANKS]
-            self._blank = (BLANKS[counts.index(max(counts))] if max(counts)
-                           else ".")
+            self._blank = (
+                BLANKS[counts.index(max(counts))] if max(counts) else "."
+            )
         return self._blank
 
 
@@ -163,8 +174,12 @@ class Grid:
         self._layout = None
 
     @classmethod
-    def trusted(cls, cells: np.ndarray, box: tuple[int, int],
-              layout: Layout | None = None) -> Grid:
+    def trusted(
+        cls,
+        cells: np.ndarray,
+        box: tuple[int, int],
+        layout: Layout | None = None,
+    ) -> Grid:
         """Trusted constructor: ``cells`` is already checked."""
         grid = object.__new__(cls)
         cells.flags.writeable = False
@@ -202,8 +217,10 @@ class Grid:
         try:
             writer = _WRITERS[style]
         except KeyError:
-            raise ValueError(f"unknown format {shorten(style)}; choose one of "
-                             f"{', '.join(_WRITERS)}") from None
+            raise ValueError(
+                f"unknown format {shorten(style)}; choose one of "
+                f"{', '.join(_WRITERS)}"
+            ) from None
         return writer(self)
 
     def pretty(self) -> str:
@@ -219,8 +236,9 @@ class Grid:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Grid):
             return NotImplemented
-        return self.box == other.box and np.array_equal(self.cells,
-                                                        other.cells)
+        return self.box == other.box and np.array_equal(
+            self.cells, other.cells
+        )
 
     def __hash__(self) -> int:
         return hash((self.box, self.cells.tobytes()))
@@ -247,8 +265,10 @@ def format_line(grid: Grid, blank: str = ".") -> str:
 
 def format_csv(grid: Grid, blank: str = "0") -> str:
     """One comma-separated row per line, 0 for an empty cell."""
-    return "\n".join(",".join(str(v) if v else blank for v in row)
-                     for row in grid.cells.tolist())
+    return "\n".join(
+        ",".join(str(v) if v else blank for v in row)
+        for row in grid.cells.tolist()
+    )
 
 
 def format_pretty(grid: Grid) -> str:
@@ -257,25 +277,31 @@ def format_pretty(grid: Grid) -> str:
     rows, cols = grid.box
     if n > _MAX_CHAR_SIZE:
         width = len(str(n))
-        tokens = [[str(v).rjust(width) if v else "." .rjust(width)
-                   for v in row] for row in grid.cells.tolist()]
+        tokens = [
+            [str(v).rjust(width) if v else ".".rjust(width) for v in row]
+            for row in grid.cells.tolist()
+        ]
     else:
         width = 1
         text = _chars(grid.cells)
-        tokens = [list(text[r * n:(r + 1) * n]) for r in range(n)]
+        tokens = [list(text[r * n : (r + 1) * n]) for r in range(n)]
     group_width = cols * width + cols - 1
     rule = "-+-".join(["-" * group_width] * (n // cols))
     lines = []
     for r, row in enumerate(tokens):
         if r and r % rows == 0:
             lines.append(rule)
-        groups = [" ".join(row[c:c + cols]) for c in range(0, n, cols)]
+        groups = [" ".join(row[c : c + cols]) for c in range(0, n, cols)]
         lines.append(" | ".join(groups))
     return "\n".join(lines)
 
 
-_WRITERS = {"line": format_line, "grid": format_pretty, "pretty":
-            format_pretty, "csv": format_csv}
+_WRITERS = {
+    "line": format_line,
+    "grid": format_pretty,
+    "pretty": format_pretty,
+    "csv": format_csv,
+}
 FORMATS = ("line", "grid", "csv")
 
 
@@ -350,8 +376,11 @@ def parse(source: Any, box: tuple[int, int] | None = None) -> Grid:
         source = source.decode("utf-8", errors="replace")
     if isinstance(source, str):
         return _parse_text(source, box)
-    if (isinstance(source, (list, tuple)) and source
-            and all(isinstance(row, str) for row in source)):
+    if (
+        isinstance(source, (list, tuple))
+        and source
+        and all(isinstance(row, str) for row in source)
+    ):
         return _parse_text("\n".join(source), box)
     return _from_array(source, box)
 
@@ -363,30 +392,35 @@ def _from_array(source: Any, box: tuple[int, int] | None) -> Grid:
         a = np.asarray(source)
     except (TypeError, ValueError):
         _reject_ragged(source)
-        raise InvalidPuzzle(f"cannot read a grid from {type(source).__name__}"
-                            f"; give text, nested lists or an array") \
-            from None
+        raise InvalidPuzzle(
+            f"cannot read a grid from {type(source).__name__}"
+            f"; give text, nested lists or an array"
+        ) from None
     if a.dtype == object:
         _reject_odd_values(a)
     if a.dtype == object or a.dtype.kind not in "biuf":
-        raise InvalidPuzzle(f"a grid array must hold integers, got "
-                            f"{a.dtype} values")
+        raise InvalidPuzzle(
+            f"a grid array must hold integers, got {a.dtype} values"
+        )
     if a.ndim == 1:
         n = math.isqrt(a.size)
         if n * n != a.size or a.size == 0:
             raise InvalidPuzzle(_size_message(a.size))
         a = a.reshape(n, n)
     if a.ndim != 2 or a.shape[0] != a.shape[1] or a.size == 0:
-        raise InvalidPuzzle(f"a grid array must be square (n x n), got "
-                            f"shape {a.shape}")
+        raise InvalidPuzzle(
+            f"a grid array must be square (n x n), got shape {a.shape}"
+        )
     n = a.shape[0]
     box = _box_for(n, box)
     if a.dtype.kind == "f":
         bad = np.argwhere(~np.isfinite(a) | (a != np.round(a)))
         if len(bad):
             r, c = bad[0]
-            raise InvalidPuzzle(f"bad value {shorten(a[r, c].item())} at row {r + 1}"
-                                f", column {c + 1}: cells hold whole numbers")
+            raise InvalidPuzzle(
+                f"bad value {shorten(a[r, c].item())} at row {r + 1}"
+                f", column {c + 1}: cells hold whole numbers"
+            )
     # Check the range before any cast, which could wrap a large value.
     bad = np.argwhere((a < 0) | (a > n))
     if len(bad):
@@ -405,8 +439,10 @@ def _reject_ragged(rows: Any) -> None:
         return
     for r, length in enumerate(lengths):
         if length != len(lengths):
-            raise InvalidPuzzle(f"wrong size: row {r + 1} has {length} "
-                                f"cells, expected {len(lengths)}")
+            raise InvalidPuzzle(
+                f"wrong size: row {r + 1} has {length} "
+                f"cells, expected {len(lengths)}"
+            )
 
 
 def _value_message(value: Any, r: int, c: int, n: int | None) -> str:
@@ -434,9 +470,11 @@ def _reject_odd_values(a: np.ndarray) -> None:
     n = shape[0]
     for k, value in enumerate(a.ravel().tolist()):
         r, c = divmod(k, n)
-        whole = (isinstance(value, (int, np.integer))
-                 or (isinstance(value, (float, np.floating))
-                     and math.isfinite(value) and float(value).is_integer()))
+        whole = isinstance(value, (int, np.integer)) or (
+            isinstance(value, (float, np.floating))
+            and math.isfinite(value)
+            and float(value).is_integer()
+        )
         if isinstance(value, bool) or not whole:
             raise InvalidPuzzle(_value_message(value, r, c, None))
         if not 0 <= value <= n:
@@ -452,13 +490,17 @@ def _box_for(n: int, box: tuple[int, int] | None) -> tuple[int, int]:
 def _size_message(cells: int, box: tuple[int, int] | None = None) -> str:
     if box is not None:
         n = box[0] * box[1]
-        return (f"wrong size: {cells} cells, but box {box[0]}x{box[1]} makes "
-                f"{grid_phrase(n)} of {n * n}")
+        return (
+            f"wrong size: {cells} cells, but box {box[0]}x{box[1]} makes "
+            f"{grid_phrase(n)} of {n * n}"
+        )
     if cells == 0:
         return "empty puzzle: no cells found"
     near = max(4, round(math.sqrt(cells)))
-    return (f"wrong size: {cells} cells is not a square grid ({grid_phrase(near)}"
-            f" has {near * near})")
+    return (
+        f"wrong size: {cells} cells is not a square grid ({grid_phrase(near)}"
+        f" has {near * near})"
+    )
 
 
 def is_rule_line(line: str) -> bool:
@@ -487,14 +529,20 @@ def _parse_text(text: str, box: tuple[int, int] | None) -> Grid:
 def _looks_like_numbers(text: str) -> bool:
     """Whitespace-separated numbers, one per cell, some with two digits
     (``10 0 3 ...``); rows of digits such as ``530070000`` are not."""
-    tokens = [t for line in text.split("\n") if not is_rule_line(line)
-              for t in re.split(r"[\s|+]+", line) if t]
+    tokens = [
+        t
+        for line in text.split("\n")
+        if not is_rule_line(line)
+        for t in re.split(r"[\s|+]+", line)
+        if t
+    ]
     n = math.isqrt(len(tokens))
     if n * n != len(tokens) or n < 4:
         return False
     widest = max(len(t) for t in tokens)
     return 1 < widest <= len(str(n)) and all(
-        t.isdigit() or t in BLANKS or t.upper() in ALPHABET for t in tokens)
+        t.isdigit() or t in BLANKS or t.upper() in ALPHABET for t in tokens
+    )
 
 
 def _parse_bare_line(text: str, box: tuple[int, int] | None) -> Grid | None:
@@ -515,8 +563,7 @@ def _parse_bare_line(text: str, box: tuple[int, int] | None) -> Grid | None:
 _VALUE_OF_BYTE_8 = _VALUE_OF_BYTE.astype(np.int8)
 
 
-def bare_cells(text: str, count: int,
-                n: int) -> tuple[np.ndarray, np.ndarray]:
+def bare_cells(text: str, count: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Read ``count`` one-line puzzles of ``n*n`` characters each, joined
     in ``text``: ``(readable, cells)``, where ``readable[b]`` says whether
     every character of puzzle ``b`` is a blank or a digit of size ``n``
@@ -535,8 +582,9 @@ def _char_cells(text: str, skip_rules: bool) -> list[int]:
     pos = 0
     for line in text.split("\n"):
         if not (skip_rules and is_rule_line(line)):
-            cells.extend(pos + i for i, ch in enumerate(line)
-                         if ch not in _DECORATION)
+            cells.extend(
+                pos + i for i, ch in enumerate(line) if ch not in _DECORATION
+            )
         pos += len(line) + 1
     return cells
 
@@ -557,8 +605,10 @@ def _parse_chars(text: str, box: tuple[int, int] | None) -> Grid:
         _check_row_lengths(text, index, None)  # one row too short or long?
         raise InvalidPuzzle(_size_message(count))
     if n > _MAX_CHAR_SIZE:
-        raise InvalidPuzzle(f"{grid_phrase(n)} cannot be written one "
-                            f"character per cell; use separated numbers")
+        raise InvalidPuzzle(
+            f"{grid_phrase(n)} cannot be written one "
+            f"character per cell; use separated numbers"
+        )
     box = _box_for(n, box)
     _check_row_lengths(text, index, n)
     chars = "".join(text[i] for i in index)
@@ -577,7 +627,8 @@ def _parse_chars(text: str, box: tuple[int, int] | None) -> Grid:
             raise InvalidPuzzle(
                 f"bad character {shorten(ch)} at row {r + 1}, column {c + 1}: "
                 f"{grid_phrase(n)} uses {_digits_text(n)} and "
-                f"{' '.join(BLANKS)} for empty cells")
+                f"{' '.join(BLANKS)} for empty cells"
+            )
     if len(index) == len(text):
         layout = Layout.line(text)
     else:
@@ -611,12 +662,14 @@ def _check_row_lengths(text: str, index: list[int], n: int | None) -> None:
         n = len(counts)
     if len(counts) == n and any(c != n for c in counts):
         row = next(r for r, c in enumerate(counts) if c != n)
-        raise InvalidPuzzle(f"wrong size: row {row + 1} has {counts[row]} "
-                            f"cells, expected {n}")
+        raise InvalidPuzzle(
+            f"wrong size: row {row + 1} has {counts[row]} cells, expected {n}"
+        )
 
 
-def _parse_numbers(text: str, box: tuple[int, int] | None,
-                   separated: bool) -> Grid:
+def _parse_numbers(
+    text: str, box: tuple[int, int] | None, separated: bool
+) -> Grid:
     """Separated numbers: CSV (``separated``) or whitespace-separated."""
     spans = []
     pos = 0
@@ -625,8 +678,10 @@ def _parse_numbers(text: str, box: tuple[int, int] | None,
             if separated:
                 spans.extend(_csv_spans(line, pos))
             else:
-                spans.extend((pos + m.start(), pos + m.end())
-                             for m in re.finditer(r"[^\s|+]+", line))
+                spans.extend(
+                    (pos + m.start(), pos + m.end())
+                    for m in re.finditer(r"[^\s|+]+", line)
+                )
         pos += len(line) + 1
     count = len(spans)
     want = None if box is None else box[0] * box[1]
@@ -641,8 +696,9 @@ def _parse_numbers(text: str, box: tuple[int, int] | None,
     letters = ALPHABET[:n] if n <= _MAX_CHAR_SIZE else ""
     for k, (start, end) in enumerate(spans):
         token = text[start:end].strip()
-        if token in ("", ".", "_", "-", "*") or (token.isdigit()
-                                                 and int(token) == 0):
+        if token in ("", ".", "_", "-", "*") or (
+            token.isdigit() and int(token) == 0
+        ):
             values.append(0)
             blanks.append(token)
         elif token.isdigit() and int(token) <= n:
@@ -654,7 +710,8 @@ def _parse_numbers(text: str, box: tuple[int, int] | None,
             what = "value" if token.isdigit() else "entry"
             raise InvalidPuzzle(
                 f"bad {what} {shorten(token)} at row {r + 1}, column {c + 1}: "
-                f"{grid_phrase(n)} uses {_digits_text(n)} and 0 for empty cells")
+                f"{grid_phrase(n)} uses {_digits_text(n)} and 0 for empty cells"
+            )
     blank = max(dict.fromkeys(blanks), key=blanks.count) if blanks else "0"
     layout = Layout(text, spans, blank, numeric=True)
     cells = np.array(values, np.int64).reshape(n, n)
@@ -674,7 +731,7 @@ def _csv_spans(line: str, pos: int) -> list[tuple[int, int]]:
     # Keep the spans tight around the value so rewriting keeps spacing.
     tight = []
     for a, b in spans:
-        field = line[a - pos:b - pos]
+        field = line[a - pos : b - pos]
         lead = len(field) - len(field.lstrip())
         core = field.strip()
         tight.append((a + lead, a + lead + len(core)))
@@ -682,8 +739,9 @@ def _csv_spans(line: str, pos: int) -> list[tuple[int, int]]:
 
 
 # -- checks -------------------------------------------------------------------
-def conflicts(grid: Grid) -> list[tuple[tuple[int, int], tuple[int, int],
-                                        int, str]]:
+def conflicts(
+    grid: Grid,
+) -> list[tuple[tuple[int, int], tuple[int, int], int, str]]:
     """Pairs of givens that share a row, column or box and a digit.
 
     Each entry is ``((r1, c1), (r2, c2), digit, unit)`` with 0-based cells
@@ -703,8 +761,14 @@ def conflicts(grid: Grid) -> list[tuple[tuple[int, int], tuple[int, int],
         same = np.flatnonzero(key[order][1:] == key[order][:-1])
         for k in same:
             i, j = order[k], order[k + 1]
-            found.append(((int(r[i]), int(c[i])), (int(r[j]), int(c[j])),
-                          int(d[i]), unit))
+            found.append(
+                (
+                    (int(r[i]), int(c[i])),
+                    (int(r[j]), int(c[j])),
+                    int(d[i]),
+                    unit,
+                )
+            )
     found.sort(key=lambda f: (f[0][0] * n + f[0][1], f[1][0] * n + f[1][1]))
     return found
 
@@ -717,15 +781,20 @@ def cells_conflict(cells: np.ndarray, box: tuple[int, int]) -> np.ndarray:
     bad = np.zeros(batch, bool)
     step = max(1, 1_000_000 // units)
     for lo in range(0, batch, step):
-        part = cells[lo:lo + step]
+        part = cells[lo : lo + step]
         b, r, c = np.nonzero(part)
         d = part[b, r, c] - 1
         x = (r // rows) * rows + c // cols
         base = b * units
-        keys = np.concatenate((base + r * n + d, base + (n + c) * n + d,
-                               base + (2 * n + x) * n + d))
+        keys = np.concatenate(
+            (
+                base + r * n + d,
+                base + (n + c) * n + d,
+                base + (2 * n + x) * n + d,
+            )
+        )
         seen = np.bincount(keys, minlength=len(part) * units)
-        bad[lo:lo + step] = (seen.reshape(len(part), units) > 1).any(axis=1)
+        bad[lo : lo + step] = (seen.reshape(len(part), units) > 1).any(axis=1)
     return bad
 
 
@@ -743,12 +812,15 @@ def conflict_message(grid: Grid) -> str | None:
         return None
     (r1, c1), (r2, c2), digit, unit = found[0]
     shown = ALPHABET[digit - 1] if grid.n <= _MAX_CHAR_SIZE else str(digit)
-    return (f"givens conflict: r{r1 + 1}c{c1 + 1} and r{r2 + 1}c{c2 + 1} "
-            f"both hold {shown} in the same {unit}")
+    return (
+        f"givens conflict: r{r1 + 1}c{c1 + 1} and r{r2 + 1}c{c2 + 1} "
+        f"both hold {shown} in the same {unit}"
+    )
 
 
-def is_valid_solution(solution: Any, puzzle: Any = None,
-                      box: tuple[int, int] | None = None) -> bool:
+def is_valid_solution(
+    solution: Any, puzzle: Any = None, box: tuple[int, int] | None = None
+) -> bool:
     """True when ``solution`` is complete, every row, column and box holds
     each digit once, and it keeps the givens of ``puzzle``.
 

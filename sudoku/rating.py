@@ -42,8 +42,8 @@ from .solver import Symmetry, givens_conflict, parse_batch, search_stack
 LEVELS = ("easy", "medium", "hard", "expert", "extreme")
 # Lower score bound of each level after the first.
 LEVEL_BOUNDS = (2.0, 5.0, 8.0, 11.0)
-SAMPLES = 6          # relabellings averaged by the rating
-RATING_SEED = 13     # the relabellings are fixed: a rating is reproducible
+SAMPLES = 6  # relabellings averaged by the rating
+RATING_SEED = 13  # the relabellings are fixed: a rating is reproducible
 
 
 class UnknownLevel(ValueError):
@@ -73,19 +73,27 @@ def level_of(score: float) -> str:
 def check_level(level: Any) -> str:
     """``level`` as a level name, or UnknownLevel."""
     if not isinstance(level, str):
-        raise TypeError(f"difficulty must be a level name, got "
-                        f"{type(level).__name__}")
+        raise TypeError(
+            f"difficulty must be a level name, got {type(level).__name__}"
+        )
     key = level.strip().lower()
     if key not in LEVELS:
-        raise UnknownLevel(f"unknown difficulty {shorten(level)}; choose one of "
-                           f"{', '.join(LEVELS)}")
+        raise UnknownLevel(
+            f"unknown difficulty {shorten(level)}; choose one of "
+            f"{', '.join(LEVELS)}"
+        )
     return key
 
 
-def rate_cells(cells: np.ndarray, box: tuple[int, int],
-               variant: Variant | None = None, *, samples: int = SAMPLES,
-               threads: int = 1, budget: Budget = UNLIMITED
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def rate_cells(
+    cells: np.ndarray,
+    box: tuple[int, int],
+    variant: Variant | None = None,
+    *,
+    samples: int = SAMPLES,
+    threads: int = 1,
+    budget: Budget = UNLIMITED,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rate a ``(B, n, n)`` stack of clash-free puzzles.
 
     Returns ``(scores, nodes, counts)``: the score and mean nodes of each
@@ -106,9 +114,15 @@ def rate_cells(cells: np.ndarray, box: tuple[int, int],
             symmetry = Symmetry.random(rng, box)
         else:
             symmetry, moved = variant_symmetry(rng, box, variant)
-        found, _, work = search_stack(symmetry.apply(cells[live]), box, 2,
-                                      threads=threads, variant=moved,
-                                      budget=budget, algorithm="links")
+        found, _, work = search_stack(
+            symmetry.apply(cells[live]),
+            box,
+            2,
+            threads=threads,
+            variant=moved,
+            budget=budget,
+            algorithm="links",
+        )
         if k == 0:
             counts = found
             # Not one wasted node: every step was forced (a single), and
@@ -132,19 +146,22 @@ def rate_cells(cells: np.ndarray, box: tuple[int, int],
 # also turned: rows reversed, columns reversed and (square boxes) the grid
 # transposed, each of those maps that keeps the variant's rules (its units
 # and cliques; a jigsaw map is turned with the grid).
-def variant_symmetry(rng: np.random.Generator, box: tuple[int, int],
-                     variant: Variant) -> tuple[Symmetry, Variant]:
+def variant_symmetry(
+    rng: np.random.Generator, box: tuple[int, int], variant: Variant
+) -> tuple[Symmetry, Variant]:
     """A random symmetry that keeps ``variant``'s rules, with the variant
     as it applies to the moved grid (its region map moved too)."""
     maps = _maps_keeping(box, variant)
-    flip_rows, flip_cols, transpose, moved = maps[int(rng.integers(
-        len(maps)))]
+    flip_rows, flip_cols, transpose, moved = maps[int(rng.integers(len(maps)))]
     n = box[0] * box[1]
     order = np.arange(n)
     digits = np.concatenate(([0], rng.permutation(n) + 1))
-    return Symmetry(order[::-1] if flip_rows else order,
-                    order[::-1] if flip_cols else order, digits,
-                    transpose), moved
+    return Symmetry(
+        order[::-1] if flip_rows else order,
+        order[::-1] if flip_cols else order,
+        digits,
+        transpose,
+    ), moved
 
 
 @functools.lru_cache(maxsize=64)
@@ -158,11 +175,16 @@ def _maps_keeping(box: tuple[int, int], variant: Variant) -> tuple:
     before = _rules_of(box, variant)
     found = []
     for flip_rows, flip_cols, transpose in itertools.product(
-            (False, True), (False, True),
-            (False, True) if box[0] == box[1] else (False,)):
-        shape = Symmetry(order[::-1] if flip_rows else order,
-                         order[::-1] if flip_cols else order, identity,
-                         transpose)
+        (False, True),
+        (False, True),
+        (False, True) if box[0] == box[1] else (False,),
+    ):
+        shape = Symmetry(
+            order[::-1] if flip_rows else order,
+            order[::-1] if flip_cols else order,
+            identity,
+            transpose,
+        )
         moved = variant
         if variant.regions is not None:  # the region map turns too
             labels = np.asarray(variant.regions).reshape(1, n, n) + 1
@@ -171,9 +193,10 @@ def _maps_keeping(box: tuple[int, int], variant: Variant) -> tuple:
         if transpose:
             place = place.T  # place[i, j]: the cell moved to (i, j)
         where = np.argsort(place.ravel())  # where each cell goes
-        turned = {kind: {frozenset(where[list(cells)].tolist())
-                         for cells in sets}
-                  for kind, sets in before.items()}
+        turned = {
+            kind: {frozenset(where[list(cells)].tolist()) for cells in sets}
+            for kind, sets in before.items()
+        }
         if turned == _rules_of(box, moved):
             found.append((flip_rows, flip_cols, transpose, moved))
     return tuple(found)
@@ -183,13 +206,21 @@ def _rules_of(box: tuple[int, int], variant: Variant) -> dict:
     """The variant's units and cliques as sets of cells."""
     _, units = variant.units(box)
     _, cliques = variant.cliques(box)
-    return {"units": {frozenset(u.tolist()) for u in units},
-            "cliques": {frozenset(q[q >= 0].tolist()) for q in cliques}}
+    return {
+        "units": {frozenset(u.tolist()) for u in units},
+        "cliques": {frozenset(q[q >= 0].tolist()) for q in cliques},
+    }
 
 
-def rate(puzzle: Any, box: tuple[int, int] | None = None, *,
-         variant: Any = None, samples: int = SAMPLES,
-         time_limit: float | None = None, stop: Any = None) -> Rating:
+def rate(
+    puzzle: Any,
+    box: tuple[int, int] | None = None,
+    *,
+    variant: Any = None,
+    samples: int = SAMPLES,
+    time_limit: float | None = None,
+    stop: Any = None,
+) -> Rating:
     """How hard ``puzzle`` is for the engine (see the module docstring).
 
     Raises ``InvalidPuzzle`` for bad input or clashing givens and
@@ -203,29 +234,40 @@ def rate(puzzle: Any, box: tuple[int, int] | None = None, *,
     message = givens_conflict(grid, variant)
     if message:
         raise InvalidPuzzle(message)
-    scores, nodes, counts = rate_cells(grid.cells[None], grid.box, variant,
-                                       samples=samples, budget=budget)
+    scores, nodes, counts = rate_cells(
+        grid.cells[None], grid.box, variant, samples=samples, budget=budget
+    )
     if counts[0] != 1:
-        raise ValueError("the puzzle has no solution; only puzzles with "
-                         "exactly one solution are rated" if counts[0] == 0
-                         else "the puzzle has more than one solution; only "
-                         "puzzles with exactly one solution are rated")
+        raise ValueError(
+            "the puzzle has no solution; only puzzles with "
+            "exactly one solution are rated"
+            if counts[0] == 0
+            else "the puzzle has more than one solution; only "
+            "puzzles with exactly one solution are rated"
+        )
     return Rating(float(scores[0]), level_of(scores[0]), float(nodes[0]))
 
 
 def whole_positive(name: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got "
-                        f"{type(value).__name__}")
+        raise TypeError(
+            f"{name} must be an integer, got {type(value).__name__}"
+        )
     if value < 1:
         raise ValueError(f"{name} must be at least 1, got {value}")
     return int(value)
 
 
-def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
-              *, variant: Any = None, samples: int = SAMPLES,
-              threads: int = 1, time_limit: float | None = None,
-              stop: Any = None) -> list[Rating | str]:
+def rate_many(
+    puzzles: Iterable[Any],
+    box: tuple[int, int] | None = None,
+    *,
+    variant: Any = None,
+    samples: int = SAMPLES,
+    threads: int = 1,
+    time_limit: float | None = None,
+    stop: Any = None,
+) -> list[Rating | str]:
     """Rate many puzzles at once: a ``Rating`` per puzzle, or a string
     saying why it has none (``invalid: ...``, ``multiple``,
     ``nosolution``).  ``time_limit`` and ``stop``: as for ``rate``."""
@@ -237,22 +279,32 @@ def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     puzzles = list(puzzles)
     grids, groups = parse_batch(puzzles, box)
     out: list[Rating | str | None] = [
-        f"invalid: {g}" if isinstance(g, str) else None for g in grids]
+        f"invalid: {g}" if isinstance(g, str) else None for g in grids
+    ]
     for shape, (index, stack) in groups.items():
-        if variant is not None and variant.size not in (None,
-                                                        shape[0] * shape[1]):
+        if variant is not None and variant.size not in (
+            None,
+            shape[0] * shape[1],
+        ):
             for b in index.tolist():
-                out[b] = (f"invalid: the region map is {variant.size}x"
-                          f"{variant.size} but the puzzle is not")
+                out[b] = (
+                    f"invalid: the region map is {variant.size}x"
+                    f"{variant.size} but the puzzle is not"
+                )
             continue
         bad = clashing_givens(stack, shape, variant)
         for k in np.flatnonzero(bad).tolist():
             grid = Grid.trusted(stack[k].astype(np.int64), shape)
             out[index[k]] = f"invalid: {givens_conflict(grid, variant)}"
         index, stack = index[~bad], stack[~bad]
-        scores, nodes, counts = rate_cells(stack, shape, variant,
-                                           samples=samples, threads=threads,
-                                           budget=budget)
+        scores, nodes, counts = rate_cells(
+            stack,
+            shape,
+            variant,
+            samples=samples,
+            threads=threads,
+            budget=budget,
+        )
         levels = [level_of(x) for x in scores.tolist()]
         for k, b in enumerate(index.tolist()):
             if counts[k] == 1:
@@ -262,8 +314,9 @@ def rate_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     return out  # type: ignore[return-value]
 
 
-def clashing_givens(cells: np.ndarray, box: tuple[int, int],
-                    variant: Variant | None) -> np.ndarray:
+def clashing_givens(
+    cells: np.ndarray, box: tuple[int, int], variant: Variant | None
+) -> np.ndarray:
     """True where the givens of a ``(B, n, n)`` stack clash."""
     if variant is None:
         return cells_conflict(cells, box)

@@ -50,8 +50,9 @@ def read_lines(stream: TextIO) -> Iterator[tuple[int, str | None]]:
             return
         number += 1
         if len(line) > MAX_LINE and not line.endswith("\n"):
-            while (rest := stream.readline(MAX_LINE)) and \
-                    not rest.endswith("\n"):
+            while (rest := stream.readline(MAX_LINE)) and not rest.endswith(
+                "\n"
+            ):
                 pass
             yield number, None
             continue
@@ -75,9 +76,15 @@ def _is_one_line_puzzle(line: str, box: tuple[int, int] | None) -> bool:
     """Whether ``line`` is a whole puzzle by itself (fast for the usual
     one-character-per-cell line; other layouts are parsed)."""
     n = math.isqrt(len(line))
-    if n * n == len(line) and (n == box[0] * box[1] if box is not None
-                               else 4 <= n <= _MAX_CHAR_SIZE) and \
-            _one_line_pattern(n).fullmatch(line):
+    if (
+        n * n == len(line)
+        and (
+            n == box[0] * box[1]
+            if box is not None
+            else 4 <= n <= _MAX_CHAR_SIZE
+        )
+        and _one_line_pattern(n).fullmatch(line)
+    ):
         return True  # the usual case, at once
     text = line.strip()
     first = text.split(None, 1)[0]
@@ -88,8 +95,7 @@ def _is_one_line_puzzle(line: str, box: tuple[int, int] | None) -> bool:
         fits = 4 <= n <= _MAX_CHAR_SIZE
     if n * n == len(first) and fits and _one_line_pattern(n).fullmatch(text):
         return True
-    if "," not in text and ";" not in text and not re.search(
-            r"\d\d", text):
+    if "," not in text and ";" not in text and not re.search(r"\d\d", text):
         return False  # characters: a whole puzzle would have matched
     for candidate in (text, first):
         try:
@@ -112,8 +118,11 @@ def _cells(line: str) -> list[str]:
     numbers = [t for t in tokens if len(t) > 1 and t.isdigit()]
     # "10 0 3 16 ..." is numbers; "400 000 805" is digits grouped by box:
     # a row of k cells holds no number above k, nor one written "05"
-    if len(tokens) > 1 and numbers and all(
-            t[0] != "0" and int(t) <= len(tokens) for t in numbers):
+    if (
+        len(tokens) > 1
+        and numbers
+        and all(t[0] != "0" and int(t) <= len(tokens) for t in numbers)
+    ):
         return tokens
     return [ch for ch in line if ch not in _DECORATION]
 
@@ -139,9 +148,9 @@ def _cell_count(line: str) -> int:
     return len(_cells(line))
 
 
-def entries(lines: Iterable[tuple[int, str | None]],
-            box: tuple[int, int] | None = None
-            ) -> Iterator[tuple[int, str | InvalidPuzzle]]:
+def entries(
+    lines: Iterable[tuple[int, str | None]], box: tuple[int, int] | None = None
+) -> Iterator[tuple[int, str | InvalidPuzzle]]:
     """The puzzles of numbered ``lines`` (see the module docstring)."""
     rows: list[tuple[int, str]] = []  # a grid being read, row by row
     width = 0  # cells per row of that grid
@@ -161,8 +170,11 @@ def entries(lines: Iterable[tuple[int, str | None]],
             rows = []  # the frame under a grid already read: decoration
         if rows:
             block = rows
-            if titles and _cell_count(titles[-1][1]) == width and \
-                    sum(not is_rule_line(x) for _, x in rows) == width - 1:
+            if (
+                titles
+                and _cell_count(titles[-1][1]) == width
+                and sum(not is_rule_line(x) for _, x in rows) == width - 1
+            ):
                 block = titles[-1:] + rows  # a typo in the first row
             yield grid(block)
         else:
@@ -172,8 +184,12 @@ def entries(lines: Iterable[tuple[int, str | None]],
     for number, line in lines:
         if line is None:
             yield from flush()
-            yield number, InvalidPuzzle(f"the line is longer than "
-                                        f"{MAX_LINE:,} characters")
+            yield (
+                number,
+                InvalidPuzzle(
+                    f"the line is longer than {MAX_LINE:,} characters"
+                ),
+            )
             continue
         text = line.strip()
         if not text or text.startswith("#"):
@@ -186,13 +202,18 @@ def entries(lines: Iterable[tuple[int, str | None]],
             rows, width = [(number, line)], _cell_count(line)
             continue
         if rows:
-            if is_rule_line(line) or _cell_count(line) == width or \
-                    not _is_one_line_puzzle(line, box):
+            if (
+                is_rule_line(line)
+                or _cell_count(line) == width
+                or not _is_one_line_puzzle(line, box)
+            ):
                 rows.append((number, line))
                 if not width and not is_rule_line(line):
                     width = _row_width(line) or _cell_count(line)
-                if width and sum(not is_rule_line(x)
-                                 for _, x in rows) == width:
+                if (
+                    width
+                    and sum(not is_rule_line(x) for _, x in rows) == width
+                ):
                     titles = []
                     yield grid(rows)
                     rows = []
@@ -221,8 +242,10 @@ def entries(lines: Iterable[tuple[int, str | None]],
         # A rule line first (a frame): the width is not known yet (a line
         # of dashes would read as that many blank cells).
         # (w is None only for a rule line here: any other line went on.)
-        rows, width = [(number, line)], \
-            0 if is_rule_line(line) or w is None else w
+        rows, width = (
+            [(number, line)],
+            0 if is_rule_line(line) or w is None else w,
+        )
     yield from flush()
 
 

@@ -59,14 +59,19 @@ _DENSE_LIMIT = 4_000_000
 def option_items(rows: int, cols: int) -> np.ndarray:
     """The 4 item numbers (0-based) of every option, shape ``(n**3, 4)``."""
     n = rows * cols
-    option = np.arange(n ** 3)
+    option = np.arange(n**3)
     cell, digit = np.divmod(option, n)
     r, c = np.divmod(cell, n)
     b = (r // rows) * rows + c // cols
-    return np.stack([cell,
-                     n * n + r * n + digit,
-                     2 * n * n + c * n + digit,
-                     3 * n * n + b * n + digit], axis=1)
+    return np.stack(
+        [
+            cell,
+            n * n + r * n + digit,
+            2 * n * n + c * n + digit,
+            3 * n * n + b * n + digit,
+        ],
+        axis=1,
+    )
 
 
 @functools.cache
@@ -74,8 +79,8 @@ def base_problem(rows: int, cols: int) -> ExactCover:
     """The exact-cover problem of an empty ``(rows*cols)``-grid; cached."""
     n = rows * cols
     items = option_items(rows, cols)
-    if n ** 3 * 4 * n * n <= _DENSE_LIMIT:
-        matrix = np.zeros((n ** 3, 4 * n * n), np.uint8)
+    if n**3 * 4 * n * n <= _DENSE_LIMIT:
+        matrix = np.zeros((n**3, 4 * n * n), np.uint8)
         np.put_along_axis(matrix, items, 1, axis=1)
         return ExactCover.from_matrix(matrix)
     problem = ExactCover(range(4 * n * n))
@@ -83,8 +88,9 @@ def base_problem(rows: int, cols: int) -> ExactCover:
     return problem
 
 
-def problem_for(box: tuple[int, int],
-                variant: Variant | None = None) -> ExactCover:
+def problem_for(
+    box: tuple[int, int], variant: Variant | None = None
+) -> ExactCover:
     """The cached problem of an empty grid: ``base_problem`` for classic
     rules, ``sudoku.encode.problem`` for a variant."""
     return base_problem(*box) if variant is None else problem(box, variant)
@@ -98,8 +104,9 @@ def given_options(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     flat = cells.reshape(-1)
     where = np.flatnonzero(flat)
     starts = np.zeros(batch + 1, np.int64)
-    np.cumsum(np.count_nonzero(cells.reshape(batch, n * n), axis=1),
-              out=starts[1:])
+    np.cumsum(
+        np.count_nonzero(cells.reshape(batch, n * n), axis=1), out=starts[1:]
+    )
     options = (where % (n * n)) * n + flat[where] - 1
     return options, starts
 
@@ -136,9 +143,14 @@ def givens_conflict(grid: Grid, variant: Variant | None) -> str | None:
 
 
 # -- one puzzle ---------------------------------------------------------------
-def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
-          max_nodes: int | None = None, time_limit: float | None = None,
-          variant: Any = None) -> Grid | None:
+def solve(
+    puzzle: Any,
+    box: tuple[int, int] | None = None,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    variant: Any = None,
+) -> Grid | None:
     """The first solution of ``puzzle`` as a ``Grid``, or None if it has
     none.  (A puzzle with several solutions gives one of them; see
     ``is_unique``.)  Raises ``InvalidPuzzle`` for bad input and
@@ -148,21 +160,31 @@ def solve(puzzle: Any, box: tuple[int, int] | None = None, *,
     variant = as_variant(variant)
     grid = _checked(puzzle, box, variant)
     if max_nodes is None and time_limit is None:
-        counts, solutions, _ = search_stack(grid.cells[None], grid.box, 1,
-                                            variant=variant)
+        counts, solutions, _ = search_stack(
+            grid.cells[None], grid.box, 1, variant=variant
+        )
         return grid.with_cells(solutions[0]) if counts[0] else None
     found = problem_for(grid.box, variant).solve(
-        given=_givens(grid), max_nodes=max_nodes, time_limit=time_limit,
-        mrv_cutoff=MRV_CUTOFF)
+        given=_givens(grid),
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        mrv_cutoff=MRV_CUTOFF,
+    )
     if found is None:
         return None
     return grid.with_cells(decode(found, grid.n))
 
 
-def count(puzzle: Any, limit: int | None = None,
-          box: tuple[int, int] | None = None, *,
-          max_nodes: int | None = None, time_limit: float | None = None,
-          variant: Any = None, **long_count) -> int:
+def count(
+    puzzle: Any,
+    limit: int | None = None,
+    box: tuple[int, int] | None = None,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    variant: Any = None,
+    **long_count,
+) -> int:
     """How many solutions ``puzzle`` has, counting at most ``limit`` (a
     positive integer, or None for all; 0 raises ``ValueError``).  Raises
     ``InvalidPuzzle`` for bad input and ``dlx.BudgetExhausted`` when
@@ -179,24 +201,48 @@ def count(puzzle: Any, limit: int | None = None,
     grid = _checked(puzzle, box, variant)
     if long_count:
         return problem_for(grid.box, variant).count(
-            limit, given=_givens(grid), max_nodes=max_nodes,
-            time_limit=time_limit, mrv_cutoff=MRV_CUTOFF, **long_count)
+            limit,
+            given=_givens(grid),
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            mrv_cutoff=MRV_CUTOFF,
+            **long_count,
+        )
     if max_nodes is None and time_limit is None:
-        counts, _, _ = search_stack(grid.cells[None], grid.box,
-                                    checked_limit, variant=variant)
+        counts, _, _ = search_stack(
+            grid.cells[None], grid.box, checked_limit, variant=variant
+        )
         return int(counts[0])
     return problem_for(grid.box, variant).count(
-        limit, given=_givens(grid), max_nodes=max_nodes,
-        time_limit=time_limit, mrv_cutoff=MRV_CUTOFF)
+        limit,
+        given=_givens(grid),
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        mrv_cutoff=MRV_CUTOFF,
+    )
 
 
-def is_unique(puzzle: Any, box: tuple[int, int] | None = None, *,
-              max_nodes: int | None = None, time_limit: float | None = None,
-              variant: Any = None) -> bool:
+def is_unique(
+    puzzle: Any,
+    box: tuple[int, int] | None = None,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    variant: Any = None,
+) -> bool:
     """True when ``puzzle`` has exactly one solution (the search stops at
     the second)."""
-    return count(puzzle, 2, box, max_nodes=max_nodes,
-                 time_limit=time_limit, variant=variant) == 1
+    return (
+        count(
+            puzzle,
+            2,
+            box,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            variant=variant,
+        )
+        == 1
+    )
 
 
 # -- batches ------------------------------------------------------------------
@@ -224,9 +270,15 @@ class Result:
 
     __slots__ = ("status", "error", "count", "_grid", "_batch", "_k")
 
-    def __init__(self, status: str, grid: Grid | None = None,
-                 error: str | None = None, count: int = 0, _batch=None,
-                 _k: int = 0):
+    def __init__(
+        self,
+        status: str,
+        grid: Grid | None = None,
+        error: str | None = None,
+        count: int = 0,
+        _batch=None,
+        _k: int = 0,
+    ):
         self.status = status
         self.error = error
         self.count = count
@@ -256,8 +308,10 @@ class Result:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return (f"Result(status={self.status!r}, grid={self.grid!r}, "
-                f"error={self.error!r}, count={self.count})")
+        return (
+            f"Result(status={self.status!r}, grid={self.grid!r}, "
+            f"error={self.error!r}, count={self.count})"
+        )
 
 
 @dataclass
@@ -275,11 +329,17 @@ class BatchArrays:
     nodes: np.ndarray
 
 
-def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
-                limit: int | None = 2, max_nodes: int | None = None,
-                threads: int = 0, variant: Any = None,
-                time_limit: float | None = None,
-                stop: Any = None) -> BatchArrays:
+def solve_cells(
+    cells: np.ndarray,
+    box: tuple[int, int] | None = None,
+    *,
+    limit: int | None = 2,
+    max_nodes: int | None = None,
+    threads: int = 0,
+    variant: Any = None,
+    time_limit: float | None = None,
+    stop: Any = None,
+) -> BatchArrays:
     """Solve a ``(B, n, n)`` int array of puzzles in one engine call.
 
     The vectorised core of ``solve_many``: no Python work per puzzle.
@@ -313,15 +373,17 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
         # The engine reports clashing givens itself (count -1: two givens
         # share a row, column or box digit, which is what cells_conflict
         # tests), so every puzzle goes to it.
-        counts, solutions, nodes = search_stack(cells, box, limit,
-                                                max_nodes, threads, variant,
-                                                budget)
-        return BatchArrays(status_codes(counts), solutions,
-                           np.maximum(counts, 0), nodes)
+        counts, solutions, nodes = search_stack(
+            cells, box, limit, max_nodes, threads, variant, budget
+        )
+        return BatchArrays(
+            status_codes(counts), solutions, np.maximum(counts, 0), nodes
+        )
     variant.fits(n)
     good = np.flatnonzero(~clashes(cells, box, variant))
-    counts, out, work = search_stack(cells[good], box, limit, max_nodes,
-                                     threads, variant, budget)
+    counts, out, work = search_stack(
+        cells[good], box, limit, max_nodes, threads, variant, budget
+    )
     status[good] = status_codes(counts)
     nodes[good] = work
     found[good] = np.maximum(counts, 0)
@@ -332,9 +394,15 @@ def solve_cells(cells: np.ndarray, box: tuple[int, int] | None = None, *,
 # The status (an index into STATUSES) of each engine count: -1 (clashing
 # givens) invalid, 0 no solution, 1 solved, 2 or more multiple, -2 (the
 # node budget ran out) unknown.
-_STATUS_OF_COUNT = np.array([STATUSES.index(UNKNOWN), STATUSES.index(INVALID),
-                             STATUSES.index(NO_SOLUTION),
-                             STATUSES.index(SOLVED)], np.int8)
+_STATUS_OF_COUNT = np.array(
+    [
+        STATUSES.index(UNKNOWN),
+        STATUSES.index(INVALID),
+        STATUSES.index(NO_SOLUTION),
+        STATUSES.index(SOLVED),
+    ],
+    np.int8,
+)
 
 
 def status_codes(counts: np.ndarray) -> np.ndarray:
@@ -379,8 +447,9 @@ class Symmetry:
     transpose: bool = False
 
     @classmethod
-    def random(cls, rng: np.random.Generator,
-               box: tuple[int, int]) -> Symmetry:
+    def random(
+        cls, rng: np.random.Generator, box: tuple[int, int]
+    ) -> Symmetry:
         """Shuffle bands, rows in a band, stacks, columns in a stack and
         digits; transpose half the time when boxes are square."""
         rows_per_box, cols_per_box = box
@@ -388,12 +457,17 @@ class Symmetry:
 
         def shuffle(size: int) -> np.ndarray:
             groups = rng.permutation(n // size)
-            return np.concatenate([g * size + rng.permutation(size)
-                                   for g in groups])
+            return np.concatenate(
+                [g * size + rng.permutation(size) for g in groups]
+            )
 
         digits = np.concatenate(([0], rng.permutation(n) + 1))
-        return cls(shuffle(rows_per_box), shuffle(cols_per_box), digits,
-                   rows_per_box == cols_per_box and bool(rng.integers(2)))
+        return cls(
+            shuffle(rows_per_box),
+            shuffle(cols_per_box),
+            digits,
+            rows_per_box == cols_per_box and bool(rng.integers(2)),
+        )
 
     @classmethod
     def relabel(cls, rng: np.random.Generator, n: int) -> Symmetry:
@@ -411,15 +485,20 @@ class Symmetry:
         if self.transpose:
             cells = cells.transpose(0, 2, 1)
         back = np.empty_like(cells)
-        back[:, self.rows[:, None], self.cols] = np.argsort(self.digits)[
-            cells]
+        back[:, self.rows[:, None], self.cols] = np.argsort(self.digits)[cells]
         return back
 
 
-def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
-                 max_nodes: int | None = None, threads: int = 1,
-                 variant: Variant | None = None,
-                 budget: Budget = UNLIMITED, algorithm: str = "auto"):
+def search_stack(
+    cells: np.ndarray,
+    box: tuple[int, int],
+    limit: int,
+    max_nodes: int | None = None,
+    threads: int = 1,
+    variant: Variant | None = None,
+    budget: Budget = UNLIMITED,
+    algorithm: str = "auto",
+):
     """Search a ``(B, n, n)`` stack of clash-free puzzles.
 
     Returns ``(counts, solutions, nodes)``: solutions found up to ``limit``
@@ -437,21 +516,29 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
     """
     batch = len(cells)
     if batch == 0:
-        return (np.zeros(batch, np.int64), np.zeros_like(cells),
-                np.zeros(batch, np.int64))
+        return (
+            np.zeros(batch, np.int64),
+            np.zeros_like(cells),
+            np.zeros(batch, np.int64),
+        )
     pending = None  # every puzzle (no copy)
     rng = None
     symmetry = None
     restarts = max_nodes is None and limit <= 2
     for attempt in itertools.count(1):
-        nodes_each = (RESTART_NODES * luby(attempt) if restarts else
-                      max_nodes if max_nodes is not None else _ALL)
+        nodes_each = (
+            RESTART_NODES * luby(attempt)
+            if restarts
+            else max_nodes
+            if max_nodes is not None
+            else _ALL
+        )
         part = cells if pending is None else cells[pending]
         if symmetry is not None:
             part = symmetry.apply(part)
-        found, first, work = _engine_call(part, box, limit, nodes_each,
-                                          threads, variant, budget,
-                                          algorithm)
+        found, first, work = _engine_call(
+            part, box, limit, nodes_each, threads, variant, budget, algorithm
+        )
         if symmetry is not None:
             first = symmetry.undo(first)
         done = (found != -2) | (not restarts)
@@ -468,8 +555,11 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
         if not len(pending):
             return counts, solutions, nodes
         rng = rng or np.random.default_rng(RESTART_SEED)
-        symmetry = (Symmetry.random(rng, box) if variant is None
-                    else Symmetry.relabel(rng, box[0] * box[1]))
+        symmetry = (
+            Symmetry.random(rng, box)
+            if variant is None
+            else Symmetry.relabel(rng, box[0] * box[1])
+        )
 
 
 # Puzzles per engine call.  Every call keeps, per puzzle, a row of option
@@ -479,10 +569,16 @@ def search_stack(cells: np.ndarray, box: tuple[int, int], limit: int,
 ENGINE_CHUNK = 1 << 13
 
 
-def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
-                 max_nodes: int, threads: int,
-                 variant: Variant | None = None,
-                 budget: Budget = UNLIMITED, algorithm: str = "auto"):
+def _engine_call(
+    cells: np.ndarray,
+    box: tuple[int, int],
+    limit: int,
+    max_nodes: int,
+    threads: int,
+    variant: Variant | None = None,
+    budget: Budget = UNLIMITED,
+    algorithm: str = "auto",
+):
     """``solve_batch`` over a stack: ``(counts, first solutions, nodes)``;
     ``Stopped`` when ``budget`` runs out (before or during the call).
     ``algorithm``: the engine's, ``"auto"`` taking the bitset engine up to
@@ -493,7 +589,7 @@ def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
     # Each first solution's options into its cells (the givens' cells are
     # copied first); the -1 padding lands in a spare column.
     out = np.empty((batch, n * n + 1), cells.dtype)
-    out[:, :n * n] = cells.reshape(batch, n * n)
+    out[:, : n * n] = cells.reshape(batch, n * n)
     cell_of, digit_of = _decoding(n, cells.dtype)
     problem = problem_for(box, variant)
     for lo in range(0, batch, ENGINE_CHUNK):
@@ -502,18 +598,27 @@ def _engine_call(cells: np.ndarray, box: tuple[int, int], limit: int,
         time_limit = budget.remaining()
         try:
             result = problem.solve_batch(
-                options, starts=starts, limit=limit, max_nodes=max_nodes,
-                threads=threads, mrv_cutoff=MRV_CUTOFF, algorithm=algorithm,
-                **({} if time_limit is None else {"time_limit": time_limit}))
+                options,
+                starts=starts,
+                limit=limit,
+                max_nodes=max_nodes,
+                threads=threads,
+                mrv_cutoff=MRV_CUTOFF,
+                algorithm=algorithm,
+                **({} if time_limit is None else {"time_limit": time_limit}),
+            )
         except BudgetExhausted:  # the time limit, reached inside the call
             budget.check()
-            raise Stopped(budget.what, "time_limit", budget.seconds) \
-                from None
+            raise Stopped(budget.what, "time_limit", budget.seconds) from None
         counts[lo:hi] = result.counts
         nodes[lo:hi] = result.nodes
-        np.put_along_axis(out[lo:hi], cell_of[result.solutions],
-                          digit_of[result.solutions], axis=1)
-    out = out[:, :n * n]
+        np.put_along_axis(
+            out[lo:hi],
+            cell_of[result.solutions],
+            digit_of[result.solutions],
+            axis=1,
+        )
+    out = out[:, : n * n]
     out[counts <= 0] = 0
     return counts, out.reshape(batch, n, n), nodes
 
@@ -523,7 +628,7 @@ def _decoding(n: int, dtype) -> tuple[np.ndarray, np.ndarray]:
     """``(cell_of, digit_of)``: the cell and the digit of each option
     number, and at index -1 (the padding of a solution row) the spare
     column ``n * n`` and 0."""
-    options = np.arange(n ** 3 + 1)
+    options = np.arange(n**3 + 1)
     cell_of, digit = np.divmod(options, n)
     cell_of[-1] = n * n
     digit_of = (digit + 1).astype(dtype)
@@ -534,21 +639,31 @@ def _decoding(n: int, dtype) -> tuple[np.ndarray, np.ndarray]:
 def _check_limit(limit) -> int:
     if limit is None:
         return _ALL
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) \
-            or limit < 1:
-        raise ValueError(f"limit must be a positive integer or None, got "
-                         f"{shorten(limit)}")
+    if (
+        isinstance(limit, bool)
+        or not isinstance(limit, (int, np.integer))
+        or limit < 1
+    ):
+        raise ValueError(
+            f"limit must be a positive integer or None, got {shorten(limit)}"
+        )
     return int(limit)
 
 
 _ALL = 1 << 62
 
 
-def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
-               *, limit: int | None = 2, max_nodes: int | None = None,
-               threads: int = 0, variant: Any = None,
-               time_limit: float | None = None,
-               stop: Any = None) -> list[Result]:
+def solve_many(
+    puzzles: Iterable[Any],
+    box: tuple[int, int] | None = None,
+    *,
+    limit: int | None = 2,
+    max_nodes: int | None = None,
+    threads: int = 0,
+    variant: Any = None,
+    time_limit: float | None = None,
+    stop: Any = None,
+) -> list[Result]:
     """Solve a batch of puzzles; one ``Result`` per puzzle, in order.
 
     ``puzzles``: any iterable of accepted inputs (lines of text, grids,
@@ -570,8 +685,10 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
     limit = _check_limit(limit)
     variant = as_variant(variant)
     if isinstance(puzzles, (str, bytes)):
-        raise TypeError("solve_many takes a list of puzzles, not one string; "
-                        "use text.splitlines() for one puzzle per line")
+        raise TypeError(
+            "solve_many takes a list of puzzles, not one string; "
+            "use text.splitlines() for one puzzle per line"
+        )
     if isinstance(puzzles, np.ndarray) and puzzles.ndim == 3:
         grids, groups = _stack_groups(puzzles, box)
         template = None
@@ -588,15 +705,28 @@ def solve_many(puzzles: Iterable[Any], box: tuple[int, int] | None = None,
         n = shape[0] * shape[1]
         if variant is not None and variant.size not in (None, n):
             for b in index.tolist():
-                results[b] = Result(INVALID, None, (
-                    f"the puzzle is {n}x{n} but the region map is "
-                    f"{variant.size}x{variant.size}"))
+                results[b] = Result(
+                    INVALID,
+                    None,
+                    (
+                        f"the puzzle is {n}x{n} but the region map is "
+                        f"{variant.size}x{variant.size}"
+                    ),
+                )
             continue
-        arrays = solve_cells(cells, shape, limit=limit, max_nodes=max_nodes,
-                             threads=threads, variant=variant,
-                             time_limit=budget.remaining(), stop=stop)
-        _collect(results, grids, index, cells, shape, arrays, template,
-                 variant)
+        arrays = solve_cells(
+            cells,
+            shape,
+            limit=limit,
+            max_nodes=max_nodes,
+            threads=threads,
+            variant=variant,
+            time_limit=budget.remaining(),
+            stop=stop,
+        )
+        _collect(
+            results, grids, index, cells, shape, arrays, template, variant
+        )
     return results  # type: ignore[return-value]
 
 
@@ -605,16 +735,20 @@ def _stack_groups(stack: np.ndarray, box):
     array: puzzles holding a value outside ``0..n`` are invalid."""
     batch, n, width = stack.shape
     if n != width or stack.dtype.kind not in "biu":
-        raise InvalidPuzzle(f"a puzzle stack must be a (B, n, n) integer "
-                            f"array, got shape {stack.shape} of {stack.dtype}")
+        raise InvalidPuzzle(
+            f"a puzzle stack must be a (B, n, n) integer "
+            f"array, got shape {stack.shape} of {stack.dtype}"
+        )
     shape = default_box(n) if box is None else check_box(box, n)
     out_of_range = (stack < 0) | (stack > n)
     bad = out_of_range.any(axis=(1, 2))
     grids: list = [None] * batch
     for b in np.flatnonzero(bad).tolist():
         r, c = np.argwhere(out_of_range[b])[0]
-        grids[b] = (f"bad value {stack[b, r, c]} at row {r + 1}, column "
-                    f"{c + 1}: {grid_phrase(n)} uses 1-{n} (0 = empty)")
+        grids[b] = (
+            f"bad value {stack[b, r, c]} at row {r + 1}, column "
+            f"{c + 1}: {grid_phrase(n)} uses 1-{n} (0 = empty)"
+        )
     good = np.flatnonzero(~bad)
     return grids, {shape: (good, stack[good].astype(_cell_dtype(n)))}
 
@@ -646,8 +780,10 @@ def parse_batch(puzzles: list, box):
         lists = by_shape.setdefault(grid.box, ([], []))
         lists[0].append(np.array([b]))
         lists[1].append(grid.cells[None])
-    groups = {shape: (np.concatenate(ix), np.concatenate(cs))
-              for shape, (ix, cs) in by_shape.items()}
+    groups = {
+        shape: (np.concatenate(ix), np.concatenate(cs))
+        for shape, (ix, cs) in by_shape.items()
+    }
     return grids, groups
 
 
@@ -658,7 +794,7 @@ def _parse_lines_bulk(puzzles: list, box):
     if not puzzles or set(map(type, puzzles)) != {str}:
         return None
     length = len(puzzles[0])
-    n = int(round(length ** 0.5))
+    n = int(round(length**0.5))
     if n * n != length or n < 4 or n > len(ALPHABET):
         return None
     try:
@@ -669,8 +805,11 @@ def _parse_lines_bulk(puzzles: list, box):
     index = np.flatnonzero(lengths == length)
     if not len(index):
         return None
-    text = "".join(puzzles) if len(index) == len(puzzles) else "".join(
-        puzzles[i] for i in index.tolist())
+    text = (
+        "".join(puzzles)
+        if len(index) == len(puzzles)
+        else "".join(puzzles[i] for i in index.tolist())
+    )
     readable, cells = bare_cells(text, len(index), n)
     return shape, index[readable], cells[readable]
 
@@ -680,24 +819,35 @@ def _cell_dtype(n: int):
     return np.int8 if n < 128 else np.int16 if n < 32768 else np.int64
 
 
-def _collect(results, grids, index, cells, shape, arrays, template,
-             variant=None):
+def _collect(
+    results, grids, index, cells, shape, arrays, template, variant=None
+):
     """Turn one group's arrays into ``Result`` objects (their grids made
     on first use, from one shared ``_Solutions``)."""
     codes = arrays.status
     lazy = _Solutions(arrays.solutions, codes, shape, grids, template, index)
     statuses = list(map(STATUSES.__getitem__, codes.tolist()))
     with _gc_paused():
-        made = list(map(Result, statuses, itertools.repeat(None),
-                        itertools.repeat(None), arrays.counts.tolist(),
-                        itertools.repeat(lazy), range(len(index))))
+        made = list(
+            map(
+                Result,
+                statuses,
+                itertools.repeat(None),
+                itertools.repeat(None),
+                arrays.counts.tolist(),
+                itertools.repeat(lazy),
+                range(len(index)),
+            )
+        )
     for k in np.flatnonzero(codes == STATUSES.index(INVALID)).tolist():
         source = grids[index[k]]
-        grid = source if isinstance(source, Grid) else Grid.trusted(
-            cells[k].astype(np.int64), shape)
+        grid = (
+            source
+            if isinstance(source, Grid)
+            else Grid.trusted(cells[k].astype(np.int64), shape)
+        )
         made[k] = Result(INVALID, None, givens_conflict(grid, variant))
-    if len(index) == len(results) and (
-            index == np.arange(len(index))).all():
+    if len(index) == len(results) and (index == np.arange(len(index))).all():
         results[:] = made
     else:
         for k, b in enumerate(index.tolist()):
@@ -739,6 +889,7 @@ class _Solutions:
         source = self.grids[b]
         if isinstance(source, Grid):
             return source.with_cells(cells)
-        layout = None if self.template is None else Layout.line(
-            self.template[b])
+        layout = (
+            None if self.template is None else Layout.line(self.template[b])
+        )
         return Grid.trusted(cells, self.shape, layout)

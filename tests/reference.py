@@ -13,8 +13,10 @@ def exact_covers(options, nprimary, nitems, given=()):
     With ``given``, the solutions that contain those options (none when
     they overlap): the search starts with them already chosen.
     """
-    holders = {i: {k for k, opt in enumerate(options) if i in opt}
-               for i in range(nitems)}
+    holders = {
+        i: {k for k, opt in enumerate(options) if i in opt}
+        for i in range(nitems)
+    }
     solutions = []
 
     def search(active, chosen):
@@ -22,7 +24,9 @@ def exact_covers(options, nprimary, nitems, given=()):
         if not open_primary:
             solutions.append(tuple(sorted(chosen)))
             return
-        item = min(open_primary, key=lambda i: len(holders[i] & active_opts(active)))
+        item = min(
+            open_primary, key=lambda i: len(holders[i] & active_opts(active))
+        )
         for k in sorted(holders[item] & active_opts(active)):
             rest = active - set(options[k])
             chosen.append(k)
@@ -42,12 +46,14 @@ def is_exact_cover(problem, solution):
     """Do the options ``solution`` of an ``ExactCover`` cover every primary
     item once and every secondary item at most once?"""
     covered = [item for k in solution for item in problem.options[k]]
-    return (len(covered) == len(set(covered))
-            and set(problem.primary) <= set(covered))
+    return len(covered) == len(set(covered)) and set(problem.primary) <= set(
+        covered
+    )
 
 
-def generalized_covers(options, nprimary, nitems, colors=None, bounds=None,
-                       given=()):
+def generalized_covers(
+    options, nprimary, nitems, colors=None, bounds=None, given=()
+):
     """Every XCC/MCC solution, by brute force over sets of options.
 
     ``options[k]`` is a list of item numbers, ``colors[k]`` a dict {item:
@@ -61,29 +67,38 @@ def generalized_covers(options, nprimary, nitems, colors=None, bounds=None,
     colors = colors or [{} for _ in options]
     bounds = bounds or {}
     given = sorted(set(given))
-    free = [k for k, opt in enumerate(options) if k not in given
-            and any(i < nprimary for i in opt)]
+    free = [
+        k
+        for k, opt in enumerate(options)
+        if k not in given and any(i < nprimary for i in opt)
+    ]
     solutions = []
     for size in range(len(free) + 1):
         for extra in itertools.combinations(free, size):
             chosen = sorted(given + list(extra))
-            if _is_generalized_cover(chosen, options, nprimary, nitems,
-                                     colors, bounds):
+            if _is_generalized_cover(
+                chosen, options, nprimary, nitems, colors, bounds
+            ):
                 solutions.append(tuple(chosen))
     return sorted(solutions)
 
 
-def is_generalized_cover(chosen, options, nprimary, nitems, colors=None,
-                         bounds=None):
+def is_generalized_cover(
+    chosen, options, nprimary, nitems, colors=None, bounds=None
+):
     """Is the set of options ``chosen`` an XCC/MCC solution (see
     ``generalized_covers``)?  Options with no primary item count too."""
-    return _is_generalized_cover(sorted(chosen), options, nprimary, nitems,
-                                 colors or [{} for _ in options],
-                                 bounds or {})
+    return _is_generalized_cover(
+        sorted(chosen),
+        options,
+        nprimary,
+        nitems,
+        colors or [{} for _ in options],
+        bounds or {},
+    )
 
 
-def _is_generalized_cover(chosen, options, nprimary, nitems, colors,
-                          bounds):
+def _is_generalized_cover(chosen, options, nprimary, nitems, colors, bounds):
     uses = {i: [] for i in range(nitems)}
     for k in chosen:
         for i in options[k]:
@@ -96,6 +111,7 @@ def _is_generalized_cover(chosen, options, nprimary, nitems, colors,
         if len(uses[i]) > 1 and (None in uses[i] or len(set(uses[i])) > 1):
             return False
     return True
+
 
 def domino_tilings(rows, cols):
     """The number of domino tilings of a rows x cols board, by a transfer
@@ -126,17 +142,22 @@ def domino_tilings(rows, cols):
     return states.get(0, 0)
 
 
-def costed_covers(options, nprimary, nitems, costs, colors=None,
-                  bounds=None, given=()):
+def costed_covers(
+    options, nprimary, nitems, costs, colors=None, bounds=None, given=()
+):
     """Every XCC/MCC solution with its cost (the sum of its options'
     ``costs``), as ``(cost, solution)`` pairs sorted by cost: the brute
     force that ``best`` is checked against."""
-    return sorted((sum(costs[k] for k in solution), solution)
-                  for solution in generalized_covers(
-                      options, nprimary, nitems, colors, bounds, given))
+    return sorted(
+        (sum(costs[k] for k in solution), solution)
+        for solution in generalized_covers(
+            options, nprimary, nitems, colors, bounds, given
+        )
+    )
 
 
 # -- the engines' arrays, from their definitions ---------------------------
+
 
 def dlx1_arrays(nitems, nprimary, options):
     """DLX1's ``top, ulink, dlink, length`` (``dlx.kernels.links``) for

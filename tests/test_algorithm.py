@@ -20,14 +20,17 @@ from dlx.problems.polyomino import Polyomino
 
 
 def shape(problem):
-    return hide_work(len(problem.items), len(problem), len(problem.structure().members))
+    return hide_work(
+        len(problem.items), len(problem), len(problem.structure().members)
+    )
 
 
 def with_bound(problem):
     """``problem`` with a bound 1..2 on its first primary item."""
     first = problem.primary[0]
-    bounded = ExactCover(problem.primary, problem.secondary,
-                         bounds={first: (1, 2)})
+    bounded = ExactCover(
+        problem.primary, problem.secondary, bounds={first: (1, 2)}
+    )
     bounded.add_options(problem.options)
     return bounded
 
@@ -38,22 +41,31 @@ def test_hide_work_is_options_per_item_times_items_per_option_per_item():
     assert shape(queens.queens(12)) == pytest.approx(0.52, abs=0.01)
 
 
-@pytest.mark.parametrize("build, kind, expected", [
-    (lambda: Polyomino("6x10").distinct_problem(), EXACT, "cells"),
-    (lambda: langford(11), EXACT, "cells"),
-    (lambda: queens.queens(12), EXACT, "links"),
-    (lambda: debruijn.debruijn(3, 3), COLORS, "cells"),
-    (lambda: debruijn.debruijn(2, 4), COLORS, "links"),
-    (lambda: rooks.rooks(6, 2), MULTIPLICITIES, "links"),
-    (lambda: with_bound(langford(11)), MULTIPLICITIES, "links"),
-    (lambda: with_bound(Polyomino("6x10").distinct_problem()),
-     MULTIPLICITIES, "cells"),
-])
+@pytest.mark.parametrize(
+    "build, kind, expected",
+    [
+        (lambda: Polyomino("6x10").distinct_problem(), EXACT, "cells"),
+        (lambda: langford(11), EXACT, "cells"),
+        (lambda: queens.queens(12), EXACT, "links"),
+        (lambda: debruijn.debruijn(3, 3), COLORS, "cells"),
+        (lambda: debruijn.debruijn(2, 4), COLORS, "links"),
+        (lambda: rooks.rooks(6, 2), MULTIPLICITIES, "links"),
+        (lambda: with_bound(langford(11)), MULTIPLICITIES, "links"),
+        (
+            lambda: with_bound(Polyomino("6x10").distinct_problem()),
+            MULTIPLICITIES,
+            "cells",
+        ),
+    ],
+)
 def test_auto_follows_the_measured_rule_for_each_kind(build, kind, expected):
     problem = build()
     assert problem.kind == kind
-    threshold = {EXACT: CELLS_FROM, COLORS: COLORS_CELLS_FROM,
-                 MULTIPLICITIES: BOUNDS_CELLS_FROM}[kind]
+    threshold = {
+        EXACT: CELLS_FROM,
+        COLORS: COLORS_CELLS_FROM,
+        MULTIPLICITIES: BOUNDS_CELLS_FROM,
+    }[kind]
     assert (shape(problem) >= threshold) == (expected == "cells")
     assert family(problem, "auto") == expected
     # A batch runs on the bitset engine when it is plain exact cover of at
@@ -76,9 +88,15 @@ def test_the_thresholds_sit_between_the_measured_shapes():
     assert 1.4 < BOUNDS_CELLS_FROM <= 14
 
 
-@pytest.mark.parametrize("algorithm, error", [
-    ("fast", ValueError), ("", ValueError), (None, TypeError), (1, TypeError),
-])
+@pytest.mark.parametrize(
+    "algorithm, error",
+    [
+        ("fast", ValueError),
+        ("", ValueError),
+        (None, TypeError),
+        (1, TypeError),
+    ],
+)
 def test_a_bad_algorithm_is_refused(algorithm, error):
     with pytest.raises(error, match="links, cells, bits, auto"):
         family(queens.queens(4), algorithm)
@@ -99,9 +117,11 @@ def test_each_threshold_itself_takes_cells():
     bounded = ExactCover(["a"], bounds={"a": (1, 2)})
     for _ in range(4):  # 1 item, 4 options, 4 nodes: 4.0
         bounded.add_option(["a"])
-    for problem, threshold in ((exact, CELLS_FROM),
-                               (colored, COLORS_CELLS_FROM),
-                               (bounded, BOUNDS_CELLS_FROM)):
+    for problem, threshold in (
+        (exact, CELLS_FROM),
+        (colored, COLORS_CELLS_FROM),
+        (bounded, BOUNDS_CELLS_FROM),
+    ):
         assert shape(problem) == threshold
         assert family(problem, "auto") == "cells"
 

@@ -45,11 +45,17 @@ def costed(draw, min_options=0, max_options=9, max_cost=6):
     nprimary = nitems - nsecondary
     options, colors, costs = [], [], []
     for _ in range(draw(st.integers(min_options, max_options))):
-        items = sorted(draw(st.sets(st.integers(0, nitems - 1), min_size=1,
-                                    max_size=3)))
+        items = sorted(
+            draw(st.sets(st.integers(0, nitems - 1), min_size=1, max_size=3))
+        )
         options.append(items)
-        colors.append({i: draw(st.sampled_from("rg")) for i in items
-                       if i >= nprimary and draw(st.booleans())})
+        colors.append(
+            {
+                i: draw(st.sampled_from("rg"))
+                for i in items
+                if i >= nprimary and draw(st.booleans())
+            }
+        )
         costs.append(draw(st.integers(0, max_cost)))
     bounds = {}
     if draw(st.booleans()):
@@ -74,8 +80,11 @@ class split_always:
 
 # -- the cost engines' trees, cut into jobs ---------------------------------
 @pytest.mark.parametrize("jobs", [1, 4, 30])
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed(), st.data())
 def test_jobs_partition_the_solutions(jobs, case, data):
     # Each solution is below exactly one job (or is one of the split's
@@ -84,10 +93,14 @@ def test_jobs_partition_the_solutions(jobs, case, data):
     # bounds, the options tried before on a level must be excluded:
     # without, a set of options is met on several branches.)
     p, options, colors, costs, bounds = case
-    chosen = data.draw(st.lists(st.integers(0, len(options) - 1),
-                                max_size=1)) if options else []
-    reference = costed_covers(options, len(p.primary), len(p.items), costs,
-                              colors, bounds, chosen)
+    chosen = (
+        data.draw(st.lists(st.integers(0, len(options) - 1), max_size=1))
+        if options
+        else []
+    )
+    reference = costed_covers(
+        options, len(p.primary), len(p.items), costs, colors, bounds, chosen
+    )
     engine = engine_for(p, purpose="best")
     plan = split(p, jobs=jobs, given=chosen, probes=0, engine=engine)
     arrays = engine.arrays(p)
@@ -99,8 +112,10 @@ def test_jobs_partition_the_solutions(jobs, case, data):
         if not (run.clash or run.covered):
             while run.step(0, 1 << 60, False)[0] != 0:
                 pass
-        found += [(cost, tuple(sorted(options + chosen)))
-                  for cost, options in run.best()]
+        found += [
+            (cost, tuple(sorted(options + chosen)))
+            for cost, options in run.best()
+        ]
     assert sorted(found) == sorted(reference)
     assert len(plan.leaves) == plan.solutions
 
@@ -116,7 +131,13 @@ def test_a_job_path_is_given_options_for_dlx5_and_signed_with_bounds():
     paths = plan.leaves + [job.path for job in plan.jobs]
     assert any(m < 0 for path in paths for m in path)  # an exclusion
     assert [c for c, _ in q.best(10, jobs=1, split_jobs=8)] == [
-        4, 4, 5, 5, 6, 6]  # {a, b} {ab}, {a2, b} {ab, a}, {a, a2, b} {ab, a2}
+        4,
+        4,
+        5,
+        5,
+        6,
+        6,
+    ]  # {a, b} {ab}, {a2, b} {ab, a}, {a, a2, b} {ab, a2}
 
 
 # -- the merge ------------------------------------------------------------
@@ -136,21 +157,27 @@ def test_cheapest_keeps_the_k_cheapest_distinct_and_their_threshold():
 def valid(p, options, colors, bounds, found):
     for cost, solution in found:
         assert solution == sorted(solution)
-        assert is_generalized_cover(solution, options, len(p.primary),
-                                    len(p.items), colors, bounds)
+        assert is_generalized_cover(
+            solution, options, len(p.primary), len(p.items), colors, bounds
+        )
         assert cost == sum(p.costs[k] for k in solution)
     assert len({tuple(s) for _, s in found}) == len(found)
 
 
-WAYS = {"threads": dict(threads=2),
-        "jobs-here": dict(jobs=1, split_jobs=8),
-        "executor": dict(executor=None, split_jobs=8)}
+WAYS = {
+    "threads": dict(threads=2),
+    "jobs-here": dict(jobs=1, split_jobs=8),
+    "executor": dict(executor=None, split_jobs=8),
+}
 
 
 @pytest.mark.parametrize("way", list(WAYS))
 @pytest.mark.parametrize("k", [1, 2, 5])
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed(min_options=10, max_options=30, max_cost=30))
 def test_split_best_finds_one_searchs_costs(way, k, case):
     # Enough solutions that a wrong threshold (one off, say) prunes one
@@ -170,8 +197,11 @@ def test_split_best_finds_one_searchs_costs(way, k, case):
     assert p.stats.complete
 
 
-@settings(max_examples=15, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed(min_options=10, max_options=30, max_cost=30))
 def test_processes_find_one_searchs_costs(case):
     # A pool of our own also shares the threshold in shared memory.
@@ -189,6 +219,7 @@ def timetable():
     import random
 
     from dlx.problems.timetable import timetable as make
+
     r = random.Random(9)
     people = [f"s{i}" for i in range(40)]
     sitting = {f"x{i}": r.sample(people, r.randint(2, 4)) for i in range(10)}
@@ -214,10 +245,16 @@ def test_a_dask_cluster_finds_the_cheapest():
     distributed = pytest.importorskip("distributed")
     p = timetable()
     one = [c for c, _ in p.best(3)]
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                  processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         found = p.best(3, executor=client.get_executor(), split_jobs=64)
     assert [c for c, _ in found] == one
 
@@ -232,9 +269,11 @@ def check_unproven(p, stopped):
         assert len(solution) == 12
 
 
-@pytest.mark.parametrize("options", [dict(threads=2), dict(jobs=1),
-                                     dict(jobs=2)],
-                         ids=["threads", "jobs-here", "processes"])
+@pytest.mark.parametrize(
+    "options",
+    [dict(threads=2), dict(jobs=1), dict(jobs=2)],
+    ids=["threads", "jobs-here", "processes"],
+)
 def test_a_time_limit_hands_back_what_was_found(options):
     p = weighted_pentominoes()
     seconds = stop_after()
@@ -246,8 +285,9 @@ def test_a_time_limit_hands_back_what_was_found(options):
     assert "time limit" in str(stop.value)
 
 
-@pytest.mark.parametrize("options", [dict(threads=2), dict(jobs=2)],
-                         ids=["threads", "processes"])
+@pytest.mark.parametrize(
+    "options", [dict(threads=2), dict(jobs=2)], ids=["threads", "processes"]
+)
 def test_the_stop_event_hands_back_what_was_found(options):
     p = weighted_pentominoes()
     event = threading.Event()
@@ -284,9 +324,11 @@ class interrupt_after:
             pass
 
 
-@pytest.mark.parametrize("options", [dict(threads=2), dict(jobs=1),
-                                     dict(jobs=2)],
-                         ids=["threads", "jobs-here", "processes"])
+@pytest.mark.parametrize(
+    "options",
+    [dict(threads=2), dict(jobs=1), dict(jobs=2)],
+    ids=["threads", "jobs-here", "processes"],
+)
 def test_ctrl_c_hands_back_what_was_found(options):
     p = weighted_pentominoes()
     timer = interrupt_after(stop_after())
@@ -302,16 +344,25 @@ def test_ctrl_c_hands_back_what_was_found(options):
 
 
 # -- what goes together ----------------------------------------------------
-@pytest.mark.parametrize("options, sentence", [
-    (dict(checkpoint="x.ckpt"), "cannot be checkpointed"),
-    (dict(threads=2, max_nodes=10), "on threads cannot be combined with "
-                                    "max_nodes"),
-    (dict(jobs=2, max_nodes=10), "in jobs cannot be combined with "
-                                 "max_nodes"),
-    (dict(jobs=2, threads=2), "in jobs cannot be combined with threads"),
-    (dict(threads=2, progress=print), "on threads cannot be combined with "
-                                      "progress"),
-])
+@pytest.mark.parametrize(
+    "options, sentence",
+    [
+        (dict(checkpoint="x.ckpt"), "cannot be checkpointed"),
+        (
+            dict(threads=2, max_nodes=10),
+            "on threads cannot be combined with max_nodes",
+        ),
+        (
+            dict(jobs=2, max_nodes=10),
+            "in jobs cannot be combined with max_nodes",
+        ),
+        (dict(jobs=2, threads=2), "in jobs cannot be combined with threads"),
+        (
+            dict(threads=2, progress=print),
+            "on threads cannot be combined with progress",
+        ),
+    ],
+)
 def test_arguments_that_do_not_go_together(options, sentence):
     p = ExactCover("a")
     p.add_option("a", cost=1)
@@ -334,6 +385,7 @@ def test_progress_of_one_search_and_of_jobs():
 
 def test_the_dlx_command_splits_with_jobs(tmp_path, capsys):
     from dlx.formats import dumps
+
     p = timetable()
     path = tmp_path / "timetable.dlx"
     path.write_text(dumps(p, max_name_length=None))
@@ -342,8 +394,20 @@ def test_the_dlx_command_splits_with_jobs(tmp_path, capsys):
     assert main(["solve", str(path), "--best", "2", "--jobs", "2"]) == 0
     two = capsys.readouterr().out
     costs = [line for line in one.splitlines() if line.startswith("cost ")]
-    assert costs == [line for line in two.splitlines()
-                     if line.startswith("cost ")]
-    assert main(["solve", str(path), "--best", "2", "--checkpoint",
-                 str(tmp_path / "c")]) == 2
+    assert costs == [
+        line for line in two.splitlines() if line.startswith("cost ")
+    ]
+    assert (
+        main(
+            [
+                "solve",
+                str(path),
+                "--best",
+                "2",
+                "--checkpoint",
+                str(tmp_path / "c"),
+            ]
+        )
+        == 2
+    )
     assert "--best cannot go with --checkpoint" in capsys.readouterr().err

@@ -18,8 +18,9 @@ def costed(bounds=None):
     return p
 
 
-@pytest.mark.parametrize("bounds", [None, {"A": (1, 2)}],
-                         ids=["dlx5", "dlx3-costs"])
+@pytest.mark.parametrize(
+    "bounds", [None, {"A": (1, 2)}], ids=["dlx5", "dlx3-costs"]
+)
 def test_best_on_links_that_keep_no_links(monkeypatch, bounds):
     expected = costed(bounds).best(3)
     monkeypatch.setattr(L, "KEEP_NODES", 5)
@@ -28,8 +29,9 @@ def test_best_on_links_that_keep_no_links(monkeypatch, bounds):
     assert L.Links.from_csr(p.csr()).ulink is None  # the path under test
 
 
-@pytest.mark.parametrize("bounds", [None, {"A": (1, 2)}],
-                         ids=["exact", "bounds"])
+@pytest.mark.parametrize(
+    "bounds", [None, {"A": (1, 2)}], ids=["exact", "bounds"]
+)
 def test_count_on_links_that_keep_no_links(monkeypatch, bounds):
     expected = costed(bounds).count()
     monkeypatch.setattr(L, "KEEP_NODES", 5)

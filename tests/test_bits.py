@@ -31,15 +31,24 @@ class Flavor:
 
 
 FLAVORS = {
-    "bits": Flavor("bits", lambda p, subsets=False: B.BitsArrays.of(
-        p, subsets), B.BitsRun),
-    "lanes": Flavor("lanes", lambda p, subsets=True: L.LaneArrays.of(
-        p, subsets=subsets), L.LanesRun),
+    "bits": Flavor(
+        "bits", lambda p, subsets=False: B.BitsArrays.of(p, subsets), B.BitsRun
+    ),
+    "lanes": Flavor(
+        "lanes",
+        lambda p, subsets=True: L.LaneArrays.of(p, subsets=subsets),
+        L.LanesRun,
+    ),
 }
 # The tests that take `flavor` with hypothesis: the fixture is the same
 # for every example (it only forces the registry's choice).
-SETTINGS = dict(deadline=None, suppress_health_check=[
-    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+SETTINGS = dict(
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 
 
 @pytest.fixture(params=sorted(FLAVORS))
@@ -51,12 +60,20 @@ def flavor(request, monkeypatch):
     return FLAVORS[request.param]
 
 
-def solve_batch(problem, givens, starts, limit=2, max_nodes=None,
-                threads=1, **options):
+def solve_batch(
+    problem, givens, starts, limit=2, max_nodes=None, threads=1, **options
+):
     """``ExactCover.solve_batch`` on the bitset engine."""
-    return problem.solve_batch(givens, starts=starts, limit=limit,
-                               max_nodes=max_nodes, threads=threads,
-                               algorithm="bits", **options)
+    return problem.solve_batch(
+        givens,
+        starts=starts,
+        limit=limit,
+        max_nodes=max_nodes,
+        threads=threads,
+        algorithm="bits",
+        **options,
+    )
+
 
 DATA = Path(__file__).parent / "data"
 
@@ -100,13 +117,21 @@ def stream(flavor, arrays, given=(), want=1, stop_at=B.NO_LIMIT):
 
 # -- the worked example of the kernel's docstring ------------------------
 
+
 def test_toy_as_the_docstring_tells():
     p = toy()
     arrays = B.BitsArrays.of(p)
-    members = [{0, 2, 5}, {1, 3, 4, 5}, {0, 2, 4}, {1, 3, 5}, {1, 2, 4, 5},
-               {0, 1, 3, 4, 5}]
-    assert arrays.conflict[:, 0].tolist() == [sum(1 << k for k in m)
-                                              for m in members]
+    members = [
+        {0, 2, 5},
+        {1, 3, 4, 5},
+        {0, 2, 4},
+        {1, 3, 5},
+        {1, 2, 4, 5},
+        {0, 1, 3, 4, 5},
+    ]
+    assert arrays.conflict[:, 0].tolist() == [
+        sum(1 << k for k in m) for m in members
+    ]
     assert (arrays.init_count[:5] >> K.SHIFT).tolist() == [2, 2, 2, 3, 2]
     r = B.BitsRun(arrays, [])
     assert not r.clash and not r.covered
@@ -123,16 +148,18 @@ def test_toy_as_the_lanes_docstring_tells():
     # rank from bit 0), each with its guard bit 3
     lanes = [(int(arrays.init[0]) >> (4 * i)) & 15 for i in range(5)]
     assert lanes == [0b1011, 0b1011, 0b1011, 0b1111, 0b1011]
-    assert [arrays.lane_opt[4 * i + s] for i, s in
-            [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 2)]] == [
-        1, 3, 2, 4, 0, 2, 5]
+    assert [
+        arrays.lane_opt[4 * i + s]
+        for i, s in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (3, 2)]
+    ] == [1, 3, 2, 4, 0, 2, 5]
     # a and d are partners: they share options 1 and 3
     assert arrays.partner[:, 0].tolist() == [12, 0, 0, 0, 0]
     assert arrays.jshared[:, 0].tolist() == [0b11, 0, 0, 0b11, 0]
     for settings_, row, counters in (
-            ({}, [0, 4, 3], [1, 3, 1]),
-            ({"subsets": False}, [3, 0, 4], [2, 5, 1]),
-            ({"subsets": False, "candidates": 8}, [0, 4, 3], [2, 4, 1])):
+        ({}, [0, 4, 3], [1, 3, 1]),
+        ({"subsets": False}, [3, 0, 4], [2, 5, 1]),
+        ({"subsets": False, "candidates": 8}, [0, 4, 3], [2, 4, 1]),
+    ):
         r = L.LanesRun(L.LaneArrays.of(toy(), **settings_), [])
         assert not r.clash and not r.covered
         status, rows = r.step(5, B.NO_LIMIT, True)
@@ -148,20 +175,32 @@ def test_toy_batch(flavor):
     # solution; {c e f} and {a d} overlap nowhere...; {b c f}: none.
     assert found.counts.tolist() == [1, 0, 1, 1, 0]
     assert [sorted(r[r >= 0].tolist()) for r in found.solutions] == [
-        [0, 4], [], [0, 3, 4], [4], []]
+        [0, 4],
+        [],
+        [0, 3, 4],
+        [4],
+        [],
+    ]
     clash = solve_batch(p, [0, 2], [0, 2], limit=2)
     assert clash.counts.tolist() == [-1]
 
 
 # -- against the reference -------------------------------------------------
 
+
 @st.composite
 def small_problems(draw):
     nitems = draw(st.integers(1, 8))
     nsecondary = draw(st.integers(0, min(3, nitems - 1)))
-    options = draw(st.lists(
-        st.sets(st.integers(0, nitems - 1), min_size=1, max_size=nitems)
-        .map(sorted), min_size=0, max_size=16))
+    options = draw(
+        st.lists(
+            st.sets(
+                st.integers(0, nitems - 1), min_size=1, max_size=nitems
+            ).map(sorted),
+            min_size=0,
+            max_size=16,
+        )
+    )
     return nitems, nitems - nsecondary, options
 
 
@@ -170,8 +209,9 @@ def with_givens(draw):
     nitems, nprimary, options = draw(small_problems())
     given = []
     if options:
-        given = draw(st.lists(st.integers(0, len(options) - 1), max_size=3,
-                              unique=True))
+        given = draw(
+            st.lists(st.integers(0, len(options) - 1), max_size=3, unique=True)
+        )
     return nitems, nprimary, options, given
 
 
@@ -196,16 +236,21 @@ def test_same_solutions_as_the_reference(flavor, case, subsets, want):
 
 @settings(max_examples=300, **SETTINGS)
 @given(small_problems(), st.data())
-def test_batch_agrees_with_the_reference_and_one_by_one(flavor, case,
-                                                        data):
+def test_batch_agrees_with_the_reference_and_one_by_one(flavor, case, data):
     nitems, nprimary, options = case
     p, arrays = build(flavor, nitems, nprimary, options)
     # (Rising givens: solve_batch sorts each instance's givens, and the
     # order they are chosen in decides which forced move comes first.)
     instances = [[]] + [
-        sorted(data.draw(st.lists(st.integers(0, len(options) - 1),
-                                  max_size=3, unique=True)))
-        for _ in range(4 if options else 0)]
+        sorted(
+            data.draw(
+                st.lists(
+                    st.integers(0, len(options) - 1), max_size=3, unique=True
+                )
+            )
+        )
+        for _ in range(4 if options else 0)
+    ]
     limit = data.draw(st.integers(1, 4))
     flat = np.array([k for g in instances for k in g], np.int64)
     starts = np.cumsum([0] + [len(g) for g in instances])
@@ -246,8 +291,9 @@ def test_node_budgets(flavor, case, budget, limit):
     if overlap(options, given):
         return
     free = solve_batch(p, given, [0, len(given)], limit=limit)
-    bounded = solve_batch(p, given, [0, len(given)], limit=limit,
-                            max_nodes=budget)
+    bounded = solve_batch(
+        p, given, [0, len(given)], limit=limit, max_nodes=budget
+    )
     # The bound is checked before each branch point (a leaf is counted
     # without it, as DLX1 does).
     if bounded.counts[0] == -2:
@@ -278,12 +324,22 @@ def test_through_the_search_service(flavor, case):
     if r.clash or r.covered:
         return
     stats = Stats()
-    found = [tuple(s) for part in run(r, stats, limit=None, max_nodes=None,
-                                      time_limit=None, store=True,
-                                      given=sorted(given))
-             for s in part]
-    assert sorted(found) == exact_covers(options, nprimary, nitems,
-                                         given=given)
+    found = [
+        tuple(s)
+        for part in run(
+            r,
+            stats,
+            limit=None,
+            max_nodes=None,
+            time_limit=None,
+            store=True,
+            given=sorted(given),
+        )
+        for s in part
+    ]
+    assert sorted(found) == exact_covers(
+        options, nprimary, nitems, given=given
+    )
     assert stats.complete and stats.solutions == len(found)
 
 
@@ -297,7 +353,8 @@ def test_the_search_methods_with_algorithm_bits(flavor, case, limit):
     # (givens that overlap: no solution)
     assert p.count(given=given, algorithm="bits") == len(expected)
     assert p.count(given=given, limit=limit, algorithm="bits") == min(
-        limit, len(expected))
+        limit, len(expected)
+    )
     found = [tuple(s) for s in p.solutions(given=given, algorithm="bits")]
     assert sorted(found) == expected
     first = p.solve(given=given, algorithm="bits")
@@ -329,10 +386,10 @@ def test_stop_and_time_limit(flavor):
     with pytest.raises(BudgetExhausted):
         p.solve_batch([[]] * 4, limit=2**60, algorithm="bits", stop=stop)
     with pytest.raises(BudgetExhausted):
-        p.solve_batch([[]] * 4, limit=2**60, algorithm="bits",
-                      time_limit=0.05)
-    capped = p.solve_batch([[]] * 3, limit=2**60, max_nodes=50,
-                           algorithm="bits")
+        p.solve_batch([[]] * 4, limit=2**60, algorithm="bits", time_limit=0.05)
+    capped = p.solve_batch(
+        [[]] * 3, limit=2**60, max_nodes=50, algorithm="bits"
+    )
     assert capped.counts.tolist() == [-2] * 3
 
 
@@ -340,11 +397,21 @@ def test_lanes_stop_flag():
     arrays = L.LaneArrays.of(toy())
     first = np.full((3, arrays.width), -1, np.int32)
     counts = np.zeros(3, np.int64)
-    LK.solve_batch(*arrays.search_arrays(), *arrays.start_arrays()[1:5],
-                   arrays.init, arrays.depth, np.zeros(0, np.int32),
-                   np.zeros(4, np.int64), 2, B.NO_LIMIT, first,
-                   np.zeros(3, np.int32), counts, np.zeros((3, 3), np.int64),
-                   np.ones(1, np.uint8))
+    LK.solve_batch(
+        *arrays.search_arrays(),
+        *arrays.start_arrays()[1:5],
+        arrays.init,
+        arrays.depth,
+        np.zeros(0, np.int32),
+        np.zeros(4, np.int64),
+        2,
+        B.NO_LIMIT,
+        first,
+        np.zeros(3, np.int32),
+        counts,
+        np.zeros((3, 3), np.int64),
+        np.ones(1, np.uint8),
+    )
     assert counts.tolist() == [LK.STOPPED] * 3
 
 
@@ -353,55 +420,88 @@ def test_stop_flag():
     arrays = B.BitsArrays.of(p)
     first = np.full((3, arrays.width), -1, np.int32)
     counts = np.zeros(3, np.int64)
-    K.solve_batch(*arrays.search_arrays(), arrays.init_live,
-                  arrays.init_count, arrays.init_forced, arrays.depth,
-                  np.zeros(0, np.int32),
-                  np.zeros(4, np.int64), 2, B.NO_LIMIT, first,
-                  np.zeros(3, np.int32), counts, np.zeros((3, 3), np.int64),
-                  np.ones(1, np.uint8))
+    K.solve_batch(
+        *arrays.search_arrays(),
+        arrays.init_live,
+        arrays.init_count,
+        arrays.init_forced,
+        arrays.depth,
+        np.zeros(0, np.int32),
+        np.zeros(4, np.int64),
+        2,
+        B.NO_LIMIT,
+        first,
+        np.zeros(3, np.int32),
+        counts,
+        np.zeros((3, 3), np.int64),
+        np.ones(1, np.uint8),
+    )
     assert counts.tolist() == [K.STOPPED] * 3
 
 
 # -- what the engine refuses -----------------------------------------------
 
+
 def test_refuses_colors_bounds_and_size(flavor):
     colored = ExactCover("a", secondary="x")
     colored.add_option(["a", "x"], colors={"x": "red"})
-    with pytest.raises(Unsupported, match="with algorithm='bits' is not "
-                       "available for a problem with colors"):
+    with pytest.raises(
+        Unsupported,
+        match="with algorithm='bits' is not "
+        "available for a problem with colors",
+    ):
         colored.count(algorithm="bits")
     bounded = ExactCover("ab", bounds={"a": (1, 2)})
     bounded.add_options(["a", "ab"])
-    with pytest.raises(Unsupported, match="with algorithm='bits' is not "
-                       "available for a problem with bounds"):
+    with pytest.raises(
+        Unsupported,
+        match="with algorithm='bits' is not "
+        "available for a problem with bounds",
+    ):
         bounded.solve_batch([[0]], algorithm="bits")
     big = ExactCover(range(B.MAX_OPTIONS + 1))
     big.add_options([[k] for k in range(B.MAX_OPTIONS + 1)])
     with pytest.raises(Unsupported, match="at most"):
         solve_batch(big, [], [0, 0])
-    with pytest.raises(Unsupported, match="not available for a problem with "
-                       "plain exact cover searched by bitset Algorithm X"):
+    with pytest.raises(
+        Unsupported,
+        match="not available for a problem with "
+        "plain exact cover searched by bitset Algorithm X",
+    ):
         ExactCover("a").count(threads=2, algorithm="bits")
-    with pytest.raises(Unsupported, match="not available for a problem with "
-                       "plain exact cover searched by bitset Algorithm X"):
+    with pytest.raises(
+        Unsupported,
+        match="not available for a problem with "
+        "plain exact cover searched by bitset Algorithm X",
+    ):
         ExactCover("a").count(jobs=1, split_jobs=2, algorithm="bits")
-    with pytest.raises(Unsupported, match="Knuth's estimate is not "
-                       "available for a problem with plain exact cover "
-                       "searched by bitset Algorithm X"):
+    with pytest.raises(
+        Unsupported,
+        match="Knuth's estimate is not "
+        "available for a problem with plain exact cover "
+        "searched by bitset Algorithm X",
+    ):
         ExactCover("a").estimate(algorithm="bits")
 
 
 def test_the_lane_engine_takes_what_fits_and_leaves_the_rest_to_bits():
     from sudoku.solver import problem_for
+
     assert L.fits(problem_for((3, 3)))
     assert not L.fits(problem_for((4, 4)))  # masks of 11 MB
-    assert registry.engine_for(problem_for((3, 3)), "auto",
-                               "batch").name == "lanes"
-    assert registry.engine_for(problem_for((4, 4)), "auto",
-                               "batch").name == "bits"
+    assert (
+        registry.engine_for(problem_for((3, 3)), "auto", "batch").name
+        == "lanes"
+    )
+    assert (
+        registry.engine_for(problem_for((4, 4)), "auto", "batch").name
+        == "bits"
+    )
     # an item of MAX_DEGREE options fits, one more does not
-    for degree, engine in ((L.MAX_DEGREE, "lanes"),
-                           (L.MAX_DEGREE + 1, "bits")):
+    for degree, engine in (
+        (L.MAX_DEGREE, "lanes"),
+        (L.MAX_DEGREE + 1, "bits"),
+    ):
         p = ExactCover(["a", "b"])
         p.add_options([["a"]] * degree + [["b"]])
         assert L.fits(p) == (engine == "lanes")
@@ -423,37 +523,57 @@ def test_the_lane_engine_takes_what_fits_and_leaves_the_rest_to_bits():
 
 # -- Sudoku ------------------------------------------------------------------
 
+
 def sudoku_lines(name):
-    return [line.split()[0] for line in (DATA / name).read_text()
-            .splitlines() if line and not line.startswith("#")]
+    return [
+        line.split()[0]
+        for line in (DATA / name).read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
 
 
 def solve_stack(lines, limit=2):
     import sudoku
     from sudoku.solver import given_options, problem_for
+
     grids = [sudoku.parse(line) for line in lines]
     cells = np.stack([g.cells for g in grids])
     options, starts = given_options(cells)
     problem = problem_for(grids[0].box)
-    return grids, problem, options, starts, solve_batch(
-        problem, options, starts, limit=limit)
+    return (
+        grids,
+        problem,
+        options,
+        starts,
+        solve_batch(problem, options, starts, limit=limit),
+    )
 
 
-@pytest.mark.parametrize("name", ["sudoku_top95.txt", "sudoku_17clue_50.txt",
-                                  "sudoku_named.txt",
-                                  "sudoku_hexadoku16.txt"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sudoku_top95.txt",
+        "sudoku_17clue_50.txt",
+        "sudoku_named.txt",
+        "sudoku_hexadoku16.txt",
+    ],
+)
 def test_sudoku_files(flavor, name):
     import sudoku
     from sudoku.solver import decode
+
     lines = sudoku_lines(name)
     grids, problem, options, starts, found = solve_stack(lines)
-    links = problem.solve_batch(options, starts=starts, limit=2,
-                                algorithm="links")
+    links = problem.solve_batch(
+        options, starts=starts, limit=2, algorithm="links"
+    )
     assert found.counts.tolist() == links.counts.tolist()
     assert (found.counts == 1).all()
     for grid, row, b in zip(grids, found.solutions, range(len(grids))):
-        picked = options[starts[b]:starts[b + 1]].tolist() + \
-            row[row >= 0].tolist()
+        picked = (
+            options[starts[b] : starts[b + 1]].tolist()
+            + row[row >= 0].tolist()
+        )
         solution = grid.with_cells(decode(picked, grid.n))
         assert sudoku.is_valid_solution(solution, grid)
 
@@ -467,17 +587,20 @@ def test_sudoku_special_statuses(flavor):
     assert {c for _, c in known} == {2, 0, -1}
     import sudoku
     from sudoku.solver import given_options, problem_for
+
     cells = np.stack([sudoku.parse(p).cells for p, _ in known])
     options, starts = given_options(cells)
     found = solve_batch(problem_for((3, 3)), options, starts, limit=2)
-    links = problem_for((3, 3)).solve_batch(options, starts=starts, limit=2,
-                                            algorithm="links")
+    links = problem_for((3, 3)).solve_batch(
+        options, starts=starts, limit=2, algorithm="links"
+    )
     assert found.counts.tolist() == links.counts.tolist()
     assert found.counts.tolist() == [c for _, c in known]
 
 
 def test_25x25_is_refused_and_16x16_taken():
     from sudoku.solver import problem_for
+
     assert len(problem_for((4, 4))) <= B.MAX_OPTIONS
     ENGINE.build(problem_for((4, 4)))
     with pytest.raises(Unsupported, match="at most"):
@@ -486,23 +609,32 @@ def test_25x25_is_refused_and_16x16_taken():
 
 def test_the_docs_page_runs():
     import doctest
+
     page = Path(__file__).resolve().parent.parent / "docs" / "bits.md"
-    result = doctest.testfile(str(page), module_relative=False,
-                              optionflags=doctest.ELLIPSIS)
+    result = doctest.testfile(
+        str(page), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
     assert result.failed == 0 and result.attempted >= 10
 
 
 # -- problems of many words ------------------------------------------------
+
 
 def two_sudokus():
     """Two 9x9 Sudoku grids side by side, one problem (648 items, 1,458
     options): 108 words of lanes, so the scans run in two chunks of 64
     and the subset rule's partners span many words."""
     from sudoku.solver import problem_for
+
     one = problem_for((3, 3))
     p = ExactCover([f"{side}{i}" for side in "LR" for i in one.primary])
-    p.add_options([[f"{side}{i}" for i in option] for side in "LR"
-                   for option in one.options])
+    p.add_options(
+        [
+            [f"{side}{i}" for i in option]
+            for side in "LR"
+            for option in one.options
+        ]
+    )
     return p, len(one.options)
 
 
@@ -510,6 +642,7 @@ def two_sudokus():
 def test_two_sudokus_at_once_as_dancing_links(flavor, limit):
     import sudoku
     from sudoku.solver import given_options
+
     p, half = two_sudokus()
     assert registry.engine_for(p, "bits", "batch").name == flavor.name
     if flavor.name == "lanes":
@@ -524,8 +657,9 @@ def test_two_sudokus_at_once_as_dancing_links(flavor, limit):
     for _ in range(16):
         left, right = rng.integers(len(lines), size=2)
         instances.append(
-            options[starts[left]:starts[left + 1]].tolist()
-            + (half + options[starts[right]:starts[right + 1]]).tolist())
+            options[starts[left] : starts[left + 1]].tolist()
+            + (half + options[starts[right] : starts[right + 1]]).tolist()
+        )
     instances.append([])  # no givens at all: many solutions
     found = p.solve_batch(instances, limit=limit, algorithm="bits")
     links = p.solve_batch(instances, limit=limit, algorithm="links")
@@ -541,6 +675,7 @@ def test_two_sudokus_at_once_as_dancing_links(flavor, limit):
 @pytest.mark.parametrize("n, count", [(1, 1), (4, 2), (6, 4), (8, 92)])
 def test_queens_counts(flavor, n, count):
     from dlx.problems.queens import queens
+
     p = queens(n)
     assert registry.engine_for(p, "bits").name == flavor.name
     assert p.count(algorithm="bits") == count
@@ -558,8 +693,11 @@ def tilings(draw):
     for start in range(n):
         for length in (1, 2, 3):
             if start + length <= n and draw(st.integers(0, 5)) > 0:
-                extra = draw(st.sampled_from([[]] + [[n + k] for k in
-                                                     range(nsecondary)]))
+                extra = draw(
+                    st.sampled_from(
+                        [[]] + [[n + k] for k in range(nsecondary)]
+                    )
+                )
                 options.append(list(range(start, start + length)) + extra)
     return n + nsecondary, n, options
 
@@ -577,9 +715,15 @@ def test_wide_problems_count_as_dancing_links(flavor, case, data):
     p = row_of_cells(nprimary, options)
     assert registry.engine_for(p, "bits", "batch").name == flavor.name
     instances = [[]] + [
-        sorted(data.draw(st.lists(st.integers(0, len(options) - 1),
-                                  max_size=6, unique=True)))
-        for _ in range(5 if options else 0)]
+        sorted(
+            data.draw(
+                st.lists(
+                    st.integers(0, len(options) - 1), max_size=6, unique=True
+                )
+            )
+        )
+        for _ in range(5 if options else 0)
+    ]
     for limit in (1, 7):
         found = p.solve_batch(instances, limit=limit, algorithm="bits")
         links = p.solve_batch(instances, limit=limit, algorithm="links")
@@ -587,16 +731,21 @@ def test_wide_problems_count_as_dancing_links(flavor, case, data):
         for b, givens in enumerate(instances):
             if found.counts[b] > 0:
                 row = found.solutions[b]
-                assert is_exact_cover(p, sorted(givens + row[row >= 0]
-                                                .tolist()))
+                assert is_exact_cover(
+                    p, sorted(givens + row[row >= 0].tolist())
+                )
 
 
 def test_lanes_that_fill_their_words_exactly():
     # 72 cells, each in 6 pieces at most: lanes of 7 bits, 9 to a word,
     # 8 words with no padding; every piece of 1 to 3 cells.
     n = 72
-    options = [list(range(s, s + k)) for s in range(n) for k in (1, 2, 3)
-               if s + k <= n]
+    options = [
+        list(range(s, s + k))
+        for s in range(n)
+        for k in (1, 2, 3)
+        if s + k <= n
+    ]
     p = row_of_cells(n, options)
     arrays = L.LaneArrays.of(p)
     assert len(arrays.init) == 8 and arrays.init[-1] != 0
@@ -612,8 +761,9 @@ def test_lanes_that_fill_their_words_exactly():
 def test_a_run_meets_the_solutions_in_the_services_order(flavor):
     # Found by hypothesis: the count-based engine's subset rule (off in
     # the services) changes which solution comes first here.
-    p, arrays = build(flavor, 5, 5, [[0], [2], [3], [0, 1], [0, 2, 4],
-                                     [1, 3, 4], [0, 1, 4]])
+    p, arrays = build(
+        flavor, 5, 5, [[0], [2], [3], [0, 1], [0, 2, 4], [1, 3, 4], [0, 1, 4]]
+    )
     batch = solve_batch(p, [], [0, 0], limit=1)
     row = batch.solutions[0]
     first = tuple(sorted(row[row >= 0].tolist()))

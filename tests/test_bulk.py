@@ -29,13 +29,23 @@ def problems(draw, empty_options=False, max_options=9):
     nsecondary = draw(st.integers(0, 3))
     n = nprimary + nsecondary
     if n == 0:
-        options = [[] for _ in range(draw(st.integers(0, 2)))] \
-            if empty_options else []
+        options = (
+            [[] for _ in range(draw(st.integers(0, 2)))]
+            if empty_options
+            else []
+        )
         return nprimary, nsecondary, options
-    options = draw(st.lists(
-        st.lists(st.integers(0, n - 1), unique=True,
-                 min_size=0 if empty_options else 1, max_size=n),
-        max_size=max_options))
+    options = draw(
+        st.lists(
+            st.lists(
+                st.integers(0, n - 1),
+                unique=True,
+                min_size=0 if empty_options else 1,
+                max_size=n,
+            ),
+            max_size=max_options,
+        )
+    )
     return nprimary, nsecondary, options
 
 
@@ -60,8 +70,7 @@ def dense(nprimary, nsecondary, options):
 
 def same_problem(p, q):
     s, t = p.structure(), q.structure()
-    assert (s.nitems, s.nprimary, s.bounds) == (t.nitems, t.nprimary,
-                                                t.bounds)
+    assert (s.nitems, s.nprimary, s.bounds) == (t.nitems, t.nprimary, t.bounds)
     assert s.members.dtype == t.members.dtype == np.int64
     assert s.sizes.dtype == t.sizes.dtype == np.int64
     assert np.array_equal(s.members, t.members)
@@ -80,6 +89,7 @@ def same_problem(p, q):
 
 # -- every way in builds the same problem --------------------------------
 
+
 @settings(max_examples=150, deadline=None)
 @given(problems())
 def test_from_arrays_and_add_options_build_the_same_problem(problem):
@@ -89,8 +99,10 @@ def test_from_arrays_and_add_options_build_the_same_problem(problem):
     same_problem(p, q)
     expected = exact_covers(options, nprimary, nprimary + nsecondary)
     for algorithm in ("links", "cells"):
-        assert sorted(tuple(s) for s in q.solutions(
-            algorithm=algorithm)) == expected
+        assert (
+            sorted(tuple(s) for s in q.solutions(algorithm=algorithm))
+            == expected
+        )
         assert q.count(algorithm=algorithm) == len(expected)
 
 
@@ -108,8 +120,11 @@ def matrix_of(kind, a):
         return a
     if kind == "list":  # (no rows: [] is not 2-dimensional)
         return a.tolist() if len(a) else a
-    return {"csr": scipy.csr_matrix, "csc": scipy.csc_matrix,
-            "coo": scipy.coo_matrix}[kind](a)
+    return {
+        "csr": scipy.csr_matrix,
+        "csc": scipy.csc_matrix,
+        "coo": scipy.coo_matrix,
+    }[kind](a)
 
 
 @pytest.mark.parametrize("kind", MATRICES)
@@ -123,7 +138,8 @@ def test_from_matrix_builds_the_problem_of_its_rows(kind, problem):
     same_problem(listed(nprimary, nsecondary, options), p)
     assert np.array_equal(p.to_matrix(), a)
     assert sorted(tuple(s) for s in p.solutions()) == exact_covers(
-        options, nprimary, nprimary + nsecondary)
+        options, nprimary, nprimary + nsecondary
+    )
 
 
 @pytest.mark.skipif(scipy is None, reason="scipy is not installed")
@@ -136,8 +152,9 @@ def test_a_sparse_matrix_is_read_as_scipy_holds_it_and_left_as_it_was():
     twice = scipy.coo_matrix(([1, 1], ([0, 0], [1, 1])), (1, 2))
     with pytest.raises(ValueError, match=r"entry \[0, 1\] is 2"):
         ExactCover.from_matrix(twice)
-    m = scipy.csr_matrix((np.array([1, 1, 0], np.int8), [2, 0, 1],
-                          [0, 3]), (1, 3))
+    m = scipy.csr_matrix(
+        (np.array([1, 1, 0], np.int8), [2, 0, 1], [0, 3]), (1, 3)
+    )
     before = (m.indices.copy(), m.data.copy())
     assert ExactCover.from_matrix(m).options == ((0, 2),)
     assert np.array_equal(m.indices, before[0])
@@ -152,31 +169,48 @@ def test_a_sparse_matrix_is_read_as_scipy_holds_it_and_left_as_it_was():
 @given(problems(), st.data())
 def test_colors_from_arrays_are_those_of_add_option(problem, data):
     nprimary, nsecondary, options = problem
-    colors = [[data.draw(st.integers(0, 3)) if k >= nprimary else 0
-               for k in option] for option in options]
+    colors = [
+        [data.draw(st.integers(0, 3)) if k >= nprimary else 0 for k in option]
+        for option in options
+    ]
     p = ExactCover(range(nprimary), range(nprimary, nprimary + nsecondary))
     for option, painted in zip(options, colors):
-        p.add_option(option, {k: c for k, c in zip(option, painted) if c}
-                     or None)
+        p.add_option(
+            option, {k: c for k, c in zip(option, painted) if c} or None
+        )
     flat = np.array([c for painted in colors for c in painted], np.int64)
-    q = ExactCover.from_arrays(*csr(options), nprimary, nsecondary,
-                               colors=flat)
+    q = ExactCover.from_arrays(
+        *csr(options), nprimary, nsecondary, colors=flat
+    )
     same_problem(p, q)
     for k in range(len(options)):
         assert p.option_colors(k) == q.option_colors(k)
         assert p.option_line(k) == q.option_line(k)
     expected = generalized_covers(
-        options, nprimary, nprimary + nsecondary,
-        colors=[{k: c for k, c in zip(o, painted) if c}
-                for o, painted in zip(options, colors)])
+        options,
+        nprimary,
+        nprimary + nsecondary,
+        colors=[
+            {k: c for k, c in zip(o, painted) if c}
+            for o, painted in zip(options, colors)
+        ],
+    )
     for algorithm in ("links", "cells"):
-        assert sorted(tuple(s) for s in q.solutions(
-            algorithm=algorithm)) == expected
+        assert (
+            sorted(tuple(s) for s in q.solutions(algorithm=algorithm))
+            == expected
+        )
 
 
 def test_names_bounds_and_more_arrays():
-    p = ExactCover.from_arrays([0, 2, 3, 4], [0, 2, 1, 1], 2, 1,
-                               names=["a", "b", "x"], bounds={"b": 2})
+    p = ExactCover.from_arrays(
+        [0, 2, 3, 4],
+        [0, 2, 1, 1],
+        2,
+        1,
+        names=["a", "b", "x"],
+        bounds={"b": 2},
+    )
     assert p.items == ("a", "b", "x") and p.bounds == {"b": (2, 2)}
     assert p.options == (("a", "x"), ("b",), ("b",))
     assert list(p.solutions()) == [[0, 1, 2]]
@@ -201,22 +235,33 @@ def test_an_option_without_a_primary_item_is_kept_and_can_be_given():
 
 # -- bad arrays: one ValueError naming the first offending option ----------
 
-@pytest.mark.parametrize("indptr, indices, message", [
-    ([], [], "indptr is empty"),
-    ([1, 2], [0, 1], "indptr must start at 0, got 1"),
-    ([0, 2, 1, 3], [0, 1, 2], r"option 1: indptr\[2\] = 1 is less than "
-                              r"indptr\[1\] = 2"),
-    ([0, 2], [0, 1, 2], "indptr ends at 2 but indices has 3 entries"),
-    ([0, 1, 2, 3], [0, 4, 9], "option 1: item 4 is out of range "
-                              r"\(the items are numbered 0 to 3\)"),
-    ([0, 1, 2], [0, -1], "option 1: item -1 is out of range"),
-    ([0, 2, 4, 6], [0, 1, 2, 2, 3, 3], "option 1: item 2 appears twice"),
-    ([0, 2, 5], [3, 1, 1, 0, 1], "option 1: item 1 appears twice"),
-    ([[0, 1]], [0], "indptr must be 1-dimensional"),
-    ([0, 1], [[0]], "indices must be 1-dimensional"),
-])
-def test_bad_arrays_name_the_first_offending_option(indptr, indices,
-                                                    message):
+
+@pytest.mark.parametrize(
+    "indptr, indices, message",
+    [
+        ([], [], "indptr is empty"),
+        ([1, 2], [0, 1], "indptr must start at 0, got 1"),
+        (
+            [0, 2, 1, 3],
+            [0, 1, 2],
+            r"option 1: indptr\[2\] = 1 is less than "
+            r"indptr\[1\] = 2",
+        ),
+        ([0, 2], [0, 1, 2], "indptr ends at 2 but indices has 3 entries"),
+        (
+            [0, 1, 2, 3],
+            [0, 4, 9],
+            "option 1: item 4 is out of range "
+            r"\(the items are numbered 0 to 3\)",
+        ),
+        ([0, 1, 2], [0, -1], "option 1: item -1 is out of range"),
+        ([0, 2, 4, 6], [0, 1, 2, 2, 3, 3], "option 1: item 2 appears twice"),
+        ([0, 2, 5], [3, 1, 1, 0, 1], "option 1: item 1 appears twice"),
+        ([[0, 1]], [0], "indptr must be 1-dimensional"),
+        ([0, 1], [[0]], "indices must be 1-dimensional"),
+    ],
+)
+def test_bad_arrays_name_the_first_offending_option(indptr, indices, message):
     with pytest.raises(ValueError, match=message):
         ExactCover.from_arrays(indptr, indices, 3, 1)
     p = ExactCover(range(3), [3])
@@ -226,29 +271,49 @@ def test_bad_arrays_name_the_first_offending_option(indptr, indices,
     assert p.options == ((0,),) and p.count() == 0  # all or nothing
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    (dict(indptr=[0.0, 1.0]), TypeError, "indptr must be an array of "
-                                         "integers, got float64"),
-    (dict(indices=["a"]), TypeError, "indices must be an array of "
-                                     "integers"),
-    (dict(n_primary=-1), ValueError, "n_primary must be >= 0"),
-    (dict(n_secondary=1.5), TypeError, "n_secondary must be an integer"),
-    (dict(names=["a"]), ValueError, "names has 1 entries for 2 \\+ 1"),
-    (dict(names=["a", "a", "b"]), ValueError, "item 'a' is named twice"),
-    (dict(names=[[], "a", "b"]), ValueError, "not hashable"),
-    (dict(colors=[0]), ValueError, "colors has 1 entries but indices has "
-                                   "2"),
-    (dict(colors=[0.0, 1.0]), TypeError, "colors must be an array of "
-                                         "integers"),
-    (dict(colors=[1, 0]), ValueError, "option 0: color 1 for primary item "
-                                      "0; only secondary items take"),
-    (dict(colors=[0, -2]), ValueError, "option 1: color -2 for item 2 is "
-                                       "negative"),
-    (dict(bounds={"z": 2}), ValueError, "bounds for 'z': no such item"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (
+            dict(indptr=[0.0, 1.0]),
+            TypeError,
+            "indptr must be an array of integers, got float64",
+        ),
+        (
+            dict(indices=["a"]),
+            TypeError,
+            "indices must be an array of integers",
+        ),
+        (dict(n_primary=-1), ValueError, "n_primary must be >= 0"),
+        (dict(n_secondary=1.5), TypeError, "n_secondary must be an integer"),
+        (dict(names=["a"]), ValueError, "names has 1 entries for 2 \\+ 1"),
+        (dict(names=["a", "a", "b"]), ValueError, "item 'a' is named twice"),
+        (dict(names=[[], "a", "b"]), ValueError, "not hashable"),
+        (
+            dict(colors=[0]),
+            ValueError,
+            "colors has 1 entries but indices has 2",
+        ),
+        (
+            dict(colors=[0.0, 1.0]),
+            TypeError,
+            "colors must be an array of integers",
+        ),
+        (
+            dict(colors=[1, 0]),
+            ValueError,
+            "option 0: color 1 for primary item 0; only secondary items take",
+        ),
+        (
+            dict(colors=[0, -2]),
+            ValueError,
+            "option 1: color -2 for item 2 is negative",
+        ),
+        (dict(bounds={"z": 2}), ValueError, "bounds for 'z': no such item"),
+    ],
+)
 def test_bad_arguments_of_from_arrays(kwargs, error, message):
-    args = dict(indptr=[0, 1, 2], indices=[0, 2], n_primary=2,
-                n_secondary=1)
+    args = dict(indptr=[0, 1, 2], indices=[0, 2], n_primary=2, n_secondary=1)
     args.update(kwargs)
     with pytest.raises(error, match=message):
         ExactCover.from_arrays(**args)
@@ -268,9 +333,17 @@ def test_the_first_offending_option_is_named_whatever_comes_after():
 
 # -- the model's arrays ----------------------------------------------------
 
-@pytest.mark.parametrize("nitems, dtype", [
-    (0, np.uint8), (256, np.uint8), (257, np.uint16), (65536, np.uint16),
-    (65537, np.int32)])
+
+@pytest.mark.parametrize(
+    "nitems, dtype",
+    [
+        (0, np.uint8),
+        (256, np.uint8),
+        (257, np.uint16),
+        (65536, np.uint16),
+        (65537, np.int32),
+    ],
+)
 def test_item_numbers_take_the_smallest_type(nitems, dtype):
     assert compact.item_dtype(nitems) == dtype
     p = ExactCover(range(nitems))
@@ -307,11 +380,19 @@ def test_indptr_widens_past_int32(monkeypatch):
 def test_options_view_behaves_as_the_tuple_it_replaces(monkeypatch):
     monkeypatch.setattr(compact, "VIEW_CHUNK", 3)
     p = ExactCover("abcd")
-    p.add_options([["a"], ["b", "c"], ["d"], ["a", "b"], ["c", "d"],
-                   ["b"], ["c"]])
+    p.add_options(
+        [["a"], ["b", "c"], ["d"], ["a", "b"], ["c", "d"], ["b"], ["c"]]
+    )
     v = p.options
-    expected = (("a",), ("b", "c"), ("d",), ("a", "b"), ("c", "d"), ("b",),
-                ("c",))
+    expected = (
+        ("a",),
+        ("b", "c"),
+        ("d",),
+        ("a", "b"),
+        ("c", "d"),
+        ("b",),
+        ("c",),
+    )
     assert v == expected and expected == v and v != expected[:-1]
     assert tuple(v) == expected and list(v) == list(expected)
     assert v[1:6:2] == (("b", "c"), ("a", "b"), ("b",))
@@ -330,6 +411,7 @@ def test_options_view_behaves_as_the_tuple_it_replaces(monkeypatch):
 
 
 # -- the engines' arrays are those of their definitions ------------------
+
 
 @settings(max_examples=150, deadline=None)
 @given(problems(empty_options=True))
@@ -350,7 +432,7 @@ def test_dancing_links_arrays_are_those_of_the_definition(problem):
     nodes = np.arange(len(top))
     owner = np.full(len(top), -1)
     for j, start in enumerate(links.option_start):
-        owner[start:start + len(options[j])] = j
+        owner[start : start + len(options[j])] = j
     assert links.option_of[nodes].tolist() == owner.tolist()
     assert [links.option_of[int(q)] for q in nodes] == owner.tolist()
 
@@ -379,14 +461,26 @@ def test_big_links_build_each_runs_arrays_as_a_copy_would(problem):
 
 def test_a_big_problem_searches_alike_without_spare_links(monkeypatch):
     from dlx.problems.queens import queens
+
     p = queens(8)
-    counts = [p.count(algorithm="links"), p.stats.nodes, p.stats.updates,
-              p.count(threads=2), p.solve(), p.estimate(probes=50).nodes]
+    counts = [
+        p.count(algorithm="links"),
+        p.stats.nodes,
+        p.stats.updates,
+        p.count(threads=2),
+        p.solve(),
+        p.estimate(probes=50).nodes,
+    ]
     monkeypatch.setattr(L, "KEEP_NODES", 0)
     q = queens(8)
-    assert [q.count(algorithm="links"), q.stats.nodes, q.stats.updates,
-            q.count(threads=2), q.solve(),
-            q.estimate(probes=50).nodes] == counts
+    assert [
+        q.count(algorithm="links"),
+        q.stats.nodes,
+        q.stats.updates,
+        q.count(threads=2),
+        q.solve(),
+        q.estimate(probes=50).nodes,
+    ] == counts
 
 
 @settings(max_examples=150, deadline=None)
@@ -425,10 +519,13 @@ def test_dlx1_arrays_are_those_of_the_kernels_docstring():
 
 # -- Knuth's format: the fast path reads what the full parser reads --------
 
-NAMES = st.text(st.characters(min_codepoint=33, max_codepoint=126,
-                              blacklist_characters="|:"),
-                min_size=1, max_size=3).filter(
-                    lambda name: not name.startswith("//"))  # a comment
+NAMES = st.text(
+    st.characters(
+        min_codepoint=33, max_codepoint=126, blacklist_characters="|:"
+    ),
+    min_size=1,
+    max_size=3,
+).filter(lambda name: not name.startswith("//"))  # a comment
 
 
 def slow_loads(text, **kwargs):
@@ -447,20 +544,32 @@ def test_the_fast_reader_reads_what_the_full_parser_reads(problem, data):
     nprimary, nsecondary, options = problem
     if not nprimary:
         return
-    names = data.draw(st.lists(NAMES, unique=True,
-                               min_size=nprimary + nsecondary,
-                               max_size=nprimary + nsecondary))
+    names = data.draw(
+        st.lists(
+            NAMES,
+            unique=True,
+            min_size=nprimary + nsecondary,
+            max_size=nprimary + nsecondary,
+        )
+    )
     blank = st.sampled_from([" ", "\t", "  ", " \v", "\f ", "\r"])
     lines = ["| " + data.draw(st.sampled_from(["a: b|c", "", "x"]))]
-    lines.append(" ".join(names[:nprimary])
-                 + (" | " + " ".join(names[nprimary:]) if nsecondary
-                    else ""))
+    lines.append(
+        " ".join(names[:nprimary])
+        + (" | " + " ".join(names[nprimary:]) if nsecondary else "")
+    )
     for option in options:
-        lines.append(data.draw(blank).join(names[k] for k in option)
-                     + data.draw(blank))
+        lines.append(
+            data.draw(blank).join(names[k] for k in option) + data.draw(blank)
+        )
         if data.draw(st.booleans()):
-            lines.append(data.draw(st.sampled_from(
-                ["", "   ", "// a:b", "|x:y", "| ||", "\t// z"])))
+            lines.append(
+                data.draw(
+                    st.sampled_from(
+                        ["", "   ", "// a:b", "|x:y", "| ||", "\t// z"]
+                    )
+                )
+            )
     text = data.draw(st.sampled_from(["\n", "\r\n"])).join(lines)
     if data.draw(st.booleans()):
         text = "\ufeff" + text
@@ -475,18 +584,21 @@ def test_the_fast_reader_reads_what_the_full_parser_reads(problem, data):
     same_problem(fast, slow)
 
 
-@pytest.mark.parametrize("text", [
-    "A B | X\nA X:1\n",  # a color
-    "A B\nA |5\n",  # a cost (issue 26's grammar)
-    "A B\nA C\n",  # an unknown item
-    "A B\nA A\n",  # an item twice
-    "A B\nA B\x1c\n",  # a separator of str.split, not of the format
-    "A B\nA \u00e9\n",  # not ASCII
-    "A B\nA:B\n",
-    "| only comments\n",
-    "",
-    "A A\nA\n",  # a bad item line
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A B | X\nA X:1\n",  # a color
+        "A B\nA |5\n",  # a cost (issue 26's grammar)
+        "A B\nA C\n",  # an unknown item
+        "A B\nA A\n",  # an item twice
+        "A B\nA B\x1c\n",  # a separator of str.split, not of the format
+        "A B\nA \u00e9\n",  # not ASCII
+        "A B\nA:B\n",
+        "| only comments\n",
+        "",
+        "A A\nA\n",  # a bad item line
+    ],
+)
 def test_the_fast_reader_leaves_unusual_text_to_the_full_parser(text):
     assert formats._loads_plain(text, 8) is None
     try:
@@ -503,25 +615,31 @@ def test_a_big_plain_file_is_read_in_blocks(tmp_path, monkeypatch):
     monkeypatch.setattr(formats, "BLOCK", 64)
     rng = np.random.default_rng(5)
     lines = ["| made by test_bulk", " ".join(f"i{k}" for k in range(30))]
-    options = [rng.choice(30, rng.integers(1, 6), replace=False).tolist()
-               for _ in range(500)]
+    options = [
+        rng.choice(30, rng.integers(1, 6), replace=False).tolist()
+        for _ in range(500)
+    ]
     lines += [" ".join(f"i{k}" for k in o) for o in options]
     path = tmp_path / "big.dlx"
     path.write_text("\n".join(lines) + "\n")
     p = dlx.load(path)
-    q = ExactCover.from_arrays(*csr(options), 30,
-                               names=[f"i{k}" for k in range(30)])
+    q = ExactCover.from_arrays(
+        *csr(options), 30, names=[f"i{k}" for k in range(30)]
+    )
     same_problem(p, q)
 
 
 # -- the page ---------------------------------------------------------------
 
+
 def test_the_bulk_page_runs():
     import doctest
     from pathlib import Path
+
     if scipy is None:  # pragma: no cover - the page builds a sparse matrix
         pytest.skip("scipy is not installed")
     page = Path(__file__).resolve().parent.parent / "docs" / "bulk.md"
-    failures, tried = doctest.testfile(str(page), module_relative=False,
-                                       optionflags=doctest.ELLIPSIS)
+    failures, tried = doctest.testfile(
+        str(page), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
     assert tried >= 10 and failures == 0

@@ -39,10 +39,18 @@ def costed_problems(draw, max_cost=5, bounded=False):
     nprimary = nitems - nsecondary
     options, colors, costs = [], [], []
     for _ in range(draw(st.integers(0, 10))):
-        items = sorted(draw(st.sets(st.integers(0, nitems - 1), min_size=1,
-                                    max_size=nitems)))
-        cols = {i: draw(st.sampled_from("rg")) for i in items
-                if i >= nprimary and draw(st.booleans())}
+        items = sorted(
+            draw(
+                st.sets(
+                    st.integers(0, nitems - 1), min_size=1, max_size=nitems
+                )
+            )
+        )
+        cols = {
+            i: draw(st.sampled_from("rg"))
+            for i in items
+            if i >= nprimary and draw(st.booleans())
+        }
         options.append(items)
         colors.append(cols)
         costs.append(draw(st.integers(0, max_cost)))
@@ -85,8 +93,11 @@ class links_of:
 
 @pytest.mark.parametrize("bits", [16, 32])
 @pytest.mark.parametrize("k", [1, 3, 1000])
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed_problems())
 def test_best_matches_brute_force(k, bits, case):
     nitems, nprimary, options, colors, costs = case
@@ -105,24 +116,30 @@ def test_links_take_16_bits_when_they_fit():
         assert CostArrays.of(p).nd.dtype == np.int32
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed_problems(), st.data())
 def test_best_with_givens_matches_brute_force(case, data):
     nitems, nprimary, options, colors, costs = case
     if not options:
         return
     p = build(nitems, nprimary, options, colors, costs)
-    chosen = data.draw(st.lists(st.integers(0, len(options) - 1),
-                                max_size=2))
-    reference = costed_covers(options, nprimary, nitems, costs, colors,
-                              given=chosen)
+    chosen = data.draw(st.lists(st.integers(0, len(options) - 1), max_size=2))
+    reference = costed_covers(
+        options, nprimary, nitems, costs, colors, given=chosen
+    )
     found = p.best(3, given=chosen)
     check_best(p, found, reference, 3, chosen)
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed_problems(max_cost=(1 << 59)))
 def test_huge_costs_match_brute_force(case):
     nitems, nprimary, options, colors, costs = case
@@ -132,8 +149,11 @@ def test_huge_costs_match_brute_force(case):
 
 
 @pytest.mark.parametrize("bits", [16, 32])
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed_problems(), st.integers(1, 7))
 def test_sliced_search_is_one_search(bits, case, slice_nodes):
     """A search paused every few nodes (and at every solution) ends with
@@ -150,8 +170,9 @@ def test_sliced_search_is_one_search(bits, case, slice_nodes):
     sliced = engine.start_best(arrays, [], 3)
     improving = []
     while True:
-        status, found = sliced.step(1, int(sliced.counters[0]) + slice_nodes,
-                                    True)
+        status, found = sliced.step(
+            1, int(sliced.counters[0]) + slice_nodes, True
+        )
         improving += found
         if status == K.EXHAUSTED:
             break
@@ -184,8 +205,11 @@ def test_taxes_make_net_costs_nonnegative_with_a_free_option_per_item():
 # -- known answers from Knuth's DLX5 ----------------------------------------
 def figures():
     with open(DATA / "figures.tsv", newline="") as handle:
-        rows = [r for r in csv.reader(handle, delimiter="\t")
-                if r and not r[0].startswith("#")]
+        rows = [
+            r
+            for r in csv.reader(handle, delimiter="\t")
+            if r and not r[0].startswith("#")
+        ]
     return [pytest.param(*r, id=f"{r[0]}-k{r[1]}") for r in rows]
 
 
@@ -197,7 +221,10 @@ def test_dlx5_figures(name, k, solutions, updates, nodes, costs, bits):
         found = p.best(int(k))
     assert [c for c, _ in found] == [int(c) for c in costs.split()]
     assert (p.stats.solutions, p.stats.updates, p.stats.nodes) == (
-        int(solutions), int(updates), int(nodes))
+        int(solutions),
+        int(updates),
+        int(nodes),
+    )
     for cost, solution in found:
         assert cost == sum(p.costs[i] for i in solution)
         covered = [x for i in solution for x in p.options[i]]
@@ -264,35 +291,43 @@ def test_dlx5_arrays_refuse_bounds_with_one_sentence():
 
 # -- bounds: DLX3 with costs ------------------------------------------------
 @pytest.mark.parametrize("k", [1, 3, 1000])
-@settings(max_examples=200, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed_problems(bounded=True))
 def test_bounded_best_matches_brute_force(k, case):
     nitems, nprimary, options, colors, costs, bounds = case
     p = build(nitems, nprimary, options, colors, costs, bounds)
-    reference = costed_covers(options, nprimary, nitems, costs, colors,
-                              bounds)
+    reference = costed_covers(options, nprimary, nitems, costs, colors, bounds)
     check_best(p, p.best(k), reference, k)
     assert p.stats.complete
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed_problems(bounded=True), st.data())
 def test_bounded_best_with_givens(case, data):
     nitems, nprimary, options, colors, costs, bounds = case
     if not options:
         return
     p = build(nitems, nprimary, options, colors, costs, bounds)
-    chosen = data.draw(st.lists(st.integers(0, len(options) - 1),
-                                max_size=2))
-    reference = costed_covers(options, nprimary, nitems, costs, colors,
-                              bounds, given=chosen)
+    chosen = data.draw(st.lists(st.integers(0, len(options) - 1), max_size=2))
+    reference = costed_covers(
+        options, nprimary, nitems, costs, colors, bounds, given=chosen
+    )
     check_best(p, p.best(3, given=chosen), reference, 3, chosen)
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed_problems(bounded=True), st.integers(1, 7))
 def test_bounded_sliced_search_is_one_search(case, slice_nodes):
     nitems, nprimary, options, colors, costs, bounds = case
@@ -304,8 +339,9 @@ def test_bounded_sliced_search_is_one_search(case, slice_nodes):
     sliced = engine.start_best(arrays, [], 3)
     improving = []
     while True:
-        status, found = sliced.step(1, int(sliced.counters[0]) + slice_nodes,
-                                    True)
+        status, found = sliced.step(
+            1, int(sliced.counters[0]) + slice_nodes, True
+        )
         improving += found
         if status == 0:
             break
@@ -323,8 +359,12 @@ def test_bounded_taxes_only_fixed_items():
     arrays = engine_for(p, purpose="best").build(p)
     assert arrays.tax[1:].tolist() == [3, 0]
     assert arrays.total_tax == 6
-    assert p.best(5) == [(7, [0, 1]), (8, [0, 1, 3]), (9, [0, 2]),
-                         (10, [1, 2])]
+    assert p.best(5) == [
+        (7, [0, 1]),
+        (8, [0, 1, 3]),
+        (9, [0, 2]),
+        (10, [1, 2]),
+    ]
 
 
 def test_costs_too_large_to_sum():
@@ -342,9 +382,17 @@ def test_costs_too_large_to_sum():
 
 
 # -- the model's costs --------------------------------------------------------
-@pytest.mark.parametrize("cost,error", [
-    (-1, ValueError), (1 << 63, ValueError), (1.5, TypeError),
-    (True, TypeError), ("3", TypeError), (None, TypeError)])
+@pytest.mark.parametrize(
+    "cost,error",
+    [
+        (-1, ValueError),
+        (1 << 63, ValueError),
+        (1.5, TypeError),
+        (True, TypeError),
+        ("3", TypeError),
+        (None, TypeError),
+    ],
+)
 def test_bad_costs_are_refused(cost, error):
     p = ExactCover("a")
     with pytest.raises(error, match="option 0"):
@@ -373,11 +421,19 @@ def test_cost_tokens_read_as_dlx5_reads_them():
     assert loads("A\nA |9223372036854775807\n").costs == ((1 << 63) - 1,)
 
 
-@pytest.mark.parametrize("line,message", [
-    ("A |", "bad cost"), ("A | 5", "bad cost"), ("A |5x", "bad cost"),
-    ("A |-1", "bad cost"), ("A |+1", "bad cost"), ("A |٣", "bad cost"),
-    ("A |9223372036854775807 |1", "add up to 9223372036854775808"),
-    ("A|5", "unknown item")])
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ("A |", "bad cost"),
+        ("A | 5", "bad cost"),
+        ("A |5x", "bad cost"),
+        ("A |-1", "bad cost"),
+        ("A |+1", "bad cost"),
+        ("A |٣", "bad cost"),
+        ("A |9223372036854775807 |1", "add up to 9223372036854775808"),
+        ("A|5", "unknown item"),
+    ],
+)
 def test_bad_cost_tokens_name_their_line(line, message):
     with pytest.raises(DLXFormatError, match=message) as error:
         loads(f"A B\n\n{line}\n")
@@ -453,8 +509,7 @@ def test_cli_prints_the_k_best(tmp_path, capsys):
     path.write_text(EXAMPLE)
     assert main(["solve", str(path), "--best", "3"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "cost 4" and sorted(out[1:4]) == ["A |2", "B |1",
-                                                       "C |1"]
+    assert out[0] == "cost 4" and sorted(out[1:4]) == ["A |2", "B |1", "C |1"]
     assert out[4] == "cost 5" and sorted(out[5:7]) == ["A |2", "B C |3"]
     assert out[7] == "cost 6" and sorted(out[8:10]) == ["A B |5", "C |1"]
     assert len(out) == 10
@@ -473,9 +528,11 @@ def test_cli_without_solution_and_usage(tmp_path, capsys):
 # -- the docs page and the timetable ------------------------------------
 def test_the_docs_page_runs():
     import doctest
+
     page = Path(__file__).resolve().parent.parent / "docs" / "costs.md"
-    result = doctest.testfile(str(page), module_relative=False,
-                              optionflags=doctest.ELLIPSIS)
+    result = doctest.testfile(
+        str(page), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
     assert result.attempted > 10 and result.failed == 0
 
 
@@ -483,28 +540,36 @@ def test_timetable_module_examples():
     import doctest
 
     from dlx.problems import timetable
+
     result = doctest.testmod(timetable)
     assert result.attempted >= 3 and result.failed == 0
 
 
-@settings(max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(st.integers(0, 10**6))
 def test_timetables_are_valid_and_cheapest(seed):
     import random
 
     from dlx.problems.timetable import schedule, timetable
+
     r = random.Random(seed)
     people = "abcdef"
-    exams = {f"e{i}": r.sample(people, r.randint(1, 3))
-             for i in range(r.randint(1, 4))}
-    rooms = {f"r{i}": (r.randint(1, 3), r.randint(0, 5))
-             for i in range(r.randint(1, 2))}
+    exams = {
+        f"e{i}": r.sample(people, r.randint(1, 3))
+        for i in range(r.randint(1, 4))
+    }
+    rooms = {
+        f"r{i}": (r.randint(1, 3), r.randint(0, 5))
+        for i in range(r.randint(1, 2))
+    }
     slots = {f"s{i}": r.randint(0, 3) for i in range(r.randint(1, 3))}
     p = timetable(exams, rooms, slots)
     options = [[p.items.index(x) for x in o] for o in p.options]
-    reference = costed_covers(options, len(p.primary), len(p.items),
-                              p.costs)
+    reference = costed_covers(options, len(p.primary), len(p.items), p.costs)
     found = p.best(3)
     check_best(p, found, reference, 3)
     for cost, solution in found:
@@ -513,13 +578,14 @@ def test_timetables_are_valid_and_cheapest(seed):
         assert len({(s, room) for s, room, _ in booked}) == len(booked)
         for _s, room, e in booked:
             assert rooms[room][0] >= len(exams[e])
-        assert cost == sum(rooms[room][1] + slots[s]
-                           for s, room, _ in booked)
+        assert cost == sum(rooms[room][1] + slots[s] for s, room, _ in booked)
 
 
-def test_cli_ctrl_c_prints_the_best_found_unproven(tmp_path, capsys,
-                                                   monkeypatch):
+def test_cli_ctrl_c_prints_the_best_found_unproven(
+    tmp_path, capsys, monkeypatch
+):
     from dlx.services.search import Interrupted, Stats
+
     path = tmp_path / "example.dlx"
     path.write_text(EXAMPLE)
 
@@ -540,6 +606,7 @@ def test_an_interrupt_hands_back_what_was_found(monkeypatch):
     what it had found."""
     from dlx.services import search
     from dlx.services.search import Interrupted
+
     p = grid_problem()
     real = search.Slicer.record
     calls = []
@@ -558,24 +625,31 @@ def test_an_interrupt_hands_back_what_was_found(monkeypatch):
         assert cost == sum(p.costs[k] for k in solution)
 
 
-@pytest.mark.parametrize("exams, rooms, slots, refused", [
-    ({"e 1": ["a"]}, {"r": (1, 0)}, ["s"], "exam 'e 1'"),
-    ({"e": ["a@b"]}, {"r": (1, 0)}, ["s"], "student 'a@b'"),
-    ({"e": ["a"]}, {"": (1, 0)}, ["s"], "room ''"),
-    ({"e": ["a"]}, {"r": (1, 0)}, ["s\t2"], "slot 's\\t2'"),
-])
+@pytest.mark.parametrize(
+    "exams, rooms, slots, refused",
+    [
+        ({"e 1": ["a"]}, {"r": (1, 0)}, ["s"], "exam 'e 1'"),
+        ({"e": ["a@b"]}, {"r": (1, 0)}, ["s"], "student 'a@b'"),
+        ({"e": ["a"]}, {"": (1, 0)}, ["s"], "room ''"),
+        ({"e": ["a"]}, {"r": (1, 0)}, ["s\t2"], "slot 's\\t2'"),
+    ],
+)
 def test_timetable_names_must_make_item_names(exams, rooms, slots, refused):
     from dlx.problems.timetable import timetable
+
     with pytest.raises(ValueError) as caught:
         timetable(exams, rooms, slots)
-    assert str(caught.value) == (f"{refused}: names must be nonempty, "
-                                 f"without blanks or '@'")
+    assert str(caught.value) == (
+        f"{refused}: names must be nonempty, without blanks or '@'"
+    )
 
 
 def test_timetable_slots_given_as_a_list_cost_nothing():
     from dlx.problems.timetable import timetable
+
     p = timetable({"e": ["a"], "f": ["a", "b"]}, {"r": (2, 3)}, ["s", "t"])
     assert p.costs == (3, 3, 3, 3)
-    q = timetable({"e": ["a"], "f": ["a", "b"]}, {"r": (2, 3)},
-                  {"s": 0, "t": 5})
+    q = timetable(
+        {"e": ["a"], "f": ["a", "b"]}, {"r": (2, 3)}, {"s": 0, "t": 5}
+    )
     assert q.costs == (3, 8, 3, 8) and q.best(1)[0][0] == 11

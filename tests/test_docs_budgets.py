@@ -14,13 +14,13 @@ PAGE = Path(__file__).resolve().parent.parent / "docs" / "budgets.md"
 
 
 def test_the_budgets_page():
-    result = doctest.testfile(str(PAGE), module_relative=False,
-                              optionflags=doctest.ELLIPSIS)
+    result = doctest.testfile(
+        str(PAGE), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
     assert result.attempted > 5 and result.failed == 0
 
 
-@pytest.mark.parametrize("module", [dlx.shorten, dlx.cli_input,
-                                    sudoku.budget])
+@pytest.mark.parametrize("module", [dlx.shorten, dlx.cli_input, sudoku.budget])
 def test_module_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0

@@ -38,18 +38,34 @@ def queens(n):
 
 # -- known answers ----------------------------------------------------------
 
+
 def test_toy_has_its_one_solution():
     p = toy()
     assert p.solve() == [0, 3, 4]
     assert [p.options[k] for k in p.solve()] == [
-        ("c", "e", "f"), ("a", "d"), ("b", "g")]
+        ("c", "e", "f"),
+        ("a", "d"),
+        ("b", "g"),
+    ]
     assert list(p.solutions()) == [[0, 3, 4]]
     assert p.count() == 1
 
 
-@pytest.mark.parametrize("n,expected", [
-    (1, 1), (2, 0), (3, 0), (4, 2), (5, 10), (6, 4), (7, 40), (8, 92),
-    (9, 352), (10, 724)])
+@pytest.mark.parametrize(
+    "n,expected",
+    [
+        (1, 1),
+        (2, 0),
+        (3, 0),
+        (4, 2),
+        (5, 10),
+        (6, 4),
+        (7, 40),
+        (8, 92),
+        (9, 352),
+        (10, 724),
+    ],
+)
 def test_queens_counts(n, expected):
     p = queens(n)
     assert p.count() == expected
@@ -77,8 +93,12 @@ def test_node_count_is_that_of_dlx1_on_the_toy(each_algorithm):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 4), st.booleans()), min_size=1,
-                max_size=70), st.integers(0, 2))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 4), st.booleans()), min_size=1, max_size=70
+    ),
+    st.integers(0, 2),
+)
 def test_block_scan_chooses_as_a_walk_of_the_active_list(items, cutoff):
     # items[k-1] = (length, covered) of primary item k; the kernel must
     # pick what DLX1's walk of the active list picks: the first item with
@@ -106,18 +126,28 @@ def test_block_scan_chooses_as_a_walk_of_the_active_list(items, cutoff):
 
 # -- against the reference ----------------------------------------------------
 
+
 @st.composite
 def small_problems(draw):
     nitems = draw(st.integers(1, 7))
     nsecondary = draw(st.integers(0, min(3, nitems)))
-    options = draw(st.lists(
-        st.sets(st.integers(0, nitems - 1), min_size=1, max_size=nitems)
-        .map(sorted), min_size=0, max_size=14))
+    options = draw(
+        st.lists(
+            st.sets(
+                st.integers(0, nitems - 1), min_size=1, max_size=nitems
+            ).map(sorted),
+            min_size=0,
+            max_size=14,
+        )
+    )
     return nitems, nitems - nsecondary, options
 
 
-@settings(max_examples=400, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(small_problems())
 def test_matches_reference(case):
     nitems, nprimary, options = case
@@ -141,8 +171,9 @@ def test_given_options_match_reference(case, data):
     nitems, nprimary, options = case
     if not options:
         return
-    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
-                                max_size=2, unique=True))
+    forced = data.draw(
+        st.lists(st.integers(0, len(options) - 1), max_size=2, unique=True)
+    )
     p = ExactCover(range(nprimary), range(nprimary, nitems))
     p.add_options(options)
     expected = exact_covers(options, nprimary, nitems, given=forced)
@@ -150,7 +181,8 @@ def test_given_options_match_reference(case, data):
     assert p.count(given=forced) == len(expected)
     batch = p.solve_batch([forced], limit=1000)
     overlap = len({i for k in forced for i in options[k]}) < sum(
-        len(options[k]) for k in forced)
+        len(options[k]) for k in forced
+    )
     assert batch.counts[0] == (-1 if overlap else len(expected))
 
 
@@ -168,6 +200,7 @@ def test_from_matrix_agrees_with_add_option(case):
 
 
 # -- the kernel's own invariants ----------------------------------------------
+
 
 class KernelRun:
     """One search of ``problem``, driven kernel call by kernel call (by
@@ -188,18 +221,34 @@ class KernelRun:
         out = np.zeros((rows, self.depth), np.int32)
         out_len = np.zeros(rows, np.int32)
         before = self.counters[2]
-        status = self.search(*self.arrays, self.choice, self.state, out,
-                             out_len, want, max_nodes, self.counters, 0)
+        status = self.search(
+            *self.arrays,
+            self.choice,
+            self.state,
+            out,
+            out_len,
+            want,
+            max_nodes,
+            self.counters,
+            0,
+        )
         option_of = links_of(self.problem).option_of
         found = min(rows, self.counters[2] - before)
-        return status, [sorted(option_of[out[r, :out_len[r]]])
-                        for r in range(found)]
+        return status, [
+            sorted(option_of[out[r, : out_len[r]]]) for r in range(found)
+        ]
 
 
 def same_links(problem, arrays):
     links = links_of(problem)
-    original = (links.llink, links.rlink, links.ulink, links.dlink, links.top,
-                links.length)
+    original = (
+        links.llink,
+        links.rlink,
+        links.ulink,
+        links.dlink,
+        links.top,
+        links.length,
+    )
     return all(np.array_equal(a, b) for a, b in zip(original, arrays))
 
 
@@ -245,6 +294,7 @@ def test_the_kernel_logic_runs_unjitted():
 
 # -- streaming, limits and budgets ----------------------------------------------
 
+
 def many_solutions(bits=24):
     """2**bits solutions: each item is covered by either of two options."""
     p = ExactCover(range(bits))
@@ -267,8 +317,12 @@ def test_two_streams_are_independent():
     p = queens(6)
     first, second = list(p.solutions())[:2]
     a, b = p.solutions(), p.solutions()
-    assert [next(a), next(b), next(a), next(b)] == [first, first, second,
-                                                    second]
+    assert [next(a), next(b), next(a), next(b)] == [
+        first,
+        first,
+        second,
+        second,
+    ]
 
 
 def test_count_with_limit_stops_early():
@@ -276,8 +330,9 @@ def test_count_with_limit_stops_early():
     assert p.count(limit=2) == 2
     assert p.stats.nodes == 24 + 2  # 24 levels down, then two leaves
     assert p.count(limit=5) == 5
-    assert list(p.solutions(limit=3)) == list(itertools.islice(
-        p.solutions(), 3))
+    assert list(p.solutions(limit=3)) == list(
+        itertools.islice(p.solutions(), 3)
+    )
 
 
 def test_node_budget_raises_with_partial_count():
@@ -307,6 +362,7 @@ def test_a_budget_large_enough_is_not_reported():
 
 
 # -- edge cases ---------------------------------------------------------------
+
 
 def test_no_primary_items_has_the_empty_solution():
     p = ExactCover([], ["x"])
@@ -351,8 +407,9 @@ def test_solve_batch_reads_csr_only_when_told():
     pair = (np.array([3, 12]), np.array([0, 1, 2]))
     as_instances = p.solve_batch(pair, limit=1000)
     assert as_instances.counts.tolist() == [-1, -1]  # each clashes itself
-    csr = p.solve_batch(np.array([3, 12]), starts=np.array([0, 1, 2]),
-                        limit=1000)
+    csr = p.solve_batch(
+        np.array([3, 12]), starts=np.array([0, 1, 2]), limit=1000
+    )
     assert csr.counts.tolist() == [p.count(given=[3]), p.count(given=[12])]
 
 
@@ -385,66 +442,90 @@ def test_adding_options_after_a_search_rebuilds():
 
 # -- bad input ----------------------------------------------------------------
 
-@pytest.mark.parametrize("build,message", [
-    (lambda: ExactCover(["a", "a"]), "item 'a' is named twice"),
-    (lambda: ExactCover(["a"], ["a"]), "item 'a' is named twice"),
-    (lambda: ExactCover([["a"]]), "not hashable"),
-    (lambda: ExactCover(["a"]).add_option(["b"]), "unknown item 'b'"),
-    (lambda: ExactCover(["a", "b"]).add_option(["a", "b", "a"]),
-     "item 'a' appears twice"),
-    (lambda: ExactCover(["a"]).add_option([]), "option 0 is empty"),
-    (lambda: ExactCover(["ab"]).add_option("ab"), "pass a list of names"),
-    (lambda: ExactCover(["a"]).add_option(5), "not an iterable"),
-    (lambda: ExactCover.from_matrix([[0, 2]]), r"entry \[0, 1\] is 2"),
-    (lambda: ExactCover.from_matrix([[1, 0], [0, 0]]).solve(given=[1]),
-     "given option 1 is empty"),
-    (lambda: ExactCover.from_matrix([[1, 0], [0, 0]]).solve_batch([[1]]),
-     "given option 1 is empty"),
-    (lambda: ExactCover.from_matrix([1, 0]), "2-dimensional"),
-    (lambda: ExactCover.from_matrix([[1, 0]], secondary=3), "secondary=3"),
-    (lambda: toy().solve(given=[6]), "given option 6 does not exist"),
-    (lambda: toy().count(limit=-1), "limit must be"),
-    (lambda: toy().count(time_limit=-1), "time_limit must be"),
-    (lambda: toy().count(mrv_cutoff=-1), "mrv_cutoff must be"),
-    (lambda: toy().solve_batch([[7]]), "given option 7 does not exist"),
-    (lambda: toy().count(algorithm="dance"), "algorithm must be one of"),
-    (lambda: toy().solve(algorithm="DLX1"), "algorithm must be one of"),
-    (lambda: toy().solve_batch([[1]], algorithm=""), "algorithm must be"),
-    (lambda: toy().solve_batch([[3.9]]), r"givens\[0\] must be a flat"),
-    (lambda: toy().solve_batch(np.array([1]), starts=np.array([0, 2])),
-     "starts must rise"),
-])
+
+@pytest.mark.parametrize(
+    "build,message",
+    [
+        (lambda: ExactCover(["a", "a"]), "item 'a' is named twice"),
+        (lambda: ExactCover(["a"], ["a"]), "item 'a' is named twice"),
+        (lambda: ExactCover([["a"]]), "not hashable"),
+        (lambda: ExactCover(["a"]).add_option(["b"]), "unknown item 'b'"),
+        (
+            lambda: ExactCover(["a", "b"]).add_option(["a", "b", "a"]),
+            "item 'a' appears twice",
+        ),
+        (lambda: ExactCover(["a"]).add_option([]), "option 0 is empty"),
+        (lambda: ExactCover(["ab"]).add_option("ab"), "pass a list of names"),
+        (lambda: ExactCover(["a"]).add_option(5), "not an iterable"),
+        (lambda: ExactCover.from_matrix([[0, 2]]), r"entry \[0, 1\] is 2"),
+        (
+            lambda: ExactCover.from_matrix([[1, 0], [0, 0]]).solve(given=[1]),
+            "given option 1 is empty",
+        ),
+        (
+            lambda: ExactCover.from_matrix([[1, 0], [0, 0]]).solve_batch(
+                [[1]]
+            ),
+            "given option 1 is empty",
+        ),
+        (lambda: ExactCover.from_matrix([1, 0]), "2-dimensional"),
+        (lambda: ExactCover.from_matrix([[1, 0]], secondary=3), "secondary=3"),
+        (lambda: toy().solve(given=[6]), "given option 6 does not exist"),
+        (lambda: toy().count(limit=-1), "limit must be"),
+        (lambda: toy().count(time_limit=-1), "time_limit must be"),
+        (lambda: toy().count(mrv_cutoff=-1), "mrv_cutoff must be"),
+        (lambda: toy().solve_batch([[7]]), "given option 7 does not exist"),
+        (lambda: toy().count(algorithm="dance"), "algorithm must be one of"),
+        (lambda: toy().solve(algorithm="DLX1"), "algorithm must be one of"),
+        (lambda: toy().solve_batch([[1]], algorithm=""), "algorithm must be"),
+        (lambda: toy().solve_batch([[3.9]]), r"givens\[0\] must be a flat"),
+        (
+            lambda: toy().solve_batch(np.array([1]), starts=np.array([0, 2])),
+            "starts must rise",
+        ),
+    ],
+)
 def test_bad_input_gets_one_clear_value_error(build, message):
     with pytest.raises(ValueError, match=message):
         build()
 
 
-@pytest.mark.parametrize("build, message", [
-    (lambda: toy().solve(given=["a"]), "not an option number"),
-    (lambda: toy().count(max_nodes=1.5), "max_nodes must be an integer"),
-    (lambda: toy().count(limit="2"), "limit must be an integer"),
-    (lambda: toy().count(time_limit="1"), "time_limit must be a number"),
-    (lambda: toy().count(threads=True), "threads must be an integer"),
-    (lambda: toy().solve_batch([[1]], limit=2.0), "limit must be an integer"),
-    (lambda: toy().count(algorithm=None), "algorithm must be one of"),
-])
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        (lambda: toy().solve(given=["a"]), "not an option number"),
+        (lambda: toy().count(max_nodes=1.5), "max_nodes must be an integer"),
+        (lambda: toy().count(limit="2"), "limit must be an integer"),
+        (lambda: toy().count(time_limit="1"), "time_limit must be a number"),
+        (lambda: toy().count(threads=True), "threads must be an integer"),
+        (
+            lambda: toy().solve_batch([[1]], limit=2.0),
+            "limit must be an integer",
+        ),
+        (lambda: toy().count(algorithm=None), "algorithm must be one of"),
+    ],
+)
 def test_a_wrong_type_is_a_type_error(build, message):
     with pytest.raises(TypeError, match=message):
         build()
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"max_nodes": -1}, "max_nodes must be a non-negative"),
-    ({"limit": 0}, "limit must be a positive"),
-    ({"threads": -1}, "threads must be a non-negative"),
-    ({"mrv_cutoff": -1}, "mrv_cutoff must be a non-negative"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"max_nodes": -1}, "max_nodes must be a non-negative"),
+        ({"limit": 0}, "limit must be a positive"),
+        ({"threads": -1}, "threads must be a non-negative"),
+        ({"mrv_cutoff": -1}, "mrv_cutoff must be a non-negative"),
+    ],
+)
 def test_solve_batch_checks_its_numbers_like_count(kwargs, message):
     with pytest.raises(ValueError, match=message):
         toy().solve_batch([[1]], **kwargs)
 
 
 # -- threads ------------------------------------------------------------------
+
 
 @pytest.fixture
 def always_split(monkeypatch):
@@ -453,8 +534,7 @@ def always_split(monkeypatch):
 
 
 @pytest.mark.parametrize("n", [1, 4, 8, 9])
-def test_parallel_count_does_the_same_search(n, always_split,
-                                            each_algorithm):
+def test_parallel_count_does_the_same_search(n, always_split, each_algorithm):
     p = queens(n)
     one = p.count()
     serial = (p.stats.nodes, p.stats.updates)
@@ -512,10 +592,13 @@ def test_batch_answers_do_not_depend_on_threads():
 
 def test_all_zero_matrix_rows_are_options_never_used():
     # jwg4/exact_cover's test matrices have such rows and expect answers.
-    p = ExactCover.from_matrix([[0, 0, 0], [1, 0, 0], [0, 0, 0], [0, 1, 1],
-                                [1, 1, 0], [0, 0, 1]])
+    p = ExactCover.from_matrix(
+        [[0, 0, 0], [1, 0, 0], [0, 0, 0], [0, 1, 1], [1, 1, 0], [0, 0, 1]]
+    )
     assert len(p) == 6 and p.options[0] == () and p.options[3] == (1, 2)
     assert sorted(p.solutions()) == [[1, 3], [4, 5]]
-    assert p.count() == 2 and p.solve_batch([[1], [4]]).counts.tolist() == \
-        [1, 1]
+    assert p.count() == 2 and p.solve_batch([[1], [4]]).counts.tolist() == [
+        1,
+        1,
+    ]
     assert np.array_equal(p.to_matrix()[[0, 2]], np.zeros((2, 3)))

@@ -41,11 +41,21 @@ def problems(draw):
     nprimary = nitems - nsecondary
     options, colors = [], []
     for _ in range(draw(st.integers(0, 8))):
-        items = sorted(draw(st.sets(st.integers(0, nitems - 1), min_size=1,
-                                    max_size=nitems)))
+        items = sorted(
+            draw(
+                st.sets(
+                    st.integers(0, nitems - 1), min_size=1, max_size=nitems
+                )
+            )
+        )
         options.append(items)
-        colors.append({i: draw(st.sampled_from("rg")) for i in items
-                       if i >= nprimary and draw(st.booleans())})
+        colors.append(
+            {
+                i: draw(st.sampled_from("rg"))
+                for i in items
+                if i >= nprimary and draw(st.booleans())
+            }
+        )
     bounds = {}
     if draw(st.booleans()):
         for i in range(nprimary):
@@ -55,15 +65,21 @@ def problems(draw):
     p = ExactCover(range(nprimary), range(nprimary, nitems), bounds=bounds)
     for items, cols in zip(options, colors):
         p.add_option(items, colors=cols)
-    forced = draw(st.lists(st.integers(0, len(options) - 1), max_size=2,
-                           unique=True)) if options else []
+    forced = (
+        draw(
+            st.lists(st.integers(0, len(options) - 1), max_size=2, unique=True)
+        )
+        if options
+        else []
+    )
     return p, options, colors, bounds, forced
 
 
 def expected(case):
     p, options, colors, bounds, forced = case
-    return generalized_covers(options, len(p.primary), len(p.items),
-                              colors, bounds, forced)
+    return generalized_covers(
+        options, len(p.primary), len(p.items), colors, bounds, forced
+    )
 
 
 @contextlib.contextmanager
@@ -71,42 +87,47 @@ def always_split():
     """Counts and best on threads and processes split even the smallest
     tree."""
     from dlx.services import best as best_service, jobs as job_service
+
     old = job_service.SERIAL_PROBE_NODES, best_service.SERIAL_PROBE_NODES
     job_service.SERIAL_PROBE_NODES = best_service.SERIAL_PROBE_NODES = 0
     try:
         yield
     finally:
-        job_service.SERIAL_PROBE_NODES, best_service.SERIAL_PROBE_NODES = \
-            old
+        job_service.SERIAL_PROBE_NODES, best_service.SERIAL_PROBE_NODES = old
 
 
 def resumed(p, given, algorithm):
     """A count with a checkpoint, cut after its second job, then resumed."""
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "c.ckpt")
-        whole = p.count(given=given, checkpoint=path, split_jobs=6,
-                        algorithm=algorithm)
+        whole = p.count(
+            given=given, checkpoint=path, split_jobs=6, algorithm=algorithm
+        )
         lines = open(path).read().splitlines(keepends=True)
         with open(path, "w") as f:
             f.writelines(lines[:3])
-        again = p.count(given=given, checkpoint=path, split_jobs=6,
-                        algorithm=algorithm)
+        again = p.count(
+            given=given, checkpoint=path, split_jobs=6, algorithm=algorithm
+        )
         assert again == whole
         return again
 
 
 def split_sums(p, given, algorithm):
     plan = jobs.split(p, jobs=5, given=given, algorithm=algorithm)
-    return plan.solutions + sum(plan.run(p, job).solutions
-                                for job in plan.jobs)
+    return plan.solutions + sum(
+        plan.run(p, job).solutions for job in plan.jobs
+    )
 
 
 def memoized(p, given, algorithm):
     """A memoized count where the engine has a memo key for the kind; the
     one sentence of refusal elsewhere (and then the plain count)."""
     if p.kind not in Memo.kinds:
-        with pytest.raises(Unsupported, match="memoized counting is not "
-                           "available for a problem with"):
+        with pytest.raises(
+            Unsupported,
+            match="memoized counting is not available for a problem with",
+        ):
             p.count(given=given, memo=True)
         return p.count(given=given)
     return p.count(given=given, memo=True)
@@ -121,17 +142,31 @@ def cli_count(p, given, algorithm):
         with open(path, "w") as f:
             f.write(dumps(p, max_name_length=None, max_color_length=None))
         with contextlib.redirect_stdout(out):
-            status = dlx_main(["solve", path, "--count", "--jobs", "1",
-                               "--algorithm", algorithm])
+            status = dlx_main(
+                [
+                    "solve",
+                    path,
+                    "--count",
+                    "--jobs",
+                    "1",
+                    "--algorithm",
+                    algorithm,
+                ]
+            )
     count = int(out.getvalue().split()[-1])
     assert status == (0 if count else 1)
     return count
 
 
 def web(client, p, mode, limit):
-    r = client.post("/api/exact-cover", json={
-        "problem": dumps(p, max_name_length=None, max_color_length=None),
-        "mode": mode, "limit": limit})
+    r = client.post(
+        "/api/exact-cover",
+        json={
+            "problem": dumps(p, max_name_length=None, max_color_length=None),
+            "mode": mode,
+            "limit": limit,
+        },
+    )
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -139,27 +174,38 @@ def web(client, p, mode, limit):
 # Each entry point: (name, count(problem, given, algorithm)).
 COUNTS = [
     ("count", lambda p, g, a: p.count(given=g, algorithm=a)),
-    ("count-threads", lambda p, g, a: p.count(given=g, threads=2,
-                                              algorithm=a)),
-    ("count-jobs-here", lambda p, g, a: p.count(given=g, jobs=1,
-                                                split_jobs=5, algorithm=a)),
+    (
+        "count-threads",
+        lambda p, g, a: p.count(given=g, threads=2, algorithm=a),
+    ),
+    (
+        "count-jobs-here",
+        lambda p, g, a: p.count(given=g, jobs=1, split_jobs=5, algorithm=a),
+    ),
     ("split-jobs", split_sums),
     ("count-memo", memoized),
-    ("solutions", lambda p, g, a: len(list(p.solutions(given=g,
-                                                       algorithm=a)))),
+    (
+        "solutions",
+        lambda p, g, a: len(list(p.solutions(given=g, algorithm=a))),
+    ),
 ]
 # ... and those that start processes or write files for each example.
 SLOW_COUNTS = [
-    ("count-jobs-processes", lambda p, g, a: p.count(
-        given=g, jobs=2, split_jobs=5, algorithm=a)),
+    (
+        "count-jobs-processes",
+        lambda p, g, a: p.count(given=g, jobs=2, split_jobs=5, algorithm=a),
+    ),
     ("count-resumed", resumed),
 ]
 
 
 @pytest.mark.parametrize("algorithm", ["links", "cells"])
 @pytest.mark.parametrize("name, count", COUNTS, ids=[n for n, _ in COUNTS])
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(problems())
 def test_every_count_is_the_reference(name, count, algorithm, case):
     p, *_, forced = case
@@ -168,10 +214,14 @@ def test_every_count_is_the_reference(name, count, algorithm, case):
 
 
 @pytest.mark.parametrize("algorithm", ["links", "cells"])
-@pytest.mark.parametrize("name, count", SLOW_COUNTS,
-                         ids=[n for n, _ in SLOW_COUNTS])
-@settings(max_examples=10, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize(
+    "name, count", SLOW_COUNTS, ids=[n for n, _ in SLOW_COUNTS]
+)
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(problems())
 def test_every_slow_count_is_the_reference(name, count, algorithm, case):
     p, *_, forced = case
@@ -180,14 +230,20 @@ def test_every_slow_count_is_the_reference(name, count, algorithm, case):
 
 
 @pytest.mark.parametrize("algorithm", ["links", "cells", "auto"])
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(problems())
 def test_the_dlx_command_counts_as_the_reference(algorithm, case):
     p, options, colors, bounds, _ = case
     assume(p.primary)  # Knuth's format needs a primary item
-    assert cli_count(p, [], algorithm) == len(generalized_covers(
-        options, len(p.primary), len(p.items), colors, bounds))
+    assert cli_count(p, [], algorithm) == len(
+        generalized_covers(
+            options, len(p.primary), len(p.items), colors, bounds
+        )
+    )
 
 
 @pytest.fixture(scope="module")
@@ -196,19 +252,26 @@ def client():
 
     from sudoku.web.app import create_app
     from sudoku.web.service import Settings
+
     with TestClient(create_app(Settings(workers=2), warm_up=False)) as c:
         yield c
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 @given(problems())
 def test_the_web_api_answers_as_the_reference(client, case):
     p, options, colors, bounds, _ = case
     assume(p.primary)  # Knuth's format needs a primary item
-    truth = generalized_covers(options, len(p.primary), len(p.items), colors,
-                               bounds)
+    truth = generalized_covers(
+        options, len(p.primary), len(p.items), colors, bounds
+    )
     assert web(client, p, "count", None)["count"] == len(truth)
     listed = web(client, p, "solutions", 100)
     assert listed["count"] == len(truth)
@@ -217,18 +280,19 @@ def test_the_web_api_answers_as_the_reference(client, case):
     for solution in listed["solutions"]:
         # The option lines as the problem's file writes them, colors too.
         assert solution["text"].splitlines() == [
-            p.option_line(k) for k in solution["options"]]
+            p.option_line(k) for k in solution["options"]
+        ]
 
 
 def test_knuths_examples_through_the_web_api(client):
     # dlx2.w's color example and a problem with bounds: the answers the
     # web page once got wrong (it searched every problem with DLX1).
-    colored = ("A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nX:0 Y:1\nB X:1\n"
-               "C Y:1\n")
+    colored = "A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n"
     answer = client.post("/api/exact-cover", json={"problem": colored}).json()
     assert answer["count"] == 1
-    answer = client.post("/api/exact-cover", json={
-        "problem": colored, "mode": "solutions"}).json()
+    answer = client.post(
+        "/api/exact-cover", json={"problem": colored, "mode": "solutions"}
+    ).json()
     assert answer["solutions"][0]["text"] == "A C X:1 Y:1\nB X:1"
     bounded = "2:3|A B\nA\nA\nA\nB\nB\n"
     answer = client.post("/api/exact-cover", json={"problem": bounded}).json()
@@ -241,8 +305,9 @@ def test_a_refusal_is_the_same_sentence_everywhere(tmp_path, capsys):
     with pytest.raises(Unsupported) as refused:
         p.count(memo=True)
     sentence = str(refused.value)
-    assert sentence.startswith("memoized counting is not available for a "
-                               "problem with bounds")
+    assert sentence.startswith(
+        "memoized counting is not available for a problem with bounds"
+    )
     path = tmp_path / "bounded.dlx"
     path.write_text(dumps(p))
     assert dlx_main(["solve", str(path), "--count", "--memo"]) == 2
@@ -250,15 +315,19 @@ def test_a_refusal_is_the_same_sentence_everywhere(tmp_path, capsys):
     # A combination no way of counting takes: refused before any work.
     with pytest.raises(Unsupported) as refused:
         p.count(jobs=2, time_limit=1)
-    assert str(refused.value) == ("a count in jobs cannot be combined with "
-                                  "time_limit")
+    assert str(refused.value) == (
+        "a count in jobs cannot be combined with time_limit"
+    )
 
 
 def test_engines_in_use_cover_every_kind_and_algorithm():
     # The registry hands each kind to a different engine per family.
     seen = set()
-    for case in (ExactCover("a"), ExactCover("a", "x"),
-                 ExactCover("a", bounds={"a": (0, 2)})):
+    for case in (
+        ExactCover("a"),
+        ExactCover("a", "x"),
+        ExactCover("a", bounds={"a": (0, 2)}),
+    ):
         for algorithm in ("links", "cells"):
             if case.kind == EXACT and case.secondary:
                 case.add_option(["a", "x"], colors={"x": 1})
@@ -272,8 +341,11 @@ def costed(draw):
     """``problems()`` with a cost on each option: ``(problem, options,
     colors, bounds, given, costs)``."""
     p, options, colors, bounds, forced = draw(problems())
-    costs = draw(st.lists(st.integers(0, 6), min_size=len(options),
-                          max_size=len(options)))
+    costs = draw(
+        st.lists(
+            st.integers(0, 6), min_size=len(options), max_size=len(options)
+        )
+    )
     q = ExactCover(p.primary, p.secondary, bounds=bounds)
     for items, cols, cost in zip(options, colors, costs):
         q.add_option(items, colors=cols, cost=cost)
@@ -322,7 +394,8 @@ def web_best(client, p, k, given):
     for solution in data["solutions"]:
         assert solution["text"].splitlines() == [
             p.option_line(j) + (f" |{p.costs[j]}" if p.costs[j] else "")
-            for j in solution["options"]]
+            for j in solution["options"]
+        ]
     return [(s["cost"], s["options"]) for s in data["solutions"]]
 
 
@@ -330,12 +403,16 @@ def web_best(client, p, k, given):
 BESTS = [
     ("best", lambda p, k, g: p.best(k, given=g)),
     ("best-threads", lambda p, k, g: p.best(k, given=g, threads=2)),
-    ("best-jobs-here", lambda p, k, g: p.best(k, given=g, jobs=1,
-                                              split_jobs=5)),
+    (
+        "best-jobs-here",
+        lambda p, k, g: p.best(k, given=g, jobs=1, split_jobs=5),
+    ),
 ]
 SLOW_BESTS = [
-    ("best-jobs-processes", lambda p, k, g: p.best(k, given=g, jobs=2,
-                                                   split_jobs=5)),
+    (
+        "best-jobs-processes",
+        lambda p, k, g: p.best(k, given=g, jobs=2, split_jobs=5),
+    ),
 ]
 
 
@@ -343,8 +420,7 @@ def check_cheapest(p, found, reference, k, given, distinct=True):
     """``found`` holds ``k`` of the cheapest (the brute force's sorted
     costs), each a solution priced as reported, the givens in it, none
     twice (not ``distinct``: identical options cannot be told apart)."""
-    assert [cost for cost, _ in found] == [cost for cost, _ in
-                                           reference][:k]
+    assert [cost for cost, _ in found] == [cost for cost, _ in reference][:k]
     solutions = {tuple(s) for _, s in reference}
     for cost, solution in found:
         assert list(solution) == sorted(solution)
@@ -360,55 +436,74 @@ def _ks(reference):
 
 
 @pytest.mark.parametrize("name, cheapest", BESTS, ids=[n for n, _ in BESTS])
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed())
 def test_every_best_is_the_reference(name, cheapest, case):
     p, options, colors, bounds, forced, costs = case
-    reference = costed_covers(options, len(p.primary), len(p.items), costs,
-                              colors, bounds, forced)
+    reference = costed_covers(
+        options, len(p.primary), len(p.items), costs, colors, bounds, forced
+    )
     with always_split():
         for k in _ks(reference):
             check_cheapest(p, cheapest(p, k, forced), reference, k, forced)
 
 
-@pytest.mark.parametrize("name, cheapest", SLOW_BESTS,
-                         ids=[n for n, _ in SLOW_BESTS])
-@settings(max_examples=10, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize(
+    "name, cheapest", SLOW_BESTS, ids=[n for n, _ in SLOW_BESTS]
+)
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed())
 def test_every_slow_best_is_the_reference(name, cheapest, case):
     p, options, colors, bounds, forced, costs = case
-    reference = costed_covers(options, len(p.primary), len(p.items), costs,
-                              colors, bounds, forced)
+    reference = costed_covers(
+        options, len(p.primary), len(p.items), costs, colors, bounds, forced
+    )
     with always_split():
         k = max(1, len(reference))
         check_cheapest(p, cheapest(p, k, forced), reference, k, forced)
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(costed())
 def test_the_dlx_command_finds_the_cheapest_as_the_reference(case):
     p, options, colors, bounds, _, costs = case
     assume(p.primary)  # Knuth's format needs a primary item
-    reference = costed_covers(options, len(p.primary), len(p.items), costs,
-                              colors, bounds)
+    reference = costed_covers(
+        options, len(p.primary), len(p.items), costs, colors, bounds
+    )
     for k in _ks(reference):
         # Printed, identical options look the same.
-        check_cheapest(p, cli_best(p, k, []), reference, k, [],
-                       distinct=False)
+        check_cheapest(p, cli_best(p, k, []), reference, k, [], distinct=False)
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 @given(costed())
 def test_the_web_api_finds_the_cheapest_as_the_reference(client, case):
     p, options, colors, bounds, _, costs = case
     assume(p.primary)
-    reference = costed_covers(options, len(p.primary), len(p.items), costs,
-                              colors, bounds)
+    reference = costed_covers(
+        options, len(p.primary), len(p.items), costs, colors, bounds
+    )
     for k in _ks(reference):
-        check_cheapest(p, web_best(client, p, k, []), reference,
-                       min(k, 100), [])
+        check_cheapest(
+            p, web_best(client, p, k, []), reference, min(k, 100), []
+        )

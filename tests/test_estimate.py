@@ -15,29 +15,51 @@ from test_jobs import problems
 
 def truth(problem, given=(), mrv_cutoff=0):
     # The probes walk the dancing-links tree: its figures are DLX1's.
-    found = problem.count(given=list(given), mrv_cutoff=mrv_cutoff,
-                          algorithm="links")
+    found = problem.count(
+        given=list(given), mrv_cutoff=mrv_cutoff, algorithm="links"
+    )
     s = problem.stats
     return np.array([s.nodes, s.updates, found], float)
 
 
 def assert_unbiased(problem, probes, seed, given=(), mrv_cutoff=0):
-    mean, error = probe_figures(problem, probes, seed=seed, given=given,
-                                mrv_cutoff=mrv_cutoff, algorithm="links")
+    mean, error = probe_figures(
+        problem,
+        probes,
+        seed=seed,
+        given=given,
+        mrv_cutoff=mrv_cutoff,
+        algorithm="links",
+    )
     exact = truth(problem, given, mrv_cutoff)
     # Within five standard errors (the chance of failing by luck alone is
     # below one in a million per figure), or equal when every probe saw
     # the same (a tree with one path).
-    assert np.all(np.abs(mean - exact) <= 5 * error + 1e-9 * exact), \
-        (mean, error, exact)
+    assert np.all(np.abs(mean - exact) <= 5 * error + 1e-9 * exact), (
+        mean,
+        error,
+        exact,
+    )
     return mean, error, exact
 
 
-@pytest.mark.parametrize("build,cutoff", [
-    (lambda: queens(6), 0), (lambda: queens(8), 0), (lambda: queens(8), 1),
-    (lambda: langford(7), 0), (lambda: langford(8, False), 0)],
-    ids=["queens-6", "queens-8", "queens-8-cutoff-1", "langford-7",
-         "langford-8-all"])
+@pytest.mark.parametrize(
+    "build,cutoff",
+    [
+        (lambda: queens(6), 0),
+        (lambda: queens(8), 0),
+        (lambda: queens(8), 1),
+        (lambda: langford(7), 0),
+        (lambda: langford(8, False), 0),
+    ],
+    ids=[
+        "queens-6",
+        "queens-8",
+        "queens-8-cutoff-1",
+        "langford-7",
+        "langford-8-all",
+    ],
+)
 def test_mean_of_probes_is_the_tree(build, cutoff):
     mean, error, exact = assert_unbiased(build(), 20_000, 1, (), cutoff)
     assert np.all(error[:2] < 0.05 * exact[:2])  # and the probes are many
@@ -62,6 +84,7 @@ def test_probes_leave_the_links_as_they_were():
     p = queens(7)
     before = [a.copy() for a in links_of(p).copy_arrays()]
     from dlx.kernels import links as K
+
     arrays = links_of(p).copy_arrays()
     K.estimate(*arrays, np.zeros(8, np.int32), 0, 3, np.zeros((500, 3)))
     assert all(np.array_equal(a, b) for a, b in zip(arrays, before))
@@ -74,7 +97,10 @@ def test_estimate_is_reproducible_and_sized(monkeypatch):
     assert isinstance(e, Estimate) and not e.exact and e.probes == 2000
     again = p.estimate(2000, seed=7)
     assert (again.nodes, again.updates, again.solutions) == (
-        e.nodes, e.updates, e.solutions)
+        e.nodes,
+        e.updates,
+        e.solutions,
+    )
     assert e.seconds > 0
     assert "Estimated from 2,000 probes" in str(e) and "nodes" in str(e)
 
@@ -100,8 +126,7 @@ def test_estimate_reports_each_figure_of_the_probes(monkeypatch):
     e = p.estimate(500, seed=3)
     mean, error = probe_figures(p, 500, seed=3)
     assert (e.nodes, e.updates, e.solutions) == tuple(mean)
-    assert (e.nodes_error, e.updates_error, e.solutions_error) == \
-        tuple(error)
+    assert (e.nodes_error, e.updates_error, e.solutions_error) == tuple(error)
 
 
 def test_one_probe_has_no_error_bar_and_two_have_one():
@@ -118,20 +143,31 @@ def test_givens_that_cover_make_a_one_leaf_tree():
     assert list(mean[[0, 2]]) == [1, 1] and list(error) == [0, 0, 0]
 
 
-@pytest.mark.parametrize("estimate, text", [
-    (Estimate(1000, 10, 2e7, 0, 0, 0, 3 * 3600, 4),
-     "Estimated from 4 probes of DLX1's tree: no solution met by any probe, about 1,000 "
-     "± 1% nodes, about 20,000,000 ± 0% updates, 3 h on one core."),
-    (Estimate(999, 0, 5, 0, 12345, 100, 90, 1000),
-     "Estimated from 1,000 probes of DLX1's tree: about 12,300 ± 1% solutions, about 999 "
-     "± 0% nodes, about 5 ± 0% updates, 90 s on one core."),
-    (Estimate(5, 0, 7, 0, 0, 0, 150, 10, True),
-     "Estimated from 10 probes of DLX1's tree: 0 solutions, 5 nodes, 7 updates, 2.5 min "
-     "on one core (exact: the whole tree was searched)."),
-    (Estimate(5, 0, 7, 0, 1, 0, 3 * 86400, 10),
-     "Estimated from 10 probes of DLX1's tree: about 1 ± 0% solutions, about 5 ± 0% "
-     "nodes, about 7 ± 0% updates, 3 days on one core."),
-])
+@pytest.mark.parametrize(
+    "estimate, text",
+    [
+        (
+            Estimate(1000, 10, 2e7, 0, 0, 0, 3 * 3600, 4),
+            "Estimated from 4 probes of DLX1's tree: no solution met by any probe, about 1,000 "
+            "± 1% nodes, about 20,000,000 ± 0% updates, 3 h on one core.",
+        ),
+        (
+            Estimate(999, 0, 5, 0, 12345, 100, 90, 1000),
+            "Estimated from 1,000 probes of DLX1's tree: about 12,300 ± 1% solutions, about 999 "
+            "± 0% nodes, about 5 ± 0% updates, 90 s on one core.",
+        ),
+        (
+            Estimate(5, 0, 7, 0, 0, 0, 150, 10, True),
+            "Estimated from 10 probes of DLX1's tree: 0 solutions, 5 nodes, 7 updates, 2.5 min "
+            "on one core (exact: the whole tree was searched).",
+        ),
+        (
+            Estimate(5, 0, 7, 0, 1, 0, 3 * 86400, 10),
+            "Estimated from 10 probes of DLX1's tree: about 1 ± 0% solutions, about 5 ± 0% "
+            "nodes, about 7 ± 0% updates, 3 days on one core.",
+        ),
+    ],
+)
 def test_estimate_text(estimate, text):
     assert str(estimate) == text
 
@@ -146,11 +182,18 @@ def test_a_tree_without_solutions_still_takes_time(monkeypatch):
 
 
 @pytest.mark.parametrize("algorithm", ["links", "cells"])
-@pytest.mark.parametrize("build", [
-    lambda: queens(6), lambda: langford(6),
-    lambda: __import__("dlx.problems.debruijn", fromlist=["d"]).debruijn(4),
-    lambda: __import__("dlx.problems.rooks", fromlist=["r"]).rooks(4, 2)],
-    ids=["queens-6", "langford-6", "debruijn-4-colors", "rooks-4-2-bounds"])
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: queens(6),
+        lambda: langford(6),
+        lambda: __import__("dlx.problems.debruijn", fromlist=["d"]).debruijn(
+            4
+        ),
+        lambda: __import__("dlx.problems.rooks", fromlist=["r"]).rooks(4, 2),
+    ],
+    ids=["queens-6", "langford-6", "debruijn-4-colors", "rooks-4-2-bounds"],
+)
 def test_every_engines_probes_are_unbiased(build, algorithm):
     """Knuth's estimate on the tree of each engine (DLX1's kernel, DLX2's
     and DLX3's a walk of their ``Top``; dancing cells' is dancing links'
@@ -162,5 +205,8 @@ def test_every_engines_probes_are_unbiased(build, algorithm):
     found = p.count(algorithm="links")
     s = p.stats
     exact = np.array([s.nodes, s.updates, found], float)
-    assert np.all(np.abs(mean - exact) <= 5 * error + 1e-9 * exact), \
-        (mean, error, exact)
+    assert np.all(np.abs(mean - exact) <= 5 * error + 1e-9 * exact), (
+        mean,
+        error,
+        exact,
+    )

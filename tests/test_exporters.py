@@ -64,34 +64,47 @@ def test_dumps_refuses_an_empty_option():
         dumps(p)
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(colored_problems(bounded=True))
 def test_what_dumps_writes_loads_reads_back(case):
     nitems, nprimary, options, colors, bounds = case
-    p = ExactCover([f"p{i}" for i in range(nprimary)],
-                   [f"s{i}" for i in range(nprimary, nitems)],
-                   bounds={f"p{i}": uv for i, uv in bounds.items()})
+    p = ExactCover(
+        [f"p{i}" for i in range(nprimary)],
+        [f"s{i}" for i in range(nprimary, nitems)],
+        bounds={f"p{i}": uv for i, uv in bounds.items()},
+    )
     names = list(p.items)
     for items, cols in zip(options, colors):
-        p.add_option([names[i] for i in items],
-                     colors={names[i]: c for i, c in cols.items()})
+        p.add_option(
+            [names[i] for i in items],
+            colors={names[i]: c for i, c in cols.items()},
+        )
     if not p.primary:
         return
     q = loads(dumps(p))
     assert q.options == p.options
-    assert [q.option_colors(k) for k in range(len(q))] == \
-        [p.option_colors(k) for k in range(len(p))]
-    assert {k: v for k, v in q.bounds.items() if v != (1, 1)} == \
-        {k: v for k, v in p.bounds.items() if v != (1, 1)}
+    assert [q.option_colors(k) for k in range(len(q))] == [
+        p.option_colors(k) for k in range(len(p))
+    ]
+    assert {k: v for k, v in q.bounds.items() if v != (1, 1)} == {
+        k: v for k, v in p.bounds.items() if v != (1, 1)
+    }
     assert sorted(q.solutions(limit=200)) == sorted(p.solutions(limit=200))
 
 
 def test_solutions_are_shown_with_their_colors(tmp_path, capsys):
     text = "A B | X\nA X:0\nB X:0\nA X:1\nB X:1\n"
     p = loads(text)
-    assert [p.option_line(k) for k in range(4)] == \
-        ["A X:0", "B X:0", "A X:1", "B X:1"]
+    assert [p.option_line(k) for k in range(4)] == [
+        "A X:0",
+        "B X:0",
+        "A X:1",
+        "B X:1",
+    ]
     path = tmp_path / "colored.dlx"
     path.write_text(text)
     assert main(["solve", str(path), "--all"]) == 0
@@ -104,9 +117,15 @@ def test_the_web_api_shows_colors():
     from starlette.testclient import TestClient
 
     from sudoku.web.app import create_app
+
     with TestClient(create_app(warm_up=False)) as client:
-        answer = client.post("/api/exact-cover", json={
-            "builder": "dlx", "mode": "solutions",
-            "problem": "A B | X\nA X:1\nB\n"})
+        answer = client.post(
+            "/api/exact-cover",
+            json={
+                "builder": "dlx",
+                "mode": "solutions",
+                "problem": "A B | X\nA X:1\nB\n",
+            },
+        )
     assert answer.status_code == 200, answer.text
     assert answer.json()["solutions"][0]["text"] == "A X:1\nB"

@@ -12,8 +12,7 @@ from dlx.formats import DLXFormatError, dump, dumps, load, loads
 from dlx.problems import langford, polyomino, queens
 
 DATA = Path(__file__).parent / "data"
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / \
-    "exactcover"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "exactcover"
 
 
 def test_toy_file():
@@ -22,7 +21,10 @@ def test_toy_file():
     assert problem.secondary == ("f", "g")
     assert len(problem) == 6
     assert [problem.options[i] for i in problem.solve()] == [
-        ("c", "e", "f"), ("a", "d"), ("b", "g")]
+        ("c", "e", "f"),
+        ("a", "d"),
+        ("b", "g"),
+    ]
     assert problem.count() == 1
 
 
@@ -50,30 +52,33 @@ def test_file_objects_and_paths(tmp_path):
     assert out.getvalue() == "x y | z\nx z\ny\n"
 
 
-@pytest.mark.parametrize("text, line, message", [
-    ("", None, "no item line"),
-    ("| only a comment\n\n", None, "no item line"),
-    ("A B\nA C\n", 2, "unknown item 'C'"),
-    ("A A\n", 1, "listed twice"),
-    ("A B | A\n", 1, "listed twice"),
-    ("A B\nB A B\n", 2, "appears twice"),
-    ("A | B | C\n", 1, "'|' twice"),
-    ("| c\n| B\n", None, "no item line"),
-    ("A:1 B\n", 1, "contains ':'"),
-    ("A B\n\n\nA:red\n", 4, "primary item 'A' has color 'red'"),
-    ("A | X\nA X:\n", 2, "empty color"),
-    ("A | X\nA Y:1\n", 2, "unknown item 'Y'"),
-    ("A | X\nA X:1 X:2\n", 2, "appears twice"),
-    ("A B 2:1|C\n", 1, "bounds 2..1"),
-    ("A B 0|C\n", 1, "bounds 0..0"),
-    ("A B x:2|C\n", 1, "bad item 'x:2|C'"),
-    ("A B 1:|C\n", 1, "bad item '1:|C'"),
-    ("A | 2|X\n", 1, "only primary items take bounds"),
-    ("A B|C\n", 1, "bad item 'B|C'"),
-    ("A 2|B|C\n", 1, "contains '|'"),
-    ("caf\u00e9\n", 1, "printable ASCII"),
-    ("| x\nA B\n| y\nA\n\nB Q\n", 6, "unknown item 'Q'"),
-])
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ("", None, "no item line"),
+        ("| only a comment\n\n", None, "no item line"),
+        ("A B\nA C\n", 2, "unknown item 'C'"),
+        ("A A\n", 1, "listed twice"),
+        ("A B | A\n", 1, "listed twice"),
+        ("A B\nB A B\n", 2, "appears twice"),
+        ("A | B | C\n", 1, "'|' twice"),
+        ("| c\n| B\n", None, "no item line"),
+        ("A:1 B\n", 1, "contains ':'"),
+        ("A B\n\n\nA:red\n", 4, "primary item 'A' has color 'red'"),
+        ("A | X\nA X:\n", 2, "empty color"),
+        ("A | X\nA Y:1\n", 2, "unknown item 'Y'"),
+        ("A | X\nA X:1 X:2\n", 2, "appears twice"),
+        ("A B 2:1|C\n", 1, "bounds 2..1"),
+        ("A B 0|C\n", 1, "bounds 0..0"),
+        ("A B x:2|C\n", 1, "bad item 'x:2|C'"),
+        ("A B 1:|C\n", 1, "bad item '1:|C'"),
+        ("A | 2|X\n", 1, "only primary items take bounds"),
+        ("A B|C\n", 1, "bad item 'B|C'"),
+        ("A 2|B|C\n", 1, "contains '|'"),
+        ("caf\u00e9\n", 1, "printable ASCII"),
+        ("| x\nA B\n| y\nA\n\nB Q\n", 6, "unknown item 'Q'"),
+    ],
+)
 def test_errors_name_the_line(text, line, message):
     with pytest.raises(DLXFormatError, match=re.escape(message)) as caught:
         loads(text)
@@ -97,13 +102,18 @@ def test_byte_order_mark_is_dropped(tmp_path):
     assert load(path).options == (("A", "B"),)
 
 
-@pytest.mark.parametrize("separator", ["\x0c", "\x0b", "\x1c", "\x1d",
-                                       "\x1e", "\x85", "\u2028"])
+@pytest.mark.parametrize(
+    "separator", ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028"]
+)
 def test_lines_end_at_newline_only(separator):
     # Not a line break: the options stay one line each, numbers stay right.
     text = f"A B C\nA{separator}B\nQ\n"
-    with pytest.raises(DLXFormatError, match="line 3: unknown item 'Q'"
-                       if separator in "\x0c\x0b" else "line 2:"):
+    with pytest.raises(
+        DLXFormatError,
+        match="line 3: unknown item 'Q'"
+        if separator in "\x0c\x0b"
+        else "line 2:",
+    ):
         loads(text)
 
 
@@ -115,15 +125,21 @@ def test_undecodable_file(tmp_path):
 
 
 def test_long_names_when_allowed():
-    problem = loads("alphabetical beta\nalphabetical beta\n",
-                    max_name_length=None)
+    problem = loads(
+        "alphabetical beta\nalphabetical beta\n", max_name_length=None
+    )
     assert problem.count() == 1
-    assert loads(dumps(problem, max_name_length=None),
-                 max_name_length=None).options == problem.options
+    assert (
+        loads(
+            dumps(problem, max_name_length=None), max_name_length=None
+        ).options
+        == problem.options
+    )
 
 
-@pytest.mark.parametrize("names", [["a b"], ["a|b"], ["a:b"], [""],
-                                   ["ok", "toolongname"], [1, "1"]])
+@pytest.mark.parametrize(
+    "names", [["a b"], ["a|b"], ["a:b"], [""], ["ok", "toolongname"], [1, "1"]]
+)
 def test_unwritable_names(names):
     problem = ExactCover(names)
     with pytest.raises(ValueError):
@@ -168,8 +184,12 @@ def problems(draw):
     items = draw(st.lists(names, min_size=1, max_size=8, unique=True))
     nprimary = draw(st.integers(1, len(items)))
     problem = ExactCover(items[:nprimary], items[nprimary:])
-    options = draw(st.lists(st.lists(st.sampled_from(items), min_size=1,
-                                     unique=True), max_size=12))
+    options = draw(
+        st.lists(
+            st.lists(st.sampled_from(items), min_size=1, unique=True),
+            max_size=12,
+        )
+    )
     problem.add_options(options)
     return problem
 
@@ -187,8 +207,13 @@ def shared_cases():
     """(file, expected count) from the table in the shared README."""
     readme = SHARED / "README.md"
     if not readme.exists():
-        return [pytest.param(None, None, marks=pytest.mark.skip(
-            reason=f"{SHARED} is absent"))]
+        return [
+            pytest.param(
+                None,
+                None,
+                marks=pytest.mark.skip(reason=f"{SHARED} is absent"),
+            )
+        ]
     cases = []
     for line in readme.read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -200,20 +225,26 @@ def shared_cases():
         expected = int(count.group().replace(",", ""))
         for name in _expand(cells[0]):
             slow = expected > 1_000_000 or name == "pentomino-6x10.dlx"
-            cases.append(pytest.param(
-                name, expected, id=name,
-                marks=[pytest.mark.slow] if slow else []))
+            cases.append(
+                pytest.param(
+                    name,
+                    expected,
+                    id=name,
+                    marks=[pytest.mark.slow] if slow else [],
+                )
+            )
     return cases
 
 
 def _expand(name):
-    """"x-0001..0003.dlx" -> x-0001.dlx, x-0002.dlx, x-0003.dlx."""
+    """ "x-0001..0003.dlx" -> x-0001.dlx, x-0002.dlx, x-0003.dlx."""
     ranged = re.fullmatch(r"(.*?)(\d+)\.\.(\d+)\.dlx", name)
     if not ranged:
         return [name]
     prefix, lo, hi = ranged.groups()
-    return [f"{prefix}{k:0{len(lo)}d}.dlx" for k in range(int(lo),
-                                                          int(hi) + 1)]
+    return [
+        f"{prefix}{k:0{len(lo)}d}.dlx" for k in range(int(lo), int(hi) + 1)
+    ]
 
 
 def dlx1_figures():
@@ -240,8 +271,9 @@ def test_dlx1_figures_cover_the_shared_files():
     assert len(DLX1) == 37 and "toy-knuth.dlx" in DLX1
 
 
-@pytest.mark.parametrize("name", sorted(
-    p.name for p in (DATA / "dlx1").glob("*.dlx")))
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in (DATA / "dlx1").glob("*.dlx"))
+)
 def test_same_nodes_and_updates_as_dlx1(name):
     problem = load(DATA / "dlx1" / name)
     problem.count(algorithm="links")
@@ -298,14 +330,16 @@ def test_colors_and_bounds_round_trip():
     back = loads(text)
     assert back.bounds == problem.bounds
     assert [back.option_colors(k) for k in range(len(back))] == [
-        problem.option_colors(k) for k in range(len(problem))]
+        problem.option_colors(k) for k in range(len(problem))
+    ]
     assert loads("3|A B\nA\nB\n").bounds == {"A": (3, 3)}
     assert dumps(loads("3|A B\nA\nB\n")).startswith("3|A B\n")
 
 
 def test_long_names_and_colors_are_read_and_written_when_allowed():
-    problem = loads("cell | colour\ncell colour:turquoise\n",
-                    max_name_length=None)
+    problem = loads(
+        "cell | colour\ncell colour:turquoise\n", max_name_length=None
+    )
     assert problem.option_colors(0) == {"colour": "turquoise"}
     with pytest.raises(ValueError, match="longer than 1 character"):
         dumps(problem, max_name_length=None)
@@ -338,21 +372,24 @@ def test_bounds_of_at_most_one_are_read():
 
 
 # -- edges of the format that users are promised (issue 31) --------------
-@pytest.mark.parametrize("text, items, options", [
-    # Items whose names start with '/' are items, not comments: only a line
-    # whose first token starts with "//" (or '|') is a comment.
-    ("/x/ B\n/x/\nB\n", ("/x/", "B"), (("/x/",), ("B",))),
-    ("/ A\nA\n/", ("/", "A"), (("A",), ("/",))),
-    ("A /\n/ A\n", ("A", "/"), (("/", "A"),)),
-    ("A B\nA\n//\n// B\nB\n", ("A", "B"), (("A",), ("B",))),
-    ("| c\nA B\n| A B\nA\n|\nB\n", ("A", "B"), (("A",), ("B",))),
-    ("\nA B\nA\nB\n", ("A", "B"), (("A",), ("B",))),
-    ("x//y B\nx//y\nB\n", ("x//y", "B"), (("x//y",), ("B",))),
-    ("0/ /0\n0/\n/0\n", ("0/", "/0"), (("0/",), ("/0",))),
-    ("A B\n| only comments after the items\n\n", ("A", "B"), ()),
-    ("A B\nA B\n//", ("A", "B"), (("A", "B"),)),
-    ("\n\n// c\n\nA B\n\nA B\n", ("A", "B"), (("A", "B"),)),
-])
+@pytest.mark.parametrize(
+    "text, items, options",
+    [
+        # Items whose names start with '/' are items, not comments: only a line
+        # whose first token starts with "//" (or '|') is a comment.
+        ("/x/ B\n/x/\nB\n", ("/x/", "B"), (("/x/",), ("B",))),
+        ("/ A\nA\n/", ("/", "A"), (("A",), ("/",))),
+        ("A /\n/ A\n", ("A", "/"), (("/", "A"),)),
+        ("A B\nA\n//\n// B\nB\n", ("A", "B"), (("A",), ("B",))),
+        ("| c\nA B\n| A B\nA\n|\nB\n", ("A", "B"), (("A",), ("B",))),
+        ("\nA B\nA\nB\n", ("A", "B"), (("A",), ("B",))),
+        ("x//y B\nx//y\nB\n", ("x//y", "B"), (("x//y",), ("B",))),
+        ("0/ /0\n0/\n/0\n", ("0/", "/0"), (("0/",), ("/0",))),
+        ("A B\n| only comments after the items\n\n", ("A", "B"), ()),
+        ("A B\nA B\n//", ("A", "B"), (("A", "B"),)),
+        ("\n\n// c\n\nA B\n\nA B\n", ("A", "B"), (("A", "B"),)),
+    ],
+)
 def test_comments_and_blank_lines_around_options(text, items, options):
     problem = loads(text)
     assert (problem.items, problem.options) == (items, options)
@@ -394,8 +431,11 @@ def test_a_parse_error_names_its_source(tmp_path):
 
 def test_a_color_with_a_colon_is_one_character():
     assert loads("A | B\nA B::\n").options == (("A", "B"),)
-    with pytest.raises(DLXFormatError, match="line 2: item 'B' has color "
-                       "'ab:c': a color of more than one character has no"):
+    with pytest.raises(
+        DLXFormatError,
+        match="line 2: item 'B' has color "
+        "'ab:c': a color of more than one character has no",
+    ):
         loads("A | B\nA B:ab:c\n")
     with pytest.raises(DLXFormatError, match="has color 'a:'"):
         loads("A | B\nA B:a:\n")
@@ -426,8 +466,10 @@ def test_loads_takes_text_only():
 def test_what_dumps_cannot_write_is_refused():
     problem = ExactCover(["A"], ["B"])
     problem.add_option(["A", "B"], colors={"B": "a:b"})
-    with pytest.raises(ValueError, match="cannot write color 'a:b' of item "
-                                         "'B': a color of more than one"):
+    with pytest.raises(
+        ValueError,
+        match="cannot write color 'a:b' of item 'B': a color of more than one",
+    ):
         dumps(problem, max_color_length=None)
     clash = ExactCover(["A", "C"], ["B"])
     clash.add_option(["A", "B"], colors={"B": 1})
@@ -435,6 +477,7 @@ def test_what_dumps_cannot_write_is_refused():
     with pytest.raises(ValueError, match="two colors with the same text"):
         dumps(clash)
     empty = ExactCover.from_matrix([[1, 0], [0, 0], [0, 1]])
-    with pytest.raises(ValueError, match="cannot write option 1: option 1 "
-                                         "is empty"):
+    with pytest.raises(
+        ValueError, match="cannot write option 1: option 1 is empty"
+    ):
         dumps(empty)

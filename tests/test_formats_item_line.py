@@ -16,39 +16,48 @@ from dlx.cli import main
 from dlx.formats import DLXFormatError, dumps, loads
 
 
-@pytest.mark.parametrize("line,primary,secondary,bounds", [
-    ("A B |X Y", ["A", "B"], ["X", "Y"], {}),
-    ("A B C |X Y", ["A", "B", "C"], ["X", "Y"], {}),
-    ("A B\t|X", ["A", "B"], ["X"], {}),
-    ("A |X", ["A"], ["X"], {}),
-    ("A | X", ["A"], ["X"], {}),
-    ("A |", ["A"], [], {}),
-    ("2:3|A |X", ["A"], ["X"], {"A": (2, 3)}),
-    ("2:3|A 1|B |X Y", ["A", "B"], ["X", "Y"], {"A": (2, 3), "B": (1, 1)}),
-    ("A 2|B |X", ["A", "B"], ["X"], {"B": (2, 2)}),
-])
+@pytest.mark.parametrize(
+    "line,primary,secondary,bounds",
+    [
+        ("A B |X Y", ["A", "B"], ["X", "Y"], {}),
+        ("A B C |X Y", ["A", "B", "C"], ["X", "Y"], {}),
+        ("A B\t|X", ["A", "B"], ["X"], {}),
+        ("A |X", ["A"], ["X"], {}),
+        ("A | X", ["A"], ["X"], {}),
+        ("A |", ["A"], [], {}),
+        ("2:3|A |X", ["A"], ["X"], {"A": (2, 3)}),
+        ("2:3|A 1|B |X Y", ["A", "B"], ["X", "Y"], {"A": (2, 3), "B": (1, 1)}),
+        ("A 2|B |X", ["A", "B"], ["X"], {"B": (2, 2)}),
+    ],
+)
 def test_item_lines_knuth_reads(line, primary, secondary, bounds):
     p = loads(line + "\nA\n")
     assert list(p.primary) == primary and list(p.secondary) == secondary
     assert p.bounds == bounds
     again = loads(dumps(p))
     plain = {k: uv for k, uv in p.bounds.items() if uv != (1, 1)}
-    assert (again.primary, again.secondary, again.bounds) == \
-        (p.primary, p.secondary, plain)
+    assert (again.primary, again.secondary, again.bounds) == (
+        p.primary,
+        p.secondary,
+        plain,
+    )
 
 
-@pytest.mark.parametrize("line,message", [
-    ("A| X", "'A|'"),
-    ("A B|X", "'B|X'"),
-    ("A |X |Y", "'|' twice"),
-    ("A |X | Y", "'|' twice"),
-    ("A ||X", "'||X'"),
-    ("A | |X", "'|X'"),
-    ("A |X|Y", "'|X|Y'"),
-    ("A |X Y|", "'Y|'"),
-    ("A |2:3|X", "only primary items take bounds"),
-    ("A |X |", "'|' twice"),
-])
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ("A| X", "'A|'"),
+        ("A B|X", "'B|X'"),
+        ("A |X |Y", "'|' twice"),
+        ("A |X | Y", "'|' twice"),
+        ("A ||X", "'||X'"),
+        ("A | |X", "'|X'"),
+        ("A |X|Y", "'|X|Y'"),
+        ("A |X Y|", "'Y|'"),
+        ("A |2:3|X", "only primary items take bounds"),
+        ("A |X |", "'|' twice"),
+    ],
+)
 def test_item_lines_knuth_refuses(line, message):
     with pytest.raises(DLXFormatError, match=message) as error:
         loads(line + "\nA\n")
@@ -62,7 +71,9 @@ def test_the_issues_line_is_solved_by_the_command(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == "2"
     assert main(["solve", str(path), "--all"]) == 0
     assert capsys.readouterr().out.split("\n\n") == [
-        "A B X\nC Y", "A X\nB C Y\n"]
+        "A B X\nC Y",
+        "A X\nB C Y\n",
+    ]
 
 
 def test_a_word_starting_with_bar_in_an_option_line_is_not_read_here():

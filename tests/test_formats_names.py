@@ -6,15 +6,18 @@ import pytest
 from dlx import ExactCover, dumps
 
 
-@pytest.mark.parametrize("name, reason", [
-    ("a b", "contains a blank"),
-    ("a\tb", "contains a blank"),
-    ("a|b", "contains '|'"),
-    ("a:b", "contains ':'"),
-    ("", "empty item name"),
-    ("é", "not printable ASCII"),
-    ("abcdefghi", "longer than 8"),
-])
+@pytest.mark.parametrize(
+    "name, reason",
+    [
+        ("a b", "contains a blank"),
+        ("a\tb", "contains a blank"),
+        ("a|b", "contains '|'"),
+        ("a:b", "contains ':'"),
+        ("", "empty item name"),
+        ("é", "not printable ASCII"),
+        ("abcdefghi", "longer than 8"),
+    ],
+)
 def test_unwritable_name_reason(name, reason):
     with pytest.raises(ValueError, match=reason):
         dumps(ExactCover([name]))
@@ -23,6 +26,7 @@ def test_unwritable_name_reason(name, reason):
 @pytest.mark.parametrize("name", ["!", "~", "a!~b", "12345678"])
 def test_printable_ascii_names_round_trip(name):
     from dlx import loads
+
     p = ExactCover([name, "x"])
     p.add_options([[name], ["x"]])
     text = dumps(p)

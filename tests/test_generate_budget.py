@@ -26,8 +26,10 @@ from dlx import BudgetExhausted, ExactCover
 from sudoku import Stopped
 from sudoku.generator import generate_cells
 
-ESCARGOT = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
-            "......7..7...3..")
+ESCARGOT = (
+    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
+    "......7..7...3.."
+)
 
 
 class StopAfter:
@@ -51,6 +53,7 @@ def engine_calls(monkeypatch):
     def spy(self, *args, **kw):
         calls.append(kw.get("time_limit"))
         return real(self, *args, **kw)
+
     monkeypatch.setattr(ExactCover, "solve_batch", spy)
     return calls
 
@@ -58,10 +61,12 @@ def engine_calls(monkeypatch):
 JOBS = {
     "generate": lambda **kw: sudoku.generate(9, seed=3, **kw),
     "generate level": lambda **kw: sudoku.generate(
-        9, difficulty="hard", seed=3, **kw),
+        9, difficulty="hard", seed=3, **kw
+    ),
     "generate_many": lambda **kw: sudoku.generate_many(4, 6, seed=3, **kw),
     "generate variant": lambda **kw: sudoku.generate(
-        6, variant="x", seed=3, **kw),
+        6, variant="x", seed=3, **kw
+    ),
     "rate": lambda **kw: sudoku.rate(ESCARGOT, **kw),
     "rate_many": lambda **kw: sudoku.rate_many([ESCARGOT] * 3, **kw),
     "rate variant": lambda **kw: sudoku.rate(x_puzzle(), variant="x", **kw),
@@ -80,7 +85,8 @@ def test_an_expired_budget_stops_before_any_search(job, engine_calls):
     with pytest.raises(Stopped) as stop:
         JOBS[job](time_limit=0)
     assert stop.value.reason == "time_limit" and "time limit" in str(
-        stop.value)
+        stop.value
+    )
     with pytest.raises(Stopped) as stop:
         JOBS[job](stop=StopAfter(1))
     assert stop.value.reason == "stop"
@@ -109,16 +115,17 @@ def test_every_search_gets_the_time_left(job, engine_calls):
     x_puzzle()
     engine_calls.clear()
     JOBS[job](time_limit=600)
-    assert engine_calls and all(t is not None and 0 < t <= 600
-                                for t in engine_calls)
+    assert engine_calls and all(
+        t is not None and 0 < t <= 600 for t in engine_calls
+    )
     assert engine_calls == sorted(engine_calls, reverse=True)
 
 
 def test_without_a_budget_the_results_are_unchanged():
     for seed in range(3):
-        assert sudoku.generate(9, seed=seed, time_limit=600,
-                               stop=threading.Event()) == \
-            sudoku.generate(9, seed=seed)
+        assert sudoku.generate(
+            9, seed=seed, time_limit=600, stop=threading.Event()
+        ) == sudoku.generate(9, seed=seed)
     assert sudoku.rate(ESCARGOT, time_limit=600) == sudoku.rate(ESCARGOT)
     cells, _ = generate_cells(3, (2, 3), seed=1)
     again, _ = generate_cells(3, (2, 3), seed=1, time_limit=600)
@@ -144,11 +151,16 @@ def test_a_stop_from_another_thread_ends_the_search():
     assert time.perf_counter() - start < 3
 
 
-@pytest.mark.parametrize("bad,error", [
-    (dict(time_limit=-1), ValueError), (dict(time_limit="2"), TypeError),
-    (dict(time_limit=float("nan")), ValueError),
-    (dict(stop=True), TypeError), (dict(stop="yes"), TypeError),
-])
+@pytest.mark.parametrize(
+    "bad,error",
+    [
+        (dict(time_limit=-1), ValueError),
+        (dict(time_limit="2"), TypeError),
+        (dict(time_limit=float("nan")), ValueError),
+        (dict(stop=True), TypeError),
+        (dict(stop="yes"), TypeError),
+    ],
+)
 @pytest.mark.parametrize("job", ["generate", "rate"])
 def test_bad_budgets_name_the_argument(bad, error, job):
     name = next(iter(bad))
@@ -158,6 +170,7 @@ def test_bad_budgets_name_the_argument(bad, error, job):
 
 # -- the web API ----------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def client():
     pytest.importorskip("starlette")
@@ -165,6 +178,7 @@ def client():
 
     from sudoku.web.app import create_app
     from sudoku.web.service import Settings
+
     with TestClient(create_app(Settings(workers=2), warm_up=False)) as c:
         yield c
 
@@ -172,8 +186,10 @@ def client():
 def test_generate_answers_stopped_at_its_time_budget(client):
     client.post("/api/generate", json={"seed": 1})  # compiled
     start = time.perf_counter()
-    answer = client.post("/api/generate", json={
-        "difficulty": "extreme", "seed": 1, "time_limit": 0.3})
+    answer = client.post(
+        "/api/generate",
+        json={"difficulty": "extreme", "seed": 1, "time_limit": 0.3},
+    )
     assert answer.status_code == 200, answer.text
     data = answer.json()
     assert data["status"] == "stopped", data
@@ -182,18 +198,23 @@ def test_generate_answers_stopped_at_its_time_budget(client):
 
 
 def test_rate_answers_stopped_at_its_time_budget(client, monkeypatch):
-    answer = client.post("/api/rate", json={"puzzle": ESCARGOT,
-                                            "time_limit": 0.000001})
+    answer = client.post(
+        "/api/rate", json={"puzzle": ESCARGOT, "time_limit": 0.000001}
+    )
     assert answer.status_code == 200, answer.text
     assert answer.json()["status"] == "stopped"
 
 
-@pytest.mark.parametrize("endpoint,body", [
-    ("generate", {"difficulty": "extreme", "seed": 1}),
-    ("rate", {"puzzle": ESCARGOT}),
-])
+@pytest.mark.parametrize(
+    "endpoint,body",
+    [
+        ("generate", {"difficulty": "extreme", "seed": 1}),
+        ("rate", {"puzzle": ESCARGOT}),
+    ],
+)
 def test_a_cancelled_budget_drops_generate_and_rate(endpoint, body):
     from sudoku.web import service
+
     budget = service.Budget(30)
     budget.cancel.set()
     with pytest.raises(service.Cancelled):
@@ -207,6 +228,7 @@ def test_a_cancelled_budget_drops_generate_and_rate(endpoint, body):
 
 def test_an_expired_wait_leaves_no_time_to_generate():
     from sudoku.web import service
+
     budget = service.Budget(0.05)
     time.sleep(0.1)  # waited for a worker past its budget
     data = service.generate({"seed": 1}, service.Settings(), budget)
@@ -215,9 +237,11 @@ def test_an_expired_wait_leaves_no_time_to_generate():
 
 # -- the engine's part: solve_batch keeps a time limit --------------------------
 
+
 @pytest.mark.parametrize("algorithm", ["links", "cells"])
 def test_solve_batch_stops_at_its_time_limit(algorithm):
     from dlx.problems.queens import queens
+
     p = queens(11)
     p.solve_batch([[]], limit=1, algorithm=algorithm)  # compiled
     with pytest.raises(BudgetExhausted) as stop:
@@ -225,21 +249,26 @@ def test_solve_batch_stops_at_its_time_limit(algorithm):
     assert not stop.value.stats.complete
     start = time.perf_counter()
     with pytest.raises(BudgetExhausted):  # 2,680 solutions each, 64 times
-        p.solve_batch([[]] * 64, limit=2**40, time_limit=0.05,
-                      algorithm=algorithm)
+        p.solve_batch(
+            [[]] * 64, limit=2**40, time_limit=0.05, algorithm=algorithm
+        )
     assert time.perf_counter() - start < 2
-    done = p.solve_batch([[]], limit=2**40, time_limit=600,
-                         algorithm=algorithm)
+    done = p.solve_batch(
+        [[]], limit=2**40, time_limit=600, algorithm=algorithm
+    )
     assert done.counts.tolist() == [2680]
 
 
 # -- a real server: abandoned generators no longer hold the workers -----------
 
+
 def _request(host, port, path, body):
     body = json.dumps(body).encode()
-    return (f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: "
-            f"{len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: "
+        f"{len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode() + body
 
 
 def _post(host, port, path, body):
@@ -253,6 +282,7 @@ def _post(host, port, path, body):
 
 def _status(url):
     import urllib.request
+
     with urllib.request.urlopen(url + "api/status") as r:
         return json.load(r)
 
@@ -269,15 +299,19 @@ def test_abandoned_generators_free_the_workers_of_a_real_server():
     from sudoku.web.service import Settings
 
     from web_server import live_server
+
     extreme = {"difficulty": "extreme", "seed": 1}
     with live_server(Settings(workers=2, time_limit=5)) as url:
         host, port = url.split("//")[1].rstrip("/").split(":")
-        assert _post(host, port, "/api/generate", {"seed": 1})[
-            "status"] == "generated"  # compiled
+        assert (
+            _post(host, port, "/api/generate", {"seed": 1})["status"]
+            == "generated"
+        )  # compiled
         # The issue's first case: a budget of 2 s is kept (it took 62 s).
         start = time.monotonic()
-        answer = _post(host, port, "/api/generate",
-                       dict(extreme, time_limit=2))
+        answer = _post(
+            host, port, "/api/generate", dict(extreme, time_limit=2)
+        )
         assert answer["status"] == "stopped"
         assert time.monotonic() - start < 2 + 3
         # Two clients ask for extreme puzzles, then give up.
@@ -296,8 +330,9 @@ def test_abandoned_generators_free_the_workers_of_a_real_server():
         assert time.monotonic() - left < 3
         # A solve behind them answers within its own budget.
         start = time.monotonic()
-        solved = _post(host, port, "/api/solve",
-                       {"puzzle": ESCARGOT, "time_limit": 3})
+        solved = _post(
+            host, port, "/api/solve", {"puzzle": ESCARGOT, "time_limit": 3}
+        )
         assert solved["status"] == "solved"
         assert time.monotonic() - start < 3
 
@@ -306,11 +341,13 @@ def test_solve_many_keeps_its_budget_within_a_chunk(client):
     """A batch's chunk is cut by the budget too, waiting included: a chunk
     of hard 16x16 puzzles once ran to its end whatever the budget."""
     from sudoku.web import service
+
     hard = [sudoku.generate(16, seed=k).format("line") for k in range(2)]
     budget = service.Budget(0.05)
     time.sleep(0.1)  # the wait for a worker took the whole budget
-    data = service.solve_many({"puzzles": hard * 100}, service.Settings(),
-                              budget)
+    data = service.solve_many(
+        {"puzzles": hard * 100}, service.Settings(), budget
+    )
     assert data["status"] == "stopped" and data["done"] == 0
     budget = service.Budget(30)
     budget.cancel.set()
@@ -319,8 +356,7 @@ def test_solve_many_keeps_its_budget_within_a_chunk(client):
     budget = service.Budget(30)
     budget.cancel = StopAfter(3)  # set while the first chunk runs
     with pytest.raises(service.Cancelled):
-        service.solve_many({"puzzles": hard * 100}, service.Settings(),
-                           budget)
+        service.solve_many({"puzzles": hard * 100}, service.Settings(), budget)
 
 
 def test_solve_many_and_solve_cells_take_a_budget():
@@ -328,6 +364,6 @@ def test_solve_many_and_solve_cells_take_a_budget():
         sudoku.solve_many([ESCARGOT] * 3, time_limit=0)
     with pytest.raises(Stopped):
         sudoku.solve_many([ESCARGOT] * 3, stop=StopAfter(1))
-    assert [r.status for r in sudoku.solve_many([ESCARGOT] * 3,
-                                                time_limit=600)] == \
-        ["solved"] * 3
+    assert [
+        r.status for r in sudoku.solve_many([ESCARGOT] * 3, time_limit=600)
+    ] == ["solved"] * 3

@@ -47,9 +47,15 @@ def split_sums(problem, plan):
 def problems(draw):
     nitems = draw(st.integers(1, 8))
     nsecondary = draw(st.integers(0, min(3, nitems)))
-    options = draw(st.lists(
-        st.sets(st.integers(0, nitems - 1), min_size=1, max_size=nitems)
-        .map(sorted), min_size=0, max_size=16))
+    options = draw(
+        st.lists(
+            st.sets(
+                st.integers(0, nitems - 1), min_size=1, max_size=nitems
+            ).map(sorted),
+            min_size=0,
+            max_size=16,
+        )
+    )
     return nitems, nitems - nsecondary, options
 
 
@@ -59,23 +65,42 @@ def test_split_adds_up_to_the_whole_search(case, target, data):
     nitems, nprimary, options = case
     p = ExactCover(range(nprimary), range(nprimary, nitems))
     p.add_options(options)
-    forced = data.draw(st.lists(st.integers(0, max(0, len(options) - 1)),
-                                max_size=2, unique=True)) if options else []
+    forced = (
+        data.draw(
+            st.lists(
+                st.integers(0, max(0, len(options) - 1)),
+                max_size=2,
+                unique=True,
+            )
+        )
+        if options
+        else []
+    )
     truth = one_search(p, forced)
     assert truth[0] == len(exact_covers(options, nprimary, nitems, forced))
     plan = jobs.split(p, jobs=target, given=forced, algorithm="links")
     assert split_sums(p, plan) == truth
     # Knuth's shares of the finished top and the jobs make the whole tree.
-    assert plan.settled + sum(j.share for j in plan.jobs) == \
-        pytest.approx(1.0)
+    assert plan.settled + sum(j.share for j in plan.jobs) == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("build", [
-    lambda: queens(8), lambda: langford(8), lambda: langford(7, False),
-    lambda: Polyomino("3x20").problem,
-    lambda: Polyomino("4x5", "tetrominoes").problem],
-    ids=["queens-8", "langford-8", "langford-7-all", "pentomino-3x20",
-         "tetromino-4x5"])
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: queens(8),
+        lambda: langford(8),
+        lambda: langford(7, False),
+        lambda: Polyomino("3x20").problem,
+        lambda: Polyomino("4x5", "tetrominoes").problem,
+    ],
+    ids=[
+        "queens-8",
+        "langford-8",
+        "langford-7-all",
+        "pentomino-3x20",
+        "tetromino-4x5",
+    ],
+)
 @pytest.mark.parametrize("target", [1, 7, 100, 2000])
 def test_split_of_classics_adds_up(build, target):
     p = build()
@@ -90,10 +115,13 @@ def test_a_job_splits_again():
     big = plan.jobs[0]
     again = jobs.split(p, jobs=30, path=big.path, algorithm="links")
     assert len(again.jobs) >= 30
-    assert all(j.path[:len(big.path)] == big.path for j in again.jobs)
+    assert all(j.path[: len(big.path)] == big.path for j in again.jobs)
     alone = plan.run(p, big)
-    assert split_sums(p, again) == (alone.solutions, alone.nodes,
-                                    alone.updates)
+    assert split_sums(p, again) == (
+        alone.solutions,
+        alone.nodes,
+        alone.updates,
+    )
     # DLX1's path is options: the job is the count with them given, but
     # for the updates of giving them, which belong to the split above it.
     given = jobs.split(p, jobs=30, given=big.path, algorithm="links")
@@ -110,13 +138,23 @@ def pieces_sums(problem, plan, budget):
     stack = [(job.path, job.share) for job in plan.jobs]
     while stack:
         given, part = stack.pop()
-        r = pool.run_piece(payload, plan.engine, plan.given, given,
-                           plan.mrv_cutoff, budget)
+        r = pool.run_piece(
+            payload, plan.engine, plan.given, given, plan.mrv_cutoff, budget
+        )
         s, n, u, rest = r.solutions, r.nodes, r.updates, r.rest
-        assert all(g[:len(given)] == given and len(g) > len(given) or
-                   g == given and k == 0 for k, (g, _) in enumerate(rest))
-        found, nodes, updates, pieces = found + s, nodes + n, \
-            updates + u, pieces + 1
+        assert all(
+            g[: len(given)] == given
+            and len(g) > len(given)
+            or g == given
+            and k == 0
+            for k, (g, _) in enumerate(rest)
+        )
+        found, nodes, updates, pieces = (
+            found + s,
+            nodes + n,
+            updates + u,
+            pieces + 1,
+        )
         share += part * (1 - sum(f for _, f in rest))
         stack += [(g, part * f) for g, f in rest]
     return found, nodes, updates, pieces, share
@@ -124,13 +162,23 @@ def pieces_sums(problem, plan, budget):
 
 @settings(max_examples=200, deadline=None)
 @given(problems(), st.integers(1, 6), st.integers(1, 12), st.data())
-def test_pieces_cut_short_add_up_to_the_whole_search(case, target, budget,
-                                                     data):
+def test_pieces_cut_short_add_up_to_the_whole_search(
+    case, target, budget, data
+):
     nitems, nprimary, options = case
     p = ExactCover(range(nprimary), range(nprimary, nitems))
     p.add_options(options)
-    forced = data.draw(st.lists(st.integers(0, max(0, len(options) - 1)),
-                                max_size=2, unique=True)) if options else []
+    forced = (
+        data.draw(
+            st.lists(
+                st.integers(0, max(0, len(options) - 1)),
+                max_size=2,
+                unique=True,
+            )
+        )
+        if options
+        else []
+    )
     truth = one_search(p, forced)
     plan = jobs.split(p, jobs=target, given=forced, algorithm="links")
     *sums, pieces, share = pieces_sums(p, plan, budget)
@@ -138,12 +186,23 @@ def test_pieces_cut_short_add_up_to_the_whole_search(case, target, budget,
     assert share == pytest.approx(1.0)
 
 
-@pytest.mark.parametrize("build", [
-    lambda: queens(8), lambda: langford(8), lambda: langford(7, False),
-    lambda: Polyomino("3x20").problem,
-    lambda: Polyomino("4x5", "tetrominoes").problem],
-    ids=["queens-8", "langford-8", "langford-7-all", "pentomino-3x20",
-         "tetromino-4x5"])
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: queens(8),
+        lambda: langford(8),
+        lambda: langford(7, False),
+        lambda: Polyomino("3x20").problem,
+        lambda: Polyomino("4x5", "tetrominoes").problem,
+    ],
+    ids=[
+        "queens-8",
+        "langford-8",
+        "langford-7-all",
+        "pentomino-3x20",
+        "tetromino-4x5",
+    ],
+)
 @pytest.mark.parametrize("budget", [1, 3, 10])
 def test_pieces_of_classics_add_up(build, budget):
     p = build()
@@ -159,24 +218,37 @@ def test_count_with_a_budget_on_any_executor(always_split):
     truth = one_search(p)
     seen = []
     with ThreadPoolExecutor(2) as pool:
-        assert (jobs.count(p, executor=pool, split_jobs=8, budget=200,
-                           progress=seen.append, algorithm="links"),
-                p.stats.nodes, p.stats.updates) == truth
+        assert (
+            jobs.count(
+                p,
+                executor=pool,
+                split_jobs=8,
+                budget=200,
+                progress=seen.append,
+                algorithm="links",
+            ),
+            p.stats.nodes,
+            p.stats.updates,
+        ) == truth
     assert seen[-1].jobs > 8 + 50 and seen[-1].jobs_done == seen[-1].jobs
     assert seen[-1].fraction == pytest.approx(1.0)
-    assert (jobs.count(p, jobs=2, split_jobs=8, budget=500,
-                       algorithm="links"), p.stats.nodes,
-            p.stats.updates) == truth
+    assert (
+        jobs.count(p, jobs=2, split_jobs=8, budget=500, algorithm="links"),
+        p.stats.nodes,
+        p.stats.updates,
+    ) == truth
 
 
 def test_the_default_budget_cuts_long_jobs_only():
     plan = jobs.split(queens(10), jobs=50)
-    assert plan.estimated_nodes == pytest.approx(one_search(queens(10))[1],
-                                                 rel=0.5)
+    assert plan.estimated_nodes == pytest.approx(
+        one_search(queens(10))[1], rel=0.5
+    )
     assert jobs.job_budget(plan, 2) == job_service.MIN_BUDGET
     plan.estimated_nodes = 1e12
     assert jobs.job_budget(plan, 100) == 1e12 // (
-        job_service.BUDGET_PER_WORKER * 100)
+        job_service.BUDGET_PER_WORKER * 100
+    )
     assert jobs.job_budget(jobs.split(queens(10), jobs=50, probes=0), 2) == 0
     # A tree beyond int64 (an empty 9x9 Sudoku's is estimated at ~1e25
     # nodes): the budget stays a kernel's int64.
@@ -186,12 +258,12 @@ def test_the_default_budget_cuts_long_jobs_only():
     p = queens(6)
     payload = pool.Payload(p, jobs.problem_digest(p))
     assert pool.run_piece(payload, "dlx1", (), (), 0, huge).solutions == 4
-    assert pool.run_piece(payload, "dlx1", (), (), 0,
-                          10 ** 30).solutions == 4
+    assert pool.run_piece(payload, "dlx1", (), (), 0, 10**30).solutions == 4
 
 
 def test_jobs_are_small_plain_data():
     import pickle
+
     plan = jobs.split(queens(10), jobs=50)
     job = plan.jobs[3]
     assert pickle.loads(pickle.dumps(job)) == job
@@ -215,8 +287,11 @@ def test_count_on_processes_is_the_one_search(always_split):
     p = queens(9)
     truth = one_search(p)
     assert p.count(jobs=2) == truth[0]
-    assert (p.count(jobs=2, split_jobs=40), p.stats.nodes,
-            p.stats.updates) == truth
+    assert (
+        p.count(jobs=2, split_jobs=40),
+        p.stats.nodes,
+        p.stats.updates,
+    ) == truth
     assert p.stats.complete
 
 
@@ -224,8 +299,11 @@ def test_count_on_any_executor():
     p = langford(8)
     truth = one_search(p)
     with ThreadPoolExecutor(3) as pool:
-        assert (p.count(executor=pool, algorithm="links"), p.stats.nodes,
-                p.stats.updates) == truth
+        assert (
+            p.count(executor=pool, algorithm="links"),
+            p.stats.nodes,
+            p.stats.updates,
+        ) == truth
 
 
 def test_count_jobs_with_givens():
@@ -246,8 +324,9 @@ def test_progress_reaches_the_whole_tree():
     p = queens(8)
     assert p.count(progress=seen.append, split_jobs=30) == 92
     fractions = [s.fraction for s in seen]
-    assert fractions == sorted(fractions) and fractions[-1] == \
-        pytest.approx(1.0)
+    assert fractions == sorted(fractions) and fractions[-1] == pytest.approx(
+        1.0
+    )
     assert seen[-1].solutions == 92 and seen[-1].jobs_done == seen[-1].jobs
     assert seen[-1].eta == pytest.approx(0.0, abs=1e-6)
 
@@ -260,8 +339,7 @@ def test_ctrl_c_gives_the_partial_count(tmp_path):
             raise KeyboardInterrupt
 
     with pytest.raises(Interrupted) as stop:
-        p.count(progress=stop_early, split_jobs=30,
-                checkpoint=tmp_path / "c")
+        p.count(progress=stop_early, split_jobs=30, checkpoint=tmp_path / "c")
     assert isinstance(stop.value, KeyboardInterrupt)
     assert 0 <= stop.value.count < 92 and not stop.value.stats.complete
     assert 0 < stop.value.stats.seconds < 600  # the time it ran
@@ -270,6 +348,7 @@ def test_ctrl_c_gives_the_partial_count(tmp_path):
 
 
 # -- checkpoints ---------------------------------------------------------------
+
 
 def test_checkpoint_resumes_without_counting_twice(tmp_path):
     path = tmp_path / "q9.ckpt"
@@ -284,8 +363,11 @@ def test_checkpoint_resumes_without_counting_twice(tmp_path):
     # write): resuming runs the other jobs only.
     path.write_text("\n".join(lines[:11]) + "\n" + lines[11][:7])
     ran.clear()
-    assert (p.count(checkpoint=path, progress=ran.append), p.stats.nodes,
-            p.stats.updates) == truth
+    assert (
+        p.count(checkpoint=path, progress=ran.append),
+        p.stats.nodes,
+        p.stats.updates,
+    ) == truth
     assert ran[0].jobs_done == 10  # where it resumed
     assert sorted({r.jobs_done for r in ran}) == list(range(10, total + 1))
     assert len(path.read_text().splitlines()) == total + 1
@@ -293,7 +375,8 @@ def test_checkpoint_resumes_without_counting_twice(tmp_path):
     ran.clear()
     assert p.count(checkpoint=path, progress=ran.append) == truth[0]
     assert [(r.jobs_done, r.fraction) for r in ran] == [
-        (total, pytest.approx(1.0))]
+        (total, pytest.approx(1.0))
+    ]
 
 
 def test_checkpoint_of_another_problem_is_refused(tmp_path):
@@ -317,20 +400,28 @@ def test_checkpoint_with_jobs_handed_back_resumes_exactly(tmp_path):
     p = Polyomino("3x20").problem
     truth = one_search(p)
     with ThreadPoolExecutor(2) as pool:
-        jobs.count(p, executor=pool, split_jobs=6, budget=300,
-                   checkpoint=path, algorithm="links")
+        jobs.count(
+            p,
+            executor=pool,
+            split_jobs=6,
+            budget=300,
+            checkpoint=path,
+            algorithm="links",
+        )
     lines = path.read_text().splitlines()
     entries = [json.loads(line) for line in lines[1:]]
     assert sum("rest" in e for e in entries) > 10
     # A crash after any record: the rest is counted once, on one process
     # or on several, with or without a budget.
     for keep in (0, 1, 5, len(entries) // 2, len(entries) - 1):
-        path.write_text("\n".join(lines[:1 + keep]) + "\n")
-        for run in (lambda: jobs.count(p, jobs=1, checkpoint=path,
-                                       algorithm="links"),
-                    lambda: jobs.count(p, jobs=2, budget=100,
-                                       checkpoint=path, algorithm="links")):
-            path.write_text("\n".join(lines[:1 + keep]) + "\n")
+        path.write_text("\n".join(lines[: 1 + keep]) + "\n")
+        for run in (
+            lambda: jobs.count(p, jobs=1, checkpoint=path, algorithm="links"),
+            lambda: jobs.count(
+                p, jobs=2, budget=100, checkpoint=path, algorithm="links"
+            ),
+        ):
+            path.write_text("\n".join(lines[: 1 + keep]) + "\n")
             assert (run(), p.stats.nodes, p.stats.updates) == truth
     # Still refused for another problem or split.
     with pytest.raises(jobs.CheckpointError, match="different problem"):
@@ -365,18 +456,23 @@ print(jobs.count(p, checkpoint=sys.argv[1], split_jobs=150, progress=slowly,
 # that hands back the rest of a job cut short by its budget), colors
 # (DLX2) and bounds (DLX3, and SSMCC, where only the count is one
 # search's).
-KILLED = {"queens": ("queens.queens(10)", "links", 724),
-          "colors": ("debruijn.debruijn(5)", "links", 2048),
-          "bounds": ("rooks.rooks(5, 2)", "links", 2040),
-          "bounds-cells": ("rooks.rooks(5, 2)", "cells", 2040)}
+KILLED = {
+    "queens": ("queens.queens(10)", "links", 724),
+    "colors": ("debruijn.debruijn(5)", "links", 2048),
+    "bounds": ("rooks.rooks(5, 2)", "links", 2040),
+    "bounds-cells": ("rooks.rooks(5, 2)", "cells", 2040),
+}
 
 
 def _alive() -> set:
     """The pids of the running processes (Linux: /proc; else none)."""
     if not os.path.isdir("/proc"):
         return set()
-    return {int(d) for d in os.listdir("/proc") if d.isdigit()
-            and _state(d) not in (None, "Z")}
+    return {
+        int(d)
+        for d in os.listdir("/proc")
+        if d.isdigit() and _state(d) not in (None, "Z")
+    }
 
 
 def _state(pid) -> str | None:
@@ -401,19 +497,42 @@ def _children(pid: int) -> set:
     return found
 
 
-@pytest.mark.parametrize("workers,budget,problem", [
-    (1, 0, "queens"), (2, 40, "queens"), (2, 0, "colors"), (1, 0, "bounds"),
-    (2, 0, "bounds-cells")],
-    ids=["one-process", "processes-with-a-budget", "colors-on-processes",
-         "bounds-one-process", "bounds-cells-on-processes"])
-def test_sigkill_and_rerun_gives_the_exact_count(tmp_path, workers, budget,
-                                                 problem):
+@pytest.mark.parametrize(
+    "workers,budget,problem",
+    [
+        (1, 0, "queens"),
+        (2, 40, "queens"),
+        (2, 0, "colors"),
+        (1, 0, "bounds"),
+        (2, 0, "bounds-cells"),
+    ],
+    ids=[
+        "one-process",
+        "processes-with-a-budget",
+        "colors-on-processes",
+        "bounds-one-process",
+        "bounds-cells-on-processes",
+    ],
+)
+def test_sigkill_and_rerun_gives_the_exact_count(
+    tmp_path, workers, budget, problem
+):
     path = tmp_path / "killed.ckpt"
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep +
-               os.environ.get("PYTHONPATH", ""))
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
     build, algorithm, count = KILLED[problem]
-    command = [sys.executable, "-c", KILLED_RUN, str(path), str(workers),
-               str(budget), build, algorithm]
+    command = [
+        sys.executable,
+        "-c",
+        KILLED_RUN,
+        str(path),
+        str(workers),
+        str(budget),
+        build,
+        algorithm,
+    ]
     run = subprocess.Popen(command, env=env, stdout=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -433,58 +552,91 @@ def test_sigkill_and_rerun_gives_the_exact_count(tmp_path, workers, budget,
     recorded = len(path.read_bytes().splitlines()) - 1
     header = json.loads(path.read_bytes().splitlines()[0])
     assert recorded >= 20  # killed part-way:
-    assert b"rest" in path.read_bytes() if budget else \
-        recorded < header["jobs"]
-    again = subprocess.run(command, env=env, stdout=subprocess.PIPE,
-                           check=True, timeout=120)
+    assert (
+        b"rest" in path.read_bytes() if budget else recorded < header["jobs"]
+    )
+    again = subprocess.run(
+        command, env=env, stdout=subprocess.PIPE, check=True, timeout=120
+    )
     found, nodes, updates = map(int, again.stdout.split())
     assert found == count
     if algorithm == "links":  # DLX1, DLX2, DLX3: one search's figures
         from dlx.problems import debruijn, rooks
-        p = {"queens": lambda: queens(10), "colors": lambda: debruijn.debruijn(5),
-             "bounds": lambda: rooks.rooks(5, 2)}[problem]()
+
+        p = {
+            "queens": lambda: queens(10),
+            "colors": lambda: debruijn.debruijn(5),
+            "bounds": lambda: rooks.rooks(5, 2),
+        }[problem]()
         assert (found, nodes, updates) == one_search(p)
 
 
 # -- Dask --------------------------------------------------------------------
+
 
 @pytest.mark.filterwarnings("ignore:Port .* is already in use")
 def test_a_dask_cluster_counts():
     distributed = pytest.importorskip("distributed")
     p = langford(8)
     truth = one_search(p)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                  processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         executor = client.get_executor()
-        assert (p.count(executor=executor, split_jobs=64,
-                        algorithm="links"), p.stats.nodes,
-                p.stats.updates) == truth
+        assert (
+            p.count(executor=executor, split_jobs=64, algorithm="links"),
+            p.stats.nodes,
+            p.stats.updates,
+        ) == truth
         # Jobs cut short by a budget hand back their rest as Dask tasks.
         seen = []
-        assert (jobs.count(p, executor=executor, split_jobs=16, budget=60,
-                           progress=seen.append, algorithm="links"),
-                p.stats.nodes, p.stats.updates) == truth
+        assert (
+            jobs.count(
+                p,
+                executor=executor,
+                split_jobs=16,
+                budget=60,
+                progress=seen.append,
+                algorithm="links",
+            ),
+            p.stats.nodes,
+            p.stats.updates,
+        ) == truth
         assert seen[-1].jobs > 16 + 10
 
 
 # -- known long counts (pytest -m slow) -----------------------------------------
 
+
 @pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
-@pytest.mark.parametrize("build,expected", [
-    (lambda: queens(14), 365_596), (lambda: queens(15), 2_279_184),
-    (lambda: queens(16), 14_772_512), (lambda: langford(15), 39_809_640)],
-    ids=["queens-14", "queens-15", "queens-16", "langford-15"])
+@pytest.mark.parametrize(
+    "build,expected",
+    [
+        (lambda: queens(14), 365_596),
+        (lambda: queens(15), 2_279_184),
+        (lambda: queens(16), 14_772_512),
+        (lambda: langford(15), 39_809_640),
+    ],
+    ids=["queens-14", "queens-15", "queens-16", "langford-15"],
+)
 def test_known_long_counts(build, expected, workers):
     p = build()
     t0 = time.perf_counter()
     assert p.count(jobs=workers) == expected
     assert p.stats.complete and p.stats.solutions == expected
     # Run with -s to see how long it took.
-    print(f"{expected:,} on {workers} worker(s) in "
-          f"{time.perf_counter() - t0:.1f} s, {p.stats.nodes:,} nodes")
+    print(
+        f"{expected:,} on {workers} worker(s) in "
+        f"{time.perf_counter() - t0:.1f} s, {p.stats.nodes:,} nodes"
+    )
 
 
 def test_progress_of_one_search(monkeypatch):
@@ -521,6 +673,7 @@ def test_an_executor_gets_jobs_for_each_of_its_workers():
 
 def test_progress_bar_follows_the_fraction():
     import io
+
     stream = io.StringIO()
     bar = jobs.progress_bar(delay=0, stream=stream)
     bar(jobs.Progress(0.25, 1, 4, 10, 100, 1.0))

@@ -42,8 +42,10 @@ def test_loads_reads_long_names_and_colors_by_default(tmp_path):
         dumps(p)
     with pytest.raises(ValueError, match="longer than 1"):
         dumps(p, max_name_length=None)
-    assert loads(dumps(p, max_name_length=None,
-                       max_color_length=None)).options == p.options
+    assert (
+        loads(dumps(p, max_name_length=None, max_color_length=None)).options
+        == p.options
+    )
     # Knuth's limit on reading, when asked for.
     with pytest.raises(formats.DLXFormatError, match="longer than 8"):
         loads(text, max_name_length=formats.MAX_NAME_LENGTH)
@@ -66,20 +68,23 @@ CALLS = {
     "item named twice": lambda: ExactCover([LONG, LONG]),
     "unknown item": lambda: ExactCover(["A"]).add_option(["A", LONG]),
     "long option, unknown item": lambda: ExactCover(["A"]).add_option(
-        ["A"] * 1 + [f"x{k}" for k in range(50_000)]),
+        ["A"] * 1 + [f"x{k}" for k in range(50_000)]
+    ),
     "item twice in an option": lambda: ExactCover([LONG]).add_option(
-        [LONG, LONG]),
+        [LONG, LONG]
+    ),
     "string option": lambda: ExactCover(["A"]).add_option(LONG),
     "not iterable": lambda: ExactCover(["A"]).add_option(10**100_0),
     "bounds, no such item": lambda: ExactCover(["A"], bounds={LONG: 2}),
-    "bounds, secondary": lambda: ExactCover(["A"], [LONG],
-                                            bounds={LONG: 2}),
+    "bounds, secondary": lambda: ExactCover(["A"], [LONG], bounds={LONG: 2}),
     "bounds, not a pair": lambda: ExactCover([LONG], bounds={LONG: LONG}),
     "bounds, order": lambda: ExactCover([LONG], bounds={LONG: (3, 2)}),
     "color, not in option": lambda: ExactCover(["A"], ["X"]).add_option(
-        ["A"], colors={"X": LONG}),
+        ["A"], colors={"X": LONG}
+    ),
     "color, primary": lambda: ExactCover(["A"], ["X"]).add_option(
-        ["A"], colors={"A": LONG}),
+        ["A"], colors={"A": LONG}
+    ),
     "matrix entry": lambda: ExactCover.from_matrix(matrix_with_a_long_entry()),
     "given": lambda: ExactCover(["A"]).count(given=[LONG]),
     "givens of a batch": lambda: ExactCover(["A"]).solve_batch([[LONG]]),
@@ -96,8 +101,7 @@ CALLS = {
     "format, secondary bound": lambda: loads(f"A | 2|{LONG}\n"),
     "format, twice in option": lambda: loads(f"{LONG}\n{LONG} {LONG}\n"),
     "format, color on primary": lambda: loads(f"A\nA:{LONG}\n"),
-    "format, knuth's length": lambda: loads(f"{LONG}\n",
-                                            max_name_length=8),
+    "format, knuth's length": lambda: loads(f"{LONG}\n", max_name_length=8),
     "dumps, bad name": lambda: dumps(ExactCover([LONG + " x"])),
     "dumps, long name": lambda: dumps(ExactCover([LONG])),
     "dumps, bad color": lambda: dumps(_colored(LONG + " ")),
@@ -138,12 +142,20 @@ def test_messages_cut_long_input(name):
     assert len(message) < SHORT, message[:SHORT] + "..."
 
 
-@pytest.mark.parametrize("argv", [
-    ["solve", "-"], ["estimate", "-"], ["pentomino", LONG],
-    ["pentomino", "6x10", "--pieces", LONG], ["polycube", LONG],
-    ["polycube", "--box", LONG], ["polyhex", LONG], ["tiling", LONG, "4x4"],
-    ["tiling", "dominoes", LONG],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "-"],
+        ["estimate", "-"],
+        ["pentomino", LONG],
+        ["pentomino", "6x10", "--pieces", LONG],
+        ["polycube", LONG],
+        ["polycube", "--box", LONG],
+        ["polyhex", LONG],
+        ["tiling", LONG, "4x4"],
+        ["tiling", "dominoes", LONG],
+    ],
+)
 def test_dlx_commands_cut_long_input(capsys, monkeypatch, argv):
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"A\n{LONG}\n"))
     status = dlx_main(argv)
@@ -151,13 +163,18 @@ def test_dlx_commands_cut_long_input(capsys, monkeypatch, argv):
     assert status in (1, 2) and 0 < len(err) < SHORT + 1000
 
 
-@pytest.mark.parametrize("argv", [
-    ["solve", LONG], ["solve", "." * 81, "--variant", LONG],
-    ["solve", "." * 81, "--regions", LONG], ["solve", "." * 81, "--box",
-                                             LONG],
-    ["generate", "--difficulty", LONG], ["rate", LONG],
-    ["count", LONG],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", LONG],
+        ["solve", "." * 81, "--variant", LONG],
+        ["solve", "." * 81, "--regions", LONG],
+        ["solve", "." * 81, "--box", LONG],
+        ["generate", "--difficulty", LONG],
+        ["rate", LONG],
+        ["count", LONG],
+    ],
+)
 def test_sudoku_commands_cut_long_input(capsys, argv):
     status = sudoku_main(argv)
     err = capsys.readouterr().err
@@ -169,15 +186,21 @@ def test_web_errors_cut_long_input():
     from starlette.testclient import TestClient
 
     from sudoku.web.app import create_app
+
     bodies = {
-        "/api/solve": [{"puzzle": LONG}, {"puzzle": "." * 81, "box": LONG},
-                       {"puzzle": "." * 81, "variant": LONG},
-                       {"puzzle": "." * 81, "format": LONG},
-                       {LONG: 1}],
-        "/api/exact-cover": [{"problem": f"A\n{LONG}\n"},
-                             {"builder": LONG},
-                             {"builder": "pentomino", "board": LONG[:9000]},
-                             {"builder": "pentomino", "pieces": LONG}],
+        "/api/solve": [
+            {"puzzle": LONG},
+            {"puzzle": "." * 81, "box": LONG},
+            {"puzzle": "." * 81, "variant": LONG},
+            {"puzzle": "." * 81, "format": LONG},
+            {LONG: 1},
+        ],
+        "/api/exact-cover": [
+            {"problem": f"A\n{LONG}\n"},
+            {"builder": LONG},
+            {"builder": "pentomino", "board": LONG[:9000]},
+            {"builder": "pentomino", "pieces": LONG},
+        ],
         "/api/generate": [{"difficulty": LONG}, {"symmetry": LONG}],
         "/api/random": [{"set": LONG}],
     }
@@ -187,7 +210,9 @@ def test_web_errors_cut_long_input():
                 answer = client.post(path, json=body)
                 assert answer.status_code == 400, (path, answer.text[:300])
                 assert len(answer.json()["error"]) < SHORT, (
-                    path, answer.json()["error"][:300])
+                    path,
+                    answer.json()["error"][:300],
+                )
 
 
 def test_shorten():

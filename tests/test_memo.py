@@ -41,10 +41,12 @@ def known_tilings():
 # table of one bucket (entries replace each other all the time), and limbs
 # of three bits (every count of 8 or more carries, and overflows at first).
 VARIANTS = [
-    dict(choose="mrv"), dict(choose="first"),
-    dict(choose="mrv", memo_bytes=0), dict(choose="first", memo_bytes=0),
-    dict(choose="mrv", limb_bits=3), dict(choose="first", limb_bits=3,
-                                          memo_bytes=0),
+    dict(choose="mrv"),
+    dict(choose="first"),
+    dict(choose="mrv", memo_bytes=0),
+    dict(choose="first", memo_bytes=0),
+    dict(choose="mrv", limb_bits=3),
+    dict(choose="first", limb_bits=3, memo_bytes=0),
     dict(choose="mrv", min_cost=3),
 ]
 
@@ -56,8 +58,12 @@ def memo(problem, **kwargs):
 
 # -- against the reference and the plain count --------------------------------
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(small_problems(), st.sampled_from(VARIANTS))
 def test_memo_count_matches_reference(case, variant):
     nitems, nprimary, options = case
@@ -69,15 +75,19 @@ def test_memo_count_matches_reference(case, variant):
     assert p.count(memo=True) == expected
 
 
-@settings(max_examples=200, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(small_problems(), st.data(), st.sampled_from(VARIANTS))
 def test_memo_count_with_given_options(case, data, variant):
     nitems, nprimary, options = case
     if not options:
         return
-    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
-                                max_size=2, unique=True))
+    forced = data.draw(
+        st.lists(st.integers(0, len(options) - 1), max_size=2, unique=True)
+    )
     p = ExactCover(range(nprimary), range(nprimary, nitems))
     p.add_options(options)
     expected = len(exact_covers(options, nprimary, nitems, given=forced))
@@ -98,8 +108,9 @@ def repetitive_problems(draw):
     for b in range(blocks):
         base = b * size
         for _ in range(draw(st.integers(1, 2 * size))):
-            items = draw(st.sets(st.integers(0, size - 1), min_size=1,
-                                 max_size=3))
+            items = draw(
+                st.sets(st.integers(0, size - 1), min_size=1, max_size=3)
+            )
             option = [base + i for i in sorted(items)]
             if nsecondary and draw(st.booleans()):
                 option.append(nprimary + draw(st.integers(0, nsecondary - 1)))
@@ -107,8 +118,11 @@ def repetitive_problems(draw):
     return nprimary + nsecondary, nprimary, options
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(repetitive_problems(), st.sampled_from(VARIANTS))
 def test_memo_count_where_subproblems_repeat(case, variant):
     nitems, nprimary, options = case
@@ -143,14 +157,17 @@ def test_the_kernel_logic_runs_unjitted():
 
 # -- known counts -------------------------------------------------------------
 
+
 def test_domino_reference_agrees_with_oeis():
     for rows, cols, count in known_tilings():
         if rows * cols <= 144:
             assert domino_tilings(rows, cols) == count
 
 
-@pytest.mark.parametrize("rows,cols,count", [
-    case for case in known_tilings() if case[0] * case[1] <= 144])
+@pytest.mark.parametrize(
+    "rows,cols,count",
+    [case for case in known_tilings() if case[0] * case[1] <= 144],
+)
 @pytest.mark.parametrize("choose", ["mrv", "first"])
 def test_domino_tilings_a099390(rows, cols, count, choose):
     p = dominoes(rows, cols)
@@ -161,13 +178,16 @@ def test_domino_tilings_a099390(rows, cols, count, choose):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rows,cols,count", [
-    case for case in known_tilings() if case[0] * case[1] > 144])
+@pytest.mark.parametrize(
+    "rows,cols,count",
+    [case for case in known_tilings() if case[0] * case[1] > 144],
+)
 def test_large_domino_tilings_a099390(rows, cols, count):
     assert dominoes(rows, cols).count(memo=True) == count
 
 
 # -- exact past 2**63 -----------------------------------------------------------
+
 
 def test_counts_past_two_to_the_64():
     # 100 x 2: Fibonacci(101), about 2**68; 80 x 3 and 40 x 5 from the
@@ -176,9 +196,12 @@ def test_counts_past_two_to_the_64():
     fib = [0, 1]
     while len(fib) < 102:
         fib.append(fib[-1] + fib[-2])
-    cases = [(100, 2, fib[101]), (80, 3, domino_tilings(80, 3)),
-             (40, 5, domino_tilings(40, 5)),
-             (14, 14, 112202208776036178000000)]
+    cases = [
+        (100, 2, fib[101]),
+        (80, 3, domino_tilings(80, 3)),
+        (40, 5, domino_tilings(40, 5)),
+        (14, 14, 112202208776036178000000),
+    ]
     for rows, cols, count in cases:
         assert count > 2**64
         p = dominoes(rows, cols)
@@ -190,8 +213,9 @@ def test_counts_past_two_to_the_64():
 def test_independent_blocks_multiply():
     # Six disjoint copies of the 6 x 6 board: 6728**6, about 2**76.
     blocks = 6
-    p = ExactCover([(b, r, c) for b in range(blocks) for r in range(6)
-                    for c in range(6)])
+    p = ExactCover(
+        [(b, r, c) for b in range(blocks) for r in range(6) for c in range(6)]
+    )
     for b in range(blocks):
         for r in range(6):
             for c in range(6):
@@ -212,6 +236,7 @@ def test_narrow_limbs_carry_exactly():
 
 
 # -- the table ------------------------------------------------------------------
+
 
 def test_a_bounded_table_still_counts_right():
     p = dominoes(8, 10)
@@ -258,6 +283,7 @@ def test_choose_auto_sweeps_boards_and_uses_mrv_elsewhere():
 
 # -- budgets --------------------------------------------------------------------
 
+
 def test_node_budget_gives_a_partial_count():
     p = queens(9)
     with pytest.raises(BudgetExhausted) as stop:
@@ -285,8 +311,9 @@ def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(monkeypatch):
         if len(calls) == 3:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(memo_engine.MemoRun, "record",
-                        interrupt_on_the_third_slice)
+    monkeypatch.setattr(
+        memo_engine.MemoRun, "record", interrupt_on_the_third_slice
+    )
     p = queens(12)
     with pytest.raises(Interrupted) as stop:
         p.count(memo=True)
@@ -303,8 +330,11 @@ def test_partial_counts_only_grow():
     p = dominoes(6, 6)
     for budget in (5, 20, 60, 120, 200):
         try:
-            seen.append(memo_count.count(p, max_nodes=budget, choose="mrv",
-                                         memo_bytes=0))
+            seen.append(
+                memo_count.count(
+                    p, max_nodes=budget, choose="mrv", memo_bytes=0
+                )
+            )
         except BudgetExhausted as stop:
             seen.append(stop.count)
     assert seen == sorted(seen) and seen[-1] <= 6728
@@ -318,8 +348,10 @@ def test_bounds_and_other_algorithms_are_refused():
     assert colored.count(memo=True) == 1  # colors are counted (test_zdd)
     bounded = ExactCover(["A", "B"], bounds={"A": (1, 2)})
     bounded.add_options([["A"], ["A", "B"]])
-    with pytest.raises(ValueError, match="memoized counting is not available "
-                       "for a problem with bounds"):
+    with pytest.raises(
+        ValueError,
+        match="memoized counting is not available for a problem with bounds",
+    ):
         bounded.count(memo=True)
     with pytest.raises(ValueError, match="combined with algorithm"):
         toy().count(memo=True, algorithm="cells")
@@ -334,19 +366,23 @@ def test_givens_that_clash_or_finish():
 
 # -- bad input ------------------------------------------------------------------
 
-@pytest.mark.parametrize("kwargs,message", [
-    (dict(memo="yes"), "memo must be True, False or 'auto'"),
-    (dict(memo=True, limit=3), "cannot be combined with limit"),
-    (dict(memo=True, threads=2), "cannot be combined with threads"),
-    (dict(memo=True, mrv_cutoff=1), "cannot be combined with mrv_cutoff"),
-    (dict(memo=True, choose="fewest"), "choose must be one of"),
-    (dict(memo_bytes=1000), "apply only to a memoized count"),
-    (dict(choose="first"), "apply only to a memoized count"),
-    (dict(memo=True, memo_bytes=-1), "memo_bytes must be"),
-    (dict(memo=True, max_nodes=-1), "max_nodes must be"),
-    (dict(memo=True, time_limit=-1), "time_limit must be"),
-    (dict(memo=True, given=[9]), "given option 9 does not exist"),
-])
+
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(memo="yes"), "memo must be True, False or 'auto'"),
+        (dict(memo=True, limit=3), "cannot be combined with limit"),
+        (dict(memo=True, threads=2), "cannot be combined with threads"),
+        (dict(memo=True, mrv_cutoff=1), "cannot be combined with mrv_cutoff"),
+        (dict(memo=True, choose="fewest"), "choose must be one of"),
+        (dict(memo_bytes=1000), "apply only to a memoized count"),
+        (dict(choose="first"), "apply only to a memoized count"),
+        (dict(memo=True, memo_bytes=-1), "memo_bytes must be"),
+        (dict(memo=True, max_nodes=-1), "max_nodes must be"),
+        (dict(memo=True, time_limit=-1), "time_limit must be"),
+        (dict(memo=True, given=[9]), "given option 9 does not exist"),
+    ],
+)
 def test_bad_memo_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         toy().count(**kwargs)
@@ -391,8 +427,7 @@ def test_a_stopped_count_without_hits_is_dlx1s_partial_count():
     p = queens(8)
     for budget in range(7, 1000, 41):
         with pytest.raises(BudgetExhausted) as memo_stop:
-            memo_count.count(p, max_nodes=budget, choose="mrv",
-                             memo_bytes=0)
+            memo_count.count(p, max_nodes=budget, choose="mrv", memo_bytes=0)
         assert memo_stop.value.stats.memo_hits == 0
         with pytest.raises(BudgetExhausted) as plain_stop:
             p.count(max_nodes=budget, algorithm="links")

@@ -28,9 +28,17 @@ def known_counts():
         if line.strip() and not line.startswith("|"):
             builder, board, pieces, symmetry, count, *flags = line.split()
             marks = [pytest.mark.slow] if "slow" in flags else []
-            cases.append(pytest.param(
-                builder, board, pieces, symmetry, int(count), marks=marks,
-                id=f"{builder}-{board}-{pieces}-{symmetry}"))
+            cases.append(
+                pytest.param(
+                    builder,
+                    board,
+                    pieces,
+                    symmetry,
+                    int(count),
+                    marks=marks,
+                    id=f"{builder}-{board}-{pieces}-{symmetry}",
+                )
+            )
     return cases
 
 
@@ -41,8 +49,9 @@ def make(builder, board, pieces):
     return cls(board, pieces)
 
 
-@pytest.mark.parametrize("builder, board, pieces, symmetry, expected",
-                         known_counts())
+@pytest.mark.parametrize(
+    "builder, board, pieces, symmetry, expected", known_counts()
+)
 def test_known_count(builder, board, pieces, symmetry, expected):
     puzzle = make(builder, board, pieces)
     # threads=0: one per core, as a user with a long count would.
@@ -64,13 +73,16 @@ def brute_force_orbits(puzzle):
     board = lattice.normalize(puzzle.board)
 
     def image(tiling, k):
-        moved = [(name, [lattice.transform(x, k) for x in cells])
-                 for name, cells in tiling]
+        moved = [
+            (name, [lattice.transform(x, k) for x in cells])
+            for name, cells in tiling
+        ]
         shift = lattice.offset(x for _, cells in moved for x in cells)
         result = []
         for _name, cells in moved:
-            cells = tuple(sorted(tuple(a - s for a, s in zip(x, shift))
-                                 for x in cells))
+            cells = tuple(
+                sorted(tuple(a - s for a, s in zip(x, shift)) for x in cells)
+            )
             names = owners.get(lattice.normalize(cells), [])
             if len(names) != 1:
                 return None
@@ -103,22 +115,46 @@ RING = "...\n.#.\n...\n\n...\n.#.\n..."
 
 SMALL_PACKINGS = {
     "V tricubes and a domino in 2x2x2": (
-        "2x2x2", {"V": V, "D": DOMINO}, {"copies": {"V": 2}}),
-    "screw twins and an L in 2x2x3": ("2x2x3", {
-        "A": SCREW, "B": [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)],
-        "L": L4}, {}),
+        "2x2x2",
+        {"V": V, "D": DOMINO},
+        {"copies": {"V": 2}},
+    ),
+    "screw twins and an L in 2x2x3": (
+        "2x2x3",
+        {
+            "A": SCREW,
+            "B": [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 1)],
+            "L": L4,
+        },
+        {},
+    ),
     "a screw (no twin) and four V in 2x2x4": (
-        "2x2x4", {"A": SCREW, "V": V}, {"copies": {"V": 4}}),
-    "two screws and two L in 2x2x4": ("2x2x4", {"A": SCREW, "L": L4},
-                                      {"copies": 2}),
+        "2x2x4",
+        {"A": SCREW, "V": V},
+        {"copies": {"V": 4}},
+    ),
+    "two screws and two L in 2x2x4": (
+        "2x2x4",
+        {"A": SCREW, "L": L4},
+        {"copies": 2},
+    ),
     "a screw used twice, mirrored": (
-        "2x2x2", {"A": SCREW}, {"copies": 2, "one_sided": False}),
+        "2x2x2",
+        {"A": SCREW},
+        {"copies": 2, "one_sided": False},
+    ),
     "V L T Z V in 2x3x3": (
-        "2x3x3", {"V": V, "L": L4, "T": T4, "Z": Z4}, {"copies": {"V": 2}}),
+        "2x3x3",
+        {"V": V, "L": L4, "T": T4, "Z": Z4},
+        {"copies": {"V": 2}},
+    ),
     "L tetracubes in 2x2x4": ("2x2x4", {"L": L4}, {"copies": 4}),
     "L tetracubes in a two-layer ring": (RING, {"L": L4}, {"copies": 4}),
     "a screw and L tetracubes in a two-layer ring": (
-        RING, {"A": SCREW, "L": L4}, {"copies": {"L": 3}}),
+        RING,
+        {"A": SCREW, "L": L4},
+        {"copies": {"L": 3}},
+    ),
 }
 
 
@@ -138,21 +174,43 @@ def test_polycube_counts_match_brute_force(name):
 
 SMALL_PLANAR = {
     "tetriamonds twice in a hexagon": (
-        Polyiamond, "hexagon:2", "tetriamonds", {"copies": 2}),
+        Polyiamond,
+        "hexagon:2",
+        "tetriamonds",
+        {"copies": 2},
+    ),
     "tetriamonds twice in a 3x4 parallelogram": (
-        Polyiamond, "3x4", "tetriamonds", {"copies": 2}),
+        Polyiamond,
+        "3x4",
+        "tetriamonds",
+        {"copies": 2},
+    ),
     "one-sided tetriamonds twice in 3x4": (
-        Polyiamond, "3x4", "tetriamonds", {"copies": 2, "one_sided": True}),
-    "triamonds in a triangle": (Polyiamond, "triangle:3", "triamonds",
-                                {"copies": 3}),
-    "triamonds in the unit hexagon": (Polyiamond, "hexagon:1", "triamonds",
-                                      {"copies": 2}),
-    "dihexes in a 2x3 parallelogram": (Polyhex, "2x3", "2-hexes",
-                                       {"copies": 3}),
-    "dihexes in a triangle": (Polyhex, "triangle:3", "2-hexes",
-                              {"copies": 3}),
-    "tetrahexes in a 4x7 parallelogram": (Polyhex, "4x7", "tetrahexes",
-                                          {}),
+        Polyiamond,
+        "3x4",
+        "tetriamonds",
+        {"copies": 2, "one_sided": True},
+    ),
+    "triamonds in a triangle": (
+        Polyiamond,
+        "triangle:3",
+        "triamonds",
+        {"copies": 3},
+    ),
+    "triamonds in the unit hexagon": (
+        Polyiamond,
+        "hexagon:1",
+        "triamonds",
+        {"copies": 2},
+    ),
+    "dihexes in a 2x3 parallelogram": (
+        Polyhex,
+        "2x3",
+        "2-hexes",
+        {"copies": 3},
+    ),
+    "dihexes in a triangle": (Polyhex, "triangle:3", "2-hexes", {"copies": 3}),
+    "tetrahexes in a 4x7 parallelogram": (Polyhex, "4x7", "tetrahexes", {}),
 }
 
 
@@ -172,16 +230,19 @@ def test_planar_counts_match_brute_force(name):
 
 def test_planar_boards():
     from dlx.problems.lattice import HEXAGONAL as H, TRIANGULAR as T
+
     for n in range(1, 5):
         assert len(parse_board(f"hexagon {n}", T)) == 6 * n * n
         assert len(parse_board(f"hexagon:{n}", H)) == 3 * n * (n - 1) + 1
         assert len(parse_board(f"triangle {n}", T)) == n * n
         assert len(parse_board(f"triangle {n}", H)) == n * (n + 1) // 2
-    assert len(parse_board("6x6", T)) == 72 and len(parse_board("6x6", H)) \
-        == 36
+    assert (
+        len(parse_board("6x6", T)) == 72 and len(parse_board("6x6", H)) == 36
+    )
     # the hexagon of side 2 has all 12 symmetries, the rhombus 4
-    assert len(Polyiamond("hexagon:2", "tetriamonds", copies=2)
-               .symmetries) == 12
+    assert (
+        len(Polyiamond("hexagon:2", "tetriamonds", copies=2).symmetries) == 12
+    )
     assert len(Polyiamond("6x6").symmetries) == 4
     with pytest.raises(ValueError, match="not 'AxB'"):
         parse_board("circle 3", T)
@@ -200,12 +261,10 @@ def test_planar_render_and_pieces():
     rows = puzzle.render(tiling).splitlines()
     assert [len(r) for r in rows] == [12 + k for k in range(6)]
     assert all(r.startswith(" " * k) for k, r in enumerate(rows))
-    assert sorted("".join(rows).replace(" ", "")) == sorted(
-        "ABCDEFGHIJKL" * 6)
+    assert sorted("".join(rows).replace(" ", "")) == sorted("ABCDEFGHIJKL" * 6)
     hexes = Polyhex("4x7")
     rows = hexes.render(next(hexes.solutions())).splitlines()
-    assert [r.split() for r in rows] and all(
-        len(r.split()) == 7 for r in rows)
+    assert [r.split() for r in rows] and all(len(r.split()) == 7 for r in rows)
 
 
 def test_soma_solutions_are_packings():
@@ -219,7 +278,8 @@ def test_soma_solutions_are_packings():
     rows = picture.splitlines()
     assert len(rows) == 3 and all(len(r) == 3 * 3 + 2 * 2 for r in rows)
     assert sorted(picture.replace(" ", "").replace("\n", "")) == sorted(
-        "VVV" + "LLLL" + "TTTT" + "ZZZZ" + "AAAA" + "BBBB" + "PPPP")
+        "VVV" + "LLLL" + "TTTT" + "ZZZZ" + "AAAA" + "BBBB" + "PPPP"
+    )
 
 
 # -- the lattices and piece sets ------------------------------------------
@@ -234,23 +294,42 @@ def test_group_orders():
         # closed under composition, rotations a subgroup
         for a in lattice.maps:
             for b in lattice.maps:
-                product = tuple(tuple(sum(a[i][k] * b[k][j]
-                                          for k in range(len(b)))
-                                      for j in range(len(b)))
-                                for i in range(len(a)))
+                product = tuple(
+                    tuple(
+                        sum(a[i][k] * b[k][j] for k in range(len(b)))
+                        for j in range(len(b))
+                    )
+                    for i in range(len(a))
+                )
                 assert product in maps
-        rotations = set(lattice.maps[:lattice.rotations])
-        assert all(tuple(tuple(sum(a[i][k] * b[k][j] for k in range(len(b)))
-                               for j in range(len(b))) for i in range(len(a)))
-                   in rotations for a in rotations for b in rotations)
+        rotations = set(lattice.maps[: lattice.rotations])
+        assert all(
+            tuple(
+                tuple(
+                    sum(a[i][k] * b[k][j] for k in range(len(b)))
+                    for j in range(len(b))
+                )
+                for i in range(len(a))
+            )
+            in rotations
+            for a in rotations
+            for b in rotations
+        )
 
 
-@pytest.mark.parametrize("lattice, n, free, one_sided", [
-    (SQUARE, 5, 12, 18), (SQUARE, 6, 35, 60),        # OEIS A000105, A000988
-    (CUBIC, 4, 7, 8), (CUBIC, 5, 23, 29),            # A038119, A000162
-    (TRIANGULAR, 6, 12, 19), (TRIANGULAR, 5, 4, 6),  # A000577, A006534
-    (HEXAGONAL, 4, 7, 10), (HEXAGONAL, 5, 22, 33),   # A000228, A006535
-])
+@pytest.mark.parametrize(
+    "lattice, n, free, one_sided",
+    [
+        (SQUARE, 5, 12, 18),
+        (SQUARE, 6, 35, 60),  # OEIS A000105, A000988
+        (CUBIC, 4, 7, 8),
+        (CUBIC, 5, 23, 29),  # A038119, A000162
+        (TRIANGULAR, 6, 12, 19),
+        (TRIANGULAR, 5, 4, 6),  # A000577, A006534
+        (HEXAGONAL, 4, 7, 10),
+        (HEXAGONAL, 5, 22, 33),  # A000228, A006535
+    ],
+)
 def test_polyform_enumeration(lattice, n, free, one_sided):
     assert len(lattice.polyforms(n)) == free
     assert len(lattice.polyforms(n, one_sided=True)) == one_sided
@@ -261,8 +340,7 @@ def test_polycube_piece_sets():
     assert list(soma) == list("VLTZABP")
     assert sum(map(len, soma.values())) == 27
     # A and B are mirror images, not rotations, of each other
-    assert CUBIC.canonical(soma["A"], True) != CUBIC.canonical(soma["B"],
-                                                                True)
+    assert CUBIC.canonical(soma["A"], True) != CUBIC.canonical(soma["B"], True)
     assert CUBIC.canonical(soma["A"]) == CUBIC.canonical(soma["B"])
     bedlam = piece_set("bedlam")
     assert len(bedlam) == 13 and sum(map(len, bedlam.values())) == 64
@@ -272,16 +350,21 @@ def test_polycube_piece_sets():
     assert all({x[0] for x in s} == {0} for s in flat.values())
     pentacubes = piece_set("pentacubes")
     assert len(pentacubes) == 29
-    assert {CUBIC.canonical(s, True) for s in pentacubes.values()} == \
-        set(CUBIC.polyforms(5, one_sided=True))
-    flat_ones = [n for n, s in pentacubes.items()
-                 if any(len({x[i] for x in s}) == 1 for i in range(3))]
+    assert {CUBIC.canonical(s, True) for s in pentacubes.values()} == set(
+        CUBIC.polyforms(5, one_sided=True)
+    )
+    flat_ones = [
+        n
+        for n, s in pentacubes.items()
+        if any(len({x[i] for x in s}) == 1 for i in range(3))
+    ]
     assert sorted(flat_ones) == sorted("FILNPTUVWXYZ")
 
 
 def test_parse_box_and_pieces():
-    assert parse_box("1x2x3") == {(0, 0, c) for c in range(3)} | \
-        {(0, 1, c) for c in range(3)}
+    assert parse_box("1x2x3") == {(0, 0, c) for c in range(3)} | {
+        (0, 1, c) for c in range(3)
+    }
     art = "..\n.#\n\n..\n..\n"
     assert len(parse_box(art)) == 7 and (0, 1, 1) not in parse_box(art)
     with pytest.raises(ValueError, match="line 2, column 2"):
@@ -291,7 +374,8 @@ def test_parse_box_and_pieces():
     with pytest.raises(ValueError, match="at most"):
         parse_box("1000x1000x1000")
     assert parse_pieces("| comment\nV 000 001 010\n") == {
-        "V": ((0, 0, 0), (0, 0, 1), (0, 1, 0))}
+        "V": ((0, 0, 0), (0, 0, 1), (0, 1, 0))
+    }
     with pytest.raises(ValueError, match="line 2: '01' is not a cell"):
         parse_pieces("V 000\nW 01\n")
     with pytest.raises(ValueError, match="given twice"):
@@ -313,27 +397,47 @@ def test_polycube_errors_and_problem():
 
 def test_mirrored_pieces_double_the_orientations():
     screw = {"A": SCREW}
-    assert len(Polycube("2x2x1", {"D": DOMINO}, copies=2)
-               .orientations["D"]) == 3
+    assert (
+        len(Polycube("2x2x1", {"D": DOMINO}, copies=2).orientations["D"]) == 3
+    )
     assert len(Polycube("2x2x2", screw, copies=2).orientations["A"]) == 12
-    assert len(Polycube("2x2x2", screw, copies=2,
-                        one_sided=False).orientations["A"]) == 24
+    assert (
+        len(
+            Polycube("2x2x2", screw, copies=2, one_sided=False).orientations[
+                "A"
+            ]
+        )
+        == 24
+    )
 
 
 # -- the command line -------------------------------------------------------
 def run(capsys, *argv):
     from dlx.cli import main
+
     status = main(list(argv))
     out, err = capsys.readouterr()
     return status, out, err
 
 
-@pytest.mark.parametrize("argv, count", [
-    (["polycube", "soma", "--count"], 240),
-    (["polycube", "soma", "--count", "--all-symmetries"], 11520),
-    (["polycube", "--pieces", "flat-pentacubes", "--box", "2x3x10",
-      "--count"], 12),
-])
+@pytest.mark.parametrize(
+    "argv, count",
+    [
+        (["polycube", "soma", "--count"], 240),
+        (["polycube", "soma", "--count", "--all-symmetries"], 11520),
+        (
+            [
+                "polycube",
+                "--pieces",
+                "flat-pentacubes",
+                "--box",
+                "2x3x10",
+                "--count",
+            ],
+            12,
+        ),
+    ],
+)
 def test_cli_polycube_counts(capsys, argv, count):
     status, out, _ = run(capsys, *argv)
     assert status == 0 and out.splitlines()[-1] == str(count)
@@ -344,36 +448,65 @@ def test_cli_polycube_pictures_and_errors(capsys, tmp_path):
     assert status == 0 and len(out.split("\n\n")) == 2
     pieces = tmp_path / "pieces.txt"
     pieces.write_text("D 000 001\nE 000 010\n")
-    status, out, _ = run(capsys, "polycube", "--pieces", str(pieces),
-                         "--box", "1x2x2", "--all", "--all-symmetries")
+    status, out, _ = run(
+        capsys,
+        "polycube",
+        "--pieces",
+        str(pieces),
+        "--box",
+        "1x2x2",
+        "--all",
+        "--all-symmetries",
+    )
     assert status == 0 and out.count("\n\n") == 3  # 4 tilings
-    for argv in (["bogus"], ["pentacubes"], ["soma", "--box", "3x3x4"],
-                 ["soma", "--pieces", "soma"]):
+    for argv in (
+        ["bogus"],
+        ["pentacubes"],
+        ["soma", "--box", "3x3x4"],
+        ["soma", "--pieces", "soma"],
+    ):
         status, out, err = run(capsys, "polycube", *argv)
         assert status == 2 and out == "" and "error:" in err
     pieces.write_text("D 000 0x1\n")
-    status, out, err = run(capsys, "polycube", "--pieces", str(pieces),
-                           "--box", "1x1x2")
+    status, out, err = run(
+        capsys, "polycube", "--pieces", str(pieces), "--box", "1x1x2"
+    )
     assert status == 1 and "line 1" in err
 
 
-@pytest.mark.parametrize("argv, count", [
-    (["polyiamond", "6x6", "--count"], 156),
-    (["polyiamond", "6x6", "--count", "--all-symmetries"], 624),
-    (["polyhex", "4x7", "--count"], 9),
-    (["polyhex", "4x7", "--count", "--all-symmetries"], 18),
-    (["polyiamond", "hexagon:2", "--pieces", "tetriamonds", "--copies",
-      "2", "--count", "--all-symmetries"], 6),
-])
+@pytest.mark.parametrize(
+    "argv, count",
+    [
+        (["polyiamond", "6x6", "--count"], 156),
+        (["polyiamond", "6x6", "--count", "--all-symmetries"], 624),
+        (["polyhex", "4x7", "--count"], 9),
+        (["polyhex", "4x7", "--count", "--all-symmetries"], 18),
+        (
+            [
+                "polyiamond",
+                "hexagon:2",
+                "--pieces",
+                "tetriamonds",
+                "--copies",
+                "2",
+                "--count",
+                "--all-symmetries",
+            ],
+            6,
+        ),
+    ],
+)
 def test_cli_planar_counts(capsys, argv, count):
     status, out, _ = run(capsys, *argv)
     assert status == 0 and out.splitlines()[-1] == str(count)
 
 
 def test_cli_planar_errors(capsys):
-    for argv in (["polyiamond", "hexagon:3"], ["polyhex", "4x7", "--pieces",
-                                               "bogus"],
-                 ["polyhex", "circle"]):
+    for argv in (
+        ["polyiamond", "hexagon:3"],
+        ["polyhex", "4x7", "--pieces", "bogus"],
+        ["polyhex", "circle"],
+    ):
         status, out, err = run(capsys, *argv)
         assert status == 2 and out == "" and "error:" in err
     status, out, _ = run(capsys, "polyiamond", "3x12", "--count")
@@ -382,11 +515,19 @@ def test_cli_planar_errors(capsys):
 
 def test_cli_dlx_output_of_a_packing_counts_the_same(capsys):
     from dlx.formats import loads
+
     status, text, _ = run(capsys, "polyiamond", "6x6", "--dlx")
     assert status == 0
     assert loads(text).count() == 156  # one cover per tiling up to symmetry
-    status, text, _ = run(capsys, "polycube", "--box", "2x3x10", "--dlx",
-                          "--pieces", "flat-pentacubes")
+    status, text, _ = run(
+        capsys,
+        "polycube",
+        "--box",
+        "2x3x10",
+        "--dlx",
+        "--pieces",
+        "flat-pentacubes",
+    )
     assert status == 0 and loads(text).count() == 12
     # Soma: every piece fixed by all 48 symmetries has a symmetric
     # placement, so no single problem counts up to symmetry.
@@ -396,15 +537,20 @@ def test_cli_dlx_output_of_a_packing_counts_the_same(capsys):
 
 def test_large_piece_sets_are_named_p001_on():
     from dlx.problems.planar import TRIANGULAR, piece_set
+
     names = list(piece_set("8-iamonds", TRIANGULAR))
     assert names == [f"p{k:03d}" for k in range(1, 67)]  # 66 octiamonds
 
 
-@pytest.mark.parametrize("spec, lattice, cells", [
-    ("triangle 1500", HEXAGONAL, 1500 * 1501 // 2),
-    ("triangle 1001", TRIANGULAR, 1001 * 1001),
-    ("hexagon 600", HEXAGONAL, 3 * 600 * 599 + 1),
-    ("hexagon 410", TRIANGULAR, 6 * 410 * 410)])
+@pytest.mark.parametrize(
+    "spec, lattice, cells",
+    [
+        ("triangle 1500", HEXAGONAL, 1500 * 1501 // 2),
+        ("triangle 1001", TRIANGULAR, 1001 * 1001),
+        ("hexagon 600", HEXAGONAL, 3 * 600 * 599 + 1),
+        ("hexagon 410", TRIANGULAR, 6 * 410 * 410),
+    ],
+)
 def test_a_board_too_large_names_its_cells(spec, lattice, cells):
     with pytest.raises(ValueError, match=f"'{spec}' has {cells} cells"):
         parse_board(spec, lattice)
@@ -415,7 +561,8 @@ def test_triangle_cells_are_drawn_around_their_centroids():
     # centroid: (3i+1, 3j+1) points up, (3i+2, 3j+2) down, for every i, j
     # (pictures of boards beyond the first row of triangles use i, j > 0).
     from dlx.problems.packing import polygon
-    h = 3 ** 0.5 / 2
+
+    h = 3**0.5 / 2
     for i, j in itertools.product(range(3), repeat=2):
         for cell in [(3 * i + 1, 3 * j + 1), (3 * i + 2, 3 * j + 2)]:
             corners = polygon(TRIANGULAR, cell)
@@ -428,11 +575,13 @@ def test_triangle_cells_are_drawn_around_their_centroids():
 
 @pytest.mark.parametrize("distinct, expected", [(True, 9), (False, 18)])
 def test_ctrl_c_between_searches_keeps_the_count_asked_for(
-        monkeypatch, distinct, expected):
+    monkeypatch, distinct, expected
+):
     # Tetrahexes in 4x7: one symmetry-broken search (9 tilings up to
     # symmetry, 18 in all); Ctrl-C as it ends still reports the count the
     # caller asked for, not the other one.
     from dlx import Interrupted
+
     puzzle = Polyhex("4x7", "tetrahexes")
 
     def ctrl_c(stats):
@@ -448,36 +597,46 @@ def test_ctrl_c_between_searches_keeps_the_count_asked_for(
 def _built_lattices():
     # Built afresh (the module's constants were built once at import).
     from dlx.problems import lattice as L
-    return {"square": L._square(), "cubic": L._cubic(),
-            "hexagonal": L._sixfold("hexagonal", 1, HEXAGONAL.steps),
-            "triangular": L._sixfold("triangular", 3, TRIANGULAR.steps)}
+
+    return {
+        "square": L._square(),
+        "cubic": L._cubic(),
+        "hexagonal": L._sixfold("hexagonal", 1, HEXAGONAL.steps),
+        "triangular": L._sixfold("triangular", 3, TRIANGULAR.steps),
+    }
 
 
 # Free and one-sided polyforms by size (OEIS A000105, A000988, A038119,
 # A000162, A000228, A006535, A000577, A006534).
-POLYFORMS = {"square": ([1, 1, 2, 5, 12], [1, 1, 2, 7, 18]),
-             "cubic": ([1, 1, 2, 7], [1, 1, 2, 8]),
-             "hexagonal": ([1, 1, 3, 7, 22], [1, 1, 3, 10, 33]),
-             "triangular": ([1, 1, 1, 3, 4], [1, 1, 1, 4, 6])}
+POLYFORMS = {
+    "square": ([1, 1, 2, 5, 12], [1, 1, 2, 7, 18]),
+    "cubic": ([1, 1, 2, 7], [1, 1, 2, 8]),
+    "hexagonal": ([1, 1, 3, 7, 22], [1, 1, 3, 10, 33]),
+    "triangular": ([1, 1, 1, 3, 4], [1, 1, 1, 4, 6]),
+}
 
 
 @pytest.mark.parametrize("name", POLYFORMS)
 def test_each_lattice_is_a_point_group_that_counts_polyforms(name):
     from dlx.problems.lattice import _det, _mul
+
     lattice = _built_lattices()[name]
     maps = lattice.maps
     d = lattice.dimension
-    assert maps[0] == tuple(tuple(int(i == j) for j in range(d))
-                            for i in range(d))
+    assert maps[0] == tuple(
+        tuple(int(i == j) for j in range(d)) for i in range(d)
+    )
     assert len(set(maps)) == len(maps) == 2 * lattice.rotations
     assert {_mul(a, b) for a in maps for b in maps} == set(maps)
-    assert [_det(m) for m in maps] == ([1] * lattice.rotations
-                                       + [-1] * lattice.rotations)
+    assert [_det(m) for m in maps] == (
+        [1] * lattice.rotations + [-1] * lattice.rotations
+    )
     free, one_sided = POLYFORMS[name]
-    assert [len(lattice.polyforms(n)) for n in range(1, len(free) + 1)
-            ] == free
-    assert [len(lattice.polyforms(n, one_sided=True))
-            for n in range(1, len(free) + 1)] == one_sided
+    assert [len(lattice.polyforms(n)) for n in range(1, len(free) + 1)] == free
+    assert [
+        len(lattice.polyforms(n, one_sided=True))
+        for n in range(1, len(free) + 1)
+    ] == one_sided
 
 
 def test_orientations_flip_unless_one_sided():
@@ -486,7 +645,8 @@ def test_orientations_flip_unless_one_sided():
     assert len(SQUARE.orientations(ell)) == 8
     assert len(SQUARE.orientations(ell, one_sided=True)) == 4
     assert SQUARE.canonical(ell) == SQUARE.canonical(
-        [(0, 1), (1, 1), (2, 1), (2, 0)])  # J is L mirrored
+        [(0, 1), (1, 1), (2, 1), (2, 0)]
+    )  # J is L mirrored
 
 
 def test_a_box_from_cells_is_moved_to_the_origin():
@@ -507,10 +667,14 @@ def test_pentacubes_are_listed_flat_letters_first_then_by_name():
 
 # -- what count(exhaustive=True), piece names and sizes promise ----------
 # (issue 31: these survived the whole default run when broken)
-@pytest.mark.parametrize("make, total, orbits", [
-    (lambda: Polyomino("3x20"), 8, 2),
-    (lambda: Polyhex("4x7", "tetrahexes"), 18, 9),
-], ids=["pentominoes-3x20", "tetrahexes-4x7"])
+@pytest.mark.parametrize(
+    "make, total, orbits",
+    [
+        (lambda: Polyomino("3x20"), 8, 2),
+        (lambda: Polyhex("4x7", "tetrahexes"), 18, 9),
+    ],
+    ids=["pentominoes-3x20", "tetrahexes-4x7"],
+)
 def test_an_exhaustive_count_searches_every_placement(make, total, orbits):
     puzzle = make()
     puzzle.problem.count()
@@ -519,11 +683,12 @@ def test_an_exhaustive_count_searches_every_placement(make, total, orbits):
     # exhaustive: the whole problem is searched, with no symmetry breaking,
     # so it is the plain search node for node, for either answer.
     assert puzzle.count(distinct=False, exhaustive=True) == total
-    assert (puzzle.stats.nodes, puzzle.stats.solutions) == (plain.nodes,
-                                                            total)
+    assert (puzzle.stats.nodes, puzzle.stats.solutions) == (plain.nodes, total)
     assert puzzle.count(exhaustive=True) == orbits
-    assert (puzzle.stats.nodes, puzzle.stats.solutions) == (plain.nodes,
-                                                            orbits)
+    assert (puzzle.stats.nodes, puzzle.stats.solutions) == (
+        plain.nodes,
+        orbits,
+    )
     # Without it the same answers come from a smaller search.
     assert puzzle.count(distinct=False) == total
     assert puzzle.stats.nodes < plain.nodes
@@ -533,13 +698,16 @@ def test_an_exhaustive_count_searches_every_placement(make, total, orbits):
 
 def test_a_piece_named_like_a_cell_is_refused():
     # The 2x2 board's cells are items 00 01 10 11.
-    with pytest.raises(ValueError, match="piece name '00' clashes with a "
-                                         "cell name or has a blank"):
+    with pytest.raises(
+        ValueError,
+        match="piece name '00' clashes with a cell name or has a blank",
+    ):
         Polyomino("2x2", {"00": "AA\nAA"})
     with pytest.raises(ValueError, match="piece name 'a b' clashes"):
         Polyomino("2x2", {"a b": "AA\nAA"})
-    (triamond,) = Polyiamond("hexagon:1", "triamonds",
-                             copies=2).shapes.values()
+    (triamond,) = Polyiamond(
+        "hexagon:1", "triamonds", copies=2
+    ).shapes.values()
     with pytest.raises(ValueError, match="piece name '14' clashes"):
         Polyiamond("hexagon:1", {"14": triamond, "B": triamond})
     with pytest.raises(ValueError, match="piece name '000' clashes"):
@@ -550,8 +718,11 @@ def test_a_piece_named_like_a_cell_is_refused():
     assert two.problem.items[:2] == ("00.1", "00.2") and two.count() == 1
 
 
-@pytest.mark.parametrize("lattice", [SQUARE, CUBIC, HEXAGONAL, TRIANGULAR],
-                         ids=lambda lattice: lattice.name)
+@pytest.mark.parametrize(
+    "lattice",
+    [SQUARE, CUBIC, HEXAGONAL, TRIANGULAR],
+    ids=lambda lattice: lattice.name,
+)
 def test_polyforms_start_at_one_cell(lattice):
     for n in (0, -1):
         with pytest.raises(ValueError, match=f"n must be positive, got {n}"):

@@ -21,8 +21,7 @@ from dlx.problems.polyomino import (
 from reference import is_exact_cover
 
 DATA = Path(__file__).parent / "data"
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / \
-    "exactcover"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "exactcover"
 
 
 def known_counts():
@@ -33,9 +32,16 @@ def known_counts():
         if line.strip() and not line.startswith("|"):
             builder, argument, symmetry, count, *flags = line.split()
             marks = [pytest.mark.slow] if "slow" in flags else []
-            cases.append(pytest.param(builder, argument, symmetry,
-                                      int(count), marks=marks,
-                                      id=f"{builder}-{argument}-{symmetry}"))
+            cases.append(
+                pytest.param(
+                    builder,
+                    argument,
+                    symmetry,
+                    int(count),
+                    marks=marks,
+                    id=f"{builder}-{argument}-{symmetry}",
+                )
+            )
     return cases
 
 
@@ -65,8 +71,9 @@ def count_of(builder, argument, symmetry):
     raise ValueError(builder)
 
 
-@pytest.mark.parametrize("builder, argument, symmetry, expected",
-                         known_counts())
+@pytest.mark.parametrize(
+    "builder, argument, symmetry, expected", known_counts()
+)
 def test_known_count(builder, argument, symmetry, expected):
     assert count_of(builder, argument, symmetry) == expected
 
@@ -103,8 +110,9 @@ def test_langford_sequences_are_valid(n):
             assert k - j == d + 1
         seen.add(tuple(sequence))
     # Reversal pairs the solutions; the distinct problem keeps one of each.
-    assert all(tuple(reversed(s)) in seen and tuple(reversed(s)) != s
-               for s in seen)
+    assert all(
+        tuple(reversed(s)) in seen and tuple(reversed(s)) != s for s in seen
+    )
     half = langford.langford(n)
     kept = {tuple(langford.sequence(half, s)) for s in half.solutions()}
     assert len(kept) * 2 == len(seen)
@@ -114,37 +122,63 @@ def test_langford_sequences_are_valid(n):
 @pytest.mark.parametrize("build", [queens.queens, langford.langford])
 @pytest.mark.parametrize("n", [0, -1, "3", 2.0, None])
 def test_builders_refuse_sizes_that_are_not_positive_integers(build, n):
-    with pytest.raises(ValueError, match=f"n must be a positive integer, "
-                                         f"got {n!r}"):
+    with pytest.raises(
+        ValueError, match=f"n must be a positive integer, got {n!r}"
+    ):
         build(n)
     assert build(1).count() == (build is queens.queens)  # 1 fits
 
 
 def test_langford_render():
     problem = langford.langford(3)
-    assert langford.render(problem, problem.solve()) in ("2 3 1 2 1 3",
-                                                         "3 1 2 1 3 2")
+    assert langford.render(problem, problem.solve()) in (
+        "2 3 1 2 1 3",
+        "3 1 2 1 3 2",
+    )
 
 
 # -- polyomino geometry ---------------------------------------------------
-@pytest.mark.parametrize("cells, free, one_sided, fixed", [
-    (4, 5, 7, 19), (5, 12, 18, 63), (6, 35, 60, 216)])
+@pytest.mark.parametrize(
+    "cells, free, one_sided, fixed",
+    [(4, 5, 7, 19), (5, 12, 18, 63), (6, 35, 60, 216)],
+)
 def test_polyomino_enumeration(cells, free, one_sided, fixed):
     # OEIS A000105 (free), A000988 (one-sided), A001168 (fixed).
     shapes = free_polyominoes(cells)
     assert len(shapes) == free
     assert sum(len(orientations(s)) for s in shapes) == fixed
-    assert len({min(orientations(o, one_sided=True))
-                for s in shapes for o in orientations(s)}) == one_sided
+    assert (
+        len(
+            {
+                min(orientations(o, one_sided=True))
+                for s in shapes
+                for o in orientations(s)
+            }
+        )
+        == one_sided
+    )
 
 
 def test_piece_sets():
     pentominoes = piece_set("pentominoes")
     assert "".join(pentominoes) == "FILNPTUVWXYZ"
-    assert sorted(map(len, map(orientations, pentominoes.values()))) == \
-        [1, 2, 4, 4, 4, 4, 4, 8, 8, 8, 8, 8]
-    assert {min(orientations(s)) for s in pentominoes.values()} == \
-        set(free_polyominoes(5))
+    assert sorted(map(len, map(orientations, pentominoes.values()))) == [
+        1,
+        2,
+        4,
+        4,
+        4,
+        4,
+        4,
+        8,
+        8,
+        8,
+        8,
+        8,
+    ]
+    assert {min(orientations(s)) for s in pentominoes.values()} == set(
+        free_polyominoes(5)
+    )
     assert set(piece_set("tetrominoes")) == set("ILOST")
     hexominoes = piece_set("hexominoes")
     assert list(hexominoes) == [f"h{k:02d}" for k in range(1, 36)]
@@ -169,15 +203,19 @@ def test_parse_board_from_cells():
 
 def test_a_board_too_large_is_named_with_its_size():
     from dlx.problems.polyomino import MAX_BOARD_CELLS
-    with pytest.raises(ValueError, match=f"'2000x1000' has 2000000 cells; "
-                                         f"at most {MAX_BOARD_CELLS}"):
+
+    with pytest.raises(
+        ValueError,
+        match=f"'2000x1000' has 2000000 cells; at most {MAX_BOARD_CELLS}",
+    ):
         parse_board("2000x1000")
 
 
 @pytest.mark.parametrize("spec", ["0x5", "5x0", "0x0", " 3 x 0 ", "00x7"])
 def test_a_board_with_no_rows_or_no_columns_is_refused(spec):
-    with pytest.raises(ValueError, match=f"board '{spec.strip()}' has no "
-                                         f"cells"):
+    with pytest.raises(
+        ValueError, match=f"board '{spec.strip()}' has no cells"
+    ):
         parse_board(spec)
     with pytest.raises(ValueError, match="has no cells"):
         Polyomino(spec, {"A": "A"})
@@ -185,17 +223,22 @@ def test_a_board_with_no_rows_or_no_columns_is_refused(spec):
 
 def test_board_sizes_up_to_the_limit_are_built():
     from dlx.problems.polyomino import MAX_BOARD_CELLS
+
     assert parse_board("1x1") == {(0, 0)} and len(parse_board("1X2")) == 2
     assert len(parse_board(f"1x{MAX_BOARD_CELLS}")) == MAX_BOARD_CELLS
     with pytest.raises(ValueError, match=f"has {MAX_BOARD_CELLS + 1} cells"):
         parse_board(f"{MAX_BOARD_CELLS + 1}x1")
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("   ", "neither a size like '6x10' nor ASCII art"),
-    ("6 by 10", "column 1: '6' is neither"),
-    ("##\n##\n", "the board has no cells"),
-    ("#  #", "neither a size like '6x10' nor ASCII art")])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("   ", "neither a size like '6x10' nor ASCII art"),
+        ("6 by 10", "column 1: '6' is neither"),
+        ("##\n##\n", "the board has no cells"),
+        ("#  #", "neither a size like '6x10' nor ASCII art"),
+    ],
+)
 def test_a_board_without_cells_is_explained(spec, message):
     with pytest.raises(ValueError, match=message):
         parse_board(spec)
@@ -203,8 +246,11 @@ def test_a_board_without_cells_is_explained(spec, message):
 
 def test_parse_shapes():
     shapes = parse_shapes("AAB\n.BB\n\nCC\n")
-    assert shapes == {"A": ((0, 0), (0, 1)), "B": ((0, 1), (1, 0), (1, 1)),
-                      "C": ((0, 0), (0, 1))}
+    assert shapes == {
+        "A": ((0, 0), (0, 1)),
+        "B": ((0, 1), (1, 0), (1, 1)),
+        "C": ((0, 0), (0, 1)),
+    }
     with pytest.raises(ValueError, match="two pictures"):
         parse_shapes("AA\n\nA\n")
 
@@ -216,7 +262,8 @@ def test_board_and_shapes_lines_end_at_newline_only():
     # A byte-order mark and CRLF line ends are accepted.
     assert parse_board("\ufeff..\r\n.#\r\n") == {(0, 0), (0, 1), (1, 0)}
     assert parse_shapes("\ufeffAA\r\n.A\r\n") == {
-        "A": ((0, 0), (0, 1), (1, 1))}
+        "A": ((0, 0), (0, 1), (1, 1))
+    }
     with pytest.raises(ValueError, match="two pictures"):
         parse_shapes("A\x1cA\n\nA\n")  # \x1c is not a line break
 
@@ -224,8 +271,9 @@ def test_board_and_shapes_lines_end_at_newline_only():
 def test_huge_board_size_is_refused_before_it_is_built():
     with pytest.raises(ValueError, match="at most 1000000"):
         parse_board("100000x100000")
-    with pytest.raises(ValueError,
-                       match="60 cells but the board has 10000000000"):
+    with pytest.raises(
+        ValueError, match="60 cells but the board has 10000000000"
+    ):
         Polyomino("100000x100000")
 
 
@@ -286,6 +334,7 @@ def test_render_holes_and_copies():
 def _image(puzzle, tiling, k):
     """Tiling ``tiling`` under symmetry ``k`` of the square, pieces renamed
     by shape; None if the image is not a tiling of the same board."""
+
     def turn(cell):
         r, c = cell
         for _ in range(k % 4):
@@ -299,8 +348,9 @@ def _image(puzzle, tiling, k):
     image = []
     for _name, cells in moved:
         cells = tuple(sorted((r - r0, c - c0) for r, c in cells))
-        owners = [q for q, o in puzzle.orientations.items()
-                  if normalize(cells) in o]
+        owners = [
+            q for q, o in puzzle.orientations.items() if normalize(cells) in o
+        ]
         if len(owners) != 1:
             return None
         image.append((owners[0], cells))
@@ -329,20 +379,38 @@ SMALL_PUZZLES = {
     "dominoes 2x4": ("2x4", {"D": "DD"}, {}, 4),
     "L-trominoes 3x4": ("3x4", {"L": "LL\nL."}, {}, 4),
     "L-trominoes 3x6": ("3x6", {"L": "LL\nL."}, {}, 6),
-    "I O L 4x4": ("4x4", {"I": "IIII", "O": "OO\nOO", "L": "LLL\nL.."},
-                  {}, {"L": 2}),
-    "X and L on a cross": (".....\n.....\n.....\n.....\n.....",
-                           {"X": ".X.\nXXX\n.X.", "L": "LLLL\nL..."},
-                           {}, {"L": 4}),
+    "I O L 4x4": (
+        "4x4",
+        {"I": "IIII", "O": "OO\nOO", "L": "LLL\nL.."},
+        {},
+        {"L": 2},
+    ),
+    "X and L on a cross": (
+        ".....\n.....\n.....\n.....\n.....",
+        {"X": ".X.\nXXX\n.X.", "L": "LLLL\nL..."},
+        {},
+        {"L": 4},
+    ),
     "X in a cross": ("#.#\n...\n#.#", {"X": ".X.\nXXX\n.X."}, {}, 1),
     "monominoes 2x2": ("2x2", {"m": "m"}, {}, 4),
-    "one-sided L and J": ("4x4", {"L": "LLL\nL..", "J": "JJJ\n..J"},
-                          {"one_sided": True}, 2),
+    "one-sided L and J": (
+        "4x4",
+        {"L": "LLL\nL..", "J": "JJJ\n..J"},
+        {"one_sided": True},
+        2,
+    ),
     "five pieces, 5x5 less two corners": (
         "....#\n.....\n.....\n.....\n#....",
-        {"F": ".FF\nFF.\n.F.", "P": "PP\nPP\nP.", "T": "TTT\n.T.\n.T.",
-         "V": "V..\nV..\nVVV", "I": "I\nI\nI"},
-        {}, 1),
+        {
+            "F": ".FF\nFF.\n.F.",
+            "P": "PP\nPP\nP.",
+            "T": "TTT\n.T.\n.T.",
+            "V": "V..\nV..\nVVV",
+            "I": "I\nI\nI",
+        },
+        {},
+        1,
+    ),
 }
 
 
@@ -359,9 +427,14 @@ def test_distinct_count_matches_brute_force(name):
     assert all(tiling_is_valid(puzzle, t) for t in distinct)
 
 
-@pytest.mark.parametrize("board", [
-    "3x20", "8x8-centre-hole.board",
-    pytest.param("4x15", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "board",
+    [
+        "3x20",
+        "8x8-centre-hole.board",
+        pytest.param("4x15", marks=pytest.mark.slow),
+    ],
+)
 def test_distinct_tilings_cover_every_orbit_once(board):
     puzzle = Polyomino(board_of(board))
     distinct = list(puzzle.solutions())
@@ -380,8 +453,9 @@ def test_symmetry_groups():
     # One-sided chiral pieces break the reflections...
     assert len(Polyomino("6x10", one_sided=True).symmetries) == 2
     # ...unless a piece's mirror twin is in the set too.
-    twins = Polyomino("4x4", {"L": "LLL\nL..", "J": "JJJ\n..J"},
-                      one_sided=True, copies=2)
+    twins = Polyomino(
+        "4x4", {"L": "LLL\nL..", "J": "JJJ\n..J"}, one_sided=True, copies=2
+    )
     assert len(twins.symmetries) == 8
 
 
@@ -418,20 +492,23 @@ def test_distinct_problem():
     shared = SHARED / "pentomino-6x10-xquarter.dlx"
     if shared.exists():
         from dlx.formats import load
+
         assert sorted(load(shared).options) == sorted(problem.options)
     # 5x12: V has no placement that a symmetry fixes, so one search
     # over a quarter of its placements counts the tilings up to symmetry.
-    assert sum(o[0] == "V" for o in
-               Polyomino("5x12").distinct_problem().options) == 30
+    assert (
+        sum(o[0] == "V" for o in Polyomino("5x12").distinct_problem().options)
+        == 30
+    )
     with pytest.raises(ValueError):  # the X's only placement is symmetric
-        Polyomino("#.#\n...\n#.#", {"X": ".X.\nXXX\n.X."}
-                  ).distinct_problem()
+        Polyomino("#.#\n...\n#.#", {"X": ".X.\nXXX\n.X."}).distinct_problem()
     with pytest.raises(ValueError):
         Polyomino("2x4", {"D": "DD"}, copies=4).distinct_problem()
 
 
 def test_tiling_of_a_problem_read_back():
     from dlx.formats import dumps, loads
+
     puzzle = Polyomino("2x5", {"L": "LLLL\nL..."}, copies=2)
     problem = loads(dumps(puzzle.problem))
     assert "L.1" in problem.primary
@@ -444,6 +521,7 @@ def test_tiling_of_a_problem_read_back():
 def test_tiling_of_a_wide_board_read_back():
     # past 62 columns a cell is named r<row>c<col>
     from dlx.formats import dumps, loads
+
     puzzle = Polyomino("2x70", {"I": "I" * 70}, copies=2)
     problem = loads(dumps(puzzle.problem))
     assert "r1c69" in problem.primary
@@ -451,8 +529,9 @@ def test_tiling_of_a_wide_board_read_back():
     assert tilings == set(puzzle.solutions(distinct=False))
 
 
-@pytest.mark.parametrize("copies, board, count", [
-    (None, "2x4", 4), (1, "2x4", 4), (2, "4x4", 60)])
+@pytest.mark.parametrize(
+    "copies, board, count", [(None, "2x4", 4), (1, "2x4", 4), (2, "4x4", 60)]
+)
 def test_one_copy_of_each_piece_by_default(copies, board, count):
     pieces = {"L": "LLL\nL..", "J": "JJJ\n..J"}
     extra = {} if copies is None else {"copies": copies}
@@ -466,8 +545,12 @@ def test_polyomino_packs_one_copy_by_default():
 
 def test_render_keeps_copies_apart_from_lower_case_pieces():
     # the second L cannot be drawn as "l": a piece has that name
-    tiling = [("L", ((0, 0),)), ("L", ((0, 1),)), ("l", ((0, 2),)),
-              ("l", ((0, 3),))]
+    tiling = [
+        ("L", ((0, 0),)),
+        ("L", ((0, 1),)),
+        ("l", ((0, 2),)),
+        ("l", ((0, 3),)),
+    ]
     picture = render(tiling)
     assert picture[0] == "L" and picture[2] == "l"
     assert len(set(picture)) == 4
@@ -480,9 +563,9 @@ def test_debruijn_sequences_are_valid_and_distinct():
         seen = set()
         for solution in problem.solutions():
             s = debruijn.sequence(problem, solution)
-            assert len(s) == k ** n and s.startswith("0" * n)
-            windows = {(s + s)[j:j + n] for j in range(k ** n)}
-            assert len(windows) == k ** n  # every word once
+            assert len(s) == k**n and s.startswith("0" * n)
+            windows = {(s + s)[j : j + n] for j in range(k**n)}
+            assert len(windows) == k**n  # every word once
             seen.add(s)
         assert len(seen) == debruijn.known_count(n, k) == problem.count()
     assert problem.kind == "colors"
@@ -507,17 +590,21 @@ def test_rooks_boards_are_valid():
     for solution in itertools.islice(problem.solutions(), 50):
         rows = rooks.render(problem, solution).splitlines()
         assert all(r.count("R") == 2 for r in rows)
-        assert all([r.split()[j] for r in rows].count("R") == 2
-                   for j in range(5))
+        assert all(
+            [r.split()[j] for r in rows].count("R") == 2 for j in range(5)
+        )
 
 
-@pytest.mark.parametrize("build, message", [
-    (lambda: debruijn.debruijn(0), "n must be"),
-    (lambda: debruijn.debruijn(3, 1), "k must be"),
-    (lambda: debruijn.debruijn(1, 37), "k must be at most 36"),
-    (lambda: rooks.rooks(3, 4), "cannot fit"),
-    (lambda: rooks.rooks(0, 1), "n must be"),
-])
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        (lambda: debruijn.debruijn(0), "n must be"),
+        (lambda: debruijn.debruijn(3, 1), "k must be"),
+        (lambda: debruijn.debruijn(1, 37), "k must be at most 36"),
+        (lambda: rooks.rooks(3, 4), "cannot fit"),
+        (lambda: rooks.rooks(0, 1), "n must be"),
+    ],
+)
 def test_builders_refuse_bad_sizes(build, message):
     with pytest.raises(ValueError, match=message):
         build()

@@ -19,18 +19,28 @@ from sudoku.rating import _maps_keeping, variant_symmetry
 from sudoku.solver import search_stack
 
 # Otto Janko's Chaos Sudoku 108 (tests/data/sudoku_variants.txt).
-JIGSAW = ("999998888555998888555998333555111333222111333222111444222766444"
-          "777766444777766666")
+JIGSAW = (
+    "999998888555998888555998333555111333222111333222111444222766444"
+    "777766444777766666"
+)
 
-VARIANTS = ["x", "windoku", "anti-knight", "anti-king", "x+anti-king",
-            "jigsaw"]
+VARIANTS = [
+    "x",
+    "windoku",
+    "anti-knight",
+    "anti-king",
+    "x+anti-king",
+    "jigsaw",
+]
 
 
 def variant(name, n=9):
     if name == "jigsaw":
-        return Variant("jigsaw", JIGSAW) if n == 9 else Variant(
-            "jigsaw", "AAABBB" "AAABBB" "CCCDDD" "CCCDDD" "EEEFFF"
-            "EEEFFF")
+        return (
+            Variant("jigsaw", JIGSAW)
+            if n == 9
+            else Variant("jigsaw", "AAABBBAAABBBCCCDDDCCCDDDEEEFFFEEEFFF")
+        )
     return Variant(name)
 
 
@@ -47,9 +57,13 @@ SPREAD = 0.1
 @pytest.mark.parametrize("name", VARIANTS)
 def test_samples_change_the_ratings(name):
     v, puzzles = puzzles_of(name)
-    change = [abs(sudoku.rate(p, variant=v, samples=1).score -
-                  sudoku.rate(p, variant=v, samples=6).score)
-              for p in puzzles]
+    change = [
+        abs(
+            sudoku.rate(p, variant=v, samples=1).score
+            - sudoku.rate(p, variant=v, samples=6).score
+        )
+        for p in puzzles
+    ]
     assert sum(change) / len(change) > SPREAD, change
 
 
@@ -61,10 +75,27 @@ def test_the_command_takes_samples_into_account(capsys, name, tmp_path):
     extra = ["--regions", JIGSAW] if name == "jigsaw" else []
     scores = []
     for samples in ("1", "6"):
-        assert main(["rate", str(path), "--variant", name, "--samples",
-                     samples, "-q", *extra]) == 0
-        scores.append([float(line.split()[2]) for line in
-                       capsys.readouterr().out.splitlines()])
+        assert (
+            main(
+                [
+                    "rate",
+                    str(path),
+                    "--variant",
+                    name,
+                    "--samples",
+                    samples,
+                    "-q",
+                    *extra,
+                ]
+            )
+            == 0
+        )
+        scores.append(
+            [
+                float(line.split()[2])
+                for line in capsys.readouterr().out.splitlines()
+            ]
+        )
     change = [abs(a - b) for a, b in zip(*scores)]
     assert sum(change) / len(change) > SPREAD, change
 
@@ -94,8 +125,11 @@ def test_the_maps_keep_the_rules(box, name):
         assert len(maps) == 8  # the square's symmetries all keep them
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(st.sampled_from(VARIANTS), st.integers(0, 10_000), st.data())
 def test_a_moved_puzzle_has_the_moved_solution(name, seed, data):
     v = variant(name)
@@ -104,7 +138,8 @@ def test_a_moved_puzzle_has_the_moved_solution(name, seed, data):
     _, solution, _ = search_stack(cells, (3, 3), 2, variant=v)
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32)))
     symmetry, moved = variant_symmetry(rng, (3, 3), v)
-    counts, found, _ = search_stack(symmetry.apply(cells), (3, 3), 2,
-                                    variant=moved)
+    counts, found, _ = search_stack(
+        symmetry.apply(cells), (3, 3), 2, variant=moved
+    )
     assert counts.tolist() == [1]
     assert np.array_equal(symmetry.undo(found), solution)

@@ -41,8 +41,9 @@ def name(page: Path) -> str:
 def blocks(page: Path, language: str):
     """``(line number, body)`` of each fenced block in ``language``."""
     text = page.read_text(encoding="utf-8")
-    for match in re.finditer(rf"^```{language}[ \t]*\n(.*?)^```", text,
-                             re.S | re.M):
+    for match in re.finditer(
+        rf"^```{language}[ \t]*\n(.*?)^```", text, re.S | re.M
+    ):
         yield text.count("\n", 0, match.start()) + 2, match.group(1)
 
 
@@ -53,14 +54,19 @@ def pages_with(language: str):
 
 # -- Python sessions -----------------------------------------------------
 
+
 def test_every_page_is_found():
     names = set(map(name, PAGES))
     assert {"README.md", "docs/index.md", "docs/getting-started.md"} <= names
 
 
 def test_python_blocks_are_sessions():
-    bare = [f"{name(page)}:{line}" for page in PAGES
-            for line, body in blocks(page, "python") if ">>>" not in body]
+    bare = [
+        f"{name(page)}:{line}"
+        for page in PAGES
+        for line, body in blocks(page, "python")
+        if ">>>" not in body
+    ]
     assert not bare, f"python blocks that would not be run: {bare}"
 
 
@@ -72,14 +78,16 @@ def test_python_sessions(page):
     for line, body in blocks(page, "python"):
         # Timings vary: "0.000 s" on a page matches any time.
         body = re.sub(r"\b\d+\.\d{3} s\.", "... s.", body)
-        test = parser.get_doctest(body, namespace, f"{name(page)}:{line}",
-                                  str(page), line)
+        test = parser.get_doctest(
+            body, namespace, f"{name(page)}:{line}", str(page), line
+        )
         runner.run(test, clear_globs=False)
         namespace = test.globs
     assert runner.failures == 0, f"{name(page)}: see the output above"
 
 
 # -- Terminal sessions ---------------------------------------------------
+
 
 def console_commands(body: str):
     """``(command, expected output, expected status)`` of a console block."""
@@ -93,8 +101,10 @@ def console_commands(body: str):
                 commands[-1][2] = int(found.group(1))
             else:
                 commands[-1][1].append(line)
-    return [(command, "\n".join(lines).strip("\n") + "\n", status)
-            for command, lines, status in commands]
+    return [
+        (command, "\n".join(lines).strip("\n") + "\n", status)
+        for command, lines, status in commands
+    ]
 
 
 def in_process(command: str):
@@ -111,15 +121,24 @@ def run_command(command, capsys):
     if argv is not None:
         import dlx.cli
         import sudoku.cli
+
         main = {"dlx": dlx.cli.main, "sudoku": sudoku.cli.main}[argv[0]]
         capsys.readouterr()
         status = main(argv[1:])
         return capsys.readouterr().out, status
     bin_dir = str(Path(sys.executable).parent)
-    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"],
-               COLUMNS="80")
-    done = subprocess.run(["bash", "-c", command], capture_output=True,
-                          text=True, env=env, timeout=300)
+    env = dict(
+        os.environ,
+        PATH=bin_dir + os.pathsep + os.environ["PATH"],
+        COLUMNS="80",
+    )
+    done = subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     return done.stdout, done.returncode
 
 
@@ -134,21 +153,28 @@ def test_console_sessions(page, tmp_path, monkeypatch, capsys):
             if want == "\n":
                 want = ""
             if code != status or not checker.check_output(
-                    want, got, doctest.ELLIPSIS):
-                failures.append(f"{name(page)}:{line}: $ {command}\n"
-                                f"expected (exit {status}):\n{want}"
-                                f"got (exit {code}):\n{got}")
+                want, got, doctest.ELLIPSIS
+            ):
+                failures.append(
+                    f"{name(page)}:{line}: $ {command}\n"
+                    f"expected (exit {status}):\n{want}"
+                    f"got (exit {code}):\n{got}"
+                )
     assert not failures, "\n".join(failures)
 
 
 def test_console_blocks_have_commands():
-    empty = [f"{name(page)}:{line}" for page in PAGES
-             for line, body in blocks(page, "console")
-             if not console_commands(body)]
+    empty = [
+        f"{name(page)}:{line}"
+        for page in PAGES
+        for line, body in blocks(page, "console")
+        if not console_commands(body)
+    ]
     assert not empty, f"console blocks without a $ command: {empty}"
 
 
 # -- Counts noted in shell blocks ----------------------------------------
+
 
 def counted_commands():
     """Shell lines ``dlx ...  # N`` or ``sudoku ... --count  # N``."""
@@ -156,17 +182,22 @@ def counted_commands():
         for start, body in blocks(page, "sh"):
             for k, line in enumerate(body.splitlines()):
                 found = re.fullmatch(
-                    r"((?:dlx|sudoku) [^#|<>]*?)\s+#\s*(\d+)\b.*", line)
+                    r"((?:dlx|sudoku) [^#|<>]*?)\s+#\s*(\d+)\b.*", line
+                )
                 if found and "--count" in found.group(1):
-                    yield (f"{name(page)}:{start + k}", found.group(1),
-                           int(found.group(2)))
+                    yield (
+                        f"{name(page)}:{start + k}",
+                        found.group(1),
+                        int(found.group(2)),
+                    )
 
 
 COMMANDS = list(counted_commands())
 
 
-@pytest.mark.parametrize("where, command, count", COMMANDS,
-                         ids=[f"{w} {c}" for w, c, _ in COMMANDS])
+@pytest.mark.parametrize(
+    "where, command, count", COMMANDS, ids=[f"{w} {c}" for w, c, _ in COMMANDS]
+)
 def test_shell_count(capsys, where, command, count):
     out, status = run_command(command, capsys)
     assert status == 0, where
@@ -175,15 +206,16 @@ def test_shell_count(capsys, where, command, count):
 
 # -- Tables copied from the code -----------------------------------------
 
+
 def test_the_counting_table_is_the_codes():
     """docs/engines.md shows ``dlx.services.counting``'s table of which
     ``count()`` arguments go together: it must say what ``TAKES`` does."""
     from dlx.services.counting import TAKES
+
     text = (ROOT / "docs" / "engines.md").read_text(encoding="utf-8")
     header = re.search(r"^\| argument \| (.*) \|$", text, re.M)
     ways = header.group(1).split(" | ")
-    rows = re.findall(r"^\| `(\w+)` \| (.*) \|$", text[header.end():],
-                      re.M)
+    rows = re.findall(r"^\| `(\w+)` \| (.*) \|$", text[header.end() :], re.M)
     shown = {way: set() for way in ways}
     for argument, cells in rows:
         for way, cell in zip(ways, cells.split(" | ")):

@@ -30,6 +30,7 @@ DATA = Path(__file__).parent / "data" / "dlxpre"
 
 # -- random problems with a planted solution ----------------------------------
 
+
 @st.composite
 def planted(draw, secondary=True, colors=True, bounded=False, noise=7):
     """``(nitems, nprimary, options, colors, bounds)``: a solution planted
@@ -44,11 +45,15 @@ def planted(draw, secondary=True, colors=True, bounded=False, noise=7):
             if draw(st.booleans()):
                 u = draw(st.integers(0, 2))
                 bounds[i] = (u, draw(st.integers(max(u, 1), 3)))
-    need = {i: draw(st.integers(*bounds.get(i, (1, 1))))
-            for i in range(nprimary)}
-    planted_color = {i: draw(st.sampled_from("rg")) if colors and
-                     draw(st.booleans()) else None
-                     for i in range(nprimary, nitems)}
+    need = {
+        i: draw(st.integers(*bounds.get(i, (1, 1)))) for i in range(nprimary)
+    }
+    planted_color = {
+        i: draw(st.sampled_from("rg"))
+        if colors and draw(st.booleans())
+        else None
+        for i in range(nprimary, nitems)
+    }
     options, option_colors = [], []
     used = set()
     while any(need.values()):
@@ -56,29 +61,48 @@ def planted(draw, secondary=True, colors=True, bounded=False, noise=7):
         chosen = draw(st.sets(st.sampled_from(wanted), min_size=1))
         for i in chosen:
             need[i] -= 1
-        extra = draw(st.sets(st.integers(nprimary, nitems - 1))) \
-            if nsecondary else set()
-        extra = {i for i in extra if planted_color[i] is not None
-                 or i not in used}
+        extra = (
+            draw(st.sets(st.integers(nprimary, nitems - 1)))
+            if nsecondary
+            else set()
+        )
+        extra = {
+            i for i in extra if planted_color[i] is not None or i not in used
+        }
         used |= extra
         options.append(sorted(chosen | extra))
-        option_colors.append({i: planted_color[i] for i in extra
-                              if planted_color[i] is not None})
+        option_colors.append(
+            {
+                i: planted_color[i]
+                for i in extra
+                if planted_color[i] is not None
+            }
+        )
     for _ in range(draw(st.integers(0, noise))):
-        items = sorted(draw(st.sets(st.integers(0, nitems - 1),
-                                    min_size=1, max_size=4)))
-        cols = {i: draw(st.sampled_from("rg")) for i in items
-                if i >= nprimary and colors and draw(st.booleans())}
+        items = sorted(
+            draw(st.sets(st.integers(0, nitems - 1), min_size=1, max_size=4))
+        )
+        cols = {
+            i: draw(st.sampled_from("rg"))
+            for i in items
+            if i >= nprimary and colors and draw(st.booleans())
+        }
         options.append(items)
         option_colors.append(cols)
     order = draw(st.permutations(range(len(options))))
-    return (nitems, nprimary, [options[k] for k in order],
-            [option_colors[k] for k in order], bounds)
+    return (
+        nitems,
+        nprimary,
+        [options[k] for k in order],
+        [option_colors[k] for k in order],
+        bounds,
+    )
 
 
 def build(nitems, nprimary, options, colors, bounds):
-    p = ExactCover(range(nprimary), range(nprimary, nitems),
-                   bounds=bounds or None)
+    p = ExactCover(
+        range(nprimary), range(nprimary, nitems), bounds=bounds or None
+    )
     for items, cols in zip(options, colors):
         p.add_option(items, colors=cols or None)
     return p
@@ -89,11 +113,14 @@ def reference_solutions(problem, given=()):
     items = problem.items
     at = {name: k for k, name in enumerate(items)}
     options = [[at[x] for x in option] for option in problem.options]
-    colors = [{at[x]: c for x, c in problem.option_colors(k).items()}
-              for k in range(len(options))]
+    colors = [
+        {at[x]: c for x, c in problem.option_colors(k).items()}
+        for k in range(len(options))
+    ]
     bounds = {at[x]: uv for x, uv in problem.bounds.items()}
-    return generalized_covers(options, len(problem.primary), len(items),
-                              colors, bounds, given=given)
+    return generalized_covers(
+        options, len(problem.primary), len(items), colors, bounds, given=given
+    )
 
 
 def check_reduction(problem, reduction, given=()):
@@ -101,12 +128,15 @@ def check_reduction(problem, reduction, given=()):
     each reduced option is an original one with items struck out and its
     colors kept."""
     expected = reference_solutions(problem, given)
-    found = sorted(tuple(reduction.to_original(s))
-                   for s in reference_solutions(reduction.problem))
+    found = sorted(
+        tuple(reduction.to_original(s))
+        for s in reference_solutions(reduction.problem)
+    )
     assert found == expected
     reduced = reduction.problem
-    assert len(reduced.options) + len(reduction.removed_options) + \
-        len(reduction.given) == len(problem.options)
+    assert len(reduced.options) + len(reduction.removed_options) + len(
+        reduction.given
+    ) == len(problem.options)
     assert set(reduction.removed_options).isdisjoint(reduction.original)
     if reduction.infeasible:
         assert expected == [] and not reduced.options
@@ -115,20 +145,27 @@ def check_reduction(problem, reduction, given=()):
         assert set(reduced.options[k]) <= set(problem.options[original])
         colors = problem.option_colors(original)
         assert reduced.option_colors(k) == {
-            x: c for x, c in colors.items() if x in reduced.options[k]}
-    assert set(reduced.items) | set(reduction.removed_items) == \
-        set(problem.items)
+            x: c for x, c in colors.items() if x in reduced.options[k]
+        }
+    assert set(reduced.items) | set(reduction.removed_items) == set(
+        problem.items
+    )
     for k in reduction.forced:
         assert all(k in s for s in expected)
     return expected
 
 
-KINDS = {"plain": dict(secondary=False, colors=False),
-         "secondary": dict(colors=False),
-         "colors": dict(),
-         "bounds": dict(bounded=True)}
-SLOW = settings(max_examples=150, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+KINDS = {
+    "plain": dict(secondary=False, colors=False),
+    "secondary": dict(colors=False),
+    "colors": dict(),
+    "bounds": dict(bounded=True),
+}
+SLOW = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -153,8 +190,13 @@ def test_the_reduced_problem_has_the_same_solutions(kind, data):
 def test_givens_are_committed_first(kind, data):
     case = data.draw(planted(**KINDS[kind]))
     p = build(*case)
-    forced = data.draw(st.lists(st.integers(0, len(p) - 1), max_size=3,
-                                unique=True)) if len(p) else []
+    forced = (
+        data.draw(
+            st.lists(st.integers(0, len(p) - 1), max_size=3, unique=True)
+        )
+        if len(p)
+        else []
+    )
     reduction = reduce(p, given=forced)
     assert reduction.given == tuple(forced)
     check_reduction(p, reduction, forced)
@@ -171,20 +213,32 @@ def test_every_subset_of_the_rules_is_sound(kind, data):
 
 
 @pytest.mark.parametrize("kind", ["plain", "bounds"])
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 @given(data=st.data())
 def test_searches_with_reduce_answer_in_original_options(
-        kind, data, each_algorithm):
+    kind, data, each_algorithm
+):
     case = data.draw(planted(**KINDS[kind]))
     p = build(*case)
-    forced = data.draw(st.lists(st.integers(0, len(p) - 1), max_size=2,
-                                unique=True)) if len(p) else []
+    forced = (
+        data.draw(
+            st.lists(st.integers(0, len(p) - 1), max_size=2, unique=True)
+        )
+        if len(p)
+        else []
+    )
     expected = reference_solutions(p, forced)
     assert p.count(given=forced, reduce=True) == len(expected)
-    assert sorted(map(tuple, p.solutions(given=forced, reduce=True))) == \
-        expected
+    assert (
+        sorted(map(tuple, p.solutions(given=forced, reduce=True))) == expected
+    )
     first = p.solve(given=forced, reduce=True)
     assert (first is None) == (not expected)
     assert first is None or tuple(first) in expected
@@ -211,6 +265,7 @@ def test_a_time_limit_of_zero_removes_nothing_but_what_is_free():
 
 
 # -- Knuth's examples (dlx-pre.w) --------------------------------------------
+
 
 def knuth_example():
     p = ExactCover("ABCDE", "FG")
@@ -240,13 +295,19 @@ def test_knuths_first_example():
         assert [numbered(p)[k] for k in r.original] == [1, 4, 5]
         assert len(r.removed_options) == 3 and len(r.removed_items) == 4
         assert r.rounds == 3 and r.complete
-        assert r.removed_items == {"C": "implied-item", "D": "implied-item",
-                                   "F": "implied-item", "G": "implied-item"}
-        assert r.removed_options == {1: "implied-item", 2: "blocking-option",
-                                     5: "implied-item"}
+        assert r.removed_items == {
+            "C": "implied-item",
+            "D": "implied-item",
+            "F": "implied-item",
+            "G": "implied-item",
+        }
+        assert r.removed_options == {
+            1: "implied-item",
+            2: "blocking-option",
+            5: "implied-item",
+        }
         assert r.forced == (0, 3, 4)
-        assert [r.to_original(s) for s in r.problem.solutions()] == \
-            [[0, 3, 4]]
+        assert [r.to_original(s) for s in r.problem.solutions()] == [[0, 3, 4]]
 
 
 def test_knuths_color_example():
@@ -255,40 +316,52 @@ def test_knuths_color_example():
     # and item C removed, 2 rounds.
     p = knuth_color_example()
     r = reduce(p, rules=DLX_PRE_RULES)
-    assert (r.problem.primary, r.problem.secondary) == (("A", "B"),
-                                                        ("X", "Y"))
+    assert (r.problem.primary, r.problem.secondary) == (("A", "B"), ("X", "Y"))
     assert r.problem.options == (("A", "X", "Y"), ("B", "X"))
     assert [r.problem.option_colors(k) for k in range(2)] == [
-        {"X": "1", "Y": "1"}, {"X": "1"}]
+        {"X": "1", "Y": "1"},
+        {"X": "1"},
+    ]
     assert [numbered(p)[k] for k in r.original] == [2, 3]
     assert r.removed_items == {"C": "implied-item"}
-    assert r.removed_options == {0: "blocking-option", 2: "no-primary",
-                                 4: "implied-item"}
+    assert r.removed_options == {
+        0: "blocking-option",
+        2: "no-primary",
+        4: "implied-item",
+    }
     assert r.rounds == 2
     # Beyond DLX-PRE: X and Y no longer constrain anything.
     r = reduce(p)
     assert r.problem.items == ("A", "B")
-    assert r.removed_items == {"C": "implied-item", "X": "free-secondary",
-                               "Y": "free-secondary"}
+    assert r.removed_items == {
+        "C": "implied-item",
+        "X": "free-secondary",
+        "Y": "free-secondary",
+    }
     assert r.problem.count() == p.count() == 1
 
 
 # -- each rule, built to fire -------------------------------------------------
 
+
 def fired(problem, rule, **options):
     """What ``rule`` removed (options, items); and the reduction keeps the
     solutions with and without it."""
     with_it = reduce(problem, **options)
-    without = reduce(problem, rules=tuple(r for r in RULES if r != rule),
-                     **options)
+    without = reduce(
+        problem, rules=tuple(r for r in RULES if r != rule), **options
+    )
     check_reduction(problem, with_it, options.get("given", ()))
     check_reduction(problem, without, options.get("given", ()))
     for r in (with_it, without):
         assert r.problem.count() == problem.count(
-            given=options.get("given", ()))
+            given=options.get("given", ())
+        )
     assert rule not in without.by_rule()
-    return ({k for k, why in with_it.removed_options.items() if why == rule},
-            {x for x, why in with_it.removed_items.items() if why == rule})
+    return (
+        {k for k, why in with_it.removed_options.items() if why == rule},
+        {x for x, why in with_it.removed_items.items() if why == rule},
+    )
 
 
 def test_no_primary():
@@ -428,12 +501,17 @@ def test_givens():
 
 # -- the DLX-PRE comparison ---------------------------------------------------
 
+
 def figures():
     with open(DATA / "figures.tsv", encoding="utf-8") as handle:
-        rows = [row for row in csv.reader(handle, delimiter="\t")
-                if row and not row[0].startswith("#")]
-    return [(name, int(options), int(items)) for name, options, items, _
-            in rows]
+        rows = [
+            row
+            for row in csv.reader(handle, delimiter="\t")
+            if row and not row[0].startswith("#")
+        ]
+    return [
+        (name, int(options), int(items)) for name, options, items, _ in rows
+    ]
 
 
 @pytest.mark.parametrize("name, options, items", figures())
@@ -450,6 +528,7 @@ def test_nothing_is_left_that_dlx_pre_removes(name, options, items):
 
 # -- the command line ---------------------------------------------------------
 
+
 def run(*argv, stdin=None):
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
@@ -459,12 +538,13 @@ def run(*argv, stdin=None):
 
 def test_dlx_reduce_writes_the_reduced_problem(tmp_path):
     path = tmp_path / "colors.dlx"
-    path.write_text("| Knuth's color example\nA B C | X Y\nA B X:0 Y:0\n"
-                    "A C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n")
+    path.write_text(
+        "| Knuth's color example\nA B C | X Y\nA B X:0 Y:0\n"
+        "A C X:1 Y:1\nX:0 Y:1\nB X:1\nC Y:1\n"
+    )
     status, out, err = run("reduce", "--rules", "dlx-pre", str(path))
     assert status == 0
-    assert out == ("A B | X Y\nA X:1 Y:1\n| (from 2)\nB X:1\n"
-                   "| (from 3)\n")
+    assert out == ("A B | X Y\nA X:1 Y:1\n| (from 2)\nB X:1\n| (from 3)\n")
     assert err.splitlines()[0] == "(5 options, 3+2 items read)"
     assert err.splitlines()[1].startswith("Removed 3 options and 1 item, ")
     assert "2 rounds" in err
@@ -480,11 +560,14 @@ def test_dlx_reduce_of_a_problem_without_solution(tmp_path):
     assert "no solution: item 'B' cannot be covered" in err
 
 
-@pytest.mark.parametrize("argv, message, code", [
-    (["reduce", "missing.dlx"], "cannot read missing.dlx", 2),
-    (["reduce", "--rules", "nope", "x"], "unknown rule 'nope'", 2),
-    (["reduce", "--rounds", "-1", "x"], "expected a whole number", 2),
-])
+@pytest.mark.parametrize(
+    "argv, message, code",
+    [
+        (["reduce", "missing.dlx"], "cannot read missing.dlx", 2),
+        (["reduce", "--rules", "nope", "x"], "unknown rule 'nope'", 2),
+        (["reduce", "--rounds", "-1", "x"], "expected a whole number", 2),
+    ],
+)
 def test_dlx_reduce_refuses_bad_usage(argv, message, code):
     status, out, err = run(*argv)
     assert status == code and message in err and out == ""
@@ -499,10 +582,8 @@ def test_dlx_reduce_refuses_bad_input(tmp_path):
 
 def test_dlx_solve_reduce_prints_original_options(tmp_path):
     path = tmp_path / "knuth.dlx"
-    path.write_text("A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\n"
-                    "D E G\n")
-    status, out, err = run("solve", "--reduce", "--all", "--stats",
-                           str(path))
+    path.write_text("A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n")
+    status, out, err = run("solve", "--reduce", "--all", "--stats", str(path))
     assert status == 0
     assert out == "C E F\nA D\nB G\n"
     assert err.startswith("Removed 3 options and 4 items")
@@ -522,18 +603,23 @@ def test_dlx_solve_reduce_best(tmp_path):
 def test_dlx_solve_reduce_counts_pentominoes_with_holes(tmp_path):
     # The 8x8 board with its centre 2x2 hole: 65 tilings up to symmetry
     # (520 in all).
-    status, out, _ = run("pentomino", "--board",
-                         str(Path(__file__).parent / "data" /
-                             "8x8-centre-hole.board"), "--dlx",
-                         "--all-symmetries")
+    status, out, _ = run(
+        "pentomino",
+        "--board",
+        str(Path(__file__).parent / "data" / "8x8-centre-hole.board"),
+        "--dlx",
+        "--all-symmetries",
+    )
     path = tmp_path / "board.dlx"
     path.write_text(out)
-    status, out, _ = run("solve", "--reduce", "--count", "--jobs", "1",
-                         str(path))
+    status, out, _ = run(
+        "solve", "--reduce", "--count", "--jobs", "1", str(path)
+    )
     assert (status, out.split()[-1]) == (0, "520")
 
 
 # -- bad input ----------------------------------------------------------------
+
 
 def test_bad_arguments_are_refused():
     p = knuth_example()
@@ -556,19 +642,20 @@ def test_bad_arguments_are_refused():
 
 def test_reduce_goes_with_memo_counts_and_threads(tmp_path):
     from dlx.problems.tiling import tiling
+
     p = tiling("4x4", "dominoes")
     p.add_option(["00"])  # a monomino that no tiling can use
     assert p.count(reduce=True, memo=True) == p.count() == 36
     assert p.count(reduce=True, threads=2) == 36
     path = tmp_path / "tiling.dlx"
     path.write_text(dumps(p))
-    status, out, _ = run("solve", "--reduce", "--count", "--memo",
-                         str(path))
+    status, out, _ = run("solve", "--reduce", "--count", "--memo", str(path))
     assert (status, out.split()[-1]) == (0, "36")
 
 
 def test_a_budget_hands_back_the_cheapest_found_in_original_options():
     from dlx.problems.tiling import tiling
+
     dominoes = tiling("4x4", "dominoes")
     p = ExactCover(dominoes.primary, ["s"])
     p.add_option(["s"], cost=5)  # no primary item: the reduction drops it
@@ -584,6 +671,7 @@ def test_a_budget_hands_back_the_cheapest_found_in_original_options():
 
 def test_a_search_with_reduce_shares_its_time_limit(monkeypatch):
     import dlx.services.reduce as R
+
     seen = {}
 
     def slow(problem, **options):  # a reduction that used 10 seconds
@@ -617,20 +705,32 @@ def test_a_problem_changed_since_its_last_reduction_is_read_again():
 @given(data=st.data())
 def test_the_cheapest_solutions_carry_over(kind, data):
     nitems, nprimary, options, colors, bounds = data.draw(
-        planted(**KINDS[kind]))
-    costs = data.draw(st.lists(st.integers(0, 9), min_size=len(options),
-                               max_size=len(options)))
-    p = ExactCover(range(nprimary), range(nprimary, nitems),
-                   bounds=bounds or None)
+        planted(**KINDS[kind])
+    )
+    costs = data.draw(
+        st.lists(
+            st.integers(0, 9), min_size=len(options), max_size=len(options)
+        )
+    )
+    p = ExactCover(
+        range(nprimary), range(nprimary, nitems), bounds=bounds or None
+    )
     for items, cols, cost in zip(options, colors, costs):
         p.add_option(items, colors=cols or None, cost=cost)
-    forced = data.draw(st.lists(st.integers(0, len(p) - 1), max_size=2,
-                                unique=True)) if len(p) else []
+    forced = (
+        data.draw(
+            st.lists(st.integers(0, len(p) - 1), max_size=2, unique=True)
+        )
+        if len(p)
+        else []
+    )
     r = reduce(p, given=forced)
-    assert [r.problem.structure().costs[k] for k in range(len(
-        r.problem))] == [costs[k] for k in r.original]
-    expected = sorted(sum(costs[k] for k in s)
-                      for s in reference_solutions(p, forced))
+    assert [r.problem.structure().costs[k] for k in range(len(r.problem))] == [
+        costs[k] for k in r.original
+    ]
+    expected = sorted(
+        sum(costs[k] for k in s) for s in reference_solutions(p, forced)
+    )
     found = p.best(3, given=forced, reduce=True)
     assert [cost for cost, _ in found] == expected[:3]
     for cost, solution in found:
@@ -640,7 +740,9 @@ def test_the_cheapest_solutions_carry_over(kind, data):
 
 # -- the module's examples (docs/reduce.md runs in test_readme) ---------------
 
+
 def test_the_module_examples_run():
     import dlx.services.reduce
+
     result = doctest.testmod(dlx.services.reduce)
     assert result.attempted > 0 and result.failed == 0

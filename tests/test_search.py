@@ -52,13 +52,19 @@ class interrupt_after:
             pass
 
 
-@pytest.mark.parametrize("run", [
-    lambda p: p.count(),
-    lambda p: p.count(threads=2),
-    lambda p: sum(1 for _ in p.solutions()),
-    lambda p: p.solve_batch([[]], limit=10**9),
-    lambda p: p.solve_batch([[k] for k in range(16)], limit=10**9, threads=2),
-], ids=["count", "count-threads", "solutions", "batch", "batch-threads"])
+@pytest.mark.parametrize(
+    "run",
+    [
+        lambda p: p.count(),
+        lambda p: p.count(threads=2),
+        lambda p: sum(1 for _ in p.solutions()),
+        lambda p: p.solve_batch([[]], limit=10**9),
+        lambda p: p.solve_batch(
+            [[k] for k in range(16)], limit=10**9, threads=2
+        ),
+    ],
+    ids=["count", "count-threads", "solutions", "batch", "batch-threads"],
+)
 def test_ctrl_c_stops_every_kind_of_run_at_once(run):
     # Compile outside the timing, on a tree big enough to be split over
     # threads: Ctrl-C in numba's compiler is not what this test is about.
@@ -109,8 +115,17 @@ def test_a_ctrl_c_landing_in_a_callback_during_a_step_is_not_lost():
     fake = _RunInterruptedInACallback()
     stats = search.Stats()
     with pytest.raises(Interrupted) as stop:
-        list(search.run(fake, stats, limit=None, max_nodes=None,
-                        time_limit=None, store=False, given=[]))
+        list(
+            search.run(
+                fake,
+                stats,
+                limit=None,
+                max_nodes=None,
+                time_limit=None,
+                store=False,
+                given=[],
+            )
+        )
     assert fake.steps == 1 and stop.value.stats is stats
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
@@ -158,9 +173,18 @@ def test_a_slice_s_progress_and_solutions_reach_the_caller():
             return search.EXHAUSTED, [[3, 1]]
 
     seen = []
-    found = list(search.run(
-        Run(), search.Stats(), limit=None, max_nodes=None, time_limit=None,
-        store=True, given=[2], progress=lambda run, s: seen.append(s.nodes)))
+    found = list(
+        search.run(
+            Run(),
+            search.Stats(),
+            limit=None,
+            max_nodes=None,
+            time_limit=None,
+            store=True,
+            given=[2],
+            progress=lambda run, s: seen.append(s.nodes),
+        )
+    )
     assert found == [[[1, 2, 3]]] and seen == [5, 10]
 
 
@@ -248,14 +272,14 @@ def test_the_pool_sees_a_stop_between_jobs_shorter_than_its_wait():
             time.sleep(0.01)
 
     for event, deadline, reason in [
-            (threading.Event(), None, "stopped"),
-            (None, time.perf_counter() - 1, "deadline")]:
+        (threading.Event(), None, "stopped"),
+        (None, time.perf_counter() - 1, "deadline"),
+    ]:
         if event is not None:
             event.set()
         flag = np.zeros(1, np.uint8)
         start = time.perf_counter()
-        assert threads.run_tasks(job, 200, 2, flag, deadline,
-                                 event) == reason
+        assert threads.run_tasks(job, 200, 2, flag, deadline, event) == reason
         assert flag[0] == 1
         assert time.perf_counter() - start < 0.5  # not 200 jobs' 1 s
 
@@ -263,7 +287,9 @@ def test_the_pool_sees_a_stop_between_jobs_shorter_than_its_wait():
 def test_slices_follow_the_node_rate_and_the_deadline():
     slicer = Slicer(deadline=None)
     first = slicer.next_bound(0, 10**12)
-    slicer.record(first, 0.001)  # a fast problem: slices grow, fourfold at most
+    slicer.record(
+        first, 0.001
+    )  # a fast problem: slices grow, fourfold at most
     assert slicer.next_bound(first, 10**12) - first == 4 * first
     for _ in range(20):
         slicer.record(slicer.size, 0.001)
@@ -290,7 +316,8 @@ def test_stats_belong_to_one_run_when_runs_interleave():
     alone = queens(8)
     alone.count()
     assert p.stats == alone.stats.__class__(
-        alone.stats.nodes, alone.stats.updates, 92, p.stats.seconds, True)
+        alone.stats.nodes, alone.stats.updates, 92, p.stats.seconds, True
+    )
 
 
 def test_a_budget_raised_by_a_threaded_count_is_not_chained():
@@ -313,12 +340,21 @@ def test_slicing_is_invisible_to_the_search():
     assert np.array_equal(batch.counts, [352])
 
 
-@pytest.mark.parametrize("solutions, text", [
-    (0, "0 solutions"), (1, "1 solution,"), (2, "2 solutions"),
-    (1234567, "1 234 567 solutions")])
+@pytest.mark.parametrize(
+    "solutions, text",
+    [
+        (0, "0 solutions"),
+        (1, "1 solution,"),
+        (2, "2 solutions"),
+        (1234567, "1 234 567 solutions"),
+    ],
+)
 def test_stats_print_like_knuth(solutions, text):
     from dlx.services.search import Stats
+
     line = str(Stats(1089, 2076, solutions, 0.5, True))
-    assert line == f"Altogether {text}{'' if text.endswith(',') else ','}" \
+    assert (
+        line == f"Altogether {text}{'' if text.endswith(',') else ','}"
         f" 2 076 updates, 1 089 nodes, 0.500 s."
+    )
     assert str(Stats(1, 2, 3, 0.0, False)).endswith(" s (stopped early).")

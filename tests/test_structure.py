@@ -25,12 +25,14 @@ def private_uses(path: Path) -> list[str]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            local = node.level > 0 or (node.module or "").split(".")[0] \
-                in PACKAGES
+            local = (
+                node.level > 0 or (node.module or "").split(".")[0] in PACKAGES
+            )
             for alias in node.names:
                 if local and is_private(alias.name):
-                    found.append(f"{path.name}:{node.lineno} imports "
-                                 f"{alias.name}")
+                    found.append(
+                        f"{path.name}:{node.lineno} imports {alias.name}"
+                    )
                 elif local:
                     ours.add(alias.asname or alias.name)
         elif isinstance(node, ast.Import):
@@ -38,26 +40,37 @@ def private_uses(path: Path) -> list[str]:
                 if alias.name.split(".")[0] in PACKAGES:
                     ours.add(alias.asname or alias.name.split(".")[0])
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and is_private(node.attr) and \
-                isinstance(node.value, ast.Name) and node.value.id in ours:
-            found.append(f"{path.name}:{node.lineno} reads "
-                         f"{node.value.id}.{node.attr}")
+        if (
+            isinstance(node, ast.Attribute)
+            and is_private(node.attr)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ours
+        ):
+            found.append(
+                f"{path.name}:{node.lineno} reads {node.value.id}.{node.attr}"
+            )
     return found
 
 
-FILES = sorted(p for package in PACKAGES
-               for p in (ROOT / package).rglob("*.py"))
+FILES = sorted(
+    p for package in PACKAGES for p in (ROOT / package).rglob("*.py")
+)
 
 
-@pytest.mark.parametrize("path", FILES,
-                         ids=[str(p.relative_to(ROOT)) for p in FILES])
+@pytest.mark.parametrize(
+    "path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES]
+)
 def test_no_module_uses_another_modules_private_names(path):
     assert private_uses(path) == []
 
 
 def test_the_check_sees_a_private_import(tmp_path):
     sample = tmp_path / "sample.py"
-    sample.write_text("from .grid import _hidden\nfrom dlx import engines\n"
-                      "engines._secret\nimport os\nos._exit\n")
-    assert private_uses(sample) == ["sample.py:1 imports _hidden",
-                                    "sample.py:3 reads engines._secret"]
+    sample.write_text(
+        "from .grid import _hidden\nfrom dlx import engines\n"
+        "engines._secret\nimport os\nos._exit\n"
+    )
+    assert private_uses(sample) == [
+        "sample.py:1 imports _hidden",
+        "sample.py:3 reads engines._secret",
+    ]

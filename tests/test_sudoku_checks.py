@@ -31,14 +31,18 @@ def plain_conflicts(cells, box):
     givens of one digit in reading order, each with the next."""
     n = len(cells)
     found = set()
-    for unit, key in (("row", lambda r, c: r), ("column", lambda r, c: c),
-                      ("box", lambda r, c: box_of(r, c, box))):
+    for unit, key in (
+        ("row", lambda r, c: r),
+        ("column", lambda r, c: c),
+        ("box", lambda r, c: box_of(r, c, box)),
+    ):
         groups = {}
         for r in range(n):
             for c in range(n):
                 if cells[r][c]:
                     groups.setdefault((key(r, c), cells[r][c]), []).append(
-                        (r, c))
+                        (r, c)
+                    )
         for (_, digit), where in groups.items():
             for a, b in zip(where, where[1:]):
                 found.add((a, b, digit, unit))
@@ -62,12 +66,19 @@ def plain_valid(cells, box):
 def sparse_grids(draw):
     box = draw(st.sampled_from(BOXES))
     n = box[0] * box[1]
-    cells = draw(st.lists(st.lists(st.integers(0, n), min_size=n,
-                                   max_size=n), min_size=n, max_size=n))
+    cells = draw(
+        st.lists(
+            st.lists(st.integers(0, n), min_size=n, max_size=n),
+            min_size=n,
+            max_size=n,
+        )
+    )
     # mostly blanks, as in puzzles
     mask = draw(st.lists(st.booleans(), min_size=n * n, max_size=n * n))
-    cells = [[v if mask[r * n + c] else 0 for c, v in enumerate(row)]
-             for r, row in enumerate(cells)]
+    cells = [
+        [v if mask[r * n + c] else 0 for c, v in enumerate(row)]
+        for r, row in enumerate(cells)
+    ]
     return box, cells
 
 
@@ -83,16 +94,22 @@ def test_conflicts_match_plain_loops(case):
     assert found == sorted(found, key=lambda f: (f[0], f[1]))
     assert has_conflict(grid) == bool(expected)
     stack = np.array([cells, np.zeros_like(cells), cells])
-    assert cells_conflict(stack, box).tolist() == [bool(expected), False,
-                                                   bool(expected)]
+    assert cells_conflict(stack, box).tolist() == [
+        bool(expected),
+        False,
+        bool(expected),
+    ]
     message = conflict_message(grid)
     assert (message is None) == (not expected)
     if expected:
         (r1, c1), (r2, c2), digit, unit = min(
-            expected, key=lambda f: (f[0][0] * 99 + f[0][1],
-                                     f[1][0] * 99 + f[1][1]))
-        assert message.startswith(f"givens conflict: r{r1 + 1}c{c1 + 1} and "
-                                  f"r{r2 + 1}c{c2 + 1} both hold")
+            expected,
+            key=lambda f: (f[0][0] * 99 + f[0][1], f[1][0] * 99 + f[1][1]),
+        )
+        assert message.startswith(
+            f"givens conflict: r{r1 + 1}c{c1 + 1} and "
+            f"r{r2 + 1}c{c2 + 1} both hold"
+        )
 
 
 def test_conflicts_on_3x2_boxes():
@@ -111,7 +128,8 @@ def test_validity_on_every_box_shape(box):
     n = box[0] * box[1]
     solution = sudoku.solve(np.zeros((n, n), int), box).cells
     assert is_valid_solution(solution, box=box) and plain_valid(
-        solution.tolist(), box)
+        solution.tolist(), box
+    )
     latin = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n + 1
     assert not is_valid_solution(latin, box=box)  # rows and columns right
     assert not plain_valid(latin.tolist(), box)
@@ -119,7 +137,8 @@ def test_validity_on_every_box_shape(box):
         other = (box[1], box[0])
         assert is_valid_solution(solution, box=box)
         assert is_valid_solution(solution, box=other) == plain_valid(
-            solution.tolist(), other)
+            solution.tolist(), other
+        )
     broken = solution.copy()
     broken[0, 0], broken[0, 1] = broken[0, 1], broken[0, 0]
     assert not is_valid_solution(broken, box=box)
@@ -167,8 +186,9 @@ SPELLINGS = [
     "1;;;4\n;;;;\n;;;;\n4;;;1",
     "10 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 " + "0 " * 239 + "16",
     # letters in a decorated layout, in lower case
-    ("a b . . | " + ". " * 12).rstrip() + "\n" + "\n".join(
-        ". . . . | " + " ".join(["."] * 12) for _ in range(15)),
+    ("a b . . | " + ". " * 12).rstrip()
+    + "\n"
+    + "\n".join(". . . . | " + " ".join(["."] * 12) for _ in range(15)),
 ]
 
 
@@ -191,21 +211,36 @@ def test_format_keeps_the_spelling(text):
                 assert written[k] == ch
 
 
-@pytest.mark.parametrize("cells, message", [
-    ([[1, 2, 3, 4], [3, 4], [1, 2, 3, 4, 5, 6], [1, 2, 3, 4]], "row"),
-    ("12345\n341\n2143\n4321", "row 1 has 5 cells"),
-    ("1234\n3412\n2143\n432", "row 4 has 3 cells"),
-])
+@pytest.mark.parametrize(
+    "cells, message",
+    [
+        ([[1, 2, 3, 4], [3, 4], [1, 2, 3, 4, 5, 6], [1, 2, 3, 4]], "row"),
+        ("12345\n341\n2143\n4321", "row 1 has 5 cells"),
+        ("1234\n3412\n2143\n432", "row 4 has 3 cells"),
+    ],
+)
 def test_ragged_rows_are_refused(cells, message):
     with pytest.raises(InvalidPuzzle, match=message):
         parse(cells)
 
 
-@pytest.mark.parametrize("n, box", [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)),
-                                    (9, (3, 3)), (10, (2, 5)), (12, (3, 4)),
-                                    (15, (3, 5)), (16, (4, 4)), (18, (3, 6)),
-                                    (20, (4, 5)), (25, (5, 5)),
-                                    (36, (6, 6))])
+@pytest.mark.parametrize(
+    "n, box",
+    [
+        (4, (2, 2)),
+        (6, (2, 3)),
+        (8, (2, 4)),
+        (9, (3, 3)),
+        (10, (2, 5)),
+        (12, (3, 4)),
+        (15, (3, 5)),
+        (16, (4, 4)),
+        (18, (3, 6)),
+        (20, (4, 5)),
+        (25, (5, 5)),
+        (36, (6, 6)),
+    ],
+)
 def test_default_box_is_the_closest_pair(n, box):
     assert sudoku.grid.default_box(n) == box
 
@@ -216,13 +251,16 @@ def test_prime_sizes_have_no_default_box(n):
         sudoku.grid.default_box(n)
 
 
-@pytest.mark.parametrize("box, n, message", [
-    ((0, 4), None, "pair of positive integers"),
-    ((2,), None, "pair of positive integers"),
-    ((2, 2.5), None, "pair of positive integers"),
-    ("22", None, "pair of positive integers"),
-    ((2, 3), 4, "box 2x3 holds 6 cells but the grid is 4x4"),
-])
+@pytest.mark.parametrize(
+    "box, n, message",
+    [
+        ((0, 4), None, "pair of positive integers"),
+        ((2,), None, "pair of positive integers"),
+        ((2, 2.5), None, "pair of positive integers"),
+        ("22", None, "pair of positive integers"),
+        ((2, 3), 4, "box 2x3 holds 6 cells but the grid is 4x4"),
+    ],
+)
 def test_check_box(box, n, message):
     with pytest.raises(InvalidPuzzle, match=message):
         sudoku.grid.check_box(box, n)
@@ -241,8 +279,11 @@ def test_grid_methods():
     assert str(puzzle) == "12.." + "." * 12
     assert repr(puzzle) == f"Grid('12{'.' * 14}', box=(2, 2))"
     assert puzzle == parse([[1, 2, 0, 0]] + [[0] * 4] * 3)
-    assert puzzle != solved and puzzle != "12.." and hash(puzzle) == hash(
-        parse("12" + "0" * 14))
+    assert (
+        puzzle != solved
+        and puzzle != "12.."
+        and hash(puzzle) == hash(parse("12" + "0" * 14))
+    )
     assert parse(puzzle, (2, 2)) is puzzle
     assert parse("." * 36, (3, 2)) != parse("." * 36, (2, 3))
     assert parse(parse("." * 36), (3, 2)).box == (3, 2)
@@ -251,8 +292,11 @@ def test_grid_methods():
     with pytest.raises(ValueError, match="unknown format 'xml'"):
         puzzle.format("xml")
     assert puzzle.format("line") == str(puzzle)
-    assert puzzle.format("grid") == puzzle.pretty() == \
-        "1 2 | . .\n. . | . .\n----+----\n. . | . .\n. . | . ."
+    assert (
+        puzzle.format("grid")
+        == puzzle.pretty()
+        == "1 2 | . .\n. . | . .\n----+----\n. . | . .\n. . | . ."
+    )
     assert puzzle.format("csv") == "1,2,0,0\n0,0,0,0\n0,0,0,0\n0,0,0,0"
     assert puzzle.cells.flags.writeable is False
 
@@ -268,8 +312,11 @@ def test_35x35_is_the_largest_grid_in_letters():
 def test_six_by_six_pretty_and_big_grids():
     grid = parse("." * 36, (3, 2))
     assert grid.pretty().split("\n")[:4] == [
-        ". . | . . | . .", ". . | . . | . .", ". . | . . | . .",
-        "----+-----+----"]
+        ". . | . . | . .",
+        ". . | . . | . .",
+        ". . | . . | . .",
+        "----+-----+----",
+    ]
     big = np.zeros((36, 36), int)
     big[0, 0], big[35, 35] = 36, 1
     grid = parse(big)
@@ -295,17 +342,26 @@ def test_digits_past_nine_are_letters():
         parse("9" + "." * 63)
 
 
-@pytest.mark.parametrize("source, box, message", [
-    (np.arange(15) % 4, None, "wrong size: 15 cells is not a square grid"),
-    (np.zeros(0, int), None, "empty puzzle|wrong size: 0 cells"),
-    ([0] * 15 + [None], None, "bad value None at row 4, column 4"),
-    ([0] * 14 + [1.5, 0], None, "bad value 1.5 at row 4, column 3"),
-    ("." * 20, (2, 3), "wrong size: 20 cells, but box 2x3 makes a 6x6 "
-                       "grid of 36"),
-    ("1," * 19 + "1", (3, 2), "wrong size: 20 cells, but box 3x2 makes a "
-                              "6x6 grid of 36"),
-    (np.zeros((4, 4, 1), int), None, "square"),
-])
+@pytest.mark.parametrize(
+    "source, box, message",
+    [
+        (np.arange(15) % 4, None, "wrong size: 15 cells is not a square grid"),
+        (np.zeros(0, int), None, "empty puzzle|wrong size: 0 cells"),
+        ([0] * 15 + [None], None, "bad value None at row 4, column 4"),
+        ([0] * 14 + [1.5, 0], None, "bad value 1.5 at row 4, column 3"),
+        (
+            "." * 20,
+            (2, 3),
+            "wrong size: 20 cells, but box 2x3 makes a 6x6 grid of 36",
+        ),
+        (
+            "1," * 19 + "1",
+            (3, 2),
+            "wrong size: 20 cells, but box 3x2 makes a 6x6 grid of 36",
+        ),
+        (np.zeros((4, 4, 1), int), None, "square"),
+    ],
+)
 def test_flat_and_boxed_input_errors(source, box, message):
     with pytest.raises(InvalidPuzzle, match=message):
         parse(source, box)

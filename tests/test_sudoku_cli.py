@@ -13,8 +13,10 @@ from sudoku.cli import main
 
 DATA = Path(__file__).parent / "data"
 TOP = (DATA / "sudoku_top95.txt").read_text().split()
-SPECIAL = [line.split(" ", 1) for line in
-           (DATA / "sudoku_special.txt").read_text().splitlines()]
+SPECIAL = [
+    line.split(" ", 1)
+    for line in (DATA / "sudoku_special.txt").read_text().splitlines()
+]
 
 
 # Complete, valid and keeping the puzzle's givens (itself checked against
@@ -56,18 +58,41 @@ def test_one_puzzle_outcomes(capsys):
     code, out, err = run(capsys, "solve", SPECIAL[10][0])
     assert code == 0 and solved(out, SPECIAL[10][0]) and "more than one" in err
     assert run(capsys, "solve", "." * 16, "--count")[:2] == (0, "288\n")
-    assert run(capsys, "solve", "." * 16, "--count", "--limit", "7")[1] == \
-        "7\n"
+    assert (
+        run(capsys, "solve", "." * 16, "--count", "--limit", "7")[1] == "7\n"
+    )
     assert run(capsys, "solve", TOP[0], "--unique")[:2] == (0, "unique\n")
-    assert run(capsys, "solve", SPECIAL[10][0], "--unique")[:2] == \
-        (1, "multiple\n")
-    assert run(capsys, "solve", "." * 36, "--box", "3x2", "--count",
-               "--limit", "3")[1] == "3\n"
+    assert run(capsys, "solve", SPECIAL[10][0], "--unique")[:2] == (
+        1,
+        "multiple\n",
+    )
+    assert (
+        run(
+            capsys,
+            "solve",
+            "." * 36,
+            "--box",
+            "3x2",
+            "--count",
+            "--limit",
+            "3",
+        )[1]
+        == "3\n"
+    )
 
 
 def test_batch_file(capsys, tmp_path):
-    lines = [TOP[0], "", SPECIAL[3][0] + " invalid", TOP[1], "1" * 80,
-             "   ", SPECIAL[6][0], SPECIAL[10][0] + " multiple", TOP[2]]
+    lines = [
+        TOP[0],
+        "",
+        SPECIAL[3][0] + " invalid",
+        TOP[1],
+        "1" * 80,
+        "   ",
+        SPECIAL[6][0],
+        SPECIAL[10][0] + " multiple",
+        TOP[2],
+    ]
     path = tmp_path / "puzzles.txt"
     path.write_bytes("\r\n".join(lines).encode() + b"\r\n")
     code, out, err = run(capsys, "solve", str(path))
@@ -78,11 +103,15 @@ def test_batch_file(capsys, tmp_path):
     assert rows[1] == SPECIAL[3][0] + " invalid"
     assert rows[3] == "1" * 80 + " invalid"
     assert rows[4] == SPECIAL[6][0] + " nosolution"
-    assert rows[5].endswith(" multiple") and solved(rows[5].split()[0],
-                                                    SPECIAL[10][0])
+    assert rows[5].endswith(" multiple") and solved(
+        rows[5].split()[0], SPECIAL[10][0]
+    )
     assert "line 3: givens conflict" in err and "line 5: wrong size" in err
-    assert ("7 puzzles" in err and "3 solved, 1 no solution, 1 multiple, "
-            "2 invalid" in err and "puzzles/s" in err)
+    assert (
+        "7 puzzles" in err
+        and "3 solved, 1 no solution, 1 multiple, 2 invalid" in err
+        and "puzzles/s" in err
+    )
 
 
 def test_batch_modes_and_output_file(capsys, tmp_path):
@@ -92,14 +121,17 @@ def test_batch_modes_and_output_file(capsys, tmp_path):
     assert code == 0
     assert out.splitlines()[-1] == SPECIAL[11][0] + " 3"
     assert out.splitlines()[0] == TOP[0] + " 1"
-    assert run(capsys, "solve", str(path), "--threads", "2")[1] == run(
-        capsys, "solve", str(path))[1]
+    assert (
+        run(capsys, "solve", str(path), "--threads", "2")[1]
+        == run(capsys, "solve", str(path))[1]
+    )
     code, out, err = run(capsys, "solve", str(path), "--unique")
     assert code == 1 and out.splitlines()[-1].endswith(" multiple")
     assert out.splitlines()[0] == TOP[0] + " unique"
     target = tmp_path / "out.txt"
-    code, out, err = run(capsys, "solve", str(path), "-o", str(target),
-                         "--format", "csv", "-q")
+    code, out, err = run(
+        capsys, "solve", str(path), "-o", str(target), "--format", "csv", "-q"
+    )
     assert code == 0 and out == "" and err == ""
     blocks = target.read_text().split("\n\n")
     assert len(blocks) == 6 and solved(blocks[0], TOP[0])
@@ -145,20 +177,31 @@ def test_bad_input_files(capsys, tmp_path):
     assert code == 0 and solved(out.split()[1], TOP[1])
 
 
-@pytest.mark.parametrize("argv", [[], ["solve"], ["frobnicate"],
-                                  ["solve", "x", "--box", "3by3"],
-                                  ["solve", "no/such/file.txt"],
-                                  ["solve", TOP[0], "--limit", "3"],
-                                  ["solve", TOP[0], "--count", "--unique"],
-                                  ["solve", "--example", TOP[0]],
-                                  ["solve", TOP[0], "--format", "xml"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["solve"],
+        ["frobnicate"],
+        ["solve", "x", "--box", "3by3"],
+        ["solve", "no/such/file.txt"],
+        ["solve", TOP[0], "--limit", "3"],
+        ["solve", TOP[0], "--count", "--unique"],
+        ["solve", "--example", TOP[0]],
+        ["solve", TOP[0], "--format", "xml"],
+    ],
+)
 def test_usage_errors(capsys, argv):
     assert run(capsys, *argv)[0] == 2
 
 
 def test_python_dash_m():
-    done = subprocess.run([sys.executable, "-m", "sudoku", "solve", TOP[0]],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "sudoku", "solve", TOP[0]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0 and solved(done.stdout, TOP[0])
 
 
@@ -169,7 +212,7 @@ def test_sixteen_4x4_lines_are_sixteen_puzzles(capsys, tmp_path):
     """16 lines of 16 cells could be the rows of a 16x16 grid, but each is
     a whole 4x4 puzzle: a batch (``--box 4x4`` asks for the grid)."""
     path = tmp_path / "fours.txt"
-    puzzles = [FOUR[:k] + "." + FOUR[k + 1:] for k in range(16)]
+    puzzles = [FOUR[:k] + "." + FOUR[k + 1 :] for k in range(16)]
     path.write_text("\n".join(puzzles) + "\n")
     code, out, err = run(capsys, "solve", str(path))
     assert code == 0 and out.splitlines() == [FOUR] * 16
@@ -177,8 +220,15 @@ def test_sixteen_4x4_lines_are_sixteen_puzzles(capsys, tmp_path):
     code, out, err = run(capsys, "solve", str(path), "--box", "4x4")
     assert code == 1 and "# line 1: invalid" in out  # one clashing grid
     rows = tmp_path / "rows.txt"  # the rows of a real 16x16 grid
-    rows.write_text("\n".join(str(sudoku.solve("." * 256)).replace(
-        "1", ".", 5)[r * 16:(r + 1) * 16] for r in range(16)) + "\n")
+    rows.write_text(
+        "\n".join(
+            str(sudoku.solve("." * 256)).replace("1", ".", 5)[
+                r * 16 : (r + 1) * 16
+            ]
+            for r in range(16)
+        )
+        + "\n"
+    )
     code, out, err = run(capsys, "solve", str(rows))
     assert code == 0 and len(out.splitlines()) == 16 and "1 puzzle in" in err
 
@@ -187,14 +237,16 @@ def test_sixteen_4x4_lines_are_sixteen_puzzles(capsys, tmp_path):
 def test_one_puzzle_file_is_a_batch(capsys, tmp_path, monkeypatch, source):
     """A FILE or ``-`` holding one puzzle is answered in the batch format,
     the same as the first line of a longer file."""
+
     def answer(puzzle, *options):
         text = puzzle + "\n"
         if source == "file":
             path = tmp_path / "one.txt"
             path.write_text(text)
             return run(capsys, "solve", str(path), "-q", *options)
-        monkeypatch.setattr(sys, "stdin",
-                            io.TextIOWrapper(io.BytesIO(text.encode())))
+        monkeypatch.setattr(
+            sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode()))
+        )
         return run(capsys, "solve", "-", "-q", *options)
 
     none, several = SPECIAL[6][0], SPECIAL[10][0]
@@ -211,6 +263,7 @@ def test_one_puzzle_file_is_a_batch(capsys, tmp_path, monkeypatch, source):
 def test_interrupt_is_one_line(capsys, monkeypatch):
     def interrupted(args):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(sudoku.cli, "run_solve", interrupted)
     code, out, err = run(capsys, "solve", TOP[0])
     assert code == 130 and err.strip() == "sudoku: interrupted"
@@ -219,17 +272,18 @@ def test_interrupt_is_one_line(capsys, monkeypatch):
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_write_error_is_one_line(capsys):
-    code, out, err = run(capsys, "solve", TOP[0],
-                         "-o", "/dev/full")
+    code, out, err = run(capsys, "solve", TOP[0], "-o", "/dev/full")
     assert code == 1 and err == "sudoku: No space left on device\n"
 
 
 def test_closed_pipe_exits_quietly(tmp_path):
     path = tmp_path / "many.txt"
     path.write_text((FOUR[:5] + "." + FOUR[6:] + "\n") * 100_000)
-    reader = subprocess.Popen([sys.executable, "-m", "sudoku", "solve",
-                               str(path), "-q"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE)
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "sudoku", "solve", str(path), "-q"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert reader.stdout.readline() == (FOUR + "\n").encode()
     reader.stdout.close()
     err = reader.stderr.read().decode()
@@ -238,16 +292,21 @@ def test_closed_pipe_exits_quietly(tmp_path):
 
 # -- long counts ---------------------------------------------------------------
 
+
 def test_count_command_with_checkpoint(capsys, tmp_path):
     path = tmp_path / "c"
     empty = "." * 16
-    assert run(capsys, "count", empty, "--jobs", "1", "--checkpoint",
-               str(path))[:2] == (0, "288\n")
+    assert run(
+        capsys, "count", empty, "--jobs", "1", "--checkpoint", str(path)
+    )[:2] == (0, "288\n")
     assert path.read_text().count("\n") > 1
     assert run(capsys, "count", empty, "--checkpoint", str(path))[:2] == (
-        0, "288\n")
-    status, out, err = run(capsys, "count", "1" + "." * 15, "--checkpoint",
-                           str(path))
+        0,
+        "288\n",
+    )
+    status, out, err = run(
+        capsys, "count", "1" + "." * 15, "--checkpoint", str(path)
+    )
     assert status == 1 and "given options" in err
 
 
@@ -261,6 +320,7 @@ def test_count_command_agrees_with_solve_count(capsys):
 def test_checkpoint_is_for_one_puzzle(capsys, tmp_path):
     path = tmp_path / "puzzles.txt"
     path.write_text("." * 16 + "\n")
-    status, out, err = run(capsys, "count", str(path), "--checkpoint",
-                           str(tmp_path / "c"))
+    status, out, err = run(
+        capsys, "count", str(path), "--checkpoint", str(tmp_path / "c")
+    )
     assert status == 2 and "one PUZZLE" in err

@@ -68,18 +68,27 @@ SIZES = [4, 6, 8, 9, 12, 16, 25, 36]
 def test_output_reads_back(capsys, tmp_path, style, n):
     puzzles = puzzles_of_size(n)
     results = sudoku.solve_many(puzzles)
-    assert [r.status for r in results] == ["solved", "multiple",
-                                           "no solution", "invalid"] or \
-        [r.status for r in results][1:] == ["multiple", "no solution",
-                                            "invalid"]
+    assert [r.status for r in results] == [
+        "solved",
+        "multiple",
+        "no solution",
+        "invalid",
+    ] or [r.status for r in results][1:] == [
+        "multiple",
+        "no solution",
+        "invalid",
+    ]
     source = tmp_path / "in.txt"
     source.write_text("\n".join(str(p) for p in puzzles) + "\n")
     first = tmp_path / "first.txt"
-    assert run(capsys, "solve", source, "--format", style, "-o", first,
-               "-q")[0] == 1
+    assert (
+        run(capsys, "solve", source, "--format", style, "-o", first, "-q")[0]
+        == 1
+    )
     # What was written is read back as the same grids ...
-    expected = [r.grid if r.grid is not None else p
-                for p, r in zip(puzzles, results)]
+    expected = [
+        r.grid if r.grid is not None else p for p, r in zip(puzzles, results)
+    ]
     written = texts(first)
     assert [parse(t) for t in written] == expected
     # ... and solving it again writes every grid with the same spelling.
@@ -91,8 +100,9 @@ def test_output_reads_back(capsys, tmp_path, style, n):
 
 def test_pretty_grids_separated_by_blank_lines(capsys, tmp_path):
     path = tmp_path / "two.txt"
-    path.write_text(parse(TOP[0]).pretty() + "\n\n" + parse(TOP[1]).pretty()
-                    + "\n")
+    path.write_text(
+        parse(TOP[0]).pretty() + "\n\n" + parse(TOP[1]).pretty() + "\n"
+    )
     code, out, err = run(capsys, "solve", path, "--format", "line")
     assert code == 0 and "2 puzzles in" in err
     rows = out.splitlines()
@@ -102,12 +112,14 @@ def test_pretty_grids_separated_by_blank_lines(capsys, tmp_path):
 
 def test_grids_without_blank_lines_and_mixed_with_lines(capsys, tmp_path):
     path = tmp_path / "mixed.txt"
-    rows = lambda p: "\n".join(p[k:k + 9] for k in range(0, 81, 9))
+    rows = lambda p: "\n".join(p[k : k + 9] for k in range(0, 81, 9))
     path.write_text(f"{TOP[0]}\n{rows(TOP[1])}\n{rows(TOP[2])}\n{TOP[3]}\n")
     code, out, err = run(capsys, "solve", path, "--format", "line", "-q")
     assert code == 0
-    assert all(sudoku.is_valid_solution(a, b)
-               for a, b in zip(out.splitlines(), TOP[:4]))
+    assert all(
+        sudoku.is_valid_solution(a, b)
+        for a, b in zip(out.splitlines(), TOP[:4])
+    )
     assert len(out.splitlines()) == 4
 
 
@@ -140,8 +152,9 @@ def test_project_euler_layout(capsys, tmp_path):
     code, out, err = run(capsys, "solve", path, "--format", "line")
     lines = out.splitlines()
     assert code == 0 and len(lines) == 2 and "2 puzzles in" in err
-    assert sudoku.is_valid_solution(lines[1], "".join(
-        EULER.splitlines()[11:20]))
+    assert sudoku.is_valid_solution(
+        lines[1], "".join(EULER.splitlines()[11:20])
+    )
 
 
 def test_a_stray_line_is_reported_not_dropped(capsys, tmp_path):
@@ -160,26 +173,30 @@ def test_header_comment_is_skipped(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("row, column", [(1, 1), (2, 1), (5, 7), (9, 9)])
-def test_a_typo_in_a_grid_file_is_one_precise_error(capsys, tmp_path, row,
-                                                    column):
+def test_a_typo_in_a_grid_file_is_one_precise_error(
+    capsys, tmp_path, row, column
+):
     lines = parse(TOP[0]).pretty().split("\n")
     k = row - 1 + (row - 1) // 3  # the file line of the row (rules between)
     cells = [i for i, ch in enumerate(lines[k]) if ch not in " |"]
-    typo = lines[k][:cells[column - 1]] + "x" + lines[k][cells[column - 1]
-                                                         + 1:]
+    typo = (
+        lines[k][: cells[column - 1]] + "x" + lines[k][cells[column - 1] + 1 :]
+    )
     lines[k] = typo
     path = tmp_path / "typo.txt"
     path.write_text("Grid 7\n" + "\n".join(lines) + "\n")
     code, out, err = run(capsys, "solve", path)
     assert code == 1
     messages = [line for line in err.splitlines() if "line" in line]
-    assert messages == [f"sudoku: line {k + 2}: bad character 'x' at row "
-                        f"{row}, column {column}: a 9x9 grid uses 1-9 and "
-                        f". 0 _ - * for empty cells"]
+    assert messages == [
+        f"sudoku: line {k + 2}: bad character 'x' at row "
+        f"{row}, column {column}: a 9x9 grid uses 1-9 and "
+        f". 0 _ - * for empty cells"
+    ]
 
 
 def test_a_short_row_is_one_error(capsys, tmp_path):
-    rows = [TOP[0][k:k + 9] for k in range(0, 81, 9)]
+    rows = [TOP[0][k : k + 9] for k in range(0, 81, 9)]
     rows[4] = rows[4][:-1]
     path = tmp_path / "short.txt"
     path.write_text("\n".join(rows) + "\n")
@@ -196,21 +213,23 @@ def test_output_onto_the_input_file(capsys, tmp_path):
     assert code == 0 and out == ""
     lines = path.read_text().splitlines()
     assert len(lines) == 570
-    assert all(sudoku.is_valid_solution(a, b)
-               for a, b in zip(lines, TOP * 6))
+    assert all(sudoku.is_valid_solution(a, b) for a, b in zip(lines, TOP * 6))
     assert oct(os.stat(path).st_mode & 0o777) == "0o640"
     assert os.listdir(tmp_path) == ["big.txt"]  # no temporary file left
 
 
-def test_a_failed_run_leaves_the_output_file_alone(capsys, tmp_path,
-                                                   monkeypatch):
+def test_a_failed_run_leaves_the_output_file_alone(
+    capsys, tmp_path, monkeypatch
+):
     import sudoku.cli
+
     path = tmp_path / "p.txt"
     path.write_text("\n".join(TOP[:3]) + "\n")
     before = path.read_text()
 
     def broken(*args, **kwargs):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(sudoku.cli, "solve_many", broken)
     code, out, err = run(capsys, "solve", path, "-o", path)
     assert code == 130 and path.read_text() == before
@@ -218,19 +237,33 @@ def test_a_failed_run_leaves_the_output_file_alone(capsys, tmp_path,
 
 
 def _sudoku(*argv, **kwargs):
-    return subprocess.run([sys.executable, "-m", "sudoku", *argv],
-                          capture_output=True, text=True, timeout=120,
-                          cwd=ROOT, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "sudoku", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        **kwargs,
+    )
 
 
 def test_dev_stdin_and_process_substitution():
     done = _sudoku("solve", "/dev/stdin", "-q", input=TOP[0] + "\n")
-    assert done.returncode == 0 and sudoku.is_valid_solution(done.stdout,
-                                                             TOP[0])
+    assert done.returncode == 0 and sudoku.is_valid_solution(
+        done.stdout, TOP[0]
+    )
     done = subprocess.run(
-        ["bash", "-c", f'"{sys.executable}" -m sudoku solve '
-         f'<(printf "%s\\n" {TOP[0]} {TOP[1]}) -q'],
-        capture_output=True, text=True, timeout=120, cwd=ROOT)
+        [
+            "bash",
+            "-c",
+            f'"{sys.executable}" -m sudoku solve '
+            f'<(printf "%s\\n" {TOP[0]} {TOP[1]}) -q',
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.splitlines()) == 2
 
@@ -243,6 +276,7 @@ def test_named_fifo(capsys, tmp_path):
     def write():
         with open(fifo, "w") as f:
             f.write("\n".join(TOP[:3]) + "\n")
+
     writer = threading.Thread(target=write)
     writer.start()
     code, out, err = run(capsys, "solve", fifo, "-q")
@@ -252,10 +286,12 @@ def test_named_fifo(capsys, tmp_path):
 
 def test_too_long_and_binary_lines(capsys, tmp_path, monkeypatch):
     import sudoku.reader
+
     monkeypatch.setattr(sudoku.reader, "MAX_LINE", 1000)
     path = tmp_path / "junk.txt"
-    path.write_bytes(b"1" * 5000 + b"\n\x00\x01\xff garbage\n"
-                     + TOP[0].encode() + b"\n")
+    path.write_bytes(
+        b"1" * 5000 + b"\n\x00\x01\xff garbage\n" + TOP[0].encode() + b"\n"
+    )
     code, out, err = run(capsys, "solve", path)
     lines = out.splitlines()
     assert code == 1 and len(lines) == 3
@@ -272,18 +308,24 @@ def test_long_invalid_input_is_echoed_cut(capsys, tmp_path, monkeypatch):
     assert code == 1 and out == "1" * 50 + "... invalid\n"
 
 
-@pytest.mark.parametrize("text, lines", [
-    ("x" * 8, [(1, "x" * 8)]),
-    ("x" * 8 + "\ny\n", [(1, "x" * 8), (2, "y")]),
-    ("x" * 9 + "\ny\n", [(1, None), (2, "y")]),
-    ("x" * 30 + "\ny", [(1, None), (2, "y")]),
-    ("x" * 30, [(1, None)]),
-    ("", [])])
-def test_lines_longer_than_the_limit_are_skipped_whole(monkeypatch, text,
-                                                       lines):
+@pytest.mark.parametrize(
+    "text, lines",
+    [
+        ("x" * 8, [(1, "x" * 8)]),
+        ("x" * 8 + "\ny\n", [(1, "x" * 8), (2, "y")]),
+        ("x" * 9 + "\ny\n", [(1, None), (2, "y")]),
+        ("x" * 30 + "\ny", [(1, None), (2, "y")]),
+        ("x" * 30, [(1, None)]),
+        ("", []),
+    ],
+)
+def test_lines_longer_than_the_limit_are_skipped_whole(
+    monkeypatch, text, lines
+):
     import io
 
     from sudoku import reader
+
     monkeypatch.setattr(reader, "MAX_LINE", 8)
     assert list(reader.read_lines(io.StringIO(text))) == lines
 
@@ -292,7 +334,7 @@ def test_grids_of_rows_without_spaces_and_of_numbers(capsys, tmp_path):
     """Grids written a row a line, one digit per cell and no spaces: a
     row is nine cells, not one nine-digit number."""
     top = TOP[0].replace(".", "0")
-    rows = "\n".join(top[k:k + 9] for k in range(0, 81, 9))
+    rows = "\n".join(top[k : k + 9] for k in range(0, 81, 9))
     path = tmp_path / "grids.txt"
     path.write_text(f"{rows}\n\n{rows}\n")
     code, out, err = run(capsys, "solve", path, "--format", "line")
@@ -304,8 +346,9 @@ def test_grids_of_rows_without_spaces_and_of_numbers(capsys, tmp_path):
 def test_a_16x16_grid_of_spaced_numbers(capsys, tmp_path):
     line = (DATA / "sudoku_hexadoku16.txt").read_text().split()[0]
     grid = sudoku.parse(line)
-    rows = "\n".join(" ".join(str(v) for v in row) for row in
-                     grid.cells.tolist())
+    rows = "\n".join(
+        " ".join(str(v) for v in row) for row in grid.cells.tolist()
+    )
     assert "10" in rows and "16" in rows
     path = tmp_path / "big.txt"
     path.write_text(rows + "\n")
@@ -317,8 +360,10 @@ def test_grids_with_digits_grouped_by_box(capsys, tmp_path):
     """Rows like "400 000 805" are nine digits in three groups, not three
     numbers (a file of such grids was read as one-row puzzles)."""
     top = TOP[0].replace(".", "0")
-    rows = "\n".join(" ".join(top[k + j:k + j + 3] for j in (0, 3, 6))
-                     for k in range(0, 81, 9))
+    rows = "\n".join(
+        " ".join(top[k + j : k + j + 3] for j in (0, 3, 6))
+        for k in range(0, 81, 9)
+    )
     path = tmp_path / "grouped.txt"
     path.write_text(f"{rows}\n\n{rows}\n")
     code, out, err = run(capsys, "solve", path, "--format", "line")
@@ -332,8 +377,15 @@ def test_a_framed_grid_reads_as_one_puzzle(tmp_path):
     # (The frame must not fix the grid's width before its first row does.)
     row = "| 5 3 . | . 7 . | . . . |"
     frame = "+-------+-------+-------+"
-    grid = "\n".join([frame] + [row] * 3 + [frame] + [row] * 3 + [frame]
-                     + [row] * 3 + [frame])
+    grid = "\n".join(
+        [frame]
+        + [row] * 3
+        + [frame]
+        + [row] * 3
+        + [frame]
+        + [row] * 3
+        + [frame]
+    )
     line = "53..7...." * 9
     source = tmp_path / "framed.txt"
     source.write_text(grid + "\n" + grid + "\n" + line + "\n")

@@ -12,8 +12,10 @@ from sudoku.cli import EXAMPLE, main
 
 DATA = Path(__file__).parent / "data"
 TOP = (DATA / "sudoku_top95.txt").read_text().split()
-SPECIAL = [line.split(" ", 1)[0] for line in
-           (DATA / "sudoku_special.txt").read_text().splitlines()]
+SPECIAL = [
+    line.split(" ", 1)[0]
+    for line in (DATA / "sudoku_special.txt").read_text().splitlines()
+]
 NONE, CLASH, SEVERAL = SPECIAL[6], SPECIAL[3], SPECIAL[10]
 
 
@@ -25,6 +27,7 @@ def run(capsys, *argv):
 
 def test_version(capsys):
     import dlx
+
     code, out, err = run(capsys, "--version")
     assert code == 0 and out == f"sudoku {dlx.__version__}\n"
 
@@ -35,22 +38,25 @@ def test_help_exits_0(capsys, argv):
     assert code == 0 and "usage: sudoku" in out
 
 
-@pytest.mark.parametrize("argv, status, out", [
-    ([TOP[0]], 0, None),
-    ([NONE], 1, ""),
-    ([CLASH], 1, ""),
-    (["12345"], 1, ""),
-    ([SEVERAL], 0, None),
-    ([TOP[0], "--unique"], 0, "unique\n"),
-    ([NONE, "--unique"], 1, "nosolution\n"),
-    ([SEVERAL, "--unique"], 1, "multiple\n"),
-    ([CLASH, "--unique"], 1, ""),
-    (["." * 16, "--count"], 0, "288\n"),
-    ([NONE, "--count"], 1, "0\n"),
-    ([SEVERAL, "--count", "--limit", "2"], 0, "2\n"),
-    (["." * 81, "--max-nodes", "3", "--count"], 1, ""),
-    (["." * 81, "--max-nodes", "3", "--unique"], 1, "unknown\n"),
-])
+@pytest.mark.parametrize(
+    "argv, status, out",
+    [
+        ([TOP[0]], 0, None),
+        ([NONE], 1, ""),
+        ([CLASH], 1, ""),
+        (["12345"], 1, ""),
+        ([SEVERAL], 0, None),
+        ([TOP[0], "--unique"], 0, "unique\n"),
+        ([NONE, "--unique"], 1, "nosolution\n"),
+        ([SEVERAL, "--unique"], 1, "multiple\n"),
+        ([CLASH, "--unique"], 1, ""),
+        (["." * 16, "--count"], 0, "288\n"),
+        ([NONE, "--count"], 1, "0\n"),
+        ([SEVERAL, "--count", "--limit", "2"], 0, "2\n"),
+        (["." * 81, "--max-nodes", "3", "--count"], 1, ""),
+        (["." * 81, "--max-nodes", "3", "--unique"], 1, "unknown\n"),
+    ],
+)
 def test_one_puzzle(capsys, argv, status, out):
     code, printed, err = run(capsys, "solve", *argv)
     assert code == status
@@ -60,8 +66,9 @@ def test_one_puzzle(capsys, argv, status, out):
         assert err.startswith("sudoku: ") and err.count("\n") == 1
 
 
-@pytest.mark.parametrize("extra, status", [
-    ([], 1), (["--unique"], 1), (["--count"], 1)])
+@pytest.mark.parametrize(
+    "extra, status", [([], 1), (["--unique"], 1), (["--count"], 1)]
+)
 def test_batch_exit_status(capsys, tmp_path, extra, status):
     path = tmp_path / "p.txt"
     path.write_text(f"{TOP[0]}\n{NONE}\n")
@@ -69,36 +76,40 @@ def test_batch_exit_status(capsys, tmp_path, extra, status):
     path.write_text(f"{TOP[0]}\n{TOP[1]}\n")
     assert run(capsys, "solve", path, *extra)[0] == 0
     path.write_text(f"{TOP[0]}\n{SEVERAL}\n")
-    assert run(capsys, "solve", path, *extra)[0] == (1 if extra == [
-        "--unique"] else 0)
+    assert run(capsys, "solve", path, *extra)[0] == (
+        1 if extra == ["--unique"] else 0
+    )
     path.write_text(f"{TOP[0]}\nxyz\n")
     assert run(capsys, "solve", path, *extra)[0] == 1
 
 
-@pytest.mark.parametrize("argv, message", [
-    ([], "usage"),
-    (["solve"], "give a PUZZLE"),
-    (["solve", "nosuchfile"], "no such file: nosuchfile"),
-    (["solve", "no/such/file"], "no such file"),
-    (["solve", "x.txt"], "no such file"),
-    (["solve", "."], "is a directory"),
-    (["solve", TOP[0], "--box", "0x4"], "expected ROWSxCOLS"),
-    (["solve", TOP[0], "--box", "3by3"], "expected ROWSxCOLS"),
-    (["solve", TOP[0], "--limit", "3"], "--limit goes with --count"),
-    (["solve", TOP[0], "--count", "--limit", "0"], "positive integer"),
-    (["solve", TOP[0], "--max-nodes", "-1"], "positive integer"),
-    (["solve", TOP[0], "--threads", "x"], "whole number"),
-    (["solve", TOP[0], "--threads", "-1"], "whole number"),
-    (["solve", TOP[0], "--count", "--unique"], "not allowed"),
-    (["solve", "--example", TOP[0]], "takes no PUZZLE"),
-    (["solve", "--example", "-o", "x.txt"], "takes no -o"),
-    (["solve", "--example", "--format", "csv"], "takes no --format"),
-    (["solve", "--example", "--count"], "takes no --count"),
-    (["solve", "--example", "--box", "3x3"], "takes no --box"),
-    (["solve", TOP[0], "--format", "xml"], "invalid choice"),
-    (["solve", TOP[0], "-o", "/no/such/dir/out.txt"], "cannot write"),
-    (["solve", TOP[0], "-o", "."], "cannot write"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        ([], "usage"),
+        (["solve"], "give a PUZZLE"),
+        (["solve", "nosuchfile"], "no such file: nosuchfile"),
+        (["solve", "no/such/file"], "no such file"),
+        (["solve", "x.txt"], "no such file"),
+        (["solve", "."], "is a directory"),
+        (["solve", TOP[0], "--box", "0x4"], "expected ROWSxCOLS"),
+        (["solve", TOP[0], "--box", "3by3"], "expected ROWSxCOLS"),
+        (["solve", TOP[0], "--limit", "3"], "--limit goes with --count"),
+        (["solve", TOP[0], "--count", "--limit", "0"], "positive integer"),
+        (["solve", TOP[0], "--max-nodes", "-1"], "positive integer"),
+        (["solve", TOP[0], "--threads", "x"], "whole number"),
+        (["solve", TOP[0], "--threads", "-1"], "whole number"),
+        (["solve", TOP[0], "--count", "--unique"], "not allowed"),
+        (["solve", "--example", TOP[0]], "takes no PUZZLE"),
+        (["solve", "--example", "-o", "x.txt"], "takes no -o"),
+        (["solve", "--example", "--format", "csv"], "takes no --format"),
+        (["solve", "--example", "--count"], "takes no --count"),
+        (["solve", "--example", "--box", "3x3"], "takes no --box"),
+        (["solve", TOP[0], "--format", "xml"], "invalid choice"),
+        (["solve", TOP[0], "-o", "/no/such/dir/out.txt"], "cannot write"),
+        (["solve", TOP[0], "-o", "."], "cannot write"),
+    ],
+)
 def test_usage_errors_exit_2_with_one_message(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and message in err
@@ -142,8 +153,9 @@ def test_a_puzzle_may_start_with_a_dash(capsys):
 
 def test_the_same_tag_alone_and_in_a_batch(capsys, monkeypatch):
     alone = run(capsys, "solve", NONE, "--unique")[1]
-    monkeypatch.setattr(sys, "stdin",
-                        io.TextIOWrapper(io.BytesIO(NONE.encode())))
+    monkeypatch.setattr(
+        sys, "stdin", io.TextIOWrapper(io.BytesIO(NONE.encode()))
+    )
     batch = run(capsys, "solve", "-", "--unique")[1]
     assert alone.split() == batch.split()[1:] == ["nosolution"]
 
@@ -164,12 +176,19 @@ class FakeClock:
 @pytest.mark.parametrize("tty", [False, True])
 def test_progress_reports(capsys, monkeypatch, tty):
     import sudoku.cli as cli
+
     clock = FakeClock()
     monkeypatch.setattr(cli.time, "perf_counter", clock)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: tty, raising=False)
     summary = cli.Summary(total=200, quiet=False)
-    for status in ("solved", "solved", "no solution", "multiple",
-                   "invalid", "unknown"):
+    for status in (
+        "solved",
+        "solved",
+        "no solution",
+        "multiple",
+        "invalid",
+        "unknown",
+    ):
         summary.add(status)
     clock.now += 0.5  # too early to report
     summary.progress(50)
@@ -183,8 +202,9 @@ def test_progress_reports(capsys, monkeypatch, tty):
     clock.now += 1.0
     summary.progress(100)
     err = capsys.readouterr().err
-    assert err == ("\rsudoku: 6 puzzles, 50% of the input, 2 puzzles/s"
-                   if tty else "")
+    assert err == (
+        "\rsudoku: 6 puzzles, 50% of the input, 2 puzzles/s" if tty else ""
+    )
     clock.now += 5.0
     summary.progress(199)
     err = capsys.readouterr().err
@@ -194,7 +214,8 @@ def test_progress_reports(capsys, monkeypatch, tty):
     err = capsys.readouterr().err
     assert err == ("\r\x1b[K" if tty else "") + (
         "sudoku: 6 puzzles in 8.00 s (1 puzzles/s): 2 solved, 1 no "
-        "solution, 1 multiple, 1 invalid, 1 unknown\n")
+        "solution, 1 multiple, 1 invalid, 1 unknown\n"
+    )
     quiet = cli.Summary(total=None, quiet=True)
     clock.now += 10
     quiet.progress(1)
@@ -205,13 +226,18 @@ def test_progress_reports(capsys, monkeypatch, tty):
     clock.now += 2
     unknown_total.progress(1)
     assert capsys.readouterr().err == (
-        "\rsudoku: 1 puzzle, 0 puzzles/s" if tty else "")
+        "\rsudoku: 1 puzzle, 0 puzzles/s" if tty else ""
+    )
     clock.now += 5
     unknown_total.progress(1)
     unknown_total.finish()
     err = capsys.readouterr().err
-    assert "sudoku: 1 puzzle in 7.00 s (0 puzzles/s): 1 solved, 0 no " \
-        "solution, 0 multiple, 0 invalid\n" in err and "unknown" not in err
+    assert (
+        "sudoku: 1 puzzle in 7.00 s (0 puzzles/s): 1 solved, 0 no "
+        "solution, 0 multiple, 0 invalid\n"
+        in err
+        and "unknown" not in err
+    )
 
 
 def test_interrupted_count_prints_the_partial_count(capsys, monkeypatch):
@@ -220,16 +246,18 @@ def test_interrupted_count_prints_the_partial_count(capsys, monkeypatch):
 
     def interrupted(*args, **kwargs):
         raise Interrupted(5, Stats(10, 20, 5, 0.5, False))
+
     monkeypatch.setattr(cli, "count", interrupted)
     code, out, err = run(capsys, "solve", "." * 81, "--count")
     assert code == 130 and out == "5 (partial: interrupted)\n"
-    assert err == ("sudoku: interrupted: 5 solutions counted so far (a "
-                   "partial count)\n")
+    assert err == (
+        "sudoku: interrupted: 5 solutions counted so far (a partial count)\n"
+    )
 
 
-def test_interrupted_batch_keeps_what_it_wrote(capsys, monkeypatch,
-                                               tmp_path):
+def test_interrupted_batch_keeps_what_it_wrote(capsys, monkeypatch, tmp_path):
     import sudoku.cli as cli
+
     calls = []
     real = cli.solve_many
 
@@ -238,6 +266,7 @@ def test_interrupted_batch_keeps_what_it_wrote(capsys, monkeypatch,
         if len(calls) == 2:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
+
     monkeypatch.setattr(cli, "solve_many", second_call_interrupted)
     monkeypatch.setattr(cli, "CHUNK", 2)
     path = tmp_path / "p.txt"
@@ -256,11 +285,17 @@ def test_ctrl_c_stops_a_count_with_its_partial_count():
     import signal
     import subprocess
     import time
-    script = ("import sys, sudoku.cli; print('ready', flush=True); "
-              "sys.exit(sudoku.cli.main(['solve', '.' * 81, '--count']))")
-    process = subprocess.Popen([sys.executable, "-c", script],
-                               stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+
+    script = (
+        "import sys, sudoku.cli; print('ready', flush=True); "
+        "sys.exit(sudoku.cli.main(['solve', '.' * 81, '--count']))"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert process.stdout.readline() == "ready\n"
         time.sleep(5)  # the kernels load, the count starts
@@ -280,19 +315,27 @@ def test_batch_tags_in_every_mode(capsys, tmp_path):
     path = tmp_path / "p.txt"
     hard = "." * 81
     path.write_text(f"{TOP[0]}\n{NONE}\n{SEVERAL}\n{CLASH}\n{hard}\n")
-    code, out, err = run(capsys, "solve", path, "--count", "--limit", "5",
-                         "-q")
+    code, out, err = run(
+        capsys, "solve", path, "--count", "--limit", "5", "-q"
+    )
     tags = [line.split()[-1] for line in out.splitlines()]
     assert code == 1 and tags[:2] == ["1", "0"] and int(tags[2]) >= 2
     assert tags[3:] == ["invalid", "5"]
-    code, out, err = run(capsys, "solve", path, "--count", "--max-nodes",
-                         "3", "-q")
+    code, out, err = run(
+        capsys, "solve", path, "--count", "--max-nodes", "3", "-q"
+    )
     assert code == 1 and out.splitlines()[-1] == hard + " unknown"
-    code, out, err = run(capsys, "solve", path, "--unique", "-q",
-                         "--max-nodes", "100000")
+    code, out, err = run(
+        capsys, "solve", path, "--unique", "-q", "--max-nodes", "100000"
+    )
     tags = [line.split()[-1] for line in out.splitlines()]
-    assert code == 1 and tags == ["unique", "nosolution", "multiple",
-                                  "invalid", "multiple"]
+    assert code == 1 and tags == [
+        "unique",
+        "nosolution",
+        "multiple",
+        "invalid",
+        "multiple",
+    ]
     code, out, err = run(capsys, "solve", path, "-q", "--max-nodes", "100000")
     rows = out.splitlines()
     assert code == 1 and len(rows) == 5
@@ -309,10 +352,15 @@ def test_batch_in_the_grid_layout(capsys, tmp_path):
     assert code == 1 and len(blocks) == 2
     assert sudoku.is_valid_solution(blocks[0], TOP[0])
     # an invalid puzzle is written as it was read, with its tag
-    assert blocks[1] == "# line 2: nosolution\n" + sudoku.parse(
-        NONE).pretty() + f"\n{CLASH} invalid\n"
-    code, out, err = run(capsys, "solve", path, "--format", "csv", "-q",
-                         "--unique")
+    assert (
+        blocks[1]
+        == "# line 2: nosolution\n"
+        + sudoku.parse(NONE).pretty()
+        + f"\n{CLASH} invalid\n"
+    )
+    code, out, err = run(
+        capsys, "solve", path, "--format", "csv", "-q", "--unique"
+    )
     blocks = out.split("\n\n")
     assert blocks[0].startswith("# line 1: unique\n")
     assert sudoku.parse(blocks[0].split("\n", 1)[1]) == sudoku.parse(TOP[0])
@@ -335,10 +383,19 @@ def test_several_solutions_note(capsys):
     assert code == 0 and err == ""
 
 
-@pytest.mark.parametrize("box, ok", [("3x3", True), ("3X3", True),
-                                     ("3,3", True), ("1x9", True),
-                                     ("0x9", False), ("3x", False),
-                                     ("x3", False), ("3x3x3", False)])
+@pytest.mark.parametrize(
+    "box, ok",
+    [
+        ("3x3", True),
+        ("3X3", True),
+        ("3,3", True),
+        ("1x9", True),
+        ("0x9", False),
+        ("3x", False),
+        ("x3", False),
+        ("3x3x3", False),
+    ],
+)
 def test_box_flag(capsys, box, ok):
     code, out, err = run(capsys, "solve", TOP[0], "--box", box)
     if ok:
@@ -347,26 +404,42 @@ def test_box_flag(capsys, box, ok):
         assert code == 2 and "expected ROWSxCOLS" in err
 
 
-@pytest.mark.parametrize("word, status, message", [
-    ("abcdefghijklmno", 2, "no such file: abcdefghijklmno (nor is it a "
-                           "puzzle: wrong size: 15 cells"),
-    ("abcdefghijklmnop", 1, "invalid puzzle: bad character 'a'"),
-    ("puzzle.sdk", 2, "no such file: puzzle.sdk"),
-    ("1234", 1, "invalid puzzle"),
-    ("~/p", 2, "no such file"),
-])
-def test_words_that_are_neither_file_nor_puzzle(capsys, word, status,
-                                                message):
+@pytest.mark.parametrize(
+    "word, status, message",
+    [
+        (
+            "abcdefghijklmno",
+            2,
+            "no such file: abcdefghijklmno (nor is it a "
+            "puzzle: wrong size: 15 cells",
+        ),
+        ("abcdefghijklmnop", 1, "invalid puzzle: bad character 'a'"),
+        ("puzzle.sdk", 2, "no such file: puzzle.sdk"),
+        ("1234", 1, "invalid puzzle"),
+        ("~/p", 2, "no such file"),
+    ],
+)
+def test_words_that_are_neither_file_nor_puzzle(capsys, word, status, message):
     code, out, err = run(capsys, "solve", word)
     assert code == status and message in err and out == ""
 
 
-@pytest.mark.parametrize("arg, dashed", [
-    ("-" * 16, True), ("-" + "." * 80, True), ("-q", False),
-    ("--quiet", False), ("-" * 15, False), ("-x" + "." * 14, True),
-    ("-!" + "." * 14, False), ("--", False)])
+@pytest.mark.parametrize(
+    "arg, dashed",
+    [
+        ("-" * 16, True),
+        ("-" + "." * 80, True),
+        ("-q", False),
+        ("--quiet", False),
+        ("-" * 15, False),
+        ("-x" + "." * 14, True),
+        ("-!" + "." * 14, False),
+        ("--", False),
+    ],
+)
 def test_dashed_puzzles_are_told_from_options(arg, dashed):
     from sudoku.cli import _is_dashed_puzzle
+
     assert _is_dashed_puzzle(arg) == dashed
 
 
@@ -380,14 +453,17 @@ def test_count_of_a_file_prints_its_summary(capsys, tmp_path):
 
 def test_main_reads_sys_argv(capsys, monkeypatch):
     import dlx
+
     monkeypatch.setattr(sys, "argv", ["sudoku", "--version"])
     assert main() == 0
     assert capsys.readouterr().out == f"sudoku {dlx.__version__}\n"
 
 
 def test_a_summary_without_progress_does_not_clear_the_line(
-        capsys, monkeypatch):
+    capsys, monkeypatch
+):
     import sudoku.cli as cli
+
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     summary = cli.Summary(total=1, quiet=False)
     summary.add("solved")
@@ -395,10 +471,12 @@ def test_a_summary_without_progress_does_not_clear_the_line(
     assert capsys.readouterr().err.startswith("sudoku: 1 puzzle in ")
 
 
-@pytest.mark.parametrize("text, lines", [
-    ("", 0), ("a\n", 1), ("a", 1), ("a\nb", 2), ("a\nb\n", 2)])
+@pytest.mark.parametrize(
+    "text, lines", [("", 0), ("a\n", 1), ("a", 1), ("a\nb", 2), ("a\nb\n", 2)]
+)
 def test_progress_counts_the_lines_of_the_input(tmp_path, text, lines):
     from sudoku.cli_io import count_lines
+
     path = tmp_path / "p.txt"
     path.write_text(text)
     assert count_lines(str(path)) == lines
@@ -407,6 +485,7 @@ def test_progress_counts_the_lines_of_the_input(tmp_path, text, lines):
 def test_progress_never_claims_the_whole_input(capsys, monkeypatch):
     """The last line read may not be solved yet: the share stops at 99%."""
     import sudoku.cli as cli
+
     clock = FakeClock()
     monkeypatch.setattr(cli.time, "perf_counter", clock)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
@@ -420,17 +499,16 @@ def test_progress_never_claims_the_whole_input(capsys, monkeypatch):
 def test_the_example_points_from_the_middle_row(capsys):
     code, out, err = run(capsys, "solve", "--example")
     rows = out.split("\n\n", 1)[1].splitlines()[1:]
-    assert [k for k, row in enumerate(rows) if "->" in row] == [
-        len(rows) // 2]
+    assert [k for k, row in enumerate(rows) if "->" in row] == [len(rows) // 2]
 
 
 @pytest.mark.parametrize("extra", [0, 1])
 def test_invalid_lines_are_echoed_up_to_the_limit(capsys, tmp_path, extra):
     from sudoku.batch_text import ECHO_MAX
+
     line = "x" * (ECHO_MAX + extra)
     path = tmp_path / "p.txt"
     path.write_text(line + "\n")
     code, out, err = run(capsys, "solve", path)
     assert code == 1
-    assert out == (line[:ECHO_MAX] + ("..." if extra else "")
-                   + " invalid\n")
+    assert out == (line[:ECHO_MAX] + ("..." if extra else "") + " invalid\n")

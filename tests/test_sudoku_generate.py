@@ -26,8 +26,10 @@ def assert_minimal_unique(puzzle, variant=None, groups=None):
             continue
         fewer = cells.copy()
         fewer.flat[list(group)] = 0
-        assert sudoku.count(sudoku.Grid(fewer, puzzle.box), 2,
-                            variant=variant) == 2
+        assert (
+            sudoku.count(sudoku.Grid(fewer, puzzle.box), 2, variant=variant)
+            == 2
+        )
 
 
 @pytest.mark.parametrize("size", [4, 6, 8, 9])
@@ -63,15 +65,17 @@ def test_symmetric_puzzles(symmetry):
     for seed in range(3):
         puzzle = sudoku.generate(seed=seed, symmetry=symmetry)
         filled = puzzle.cells != 0
-        image = filled[::-1, ::-1] if symmetry == "rotational" else \
-            filled[:, ::-1]
+        image = (
+            filled[::-1, ::-1] if symmetry == "rotational" else filled[:, ::-1]
+        )
         assert (filled == image).all()
         groups = [g.tolist() for g in G.orbits(n, symmetry)]
         assert_minimal_unique(puzzle, groups=groups)
 
 
-@pytest.mark.parametrize("variant", ["x", "windoku", "anti-knight",
-                                     "anti-king", "x+anti-king"])
+@pytest.mark.parametrize(
+    "variant", ["x", "windoku", "anti-knight", "anti-king", "x+anti-king"]
+)
 def test_variant_puzzles(variant):
     puzzle = sudoku.generate(seed=5, variant=variant)
     assert_minimal_unique(puzzle, variant=variant)
@@ -83,14 +87,15 @@ def test_variant_puzzles(variant):
 
 
 def test_jigsaw_puzzles():
-    regions = ("999998888555998888555998333555111333222111333222111444"
-               "222766444777766444777766666")
+    regions = (
+        "999998888555998888555998333555111333222111333222111444"
+        "222766444777766444777766666"
+    )
     variant = sudoku.Variant("jigsaw", regions)
     puzzle = sudoku.generate(seed=1, variant=variant)
     assert_minimal_unique(puzzle, variant=variant)
     solution = sudoku.solve(puzzle, variant=variant)
-    assert keeps_rules(solution.cells.tolist(), (3, 3), ("jigsaw",),
-                       regions)
+    assert keeps_rules(solution.cells.tolist(), (3, 3), ("jigsaw",), regions)
 
 
 def test_difficulty_is_hit():
@@ -107,16 +112,23 @@ def test_an_unreached_level_says_so(monkeypatch):
         sudoku.generate(seed=1, difficulty="extreme")
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    (dict(difficulty="impossible"), ValueError, "unknown difficulty "
-     "'impossible'; choose one of easy, medium, hard, expert, extreme"),
-    (dict(symmetry="diagonal"), ValueError, "unknown symmetry"),
-    (dict(size=3), ValueError, "size must be between 4 and 25"),
-    (dict(size="9"), TypeError, "size must be an integer"),
-    (dict(size=9, box=(2, 3)), InvalidPuzzle, "box 2x3"),
-    (dict(variant="sandwich"), InvalidVariant, "unknown variant"),
-    (dict(difficulty=3), TypeError, "difficulty must be a level name"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (
+            dict(difficulty="impossible"),
+            ValueError,
+            "unknown difficulty "
+            "'impossible'; choose one of easy, medium, hard, expert, extreme",
+        ),
+        (dict(symmetry="diagonal"), ValueError, "unknown symmetry"),
+        (dict(size=3), ValueError, "size must be between 4 and 25"),
+        (dict(size="9"), TypeError, "size must be an integer"),
+        (dict(size=9, box=(2, 3)), InvalidPuzzle, "box 2x3"),
+        (dict(variant="sandwich"), InvalidVariant, "unknown variant"),
+        (dict(difficulty=3), TypeError, "difficulty must be a level name"),
+    ],
+)
 def test_bad_arguments(kwargs, error, message):
     with pytest.raises(error, match=message):
         sudoku.generate(**kwargs)
@@ -139,10 +151,13 @@ def sample_sets():
 
 def test_the_public_sets_order_as_people_rate_them():
     sets = sample_sets()
-    scores = {name: [r.score for r in R.rate_many(puzzles)]
-              for name, puzzles in sets.items()}
-    easy, top, hardest = (np.median(scores[k]) for k in
-                          ("easy50", "top95", "forum_hardest"))
+    scores = {
+        name: [r.score for r in R.rate_many(puzzles)]
+        for name, puzzles in sets.items()
+    }
+    easy, top, hardest = (
+        np.median(scores[k]) for k in ("easy50", "top95", "forum_hardest")
+    )
     assert easy < top < hardest
     assert max(scores["easy50"]) < min(scores["forum_hardest"])
     levels = [sudoku.rate(p).level for p in sets["forum_hardest"]]
@@ -173,8 +188,9 @@ def test_rating_bad_input():
         sudoku.rate("11" + "." * 79)
     with pytest.raises(InvalidPuzzle):
         sudoku.rate("123")
-    out = R.rate_many(["." * 81, "11" + "." * 79, "x",
-                       sample_sets()["top95"][0]])
+    out = R.rate_many(
+        ["." * 81, "11" + "." * 79, "x", sample_sets()["top95"][0]]
+    )
     assert out[0] == "multiple"
     assert out[1].startswith("invalid: givens conflict")
     assert out[2].startswith("invalid")
@@ -184,12 +200,20 @@ def test_rating_bad_input():
 
 def test_levels():
     assert [R.level_of(s) for s in (0, 1.99, 2, 5, 8, 11, 30)] == [
-        "easy", "easy", "medium", "hard", "expert", "extreme", "extreme"]
+        "easy",
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+        "extreme",
+        "extreme",
+    ]
 
 
 def test_a_puzzle_of_singles_wastes_no_node_under_any_relabelling():
     """Why the rating stops after one sample when no node was wasted."""
     from sudoku.solver import Symmetry, search_stack
+
     rng = np.random.default_rng(1)
     puzzles = sample_sets()["easy50"] + G.generate_many(20, seed=4)
     cells = np.array([sudoku.parse(p).cells for p in puzzles])
@@ -215,8 +239,7 @@ def test_a_check_budget_keeps_puzzles_unique():
     # (9x9 checks run on the lane engine, whose node is a branch point
     # after every forced move, singles and locked candidates: one of them
     # leaves some checks undecided.)
-    tight = G.minimise(grids, (3, 3), np.random.default_rng(1),
-                       check_nodes=1)
+    tight = G.minimise(grids, (3, 3), np.random.default_rng(1), check_nodes=1)
     assert (sudoku.solve_cells(tight).status == 0).all()  # all "solved"
     assert (tight != 0).sum() > (loose != 0).sum()
 
@@ -228,16 +251,25 @@ def test_25x25():
 
 
 def test_rating_says_why_there_is_none():
-    nosolution = ("..9.287..8.6..4..5..3.....46.........2.71345.........23....."
-                  "5..9..4..8.7..125.3..")
+    nosolution = (
+        "..9.287..8.6..4..5..3.....46.........2.71345.........23....."
+        "5..9..4..8.7..125.3.."
+    )
     with pytest.raises(ValueError, match="the puzzle has no solution"):
         sudoku.rate(nosolution)
     assert R.rate_many([nosolution]) == ["nosolution"]
 
 
-@pytest.mark.parametrize("samples, error", [
-    (0, ValueError), (-2, ValueError), (True, TypeError), (1.0, TypeError),
-    ("3", TypeError)])
+@pytest.mark.parametrize(
+    "samples, error",
+    [
+        (0, ValueError),
+        (-2, ValueError),
+        (True, TypeError),
+        (1.0, TypeError),
+        ("3", TypeError),
+    ],
+)
 def test_rating_samples_are_checked(samples, error):
     puzzle = sample_sets()["top95"][0]
     with pytest.raises(error, match="samples must be"):
@@ -258,12 +290,15 @@ def test_level_names_are_read_loosely_and_checked():
 
 
 def test_rate_many_names_a_region_map_of_another_size():
-    jigsaw6 = sudoku.Variant("jigsaw", "AAABBB\nAAABBB\nCCCDDD\nCCCDDD\n"
-                                       "EEEFFF\nEEEFFF")
-    out = R.rate_many(["." * 16, sample_sets()["top95"][0]],
-                      variant=jigsaw6)
-    assert out[0] == out[1] == ("invalid: the region map is 6x6 but the "
-                                "puzzle is not")
+    jigsaw6 = sudoku.Variant(
+        "jigsaw", "AAABBB\nAAABBB\nCCCDDD\nCCCDDD\nEEEFFF\nEEEFFF"
+    )
+    out = R.rate_many(["." * 16, sample_sets()["top95"][0]], variant=jigsaw6)
+    assert (
+        out[0]
+        == out[1]
+        == ("invalid: the region map is 6x6 but the puzzle is not")
+    )
     # a 6x6 puzzle (2x3 boxes) fits the 6x6 map
     puzzle = sudoku.generate(6, variant=jigsaw6, seed=1)
     (rating,) = R.rate_many([puzzle], variant=jigsaw6)

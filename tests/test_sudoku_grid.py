@@ -7,8 +7,10 @@ from hypothesis import given, settings, strategies as st
 import sudoku
 from sudoku import InvalidPuzzle, parse
 
-TOP1 = ("4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2."
-        "....1.4......")
+TOP1 = (
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2."
+    "....1.4......"
+)
 
 PRETTY = """\
 4 . . | . . . | 8 . 5
@@ -38,15 +40,30 @@ CSV = """\
 def test_the_same_puzzle_in_every_format():
     want = parse(TOP1).cells
     assert want.shape == (9, 9) and want[0, 0] == 4 and want[0, 1] == 0
-    forms = [TOP1, TOP1.replace(".", "0"), TOP1.replace(".", "_"),
-             TOP1.replace(".", "-"), PRETTY, CSV, CSV.replace("\n", ","),
-             CSV.replace(",", ", "), CSV.replace(",", ";"),
-             want.tolist(), want, want.ravel(), TOP1.encode(),
-             [TOP1[9 * r:9 * r + 9] for r in range(9)],
-             "\r\n".join(PRETTY.split("\n")) + "\r\n",
-             "+-------+-------+-------+\n" + "\n".join(
-                 "| " + line + " |" for line in PRETTY.split("\n")
-                 if "+" not in line) + "\n+-------+-------+-------+"]
+    forms = [
+        TOP1,
+        TOP1.replace(".", "0"),
+        TOP1.replace(".", "_"),
+        TOP1.replace(".", "-"),
+        PRETTY,
+        CSV,
+        CSV.replace("\n", ","),
+        CSV.replace(",", ", "),
+        CSV.replace(",", ";"),
+        want.tolist(),
+        want,
+        want.ravel(),
+        TOP1.encode(),
+        [TOP1[9 * r : 9 * r + 9] for r in range(9)],
+        "\r\n".join(PRETTY.split("\n")) + "\r\n",
+        "+-------+-------+-------+\n"
+        + "\n".join(
+            "| " + line + " |"
+            for line in PRETTY.split("\n")
+            if "+" not in line
+        )
+        + "\n+-------+-------+-------+",
+    ]
     for form in forms:
         grid = parse(form)
         assert np.array_equal(grid.cells, want), form
@@ -54,9 +71,17 @@ def test_the_same_puzzle_in_every_format():
     assert parse(parse(TOP1)) == parse(TOP1)
 
 
-@pytest.mark.parametrize("text", [TOP1, TOP1.replace(".", "0"), PRETTY, CSV,
-                                  CSV.replace("\n", ","),
-                                  CSV.replace(",", ", ")])
+@pytest.mark.parametrize(
+    "text",
+    [
+        TOP1,
+        TOP1.replace(".", "0"),
+        PRETTY,
+        CSV,
+        CSV.replace("\n", ","),
+        CSV.replace(",", ", "),
+    ],
+)
 def test_round_trips_are_exact(text):
     grid = parse(text)
     assert grid.format() == text
@@ -91,9 +116,19 @@ def test_solution_written_in_the_input_layout():
     assert zeros.format() == str(zeros)
 
 
-@pytest.mark.parametrize("n, box", [(4, (2, 2)), (6, (2, 3)), (8, (2, 4)),
-                                    (9, (3, 3)), (12, (3, 4)), (16, (4, 4)),
-                                    (25, (5, 5)), (10, (2, 5))])
+@pytest.mark.parametrize(
+    "n, box",
+    [
+        (4, (2, 2)),
+        (6, (2, 3)),
+        (8, (2, 4)),
+        (9, (3, 3)),
+        (12, (3, 4)),
+        (16, (4, 4)),
+        (25, (5, 5)),
+        (10, (2, 5)),
+    ],
+)
 def test_size_and_default_box(n, box):
     grid = parse("." * (n * n))
     assert grid.n == n and grid.box == box
@@ -117,13 +152,16 @@ def test_large_alphabets():
     assert parse(row16.lower() + "." * 240) == grid
     row25 = "123456789ABCDEFGHIJKLMNOP"
     assert parse(row25 + "0" * 600).cells[0, -1] == 25
-    with pytest.raises(InvalidPuzzle, match="bad character 'H' at row 1, "
-                       "column 8"):
+    with pytest.raises(
+        InvalidPuzzle, match="bad character 'H' at row 1, column 8"
+    ):
         parse("1234567H" + "." * 248)
 
 
 def test_rows_of_digits_are_not_numbers():
-    rows = "\n".join(TOP1.replace(".", "0")[9 * r:9 * r + 9] for r in range(9))
+    rows = "\n".join(
+        TOP1.replace(".", "0")[9 * r : 9 * r + 9] for r in range(9)
+    )
     assert str(parse(rows)) == TOP1
     zeros = "\n".join(["0" * 16] * 16)
     assert parse(zeros).n == 16
@@ -143,18 +181,21 @@ def test_numbers_for_large_grids():
     assert parse(str(grid)) == grid
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "empty puzzle"),
-    ("   \n\n", "empty puzzle"),
-    (TOP1[:80], "wrong size: 80 cells"),
-    (TOP1 + "1", "wrong size: 82 cells"),
-    (TOP1[:40] + "x" + TOP1[41:], "bad character 'x' at row 5, column 5"),
-    (TOP1[:9] + "A" + TOP1[10:], "bad character 'A' at row 2, column 1"),
-    (CSV.replace("0,8", "0,10", 1), "bad value '10' at row 1, column 7"),
-    (CSV.replace("0,8", "0,x", 1), "bad entry 'x' at row 1, column 7"),
-    (PRETTY.replace(". 3 .", ". 3", 1), "wrong size"),
-    ("." * 49, "has no box shape"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty puzzle"),
+        ("   \n\n", "empty puzzle"),
+        (TOP1[:80], "wrong size: 80 cells"),
+        (TOP1 + "1", "wrong size: 82 cells"),
+        (TOP1[:40] + "x" + TOP1[41:], "bad character 'x' at row 5, column 5"),
+        (TOP1[:9] + "A" + TOP1[10:], "bad character 'A' at row 2, column 1"),
+        (CSV.replace("0,8", "0,10", 1), "bad value '10' at row 1, column 7"),
+        (CSV.replace("0,8", "0,x", 1), "bad entry 'x' at row 1, column 7"),
+        (PRETTY.replace(". 3 .", ". 3", 1), "wrong size"),
+        ("." * 49, "has no box shape"),
+    ],
+)
 def test_bad_text(text, message):
     with pytest.raises(InvalidPuzzle, match=message) as info:
         parse(text)
@@ -173,21 +214,37 @@ def test_bad_arrays():
         parse(np.full((4, 4), -1))
 
 
-@pytest.mark.parametrize("cells, message", [
-    ([[2 ** 70, 0, 0, 0]] + [[0] * 4] * 3,
-     "bad value 1180591620717411303424 at row 1, column 1: a 4x4 grid"),
-    ([[0] * 4] * 3 + [[0, 0, 0, -2 ** 80]],
-     "bad value -1208925819614629174706176 at row 4, column 4"),
-    ([[0, float("inf"), 0, 0]] + [[0] * 4] * 3,
-     "bad value inf at row 1, column 2: cells hold whole numbers"),
-    ([[0] * 4, [0, 0, float("nan"), 0]] + [[0] * 4] * 2,
-     "bad value nan at row 2, column 3"),
-    ([[0, 0, None, 0]] + [[0] * 4] * 3, "bad value None at row 1, column 3"),
-    (np.array([0] * 15 + [2 ** 63 + 1], np.uint64),
-     "bad value 9223372036854775809 at row 4, column 4"),
-    ([[0, 5.0, 0, 0]] + [[0] * 4] * 3, "bad value 5 at row 1, column 2"),
-    ([[0, 1e30, 0, 0]] + [[0] * 4] * 3, "bad value 1e\\+30 at row 1, col"),
-])
+@pytest.mark.parametrize(
+    "cells, message",
+    [
+        (
+            [[2**70, 0, 0, 0]] + [[0] * 4] * 3,
+            "bad value 1180591620717411303424 at row 1, column 1: a 4x4 grid",
+        ),
+        (
+            [[0] * 4] * 3 + [[0, 0, 0, -(2**80)]],
+            "bad value -1208925819614629174706176 at row 4, column 4",
+        ),
+        (
+            [[0, float("inf"), 0, 0]] + [[0] * 4] * 3,
+            "bad value inf at row 1, column 2: cells hold whole numbers",
+        ),
+        (
+            [[0] * 4, [0, 0, float("nan"), 0]] + [[0] * 4] * 2,
+            "bad value nan at row 2, column 3",
+        ),
+        (
+            [[0, 0, None, 0]] + [[0] * 4] * 3,
+            "bad value None at row 1, column 3",
+        ),
+        (
+            np.array([0] * 15 + [2**63 + 1], np.uint64),
+            "bad value 9223372036854775809 at row 4, column 4",
+        ),
+        ([[0, 5.0, 0, 0]] + [[0] * 4] * 3, "bad value 5 at row 1, column 2"),
+        ([[0, 1e30, 0, 0]] + [[0] * 4] * 3, "bad value 1e\\+30 at row 1, col"),
+    ],
+)
 def test_bad_values_are_named_where_they_are(cells, message):
     with pytest.raises(InvalidPuzzle, match=message):
         parse(cells)
@@ -196,8 +253,13 @@ def test_bad_values_are_named_where_they_are(cells, message):
 def test_is_valid_solution_takes_any_input():
     puzzle = TOP1
     solution = sudoku.solve(puzzle)
-    for form in (solution, str(solution), solution.format("grid"),
-                 solution.cells.tolist(), solution.cells):
+    for form in (
+        solution,
+        str(solution),
+        solution.format("grid"),
+        solution.cells.tolist(),
+        solution.cells,
+    ):
         assert sudoku.is_valid_solution(form, puzzle)
         assert sudoku.is_valid_solution(form, parse(puzzle).cells.tolist())
         assert sudoku.is_valid_solution(form)
@@ -213,19 +275,20 @@ def test_is_valid_solution_takes_any_input():
 
 
 def test_bare_lines_outside_latin1_are_read_carefully():
-    with pytest.raises(InvalidPuzzle, match="bad character '\u20ac' at row 1"
-                       ", column 2"):
+    with pytest.raises(
+        InvalidPuzzle, match="bad character '\u20ac' at row 1, column 2"
+    ):
         parse("1\u20ac" + "." * 14)
     with pytest.raises(InvalidPuzzle, match="bad character"):
         parse("1\xe9" + "." * 14)
-    result = sudoku.solve_many(["1\u20ac" + "." * 14, "1" + "." * 15],
-                               limit=1)
+    result = sudoku.solve_many(["1\u20ac" + "." * 14, "1" + "." * 15], limit=1)
     assert [r.status for r in result] == ["invalid", "solved"]
     assert "bad character" in result[0].error
 
 
 def test_has_conflict_agrees_with_conflicts():
     from sudoku.grid import has_conflict
+
     rng = np.random.default_rng(5)
     for _ in range(200):
         cells = rng.integers(0, 5, (4, 4)) * (rng.random((4, 4)) < 0.3)
@@ -237,18 +300,22 @@ def test_conflicts_named():
     text = "5" + "." * 5 + "5" + "." * 74
     found = sudoku.conflicts(parse(text))
     assert found == [((0, 0), (0, 6), 5, "row")]
-    with pytest.raises(InvalidPuzzle, match="givens conflict: r1c1 and r1c7 "
-                       "both hold 5 in the same row"):
+    with pytest.raises(
+        InvalidPuzzle,
+        match="givens conflict: r1c1 and r1c7 both hold 5 in the same row",
+    ):
         sudoku.solve(text)
 
 
 @st.composite
 def grids(draw):
-    box = draw(st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4),
-                                (5, 5), (6, 6)]))
+    box = draw(
+        st.sampled_from(
+            [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5), (6, 6)]
+        )
+    )
     n = box[0] * box[1]
-    values = draw(st.lists(st.integers(0, n), min_size=n * n,
-                           max_size=n * n))
+    values = draw(st.lists(st.integers(0, n), min_size=n * n, max_size=n * n))
     return np.array(values).reshape(n, n), box
 
 
@@ -269,20 +336,30 @@ def test_solve_many_wants_a_list():
 
 
 # -- the promises at their edges (issue 31) -------------------------------
-@pytest.mark.parametrize("n, digits", [
-    (4, "1-4"), (8, "1-8"), (9, "1-9"), (10, "1-9 and A"),
-    (16, "1-9 and A-G"), (35, "1-9 and A-Z")])
+@pytest.mark.parametrize(
+    "n, digits",
+    [
+        (4, "1-4"),
+        (8, "1-8"),
+        (9, "1-9"),
+        (10, "1-9 and A"),
+        (16, "1-9 and A-G"),
+        (35, "1-9 and A-Z"),
+    ],
+)
 def test_a_bad_character_names_the_digits_of_the_size(n, digits):
     # One character per cell up to 35x35: 1-9, then letters from A.
     with pytest.raises(InvalidPuzzle) as refused:
         parse("!" + "." * (n * n - 1))
     assert str(refused.value) == (
         f"bad character '!' at row 1, column 1: {sudoku.grid.grid_phrase(n)}"
-        f" uses {digits} and . 0 _ - * for empty cells")
+        f" uses {digits} and . 0 _ - * for empty cells"
+    )
 
 
-@pytest.mark.parametrize("n, digits", [(9, "1-9"), (10, "1-9 and A"),
-                                       (36, "1-36")])
+@pytest.mark.parametrize(
+    "n, digits", [(9, "1-9"), (10, "1-9 and A"), (36, "1-36")]
+)
 def test_a_bad_value_names_the_digits_of_the_size(n, digits):
     cells = np.zeros((n, n), int)
     cells[0, 1] = n + 1
@@ -290,12 +367,14 @@ def test_a_bad_value_names_the_digits_of_the_size(n, digits):
         parse(cells)
     assert str(refused.value) == (
         f"bad value {n + 1} at row 1, column 2: {sudoku.grid.grid_phrase(n)}"
-        f" uses {digits} (0 = empty)")
+        f" uses {digits} (0 = empty)"
+    )
 
 
 def _numbers_text(cells, width):
-    return "\n".join(" ".join(str(v).rjust(width) for v in row)
-                     for row in cells.tolist())
+    return "\n".join(
+        " ".join(str(v).rjust(width) for v in row) for row in cells.tolist()
+    )
 
 
 def test_numbers_or_characters_which_reading():
@@ -305,19 +384,34 @@ def test_numbers_or_characters_which_reading():
     assert np.array_equal(grid.cells, cells)
     assert parse(_numbers_text(cells, 2)) == grid
     # Rows of digits grouped by box (9x9): a character a cell.
-    rows = ["530 070 000", "600 195 000", "098 000 060",
-            "800 060 003", "400 803 001", "700 020 006",
-            "060 000 280", "000 419 005", "000 080 079"]
+    rows = [
+        "530 070 000",
+        "600 195 000",
+        "098 000 060",
+        "800 060 003",
+        "400 803 001",
+        "700 020 006",
+        "060 000 280",
+        "000 419 005",
+        "000 080 079",
+    ]
     grid = parse("\n".join(rows))
     assert str(grid).startswith("53..7....6..195...")
     # Single digits with spaces: the same cells either way.
     assert parse("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1").cells[0].tolist() == [
-        1, 2, 3, 4]
+        1,
+        2,
+        3,
+        4,
+    ]
     # Wider tokens than the size's digits are no cells of numbers: read
     # as characters they make the wrong number of cells.
     with pytest.raises(InvalidPuzzle, match="wrong size"):
-        parse("\n".join(" ".join(f"{v:03d}" for v in row)
-                         for row in cells.tolist()))
+        parse(
+            "\n".join(
+                " ".join(f"{v:03d}" for v in row) for row in cells.tolist()
+            )
+        )
 
 
 def test_blanks_are_written_as_the_text_wrote_most_of_them():
@@ -343,27 +437,39 @@ def test_blanks_are_written_as_the_text_wrote_most_of_them():
     # A tie between blanks goes to the one written first (it was left to
     # the order of a set of strings, which changes from run to run).
     for first, other in ((".", "-"), ("-", ".")):
-        tied = parse(f"1 {first} | {other} 4\n3 4 | 1 2\n----+----\n"
-                     f"4 3 | 2 1\n2 1 | 4 3")
+        tied = parse(
+            f"1 {first} | {other} 4\n3 4 | 1 2\n----+----\n"
+            f"4 3 | 2 1\n2 1 | 4 3"
+        )
         cells = tied.cells.copy()
         cells[3, 0] = 0
-        assert tied.with_cells(cells).format().splitlines()[-1] == \
-            f"{first} 1 | 4 3"
+        assert (
+            tied.with_cells(cells).format().splitlines()[-1]
+            == f"{first} 1 | 4 3"
+        )
     # Numbers: 0 unless the text wrote its blanks otherwise.
     csv = "1,2,0,0\n0,0,0,0\n0,0,0,0\n0,0,0,0"
-    assert parse(csv).with_cells(np.zeros((4, 4), int)).format() == \
-        "0,0,0,0\n" * 3 + "0,0,0,0"
+    assert (
+        parse(csv).with_cells(np.zeros((4, 4), int)).format()
+        == "0,0,0,0\n" * 3 + "0,0,0,0"
+    )
     dots = "1,.,.,0\n.,.,.,.\n.,.,.,.\n.,.,.,."
-    assert parse(dots).with_cells(np.zeros((4, 4), int)).format() == \
-        ".,.,.,0\n" + ".,.,.,.\n" * 2 + ".,.,.,."
+    assert (
+        parse(dots).with_cells(np.zeros((4, 4), int)).format()
+        == ".,.,.,0\n" + ".,.,.,.\n" * 2 + ".,.,.,."
+    )
 
 
 def test_nested_lists_of_the_wrong_shape_name_the_row():
     rows = [[0] * 4, [0] * 4, [0] * 3, [0] * 4]
-    with pytest.raises(InvalidPuzzle, match="wrong size: row 3 has 3 cells,"
-                                            " expected 4"):
+    with pytest.raises(
+        InvalidPuzzle, match="wrong size: row 3 has 3 cells, expected 4"
+    ):
         parse(rows)
     wide = np.array([[1, 2**70, 0], [0, 0, 0]], dtype=object)
-    with pytest.raises(InvalidPuzzle, match=r"must hold integers|must be "
-                                            r"square"):
+    with pytest.raises(
+        InvalidPuzzle,
+        match=r"must hold integers|must be "
+        r"square",
+    ):
         parse(wide)

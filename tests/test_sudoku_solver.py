@@ -24,8 +24,11 @@ def obviously_valid(solution, puzzle) -> bool:
         return False
     want = set(range(1, n + 1))
     units = [s[r, :] for r in range(n)] + [s[:, c] for c in range(n)]
-    units += [s[r:r + rows, c:c + cols].ravel()
-              for r in range(0, n, rows) for c in range(0, n, cols)]
+    units += [
+        s[r : r + rows, c : c + cols].ravel()
+        for r in range(0, n, rows)
+        for c in range(0, n, cols)
+    ]
     if any(set(u.tolist()) != want or len(u) != n for u in units):
         return False
     return bool(((p == 0) | (p == s)).all())
@@ -47,14 +50,17 @@ def test_is_valid_solution_agrees_with_an_obvious_check():
                 cells[a, b], cells[c, d] = cells[c, d], cells[a, b]
             elif trial % 3 == 2:  # relabel two digits: still a solution
                 x, y = rng.choice(np.arange(1, n + 1), 2, replace=False)
-                cells = np.where(cells == x, y, np.where(cells == y, x,
-                                                         cells))
+                cells = np.where(cells == x, y, np.where(cells == y, x, cells))
             solution = sudoku.Grid(cells, box)
             puzzle = good.cells * (rng.random((n, n)) < 0.3)
             want = obviously_valid(solution, sudoku.Grid(puzzle, box))
             assert is_valid_solution(solution, puzzle) == want
-            assert is_valid_solution(str(solution), str(sudoku.Grid(
-                puzzle, box)), box=box) == want
+            assert (
+                is_valid_solution(
+                    str(solution), str(sudoku.Grid(puzzle, box)), box=box
+                )
+                == want
+            )
             cases += want
     assert 0 < cases < 300
 
@@ -76,8 +82,11 @@ def brute_count(cells: np.ndarray, box) -> int:
 
     def ok(r, c, d):
         br, bc = r - r % rows, c - c % cols
-        return not (d in cells[r] or d in cells[:, c]
-                    or d in cells[br:br + rows, bc:bc + cols])
+        return not (
+            d in cells[r]
+            or d in cells[:, c]
+            or d in cells[br : br + rows, bc : bc + cols]
+        )
 
     def go(k):
         if k == len(empty):
@@ -100,9 +109,14 @@ def test_all_4x4_grids():
     assert sudoku.count("." * 16, limit=10) == 10
     for call in (sudoku.count, sudoku.solve_many, sudoku.solve_cells):
         with pytest.raises(ValueError, match="limit must be a positive"):
-            call(np.zeros((1, 4, 4), int) if call is sudoku.solve_cells
-                 else ["." * 16] if call is sudoku.solve_many else "." * 16,
-                 limit=0)
+            call(
+                np.zeros((1, 4, 4), int)
+                if call is sudoku.solve_cells
+                else ["." * 16]
+                if call is sudoku.solve_many
+                else "." * 16,
+                limit=0,
+            )
     with pytest.raises(ValueError, match="limit must be a positive"):
         sudoku.count("." * 16, 0, max_nodes=100)
     assert not sudoku.is_unique("." * 16)
@@ -127,8 +141,9 @@ def test_special_cases(puzzle, tag):
         assert not sudoku.is_unique(puzzle)
 
 
-@pytest.mark.parametrize("line, want", [(11, 2), (12, 3), (13, 4), (14, 10),
-                                        (15, 125)])
+@pytest.mark.parametrize(
+    "line, want", [(11, 2), (12, 3), (13, 4), (14, 10), (15, 125)]
+)
 def test_exact_counts(line, want):
     puzzle = tagged("sudoku_special.txt")[line - 1][0]
     assert sudoku.count(puzzle) == want
@@ -143,9 +158,15 @@ def test_named(puzzle, name):
     assert solution.format() == str(solution)
 
 
-@pytest.mark.parametrize("name", ["sudoku_top95.txt", "sudoku_17clue_50.txt",
-                                  "sudoku_hexadoku16.txt",
-                                  "sudoku_25x25_sample.txt"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sudoku_top95.txt",
+        "sudoku_17clue_50.txt",
+        "sudoku_hexadoku16.txt",
+        "sudoku_25x25_sample.txt",
+    ],
+)
 def test_public_sets_solve_completely(name):
     puzzles = lines(name)
     results = sudoku.solve_many(puzzles)
@@ -176,9 +197,13 @@ def test_large_special_cases(puzzle, tag):
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shared data absent")
 def test_shared_sets_when_present():
-    for name, take in (("top1465.txt", 300), ("easy50.txt", 50),
-                       ("hardest.txt", 11), ("kudoku20.txt", 20),
-                       ("forum_hardest.txt", 100)):
+    for name, take in (
+        ("top1465.txt", 300),
+        ("easy50.txt", 50),
+        ("hardest.txt", 11),
+        ("kudoku20.txt", 20),
+        ("forum_hardest.txt", 100),
+    ):
         puzzles = (SHARED / name).read_text().split()[:take]
         results = sudoku.solve_many(puzzles)
         for puzzle, result in zip(puzzles, results):
@@ -187,8 +212,10 @@ def test_shared_sets_when_present():
 
 
 # -- sizes and shapes ---------------------------------------------------------
-@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3),
-                                 (3, 4), (4, 4), (5, 5), (6, 6)])
+@pytest.mark.parametrize(
+    "box",
+    [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 4), (5, 5), (6, 6)],
+)
 def test_empty_grid_of_every_shape(box):
     n = box[0] * box[1]
     solution = sudoku.solve(np.zeros((n, n), int), box=box)
@@ -219,14 +246,36 @@ def test_small_grids_against_brute_force():
 def test_solve_many_mixes_good_and_bad():
     top = lines("sudoku_top95.txt")[:3]
     special = tagged("sudoku_special.txt")
-    batch = [top[0], "x" * 81, special[3][0], top[1], "." * 16,
-             special[6][0], special[10][0], top[2], "1" * 80,
-             parse(top[0]), parse(top[0]).cells, "." * 36]
+    batch = [
+        top[0],
+        "x" * 81,
+        special[3][0],
+        top[1],
+        "." * 16,
+        special[6][0],
+        special[10][0],
+        top[2],
+        "1" * 80,
+        parse(top[0]),
+        parse(top[0]).cells,
+        "." * 36,
+    ]
     results = sudoku.solve_many(batch)
     status = [r.status for r in results]
-    assert status == ["solved", "invalid", "invalid", "solved", "multiple",
-                      "no solution", "multiple", "solved", "invalid",
-                      "solved", "solved", "multiple"]
+    assert status == [
+        "solved",
+        "invalid",
+        "invalid",
+        "solved",
+        "multiple",
+        "no solution",
+        "multiple",
+        "solved",
+        "invalid",
+        "solved",
+        "solved",
+        "multiple",
+    ]
     assert "bad character 'x' at row 1, column 1" in results[1].error
     assert "givens conflict" in results[2].error
     assert "wrong size" in results[8].error
@@ -237,13 +286,15 @@ def test_solve_many_mixes_good_and_bad():
 
 
 def test_solve_many_on_an_array_stack_and_limits():
-    puzzles = lines("sudoku_17clue_50.txt")[:10] + [lines(
-        "sudoku_special.txt")[3][:81]]
+    puzzles = lines("sudoku_17clue_50.txt")[:10] + [
+        lines("sudoku_special.txt")[3][:81]
+    ]
     stack = np.stack([parse(p).cells for p in puzzles])
     results = sudoku.solve_many(stack)
     assert [r.status for r in results] == ["solved"] * 10 + ["invalid"]
-    assert all(is_valid_solution(r.grid, p)
-               for r, p in zip(results[:10], puzzles))
+    assert all(
+        is_valid_solution(r.grid, p) for r, p in zip(results[:10], puzzles)
+    )
     first_only = sudoku.solve_many(["." * 16] * 3, limit=1)
     assert [r.status for r in first_only] == ["solved"] * 3
     counted = sudoku.solve_many(["." * 16, "1" + "." * 15], limit=None)
@@ -252,8 +303,9 @@ def test_solve_many_on_an_array_stack_and_limits():
     broken[1, 2, 3] = 10
     status = [r.status for r in sudoku.solve_many(broken)]
     assert status == ["solved", "invalid", "solved"]
-    assert "bad value 10 at row 3, column 4" in sudoku.solve_many(
-        broken)[1].error
+    assert (
+        "bad value 10 at row 3, column 4" in sudoku.solve_many(broken)[1].error
+    )
     arrays = sudoku.solve_cells(stack)
     assert arrays.solutions.shape == stack.shape
     assert sudoku.STATUSES[arrays.status[-1]] == "invalid"
@@ -289,13 +341,30 @@ def test_encoding_sizes():
 # -- restarts -----------------------------------------------------------------
 def test_luby_sequence():
     from sudoku.solver import luby
-    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2,
-                                               1, 1, 2, 4, 8]
+
+    assert [luby(i) for i in range(1, 16)] == [
+        1,
+        1,
+        2,
+        1,
+        1,
+        2,
+        4,
+        1,
+        1,
+        2,
+        1,
+        1,
+        2,
+        4,
+        8,
+    ]
 
 
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3), (4, 4)])
 def test_symmetries_map_solutions_to_solutions(box):
     from sudoku.solver import Symmetry
+
     n = box[0] * box[1]
     solution = sudoku.solve(np.zeros((n, n), int), box=box)
     rng = np.random.default_rng(3)
@@ -308,6 +377,7 @@ def test_symmetries_map_solutions_to_solutions(box):
 
 def test_restarts_keep_answers_exact(monkeypatch):
     from sudoku import solver
+
     monkeypatch.setattr(solver, "RESTART_NODES", 8)
     special = tagged("sudoku_special.txt")
     puzzles = lines("sudoku_top95.txt")[:6] + [p for p, _ in special[6:15]]

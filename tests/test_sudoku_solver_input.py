@@ -46,7 +46,11 @@ def test_solve_cells_statuses_and_limits():
     stack[3, 0] = [1, 2, 3, 4]
     result = solve_cells(stack, threads=1)
     assert [STATUSES[k] for k in result.status] == [
-        "solved", "multiple", "invalid", "multiple"]
+        "solved",
+        "multiple",
+        "invalid",
+        "multiple",
+    ]
     assert result.counts.tolist() == [1, 2, 0, 2]
     assert (result.solutions[0] == full).all()
     assert sudoku.is_valid_solution(result.solutions[1])
@@ -56,7 +60,11 @@ def test_solve_cells_statuses_and_limits():
     first = solve_cells(stack, limit=1, threads=1)
     assert first.counts.tolist() == [1, 1, 0, 1]
     assert [STATUSES[k] for k in first.status] == [
-        "solved", "solved", "invalid", "solved"]
+        "solved",
+        "solved",
+        "invalid",
+        "solved",
+    ]
     empty = solve_cells(np.zeros((0, 4, 4), int))
     assert empty.status.shape == (0,)
 
@@ -74,16 +82,15 @@ def test_limits_must_be_positive_integers(limit):
 def test_counts_with_and_without_budgets():
     assert sudoku.count("." * 16) == 288
     assert sudoku.count("." * 16, 10) == 10
-    assert sudoku.count("." * 16, max_nodes=10 ** 6) == 288
-    assert sudoku.count("." * 16, 7, max_nodes=10 ** 6) == 7
+    assert sudoku.count("." * 16, max_nodes=10**6) == 288
+    assert sudoku.count("." * 16, 7, max_nodes=10**6) == 7
     with pytest.raises(BudgetExhausted):
         sudoku.count("." * 81, max_nodes=5)
     with pytest.raises(BudgetExhausted):
         sudoku.solve("." * 81, max_nodes=5)
     assert sudoku.is_unique(FOUR[:-1] + ".")
     assert not sudoku.is_unique("." * 16)
-    assert sudoku.solve(FOUR[:-1] + ".", max_nodes=1000) == sudoku.parse(
-        FOUR)
+    assert sudoku.solve(FOUR[:-1] + ".", max_nodes=1000) == sudoku.parse(FOUR)
     assert sudoku.solve(".23..1..4.......", max_nodes=1000) is None
     assert sudoku.solve(".23..1..4.......") is None
 
@@ -100,7 +107,7 @@ def test_clashing_givens_are_invalid_everywhere():
 def test_encoding_round_trip():
     n = 6
     items = option_items(2, 3)
-    assert items.shape == (n ** 3, 4)
+    assert items.shape == (n**3, 4)
     assert items.max() == 4 * n * n - 1
     # every item is in exactly n options (each cell takes n digits, ...)
     assert (np.bincount(items.ravel()) == n).all()
@@ -110,13 +117,16 @@ def test_encoding_round_trip():
     assert (decode(options, n) == grid.cells).all()
     # box items: option of r3c4 digit 1 names box 1*... in reading order
     r, c, d = 2, 3, 0
-    assert items[(r * n + c) * n + d][3] == 3 * n * n + ((r // 2) * 2
-                                                          + c // 3) * n + d
+    assert (
+        items[(r * n + c) * n + d][3]
+        == 3 * n * n + ((r // 2) * 2 + c // 3) * n + d
+    )
 
 
 def test_search_stack_budget_reports_minus_two():
     counts, solutions, nodes = search_stack(
-        np.zeros((2, 9, 9), np.int8), (3, 3), 2, max_nodes=5)
+        np.zeros((2, 9, 9), np.int8), (3, 3), 2, max_nodes=5
+    )
     assert counts.tolist() == [-2, -2] and (solutions == 0).all()
     assert (nodes > 0).all()
 
@@ -131,13 +141,24 @@ def test_results_compare_and_print():
 
 def test_engine_calls_in_chunks_give_the_same_answers(monkeypatch):
     import sudoku.solver as solver
-    puzzles = ["." * 16, FOUR, ".23..1..4.......", FOUR[:-1] + ".",
-               "11" + "." * 14]
+
+    puzzles = [
+        "." * 16,
+        FOUR,
+        ".23..1..4.......",
+        FOUR[:-1] + ".",
+        "11" + "." * 14,
+    ]
     whole = solver.solve_many(puzzles, threads=1)
     monkeypatch.setattr(solver, "ENGINE_CHUNK", 2)
     assert solver.solve_many(puzzles, threads=1) == whole
-    assert [r.status for r in whole] == ["multiple", "solved", "no solution",
-                                         "solved", "invalid"]
+    assert [r.status for r in whole] == [
+        "multiple",
+        "solved",
+        "no solution",
+        "solved",
+        "invalid",
+    ]
 
 
 def test_array_stacks():
@@ -147,8 +168,9 @@ def test_array_stacks():
     stack[2, 3, 3] = -1
     results = sudoku.solve_many(stack)
     assert [r.status for r in results] == ["solved", "invalid", "invalid"]
-    assert results[1].error == ("bad value 5 at row 1, column 1: a 4x4 grid "
-                                "uses 1-4 (0 = empty)")
+    assert results[1].error == (
+        "bad value 5 at row 1, column 1: a 4x4 grid uses 1-4 (0 = empty)"
+    )
     assert results[2].error.startswith("bad value -1 at row 4, column 4")
     assert results[0].grid == sudoku.parse(FOUR)
     with pytest.raises(InvalidPuzzle, match="integer array"):
@@ -162,8 +184,10 @@ def test_array_stacks():
 
 def test_batches_keep_each_puzzles_layout_and_box():
     pretty = sudoku.parse(FOUR[:-1] + ".").pretty()
-    results = sudoku.solve_many([pretty, FOUR[:-1] + "0", "." * 36,
-                                 sudoku.parse("." * 36, (3, 2))], limit=1)
+    results = sudoku.solve_many(
+        [pretty, FOUR[:-1] + "0", "." * 36, sudoku.parse("." * 36, (3, 2))],
+        limit=1,
+    )
     assert results[0].grid.format() == sudoku.parse(FOUR).pretty()
     assert results[1].grid.format() == FOUR
     assert results[2].grid.box == (2, 3) and results[3].grid.box == (3, 2)
@@ -172,6 +196,7 @@ def test_batches_keep_each_puzzles_layout_and_box():
 
 def test_restart_symmetries_round_trip():
     from sudoku.solver import Symmetry, luby
+
     rng = np.random.default_rng(1)
     for box in [(2, 2), (2, 3), (3, 2), (3, 3)]:
         n = box[0] * box[1]
@@ -181,12 +206,28 @@ def test_restart_symmetries_round_trip():
             moved = g.apply(grid)
             assert (g.undo(moved) == grid).all()
             assert sudoku.is_valid_solution(moved[0], box=box)
-    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2,
-                                               1, 1, 2, 4, 8]
+    assert [luby(i) for i in range(1, 16)] == [
+        1,
+        1,
+        2,
+        1,
+        1,
+        2,
+        4,
+        1,
+        1,
+        2,
+        1,
+        1,
+        2,
+        4,
+        8,
+    ]
 
 
 def test_restarts_answer_the_same(monkeypatch):
     import sudoku.solver as solver
+
     puzzles = [".23..1..4.......", FOUR[:-1] + ".", "." * 16]
     plain = solver.solve_many(puzzles, threads=1)
     monkeypatch.setattr(solver, "RESTART_NODES", 1)
@@ -204,8 +245,7 @@ def test_solve_cells_takes_any_whole_number_type():
 
 def test_solve_cells_counts_nothing_for_no_solution_or_a_budget():
     none = sudoku.parse(".23..1..4.......").cells
-    result = solve_cells(np.array([none, sudoku.parse(FOUR).cells]),
-                         threads=1)
+    result = solve_cells(np.array([none, sudoku.parse(FOUR).cells]), threads=1)
     assert result.counts.tolist() == [0, 1]
     assert STATUSES[result.status[0]] == "no solution"
     assert (result.solutions[0] == 0).all() and result.nodes[0] > 0

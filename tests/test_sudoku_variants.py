@@ -21,8 +21,13 @@ def published():
     for line in (DATA / "sudoku_variants.txt").read_text().splitlines():
         if line and not line.startswith("#"):
             fields = line.split()
-            rows.append(pytest.param(*fields[:3], fields[3] if len(fields) > 3
-                                     else None, id=f"{fields[0]}-{len(rows)}"))
+            rows.append(
+                pytest.param(
+                    *fields[:3],
+                    fields[3] if len(fields) > 3 else None,
+                    id=f"{fields[0]}-{len(rows)}",
+                )
+            )
     return rows
 
 
@@ -32,11 +37,14 @@ def regions_of(n, box, regions):
     if regions is not None:
         labels = [ch for ch in regions if not ch.isspace()]
         names = sorted(set(labels), key=labels.index)
-        return [[names.index(labels[r * n + c]) for c in range(n)]
-                for r in range(n)]
+        return [
+            [names.index(labels[r * n + c]) for c in range(n)]
+            for r in range(n)
+        ]
     rows, cols = box
-    return [[(r // rows) * rows + c // cols for c in range(n)]
-            for r in range(n)]
+    return [
+        [(r // rows) * rows + c // cols for c in range(n)] for r in range(n)
+    ]
 
 
 def plain_groups(n, box, rules, regions):
@@ -44,8 +52,10 @@ def plain_groups(n, box, rules, regions):
     region = regions_of(n, box, regions)
     groups = [[(r, c) for c in range(n)] for r in range(n)]
     groups += [[(r, c) for r in range(n)] for c in range(n)]
-    groups += [[(r, c) for r in range(n) for c in range(n)
-                if region[r][c] == k] for k in range(n)]
+    groups += [
+        [(r, c) for r in range(n) for c in range(n) if region[r][c] == k]
+        for k in range(n)
+    ]
     if "x" in rules:
         groups.append([(i, i) for i in range(n)])
         groups.append([(i, n - 1 - i) for i in range(n)])
@@ -54,8 +64,13 @@ def plain_groups(n, box, rules, regions):
         for r0 in range(1, n, rows + 1):
             for c0 in range(1, n, cols + 1):
                 if r0 + rows < n and c0 + cols < n:
-                    groups.append([(r0 + i, c0 + j) for i in range(rows)
-                                   for j in range(cols)])
+                    groups.append(
+                        [
+                            (r0 + i, c0 + j)
+                            for i in range(rows)
+                            for j in range(cols)
+                        ]
+                    )
     moves = []
     if "anti-king" in rules:
         moves += [(1, -1), (1, 0), (1, 1), (0, 1)]
@@ -84,8 +99,11 @@ def brute_count(puzzle, box, rules, regions=None):
     """Fill the empty cells in reading order, checking every group."""
     n = len(puzzle)
     groups = plain_groups(n, box, rules, regions)
-    touching = {(r, c): [g for g in groups if (r, c) in g]
-                for r in range(n) for c in range(n)}
+    touching = {
+        (r, c): [g for g in groups if (r, c) in g]
+        for r in range(n)
+        for c in range(n)
+    }
     cells = [list(row) for row in puzzle]
     for group in groups:
         values = [cells[r][c] for r, c in group if cells[r][c]]
@@ -110,8 +128,9 @@ def brute_count(puzzle, box, rules, regions=None):
 
 # -- published puzzles --------------------------------------------------------
 @pytest.mark.parametrize("rules, puzzle, solution, regions", published())
-def test_published_puzzles_have_their_published_solution(rules, puzzle,
-                                                         solution, regions):
+def test_published_puzzles_have_their_published_solution(
+    rules, puzzle, solution, regions
+):
     variant = Variant(rules, regions)
     grid = sudoku.solve(puzzle, variant=variant)
     assert str(grid) == solution
@@ -130,14 +149,24 @@ def test_the_rules_checker_can_fail():
     grid = sudoku.solve("." * 81)
     cells = grid.cells.tolist()
     assert keeps_rules(cells, (3, 3), ())
-    assert not all(keeps_rules(cells, (3, 3), (rule,))
-                   for rule in ("x", "windoku", "anti-knight", "anti-king"))
+    assert not all(
+        keeps_rules(cells, (3, 3), (rule,))
+        for rule in ("x", "windoku", "anti-knight", "anti-king")
+    )
 
 
 # -- property tests -----------------------------------------------------------
-RULE_SETS = [("x",), ("windoku",), ("anti-knight",), ("anti-king",),
-             ("x", "anti-king"), ("windoku", "anti-knight"), ("jigsaw",),
-             ("jigsaw", "x"), ("jigsaw", "anti-knight")]
+RULE_SETS = [
+    ("x",),
+    ("windoku",),
+    ("anti-knight",),
+    ("anti-king",),
+    ("x", "anti-king"),
+    ("windoku", "anti-knight"),
+    ("jigsaw",),
+    ("jigsaw", "x"),
+    ("jigsaw", "anti-knight"),
+]
 
 
 def random_regions(rng, n):
@@ -149,10 +178,15 @@ def random_regions(rng, n):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(RULE_SETS), st.integers(0, 2**32 - 1),
-       st.floats(0.0, 0.5), st.sampled_from([(2, 2), (2, 3)]))
-def test_counts_and_solutions_agree_with_brute_force(rules, seed, density,
-                                                     box):
+@given(
+    st.sampled_from(RULE_SETS),
+    st.integers(0, 2**32 - 1),
+    st.floats(0.0, 0.5),
+    st.sampled_from([(2, 2), (2, 3)]),
+)
+def test_counts_and_solutions_agree_with_brute_force(
+    rules, seed, density, box
+):
     rng = np.random.default_rng(seed)
     n = box[0] * box[1]
     regions = random_regions(rng, n) if "jigsaw" in rules else None
@@ -175,8 +209,11 @@ def test_counts_and_solutions_agree_with_brute_force(rules, seed, density,
         return
     assert got == want
     exact = problem(box, variant)
-    given_opts = [(r * n + c) * n + d - 1 for r, c in zip(*np.nonzero(cells))
-                  for d in [cells[r, c]]]
+    given_opts = [
+        (r * n + c) * n + d - 1
+        for r, c in zip(*np.nonzero(cells))
+        for d in [cells[r, c]]
+    ]
     if got:
         seen = set()
         for solution in exact.solutions(given=given_opts, limit=50):
@@ -194,36 +231,51 @@ def test_empty_4x4_counts():
     for rules in ("x", "anti-king", "windoku", "x+windoku"):
         v = Variant(rules)
         assert sudoku.count("." * 16, variant=v) == brute_count(
-            [[0] * 4 for _ in range(4)], (2, 2), v.rules)
+            [[0] * 4 for _ in range(4)], (2, 2), v.rules
+        )
     assert sudoku.count("." * 16, variant="anti-king") == 0
     assert sudoku.count("." * 16) == 288
 
 
 # -- bad input ----------------------------------------------------------------
-JIGSAW_MAP = "\n".join(["aaabbbccc"] * 3 + ["dddeeefff"] * 3
-                       + ["ggghhhiii"] * 3)
+JIGSAW_MAP = "\n".join(
+    ["aaabbbccc"] * 3 + ["dddeeefff"] * 3 + ["ggghhhiii"] * 3
+)
 
 
-@pytest.mark.parametrize("spec, regions, message", [
-    ("knights", None, "unknown variant 'knights'"),
-    ("x+sandwich", None, "unknown variant 'sandwich'"),
-    ("jigsaw", None, "needs a region map"),
-    ("x", JIGSAW_MAP, "jigsaw variant only"),
-    ("jigsaw", "a" * 8 + "b" * 8, "4x4 region map has 2 regions; it needs 4"),
-    ("jigsaw", JIGSAW_MAP[:-1], "80 cells, which is not a square"),
-    ("jigsaw", JIGSAW_MAP[:-2] + "ai", "region 'a' (first at r1c1) has 10 "
-     "cells; each of the 9 regions needs 9"),
-])
+@pytest.mark.parametrize(
+    "spec, regions, message",
+    [
+        ("knights", None, "unknown variant 'knights'"),
+        ("x+sandwich", None, "unknown variant 'sandwich'"),
+        ("jigsaw", None, "needs a region map"),
+        ("x", JIGSAW_MAP, "jigsaw variant only"),
+        (
+            "jigsaw",
+            "a" * 8 + "b" * 8,
+            "4x4 region map has 2 regions; it needs 4",
+        ),
+        ("jigsaw", JIGSAW_MAP[:-1], "80 cells, which is not a square"),
+        (
+            "jigsaw",
+            JIGSAW_MAP[:-2] + "ai",
+            "region 'a' (first at r1c1) has 10 "
+            "cells; each of the 9 regions needs 9",
+        ),
+    ],
+)
 def test_bad_variants_raise_one_clear_error(spec, regions, message):
-    with pytest.raises(InvalidVariant, match=message.replace("(", r"\(")
-                       .replace(")", r"\)")):
+    with pytest.raises(
+        InvalidVariant, match=message.replace("(", r"\(").replace(")", r"\)")
+    ):
         Variant(spec, regions)
 
 
 def test_a_region_map_of_another_size_is_refused():
     variant = Variant("jigsaw", JIGSAW_MAP)
-    with pytest.raises(InvalidPuzzle, match="the puzzle is 4x4 but the "
-                       "region map is 9x9"):
+    with pytest.raises(
+        InvalidPuzzle, match="the puzzle is 4x4 but the region map is 9x9"
+    ):
         sudoku.solve("." * 16, variant=variant)
     [result] = sudoku.solve_many(["." * 16], variant=variant)
     assert result.status == "invalid" and "9x9" in result.error

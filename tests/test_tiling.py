@@ -20,8 +20,9 @@ def run(capsys, *argv):
     return status, out, err
 
 
-@pytest.mark.parametrize("size", ["2x2", "3x4", "4x3", "5x6", "6x6", "7x8",
-                                  "4x13"])
+@pytest.mark.parametrize(
+    "size", ["2x2", "3x4", "4x3", "5x6", "6x6", "7x8", "4x13"]
+)
 def test_domino_tilings_by_the_builder(size):
     rows, cols = map(int, size.split("x"))
     p = tiling(size)
@@ -30,11 +31,19 @@ def test_domino_tilings_by_the_builder(size):
         assert p.count() == domino_tilings(rows, cols)
 
 
-@pytest.mark.parametrize("board,shapes", [
-    ("3x6", "trominoes"), ("4x6", "trominoes"), ("4x4", "tetrominoes"),
-    ("5x4", "tetrominoes"), ("5x5", "pentominoes"), ("3x5", 1),
-    (open(HOLE).read(), "dominoes"), ("4x6", "L..\nLLL\n"),
-])
+@pytest.mark.parametrize(
+    "board,shapes",
+    [
+        ("3x6", "trominoes"),
+        ("4x6", "trominoes"),
+        ("4x4", "tetrominoes"),
+        ("5x4", "tetrominoes"),
+        ("5x5", "pentominoes"),
+        ("3x5", 1),
+        (open(HOLE).read(), "dominoes"),
+        ("4x6", "L..\nLLL\n"),
+    ],
+)
 def test_memo_and_plain_counts_agree(board, shapes):
     p = tiling(board, shapes)
     plain = p.count()
@@ -60,7 +69,13 @@ def test_one_sided_pieces_do_not_flip():
 
 def test_cells_are_swept_across_the_shorter_side():
     assert sweep_order([(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]) == [
-        (0, 0), (1, 0), (0, 1), (1, 1), (0, 2), (1, 2)]
+        (0, 0),
+        (1, 0),
+        (0, 1),
+        (1, 1),
+        (0, 2),
+        (1, 2),
+    ]
     p = tiling("3x2")
     assert p.items == ("00", "01", "10", "11", "20", "21")
     assert tiling("2x3").items == ("00", "10", "01", "11", "02", "12")
@@ -87,10 +102,14 @@ def test_render_draws_each_placement_apart_from_its_neighbours():
                     assert owner[x] == owner[(r, c)]
 
 
-@pytest.mark.parametrize("spec,message", [
-    ("bogus", "unknown piece set 'bogus'"), (9, "choose 1 to 8"),
-    ({}, "no pieces"),
-])
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("bogus", "unknown piece set 'bogus'"),
+        (9, "choose 1 to 8"),
+        ({}, "no pieces"),
+    ],
+)
 def test_bad_pieces(spec, message):
     with pytest.raises(ValueError, match=message):
         pieces(spec)
@@ -103,32 +122,37 @@ def test_piece_set_names():
 
 # -- the commands ------------------------------------------------------------
 
+
 def test_tiling_count_with_memo(capsys):
-    status, out, err = run(capsys, "tiling", "dominoes", "8x8", "--count",
-                           "--memo", "--stats")
+    status, out, err = run(
+        capsys, "tiling", "dominoes", "8x8", "--count", "--memo", "--stats"
+    )
     assert status == 0 and out.strip() == "12988816"
     assert "memo (first)" in err and "hit" in err
 
 
 def test_tiling_counts_past_two_to_the_64(capsys):
-    status, out, _ = run(capsys, "tiling", "dominoes", "14x14", "--count",
-                         "--memo")
+    status, out, _ = run(
+        capsys, "tiling", "dominoes", "14x14", "--count", "--memo"
+    )
     assert status == 0 and out.strip() == "112202208776036178000000"
 
 
 def test_tiling_pictures(capsys):
     status, out, _ = run(capsys, "tiling", "dominoes", "2x4", "--all")
     assert status == 0 and len(out.strip().split("\n\n")) == 5
-    status, out, _ = run(capsys, "tiling", "dominoes", "--board", HOLE,
-                         "--count")
+    status, out, _ = run(
+        capsys, "tiling", "dominoes", "--board", HOLE, "--count"
+    )
     assert status == 0 and int(out) == tiling(open(HOLE).read()).count()
 
 
 def test_tiling_pieces_from_a_file(capsys, tmp_path):
     shapes = tmp_path / "l.txt"
     shapes.write_text("L.\nL.\nLL\n")
-    status, out, _ = run(capsys, "tiling", str(shapes), "4x6", "--count",
-                         "--memo")
+    status, out, _ = run(
+        capsys, "tiling", str(shapes), "4x6", "--count", "--memo"
+    )
     assert status == 0 and int(out) == tiling("4x6", "L.\nL.\nLL\n").count()
 
 
@@ -136,26 +160,53 @@ def test_solve_count_with_memo(capsys, tmp_path):
     problem = tmp_path / "d.dlx"
     status, out, _ = run(capsys, "tiling", "dominoes", "6x6", "--dlx")
     problem.write_text(out)
-    status, out, err = run(capsys, "solve", str(problem), "--count", "--memo",
-                           "--choose", "mrv", "--memo-mb", "1", "--stats")
+    status, out, err = run(
+        capsys,
+        "solve",
+        str(problem),
+        "--count",
+        "--memo",
+        "--choose",
+        "mrv",
+        "--memo-mb",
+        "1",
+        "--stats",
+    )
     assert status == 0 and out.strip() == "6728" and "memo (mrv)" in err
     status, out, _ = run(capsys, "solve", TOY, "--count", "--memo")
     assert status == 0 and out.strip() == "1"
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["tiling", "dominoes", "8x8", "--memo"], "--memo needs --count"),
-    (["tiling", "dominoes", "8x8", "--count", "--choose", "mrv"],
-     "need --memo"),
-    (["solve", TOY, "--count", "--memo-mb", "3"], "need --memo"),
-    (["tiling", "dominoes", "8x8", "--count", "--memo", "--memo-mb", "-1"],
-     "--memo-mb must be"),
-    (["tiling", "bogus", "8x8"], "unknown piece set"),
-    (["tiling", "dominoes"], "give a board size"),
-    (["tiling", "dominoes", "0x3"], "has no cells"),
-    (["tiling", "dominoes", "8x8", "--count", "--memo", "--jobs", "2"],
-     "a memoized count cannot be combined with jobs"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["tiling", "dominoes", "8x8", "--memo"], "--memo needs --count"),
+        (
+            ["tiling", "dominoes", "8x8", "--count", "--choose", "mrv"],
+            "need --memo",
+        ),
+        (["solve", TOY, "--count", "--memo-mb", "3"], "need --memo"),
+        (
+            [
+                "tiling",
+                "dominoes",
+                "8x8",
+                "--count",
+                "--memo",
+                "--memo-mb",
+                "-1",
+            ],
+            "--memo-mb must be",
+        ),
+        (["tiling", "bogus", "8x8"], "unknown piece set"),
+        (["tiling", "dominoes"], "give a board size"),
+        (["tiling", "dominoes", "0x3"], "has no cells"),
+        (
+            ["tiling", "dominoes", "8x8", "--count", "--memo", "--jobs", "2"],
+            "a memoized count cannot be combined with jobs",
+        ),
+    ],
+)
 def test_tiling_usage_errors(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and message in err and out == ""

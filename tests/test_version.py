@@ -47,6 +47,9 @@ def test_the_changelog_has_a_section_for_it():
     if ".dev" in VERSION:  # between releases: the Unreleased section
         assert re.search(r"^## \[Unreleased\]$", changelog, re.M)
     else:
-        assert re.search(rf"^## \[{re.escape(VERSION)}\] - \d{{4}}-\d\d-\d\d$",
-                         changelog, re.M)
+        assert re.search(
+            rf"^## \[{re.escape(VERSION)}\] - \d{{4}}-\d\d-\d\d$",
+            changelog,
+            re.M,
+        )
     assert re.search(r"^## \[0\.1\.0\]", changelog, re.M)

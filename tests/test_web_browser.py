@@ -23,23 +23,36 @@ from sudoku.web.service import Settings
 from web_server import live_server
 
 DATA = Path(__file__).parent / "data"
-ESCARGOT = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
-            "......7..7...3..")
+ESCARGOT = (
+    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
+    "......7..7...3.."
+)
 HEX16 = (DATA / "sudoku_hexadoku16.txt").read_text().split()[0]
 # What the probe of these machines found Chromium needs here: no sandbox
 # (root), and no background connections (the network is closed).
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update",
-         "--disable-sync"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def chromium() -> str:
-    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or \
-        shutil.which("chromium-browser")
+    path = (
+        os.environ.get("CHROMIUM")
+        or shutil.which("chromium")
+        or shutil.which("chromium-browser")
+    )
     if not path:
-        pytest.fail("no Chromium found: install Debian's chromium "
-                    "(apt-get install chromium; .ci/run does) or set "
-                    "CHROMIUM=/path/to/chrome")
+        pytest.fail(
+            "no Chromium found: install Debian's chromium "
+            "(apt-get install chromium; .ci/run does) or set "
+            "CHROMIUM=/path/to/chrome"
+        )
     return path
 
 
@@ -52,8 +65,9 @@ def server():
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium(), args=FLAGS,
-                                    headless=True)
+        browser = p.chromium.launch(
+            executable_path=chromium(), args=FLAGS, headless=True
+        )
         yield browser
         browser.close()
 
@@ -77,13 +91,15 @@ def cell(page, r, c):
 def grid_text(page) -> str:
     """The grid as the page shows it, one character a cell."""
     return page.eval_on_selector_all(
-        "#grid input", "els => els.map(e => e.value || '.').join('')")
+        "#grid input", "els => els.map(e => e.value || '.').join('')"
+    )
 
 
 def classes(page, name) -> list:
     return page.eval_on_selector_all(
         f"#grid input.{name}",
-        "els => els.map(e => [+e.dataset.r, +e.dataset.c])")
+        "els => els.map(e => [+e.dataset.r, +e.dataset.c])",
+    )
 
 
 def status(page, starts: str) -> str:
@@ -106,10 +122,12 @@ def test_type_a_puzzle_and_solve_it(page):
     assert all(ESCARGOT[r * 9 + c] == "." for r, c in filled)
     given_colour = cell(page, 0, 0).evaluate("e => getComputedStyle(e).color")
     filled_colour = cell(page, *filled[0]).evaluate(
-        "e => getComputedStyle(e).color")
+        "e => getComputedStyle(e).color"
+    )
     assert given_colour != filled_colour
-    assert "nodes" in page.inner_text("#stats") and \
-        "ms" in page.inner_text("#stats")
+    assert "nodes" in page.inner_text("#stats") and "ms" in page.inner_text(
+        "#stats"
+    )
 
 
 def test_keyboard_moves_and_clears(page):
@@ -219,8 +237,7 @@ def test_check_count_and_hint(page):
     hinted = classes(page, "hint")
     assert len(hinted) == 1
     r, c = hinted[0]
-    assert grid_text(page)[r * 9 + c] == str(sudoku.solve(ESCARGOT))[
-        r * 9 + c]
+    assert grid_text(page)[r * 9 + c] == str(sudoku.solve(ESCARGOT))[r * 9 + c]
     page.click("#clear")
     page.select_option("#size", "2x2")
     page.fill("#count-limit", "1000")
@@ -242,12 +259,15 @@ def test_stop_drops_a_long_search(page):
 
 def test_paste_any_format_the_cli_reads(page):
     pretty = parse("." * 20 + "1" + "." * 15, box=(2, 3)).pretty()
-    page.evaluate("""([text]) => {
+    page.evaluate(
+        """([text]) => {
         const data = new DataTransfer();
         data.setData('text/plain', text);
         document.querySelector('#grid input').dispatchEvent(new ClipboardEvent(
             'paste', {clipboardData: data, bubbles: true, cancelable: true}));
-    }""", [pretty])
+    }""",
+        [pretty],
+    )
     expect(page.locator("#grid input")).to_have_count(36)
     assert page.input_value("#size") == "2x3"
     assert grid_text(page) == "." * 20 + "1" + "." * 15
@@ -260,7 +280,8 @@ def test_exact_cover_tab_counts_eight_queens(page):
     page.check("input[name=mode][value=count]")
     page.click("#cover-run")
     expect(page.locator("#cover-status")).to_have_text(
-        "count: 92 solutions", timeout=30_000)
+        "count: 92 solutions", timeout=30_000
+    )
     page.check("input[name=mode][value=solutions]")
     page.fill("#cover-limit", "3")
     page.click("#cover-run")
@@ -272,20 +293,25 @@ def test_exact_cover_tab_finds_the_cheapest_solutions(page):
     # Knuth's DLX5 example (issue 26): dlx5 k3 reports $4, $5, $6.
     page.click("#tab-cover")
     page.select_option("#builder", "dlx")
-    page.fill("#dlx-text", "A B C\nA B |5\nC |1\nA |2\nB C |3\nB |1\n"
-                           "C |4\n")
+    page.fill("#dlx-text", "A B C\nA B |5\nC |1\nA |2\nB C |3\nB |1\nC |4\n")
     page.check("input[name=mode][value=best]")
     page.fill("#cover-limit", "3")
     page.click("#cover-run")
     expect(page.locator("#cover-status")).to_have_text(
-        "the 3 cheapest solutions (costs 4 to 6)", timeout=30_000)
+        "the 3 cheapest solutions (costs 4 to 6)", timeout=30_000
+    )
     solutions = page.locator(".solution")
     expect(solutions).to_have_count(3)
-    assert [solutions.nth(i).locator("h3").inner_text()
-            for i in range(3)] == ["solution 1, cost 4", "solution 2, cost 5",
-                                   "solution 3, cost 6"]
-    assert sorted(solutions.first.locator("pre").inner_text().split(
-        "\n")) == ["A |2", "B |1", "C |1"]
+    assert [solutions.nth(i).locator("h3").inner_text() for i in range(3)] == [
+        "solution 1, cost 4",
+        "solution 2, cost 5",
+        "solution 3, cost 6",
+    ]
+    assert sorted(solutions.first.locator("pre").inner_text().split("\n")) == [
+        "A |2",
+        "B |1",
+        "C |1",
+    ]
 
 
 def test_exact_cover_tab_tiles_a_pentomino_board(page):
@@ -313,8 +339,7 @@ def test_screenshot(page, tmp_path):
     page.keyboard.type(ESCARGOT)
     page.click("#solve")
     status(page, "solved")
-    target = Path(os.environ.get("SUDOKU_SCREENSHOT") or
-                  tmp_path / "page.png")
+    target = Path(os.environ.get("SUDOKU_SCREENSHOT") or tmp_path / "page.png")
     page.set_viewport_size({"width": 760, "height": 690})
     page.screenshot(path=str(target))
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -7,19 +7,24 @@ import sudoku
 from sudoku.web import service
 from sudoku.web.service import Budget, RequestError, Settings
 
-ESCARGOT = ("1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
-            "......7..7...3..")
+ESCARGOT = (
+    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
+    "......7..7...3.."
+)
 
 
 def call(job, **params):
     return job(params, Settings(), Budget(20))
 
 
-@pytest.mark.parametrize("puzzle, cell", [
-    ("123." + "." * 12, (0, 3)),      # only its row rules digits out
-    ("1...2...3......." , (3, 0)),    # only its column
-    ("12..3..........." , (1, 1)),    # its row, column and box together
-])
+@pytest.mark.parametrize(
+    "puzzle, cell",
+    [
+        ("123." + "." * 12, (0, 3)),  # only its row rules digits out
+        ("1...2...3.......", (3, 0)),  # only its column
+        ("12..3...........", (1, 1)),  # its row, column and box together
+    ],
+)
 def test_hint_counts_candidates_from_rows_columns_and_boxes(puzzle, cell):
     data = call(service.hint, puzzle=puzzle)
     assert (data["row"], data["col"]) == cell and data["candidates"] == 1
@@ -30,23 +35,33 @@ def test_hint_says_when_the_puzzle_has_several_solutions():
     unique = call(service.hint, puzzle=ESCARGOT)
     several = call(service.hint, puzzle="." * 16)
     assert "several" not in unique["message"]
-    assert "(from one of the puzzle's solutions: it has several)" in \
-        several["message"]
+    assert (
+        "(from one of the puzzle's solutions: it has several)"
+        in several["message"]
+    )
 
 
 def test_a_full_grid_is_its_own_one_solution():
     full = str(sudoku.solve(ESCARGOT))
     data = call(service.solve, puzzle=full)
     assert (data["status"], data["solution"], data["nodes"]) == (
-        "solved", full, 1)
+        "solved",
+        full,
+        1,
+    )
     assert call(service.count, puzzle=full)["count"] == 1
 
 
-@pytest.mark.parametrize("box, message", [
-    ([3, 3, 3], "'box' must be"), (["3", 3], "'box' must be"),
-    ([True, 3], "'box' must be"), ("6x6", "larger than this server takes"),
-    ("3x", "'box' must look like"),
-])
+@pytest.mark.parametrize(
+    "box, message",
+    [
+        ([3, 3, 3], "'box' must be"),
+        (["3", 3], "'box' must be"),
+        ([True, 3], "'box' must be"),
+        ("6x6", "larger than this server takes"),
+        ("3x", "'box' must look like"),
+    ],
+)
 def test_bad_boxes(box, message):
     with pytest.raises(RequestError, match=message):
         call(service.solve, puzzle=ESCARGOT, box=box)
@@ -64,10 +79,11 @@ def test_budget_and_settings():
 
 def test_messages_count_in_the_singular_and_plural():
     knuth = "a b c d e | f g\nc e f\na d g\nb c f\na d\nb g\nd e g\n"
-    assert call(service.exact_cover, problem=knuth)["message"] == \
-        "1 solution"
-    assert call(service.exact_cover, builder="queens", n=4)["message"] == \
-        "2 solutions"
+    assert call(service.exact_cover, problem=knuth)["message"] == "1 solution"
+    assert (
+        call(service.exact_cover, builder="queens", n=4)["message"]
+        == "2 solutions"
+    )
     assert call(service.count, puzzle=ESCARGOT)["message"] == "1 solution"
 
 
@@ -95,7 +111,8 @@ def test_a_batch_takes_a_puzzle_of_the_largest_size_in_any_spelling():
     # characters: read, it is 4x4, which a server of max_size 4 takes; a
     # 6x6 one it refuses, naming the puzzle.
     settings = Settings(max_size=4)
-    service._check_size(1, "1 . . .\n. . . .\n. . . .\n. . . 2", None,
-                        settings)
+    service._check_size(
+        1, "1 . . .\n. . . .\n. . . .\n. . . 2", None, settings
+    )
     with pytest.raises(RequestError, match="puzzle 2"):
         service._check_size(2, "." * 36, None, settings)

@@ -45,6 +45,8 @@ def depth(problem, kind):
     if kind == MULTIPLICITIES:
         return DLX3().build(problem).depth
     return len(problem.primary) + 1
+
+
 # SSXCC (dancing cells with colors): a third kernel for colored problems,
 # driven through dlx.cells.CellsRun.
 SSXCC = "ssxcc"
@@ -76,8 +78,9 @@ class Run:
         self.given = sorted(set(given))
         self.committed = []
         for g in self.given:
-            u = self.K.commit_option(int(links_of(problem).option_start[g]),
-                                     *self.arrays)
+            u = self.K.commit_option(
+                int(links_of(problem).option_start[g]), *self.arrays
+            )
             if u < 0:
                 self.clash = True
                 break
@@ -92,20 +95,33 @@ class Run:
         out = np.zeros((rows, self.depth), np.int32)
         out_len = np.zeros(rows, np.int32)
         before = self.counters[2]
-        if self.kind != MULTIPLICITIES and self.arrays[1][0] == 0 \
-                and not self.counters[0]:
+        if (
+            self.kind != MULTIPLICITIES
+            and self.arrays[1][0] == 0
+            and not self.counters[0]
+        ):
             # DLX1/DLX2 need a primary item to start: the givens alone
             # are the one solution, one leaf node.
             self.state[1] = self.K.DONE
             self.counters += (1, 0, 1)
             return self.K.EXHAUSTED, [self.given] if rows else []
-        status = self.search(*self.arrays, self.choice, self.state, out,
-                             out_len, want, max_nodes, self.counters,
-                             self.cutoff)
+        status = self.search(
+            *self.arrays,
+            self.choice,
+            self.state,
+            out,
+            out_len,
+            want,
+            max_nodes,
+            self.counters,
+            self.cutoff,
+        )
         option_of = links_of(self.problem).option_of
         found = min(rows, self.counters[2] - before)
-        return status, [sorted(option_of[out[r, :out_len[r]]].tolist()
-                               + self.given) for r in range(found)]
+        return status, [
+            sorted(option_of[out[r, : out_len[r]]].tolist() + self.given)
+            for r in range(found)
+        ]
 
     def all(self):
         status, found = self.step(0, rows=10_000)
@@ -115,8 +131,9 @@ class Run:
     def release(self):
         """Release the givens (after a whole search)."""
         for g in reversed(self.committed):
-            self.K.release_option(int(links_of(self.problem).option_start[g]),
-                                  *self.arrays)
+            self.K.release_option(
+                int(links_of(self.problem).option_start[g]), *self.arrays
+            )
 
     def unwind(self):
         self.K.unwind(*self.arrays, self.choice, self.state)
@@ -129,9 +146,15 @@ class Run:
 def colored_cells(problem):
     """SSXCC's arrays for ``problem``, colored or not."""
     s = problem.structure()
-    return Cells(s.nitems, s.nprimary, s.members, s.sizes,
-                 colors=s.colors if s.colors is not None
-                 else np.zeros(len(s.members), np.int32))
+    return Cells(
+        s.nitems,
+        s.nprimary,
+        s.members,
+        s.sizes,
+        colors=s.colors
+        if s.colors is not None
+        else np.zeros(len(s.members), np.int32),
+    )
 
 
 class CellsColorsRun:
@@ -143,9 +166,12 @@ class CellsColorsRun:
     def __init__(self, problem, given=(), py=False):
         self.problem = problem
         self.given = sorted(set(given))
-        self.run = CellsDriver(problem, self.given,
-                               search=CC.search.py_func if py else None,
-                               cells=colored_cells(problem))
+        self.run = CellsDriver(
+            problem,
+            self.given,
+            search=CC.search.py_func if py else None,
+            cells=colored_cells(problem),
+        )
         self.counters = self.run.counters
         self.clash = self.run.clash
 
@@ -164,8 +190,9 @@ class CellsColorsRun:
         self.run.release()
 
     def unwind(self):
-        CC.unwind(self.run.arrays[1], self.run.stack, self.run.saved,
-                  self.run.state)
+        CC.unwind(
+            self.run.arrays[1], self.run.stack, self.run.saved, self.run.state
+        )
 
     def restored(self):
         return same_sets(self.run.cells, self.run.arrays)
@@ -192,8 +219,9 @@ class SsmccRun:
         self.problem = problem
         self.cells = SSMCCEngine().build(problem)
         self.given = sorted(set(given))
-        self.run = McRun(self.cells, [int(self.cells.option_start[g])
-                                      for g in self.given])
+        self.run = McRun(
+            self.cells, [int(self.cells.option_start[g]) for g in self.given]
+        )
         self.counters = self.run.counters
         self.clash = self.run.clash
         self.search = MC.search.py_func if py else MC.search
@@ -212,13 +240,27 @@ class SsmccRun:
             out = np.zeros((rows, self.cells.stages), np.int32)
             out_len = np.zeros(rows, np.int32)
             before = self.counters[2]
-            status = self.search(*r.arrays, r.stack, r.saved, r.choice,
-                                 r.deg, r.levelstage, r.force, r.state, out,
-                                 out_len, want, max_nodes, self.counters)
+            status = self.search(
+                *r.arrays,
+                r.stack,
+                r.saved,
+                r.choice,
+                r.deg,
+                r.levelstage,
+                r.force,
+                r.state,
+                out,
+                out_len,
+                want,
+                max_nodes,
+                self.counters,
+            )
             new = int(self.counters[2] - before)
             found = min(rows, new)
-            solutions += [sorted(option_of[out[k, :out_len[k]]].tolist()
-                                 + self.given) for k in range(found)]
+            solutions += [
+                sorted(option_of[out[k, : out_len[k]]].tolist() + self.given)
+                for k in range(found)
+            ]
             if status != MC.STACK_FULL:
                 return status, solutions
             r.stack = np.concatenate([r.stack, r.stack])
@@ -249,7 +291,8 @@ def same_cells(cells, arrays, state):
     item, set_, nd, _ = arrays
     active = int(state[MC.ACTIVE])
     if active != cells.active or sorted(item[:active]) != sorted(
-            cells.item[:active]):
+        cells.item[:active]
+    ):
         return False
     for k, x in enumerate(item):
         if set_[x - 2] != k:
@@ -258,10 +301,11 @@ def same_cells(cells, arrays, state):
             if set_[x - h] != cells.set[x - h]:
                 return False
         size = set_[x - 1]
-        if sorted(set_[x:x + size]) != sorted(cells.set[x:x + size]):
+        if sorted(set_[x : x + size]) != sorted(cells.set[x : x + size]):
             return False
-        if any(nd[3 * q + 1] != x + at for at, q in
-               enumerate(set_[x:x + size])):
+        if any(
+            nd[3 * q + 1] != x + at for at, q in enumerate(set_[x : x + size])
+        ):
             return False
     return True
 
@@ -290,6 +334,7 @@ def knuth_dlx2_example():
 
 # -- Knuth's own examples -----------------------------------------------------
 
+
 def test_dlx2_example_as_dlx2_counts_it():
     p = knuth_dlx2_example()
     assert p.kind == COLORS
@@ -317,6 +362,7 @@ def test_dlx3_example_as_dlx3_counts_it():
 
 # -- random problems against the reference --------------------------------------
 
+
 @st.composite
 def colored_problems(draw, bounded=False):
     nitems = draw(st.integers(1, 6))
@@ -324,10 +370,18 @@ def colored_problems(draw, bounded=False):
     nprimary = nitems - nsecondary
     options, colors = [], []
     for _ in range(draw(st.integers(0, 9))):
-        items = sorted(draw(st.sets(st.integers(0, nitems - 1), min_size=1,
-                                    max_size=nitems)))
-        cols = {i: draw(st.sampled_from("rg")) for i in items
-                if i >= nprimary and draw(st.booleans())}
+        items = sorted(
+            draw(
+                st.sets(
+                    st.integers(0, nitems - 1), min_size=1, max_size=nitems
+                )
+            )
+        )
+        cols = {
+            i: draw(st.sampled_from("rg"))
+            for i in items
+            if i >= nprimary and draw(st.booleans())
+        }
         options.append(items)
         colors.append(cols)
     bounds = {}
@@ -346,8 +400,11 @@ COLOR_KERNELS = [COLORS, MULTIPLICITIES, SSXCC]
 
 
 @pytest.mark.parametrize("kind", COLOR_KERNELS)
-@settings(max_examples=250, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=250,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(colored_problems())
 def test_colors_match_reference(kind, case):
     nitems, nprimary, options, colors, _ = case
@@ -363,8 +420,11 @@ def test_colors_match_reference(kind, case):
         assert run.counters[0] == dlx2.counters[0]
 
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(colored_problems(bounded=True))
 @pytest.mark.parametrize("kind", BOUND_KERNELS)
 def test_multiplicities_match_reference(kind, case):
@@ -382,9 +442,19 @@ def test_multiplicities_match_reference(kind, case):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 5), st.integers(1, 3),
-                          st.integers(0, 3), st.booleans()),
-                min_size=1, max_size=8), st.integers(0, 3))
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 5),
+            st.integers(1, 3),
+            st.integers(0, 3),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.integers(0, 3),
+)
 def test_choose_item_stops_at_the_cutoff(items, cutoff):
     # (length, bound, slack, active) per primary item: the choice is the
     # first active item of degree <= cutoff (Knuth's if cutoff is 0 and
@@ -398,8 +468,10 @@ def test_choose_item_stops_at_the_cutoff(items, cutoff):
     rlink = np.zeros(n + 2, np.int32)
     for a, b in zip([0] + active, active + [0]):
         rlink[a] = b
+
     def degree(k):
         return length[k] + min(slack[k], bound[k]) - bound[k] + 1
+
     score, k = M.choose_item(rlink, length, bound, slack, cutoff)
     if not active:
         assert (score, k) == (M.INFINITY, 0)
@@ -417,19 +489,24 @@ def test_choose_item_stops_at_the_cutoff(items, cutoff):
     assert score == degree(k)
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(colored_problems(bounded=True), st.data())
 def test_givens_match_reference(case, data):
     nitems, nprimary, options, colors, bounds = case
     if not options:
         return
-    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
-                                max_size=3, unique=True))
+    forced = data.draw(
+        st.lists(st.integers(0, len(options) - 1), max_size=3, unique=True)
+    )
     kinds = BOUND_KERNELS if bounds else COLOR_KERNELS
     p = build(nitems, nprimary, options, colors, bounds)
-    expected = generalized_covers(options, nprimary, nitems, colors, bounds,
-                                  given=forced)
+    expected = generalized_covers(
+        options, nprimary, nitems, colors, bounds, given=forced
+    )
     for kind in kinds:
         run = runner(p, kind, given=forced)
         assert run.all() == expected
@@ -447,14 +524,16 @@ def same_arrays(problem, kind, arrays):
 
 # -- pausing, resuming, unwinding ----------------------------------------------
 
+
 def queens_with_bounds(n, k):
     """k queens (k a pair: u..v) in every row and column of an n x n
     board, at most one on each diagonal (a small MCC problem)."""
     rows = [f"r{i}" for i in range(n)]
     cols = [f"c{j}" for j in range(n)]
     diagonals = [f"{d}{s}" for d in "ab" for s in range(2 * n - 1)]
-    p = ExactCover(rows + cols, diagonals,
-                   bounds=dict.fromkeys(rows + cols, k))
+    p = ExactCover(
+        rows + cols, diagonals, bounds=dict.fromkeys(rows + cols, k)
+    )
     for i in range(n):
         for j in range(n):
             p.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{n - 1 - i + j}"])
@@ -463,8 +542,11 @@ def queens_with_bounds(n, k):
 
 @pytest.mark.parametrize("kind", COLOR_KERNELS + [SSMCC])
 def test_pausing_and_resuming_loses_nothing(kind):
-    p = knuth_queens_colored(6) if kind in (COLORS, SSXCC) else \
-        queens_with_bounds(5, (1, 2))
+    p = (
+        knuth_queens_colored(6)
+        if kind in (COLORS, SSXCC)
+        else queens_with_bounds(5, (1, 2))
+    )
     one_go = runner(p, kind).all()
     run = runner(p, kind)
     pieces = []
@@ -480,8 +562,11 @@ def test_pausing_and_resuming_loses_nothing(kind):
 @pytest.mark.parametrize("kind", COLOR_KERNELS + [SSMCC])
 @pytest.mark.parametrize("want,max_nodes", [(1, 2**62), (5, 2**62), (0, 40)])
 def test_unwind_restores_a_paused_search(kind, want, max_nodes):
-    p = queens_with_bounds(6, (1, 2)) if kind in BOUND_KERNELS else \
-        knuth_queens_colored(7)
+    p = (
+        queens_with_bounds(6, (1, 2))
+        if kind in BOUND_KERNELS
+        else knuth_queens_colored(7)
+    )
     run = runner(p, kind)
     status, _ = run.step(want, max_nodes=max_nodes)
     assert status in (run.K.PAUSED, run.K.OUT_OF_NODES)
@@ -501,8 +586,9 @@ def knuth_queens_colored(n):
     for i in range(n):
         for j in range(n):
             a, b = f"a{i + j}", f"b{n - 1 - i + j}"
-            p.add_option([f"r{i}", f"c{j}", a, b],
-                         colors={a: (i, j), b: (i, j)})
+            p.add_option(
+                [f"r{i}", f"c{j}", a, b], colors={a: (i, j), b: (i, j)}
+            )
     return p
 
 
@@ -540,23 +626,35 @@ def test_the_kernel_logic_runs_unjitted():
 
 # -- the API -------------------------------------------------------------------
 
-@pytest.mark.parametrize("build_it,message", [
-    (lambda: ExactCover("ab", "x").add_option("ax", colors={"a": 1}),
-     "primary item 'a'"),
-    (lambda: ExactCover("ab", "xy").add_option("ax", colors={"y": 1}),
-     "item 'y', which is not in the option"),
-    (lambda: ExactCover("ab", "xy").add_option("ax", colors={"x": [1]}),
-     "not hashable"),
-    (lambda: ExactCover("ab", bounds={"a": (2, 1)}), "'a' are 2..1"),
-    (lambda: ExactCover("ab", bounds={"a": (0, 0)}), "'a' are 0..0"),
-    (lambda: ExactCover("ab", bounds={"a": (-1, 2)}), "'a' are -1..2"),
-    (lambda: ExactCover("ab", bounds={"c": (1, 2)}), "'c': no such item"),
-    (lambda: ExactCover("ab", "x", bounds={"x": (1, 2)}),
-     "'x' is secondary"),
-    (lambda: ExactCover("ab", bounds={"a": (1.5, 2)}), "integers"),
-    (lambda: ExactCover("ab", bounds={"a": "xy"}), "integers"),
-    (lambda: ExactCover("ab", bounds={"a": (1, 2, 3)}), "a pair"),
-])
+
+@pytest.mark.parametrize(
+    "build_it,message",
+    [
+        (
+            lambda: ExactCover("ab", "x").add_option("ax", colors={"a": 1}),
+            "primary item 'a'",
+        ),
+        (
+            lambda: ExactCover("ab", "xy").add_option("ax", colors={"y": 1}),
+            "item 'y', which is not in the option",
+        ),
+        (
+            lambda: ExactCover("ab", "xy").add_option("ax", colors={"x": [1]}),
+            "not hashable",
+        ),
+        (lambda: ExactCover("ab", bounds={"a": (2, 1)}), "'a' are 2..1"),
+        (lambda: ExactCover("ab", bounds={"a": (0, 0)}), "'a' are 0..0"),
+        (lambda: ExactCover("ab", bounds={"a": (-1, 2)}), "'a' are -1..2"),
+        (lambda: ExactCover("ab", bounds={"c": (1, 2)}), "'c': no such item"),
+        (
+            lambda: ExactCover("ab", "x", bounds={"x": (1, 2)}),
+            "'x' is secondary",
+        ),
+        (lambda: ExactCover("ab", bounds={"a": (1.5, 2)}), "integers"),
+        (lambda: ExactCover("ab", bounds={"a": "xy"}), "integers"),
+        (lambda: ExactCover("ab", bounds={"a": (1, 2, 3)}), "a pair"),
+    ],
+)
 def test_bad_colors_and_bounds_name_the_culprit(build_it, message):
     with pytest.raises(ValueError, match=message):
         build_it()
@@ -583,18 +681,30 @@ def test_kind_picks_the_least_general_kernel():
 # The tests through ExactCover run once per algorithm (each_algorithm):
 # dancing links (DLX2/DLX3) and dancing cells (SSXCC/SSMCC).
 
+
 @pytest.mark.usefixtures("each_algorithm")
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 @given(colored_problems(bounded=True), st.data())
 def test_the_api_matches_reference(case, data):
     nitems, nprimary, options, colors, bounds = case
     p = build(nitems, nprimary, options, colors, bounds)
-    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
-                                max_size=2, unique=True)) if options else []
-    expected = generalized_covers(options, nprimary, nitems, colors, bounds,
-                                  given=forced)
+    forced = (
+        data.draw(
+            st.lists(st.integers(0, len(options) - 1), max_size=2, unique=True)
+        )
+        if options
+        else []
+    )
+    expected = generalized_covers(
+        options, nprimary, nitems, colors, bounds, given=forced
+    )
     assert sorted(tuple(s) for s in p.solutions(given=forced)) == expected
     assert p.count(given=forced) == len(expected) == p.stats.solutions
     assert p.count(limit=1, given=forced) == min(1, len(expected))
@@ -610,8 +720,9 @@ def test_the_api_matches_reference(case, data):
         assert not expected
     for b, g in enumerate([forced, []]):
         if batch.counts[b] > 0:
-            found = tuple(sorted(set(g) | {k for k in batch.solutions[b]
-                                           if k >= 0}))
+            found = tuple(
+                sorted(set(g) | {k for k in batch.solutions[b] if k >= 0})
+            )
             assert found in (expected if b == 0 else plain)
 
 
@@ -621,6 +732,7 @@ def test_budgets_and_stats_for_colors_and_bounds():
     total = p.count()
     assert total > 100 and p.stats.complete
     from dlx import BudgetExhausted
+
     with pytest.raises(BudgetExhausted) as stop:
         p.count(max_nodes=50)
     assert stop.value.stats.nodes == 50 and stop.value.count < total
@@ -649,6 +761,7 @@ def test_mrv_cutoff_changes_the_tree_of_bounds_not_the_count():
 def test_time_limit_stops_colors_and_bounds():
     from dlx import BudgetExhausted
     from dlx.problems import debruijn, rooks
+
     for p in (rooks.rooks(8, 2), debruijn.debruijn(3, 3)):
         with pytest.raises(BudgetExhausted, match="time_limit"):
             p.count(time_limit=0.05)
@@ -664,34 +777,50 @@ def test_huge_upper_bounds_cost_no_memory():
 
 
 @pytest.mark.parametrize("per_thread", [1, 3, 64])
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow,
-                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 @given(colored_problems(bounded=True), st.data())
 def test_parallel_count_with_bounds_does_the_same_search(
-        per_thread, monkeypatch, case, data):
+    per_thread, monkeypatch, case, data
+):
     # Every subtree handed out at some level (per_thread sets how deep),
     # counted on two threads: the count, nodes and updates of one thread.
     monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
     monkeypatch.setattr("dlx.services.parallel.JOBS_PER_THREAD", per_thread)
     nitems, nprimary, options, colors, bounds = case
     p = build(nitems, nprimary, options, colors, bounds)
-    forced = data.draw(st.lists(st.integers(0, len(options) - 1),
-                                max_size=2, unique=True)) if options else []
+    forced = (
+        data.draw(
+            st.lists(st.integers(0, len(options) - 1), max_size=2, unique=True)
+        )
+        if options
+        else []
+    )
     # Links, as "auto" takes for any bound: a drawn case may have none, and
     # "auto" may then count with dancing cells, whose split count does
     # not repeat the one-thread tree (see tests/test_engine.py).
     for cutoff in (0, 1):
         one = p.count(given=forced, mrv_cutoff=cutoff, algorithm="links")
         serial = (p.stats.nodes, p.stats.updates)
-        assert p.count(threads=2, given=forced, mrv_cutoff=cutoff,
-                       algorithm="links") == one
+        assert (
+            p.count(
+                threads=2, given=forced, mrv_cutoff=cutoff, algorithm="links"
+            )
+            == one
+        )
         assert (p.stats.nodes, p.stats.updates) == serial
         assert p.stats.complete and p.stats.solutions == one
 
 
 def test_parallel_count_with_bounds_on_larger_trees(monkeypatch):
     from dlx.problems import rooks
+
     monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
     p = rooks.rooks(6, 3)  # OEIS A001501; dlx3's figures for this file
     assert p.count(threads=2, algorithm="links") == 297200
@@ -704,46 +833,53 @@ def test_parallel_count_with_bounds_on_larger_trees(monkeypatch):
 def test_parallel_count_with_bounds_stops_at_its_time_limit():
     from dlx import BudgetExhausted
     from dlx.problems import rooks
+
     p = rooks.rooks(8, 2)
     with pytest.raises(BudgetExhausted, match="time limit") as stop:
         p.count(threads=2, time_limit=0.2)
     assert not stop.value.stats.complete and p.stats.seconds < 3
 
 
-@pytest.mark.parametrize("name", ["rooks-5-3.dlx", "random-1.dlx",
-                                  "optionless.dlx", "too-few-options.dlx"])
+@pytest.mark.parametrize(
+    "name",
+    ["rooks-5-3.dlx", "random-1.dlx", "optionless.dlx", "too-few-options.dlx"],
+)
 def test_parallel_ssmcc_count_is_the_count(name, monkeypatch):
     monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
     p = load(ssmcc_file(name))
     assert p.kind == MULTIPLICITIES
     one = p.count(algorithm="cells")
     for threads in (2, 3):
-        assert p.count(threads=threads, algorithm="cells") == one \
+        assert (
+            p.count(threads=threads, algorithm="cells")
+            == one
             == p.stats.solutions
+        )
         assert p.stats.complete
     for g in ([0], [0, len(p) - 1], [len(p) - 1]):
         assert p.count(given=g, threads=2, algorithm="cells") == p.count(
-            given=g, algorithm="links")
+            given=g, algorithm="links"
+        )
     q = queens_with_bounds(6, (1, 2))
-    assert q.count(threads=2, algorithm="cells") == q.count(
-        algorithm="links")
+    assert q.count(threads=2, algorithm="cells") == q.count(algorithm="links")
     # A solution met while the top levels are split: one option holding
     # every row and column (a line's bound 1..2 lets it stand alone).
     r = queens_with_bounds(5, (1, 2))
     r.add_option(list(r.primary))
-    assert r.count(threads=2, algorithm="cells") == r.count(
-        algorithm="links")
+    assert r.count(threads=2, algorithm="cells") == r.count(algorithm="links")
 
 
 @pytest.mark.parametrize("n", [1, 5, 8])
-def test_parallel_count_with_colors_does_the_same_search(n, monkeypatch,
-                                                         each_algorithm):
+def test_parallel_count_with_colors_does_the_same_search(
+    n, monkeypatch, each_algorithm
+):
     monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
     p = knuth_queens_colored(n)
     one = p.count()
     serial = (p.stats.nodes, p.stats.updates)
     assert p.count(threads=2) == one
     from dlx.problems import debruijn
+
     q = debruijn.debruijn(4)
     assert q.count(threads=2) == 16
     assert q.count(threads=2, given=[0]) == q.count(given=[0])
@@ -791,9 +927,14 @@ FIGURES = {"dlx2": knuth_figures("dlx2"), "dlx3": knuth_figures("dlx3")}
 KIND_OF = {"dlx2": COLORS, "dlx3": MULTIPLICITIES}
 
 
-@pytest.mark.parametrize("program,name", [
-    (program, name) for program in ("dlx2", "dlx3")
-    for name in sorted(FIGURES[program])])
+@pytest.mark.parametrize(
+    "program,name",
+    [
+        (program, name)
+        for program in ("dlx2", "dlx3")
+        for name in sorted(FIGURES[program])
+    ],
+)
 def test_same_nodes_and_updates_as_knuth(program, name):
     problem = load(DATA / program / name)
     run = Run(problem, KIND_OF[program])
@@ -804,8 +945,9 @@ def test_same_nodes_and_updates_as_knuth(program, name):
         # The same search through the API, on dancing links.
         problem.count(algorithm="links")
         stats = problem.stats
-        assert (stats.solutions, stats.nodes, stats.updates) == \
-            FIGURES[program][name]
+        assert (stats.solutions, stats.nodes, stats.updates) == FIGURES[
+            program
+        ][name]
 
 
 def test_every_recorded_file_has_figures():
@@ -832,13 +974,15 @@ def test_dlx3_search_loop_makes_no_refcount_calls():
     fresh = numba.njit(M.search.py_func)
     fresh.compile(signature)
     ir = fresh.inspect_llvm(signature)
-    native = re.search(r"define [^\n]*@_ZN[^\n]*search[^\n]*\{.*?\n\}", ir,
-                       re.S).group(0)
+    native = re.search(
+        r"define [^\n]*@_ZN[^\n]*search[^\n]*\{.*?\n\}", ir, re.S
+    ).group(0)
     arrays = sum(1 for t in signature if isinstance(t, numba.types.Array))
     assert native.count("@NRT_incref") == arrays
 
-    assert set(FIGURES["dlx3"]) | {p.name for p in (DATA / "ssmcc").glob(
-        "*.dlx")} == set(SSMCC_FIGURES)
+    assert set(FIGURES["dlx3"]) | {
+        p.name for p in (DATA / "ssmcc").glob("*.dlx")
+    } == set(SSMCC_FIGURES)
 
 
 def test_dlx2_search_loop_makes_no_refcount_calls():
@@ -859,8 +1003,9 @@ def test_dlx2_search_loop_makes_no_refcount_calls():
     fresh = numba.njit(C.search.py_func)
     fresh.compile(signature)
     ir = fresh.inspect_llvm(signature)
-    native = re.search(r"define [^\n]*@_ZN[^\n]*search[^\n]*\{.*?\n\}", ir,
-                       re.S).group(0)
+    native = re.search(
+        r"define [^\n]*@_ZN[^\n]*search[^\n]*\{.*?\n\}", ir, re.S
+    ).group(0)
     arrays = sum(1 for t in signature if isinstance(t, numba.types.Array))
     assert native.count("@NRT_incref") == arrays
 
@@ -896,13 +1041,13 @@ def test_same_nodes_and_updates_as_ssmcc(name):
 
 def test_ssmcc_batches_agree_on_threads_and_with_links():
     from dlx.problems import rooks
+
     p = rooks.rooks(5, 2)
     givens = [[k] for k in range(len(p))] + [[0, 1, 2], [0, 6]]
     one = p.solve_batch(givens, limit=10**6, algorithm="cells")
     two = p.solve_batch(givens, limit=10**6, algorithm="cells", threads=2)
     links = p.solve_batch(givens, limit=10**6, algorithm="links")
-    assert one.counts.tolist() == two.counts.tolist() == \
-        links.counts.tolist()
+    assert one.counts.tolist() == two.counts.tolist() == links.counts.tolist()
     assert (one.counts[:-2] == 2040 * 10 // 25).all()  # 10 of 25 squares
     assert one.counts[-2] == -1  # three rooks in row 0
     assert one.nodes.tolist() == two.nodes.tolist()
@@ -911,8 +1056,9 @@ def test_ssmcc_batches_agree_on_threads_and_with_links():
             solution = set(g) | {k for k in row if k >= 0}
             lines = [x for k in solution for x in p.options[k]]
             assert sorted(lines) == sorted(p.primary * 2)
-    assert p.solve_batch([[0]], limit=1, max_nodes=3,
-                         algorithm="cells").counts.tolist() == [-2]
+    assert p.solve_batch(
+        [[0]], limit=1, max_nodes=3, algorithm="cells"
+    ).counts.tolist() == [-2]
 
 
 def test_ssmcc_starts_with_optionless_items_inactive():
@@ -922,27 +1068,38 @@ def test_ssmcc_starts_with_optionless_items_inactive():
     cells = SSMCCEngine().build(load(DATA / "ssmcc" / "optionless.dlx"))
     names = "A B C D W X Y Z".split()
     x = dict(zip(names, sorted(cells.item)))
-    active = list(cells.item[:cells.active])
+    active = list(cells.item[: cells.active])
     assert cells.active == 6 and sorted(active) == sorted(
-        x[n] for n in "BCDXYZ")
+        x[n] for n in "BCDXYZ"
+    )
     assert all(cells.set[cells.item[k] - 2] == k for k in range(8))
     assert not cells.uncoverable
-    assert SSMCCEngine().build(load(DATA / "ssmcc" / "too-few-options.dlx")).uncoverable
+    assert (
+        SSMCCEngine()
+        .build(load(DATA / "ssmcc" / "too-few-options.dlx"))
+        .uncoverable
+    )
 
 
-@pytest.mark.parametrize("run", [
-    lambda p: p.count(algorithm="cells"),
-    lambda p: p.count(threads=2, algorithm="cells"),
-    lambda p: sum(1 for _ in p.solutions(algorithm="cells")),
-    lambda p: p.solve_batch([[]], limit=10**9, algorithm="cells"),
-    lambda p: p.solve_batch([[k] for k in range(16)], limit=10**9,
-                            threads=2, algorithm="cells"),
-], ids=["count", "count-threads", "solutions", "batch", "batch-threads"])
+@pytest.mark.parametrize(
+    "run",
+    [
+        lambda p: p.count(algorithm="cells"),
+        lambda p: p.count(threads=2, algorithm="cells"),
+        lambda p: sum(1 for _ in p.solutions(algorithm="cells")),
+        lambda p: p.solve_batch([[]], limit=10**9, algorithm="cells"),
+        lambda p: p.solve_batch(
+            [[k] for k in range(16)], limit=10**9, threads=2, algorithm="cells"
+        ),
+    ],
+    ids=["count", "count-threads", "solutions", "batch", "batch-threads"],
+)
 def test_ctrl_c_stops_every_kind_of_ssmcc_run_at_once(run):
     from dlx import Interrupted
     from dlx.problems import rooks
 
     from test_search import interrupt_after
+
     run(rooks.rooks(6, 2))  # compile outside the timing, threads too
     p = rooks.rooks(8, 2)  # 187,530,840 solutions: minutes of search
     timer = interrupt_after(0.3)

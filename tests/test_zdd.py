@@ -25,10 +25,12 @@ DLX6 = os.path.join(HERE, "data", "dlx6")
 # table of one bucket that forgets all the time, limbs of three bits
 # (counts overflow and the search restarts), entries kept only when dear.
 VARIANTS = [
-    dict(choose="mrv"), dict(choose="first"),
-    dict(choose="mrv", memo_bytes=0), dict(choose="first", memo_bytes=0),
-    dict(choose="mrv", limb_bits=3), dict(choose="first", limb_bits=3,
-                                          memo_bytes=0),
+    dict(choose="mrv"),
+    dict(choose="first"),
+    dict(choose="mrv", memo_bytes=0),
+    dict(choose="first", memo_bytes=0),
+    dict(choose="mrv", limb_bits=3),
+    dict(choose="first", limb_bits=3, memo_bytes=0),
     dict(choose="mrv", min_cost=3),
 ]
 
@@ -67,9 +69,11 @@ def check_against(z: ZDD, expected, problem):
             uses[k] += 1
     assert z.option_counts(noptions) == uses
     out = io.StringIO()
-    if any(not problem.options[k] or all(i in problem.secondary
-                                         for i in problem.options[k])
-           for k in z.var[2:]):
+    if any(
+        not problem.options[k]
+        or all(i in problem.secondary for i in problem.options[k])
+        for k in z.var[2:]
+    ):
         # A given option with no primary item: DLX6 numbers it not.
         with pytest.raises(ValueError, match="no primary item"):
             z.write(out)
@@ -89,15 +93,28 @@ def check_against(z: ZDD, expected, problem):
 
 # -- against the reference ----------------------------------------------------
 
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(small_problems(), st.sampled_from(VARIANTS), st.data())
 def test_zdd_matches_reference(case, variant, data):
     nitems, nprimary, options = case
     p = ExactCover(range(nprimary), range(nprimary, nitems))
     p.add_options(options)
-    forced = data.draw(st.lists(st.integers(0, max(0, len(options) - 1)),
-                                max_size=2, unique=True)) if options else []
+    forced = (
+        data.draw(
+            st.lists(
+                st.integers(0, max(0, len(options) - 1)),
+                max_size=2,
+                unique=True,
+            )
+        )
+        if options
+        else []
+    )
     expected = exact_covers(options, nprimary, nitems, forced)
     z = build_zdd(p, forced, **variant)
     check_against(z, expected, p)
@@ -105,16 +122,29 @@ def test_zdd_matches_reference(case, variant, data):
     assert z.count() == p.count(given=forced)
 
 
-@settings(max_examples=250, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=250,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(colored_problems(), st.sampled_from(VARIANTS), st.data())
 def test_zdd_with_colors_matches_reference(case, variant, data):
     nitems, nprimary, options, colors, _ = case
     p = build(nitems, nprimary, options, colors)
-    forced = data.draw(st.lists(st.integers(0, max(0, len(options) - 1)),
-                                max_size=2, unique=True)) if options else []
-    expected = generalized_covers(options, nprimary, nitems, colors,
-                                  given=forced)
+    forced = (
+        data.draw(
+            st.lists(
+                st.integers(0, max(0, len(options) - 1)),
+                max_size=2,
+                unique=True,
+            )
+        )
+        if options
+        else []
+    )
+    expected = generalized_covers(
+        options, nprimary, nitems, colors, given=forced
+    )
     z = build_zdd(p, forced, **variant)
     check_against(z, expected, p)
     assert z.count() == p.count(given=forced)
@@ -142,10 +172,12 @@ def test_colors_share_subproblems():
     q.add_option(["C", "D", "X"], colors={"X": "red"})
     q.add_option(["C"])
     q.add_option(["D", "X"], colors={"X": "blue"})
-    expected = generalized_covers([[0, 4], [0, 4], [1], [1, 2], [2, 3, 4],
-                                   [2], [3, 4]], 4, 5,
-                                  [{4: "r"}, {4: "b"}, {}, {}, {4: "r"}, {},
-                                   {4: "b"}])
+    expected = generalized_covers(
+        [[0, 4], [0, 4], [1], [1, 2], [2, 3, 4], [2], [3, 4]],
+        4,
+        5,
+        [{4: "r"}, {4: "b"}, {}, {}, {4: "r"}, {}, {4: "b"}],
+    )
     for choose in ("mrv", "first"):
         assert sorted(map(tuple, q.zdd(choose=choose))) == expected
         assert q.count(memo=True, choose=choose) == len(expected) == 3
@@ -162,31 +194,42 @@ def test_colors_share_subproblems():
     r.add_option("D")
     for choose in ("mrv", "first"):
         assert sorted(r.zdd(choose=choose, memo_bytes=0)) == [
-            [0, 2, 5], [0, 3, 4], [0, 3, 5], [1, 3, 4], [1, 3, 5]]
+            [0, 2, 5],
+            [0, 3, 4],
+            [0, 3, 5],
+            [1, 3, 4],
+            [1, 3, 5],
+        ]
         assert r.count(memo=True, choose=choose, memo_bytes=0) == 5
 
 
 def test_bounds_are_refused():
     p = ExactCover(["A", "B"], bounds={"A": (1, 2)})
     p.add_options([["A"], ["A", "B"]])
-    with pytest.raises(ValueError, match="the ZDD of the solutions is not "
-                       "available for a problem with bounds"):
+    with pytest.raises(
+        ValueError,
+        match="the ZDD of the solutions is not "
+        "available for a problem with bounds",
+    ):
         p.zdd()
 
 
 def test_the_kernel_logic_runs_unjitted():
     from dlx.kernels import memo as M
+
     original = M.count
     try:
         M.count = original.py_func
-        z = build_zdd(dlx.problems.tiling.tiling("4x4"), choose="first",
-                      limb_bits=3)
+        z = build_zdd(
+            dlx.problems.tiling.tiling("4x4"), choose="first", limb_bits=3
+        )
         assert z.count() == 36
     finally:
         M.count = original
 
 
 # -- givens, edges, budgets ---------------------------------------------------
+
 
 def test_givens_that_clash_or_finish():
     p = toy()
@@ -243,19 +286,23 @@ def test_ctrl_c_stops_the_build(monkeypatch):
     assert not stop.value.stats.complete
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    (dict(choose="best"), ValueError, "choose must be"),
-    (dict(memo_bytes=-1), ValueError, "memo_bytes"),
-    (dict(zdd_bytes=1.5), TypeError, "zdd_bytes"),
-    (dict(max_nodes=-1), ValueError, "max_nodes"),
-    (dict(given=[99]), ValueError, "does not exist"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(choose="best"), ValueError, "choose must be"),
+        (dict(memo_bytes=-1), ValueError, "memo_bytes"),
+        (dict(zdd_bytes=1.5), TypeError, "zdd_bytes"),
+        (dict(max_nodes=-1), ValueError, "max_nodes"),
+        (dict(given=[99]), ValueError, "does not exist"),
+    ],
+)
 def test_bad_arguments(kwargs, error, message):
     with pytest.raises(error, match=message):
         toy().zdd(**kwargs)
 
 
 # -- the diagram's own questions ----------------------------------------------
+
 
 def test_counts_past_two_to_the_64():
     # Domino tilings of 2 x n are Fibonacci numbers.
@@ -264,13 +311,14 @@ def test_counts_past_two_to_the_64():
     fib = [0, 1]
     while len(fib) < 102:
         fib.append(fib[-1] + fib[-2])
-    assert z.count() == fib[101] > 2 ** 64
+    assert z.count() == fib[101] > 2**64
     assert z.counts_by_size() == [0] * 100 + [fib[101]]
     assert sum(z.option_counts()) == 100 * fib[101]
     s = z.sample(3, seed=0)
     assert all(len(x) == 100 for x in s)
-    assert all(dlx.problems.tiling.tiling("2x100").count(given=x) == 1
-               for x in s)
+    assert all(
+        dlx.problems.tiling.tiling("2x100").count(given=x) == 1 for x in s
+    )
 
 
 def chi2_sf(x, df):
@@ -326,15 +374,18 @@ def test_chi2_sf_agrees_with_known_quantiles():
     assert chi2_sf(3.841459, 1) == pytest.approx(0.05, rel=1e-5)
     assert chi2_sf(55.758479, 40) == pytest.approx(0.05, rel=1e-5)
     for x in (0.5, 10.0, 2 * math.log(1e6), 60.0):
-        assert chi2_sf(x, 2) == pytest.approx(math.exp(-x / 2), rel=1e-6,
-                                              abs=1e-15)
+        assert chi2_sf(x, 2) == pytest.approx(
+            math.exp(-x / 2), rel=1e-6, abs=1e-15
+        )
         assert chi2_sf(x, 4) == pytest.approx(
-            math.exp(-x / 2) * (1 + x / 2), rel=1e-6, abs=1e-15)
+            math.exp(-x / 2) * (1 + x / 2), rel=1e-6, abs=1e-15
+        )
 
 
 def coin_flip_sample(z, n, seed):
     """A wrong sampler: a fair coin at every node with two ways on."""
     import random
+
     rng = random.Random(seed)
     out = []
     for _ in range(n):
@@ -349,8 +400,12 @@ def coin_flip_sample(z, n, seed):
     return out
 
 
-SAMPLED = [("tiling", "4x4"), ("tiling", "3x6"), ("queens", 6),
-           ("langford", 7)]
+SAMPLED = [
+    ("tiling", "4x4"),
+    ("tiling", "3x6"),
+    ("queens", 6),
+    ("langford", 7),
+]
 
 
 @pytest.mark.parametrize("kind, size", SAMPLED)
@@ -424,6 +479,7 @@ def test_option_counts_find_forced_and_unused_options():
 
 # -- files --------------------------------------------------------------------
 
+
 def test_write_and_read_round_trip(tmp_path):
     p = dlx.problems.tiling.tiling("6x6")
     z = p.zdd()
@@ -449,31 +505,44 @@ def test_numbering_skips_options_without_a_primary_item(tmp_path):
 
 def test_read_reduces_and_checks():
     # Duplicates, a node with hi 0 and a node the root does not reach.
-    text = ("2: (~1?0:1)\n3: (~1?0:1)\n4: (~2?2:3)\n5: (~3?4:0)\n"
-            "6: (~4?0:1)\n7: (~0?0:5)\n")
+    text = (
+        "2: (~1?0:1)\n3: (~1?0:1)\n4: (~2?2:3)\n5: (~3?4:0)\n"
+        "6: (~4?0:1)\n7: (~0?0:5)\n"
+    )
     z = ZDD.read(io.StringIO(text))
     assert sorted(z) == [[0], [0, 1]] and len(z) == 2
-    for bad, message in [("2: (~1?0:3)\n", "which no line above"),
-                         ("2: (~1?0:1)\n", "no root line"),
-                         ("2 (~1?0:1)\n", "not a ZDD node line"),
-                         ("2: (~1?0:1)\n2: (~1?0:1)\n", "defined twice"),
-                         ("2: (~0?0:1)\n3: (~1?0:1)\n", "after the root"),
-                         ("2: (~0?1:1)\n", "dummy root")]:
+    for bad, message in [
+        ("2: (~1?0:3)\n", "which no line above"),
+        ("2: (~1?0:1)\n", "no root line"),
+        ("2 (~1?0:1)\n", "not a ZDD node line"),
+        ("2: (~1?0:1)\n2: (~1?0:1)\n", "defined twice"),
+        ("2: (~0?0:1)\n3: (~1?0:1)\n", "after the root"),
+        ("2: (~0?1:1)\n", "dummy root"),
+    ]:
         with pytest.raises(ValueError, match=message):
             ZDD.read(io.StringIO(bad))
 
 
 # -- Knuth's DLX6 -------------------------------------------------------------
 
+
 def dlx6_figures():
     with open(os.path.join(DLX6, "figures.tsv")) as f:
-        rows = [line.rstrip("\n").split("\t") for line in f
-                if not line.startswith("#")]
+        rows = [
+            line.rstrip("\n").split("\t")
+            for line in f
+            if not line.startswith("#")
+        ]
     head, rows = rows[0], rows[1:]
     rows = [dict(zip(head, row)) for row in rows if row]
-    return [pytest.param(row, id=row["file"],
-                         marks=[pytest.mark.slow] if row["slow"] else [])
-            for row in rows]
+    return [
+        pytest.param(
+            row,
+            id=row["file"],
+            marks=[pytest.mark.slow] if row["slow"] else [],
+        )
+        for row in rows
+    ]
 
 
 @pytest.mark.parametrize("row", dlx6_figures())
@@ -482,7 +551,7 @@ def test_dlx6_known_answers(row):
     z = p.zdd(choose="mrv")
     exact = int(row["solutions"])
     assert z.count() == exact
-    assert int(row["printed"]) == exact % 2 ** 64  # DLX6's count wraps
+    assert int(row["printed"]) == exact % 2**64  # DLX6's count wraps
     # DLX6 made zdd_lines nodes (its "ZDD nodes" figure adds the two
     # sinks); ours, reduced, never more, and exactly its diagram reduced.
     assert len(z) <= int(row["zdd_lines"])
@@ -496,8 +565,10 @@ def test_dlx6_known_answers(row):
 
 # -- the command line ---------------------------------------------------------
 
+
 def run_dlx(capsys, *argv):
     from dlx.cli import main
+
     status = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return status, out, err
@@ -506,8 +577,9 @@ def run_dlx(capsys, *argv):
 def test_cli_solve_writes_the_zdd_and_zdd_answers(capsys, tmp_path):
     board = os.path.join(DLX6, "dominoes-8x8.dlx")
     out_file = tmp_path / "eight.zdd"
-    status, out, err = run_dlx(capsys, "solve", board, "--zdd", out_file,
-                               "--stats", "--choose", "mrv")
+    status, out, err = run_dlx(
+        capsys, "solve", board, "--zdd", out_file, "--stats", "--choose", "mrv"
+    )
     assert status == 0 and out.splitlines()[-1] == "12988816"
     assert "ZDD nodes" in err
     # With DLX6's rule, DLX6's very file.
@@ -515,8 +587,9 @@ def test_cli_solve_writes_the_zdd_and_zdd_answers(capsys, tmp_path):
         assert out_file.read_text() == f.read()
     status, out, _ = run_dlx(capsys, "zdd", out_file, "--count")
     assert status == 0 and out == "12988816\n"
-    status, out, _ = run_dlx(capsys, "zdd", out_file, "--sample", 3,
-                             "--seed", 5)
+    status, out, _ = run_dlx(
+        capsys, "zdd", out_file, "--sample", 3, "--seed", 5
+    )
     lines = out.splitlines()
     assert status == 0 and len(lines) == 3
     p = dlx.load(board)
@@ -525,24 +598,36 @@ def test_cli_solve_writes_the_zdd_and_zdd_answers(capsys, tmp_path):
         assert p.count(given=options) == 1 and len(options) == 32
     weights = tmp_path / "w.txt"
     weights.write_text(" ".join(str(k % 3) for k in range(1, 113)))
-    status, out, _ = run_dlx(capsys, "zdd", out_file, "--best", 2,
-                             "--weights", weights)
+    status, out, _ = run_dlx(
+        capsys, "zdd", out_file, "--best", 2, "--weights", weights
+    )
     z = ZDD.read(out_file)
     w = [k % 3 for k in range(1, 113)]
     assert status == 0
-    assert [int(line.split(":")[0]) for line in out.splitlines()] == \
-        [t for t, _ in z.best(2, w)]
-    status, out, _ = run_dlx(capsys, "zdd", out_file, "--worst", 1,
-                             "--weights", weights, "--problem", board)
-    assert status == 0 and out.splitlines()[0] == \
-        f"weight {z.worst(1, w)[0][0]}"
+    assert [int(line.split(":")[0]) for line in out.splitlines()] == [
+        t for t, _ in z.best(2, w)
+    ]
+    status, out, _ = run_dlx(
+        capsys,
+        "zdd",
+        out_file,
+        "--worst",
+        1,
+        "--weights",
+        weights,
+        "--problem",
+        board,
+    )
+    assert (
+        status == 0 and out.splitlines()[0] == f"weight {z.worst(1, w)[0][0]}"
+    )
     assert len(out.splitlines()) == 1 + 32 + 1
 
 
 def test_cli_zdd_reads_dlx6_past_two_to_the_64(capsys):
-    status, out, _ = run_dlx(capsys, "zdd",
-                             os.path.join(DLX6, "dominoes-2x100.zdd"),
-                             "--count")
+    status, out, _ = run_dlx(
+        capsys, "zdd", os.path.join(DLX6, "dominoes-2x100.zdd"), "--count"
+    )
     assert status == 0 and int(out) == 573147844013817084101
 
 
@@ -557,20 +642,31 @@ def test_cli_no_solution(capsys, tmp_path):
     assert status == 1 and "no solution" in err
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["solve", "{board}", "--zdd", "{out}", "--all"], "cannot go with --all"),
-    (["solve", "{board}", "--zdd", "{out}", "--memo-mb", "-1"],
-     "non-negative"),
-    (["zdd", "{zdd}", "--best", "2"], "--weights goes with"),
-    (["zdd", "{zdd}", "--count", "--seed", "2"], "--seed goes with"),
-    (["zdd", "{zdd}", "--sample", "-2"], "must not be negative"),
-    (["zdd", "{missing}", "--count"], "cannot read"),
-    (["zdd", "{zdd}"], "one of the arguments"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["solve", "{board}", "--zdd", "{out}", "--all"],
+            "cannot go with --all",
+        ),
+        (
+            ["solve", "{board}", "--zdd", "{out}", "--memo-mb", "-1"],
+            "non-negative",
+        ),
+        (["zdd", "{zdd}", "--best", "2"], "--weights goes with"),
+        (["zdd", "{zdd}", "--count", "--seed", "2"], "--seed goes with"),
+        (["zdd", "{zdd}", "--sample", "-2"], "must not be negative"),
+        (["zdd", "{missing}", "--count"], "cannot read"),
+        (["zdd", "{zdd}"], "one of the arguments"),
+    ],
+)
 def test_cli_usage_errors(capsys, tmp_path, argv, message):
-    names = dict(board=os.path.join(DLX6, "dominoes-4x4.dlx"),
-                 out=tmp_path / "o.zdd", missing=tmp_path / "missing",
-                 zdd=os.path.join(DLX6, "dominoes-4x4.zdd"))
+    names = dict(
+        board=os.path.join(DLX6, "dominoes-4x4.dlx"),
+        out=tmp_path / "o.zdd",
+        missing=tmp_path / "missing",
+        zdd=os.path.join(DLX6, "dominoes-4x4.zdd"),
+    )
     status, out, err = run_dlx(capsys, *[a.format(**names) for a in argv])
     assert status == 2 and message in err
 
@@ -582,9 +678,15 @@ def test_cli_bad_files(capsys, tmp_path):
     assert status == 1 and "which no line above defines" in err
     weights = tmp_path / "w.txt"
     weights.write_text("1 two 3")
-    status, _, err = run_dlx(capsys, "zdd",
-                             os.path.join(DLX6, "dominoes-4x4.zdd"),
-                             "--best", 1, "--weights", weights)
+    status, _, err = run_dlx(
+        capsys,
+        "zdd",
+        os.path.join(DLX6, "dominoes-4x4.zdd"),
+        "--best",
+        1,
+        "--weights",
+        weights,
+    )
     assert status == 1 and "weight 2 is 'two'" in err
 
 
@@ -594,9 +696,13 @@ def test_cli_interrupted_build_writes_nothing(capsys, tmp_path, monkeypatch):
 
     monkeypatch.setattr(ExactCover, "zdd", interrupt)
     out_file = tmp_path / "o.zdd"
-    status, out, err = run_dlx(capsys, "solve",
-                               os.path.join(DLX6, "dominoes-4x4.dlx"),
-                               "--zdd", out_file)
+    status, out, err = run_dlx(
+        capsys,
+        "solve",
+        os.path.join(DLX6, "dominoes-4x4.dlx"),
+        "--zdd",
+        out_file,
+    )
     assert status == 130 and out == "7 (partial: interrupted)\n"
     assert "was not written" in err and not out_file.exists()
 
@@ -620,7 +726,9 @@ def test_export_to_graphillion():
 def test_docs_page_runs():
     """docs/zdd.md's examples, as doctests."""
     import doctest
+
     page = os.path.join(HERE, "..", "docs", "zdd.md")
-    result = doctest.testfile(page, module_relative=False,
-                              optionflags=doctest.ELLIPSIS)
+    result = doctest.testfile(
+        page, module_relative=False, optionflags=doctest.ELLIPSIS
+    )
     assert result.attempted >= 20 and result.failed == 0

@@ -18,10 +18,12 @@ def live_server(settings=None, timeout=30.0):
     sock = _bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
     app = create_app(settings, warm_up=False)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning",
-                                           lifespan="on"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]},
-                              daemon=True)
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, daemon=True
+    )
     thread.start()
     deadline = time.monotonic() + timeout
     while not server.started:

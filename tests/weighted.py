@@ -23,8 +23,9 @@ def weighted_pentominoes() -> ExactCover:
     weighted = ExactCover(board.primary)
     for piece, *cells in board.options:
         corner = min(int(c[0], 36) + int(c[1], 36) for c in cells)
-        weighted.add_option([piece, *cells],
-                            cost=("FILNPTUVWXYZ".index(piece) + 1) * corner)
+        weighted.add_option(
+            [piece, *cells], cost=("FILNPTUVWXYZ".index(piece) + 1) * corner
+        )
     return weighted
 
 

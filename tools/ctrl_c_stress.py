@@ -35,7 +35,8 @@ RUNS = {
     "solutions": lambda p, a: sum(1 for _ in p.solutions(algorithm=a)),
     "batch": lambda p, a: p.solve_batch([[]], limit=10**9, algorithm=a),
     "batch-threads": lambda p, a: p.solve_batch(
-        [[k] for k in range(16)], limit=10**9, threads=2, algorithm=a),
+        [[k] for k in range(16)], limit=10**9, threads=2, algorithm=a
+    ),
 }
 
 
@@ -48,8 +49,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     args = parser.parse_args()
     gc.callbacks.append(_python_in_gc)
-    problems = [("queens 16", queens(11), queens(16)),
-                ("rooks 8/2", rooks(6, 2), rooks(8, 2))]
+    problems = [
+        ("queens 16", queens(11), queens(16)),
+        ("rooks 8/2", rooks(6, 2), rooks(8, 2)),
+    ]
     for name, small, big in problems:
         for algorithm in ("links", "cells"):
             for kind, run in RUNS.items():
@@ -67,8 +70,11 @@ def main() -> None:
                         raised.add("a bare KeyboardInterrupt")
                     worst = max(worst, time.perf_counter() - t0)
                     timer.join()
-                print(f"{name:10} {algorithm:6} {kind:14} {worst:5.2f} s  "
-                      f"{', '.join(sorted(raised))}", flush=True)
+                print(
+                    f"{name:10} {algorithm:6} {kind:14} {worst:5.2f} s  "
+                    f"{', '.join(sorted(raised))}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ def parsers():
     """``{program: its argparse parser}``."""
     from dlx.cli import build_parser as dlx_parser
     from sudoku.cli import build_parser as sudoku_parser
+
     return {"dlx": dlx_parser, "sudoku": sudoku_parser}
 
 
@@ -50,13 +51,16 @@ def reference(program: str) -> str:
     """The Markdown for one program: its help, then each subcommand's."""
     build = parsers().get(program)
     if build is None:
-        raise ValueError(f"<!-- cli: {program} -->: no such program "
-                         f"(known: {', '.join(parsers())})")
+        raise ValueError(
+            f"<!-- cli: {program} -->: no such program "
+            f"(known: {', '.join(parsers())})"
+        )
     parser = build()
     parts = [f"```text\n{help_text(parser)}\n```"]
     for name, sub in subcommands(parser):
-        parts.append(f"### `{program} {name}`\n\n"
-                     f"```text\n{help_text(sub)}\n```")
+        parts.append(
+            f"### `{program} {name}`\n\n```text\n{help_text(sub)}\n```"
+        )
     return "\n\n".join(parts)
 
 

@@ -26,7 +26,7 @@ def fence_tables(text: str) -> str:
     for line in lines:
         if BORDER.match(line):
             if borders == 0:
-                indent = line[:len(line) - len(line.lstrip())]
+                indent = line[: len(line) - len(line.lstrip())]
                 out.append(f"{indent}```text")
             borders += 1
             out.append(line)
@@ -48,7 +48,7 @@ def fence_sessions(text: str) -> str:
         if stripped.startswith("```"):
             fenced = not fenced
         if not fenced and not inside and stripped.startswith(">>>"):
-            indent = line[:len(line) - len(line.lstrip())]
+            indent = line[: len(line) - len(line.lstrip())]
             out.append(f"{indent}```pycon")
             inside = True
         elif inside and not stripped:
@@ -64,4 +64,5 @@ class DoctestFences(griffe.Extension):
     def on_instance(self, *, obj: griffe.Object, **kwargs) -> None:
         if obj.docstring is not None:
             obj.docstring.value = fence_tables(
-                fence_sessions(obj.docstring.value))
+                fence_sessions(obj.docstring.value)
+            )

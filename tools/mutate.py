@@ -51,18 +51,31 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-_FLIP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
-         ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.In: ast.NotIn,
-         ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
-_ARITH = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.FloorDiv: ast.Mult,
-          ast.Mult: ast.FloorDiv}
+_FLIP = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
+_ARITH = {
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.FloorDiv: ast.Mult,
+    ast.Mult: ast.FloorDiv,
+}
 
 
 @dataclass
 class Mutant:
-    key: str        # "path::function::statement::what" (see mutants)
-    function: str   # qualified name of the function it lives in
-    index: int      # which node (in ast.walk order) to change
+    key: str  # "path::function::statement::what" (see mutants)
+    function: str  # qualified name of the function it lives in
+    index: int  # which node (in ast.walk order) to change
     kind: str
     where: str = ""  # "path:line:col", to find it today (not a key)
 
@@ -91,10 +104,14 @@ def _functions(tree: ast.Module):
 def _docstring_nodes(func) -> set[int]:
     skip = set()
     for node in ast.walk(func):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
-                             ast.ClassDef)) and node.body and isinstance(
-                node.body[0], ast.Expr) and isinstance(
-                node.body[0].value, ast.Constant):
+        if (
+            isinstance(
+                node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+            )
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        ):
             skip.add(id(node.body[0].value))
     return skip
 
@@ -109,35 +126,49 @@ def _changes(node):
 
                 def flip(n, k=k, new=new):
                     n.ops[k] = new()
+
                 yield f"{type(op).__name__}->{new.__name__}", flip
     elif isinstance(node, ast.BoolOp):
         other = ast.Or if isinstance(node.op, ast.And) else ast.And
 
         def swap(n, other=other):
             n.op = other()
+
         yield f"{type(node.op).__name__}->{other.__name__}", swap
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+
         def drop(n):
             n.op = ast.UAdd()  # +x is x for the bools tested; see _unplus
+
         yield "drop-not", drop
     elif isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
         new = _ARITH[type(node.op)]
 
         def arith(n, new=new):
             n.op = new()
+
         yield f"{type(node.op).__name__}->{new.__name__}", arith
     elif isinstance(node, ast.Constant) and type(node.value) is int:
+
         def plus(n):
             n.value += 1
+
         yield f"{node.value}->{node.value + 1}", plus
     elif isinstance(node, ast.Constant) and type(node.value) is bool:
+
         def negate(n):
             n.value = not n.value
+
         yield f"{node.value}->{not node.value}", negate
-    elif isinstance(node, ast.If) and node.body and isinstance(
-            node.body[0], ast.Raise):
+    elif (
+        isinstance(node, ast.If)
+        and node.body
+        and isinstance(node.body[0], ast.Raise)
+    ):
+
         def drop_check(n):
             n.test = ast.Constant(False)
+
         yield "drop-check", drop_check
 
 
@@ -160,20 +191,30 @@ def mutants(path: str, source: str | None = None) -> list[Mutant]:
     found = []
     for name, func in _functions(tree):
         skip = _docstring_nodes(func)
-        parents = {id(child): node for node in ast.walk(func)
-                   for child in ast.iter_child_nodes(node)}
+        parents = {
+            id(child): node
+            for node in ast.walk(func)
+            for child in ast.iter_child_nodes(node)
+        }
         for index, node in enumerate(ast.walk(func)):
-            if id(node) in skip or (isinstance(node, ast.Constant)
-                                    and _in_annotation(func, node)):
+            if id(node) in skip or (
+                isinstance(node, ast.Constant) and _in_annotation(func, node)
+            ):
                 continue
             line = lines[node.lineno - 1] if hasattr(node, "lineno") else ""
             if "no mutate" in line:
                 continue
             for kind, _ in _changes(node):
                 text = _statement_text(node, parents, lines)
-                found.append(Mutant(f"{path}::{name}::{text} :: {kind}", name,
-                                    index, kind,
-                                    f"{path}:{node.lineno}:{node.col_offset}"))
+                found.append(
+                    Mutant(
+                        f"{path}::{name}::{text} :: {kind}",
+                        name,
+                        index,
+                        kind,
+                        f"{path}:{node.lineno}:{node.col_offset}",
+                    )
+                )
     # The same change twice in one statement (or in two statements that
     # read alike) gets the same key: number them in the order of the
     # function's syntax tree, which no reformatting changes.
@@ -217,39 +258,43 @@ def _statement_text(node, parents, lines) -> str:
         if len(outer_text) > _LONG // 2:
             break
         context = outer_text
-    return f"{text[:_LONG // 2].rstrip()} ... {context[:_LONG // 2]}"
+    return f"{text[: _LONG // 2].rstrip()} ... {context[: _LONG // 2]}"
 
 
 def _argument_of(args: ast.arguments, default) -> str:
     """The name of the argument whose default value is ``default``."""
     positional = args.posonlyargs + args.args
-    pairs = list(zip(positional[len(positional) - len(args.defaults):],
-                     args.defaults)) + list(zip(args.kwonlyargs,
-                                                args.kw_defaults))
+    pairs = list(
+        zip(positional[len(positional) - len(args.defaults) :], args.defaults)
+    ) + list(zip(args.kwonlyargs, args.kw_defaults))
     return next((a.arg for a, d in pairs if d is default), "?")
 
 
 def _header(stmt, lines) -> str:
     stmt = _unannotated(copy.deepcopy(stmt))
     if isinstance(stmt, ast.If):
-        word = "elif" if lines[stmt.lineno - 1].lstrip().startswith(
-            "elif") else "if"
+        word = (
+            "elif"
+            if lines[stmt.lineno - 1].lstrip().startswith("elif")
+            else "if"
+        )
         return f"{word} {ast.unparse(stmt.test)}:"
     if isinstance(stmt, ast.While):
         return f"while {ast.unparse(stmt.test)}:"
     if isinstance(stmt, (ast.For, ast.AsyncFor)):
-        return (f"for {ast.unparse(stmt.target)} in "
-                f"{ast.unparse(stmt.iter)}:")
+        return f"for {ast.unparse(stmt.target)} in {ast.unparse(stmt.iter)}:"
     if isinstance(stmt, (ast.With, ast.AsyncWith)):
         return f"with {', '.join(ast.unparse(i) for i in stmt.items)}:"
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return f"def {stmt.name}({ast.unparse(stmt.args)}):"
     if isinstance(stmt, ast.ExceptHandler):
-        return f"except {ast.unparse(stmt.type)}:" if stmt.type else \
-            "except:"
+        return f"except {ast.unparse(stmt.type)}:" if stmt.type else "except:"
     if isinstance(stmt, ast.AnnAssign):
-        return f"{ast.unparse(stmt.target)} = {ast.unparse(stmt.value)}" \
-            if stmt.value is not None else ast.unparse(stmt.target)
+        return (
+            f"{ast.unparse(stmt.target)} = {ast.unparse(stmt.value)}"
+            if stmt.value is not None
+            else ast.unparse(stmt.target)
+        )
     if isinstance(stmt, (ast.Try, ast.ClassDef)) or hasattr(stmt, "body"):
         return ast.unparse(stmt).splitlines()[0]
     return " ".join(ast.unparse(stmt).split("\n"))
@@ -268,8 +313,10 @@ def _unannotated(tree):
 def _annotation_ids(func) -> set[int]:
     ids = set()
     for node in ast.walk(func):
-        for ann in ([getattr(node, "returns", None),
-                     getattr(node, "annotation", None)]):
+        for ann in [
+            getattr(node, "returns", None),
+            getattr(node, "annotation", None),
+        ]:
             if ann is not None:
                 ids.update(id(x) for x in ast.walk(ann))
     return ids
@@ -287,9 +334,12 @@ def _mutated_defaults(path: str, mutant: Mutant, namespace: dict):
     func = dict(_functions(tree))[mutant.function]
     node = list(ast.walk(func))[mutant.index]
     args = func.args
-    if not any(node is sub for default in args.defaults + [
-            d for d in args.kw_defaults if d is not None]
-            for sub in ast.walk(default)):
+    if not any(
+        node is sub
+        for default in args.defaults
+        + [d for d in args.kw_defaults if d is not None]
+        for sub in ast.walk(default)
+    ):
         return None
     _apply(node, mutant.kind)
     func = _Unplus().visit(func)
@@ -297,9 +347,13 @@ def _mutated_defaults(path: str, mutant: Mutant, namespace: dict):
     def value(expr):
         expr = ast.fix_missing_locations(ast.Expression(expr))
         return eval(compile(expr, str(ROOT / path), "eval"), namespace)
+
     defaults = tuple(value(d) for d in args.defaults) or None
-    kwdefaults = {a.arg: value(d) for a, d in zip(
-        args.kwonlyargs, args.kw_defaults) if d is not None} or None
+    kwdefaults = {
+        a.arg: value(d)
+        for a, d in zip(args.kwonlyargs, args.kw_defaults)
+        if d is not None
+    } or None
     return defaults, kwdefaults
 
 
@@ -323,9 +377,13 @@ def _mutated_code(path: str, mutant: Mutant):
         cls = ast.ClassDef(mutant.function.split(".")[0], [], [], [func], [])
         holder = ast.Module(body=[cls], type_ignores=[])
     ast.fix_missing_locations(holder)
-    code = compile(holder, str(ROOT / path), "exec",
-                   flags=__import__("__future__").annotations.compiler_flag,
-                   dont_inherit=True)
+    code = compile(
+        holder,
+        str(ROOT / path),
+        "exec",
+        flags=__import__("__future__").annotations.compiler_flag,
+        dont_inherit=True,
+    )
     return _find_code(code, func.name)
 
 
@@ -370,9 +428,10 @@ def _clear_caches(module) -> None:
             value.cache_clear()
 
 
-def run_one(path: str, mutant: Mutant, tests: list[str],
-            timeout: float) -> str:
-    """"caught", "survived", "timeout" or "skipped" (not applicable)."""
+def run_one(
+    path: str, mutant: Mutant, tests: list[str], timeout: float
+) -> str:
+    """ "caught", "survived", "timeout" or "skipped" (not applicable)."""
     pid = os.fork()
     if pid == 0:  # the child: mutate, test, report by exit status
         status = 5  # not applicable, until the tests run
@@ -380,8 +439,11 @@ def run_one(path: str, mutant: Mutant, tests: list[str],
             module = importlib.import_module(_module_name(path))
             func = _target(module, mutant.function)
             code = _mutated_code(path, mutant)
-            if code is None or func is None or \
-                    code.co_freevars != func.__code__.co_freevars:
+            if (
+                code is None
+                or func is None
+                or code.co_freevars != func.__code__.co_freevars
+            ):
                 os._exit(5)
             func.__code__ = code
             defaults = _mutated_defaults(path, mutant, vars(module))
@@ -389,13 +451,23 @@ def run_one(path: str, mutant: Mutant, tests: list[str],
                 func.__defaults__, func.__kwdefaults__ = defaults
             _clear_caches(module)
             import pytest
+
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
             status = 4
-            status = pytest.main(["-x", "-q", "-p", "no:cacheprovider",
-                                  "--no-header", "-o",
-                                  "addopts=-m 'not slow'", *tests])
+            status = pytest.main(
+                [
+                    "-x",
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    "--no-header",
+                    "-o",
+                    "addopts=-m 'not slow'",
+                    *tests,
+                ]
+            )
         finally:
             os._exit(int(status))
     deadline = time.monotonic() + timeout
@@ -424,6 +496,7 @@ def warm_up() -> None:
     import sudoku.cli
     import sudoku.reader
     from dlx.problems import polyomino  # noqa: F401
+
     p = dlx.ExactCover("ab")
     p.add_options(["a", "b"])
     p.count(), p.solve(), p.solve_batch([[0]])
@@ -445,13 +518,17 @@ def check_keys(path: str, harmless, found: list[Mutant]) -> list[str]:
         if key in keys:
             continue
         if key in numbered:
-            problems.append(f"{path}: ambiguous harmless key {key!r} names "
-                            f"{len(numbered[key])} mutants; say which "
-                            f"(' #1' to ' #{len(numbered[key])}')")
+            problems.append(
+                f"{path}: ambiguous harmless key {key!r} names "
+                f"{len(numbered[key])} mutants; say which "
+                f"(' #1' to ' #{len(numbered[key])}')"
+            )
         else:
-            problems.append(f"{path}: harmless key {key!r} names no mutant "
-                            f"(the statement changed or is gone: judge its "
-                            f"mutants again)")
+            problems.append(
+                f"{path}: harmless key {key!r} names no mutant "
+                f"(the statement changed or is gone: judge its "
+                f"mutants again)"
+            )
     return problems
 
 
@@ -463,8 +540,10 @@ def check_map(modules: dict, skipped: dict) -> list[str]:
         for file in sorted((ROOT / package).rglob("*.py")):
             path = file.relative_to(ROOT).as_posix()
             if path not in modules and path not in skipped:
-                problems.append(f"{path}: neither in [tool.mutation.modules]"
-                                f" nor in [tool.mutation.skip]")
+                problems.append(
+                    f"{path}: neither in [tool.mutation.modules]"
+                    f" nor in [tool.mutation.skip]"
+                )
     for path, entry in modules.items():
         if not (ROOT / path).is_file():
             problems.append(f"{path}: mapped, but there is no such module")
@@ -484,27 +563,51 @@ def main(argv=None) -> int:
     modules = config.get("modules", {})
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="*", help="modules, e.g. dlx/cli.py")
-    parser.add_argument("--all", action="store_true",
-                        help="every module of [tool.mutation.modules]")
-    parser.add_argument("--sample", type=int, default=0, metavar="N",
-                        help="test N mutants per module, chosen at random "
-                             "with --seed (default: all)")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every module of [tool.mutation.modules]",
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        metavar="N",
+        help="test N mutants per module, chosen at random "
+        "with --seed (default: all)",
+    )
     parser.add_argument("--seed", type=int, default=17)
-    parser.add_argument("--timeout", type=float, default=300,
-                        help="seconds per mutant (a mutant that runs longer "
-                             "is caught: it hangs)")
-    parser.add_argument("--tests", nargs="+", metavar="TEST",
-                        help="tests to run (default: the module's own)")
-    parser.add_argument("--match", metavar="TEXT", nargs="+",
-                        help="only the mutants whose key or place contains "
-                             "one of these (e.g. '::_cells::', "
-                             "'grid.py:312:')")
-    parser.add_argument("--list", action="store_true",
-                        help="list the mutants (key, then where it is "
-                             "today) and stop")
-    parser.add_argument("--check", action="store_true",
-                        help="check the map and every harmless key, run "
-                             "nothing")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=300,
+        help="seconds per mutant (a mutant that runs longer "
+        "is caught: it hangs)",
+    )
+    parser.add_argument(
+        "--tests",
+        nargs="+",
+        metavar="TEST",
+        help="tests to run (default: the module's own)",
+    )
+    parser.add_argument(
+        "--match",
+        metavar="TEXT",
+        nargs="+",
+        help="only the mutants whose key or place contains "
+        "one of these (e.g. '::_cells::', "
+        "'grid.py:312:')",
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the mutants (key, then where it is today) and stop",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="check the map and every harmless key, run nothing",
+    )
     args = parser.parse_args(argv)
     if args.check:
         problems = check_map(modules, config.get("skip", {}))
@@ -516,13 +619,23 @@ def main(argv=None) -> int:
     os.chdir(ROOT)
     sys.path.insert(0, str(ROOT))
     found_by_path = {path: mutants(path) for path in paths}
-    refused = [problem for path in paths for problem in check_keys(
-        path, modules.get(path, {}).get("harmless", {}), found_by_path[path])]
+    refused = [
+        problem
+        for path in paths
+        for problem in check_keys(
+            path,
+            modules.get(path, {}).get("harmless", {}),
+            found_by_path[path],
+        )
+    ]
     if refused:
         print("\n".join(refused), file=sys.stderr)
     if refused and not args.list:
-        print("mutate.py: fix the harmless keys above in pyproject.toml "
-              "first (--list shows today's keys)", file=sys.stderr)
+        print(
+            "mutate.py: fix the harmless keys above in pyproject.toml "
+            "first (--list shows today's keys)",
+            file=sys.stderr,
+        )
         return 2
     if not args.list:
         warm_up()
@@ -530,19 +643,34 @@ def main(argv=None) -> int:
     for path in paths:
         found = found_by_path[path]
         if args.match:
-            found = [m for m in found if any(
-                text in m.key or text in m.where + " " for text in args.match)]
+            found = [
+                m
+                for m in found
+                if any(
+                    text in m.key or text in m.where + " "
+                    for text in args.match
+                )
+            ]
         if args.sample and args.sample < len(found):
-            found = sorted(random.Random(f"{args.seed}:{path}").sample(
-                found, args.sample), key=lambda m: m.key)
+            found = sorted(
+                random.Random(f"{args.seed}:{path}").sample(
+                    found, args.sample
+                ),
+                key=lambda m: m.key,
+            )
         if args.list:
             print("\n".join(f"{m.key}    ({m.where})" for m in found))
             continue
         entry = modules.get(path, {})
         tests = args.tests or entry.get("tests") or ["tests"]
         harmless = entry.get("harmless", {})
-        counts = {"caught": 0, "timeout": 0, "survived": 0, "harmless": 0,
-                  "skipped": 0}
+        counts = {
+            "caught": 0,
+            "timeout": 0,
+            "survived": 0,
+            "harmless": 0,
+            "skipped": 0,
+        }
         start = time.monotonic()
         for mutant in found:
             outcome = run_one(path, mutant, tests, args.timeout)
@@ -550,25 +678,38 @@ def main(argv=None) -> int:
                 outcome = "harmless"
             counts[outcome] += 1
             if outcome in ("survived", "harmless"):
-                note = f"  ({harmless[mutant.key]})" if outcome == \
-                    "harmless" else f"  (at {mutant.where})"
+                note = (
+                    f"  ({harmless[mutant.key]})"
+                    if outcome == "harmless"
+                    else f"  (at {mutant.where})"
+                )
                 # The key as a TOML string, ready for the harmless table.
-                print(f"{outcome}: {json.dumps(mutant.key, ensure_ascii=False)}"
-                      f"{note}", flush=True)
+                print(
+                    f"{outcome}: {json.dumps(mutant.key, ensure_ascii=False)}"
+                    f"{note}",
+                    flush=True,
+                )
         killed = counts["caught"] + counts["timeout"]
         judged = killed + counts["survived"]
         share = 100 * killed / judged if judged else 100.0
         table.append((path, len(found), counts, share))
-        print(f"{path}: {len(found)} mutants, {killed} caught, "
-              f"{counts['survived']} survived, {counts['harmless']} harmless, "
-              f"{counts['skipped']} not applicable: {share:.0f}% caught "
-              f"({time.monotonic() - start:.0f} s)", flush=True)
+        print(
+            f"{path}: {len(found)} mutants, {killed} caught, "
+            f"{counts['survived']} survived, {counts['harmless']} harmless, "
+            f"{counts['skipped']} not applicable: {share:.0f}% caught "
+            f"({time.monotonic() - start:.0f} s)",
+            flush=True,
+        )
     if table:
-        print("\n| module | mutants | caught | survived | harmless | caught % |")
+        print(
+            "\n| module | mutants | caught | survived | harmless | caught % |"
+        )
         print("|---|---|---|---|---|---|")
         for path, total, c, share in table:
-            print(f"| {path} | {total} | {c['caught'] + c['timeout']} | "
-                  f"{c['survived']} | {c['harmless']} | {share:.0f}% |")
+            print(
+                f"| {path} | {total} | {c['caught'] + c['timeout']} | "
+                f"{c['survived']} | {c['harmless']} | {share:.0f}% |"
+            )
     return 0 if all(share >= 90 for *_, share in table) else 1
 
 

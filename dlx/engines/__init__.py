@@ -3,24 +3,37 @@
 (``dlx.engines.registry``)."""
 
 from .base import (
-                   COLORS,
-                   EXACT,
-                   KINDS,
-                   MULTIPLICITIES,
-                   Engine,
-                   JobResult,
-                   Unsupported,
+    COLORS,
+    EXACT,
+    KINDS,
+    MULTIPLICITIES,
+    Engine,
+    JobResult,
+    Unsupported,
 )
 from .registry import (
-                   ALGORITHMS,
-                   BY_NAME,
-                   ENGINES,
-                   engine_for,
-                   engine_of,
-                   family,
-                   refuse,
+    ALGORITHMS,
+    BY_NAME,
+    ENGINES,
+    engine_for,
+    engine_of,
+    family,
+    refuse,
 )
 
-__all__ = ["Engine", "JobResult", "Unsupported", "EXACT", "COLORS",
-           "MULTIPLICITIES", "KINDS", "ENGINES", "BY_NAME", "ALGORITHMS",
-           "engine_for", "engine_of", "family", "refuse"]
+__all__ = [
+    "Engine",
+    "JobResult",
+    "Unsupported",
+    "EXACT",
+    "COLORS",
+    "MULTIPLICITIES",
+    "KINDS",
+    "ENGINES",
+    "BY_NAME",
+    "ALGORITHMS",
+    "engine_for",
+    "engine_of",
+    "family",
+    "refuse",
+]

@@ -196,8 +196,19 @@ class Engine:
         """A ``Run`` over a private copy of ``arrays``, givens committed."""
         raise NotImplementedError
 
-    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
-              cutoff, chunks_per_thread=16, deadline=None, event=None):
+    def batch(
+        self,
+        arrays,
+        nodes,
+        starts,
+        limit,
+        max_nodes,
+        threads,
+        cutoff,
+        chunks_per_thread=16,
+        deadline=None,
+        event=None,
+    ):
         """``solve_batch``: instance ``b`` commits the nodes
         ``nodes[starts[b]:starts[b + 1]]`` and is searched until ``limit``
         solutions (0: all).  Returns ``counts`` (-1: the givens clash,
@@ -209,8 +220,14 @@ class Engine:
         ``threading.Event`` that stops it when set)."""
         raise NotImplementedError
 
-    def start_best(self, arrays, given_nodes: list[int], k: int,
-                   threshold=None, path: tuple = ()) -> Run:
+    def start_best(
+        self,
+        arrays,
+        given_nodes: list[int],
+        k: int,
+        threshold=None,
+        path: tuple = (),
+    ) -> Run:
         """Where ``costs``: a ``Run`` over a private copy of ``arrays``,
         givens committed, that searches for the ``k`` cheapest solutions.
         Besides ``Run``'s attributes it has ``best()``, the ``k`` cheapest
@@ -223,16 +240,24 @@ class Engine:
         a node of ``top``'s tree below the givens (a job of a split, where
         the engine ``splits``): the run searches its subtree alone, and
         ``best()`` includes the options the path gives."""
-        raise Unsupported(f"{self.name} does not search for the cheapest "
-                          f"solutions")
+        raise Unsupported(
+            f"{self.name} does not search for the cheapest solutions"
+        )
 
     # -- splitting -------------------------------------------------------
     def top(self, arrays, given_nodes: list[int], cutoff: int) -> Top:
         """The top of the tree below the givens, to cut into jobs."""
         raise NotImplementedError
 
-    def count_paths(self, arrays, given_nodes: list[int], paths, threads,
-                    cutoff, deadline=None):
+    def count_paths(
+        self,
+        arrays,
+        given_nodes: list[int],
+        paths,
+        threads,
+        cutoff,
+        deadline=None,
+    ):
         """Count the subtree of each of ``paths`` on ``threads`` threads:
         ``(counts, work, stopped_by)`` as ``batch`` returns them (``work``
         the subtrees' own figures, the moves into their roots excluded)."""
@@ -243,32 +268,46 @@ class Engine:
         engine's moves can be given (option numbers by default)."""
         return self.option_nodes(arrays, path)
 
-    def start_job(self, arrays, given_nodes: list[int], path: tuple,
-                  cutoff: int) -> Run | None:
+    def start_job(
+        self, arrays, given_nodes: list[int], path: tuple, cutoff: int
+    ) -> Run | None:
         """A ``Run`` at the root of the subtree at ``path``, its
         ``counters[1]`` starting at the updates of reaching it (the job's
         own figures are what it adds), or None where a job is only counted
         in one call (``run_job``)."""
-        return self.start(arrays, list(given_nodes) +
-                          self.path_nodes(arrays, path), cutoff)
+        return self.start(
+            arrays, list(given_nodes) + self.path_nodes(arrays, path), cutoff
+        )
 
-    def run_job(self, arrays, given_nodes: list[int], path: tuple,
-                cutoff: int, budget: int = 0) -> JobResult:
+    def run_job(
+        self,
+        arrays,
+        given_nodes: list[int],
+        path: tuple,
+        cutoff: int,
+        budget: int = 0,
+    ) -> JobResult:
         """Count the subtree at ``path``, for at most ``budget`` nodes when
         the engine ``hands_back`` (0: to the end)."""
         raise NotImplementedError
 
     # -- estimating ------------------------------------------------------
-    def probe(self, arrays, given_nodes: list[int], cutoff: int,
-              probes: int, seed: int):
+    def probe(
+        self,
+        arrays,
+        given_nodes: list[int],
+        cutoff: int,
+        probes: int,
+        seed: int,
+    ):
         """Knuth's random root-to-leaf walks below the givens: an array of
         ``probes`` rows ``(nodes, updates, solutions)``, each an unbiased
         estimate of the tree's figures (the givens' own updates excluded).
         The default walks ``top``'s tree from Python; engines with a probe
         kernel do it there."""
         from .walk import probe_top
-        return probe_top(self.top(arrays, given_nodes, cutoff), probes,
-                         seed)
+
+        return probe_top(self.top(arrays, given_nodes, cutoff), probes, seed)
 
     def __repr__(self) -> str:
         return f"<engine {self.name} ({self.program})>"

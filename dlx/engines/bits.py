@@ -44,14 +44,36 @@ class BitsArrays:
     keep them covered at most once).
     """
 
-    __slots__ = ("hit", "thresh", "conflict", "holders", "span", "opt_start",
-                 "opt_item", "item_start", "item_opt", "nprimary", "nitems",
-                 "noptions", "covered", "init_live", "init_count",
-                 "init_forced", "depth",
-                 "width", "subsets")
+    __slots__ = (
+        "hit",
+        "thresh",
+        "conflict",
+        "holders",
+        "span",
+        "opt_start",
+        "opt_item",
+        "item_start",
+        "item_opt",
+        "nprimary",
+        "nitems",
+        "noptions",
+        "covered",
+        "init_live",
+        "init_count",
+        "init_forced",
+        "depth",
+        "width",
+        "subsets",
+    )
 
-    def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
-                 sizes: np.ndarray, subsets: bool = False):
+    def __init__(
+        self,
+        nitems: int,
+        nprimary: int,
+        members: np.ndarray,
+        sizes: np.ndarray,
+        subsets: bool = False,
+    ):
         """Build from ``members`` (1-based item numbers, option after
         option; the first ``nprimary`` items are primary) and ``sizes``
         (items per option).  ``subsets``: apply the subset rule."""
@@ -59,9 +81,11 @@ class BitsArrays:
         sizes = np.asarray(sizes, np.int64)
         noptions = len(sizes)
         if noptions > MAX_OPTIONS:
-            raise Unsupported(f"the bitset engine takes at most "
-                              f"{MAX_OPTIONS} options; this problem has "
-                              f"{noptions}")
+            raise Unsupported(
+                f"the bitset engine takes at most "
+                f"{MAX_OPTIONS} options; this problem has "
+                f"{noptions}"
+            )
         owner = np.repeat(np.arange(noptions), sizes)
         opt_start = np.zeros(noptions + 1, np.int32)
         np.cumsum(sizes, out=opt_start[1:])
@@ -78,8 +102,7 @@ class BitsArrays:
         by_item = np.lexsort((owner, members))
         item_opt = owner[by_item].astype(np.int32)
         item_start = np.zeros(nitems + 1, np.int32)
-        np.cumsum(np.bincount(members, minlength=nitems),
-                  out=item_start[1:])
+        np.cumsum(np.bincount(members, minlength=nitems), out=item_start[1:])
         nwords = max(1, (noptions + 63) // 64)
         bit = np.left_shift(np.uint64(1), (owner & 63).astype(np.uint64))
         holders = np.zeros((nitems, nwords), np.uint64)
@@ -92,13 +115,16 @@ class BitsArrays:
         span[~nonzero.any(axis=1)] = 0
         conflict = np.zeros((noptions, nwords), np.uint64)
         for k in range(noptions):
-            mine = members[opt_start[k]:opt_start[k + 1]]
+            mine = members[opt_start[k] : opt_start[k + 1]]
             if len(mine):
                 conflict[k] = np.bitwise_or.reduce(holders[mine], axis=0)
         every = np.arange(noptions)
         init_live = np.zeros(nwords, np.uint64)
-        np.bitwise_or.at(init_live, every >> 6, np.left_shift(
-            np.uint64(1), (every & 63).astype(np.uint64)))
+        np.bitwise_or.at(
+            init_live,
+            every >> 6,
+            np.left_shift(np.uint64(1), (every & 63).astype(np.uint64)),
+        )
         degree = np.diff(item_start).astype(np.int64)
         xors = np.zeros(nitems, np.int64)
         np.bitwise_xor.at(xors, members, owner)
@@ -119,15 +145,23 @@ class BitsArrays:
         self.width = max(1, nprimary // least)
         self.depth = self.width + 1
         self.hit, self.thresh, self.conflict, self.holders = (
-            hit, thresh, conflict, holders)
+            hit,
+            thresh,
+            conflict,
+            holders,
+        )
         self.span = span
         self.opt_start, self.opt_item = opt_start, opt_item
         self.item_start, self.item_opt = item_start, item_opt
-        self.nprimary, self.nitems, self.noptions = (nprimary, nitems,
-                                                     noptions)
+        self.nprimary, self.nitems, self.noptions = (
+            nprimary,
+            nitems,
+            noptions,
+        )
         self.init_live, self.init_count = init_live, init_count
         self.init_forced = np.flatnonzero(degree[:nprimary] <= 1).astype(
-            np.int32)
+            np.int32
+        )
         self.subsets = subsets
 
     @classmethod
@@ -138,18 +172,34 @@ class BitsArrays:
 
     def search_arrays(self):
         """The static arrays ``search`` and ``solve_batch`` take first."""
-        return (self.hit, self.thresh, self.conflict, self.holders,
-                self.span, self.opt_start, self.opt_item, self.item_start,
-                self.item_opt, self.nprimary, self.covered)
+        return (
+            self.hit,
+            self.thresh,
+            self.conflict,
+            self.holders,
+            self.span,
+            self.opt_start,
+            self.opt_item,
+            self.item_start,
+            self.item_opt,
+            self.nprimary,
+            self.covered,
+        )
 
     def start_arrays(self):
         """The static arrays ``start`` takes first."""
-        return (self.hit, self.thresh, self.conflict, self.nprimary,
-                self.covered)
+        return (
+            self.hit,
+            self.thresh,
+            self.conflict,
+            self.nprimary,
+            self.covered,
+        )
 
 
-def shared_options(nitems: int, nprimary: int, opt_item: np.ndarray,
-                   opt_start: np.ndarray) -> np.ndarray:
+def shared_options(
+    nitems: int, nprimary: int, opt_item: np.ndarray, opt_start: np.ndarray
+) -> np.ndarray:
     """For each primary item, the most options it shares with one other
     item (0 when it shares none)."""
     sizes = np.diff(opt_start)
@@ -160,8 +210,9 @@ def shared_options(nitems: int, nprimary: int, opt_item: np.ndarray,
         rows = np.flatnonzero(sizes == size)
         items = opt_item[opt_start[rows][:, None] + np.arange(size)]
         a, b = np.nonzero(~np.eye(size, dtype=bool))
-        pairs.append(items[:, a].ravel() * np.int64(nitems)
-                     + items[:, b].ravel())
+        pairs.append(
+            items[:, a].ravel() * np.int64(nitems) + items[:, b].ravel()
+        )
     best = np.zeros(nprimary, np.int64)
     if pairs:
         keys, times = np.unique(np.concatenate(pairs), return_counts=True)
@@ -185,8 +236,9 @@ def load_kernels(*parts: str) -> None:
     if "search" in wanted:
         BitsRun(tiny, [0]).step(1, NO_LIMIT, True)
     if "batch" in wanted:
-        run_batch(tiny, np.zeros(0, np.int32), np.zeros(2, np.int64), 1,
-                  NO_LIMIT, 1)
+        run_batch(
+            tiny, np.zeros(0, np.int32), np.zeros(2, np.int64), 1, NO_LIMIT, 1
+        )
     _loaded.update(wanted)
 
 
@@ -213,11 +265,21 @@ class BitsRun(Run):
         self.pick = np.empty(max(arrays.noptions, 1), np.int32)
         self.state = np.zeros(K.STATE_SIZE, np.int64)
         self.counters = np.zeros(3, np.int64)
-        outcome = K.start(*arrays.start_arrays(), arrays.init_live,
-                          arrays.init_count, arrays.init_forced, self.live,
-                          self.count, self.queue, self.examine, self.state,
-                          np.asarray(given, np.int32), 0, len(given),
-                          self.counters)
+        outcome = K.start(
+            *arrays.start_arrays(),
+            arrays.init_live,
+            arrays.init_count,
+            arrays.init_forced,
+            self.live,
+            self.count,
+            self.queue,
+            self.examine,
+            self.state,
+            np.asarray(given, np.int32),
+            0,
+            len(given),
+            self.counters,
+        )
         self.clash = outcome < 0
         self.covered = outcome > 0 and self.state[K.LEFT] == 0
         if outcome <= 0 or self.covered:
@@ -229,17 +291,39 @@ class BitsRun(Run):
         out = np.zeros((keep, self.arrays.width), np.int32)
         out_len = np.zeros(keep, np.int32)
         before = int(self.counters[2])
-        status = K.search(*self.arrays.search_arrays(), self.live,
-                          self.count, self.saved_live, self.saved_count,
-                          self.meta, self.chosen, self.queue, self.examine,
-                          self.pick, self.state, out, out_len, want,
-                          stop_at, self.counters)
+        status = K.search(
+            *self.arrays.search_arrays(),
+            self.live,
+            self.count,
+            self.saved_live,
+            self.saved_count,
+            self.meta,
+            self.chosen,
+            self.queue,
+            self.examine,
+            self.pick,
+            self.state,
+            out,
+            out_len,
+            want,
+            stop_at,
+            self.counters,
+        )
         stored = min(int(self.counters[2]) - before, keep)
-        return status, [out[r, :out_len[r]].tolist() for r in range(stored)]
+        return status, [out[r, : out_len[r]].tolist() for r in range(stored)]
 
 
-def run_batch(arrays: BitsArrays, given, starts, limit, max_nodes, threads,
-              chunks_per_thread=16, deadline=None, event=None):
+def run_batch(
+    arrays: BitsArrays,
+    given,
+    starts,
+    limit,
+    max_nodes,
+    threads,
+    chunks_per_thread=16,
+    deadline=None,
+    event=None,
+):
     """``K.solve_batch`` over CSR instances (``given`` option numbers,
     instance ``b`` is ``given[starts[b]:starts[b + 1]]``) in chunks on
     ``threads`` threads (the search always runs on worker threads, so that
@@ -258,16 +342,28 @@ def run_batch(arrays: BitsArrays, given, starts, limit, max_nodes, threads,
 
     def task(k):
         lo, hi = bounds[k], bounds[k + 1]
-        sub = starts[lo:hi + 1]
-        K.solve_batch(*static, arrays.init_live, arrays.init_count,
-                      arrays.init_forced, arrays.depth,
-                      given[sub[0]:sub[-1]], sub - sub[0], limit, max_nodes,
-                      first[lo:hi], first_len[lo:hi], counts[lo:hi],
-                      work[lo:hi], stop)
+        sub = starts[lo : hi + 1]
+        K.solve_batch(
+            *static,
+            arrays.init_live,
+            arrays.init_count,
+            arrays.init_forced,
+            arrays.depth,
+            given[sub[0] : sub[-1]],
+            sub - sub[0],
+            limit,
+            max_nodes,
+            first[lo:hi],
+            first_len[lo:hi],
+            counts[lo:hi],
+            work[lo:hi],
+            stop,
+        )
 
     threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
-    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline,
-                           event)
+    stopped_by = run_tasks(
+        task, len(bounds) - 1, threads, stop, deadline, event
+    )
     return counts, first, work, stopped_by
 
 
@@ -301,27 +397,51 @@ class Bits(Engine):
         load_kernels("search")
         return BitsRun(arrays, list(given_nodes))
 
-    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
-              cutoff=0, chunks_per_thread=16, deadline=None, event=None):
+    def batch(
+        self,
+        arrays,
+        nodes,
+        starts,
+        limit,
+        max_nodes,
+        threads,
+        cutoff=0,
+        chunks_per_thread=16,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("batch")
         counts, first, work, stopped_by = run_batch(
-            arrays, nodes, starts, limit, max_nodes, threads,
-            chunks_per_thread, deadline, event)
+            arrays,
+            nodes,
+            starts,
+            limit,
+            max_nodes,
+            threads,
+            chunks_per_thread,
+            deadline,
+            event,
+        )
         used = (first >= 0).sum(axis=1)
         width = int(used.max()) if len(used) else 0
         return counts, first[:, :width], work, stopped_by
 
     def top(self, arrays, given_nodes, cutoff=0):
-        raise Unsupported("the bitset engine does not split its tree; use "
-                          "algorithm='links' or 'cells' for jobs")
+        raise Unsupported(
+            "the bitset engine does not split its tree; use "
+            "algorithm='links' or 'cells' for jobs"
+        )
 
-    def count_paths(self, arrays, given_nodes, paths, threads, cutoff,
-                    deadline=None):
+    def count_paths(
+        self, arrays, given_nodes, paths, threads, cutoff, deadline=None
+    ):
         self.top(arrays, given_nodes)
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
         self.top(arrays, given_nodes)
 
     def probe(self, arrays, given_nodes, cutoff, probes, seed):
-        raise Unsupported("the bitset engine has no estimate; use "
-                          "algorithm='links' or 'cells'")
+        raise Unsupported(
+            "the bitset engine has no estimate; use "
+            "algorithm='links' or 'cells'"
+        )

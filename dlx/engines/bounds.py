@@ -36,8 +36,15 @@ class Bounded:
     ``bound`` (``v`` per primary item, index 0 unused) and ``slack``
     (``v - u``), and ``depth``, the levels a search may need plus one."""
 
-    __slots__ = ("links", "bound", "slack", "depth", "option_start",
-                 "option_of", "nprimary")
+    __slots__ = (
+        "links",
+        "bound",
+        "slack",
+        "depth",
+        "option_start",
+        "option_of",
+        "nprimary",
+    )
 
     def __init__(self, links: Links, bounds: dict, noptions: int):
         nprimary = links.nprimary
@@ -63,8 +70,11 @@ class Bounded:
         if color is None:
             color = np.zeros(len(links.top), np.int32)
         return links.copy_arrays() + (
-            color.copy(), self.bound.copy(), self.slack,
-            np.zeros(self.depth, np.int32))
+            color.copy(),
+            self.bound.copy(),
+            self.slack,
+            np.zeros(self.depth, np.int32),
+        )
 
 
 def load_kernels(*parts: str) -> None:
@@ -82,29 +92,63 @@ def load_kernels(*parts: str) -> None:
         p = int(tiny.option_start[0])
         M.commit_option(p, *arrays)
         M.release_option(p, *arrays)
-        M.search(*arrays, np.zeros(levels, np.int32),
-                 np.array([0, M.FORWARD], np.int64),
-                 np.zeros((1, levels), np.int32), np.zeros(1, np.int32), 1,
-                 NO_LIMIT, np.zeros(3, np.int64), 0)
-        M.unwind(*arrays, np.zeros(levels, np.int32),
-                 np.array([0, M.DONE], np.int64))
+        M.search(
+            *arrays,
+            np.zeros(levels, np.int32),
+            np.array([0, M.FORWARD], np.int64),
+            np.zeros((1, levels), np.int32),
+            np.zeros(1, np.int32),
+            1,
+            NO_LIMIT,
+            np.zeros(3, np.int64),
+            0,
+        )
+        M.unwind(
+            *arrays,
+            np.zeros(levels, np.int32),
+            np.array([0, M.DONE], np.int64),
+        )
     if "batch" in wanted:
-        M.solve_batch(*tiny.copy_arrays(), np.zeros(0, np.int32),
-                      np.array([0, 0]), 1, NO_LIMIT,
-                      np.zeros((1, levels), np.int32), np.zeros(1, np.int32),
-                      np.zeros(1, np.int64), np.zeros((1, 3), np.int64), 0,
-                      np.zeros(1, np.uint8))
+        M.solve_batch(
+            *tiny.copy_arrays(),
+            np.zeros(0, np.int32),
+            np.array([0, 0]),
+            1,
+            NO_LIMIT,
+            np.zeros((1, levels), np.int32),
+            np.zeros(1, np.int32),
+            np.zeros(1, np.int64),
+            np.zeros((1, 3), np.int64),
+            0,
+            np.zeros(1, np.uint8),
+        )
     if "split" in wanted:
-        M.search_split(*tiny.copy_arrays(), np.zeros(levels, np.int32),
-                       np.array([0, M.FORWARD], np.int64),
-                       np.zeros((0, levels), np.int32), np.zeros(0, np.int32),
-                       0, NO_LIMIT, np.zeros(3, np.int64), 0, 0, 1)
-        M.count_subtrees(*tiny.copy_arrays(), np.zeros(0, np.int32),
-                         np.array([0, 0]), 0, NO_LIMIT,
-                         np.zeros((1, levels), np.int32),
-                         np.zeros(1, np.int32), np.zeros(1, np.int64),
-                         np.zeros((1, 3), np.int64), 0,
-                         np.zeros(1, np.uint8))
+        M.search_split(
+            *tiny.copy_arrays(),
+            np.zeros(levels, np.int32),
+            np.array([0, M.FORWARD], np.int64),
+            np.zeros((0, levels), np.int32),
+            np.zeros(0, np.int32),
+            0,
+            NO_LIMIT,
+            np.zeros(3, np.int64),
+            0,
+            0,
+            1,
+        )
+        M.count_subtrees(
+            *tiny.copy_arrays(),
+            np.zeros(0, np.int32),
+            np.array([0, 0]),
+            0,
+            NO_LIMIT,
+            np.zeros((1, levels), np.int32),
+            np.zeros(1, np.int32),
+            np.zeros(1, np.int64),
+            np.zeros((1, 3), np.int64),
+            0,
+            np.zeros(1, np.uint8),
+        )
     _loaded.update(wanted)
 
 
@@ -137,9 +181,22 @@ class BoundsTop(Top):
         out = np.zeros((0, self.depth + 1), np.int32)
         out_len = np.zeros(0, np.int32)
         children = []
-        while M.search_split(*arrays, choice, state, out, out_len, 0,
-                             NO_LIMIT, counters, self.cutoff, d,
-                             d + 1) == M.FRONTIER:
+        while (
+            M.search_split(
+                *arrays,
+                choice,
+                state,
+                out,
+                out_len,
+                0,
+                NO_LIMIT,
+                counters,
+                self.cutoff,
+                d,
+                d + 1,
+            )
+            == M.FRONTIER
+        ):
             # A child with no active primary item is a solution: a leaf.
             children.append(((int(choice[d]),), bool(rlink[0] == 0)))
         # Back at the floor: only the path's own moves are left to undo.
@@ -166,19 +223,50 @@ class DLX3(Engine):
 
     def start(self, arrays, given_nodes, cutoff):
         load_kernels("search")
-        return XccRun(M, arrays.copy_arrays(), arrays.option_of,
-                      arrays.depth, given_nodes, cutoff,
-                      empty_is_a_node=True)
+        return XccRun(
+            M,
+            arrays.copy_arrays(),
+            arrays.option_of,
+            arrays.depth,
+            given_nodes,
+            cutoff,
+            empty_is_a_node=True,
+        )
 
-    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
-              cutoff, chunks_per_thread=16, deadline=None, event=None):
+    def batch(
+        self,
+        arrays,
+        nodes,
+        starts,
+        limit,
+        max_nodes,
+        threads,
+        cutoff,
+        chunks_per_thread=16,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("batch")
         counts, first, work, stopped_by = run_batch(
-            arrays.copy_arrays(), nodes, starts, limit, max_nodes,
-            arrays.depth, threads, cutoff, chunks_per_thread, deadline,
-            solve=M.solve_batch, event=event)
-        return counts, option_numbers(first, arrays.option_of), work, \
-            stopped_by
+            arrays.copy_arrays(),
+            nodes,
+            starts,
+            limit,
+            max_nodes,
+            arrays.depth,
+            threads,
+            cutoff,
+            chunks_per_thread,
+            deadline,
+            solve=M.solve_batch,
+            event=event,
+        )
+        return (
+            counts,
+            option_numbers(first, arrays.option_of),
+            work,
+            stopped_by,
+        )
 
     def top(self, arrays, given_nodes, cutoff):
         return BoundsTop(arrays, given_nodes, cutoff)
@@ -188,8 +276,16 @@ class DLX3(Engine):
         copy = arrays.copy_arrays()
         return None if commit_givens(M, given_nodes, copy) < 0 else copy
 
-    def count_paths(self, arrays, given_nodes, paths, threads, cutoff,
-                    deadline=None, event=None):
+    def count_paths(
+        self,
+        arrays,
+        given_nodes,
+        paths,
+        threads,
+        cutoff,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("search", "split")
         copy = self._committed(arrays, given_nodes)
         if copy is None:
@@ -197,9 +293,19 @@ class DLX3(Engine):
             return np.zeros(n, np.int64), np.zeros((n, 3), np.int64), None
         nodes, starts = flat_paths(paths)
         counts, _, work, stopped_by = run_batch(
-            copy, nodes, starts, 0, NO_LIMIT, arrays.depth, threads, cutoff,
-            chunks_per_thread=max(1, len(paths)), deadline=deadline,
-            solve=M.count_subtrees, event=event)
+            copy,
+            nodes,
+            starts,
+            0,
+            NO_LIMIT,
+            arrays.depth,
+            threads,
+            cutoff,
+            chunks_per_thread=max(1, len(paths)),
+            deadline=deadline,
+            solve=M.count_subtrees,
+            event=event,
+        )
         return counts, work, stopped_by
 
     def path_nodes(self, arrays, path):
@@ -210,7 +316,12 @@ class DLX3(Engine):
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
         t0 = time.perf_counter()
-        counts, work, _ = self.count_paths(arrays, given_nodes, [path], 1,
-                                           cutoff)
-        return JobResult(int(max(counts[0], 0)), int(work[0, 0]),
-                         int(work[0, 1]), time.perf_counter() - t0)
+        counts, work, _ = self.count_paths(
+            arrays, given_nodes, [path], 1, cutoff
+        )
+        return JobResult(
+            int(max(counts[0], 0)),
+            int(work[0, 0]),
+            int(work[0, 1]),
+            time.perf_counter() - t0,
+        )

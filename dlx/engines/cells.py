@@ -49,6 +49,7 @@ def kernel(kind: str):
     (``EXACT`` or ``COLORS``)."""
     if kind == COLORS:
         from ..kernels import cells_colors
+
         return cells_colors
     if kind == EXACT:
         return C
@@ -69,14 +70,29 @@ class Cells:
     search at all.
     """
 
-    __slots__ = ("item", "set", "nd", "second", "option_of",
-                 "option_start", "nprimary", "uncoverable", "kernel",
-                 "width")
+    __slots__ = (
+        "item",
+        "set",
+        "nd",
+        "second",
+        "option_of",
+        "option_start",
+        "nprimary",
+        "uncoverable",
+        "kernel",
+        "width",
+    )
 
-    def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
-                 sizes: np.ndarray, head: int | None = None,
-                 colors: np.ndarray | None = None,
-                 width: int | None = None):
+    def __init__(
+        self,
+        nitems: int,
+        nprimary: int,
+        members: np.ndarray,
+        sizes: np.ndarray,
+        head: int | None = None,
+        colors: np.ndarray | None = None,
+        width: int | None = None,
+    ):
         """Build from ``members`` (1-based item numbers, option after
         option) and ``sizes`` (items per option); ``colors`` (one code per
         member, 0 for none) makes SSXCC's nodes.  ``head`` header words
@@ -84,20 +100,38 @@ class Cells:
         layout asks for more (SSMCC's)."""
         indptr = np.zeros(len(sizes) + 1, np.int64)
         np.cumsum(sizes, out=indptr[1:])
-        self._build(nitems, nprimary, indptr, np.asarray(members), 0, head,
-                    colors, width)
+        self._build(
+            nitems,
+            nprimary,
+            indptr,
+            np.asarray(members),
+            0,
+            head,
+            colors,
+            width,
+        )
 
     @classmethod
-    def from_csr(cls, csr, head: int | None = None,
-                 width: int | None = None) -> Cells:
+    def from_csr(
+        cls, csr, head: int | None = None, width: int | None = None
+    ) -> Cells:
         """Build from a problem's ``csr()`` (its colors included)."""
         cells = cls.__new__(cls)
-        cells._build(csr.nitems, csr.nprimary, csr.indptr, csr.indices, 1,
-                     head, csr.colors, width)
+        cells._build(
+            csr.nitems,
+            csr.nprimary,
+            csr.indptr,
+            csr.indices,
+            1,
+            head,
+            csr.colors,
+            width,
+        )
         return cells
 
-    def _build(self, nitems, nprimary, indptr, indices, base, head, colors,
-               width):
+    def _build(
+        self, nitems, nprimary, indptr, indices, base, head, colors, width
+    ):
         """Item ``k`` of member ``t`` is ``indices[t] + base``, from 1;
         option ``j`` is ``indices[indptr[j]:indptr[j + 1]]`` (the walks of
         ``dlx.kernels.build.count_kept`` and ``fill_cells``)."""
@@ -110,8 +144,7 @@ class Cells:
         head = self.kernel.HEAD if head is None else head
         n = nitems
         m = len(indptr) - 1
-        indptr, indices = kernel_rows(indptr, indices,
-                                      len(indices) + m + 1)
+        indptr, indices = kernel_rows(indptr, indices, len(indices) + m + 1)
         # Set sizes (SSXC1 ignores an option without a primary item: it
         # is in no set) and where each item's block starts (after its
         # header).
@@ -130,9 +163,17 @@ class Cells:
         check_nodes(max(nnodes, total))
         set_ = np.zeros(total, np.int32)
         nd = np.zeros(width * nnodes, np.int32)
-        B.fill_cells(indptr, indices, base, nprimary, x.astype(np.int32),
-                     set_, nd, width,
-                     np.zeros(0, np.int32) if colors is None else colors)
+        B.fill_cells(
+            indptr,
+            indices,
+            base,
+            nprimary,
+            x.astype(np.int32),
+            set_,
+            nd,
+            width,
+            np.zeros(0, np.int32) if colors is None else colors,
+        )
         set_[x - 1] = length
         set_[x - 2] = np.arange(n)
 
@@ -151,31 +192,33 @@ class Cells:
     def itm(self) -> np.ndarray:
         """Each node's item (a set index), or minus the size of the option
         before a spacer: a view of ``nd``."""
-        return self.nd[0::self.width]
+        return self.nd[0 :: self.width]
 
     @property
     def loc(self) -> np.ndarray:
         """Where each node sits in its item's set: a view of ``nd``."""
-        return self.nd[1::self.width]
+        return self.nd[1 :: self.width]
 
     @property
     def clr(self) -> np.ndarray | None:
         """Each node's color code (0: none), word 2 of SSXCC's nodes in
         ``nd``; None for SSXC1's nodes."""
-        return self.nd[2::self.width] if self.width > 2 else None
+        return self.nd[2 :: self.width] if self.width > 2 else None
 
     def copy_arrays(self):
         """Fresh copies of the mutable arrays, in kernel argument order:
         ``item, set, nd, second``."""
-        return (self.item.copy(), self.set.copy(), self.nd.copy(),
-                self.second)
+        return (self.item.copy(), self.set.copy(), self.nd.copy(), self.second)
 
     def new_state(self):
         """A state for a search that has not started (see
         ``dlx.kernels.cells.search``)."""
         K = self.kernel
-        size = K.state_size(len(self.item)) if hasattr(K, "state_size") \
+        size = (
+            K.state_size(len(self.item))
+            if hasattr(K, "state_size")
             else K.STATE_SIZE
+        )
         state = np.zeros(size, np.int64)
         state[K.WHERE] = K.FORWARD
         state[K.ACTIVE] = len(self.item)
@@ -199,21 +242,40 @@ def load_kernels(*kernels: str, kind: str = EXACT) -> None:
         return
     _loaded.update(wanted)  # first: CellsRun below calls back here
     K = kernel(kind)
-    tiny = Cells(1, 1, np.array([1], np.int64), np.array([1], np.int64),
-                 colors=None if kind == EXACT else np.zeros(1, np.int32))
+    tiny = Cells(
+        1,
+        1,
+        np.array([1], np.int64),
+        np.array([1], np.int64),
+        colors=None if kind == EXACT else np.zeros(1, np.int32),
+    )
     if (kind, "search") in wanted:
         run = CellsRun(tiny, [int(tiny.option_start[0])])
         run.commit(int(tiny.option_start[0]))  # a clash: compiles it
         run.release()
         CellsRun(tiny, []).step(0, NO_LIMIT, True)
-        K.unwind(tiny.set.copy(), np.zeros(4, np.int32),
-                 np.zeros(2, np.int64), tiny.new_state())
+        K.unwind(
+            tiny.set.copy(),
+            np.zeros(4, np.int32),
+            np.zeros(2, np.int64),
+            tiny.new_state(),
+        )
     if (kind, "batch") in wanted:
-        K.solve_batch(*tiny.copy_arrays(), tiny.item, tiny.set, tiny.nd,
-                      np.zeros(0, np.int32), np.array([0, 0]), 1, NO_LIMIT,
-                      np.zeros((1, 2), np.int32), np.zeros(1, np.int32),
-                      np.zeros(1, np.int64), np.zeros((1, 3), np.int64),
-                      np.zeros(1, np.uint8))
+        K.solve_batch(
+            *tiny.copy_arrays(),
+            tiny.item,
+            tiny.set,
+            tiny.nd,
+            np.zeros(0, np.int32),
+            np.array([0, 0]),
+            1,
+            NO_LIMIT,
+            np.zeros((1, 2), np.int32),
+            np.zeros(1, np.int32),
+            np.zeros(1, np.int64),
+            np.zeros((1, 3), np.int64),
+            np.zeros(1, np.uint8),
+        )
 
 
 def kind_of(cells: Cells) -> str:
@@ -260,8 +322,9 @@ class CellsRun(Run):
         item, set_, nd, second = self.arrays
         base = int(self.state[C.SAVEPTR])
         while True:
-            u = self.K.commit_option(p, item, set_, nd, second, self.stack,
-                                     self.state)
+            u = self.K.commit_option(
+                p, item, set_, nd, second, self.stack, self.state
+            )
             if u != -2:
                 break
             self.grow()
@@ -287,8 +350,9 @@ class CellsRun(Run):
         item, set_, nd, second = self.arrays
         base = int(self.state[C.SAVEPTR])
         while True:
-            u = C.commit_options(nodes, item, set_, nd, second, self.stack,
-                                 self.state)
+            u = C.commit_options(
+                nodes, item, set_, nd, second, self.stack, self.state
+            )
             if u != -2:
                 break
             self.grow()
@@ -300,7 +364,7 @@ class CellsRun(Run):
         """A save stack four times as large (a deep search with many active
         items fills it fast: each level saves every active size)."""
         bigger = np.zeros(4 * len(self.stack), np.int32)
-        bigger[:len(self.stack)] = self.stack
+        bigger[: len(self.stack)] = self.stack
         self.stack = bigger
 
     def uncommit(self) -> None:
@@ -310,15 +374,17 @@ class CellsRun(Run):
         if p < 0:  # a commit_options call, or SSXC1's commit_option
             C.release_options(base, self.arrays[1], self.stack, self.state)
         else:  # SSXCC's commit_option: it also tinted the option's items
-            self.K.release_option(p, self.arrays[1], self.arrays[2],
-                                  self.stack, self.state)
+            self.K.release_option(
+                p, self.arrays[1], self.arrays[2], self.stack, self.state
+            )
 
     def active_primary(self) -> int:
         """The item the kernel would branch on now (a set index), 0 if
         none."""
         item, set_, nd, second = self.arrays
-        return self.K.choose_item(item, set_, self.state[self.K.ACTIVE],
-                                  second)
+        return self.K.choose_item(
+            item, set_, self.state[self.K.ACTIVE], second
+        )
 
     def step(self, want: int, stop_at: int, store: bool):
         """One kernel call (more if the save stack must grow): see
@@ -329,13 +395,24 @@ class CellsRun(Run):
             out = np.zeros((keep, self.depth), np.int32)
             out_len = np.zeros(keep, np.int32)
             before = int(self.counters[2])
-            status = self.K.search(*self.arrays, self.stack, self.saved,
-                              self.choice, self.state, out, out_len, want,
-                              stop_at, self.counters)
+            status = self.K.search(
+                *self.arrays,
+                self.stack,
+                self.saved,
+                self.choice,
+                self.state,
+                out,
+                out_len,
+                want,
+                stop_at,
+                self.counters,
+            )
             new = int(self.counters[2]) - before
             stored = min(new, keep)
-            found += [self.option_of[out[r, :out_len[r]]].tolist()
-                      for r in range(stored)]
+            found += [
+                self.option_of[out[r, : out_len[r]]].tolist()
+                for r in range(stored)
+            ]
             if status != self.K.STACK_FULL:
                 return status, found
             want = want - new if want > 0 else 0
@@ -350,8 +427,17 @@ class CellsRun(Run):
             self.uncommit()
 
 
-def run_batch(cells: Cells, nodes, starts, limit, max_nodes, threads,
-              chunks_per_thread=16, deadline=None, event=None):
+def run_batch(
+    cells: Cells,
+    nodes,
+    starts,
+    limit,
+    max_nodes,
+    threads,
+    chunks_per_thread=16,
+    deadline=None,
+    event=None,
+):
     """Run the kernel's ``solve_batch`` over CSR instances, in chunks on
     ``threads`` threads (each with its own copy of the arrays), as
     ``dlx.links.run_batch`` does for DLX1; same results and stops."""
@@ -369,14 +455,26 @@ def run_batch(cells: Cells, nodes, starts, limit, max_nodes, threads,
         if not hasattr(local, "arrays"):
             local.arrays = cells.copy_arrays()
         lo, hi = bounds[k], bounds[k + 1]
-        sub = starts[lo:hi + 1]
+        sub = starts[lo : hi + 1]
         cells.kernel.solve_batch(
-            *local.arrays, cells.item, cells.set, cells.nd,
-            nodes[sub[0]:sub[-1]], sub - sub[0], limit, max_nodes,
-            first[lo:hi], first_len[lo:hi], counts[lo:hi], work[lo:hi], stop)
+            *local.arrays,
+            cells.item,
+            cells.set,
+            cells.nd,
+            nodes[sub[0] : sub[-1]],
+            sub - sub[0],
+            limit,
+            max_nodes,
+            first[lo:hi],
+            first_len[lo:hi],
+            counts[lo:hi],
+            work[lo:hi],
+            stop,
+        )
 
-    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline,
-                           event)
+    stopped_by = run_tasks(
+        task, len(bounds) - 1, threads, stop, deadline, event
+    )
     return counts, first, work, stopped_by
 
 
@@ -399,18 +497,20 @@ class CellsTop(Top):
         for k in path:
             run.commit(int(self.option_start[k]))
         best = run.active_primary()
-        options = set_[best:best + set_[best - 1]].tolist()
+        options = set_[best : best + set_[best - 1]].tolist()
         # Updates as SSXC1 counts them at this node: best taken out and its
         # options hidden once (every commit below repeats that), then each
         # option's other items.
-        hide_best = sum(run.K.option_items(p, run.arrays[2]) - 1
-                        for p in options)
+        hide_best = sum(
+            run.K.option_items(p, run.arrays[2]) - 1 for p in options
+        )
         updates = 1 + hide_best
         children = []
         for p in options:
             updates += run.commit(p) - 1 - hide_best
-            children.append(((int(self.option_of[p]),),
-                             run.active_primary() == 0))
+            children.append(
+                ((int(self.option_of[p]),), run.active_primary() == 0)
+            )
             run.uncommit()
         for _ in path:
             run.uncommit()
@@ -429,8 +529,12 @@ def run_to_end(run) -> JobResult:
     status = OUT_OF_NODES
     while status == OUT_OF_NODES:
         status, _ = run.step(0, NO_LIMIT, False)
-    return JobResult(int(run.counters[2]), int(run.counters[0]),
-                     int(run.counters[1]) - commit, time.perf_counter() - t0)
+    return JobResult(
+        int(run.counters[2]),
+        int(run.counters[0]),
+        int(run.counters[1]) - commit,
+        time.perf_counter() - t0,
+    )
 
 
 class SSXC1(Engine):
@@ -447,34 +551,77 @@ class SSXC1(Engine):
         return Cells.from_csr(problem.csr())
 
     def load(self, *parts):
-        load_kernels(*("search" if part == "split" else part
-                       for part in parts), kind=kind_of_engine(self))
+        load_kernels(
+            *("search" if part == "split" else part for part in parts),
+            kind=kind_of_engine(self),
+        )
 
     def start(self, arrays, given_nodes, cutoff):
         return CellsRun(arrays, given_nodes)
 
-    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
-              cutoff, chunks_per_thread=16, deadline=None, event=None):
+    def batch(
+        self,
+        arrays,
+        nodes,
+        starts,
+        limit,
+        max_nodes,
+        threads,
+        cutoff,
+        chunks_per_thread=16,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("batch", kind=kind_of(arrays))
         counts, first, work, stopped_by = run_batch(
-            arrays, nodes, starts, limit, max_nodes, threads,
-            chunks_per_thread, deadline, event)
-        return counts, option_numbers(first, arrays.option_of), work, \
-            stopped_by
+            arrays,
+            nodes,
+            starts,
+            limit,
+            max_nodes,
+            threads,
+            chunks_per_thread,
+            deadline,
+            event,
+        )
+        return (
+            counts,
+            option_numbers(first, arrays.option_of),
+            work,
+            stopped_by,
+        )
 
     def top(self, arrays, given_nodes, cutoff):
         return CellsTop(arrays, given_nodes)
 
-    def count_paths(self, arrays, given_nodes, paths, threads, cutoff,
-                    deadline=None, event=None):
+    def count_paths(
+        self,
+        arrays,
+        given_nodes,
+        paths,
+        threads,
+        cutoff,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("search", "batch", kind=kind_of(arrays))
         nodes, starts = flat_paths(
-            [list(given_nodes) + [int(arrays.option_start[k]) for k in path]
-             for path in paths])
+            [
+                list(given_nodes) + [int(arrays.option_start[k]) for k in path]
+                for path in paths
+            ]
+        )
         counts, _, work, stopped_by = run_batch(
-            arrays, nodes, starts, 0, NO_LIMIT, threads,
-            chunks_per_thread=max(1, len(paths)), deadline=deadline,
-            event=event)
+            arrays,
+            nodes,
+            starts,
+            0,
+            NO_LIMIT,
+            threads,
+            chunks_per_thread=max(1, len(paths)),
+            deadline=deadline,
+            event=event,
+        )
         return counts, work, stopped_by
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
@@ -507,6 +654,14 @@ if __name__ == "__main__":  # pragma: no cover
     opts = ["A B X:0 Y:0", "A C X:1 Y:1", "C X:0", "B X:1", "C Y:1"]
     mem = np.array([items.index(w[0]) + 1 for o in opts for w in o.split()])
     clr = [int(w[2]) + 1 if ":" in w else 0 for o in opts for w in o.split()]
-    print(_show(Cells(5, 3, mem, np.array([len(o.split())
-                                                     for o in opts]),
-                      colors=np.array(clr, np.int32))))
+    print(
+        _show(
+            Cells(
+                5,
+                3,
+                mem,
+                np.array([len(o.split()) for o in opts]),
+                colors=np.array(clr, np.int32),
+            )
+        )
+    )

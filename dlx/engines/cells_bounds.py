@@ -38,21 +38,52 @@ class McCells:
     (each option's first node).  ``uncoverable``: some primary item has
     fewer options than its lower bound (SSMCC does not search then)."""
 
-    __slots__ = ("item", "set", "nd", "second", "active", "option_of",
-                 "option_start", "nprimary", "uncoverable", "levels",
-                 "stages")
+    __slots__ = (
+        "item",
+        "set",
+        "nd",
+        "second",
+        "active",
+        "option_of",
+        "option_start",
+        "nprimary",
+        "uncoverable",
+        "levels",
+        "stages",
+    )
 
-    def __init__(self, nitems: int, nprimary: int, members, sizes,
-                 colors=None, bounds=None):
-        self._build(Cells(nitems, nprimary, members, sizes, head=M.HEAD,
-                          colors=colors, width=3), bounds, len(sizes))
+    def __init__(
+        self,
+        nitems: int,
+        nprimary: int,
+        members,
+        sizes,
+        colors=None,
+        bounds=None,
+    ):
+        self._build(
+            Cells(
+                nitems,
+                nprimary,
+                members,
+                sizes,
+                head=M.HEAD,
+                colors=colors,
+                width=3,
+            ),
+            bounds,
+            len(sizes),
+        )
 
     @classmethod
     def from_csr(cls, csr) -> McCells:
         """Build from a problem's ``csr()`` (its colors and bounds)."""
         cells = cls.__new__(cls)
-        cells._build(Cells.from_csr(csr, head=M.HEAD, width=3), csr.bounds,
-                     len(csr.indptr) - 1)
+        cells._build(
+            Cells.from_csr(csr, head=M.HEAD, width=3),
+            csr.bounds,
+            len(csr.indptr) - 1,
+        )
         return cells
 
     def _build(self, c: Cells, bounds, m: int):
@@ -104,8 +135,7 @@ class McCells:
 
     def copy_arrays(self):
         """Fresh copies of the mutable arrays: ``item, set, nd, second``."""
-        return (self.item.copy(), self.set.copy(), self.nd.copy(),
-                self.second)
+        return (self.item.copy(), self.set.copy(), self.nd.copy(), self.second)
 
     def new_state(self):
         state = np.zeros(M.STATE_SIZE, np.int64)
@@ -153,12 +183,23 @@ def load_kernels(*kernels: str, kind: str = MULTIPLICITIES) -> None:
         run.branch_item()
         run.release()
     if "batch" in wanted:
-        M.solve_batch(*tiny.copy_arrays(), tiny.item, tiny.set, tiny.nd,
-                      np.zeros(0, np.int32), np.array([0, 0]), 1, NO_LIMIT,
-                      tiny.active, np.zeros((1, tiny.stages), np.int32),
-                      np.zeros(1, np.int32), np.zeros(1, np.int64),
-                      np.zeros((1, 3), np.int64), tiny.levels,
-                      np.zeros(1, np.uint8))
+        M.solve_batch(
+            *tiny.copy_arrays(),
+            tiny.item,
+            tiny.set,
+            tiny.nd,
+            np.zeros(0, np.int32),
+            np.array([0, 0]),
+            1,
+            NO_LIMIT,
+            tiny.active,
+            np.zeros((1, tiny.stages), np.int32),
+            np.zeros(1, np.int32),
+            np.zeros(1, np.int64),
+            np.zeros((1, 3), np.int64),
+            tiny.levels,
+            np.zeros(1, np.uint8),
+        )
 
 
 class McRun(Run):
@@ -200,11 +241,13 @@ class McRun(Run):
         lo = int(self.state[M.SAVEPTR])
         while True:
             if p >= 0:
-                u = M.commit_option(p, item, set_, nd, second, self.stack,
-                                    self.state)
+                u = M.commit_option(
+                    p, item, set_, nd, second, self.stack, self.state
+                )
             else:
-                u = M.exclude_option(-1 - p, item, set_, nd, second,
-                                     self.stack, self.state)
+                u = M.exclude_option(
+                    -1 - p, item, set_, nd, second, self.stack, self.state
+                )
             if u != -2:
                 break
             self.stack = np.concatenate([self.stack, self.stack * 0])
@@ -222,14 +265,27 @@ class McRun(Run):
             out = np.zeros((keep, width), np.int32)
             out_len = np.zeros(keep, np.int32)
             before = int(self.counters[2])
-            status = M.search(*self.arrays, self.stack, self.saved,
-                              self.choice, self.deg, self.levelstage,
-                              self.force, self.state, out, out_len, want,
-                              stop_at, self.counters)
+            status = M.search(
+                *self.arrays,
+                self.stack,
+                self.saved,
+                self.choice,
+                self.deg,
+                self.levelstage,
+                self.force,
+                self.state,
+                out,
+                out_len,
+                want,
+                stop_at,
+                self.counters,
+            )
             new = int(self.counters[2]) - before
             stored = min(new, keep)
-            found += [self.option_of[out[r, :out_len[r]]].tolist()
-                      for r in range(stored)]
+            found += [
+                self.option_of[out[r, : out_len[r]]].tolist()
+                for r in range(stored)
+            ]
             if status == M.TOO_DEEP:  # pragma: no cover - sized not to
                 raise RuntimeError("SSMCC search deeper than its arrays")
             if status != M.STACK_FULL:
@@ -240,16 +296,18 @@ class McRun(Run):
 
     def uncommit(self) -> None:
         """Undo the last ``commit``."""
-        M.release_option(self.arrays[1], self.stack, self.state,
-                         self.marks.pop())
+        M.release_option(
+            self.arrays[1], self.stack, self.state, self.marks.pop()
+        )
 
     def branch_item(self) -> int:
         """The item SSMCC would branch on now (its set index; a forced
         one first), or 0 when none is left: a solution."""
         item, set_, nd, second = self.arrays
         out = np.zeros(2, np.int64)
-        score = M.choose_item(item, set_, int(self.state[M.ACTIVE]), second,
-                              self.force, 0, out)
+        score = M.choose_item(
+            item, set_, int(self.state[M.ACTIVE]), second, self.force, 0, out
+        )
         if out[1] > 0:
             return int(self.force[out[1] - 1])
         return 0 if score == M.INF else int(out[0])
@@ -258,12 +316,22 @@ class McRun(Run):
         """Undo the search (when paused) and the givens."""
         M.unwind(self.arrays[1], self.stack, self.state)
         while self.marks:
-            M.release_option(self.arrays[1], self.stack, self.state,
-                             self.marks.pop())
+            M.release_option(
+                self.arrays[1], self.stack, self.state, self.marks.pop()
+            )
 
 
-def run_batch(cells: McCells, nodes, starts, limit, max_nodes, threads,
-              chunks_per_thread=16, deadline=None, event=None):
+def run_batch(
+    cells: McCells,
+    nodes,
+    starts,
+    limit,
+    max_nodes,
+    threads,
+    chunks_per_thread=16,
+    deadline=None,
+    event=None,
+):
     """``solve_batch`` over CSR instances on ``threads`` threads, as
     ``dlx.cells.run_batch`` does for SSXC1; same results and stops.
     Instances whose givens share a secondary item without sharing its
@@ -277,8 +345,13 @@ def run_batch(cells: McCells, nodes, starts, limit, max_nodes, threads,
     stop = np.zeros(1, np.uint8)
     if cells.uncoverable:
         return counts, first, work, None
-    clash = np.array([cells.givens_clash(nodes[starts[b]:starts[b + 1]])
-                      for b in range(nbatch)], bool)
+    clash = np.array(
+        [
+            cells.givens_clash(nodes[starts[b] : starts[b + 1]])
+            for b in range(nbatch)
+        ],
+        bool,
+    )
     threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
     local = threading.local()
 
@@ -286,14 +359,28 @@ def run_batch(cells: McCells, nodes, starts, limit, max_nodes, threads,
         if not hasattr(local, "arrays"):
             local.arrays = cells.copy_arrays()
         lo, hi = bounds[k], bounds[k + 1]
-        sub = starts[lo:hi + 1]
-        M.solve_batch(*local.arrays, cells.item, cells.set, cells.nd,
-                      nodes[sub[0]:sub[-1]], sub - sub[0], limit, max_nodes,
-                      cells.active, first[lo:hi], first_len[lo:hi],
-                      counts[lo:hi], work[lo:hi], cells.levels, stop)
+        sub = starts[lo : hi + 1]
+        M.solve_batch(
+            *local.arrays,
+            cells.item,
+            cells.set,
+            cells.nd,
+            nodes[sub[0] : sub[-1]],
+            sub - sub[0],
+            limit,
+            max_nodes,
+            cells.active,
+            first[lo:hi],
+            first_len[lo:hi],
+            counts[lo:hi],
+            work[lo:hi],
+            cells.levels,
+            stop,
+        )
 
-    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline,
-                           event)
+    stopped_by = run_tasks(
+        task, len(bounds) - 1, threads, stop, deadline, event
+    )
     counts[clash] = -1
     first[clash] = -1
     work[clash] = 0
@@ -303,8 +390,9 @@ def run_batch(cells: McCells, nodes, starts, limit, max_nodes, threads,
 def nodes_of(cells: McCells, moves) -> list[int]:
     """Signed option numbers as the signed nodes ``McRun.commit`` takes."""
     start = cells.option_start
-    return [int(start[k]) if k >= 0 else -1 - int(start[-1 - k])
-            for k in moves]
+    return [
+        int(start[k]) if k >= 0 else -1 - int(start[-1 - k]) for k in moves
+    ]
 
 
 class McTop(Top):
@@ -339,11 +427,15 @@ class McTop(Top):
         self._enter(path)  # a path handed out never clashes
         best = run.branch_item()
         option_of = self.cells.option_of
-        options = [int(option_of[q])
-                   for q in set_[best:best + set_[best - 1]].tolist()]
+        options = [
+            int(option_of[q])
+            for q in set_[best : best + set_[best - 1]].tolist()
+        ]
         children = []
         for k in range(len(options) + 1):
-            moves = tuple(-1 - x for x in options[:k]) + tuple(options[k:k + 1])
+            moves = tuple(-1 - x for x in options[:k]) + tuple(
+                options[k : k + 1]
+            )
             applied = self._enter(moves)
             if applied == len(moves):
                 children.append((moves, run.branch_item() == 0))
@@ -366,20 +458,44 @@ class SSMCC(Engine):
         return McCells.from_csr(problem.csr())
 
     def load(self, *parts):
-        load_kernels(*("search" if part == "split" else part
-                       for part in parts))
+        load_kernels(
+            *("search" if part == "split" else part for part in parts)
+        )
 
     def start(self, arrays, given_nodes, cutoff):
         return McRun(arrays, given_nodes)
 
-    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
-              cutoff, chunks_per_thread=16, deadline=None, event=None):
+    def batch(
+        self,
+        arrays,
+        nodes,
+        starts,
+        limit,
+        max_nodes,
+        threads,
+        cutoff,
+        chunks_per_thread=16,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("batch")
         counts, first, work, stopped_by = run_batch(
-            arrays, nodes, starts, limit, max_nodes, threads,
-            chunks_per_thread, deadline, event)
-        return counts, option_numbers(first, arrays.option_of), work, \
-            stopped_by
+            arrays,
+            nodes,
+            starts,
+            limit,
+            max_nodes,
+            threads,
+            chunks_per_thread,
+            deadline,
+            event,
+        )
+        return (
+            counts,
+            option_numbers(first, arrays.option_of),
+            work,
+            stopped_by,
+        )
 
     def top(self, arrays, given_nodes, cutoff):
         return McTop(arrays, given_nodes)
@@ -387,15 +503,31 @@ class SSMCC(Engine):
     def path_nodes(self, arrays, path):
         return nodes_of(arrays, path)
 
-    def count_paths(self, arrays, given_nodes, paths, threads, cutoff,
-                    deadline=None, event=None):
+    def count_paths(
+        self,
+        arrays,
+        given_nodes,
+        paths,
+        threads,
+        cutoff,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("search", "batch")
-        nodes, starts = flat_paths([list(given_nodes) + nodes_of(arrays, p)
-                                    for p in paths])
+        nodes, starts = flat_paths(
+            [list(given_nodes) + nodes_of(arrays, p) for p in paths]
+        )
         counts, _, work, stopped_by = run_batch(
-            arrays, nodes, starts, 0, NO_LIMIT, threads,
-            chunks_per_thread=max(1, len(paths)), deadline=deadline,
-            event=event)
+            arrays,
+            nodes,
+            starts,
+            0,
+            NO_LIMIT,
+            threads,
+            chunks_per_thread=max(1, len(paths)),
+            deadline=deadline,
+            event=event,
+        )
         return counts, work, stopped_by
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
@@ -403,11 +535,14 @@ class SSMCC(Engine):
 
 
 def _show(cells: McCells) -> str:  # pragma: no cover - a docstring helper
-    lines = ["item   " + " ".join(f"{v:3d}" for v in cells.item),
-             "set    " + " ".join(f"{v:3d}" for v in cells.set)]
+    lines = [
+        "item   " + " ".join(f"{v:3d}" for v in cells.item),
+        "set    " + " ".join(f"{v:3d}" for v in cells.set),
+    ]
     for name, k in (("itm", 0), ("loc", 1), ("clr", 2)):
-        lines.append(f"{name:6} " + " ".join(f"{v:3d}"
-                                             for v in cells.nd[k::3]))
+        lines.append(
+            f"{name:6} " + " ".join(f"{v:3d}" for v in cells.nd[k::3])
+        )
     lines.append(f"second {cells.second}, active {cells.active}")
     return "\n".join(lines)
 
@@ -418,5 +553,15 @@ if __name__ == "__main__":  # pragma: no cover
     # C Y:1 (colors 0 and 1 coded 1 and 2).
     members = [1, 2, 4, 5, 1, 3, 4, 5, 3, 4, 2, 4, 3, 5]
     colors = [0, 0, 1, 1, 0, 0, 2, 2, 0, 1, 0, 2, 0, 2]
-    print(_show(McCells(5, 3, np.array(members), np.array([4, 4, 2, 2, 2]),
-                        np.array(colors, np.int32), {3: (2, 3)})))
+    print(
+        _show(
+            McCells(
+                5,
+                3,
+                np.array(members),
+                np.array([4, 4, 2, 2, 2]),
+                np.array(colors, np.int32),
+                {3: (2, 3)},
+            )
+        )
+    )

@@ -35,8 +35,13 @@ def kernel_arrays(links: Links) -> tuple:
 
 def tiny_links() -> Links:
     """A two-item, one-option problem with a color, to compile kernels on."""
-    return Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
-                 np.array([0, 1], np.int32))
+    return Links(
+        2,
+        1,
+        np.array([1, 2], np.int64),
+        np.array([2], np.int64),
+        np.array([0, 1], np.int32),
+    )
 
 
 def load_kernels(*parts: str) -> None:
@@ -57,12 +62,22 @@ def load_kernels(*parts: str) -> None:
         C.release_option(p, *arrays)
     if "search" in wanted:
         arrays = kernel_arrays(tiny)
-        C.search(*arrays, np.zeros(levels, np.int32),
-                 np.array([0, C.FORWARD], np.int64),
-                 np.zeros((1, levels), np.int32), np.zeros(1, np.int32), 1,
-                 NO_LIMIT, np.zeros(3, np.int64), 0)
-        C.unwind(*arrays, np.zeros(levels, np.int32),
-                 np.array([0, C.DONE], np.int64))
+        C.search(
+            *arrays,
+            np.zeros(levels, np.int32),
+            np.array([0, C.FORWARD], np.int64),
+            np.zeros((1, levels), np.int32),
+            np.zeros(1, np.int32),
+            1,
+            NO_LIMIT,
+            np.zeros(3, np.int64),
+            0,
+        )
+        C.unwind(
+            *arrays,
+            np.zeros(levels, np.int32),
+            np.array([0, C.DONE], np.int64),
+        )
     if "steps" in wanted:
         a = kernel_arrays(tiny)
         llink, rlink, ulink, dlink, top, length, color = a
@@ -72,11 +87,19 @@ def load_kernels(*parts: str) -> None:
         C.uncover_rest(p, llink, rlink, ulink, dlink, top, color, length)
         C.uncover(best, llink, rlink, ulink, dlink, top, color, length)
     if "batch" in wanted:
-        C.solve_batch(*kernel_arrays(tiny), np.zeros(0, np.int32),
-                      np.array([0, 0]), 1, NO_LIMIT,
-                      np.zeros((1, levels), np.int32), np.zeros(1, np.int32),
-                      np.zeros(1, np.int64), np.zeros((1, 3), np.int64), 0,
-                      np.zeros(1, np.uint8))
+        C.solve_batch(
+            *kernel_arrays(tiny),
+            np.zeros(0, np.int32),
+            np.array([0, 0]),
+            1,
+            NO_LIMIT,
+            np.zeros((1, levels), np.int32),
+            np.zeros(1, np.int32),
+            np.zeros(1, np.int64),
+            np.zeros((1, 3), np.int64),
+            0,
+            np.zeros(1, np.uint8),
+        )
     _loaded.update(wanted)
 
 
@@ -103,16 +126,25 @@ class XccRun(Run):
     branch on, so givens that cover everything are ``covered`` here.
     """
 
-    def __init__(self, K, arrays: tuple, option_of, depth: int,
-                 given_nodes, cutoff: int, empty_is_a_node: bool = False):
+    def __init__(
+        self,
+        K,
+        arrays: tuple,
+        option_of,
+        depth: int,
+        given_nodes,
+        cutoff: int,
+        empty_is_a_node: bool = False,
+    ):
         self.K = K
         self.arrays = arrays
         self.counters = np.zeros(3, np.int64)
         updates = commit_givens(K, given_nodes, self.arrays)
         self.clash = updates < 0
         self.counters[1] = max(updates, 0)
-        self.covered = (not self.clash and not empty_is_a_node
-                        and self.arrays[1][0] == 0)
+        self.covered = (
+            not self.clash and not empty_is_a_node and self.arrays[1][0] == 0
+        )
         self.depth = depth
         self.choice = np.zeros(depth, np.int32)
         self.state = np.array([0, K.FORWARD], np.int64)
@@ -125,12 +157,22 @@ class XccRun(Run):
         out = np.zeros((keep, self.depth), np.int32)
         out_len = np.zeros(keep, np.int32)
         before = int(self.counters[2])
-        status = self.K.search(*self.arrays, self.choice, self.state, out,
-                               out_len, want, stop_at, self.counters,
-                               self.cutoff)
+        status = self.K.search(
+            *self.arrays,
+            self.choice,
+            self.state,
+            out,
+            out_len,
+            want,
+            stop_at,
+            self.counters,
+            self.cutoff,
+        )
         stored = min(int(self.counters[2]) - before, keep)
-        return status, [self.option_of[out[r, :out_len[r]]].tolist()
-                        for r in range(stored)]
+        return status, [
+            self.option_of[out[r, : out_len[r]]].tolist()
+            for r in range(stored)
+        ]
 
 
 class ColorsTop(Top):
@@ -158,13 +200,13 @@ class ColorsTop(Top):
         for p in nodes:
             C.commit_option(p, *arrays)
         best = C.choose_item(llink, rlink, length, self.cutoff)
-        updates = C.cover(best, llink, rlink, ulink, dlink, top, color,
-                          length)
+        updates = C.cover(best, llink, rlink, ulink, dlink, top, color, length)
         children = []
         p = int(dlink[best])
         while p != best:
-            updates += C.cover_rest(p, llink, rlink, ulink, dlink, top,
-                                    color, length)
+            updates += C.cover_rest(
+                p, llink, rlink, ulink, dlink, top, color, length
+            )
             children.append(((int(self.option_of[p]),), bool(rlink[0] == 0)))
             C.uncover_rest(p, llink, rlink, ulink, dlink, top, color, length)
             p = int(dlink[p])
@@ -187,38 +229,88 @@ class DLX2(Engine):
         return Links.from_csr(problem.csr())
 
     def load(self, *parts):
-        load_kernels(*("steps" if part == "split" else part
-                       for part in parts))
+        load_kernels(*("steps" if part == "split" else part for part in parts))
 
     def start(self, arrays, given_nodes, cutoff):
         load_kernels("search")
-        return XccRun(C, kernel_arrays(arrays), arrays.option_of,
-                      arrays.nprimary + 1, given_nodes, cutoff)
+        return XccRun(
+            C,
+            kernel_arrays(arrays),
+            arrays.option_of,
+            arrays.nprimary + 1,
+            given_nodes,
+            cutoff,
+        )
 
-    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
-              cutoff, chunks_per_thread=16, deadline=None, event=None):
+    def batch(
+        self,
+        arrays,
+        nodes,
+        starts,
+        limit,
+        max_nodes,
+        threads,
+        cutoff,
+        chunks_per_thread=16,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("batch")
         counts, first, work, stopped_by = run_batch(
-            kernel_arrays(arrays), nodes, starts, limit, max_nodes,
-            arrays.nprimary + 1, threads, cutoff, chunks_per_thread,
-            deadline, solve=C.solve_batch, event=event)
-        return counts, option_numbers(first, arrays.option_of), work, \
-            stopped_by
+            kernel_arrays(arrays),
+            nodes,
+            starts,
+            limit,
+            max_nodes,
+            arrays.nprimary + 1,
+            threads,
+            cutoff,
+            chunks_per_thread,
+            deadline,
+            solve=C.solve_batch,
+            event=event,
+        )
+        return (
+            counts,
+            option_numbers(first, arrays.option_of),
+            work,
+            stopped_by,
+        )
 
     def top(self, arrays, given_nodes, cutoff):
         return ColorsTop(arrays, given_nodes, cutoff)
 
-    def count_paths(self, arrays, given_nodes, paths, threads, cutoff,
-                    deadline=None, event=None):
+    def count_paths(
+        self,
+        arrays,
+        given_nodes,
+        paths,
+        threads,
+        cutoff,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("batch")
         nodes, starts = flat_paths(
-            [list(given_nodes) + [int(arrays.option_start[k]) for k in path]
-             for path in paths])
+            [
+                list(given_nodes) + [int(arrays.option_start[k]) for k in path]
+                for path in paths
+            ]
+        )
         counts, _, work, stopped_by = run_batch(
-            kernel_arrays(arrays), nodes, starts, 0, NO_LIMIT,
-            arrays.nprimary + 1, threads, cutoff,
-            chunks_per_thread=max(1, len(paths)), deadline=deadline,
-            solve=C.solve_batch, event=event)
+            kernel_arrays(arrays),
+            nodes,
+            starts,
+            0,
+            NO_LIMIT,
+            arrays.nprimary + 1,
+            threads,
+            cutoff,
+            chunks_per_thread=max(1, len(paths)),
+            deadline=deadline,
+            solve=C.solve_batch,
+            event=event,
+        )
         return counts, work, stopped_by
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
@@ -236,5 +328,6 @@ class DLX2(Engine):
         while status == OUT_OF_NODES:
             status, _ = run.step(0, NO_LIMIT, False)
         solutions, nodes, updates = (int(x) for x in run.counters[[2, 0, 1]])
-        return JobResult(solutions, nodes, updates - commit,
-                         time.perf_counter() - t0)
+        return JobResult(
+            solutions, nodes, updates - commit, time.perf_counter() - t0
+        )

@@ -47,9 +47,19 @@ class CostArrays:
     net costs); ``option_of``/``option_start`` as in ``dlx.links.Links``;
     ``depth``, the most levels a search takes, plus one."""
 
-    __slots__ = ("llink", "rlink", "nd", "length", "cost", "tax",
-                 "total_tax", "option_of",
-                 "option_start", "nprimary", "depth")
+    __slots__ = (
+        "llink",
+        "rlink",
+        "nd",
+        "length",
+        "cost",
+        "tax",
+        "total_tax",
+        "option_of",
+        "option_start",
+        "nprimary",
+        "depth",
+    )
 
     def __init__(self, links: Links, costs):
         """From a problem's DLX arrays (``links``, its ``color`` used when
@@ -106,31 +116,40 @@ class CostArrays:
         most = np.zeros(nitems + 1, np.int64)
         np.maximum.at(most, items[prim], share)
         if sum(int(c) for c in most) >= INF:
-            raise ValueError("the costs are too large: a solution could "
-                             "cost 2**63 - 1 or more beyond the items' "
-                             "taxes (DLX5 sums 64-bit costs)")
+            raise ValueError(
+                "the costs are too large: a solution could "
+                "cost 2**63 - 1 or more beyond the items' "
+                "taxes (DLX5 sums 64-bit costs)"
+            )
 
     @classmethod
     def of(cls, problem) -> CostArrays:
         """The arrays of ``problem`` (an ``ExactCover``)."""
         if problem.kind == MULTIPLICITIES:
-            raise Unsupported("DLX5 takes no bounds: BoundedCostsEngine "
-                              "(DLX3 with costs) does")
+            raise Unsupported(
+                "DLX5 takes no bounds: BoundedCostsEngine "
+                "(DLX3 with costs) does"
+            )
         s = problem.structure()
-        return cls(Links(s.nitems, s.nprimary, s.members, s.sizes, s.colors),
-                   s.costs)
+        return cls(
+            Links(s.nitems, s.nprimary, s.members, s.sizes, s.colors), s.costs
+        )
 
     def copy_arrays(self):
         """Fresh copies of the mutable arrays, in kernel argument order."""
-        return (self.llink.copy(), self.rlink.copy(), self.nd.copy(),
-                self.length.copy(), self.cost)
+        return (
+            self.llink.copy(),
+            self.rlink.copy(),
+            self.nd.copy(),
+            self.length.copy(),
+            self.cost,
+        )
 
 
 def _sort_lists(ulink, dlink, top, cost, option_of):
     """Relink every item's list in order of net cost, ties in option order
     (DLX5's stable sort); options left out of the lists stay out."""
-    nodes = np.flatnonzero((option_of >= 0) &
-                           (ulink != np.arange(len(ulink))))
+    nodes = np.flatnonzero((option_of >= 0) & (ulink != np.arange(len(ulink))))
     if not len(nodes):
         return
     items = top[nodes]
@@ -161,8 +180,13 @@ def load_kernels() -> None:
     global _loaded
     if _loaded:
         return
-    tiny = Links(1, 1, np.array([1], np.int64), np.array([1], np.int64),
-                 np.zeros(1, np.int32))
+    tiny = Links(
+        1,
+        1,
+        np.array([1], np.int64),
+        np.array([1], np.int64),
+        np.zeros(1, np.int32),
+    )
 
     arrays = CostArrays(tiny, [0])
     run = CostRun(arrays, [], 1)
@@ -182,8 +206,15 @@ class CostRun(Run):
     better; None for one of its own.
     """
 
-    def __init__(self, arrays: CostArrays, given_nodes, k: int,
-                 threshold=None, lenthresh: int = K.LENTHRESH, path=()):
+    def __init__(
+        self,
+        arrays: CostArrays,
+        given_nodes,
+        k: int,
+        threshold=None,
+        lenthresh: int = K.LENTHRESH,
+        path=(),
+    ):
         self.arrays = arrays
         self.work = work = arrays.copy_arrays()
         self.counters = np.zeros(3, np.int64)
@@ -194,7 +225,8 @@ class CostRun(Run):
         # module docstring), and belong to every solution it reports.
         self.path_options = [int(k) for k in path]
         self.given_nodes = list(given_nodes) + [
-            int(arrays.option_start[k]) for k in self.path_options]
+            int(arrays.option_start[k]) for k in self.path_options
+        ]
         for p in self.given_nodes:
             u = K.commit_option(p, *work)
             if u < 0:
@@ -215,8 +247,9 @@ class CostRun(Run):
         self.heap_slot = np.arange(k, dtype=np.int32)
         self.best_nodes = np.zeros((k, depth), np.int32)
         self.best_len = np.zeros(k, np.int32)
-        self.shared = (np.full(1, INF, np.int64) if threshold is None
-                       else threshold)
+        self.shared = (
+            np.full(1, INF, np.int64) if threshold is None else threshold
+        )
         self.stop = np.zeros(1, np.uint8)
         self.lenthresh = lenthresh
 
@@ -227,15 +260,31 @@ class CostRun(Run):
         it pauses at each solution found, to hand it back."""
         if store:
             want = 1
-        status = K.search(*self.work, self.choice, self.partcost,
-                          self.thresh0, self.thresh, self.state,
-                          self.heap_cost, self.heap_slot, self.best_nodes,
-                          self.best_len, self.shared, self.stop, want,
-                          stop_at, self.counters, self.lenthresh)
+        status = K.search(
+            *self.work,
+            self.choice,
+            self.partcost,
+            self.thresh0,
+            self.thresh,
+            self.state,
+            self.heap_cost,
+            self.heap_slot,
+            self.best_nodes,
+            self.best_len,
+            self.shared,
+            self.stop,
+            want,
+            stop_at,
+            self.counters,
+            self.lenthresh,
+        )
         found = []
         if store and status == K.PAUSED:
-            found = [self.arrays.option_of[
-                self.choice[:self.state[0] + 1]].tolist()]
+            found = [
+                self.arrays.option_of[
+                    self.choice[: self.state[0] + 1]
+                ].tolist()
+            ]
         return status, found
 
     def best(self) -> list:
@@ -255,9 +304,10 @@ class CostRun(Run):
             if net >= INF:
                 continue
             slot = self.heap_slot[h]
-            options = option_of[self.best_nodes[slot, :self.best_len[slot]]]
-            found.append((net + self.arrays.total_tax,
-                          path + options.tolist()))
+            options = option_of[self.best_nodes[slot, : self.best_len[slot]]]
+            found.append(
+                (net + self.arrays.total_tax, path + options.tolist())
+            )
         found.sort(key=lambda pair: pair[0])
         return found
 
@@ -304,8 +354,7 @@ class CostsTop(Top):
         p = int(nd[4 * best + K.DOWN])
         while p != best:
             updates += K.cover_rest(p, INF, llink, rlink, nd, length, cost)
-            children.append(((int(arrays.option_of[p]),),
-                             bool(rlink[0] == 0)))
+            children.append(((int(arrays.option_of[p]),), bool(rlink[0] == 0)))
             K.uncover_rest(p, INF, llink, rlink, nd, length, cost)
             p = int(nd[4 * p + K.DOWN])
         K.uncover(best, INF, llink, rlink, nd, length, cost)
@@ -336,8 +385,9 @@ class CostsEngine(Engine):
         """DLX5 with k = 1: its solutions are the improving ones."""
         return self.start_best(arrays, given_nodes, 1)
 
-    def start_best(self, arrays, given_nodes, k, threshold=None,
-                   path=()) -> CostRun:
+    def start_best(
+        self, arrays, given_nodes, k, threshold=None, path=()
+    ) -> CostRun:
         load_kernels()
         return CostRun(arrays, given_nodes, k, threshold, path=path)
 
@@ -348,8 +398,10 @@ class CostsEngine(Engine):
         return CostsTop(arrays, given_nodes)
 
     def count_paths(self, *args, **kwargs):
-        raise Unsupported("dlx5's jobs find the cheapest solutions "
-                          "(dlx.services.best), they do not count")
+        raise Unsupported(
+            "dlx5's jobs find the cheapest solutions "
+            "(dlx.services.best), they do not count"
+        )
 
     run_job = count_paths
 
@@ -363,13 +415,29 @@ class BoundedCostArrays:
     solution pays beyond its net costs (each tax times its item's
     multiplicity)."""
 
-    __slots__ = ("llink", "rlink", "ulink", "dlink", "top", "length",
-                 "color", "bound", "slack", "cost", "tax", "total_tax",
-                 "option_of", "option_start", "nprimary", "depth")
+    __slots__ = (
+        "llink",
+        "rlink",
+        "ulink",
+        "dlink",
+        "top",
+        "length",
+        "color",
+        "bound",
+        "slack",
+        "cost",
+        "tax",
+        "total_tax",
+        "option_of",
+        "option_start",
+        "nprimary",
+        "depth",
+    )
 
     def __init__(self, s):
         """From a problem's ``structure()``."""
         from ..kernels import costs_bounds as B
+
         links = Links(s.nitems, s.nprimary, s.members, s.sizes, s.colors)
         bounded = Bounded(links, s.bounds, len(s.sizes))
         nitems = len(links.llink) - 2
@@ -379,8 +447,9 @@ class BoundedCostArrays:
         fixed = np.zeros(nprimary + 1, np.bool_)
         fixed[1:] = self.slack[1:] == 0
         color = links.color
-        self.color = (np.zeros(total, np.int32) if color is None
-                      else color.copy())
+        self.color = (
+            np.zeros(total, np.int32) if color is None else color.copy()
+        )
         # (copy_arrays: a big problem's Links keeps no ulink/dlink, only
         # what rebuilds them)
         ulink, dlink = links.copy_arrays()[2:4]
@@ -397,8 +466,7 @@ class BoundedCostArrays:
         self.ulink, self.dlink, self.top = ulink, dlink, top
         self.length = links.length.copy()
         self.cost, self.tax = cost, tax
-        self.total_tax = sum(int(t) * int(v)
-                             for t, v in zip(tax, self.bound))
+        self.total_tax = sum(int(t) * int(v) for t, v in zip(tax, self.bound))
         self.option_of = option_of
         self.option_start = links.option_start
         self.nprimary = nprimary
@@ -413,32 +481,53 @@ class BoundedCostArrays:
         share = cost[nodes] // width + (cost[nodes] % width > 0)
         most = np.zeros(nitems + 1, np.int64)
         np.maximum.at(most, items[prim], share)
-        if sum(int(c) * int(self.bound[k]) for k, c in
-               enumerate(most[:nprimary + 1])) >= INF:
-            raise ValueError("the costs are too large: a solution could "
-                             "cost 2**63 - 1 or more beyond the items' "
-                             "taxes (DLX5 sums 64-bit costs)")
+        if (
+            sum(
+                int(c) * int(self.bound[k])
+                for k, c in enumerate(most[: nprimary + 1])
+            )
+            >= INF
+        ):
+            raise ValueError(
+                "the costs are too large: a solution could "
+                "cost 2**63 - 1 or more beyond the items' "
+                "taxes (DLX5 sums 64-bit costs)"
+            )
 
     def copy_arrays(self):
         """Fresh copies of the mutable arrays, in kernel argument order
         (up to ``first_tweak``, made by the run)."""
-        return (self.llink.copy(), self.rlink.copy(), self.ulink.copy(),
-                self.dlink.copy(), self.top, self.length.copy(),
-                self.color.copy(), self.bound.copy(), self.slack)
+        return (
+            self.llink.copy(),
+            self.rlink.copy(),
+            self.ulink.copy(),
+            self.dlink.copy(),
+            self.top,
+            self.length.copy(),
+            self.color.copy(),
+            self.bound.copy(),
+            self.slack,
+        )
 
 
 class BoundedCostRun(Run):
     """``CostRun`` for ``BoundedCostArrays``: the same attributes,
     ``step`` and ``best``."""
 
-    def __init__(self, arrays: BoundedCostArrays, given_nodes, k: int,
-                 threshold=None, path=()):
+    def __init__(
+        self,
+        arrays: BoundedCostArrays,
+        given_nodes,
+        k: int,
+        threshold=None,
+        path=(),
+    ):
         from ..kernels import costs_bounds as B
+
         self.B = B
         self.arrays = arrays
         depth = arrays.depth
-        self.work = work = arrays.copy_arrays() + (
-            np.zeros(depth, np.int32),)
+        self.work = work = arrays.copy_arrays() + (np.zeros(depth, np.int32),)
         self.counters = np.zeros(3, np.int64)
         self.k = k
         updates = base = 0
@@ -466,8 +555,9 @@ class BoundedCostRun(Run):
         self.heap_slot = np.arange(k, dtype=np.int32)
         self.best_nodes = np.zeros((k, depth), np.int32)
         self.best_len = np.zeros(k, np.int32)
-        self.shared = (np.full(1, INF, np.int64) if threshold is None
-                       else threshold)
+        self.shared = (
+            np.full(1, INF, np.int64) if threshold is None else threshold
+        )
         self.stop = np.zeros(1, np.uint8)
 
     clash = False
@@ -478,14 +568,25 @@ class BoundedCostRun(Run):
             want = 1
         if self.clash:
             return self.B.EXHAUSTED, []
-        status = self.B.search(*self.work, self.arrays.cost, self.choice,
-                               self.partcost, self.state, self.heap_cost,
-                               self.heap_slot, self.best_nodes,
-                               self.best_len, self.shared, self.stop, want,
-                               stop_at, self.counters)
+        status = self.B.search(
+            *self.work,
+            self.arrays.cost,
+            self.choice,
+            self.partcost,
+            self.state,
+            self.heap_cost,
+            self.heap_slot,
+            self.best_nodes,
+            self.best_len,
+            self.shared,
+            self.stop,
+            want,
+            stop_at,
+            self.counters,
+        )
         found = []
         if store and status == self.B.PAUSED:
-            nodes = self.choice[:self.state[0]]
+            nodes = self.choice[: self.state[0]]
             nodes = nodes[nodes > len(self.arrays.llink) - 2]
             found = [self.arrays.option_of[nodes].tolist()]
         return status, found
@@ -499,8 +600,13 @@ def replay(B, arrays: BoundedCostArrays, work, path):
     givens committed), in order: ``(updates, net cost of the options
     given)``, the updates -1 when an option does not fit."""
     updates = cost = 0
-    ulink, dlink, top, length, color = (work[2], work[3], work[4], work[5],
-                                        work[6])
+    ulink, dlink, top, length, color = (
+        work[2],
+        work[3],
+        work[4],
+        work[5],
+        work[6],
+    )
     for move in path:
         if move >= 0:
             p = int(arrays.option_start[move])
@@ -509,8 +615,14 @@ def replay(B, arrays: BoundedCostArrays, work, path):
                 return -1, cost
             cost += int(arrays.cost[p])
         else:
-            u = B.exclude_option(int(arrays.option_start[-1 - move]), ulink,
-                                 dlink, top, length, color)
+            u = B.exclude_option(
+                int(arrays.option_start[-1 - move]),
+                ulink,
+                dlink,
+                top,
+                length,
+                color,
+            )
         updates += u
     return updates, cost
 
@@ -529,11 +641,13 @@ class BoundedCostsTop(Top):
 
     def __init__(self, arrays: BoundedCostArrays, given_nodes):
         from ..kernels import costs_bounds as B
+
         load_bounded_kernels()
         self.B = B
         self.arrays = arrays
         self.work = work = arrays.copy_arrays() + (
-            np.zeros(arrays.depth, np.int32),)
+            np.zeros(arrays.depth, np.int32),
+        )
         updates = 0
         for p in given_nodes:
             u = B.commit_option(p, *work)
@@ -549,8 +663,9 @@ class BoundedCostsTop(Top):
     def _copy(self, work):
         # top, slack and first_tweak are not changed by a commit or an
         # exclusion.
-        return tuple(a if i in (4, 8, 9) else a.copy()
-                     for i, a in enumerate(work))
+        return tuple(
+            a if i in (4, 8, 9) else a.copy() for i, a in enumerate(work)
+        )
 
     def _settled(self, work) -> bool:
         """No active primary item has an option left or a need left."""
@@ -566,8 +681,13 @@ class BoundedCostsTop(Top):
         B, arrays = self.B, self.arrays
         work = self._copy(self.work)
         updates, _ = replay(B, arrays, work, path)
-        rlink, dlink, length, bound, slack = (work[1], work[3], work[5],
-                                              work[7], work[8])
+        rlink, dlink, length, bound, slack = (
+            work[1],
+            work[3],
+            work[5],
+            work[7],
+            work[8],
+        )
         pick, degree, pick_slack, pick_length = 0, 0, 0, 0
         k = int(rlink[0])
         while k != 0:
@@ -578,9 +698,17 @@ class BoundedCostsTop(Top):
                 return max(updates, 0), []
             if l:
                 t = l - need + 1  # DLX3's branching degree
-                if (not pick or t < degree or (t == degree and (
-                        s < pick_slack or (s == pick_slack and
-                                           l > pick_length)))):
+                if (
+                    not pick
+                    or t < degree
+                    or (
+                        t == degree
+                        and (
+                            s < pick_slack
+                            or (s == pick_slack and l > pick_length)
+                        )
+                    )
+                ):
                     pick, degree, pick_slack, pick_length = k, t, s, l
             k = int(rlink[k])
         if not pick:  # a solution: its parent saw it as a leaf
@@ -591,8 +719,10 @@ class BoundedCostsTop(Top):
             options.append(int(arrays.option_of[p]))
             p = int(dlink[p])
         need = pick_length - degree + 1
-        moves = [tuple(-1 - o for o in options[:j]) + (options[j],)
-                 for j in range(min(degree, len(options)))]
+        moves = [
+            tuple(-1 - o for o in options[:j]) + (options[j],)
+            for j in range(min(degree, len(options)))
+        ]
         if not need:  # the null move: pick takes no more
             moves.append(tuple(-1 - o for o in options))
         children = []
@@ -628,8 +758,7 @@ class BoundedCostsEngine(Engine):
     def load(self, *parts: str) -> None:
         load_bounded_kernels()
 
-    def start_best(self, arrays, given_nodes, k, threshold=None,
-                   path=()):
+    def start_best(self, arrays, given_nodes, k, threshold=None, path=()):
         load_bounded_kernels()
         return BoundedCostRun(arrays, given_nodes, k, threshold, path)
 
@@ -637,12 +766,15 @@ class BoundedCostsEngine(Engine):
         return BoundedCostsTop(arrays, given_nodes)
 
     def path_nodes(self, arrays, path):
-        raise NotImplementedError("a job's exclusions are not givens: "
-                                  "start_best(path=) replays them")
+        raise NotImplementedError(
+            "a job's exclusions are not givens: start_best(path=) replays them"
+        )
 
     def count_paths(self, *args, **kwargs):
-        raise Unsupported("dlx3-costs' jobs find the cheapest solutions "
-                          "(dlx.services.best), they do not count")
+        raise Unsupported(
+            "dlx3-costs' jobs find the cheapest solutions "
+            "(dlx.services.best), they do not count"
+        )
 
     run_job = count_paths
 
@@ -656,10 +788,19 @@ def load_bounded_kernels() -> None:
     if _bounded_loaded:
         return
     from types import SimpleNamespace
+
     one = np.ones(1, np.int64)
-    tiny = BoundedCostArrays(SimpleNamespace(
-        nitems=1, nprimary=1, members=one, sizes=one, colors=None,
-        bounds={1: (0, 1)}, costs=one))  # items a, bounds 0:1, option a
+    tiny = BoundedCostArrays(
+        SimpleNamespace(
+            nitems=1,
+            nprimary=1,
+            members=one,
+            sizes=one,
+            colors=None,
+            bounds={1: (0, 1)},
+            costs=one,
+        )
+    )  # items a, bounds 0:1, option a
     run = BoundedCostRun(tiny, [int(tiny.option_start[0])], 1)
     run.step(0, 1 << 40, False)
     BoundedCostRun(tiny, [], 1, path=(-1,))  # exclude_option

@@ -81,8 +81,7 @@ def fits(problem) -> bool:
 def _fit(problem) -> bool:
     s = problem.structure()
     members = np.asarray(s.members, np.int64) - 1
-    degrees = np.bincount(members[members < s.nprimary],
-                          minlength=s.nprimary)
+    degrees = np.bincount(members[members < s.nprimary], minlength=s.nprimary)
     if len(degrees) and degrees.max() > MAX_DEGREE:
         return False
     _, _, words = shape(s.nprimary, degrees, len(s.sizes))
@@ -109,16 +108,43 @@ class LaneArrays:
     its givens; ``depth``: the most branch levels.
     """
 
-    __slots__ = ("mask", "lane_opt", "own_word", "own_bits", "partner",
-                 "jshared", "pshared", "prange", "lw", "per_word", "guard",
-                 "low", "first_word", "first_bit", "opt_start", "opt_item",
-                 "init", "nprimary", "nitems", "noptions", "width", "depth",
-                 "candidates", "subset_depth")
+    __slots__ = (
+        "mask",
+        "lane_opt",
+        "own_word",
+        "own_bits",
+        "partner",
+        "jshared",
+        "pshared",
+        "prange",
+        "lw",
+        "per_word",
+        "guard",
+        "low",
+        "first_word",
+        "first_bit",
+        "opt_start",
+        "opt_item",
+        "init",
+        "nprimary",
+        "nitems",
+        "noptions",
+        "width",
+        "depth",
+        "candidates",
+        "subset_depth",
+    )
 
-    def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
-                 sizes: np.ndarray, subsets: bool = True,
-                 candidates: int = CANDIDATES,
-                 subset_depth: int = SUBSET_DEPTH):
+    def __init__(
+        self,
+        nitems: int,
+        nprimary: int,
+        members: np.ndarray,
+        sizes: np.ndarray,
+        subsets: bool = True,
+        candidates: int = CANDIDATES,
+        subset_depth: int = SUBSET_DEPTH,
+    ):
         """Build from ``members`` (1-based item numbers, option after
         option; the first ``nprimary`` items are primary) and ``sizes``
         (items per option).  ``subsets``: apply the subset rule (at the
@@ -134,13 +160,15 @@ class LaneArrays:
             raise Unsupported(
                 f"the lane engine takes primary items of at most "
                 f"{MAX_DEGREE} options; item {int(degrees.argmax())} has "
-                f"{int(degrees.max())}")
+                f"{int(degrees.max())}"
+            )
         lw, per_word, nwords = shape(nprimary, degrees, noptions)
         self.lw, self.per_word = np.uint64(lw), per_word
         # Where each primary item's lane starts: (word << 6) | first bit.
         items = np.arange(nprimary)
-        start = (items // max(per_word, 1)) * 64 + \
-            (items % max(per_word, 1)) * lw
+        start = (items // max(per_word, 1)) * 64 + (
+            items % max(per_word, 1)
+        ) * lw
         # The (item, option) pairs of primary items, by item then option:
         # an option's slot in a lane is its rank among the item's options.
         order = np.lexsort((owner[primary], members[primary]))
@@ -156,8 +184,7 @@ class LaneArrays:
         by_option = np.lexsort((pitem, popt))
         npri = np.bincount(popt, minlength=noptions)
         most = max(1, int(npri.max()) if noptions else 1)
-        rank = np.arange(len(popt)) - np.repeat(
-            np.cumsum(npri) - npri, npri)
+        rank = np.arange(len(popt)) - np.repeat(np.cumsum(npri) - npri, npri)
         own_word = np.zeros((noptions, most), np.int32)
         own_bits = np.zeros((noptions, most), np.uint64)
         own_word[popt[by_option], rank] = word[by_option]
@@ -173,7 +200,8 @@ class LaneArrays:
         width = max(1, int(sizes.max()) if noptions else 1)
         opt_items = np.full((noptions, width), nitems, np.int64)
         column = np.arange(len(members)) - np.repeat(
-            np.cumsum(sizes) - sizes, sizes)
+            np.cumsum(sizes) - sizes, sizes
+        )
         opt_items[owner, column] = members
         own_pos = np.full((noptions, most), -1, np.int64)
         own_pos[popt[by_option], rank] = pos[by_option]
@@ -181,23 +209,30 @@ class LaneArrays:
         pairs_pos = np.repeat(own_pos[:, None, :], width, axis=1)
         keep = (pairs_item < nitems) & (pairs_pos >= 0)
         at = pairs_pos[keep]
-        np.bitwise_or.at(clears, (pairs_item[keep], at >> 6),
-                         one << (at & 63).astype(np.uint64))
+        np.bitwise_or.at(
+            clears,
+            (pairs_item[keep], at >> 6),
+            one << (at & 63).astype(np.uint64),
+        )
         guards = start + lw - 1
-        np.bitwise_or.at(clears, (items, guards >> 6),
-                         one << (guards & 63).astype(np.uint64))
+        np.bitwise_or.at(
+            clears,
+            (items, guards >> 6),
+            one << (guards & 63).astype(np.uint64),
+        )
         mask = np.zeros((noptions, nwords), np.uint64)
         for s in range(width):
             mask |= clears[opt_items[:, s]]
         lane_opt = np.full(nwords * 64, -1, np.int32)
         lane_opt[pos] = popt
         init = np.zeros(nwords, np.uint64)
-        full = (np.left_shift(one, degrees.astype(np.uint64)) - one) | \
-            (one << np.uint64(lw - 1))
-        np.bitwise_or.at(init, start >> 6,
-                         full << (start & 63).astype(np.uint64))
-        lanes = np.arange(max(per_word, 1), dtype=np.uint64) * \
-            np.uint64(lw)
+        full = (np.left_shift(one, degrees.astype(np.uint64)) - one) | (
+            one << np.uint64(lw - 1)
+        )
+        np.bitwise_or.at(
+            init, start >> 6, full << (start & 63).astype(np.uint64)
+        )
+        lanes = np.arange(max(per_word, 1), dtype=np.uint64) * np.uint64(lw)
         self.guard = np.bitwise_or.reduce(one << (lanes + np.uint64(lw - 1)))
         self.low = np.bitwise_or.reduce(one << lanes)
         self.mask, self.lane_opt, self.init = mask, lane_opt, init
@@ -207,10 +242,20 @@ class LaneArrays:
         np.cumsum(sizes, out=self.opt_start[1:])
         self.opt_item = members.astype(np.int32)
         self.partner, self.jshared, self.pshared, self.prange = partners(
-            nprimary, nwords, lw, start, popt, pitem, slot,
-            MAX_PARTNERS if subsets else 0)
-        self.nprimary, self.nitems, self.noptions = (nprimary, nitems,
-                                                     noptions)
+            nprimary,
+            nwords,
+            lw,
+            start,
+            popt,
+            pitem,
+            slot,
+            MAX_PARTNERS if subsets else 0,
+        )
+        self.nprimary, self.nitems, self.noptions = (
+            nprimary,
+            nitems,
+            noptions,
+        )
         # A solution holds at most this many options beyond its givens
         # (each covers at least the fewest primary items an option has),
         # and a search branches at most once per option it chooses.
@@ -229,15 +274,35 @@ class LaneArrays:
     def search_arrays(self):
         """The static arguments ``search`` and ``solve_batch`` take
         first."""
-        return (self.mask, self.lane_opt, self.own_word, self.own_bits,
-                self.partner, self.jshared, self.pshared, self.prange,
-                self.lw, self.per_word, self.guard, self.low,
-                self.subset_depth, self.candidates)
+        return (
+            self.mask,
+            self.lane_opt,
+            self.own_word,
+            self.own_bits,
+            self.partner,
+            self.jshared,
+            self.pshared,
+            self.prange,
+            self.lw,
+            self.per_word,
+            self.guard,
+            self.low,
+            self.subset_depth,
+            self.candidates,
+        )
 
     def start_arrays(self):
         """The static arguments ``start`` takes first."""
-        return (self.mask, self.first_word, self.first_bit, self.opt_start,
-                self.opt_item, self.guard, self.low, self.init)
+        return (
+            self.mask,
+            self.first_word,
+            self.first_bit,
+            self.opt_start,
+            self.opt_item,
+            self.guard,
+            self.low,
+            self.init,
+        )
 
 
 def partners(nprimary, nwords, lw, start, popt, pitem, slot, most):
@@ -245,9 +310,12 @@ def partners(nprimary, nwords, lw, start, popt, pitem, slot, most):
     item, up to ``most`` partners, the primary items sharing two or more
     of its options, those sharing the most first (then by number)."""
     one = np.uint64(1)
-    empty = (np.zeros((nprimary, 0), np.int32),
-             np.zeros((nprimary, 0), np.uint64),
-             np.zeros((0, nwords), np.uint64), np.zeros((0, 2), np.int64))
+    empty = (
+        np.zeros((nprimary, 0), np.int32),
+        np.zeros((nprimary, 0), np.uint64),
+        np.zeros((0, nwords), np.uint64),
+        np.zeros((0, 2), np.int64),
+    )
     if most == 0 or len(popt) == 0:
         return empty
     # Every ordered pair of primary items of one option, with the option's
@@ -269,8 +337,9 @@ def partners(nprimary, nwords, lw, start, popt, pitem, slot, most):
     first_of, second_of = np.concatenate(a_idx), np.concatenate(b_idx)
     a, b = i[first_of], i[second_of]
     key = a * nprimary + b
-    keys, inverse, shared = np.unique(key, return_inverse=True,
-                                      return_counts=True)
+    keys, inverse, shared = np.unique(
+        key, return_inverse=True, return_counts=True
+    )
     ka, kb = keys // nprimary, keys % nprimary
     good = shared >= 2
     # Rank each item's partners: most shared first, then by number.
@@ -279,7 +348,8 @@ def partners(nprimary, nwords, lw, start, popt, pitem, slot, most):
     sorted_a = ka[rank_order]
     run_start = np.r_[0, np.flatnonzero(np.diff(sorted_a)) + 1]
     position = np.arange(len(keys)) - np.repeat(
-        run_start, np.diff(np.r_[run_start, len(keys)]))
+        run_start, np.diff(np.r_[run_start, len(keys)])
+    )
     # (ranks count the good pairs only: the bad ones share one option and
     # sort last, after every good pair of the same item)
     rank[rank_order] = position
@@ -295,23 +365,33 @@ def partners(nprimary, nwords, lw, start, popt, pitem, slot, most):
     pair_rank = rank[inverse]
     use = pair_rank >= 0
     use[use] = pair_rank[use] < most
-    np.bitwise_or.at(ishared, (a[use], pair_rank[use]),
-                     one << s[first_of][use].astype(np.uint64))
-    np.bitwise_or.at(jshared, (a[use], pair_rank[use]),
-                     one << s[second_of][use].astype(np.uint64))
+    np.bitwise_or.at(
+        ishared,
+        (a[use], pair_rank[use]),
+        one << s[first_of][use].astype(np.uint64),
+    )
+    np.bitwise_or.at(
+        jshared,
+        (a[use], pair_rank[use]),
+        one << s[second_of][use].astype(np.uint64),
+    )
     has = np.zeros((nprimary, npart), bool)
     has[ka[kept], rank[kept]] = True
     pshared = np.zeros((npart, nwords), np.uint64)
     guard = one << np.uint64(lw - 1)
     rows, cols = np.nonzero(has)
-    np.bitwise_or.at(pshared, (cols, start[rows] >> 6),
-                     (ishared[rows, cols] | guard)
-                     << (start[rows] & 63).astype(np.uint64))
+    np.bitwise_or.at(
+        pshared,
+        (cols, start[rows] >> 6),
+        (ishared[rows, cols] | guard) << (start[rows] & 63).astype(np.uint64),
+    )
     prange = np.zeros((npart, 2), np.int64)
     for p in range(npart):
         nonzero = np.flatnonzero(pshared[p])
-        prange[p] = (nonzero[0] // K.PAD * K.PAD,
-                     min(nwords, -(-(nonzero[-1] + 1) // K.PAD) * K.PAD))
+        prange[p] = (
+            nonzero[0] // K.PAD * K.PAD,
+            min(nwords, -(-(nonzero[-1] + 1) // K.PAD) * K.PAD),
+        )
     return partner, jshared, pshared, prange
 
 
@@ -329,8 +409,9 @@ def load_kernels(*parts: str) -> None:
     if "search" in wanted:
         LanesRun(tiny, []).step(1, NO_LIMIT, True)
     if "batch" in wanted:
-        run_batch(tiny, np.zeros(0, np.int32), np.zeros(2, np.int64), 1,
-                  NO_LIMIT, 1)
+        run_batch(
+            tiny, np.zeros(0, np.int32), np.zeros(2, np.int64), 1, NO_LIMIT, 1
+        )
     _loaded.update(wanted)
 
 
@@ -353,9 +434,15 @@ class LanesRun(Run):
         self.summ = np.empty((nwords + 63) >> 6, np.uint64)
         self.state = np.zeros(K.STATE_SIZE, np.int64)
         self.counters = np.zeros(3, np.int64)
-        outcome = K.start(*arrays.start_arrays(), self.lanes, self.state,
-                          np.asarray(given, np.int32), 0, len(given),
-                          self.counters)
+        outcome = K.start(
+            *arrays.start_arrays(),
+            self.lanes,
+            self.state,
+            np.asarray(given, np.int32),
+            0,
+            len(given),
+            self.counters,
+        )
         self.clash = outcome < 0
         self.covered = outcome == 2
         if outcome <= 0 or self.covered:
@@ -368,16 +455,39 @@ class LanesRun(Run):
         out_len = np.zeros(keep, np.int32)
         before = int(self.counters[2])
         sing, fire, ref, snap = self.scratch
-        status = K.search(*self.arrays.search_arrays(), self.lanes,
-                          self.saved, self.meta, self.chosen, sing, fire,
-                          ref, snap, self.summ, self.state, out, out_len,
-                          want, stop_at, self.counters)
+        status = K.search(
+            *self.arrays.search_arrays(),
+            self.lanes,
+            self.saved,
+            self.meta,
+            self.chosen,
+            sing,
+            fire,
+            ref,
+            snap,
+            self.summ,
+            self.state,
+            out,
+            out_len,
+            want,
+            stop_at,
+            self.counters,
+        )
         stored = min(int(self.counters[2]) - before, keep)
-        return status, [out[r, :out_len[r]].tolist() for r in range(stored)]
+        return status, [out[r, : out_len[r]].tolist() for r in range(stored)]
 
 
-def run_batch(arrays: LaneArrays, given, starts, limit, max_nodes, threads,
-              chunks_per_thread=16, deadline=None, event=None):
+def run_batch(
+    arrays: LaneArrays,
+    given,
+    starts,
+    limit,
+    max_nodes,
+    threads,
+    chunks_per_thread=16,
+    deadline=None,
+    event=None,
+):
     """``K.solve_batch`` over CSR instances (``given`` option numbers,
     instance ``b`` is ``given[starts[b]:starts[b + 1]]``) in chunks on
     ``threads`` threads (the search always runs on worker threads, so that
@@ -392,19 +502,36 @@ def run_batch(arrays: LaneArrays, given, starts, limit, max_nodes, threads,
     work = np.zeros((nbatch, 3), np.int64)
     stop = np.zeros(1, np.uint8)
     static = arrays.search_arrays()
-    extra = (arrays.first_word, arrays.first_bit, arrays.opt_start,
-             arrays.opt_item, arrays.init, arrays.depth)
+    extra = (
+        arrays.first_word,
+        arrays.first_bit,
+        arrays.opt_start,
+        arrays.opt_item,
+        arrays.init,
+        arrays.depth,
+    )
 
     def task(k):
         lo, hi = bounds[k], bounds[k + 1]
-        sub = starts[lo:hi + 1]
-        K.solve_batch(*static, *extra, given[sub[0]:sub[-1]], sub - sub[0],
-                      limit, max_nodes, first[lo:hi], first_len[lo:hi],
-                      counts[lo:hi], work[lo:hi], stop)
+        sub = starts[lo : hi + 1]
+        K.solve_batch(
+            *static,
+            *extra,
+            given[sub[0] : sub[-1]],
+            sub - sub[0],
+            limit,
+            max_nodes,
+            first[lo:hi],
+            first_len[lo:hi],
+            counts[lo:hi],
+            work[lo:hi],
+            stop,
+        )
 
     threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
-    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline,
-                           event)
+    stopped_by = run_tasks(
+        task, len(bounds) - 1, threads, stop, deadline, event
+    )
     return counts, first, work, stopped_by
 
 
@@ -439,27 +566,51 @@ class Lanes(Engine):
         load_kernels("search")
         return LanesRun(arrays, list(given_nodes))
 
-    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
-              cutoff=0, chunks_per_thread=16, deadline=None, event=None):
+    def batch(
+        self,
+        arrays,
+        nodes,
+        starts,
+        limit,
+        max_nodes,
+        threads,
+        cutoff=0,
+        chunks_per_thread=16,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("batch")
         counts, first, work, stopped_by = run_batch(
-            arrays, nodes, starts, limit, max_nodes, threads,
-            chunks_per_thread, deadline, event)
+            arrays,
+            nodes,
+            starts,
+            limit,
+            max_nodes,
+            threads,
+            chunks_per_thread,
+            deadline,
+            event,
+        )
         used = (first >= 0).sum(axis=1)
         width = int(used.max()) if len(used) else 0
         return counts, first[:, :width], work, stopped_by
 
     def top(self, arrays, given_nodes, cutoff=0):
-        raise Unsupported("the bitset engine does not split its tree; use "
-                          "algorithm='links' or 'cells' for jobs")
+        raise Unsupported(
+            "the bitset engine does not split its tree; use "
+            "algorithm='links' or 'cells' for jobs"
+        )
 
-    def count_paths(self, arrays, given_nodes, paths, threads, cutoff,
-                    deadline=None):
+    def count_paths(
+        self, arrays, given_nodes, paths, threads, cutoff, deadline=None
+    ):
         self.top(arrays, given_nodes)
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
         self.top(arrays, given_nodes)
 
     def probe(self, arrays, given_nodes, cutoff, probes, seed):
-        raise Unsupported("the bitset engine has no estimate; use "
-                          "algorithm='links' or 'cells'")
+        raise Unsupported(
+            "the bitset engine has no estimate; use "
+            "algorithm='links' or 'cells'"
+        )

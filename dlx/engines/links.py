@@ -49,8 +49,9 @@ class NodeOptions:
         m = len(start)
         j = np.searchsorted(start, nodes, side="right") - 1
         if m:
-            after = np.where(j + 1 < m, start[np.minimum(j + 1, m - 1)],
-                             self.last + 1)
+            after = np.where(
+                j + 1 < m, start[np.minimum(j + 1, m - 1)], self.last + 1
+            )
             j = np.where((j >= 0) & (nodes < after - 1), j, -1)
         return j.astype(np.int32)
 
@@ -58,8 +59,7 @@ class NodeOptions:
         table = self.table
         if table is None and self.last < KEEP_NODES:
             table = self.table = self._search(np.arange(self.last + 1))
-        j = self._search(np.asarray(nodes)) if table is None else \
-            table[nodes]
+        j = self._search(np.asarray(nodes)) if table is None else table[nodes]
         return int(j) if np.ndim(j) == 0 else j
 
     def __len__(self) -> int:
@@ -81,8 +81,10 @@ def check_nodes(total: int) -> None:
     """The kernels' int32 arrays can number ``total`` nodes, or a
     ValueError says the problem is too big for them."""
     if total > np.iinfo(np.int32).max:
-        raise ValueError(f"the problem needs {total:,} nodes; the search's "
-                         f"int32 arrays hold at most 2,147,483,647")
+        raise ValueError(
+            f"the problem needs {total:,} nodes; the search's "
+            f"int32 arrays hold at most 2,147,483,647"
+        )
 
 
 #: A problem with more nodes than this keeps no spare ``ulink``/``dlink``:
@@ -102,11 +104,28 @@ class Links:
     memory of a search of ten million options).
     """
 
-    __slots__ = ("llink", "rlink", "ulink", "dlink", "top", "length",
-                 "option_of", "option_start", "nprimary", "color", "rows")
+    __slots__ = (
+        "llink",
+        "rlink",
+        "ulink",
+        "dlink",
+        "top",
+        "length",
+        "option_of",
+        "option_start",
+        "nprimary",
+        "color",
+        "rows",
+    )
 
-    def __init__(self, nitems: int, nprimary: int, members: np.ndarray,
-                 sizes: np.ndarray, colors: np.ndarray | None = None):
+    def __init__(
+        self,
+        nitems: int,
+        nprimary: int,
+        members: np.ndarray,
+        sizes: np.ndarray,
+        colors: np.ndarray | None = None,
+    ):
         """Build from ``members`` (1-based item numbers, option after option)
         and ``sizes`` (items per option); ``colors`` (one code per member,
         0 for none) adds DLX2's ``color`` array (``dlx.kernels.colors``).
@@ -123,8 +142,9 @@ class Links:
     def from_csr(cls, csr) -> Links:
         """Build from a problem's ``csr()`` (its colors included)."""
         links = cls.__new__(cls)
-        links._build(csr.nitems, csr.nprimary, csr.indptr, csr.indices, 1,
-                     csr.colors)
+        links._build(
+            csr.nitems, csr.nprimary, csr.indptr, csr.indices, 1, csr.colors
+        )
         return links
 
     def _build(self, nitems, nprimary, indptr, indices, base, colors):
@@ -140,8 +160,9 @@ class Links:
         ulink: np.ndarray | None = np.zeros(total, np.int32)
         dlink: np.ndarray | None = np.zeros(total, np.int32)
         length = np.zeros(n + 2, np.int32)
-        B.link_options(indptr, indices, base, n, nprimary, top, ulink,
-                       dlink, length, True)
+        B.link_options(
+            indptr, indices, base, n, nprimary, top, ulink, dlink, length, True
+        )
         self.rows = None
         if total > KEEP_NODES:  # rebuilt for each run: see copy_arrays
             self.rows = (indptr, indices, base, n)
@@ -164,7 +185,7 @@ class Links:
             # Member nodes are the nodes past the first spacer whose top
             # is an item (spacers have top <= 0), in member order.
             self.color = np.zeros(total, np.int32)
-            self.color[n + 2:][top[n + 2:] > 0] = colors
+            self.color[n + 2 :][top[n + 2 :] > 0] = colors
         self.llink, self.rlink = llink, rlink
         self.ulink, self.dlink, self.top = ulink, dlink, top
         self.length = length
@@ -181,10 +202,26 @@ class Links:
             indptr, indices, base, n = self.rows
             ulink = np.empty(len(self.top), np.int32)
             dlink = np.empty(len(self.top), np.int32)
-            B.link_options(indptr, indices, base, n, self.nprimary, self.top,
-                           ulink, dlink, np.zeros(n + 2, np.int32), False)
-        return (self.llink.copy(), self.rlink.copy(), ulink, dlink,
-                self.top, self.length.copy())
+            B.link_options(
+                indptr,
+                indices,
+                base,
+                n,
+                self.nprimary,
+                self.top,
+                ulink,
+                dlink,
+                np.zeros(n + 2, np.int32),
+                False,
+            )
+        return (
+            self.llink.copy(),
+            self.rlink.copy(),
+            ulink,
+            dlink,
+            self.top,
+            self.length.copy(),
+        )
 
 
 _loaded: set = set()
@@ -214,14 +251,31 @@ def load_kernels(*kernels: str) -> None:
         K.uncover_rest(p, *arrays)
         K.uncover(1, *arrays)
     if "search" in wanted:
-        K.search(*arrays, np.zeros(2, np.int32), np.array([0, K.FORWARD]),
-                 np.zeros((1, 2), np.int32), np.zeros(1, np.int32), 0,
-                 NO_LIMIT, np.zeros(3, np.int64), 0)
+        K.search(
+            *arrays,
+            np.zeros(2, np.int32),
+            np.array([0, K.FORWARD]),
+            np.zeros((1, 2), np.int32),
+            np.zeros(1, np.int32),
+            0,
+            NO_LIMIT,
+            np.zeros(3, np.int64),
+            0,
+        )
     if "batch" in wanted:
-        K.solve_batch(*arrays, np.zeros(0, np.int32), np.array([0, 0]), 1,
-                      NO_LIMIT, np.zeros((1, 2), np.int32),
-                      np.zeros(1, np.int32), np.zeros(1, np.int64),
-                      np.zeros((1, 3), np.int64), 0, np.zeros(1, np.uint8))
+        K.solve_batch(
+            *arrays,
+            np.zeros(0, np.int32),
+            np.array([0, 0]),
+            1,
+            NO_LIMIT,
+            np.zeros((1, 2), np.int32),
+            np.zeros(1, np.int32),
+            np.zeros(1, np.int64),
+            np.zeros((1, 3), np.int64),
+            0,
+            np.zeros(1, np.uint8),
+        )
     _loaded.update(wanted)
 
 
@@ -244,9 +298,20 @@ def columns_used(first: np.ndarray) -> int:
     return int(used.max()) if len(used) else 0
 
 
-def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
-              cutoff, chunks_per_thread=16, deadline=None,
-              solve=K.solve_batch, event=None):
+def run_batch(
+    arrays,
+    nodes,
+    starts,
+    limit,
+    max_nodes,
+    depth,
+    threads,
+    cutoff,
+    chunks_per_thread=16,
+    deadline=None,
+    solve=K.solve_batch,
+    event=None,
+):
     """Run ``K.solve_batch`` over CSR instances, in chunks on ``threads``
     threads (each with its own copy of the links); about
     ``chunks_per_thread`` chunks per thread.
@@ -270,10 +335,20 @@ def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
     stop = np.zeros(1, np.uint8)
 
     def run(lo, hi, links):
-        sub = starts[lo:hi + 1]
-        solve(*links, nodes[sub[0]:sub[-1]], sub - sub[0], limit,
-              max_nodes, first[lo:hi], first_len[lo:hi], counts[lo:hi],
-              work[lo:hi], cutoff, stop)
+        sub = starts[lo : hi + 1]
+        solve(
+            *links,
+            nodes[sub[0] : sub[-1]],
+            sub - sub[0],
+            limit,
+            max_nodes,
+            first[lo:hi],
+            first_len[lo:hi],
+            counts[lo:hi],
+            work[lo:hi],
+            cutoff,
+            stop,
+        )
 
     threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
     local = threading.local()
@@ -285,8 +360,9 @@ def run_batch(arrays, nodes, starts, limit, max_nodes, depth, threads,
             local.links = tuple(a.copy() for a in arrays)
         run(bounds[k], bounds[k + 1], local.links)
 
-    stopped_by = run_tasks(task, len(bounds) - 1, threads, stop, deadline,
-                           event)
+    stopped_by = run_tasks(
+        task, len(bounds) - 1, threads, stop, deadline, event
+    )
     return counts, first, work, stopped_by
 
 
@@ -320,8 +396,15 @@ class LinksRun(Run):
         if where == K.DONE:
             return 1.0
         levels = level + 1 if where == K.RECOVER else level
-        return float(K.explored(self.arrays[3], self.arrays[4],
-                                self.arrays[5], self.choice, levels))
+        return float(
+            K.explored(
+                self.arrays[3],
+                self.arrays[4],
+                self.arrays[5],
+                self.choice,
+                levels,
+            )
+        )
 
     def step(self, want: int, stop_at: int, store: bool):
         """One kernel call: see ``dlx.search``."""
@@ -329,11 +412,22 @@ class LinksRun(Run):
         out = np.zeros((keep, self.depth), np.int32)
         out_len = np.zeros(keep, np.int32)
         before = int(self.counters[2])
-        status = K.search(*self.arrays, self.choice, self.state, out, out_len,
-                          want, stop_at, self.counters, self.cutoff)
+        status = K.search(
+            *self.arrays,
+            self.choice,
+            self.state,
+            out,
+            out_len,
+            want,
+            stop_at,
+            self.counters,
+            self.cutoff,
+        )
         stored = min(int(self.counters[2]) - before, keep)
-        return status, [self.option_of[out[r, :out_len[r]]].tolist()
-                        for r in range(stored)]
+        return status, [
+            self.option_of[out[r, : out_len[r]]].tolist()
+            for r in range(stored)
+        ]
 
 
 class LinksTop(Top):
@@ -390,8 +484,9 @@ class LinksTop(Top):
         return float(out[:, 0].mean()), float(out[:, 1].mean())
 
 
-def run_job(links: Links, given_nodes, path: tuple, cutoff: int,
-            budget: int = 0) -> JobResult:
+def run_job(
+    links: Links, given_nodes, path: tuple, cutoff: int, budget: int = 0
+) -> JobResult:
     """Count the subtree at ``path`` (option numbers below the givens) for
     at most ``budget`` nodes (0: to its end); see ``Engine.run_job``.
 
@@ -400,18 +495,28 @@ def run_job(links: Links, given_nodes, path: tuple, cutoff: int,
     updates of committing them belong to the split, not to the job.
     """
     load_kernels("search")
-    run = LinksRun(links, list(given_nodes) + [
-        int(links.option_start[k]) for k in path], cutoff)
+    run = LinksRun(
+        links,
+        list(given_nodes) + [int(links.option_start[k]) for k in path],
+        cutoff,
+    )
     commit = int(run.counters[1])
     if run.clash:
         return JobResult(0, 0, 0)
     if run.covered:
         return JobResult(1, 1, 0)
     t0 = time.perf_counter()
-    status = K.search(*run.arrays, run.choice, run.state,
-                      np.zeros((0, 1), np.int32), np.zeros(0, np.int32), 0,
-                      min(int(budget), NO_LIMIT) if budget else NO_LIMIT,
-                      run.counters, cutoff)
+    status = K.search(
+        *run.arrays,
+        run.choice,
+        run.state,
+        np.zeros((0, 1), np.int32),
+        np.zeros(0, np.int32),
+        0,
+        min(int(budget), NO_LIMIT) if budget else NO_LIMIT,
+        run.counters,
+        cutoff,
+    )
     seconds = time.perf_counter() - t0
     solutions, nodes, updates = (int(x) for x in run.counters[[2, 0, 1]])
     result = JobResult(solutions, nodes, updates - commit, seconds)
@@ -457,8 +562,12 @@ def hand_back(run: LinksRun, path: tuple, result: JobResult) -> None:
                 result.solutions += 1
                 result.nodes += 1
             else:
-                result.rest.append((path + tuple(below[:k]) +
-                                    (int(option_of[q]),), shares[k + 1]))
+                result.rest.append(
+                    (
+                        path + tuple(below[:k]) + (int(option_of[q]),),
+                        shares[k + 1],
+                    )
+                )
             K.uncover_rest(q, *arrays)
             q = int(dlink[q])
         K.uncover(best, *arrays)
@@ -481,38 +590,80 @@ class DLX1(Engine):
         return Links.from_csr(problem.csr())
 
     def load(self, *parts):
-        load_kernels(*("steps" if part == "split" else part
-                       for part in parts))
+        load_kernels(*("steps" if part == "split" else part for part in parts))
 
     def start(self, arrays, given_nodes, cutoff):
         return LinksRun(arrays, given_nodes, cutoff)
 
-    def batch(self, arrays, nodes, starts, limit, max_nodes, threads,
-              cutoff, chunks_per_thread=16, deadline=None, event=None):
+    def batch(
+        self,
+        arrays,
+        nodes,
+        starts,
+        limit,
+        max_nodes,
+        threads,
+        cutoff,
+        chunks_per_thread=16,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("batch")
         counts, first, work, stopped_by = run_batch(
-            arrays.copy_arrays(), nodes, starts, limit, max_nodes,
-            arrays.nprimary + 1, threads, cutoff, chunks_per_thread,
-            deadline, event=event)
-        return counts, option_numbers(first, arrays.option_of), work, \
-            stopped_by
+            arrays.copy_arrays(),
+            nodes,
+            starts,
+            limit,
+            max_nodes,
+            arrays.nprimary + 1,
+            threads,
+            cutoff,
+            chunks_per_thread,
+            deadline,
+            event=event,
+        )
+        return (
+            counts,
+            option_numbers(first, arrays.option_of),
+            work,
+            stopped_by,
+        )
 
     def top(self, arrays, given_nodes, cutoff):
         return LinksTop(arrays, given_nodes, cutoff)
 
-    def count_paths(self, arrays, given_nodes, paths, threads, cutoff,
-                    deadline=None, event=None):
+    def count_paths(
+        self,
+        arrays,
+        given_nodes,
+        paths,
+        threads,
+        cutoff,
+        deadline=None,
+        event=None,
+    ):
         load_kernels("batch")
         nodes, starts = flat_paths(
-            [list(given_nodes) + [int(arrays.option_start[k]) for k in path]
-             for path in paths])
+            [
+                list(given_nodes) + [int(arrays.option_start[k]) for k in path]
+                for path in paths
+            ]
+        )
         # Subtrees next to each other share a prefix and are often alike
         # in size, so each is a chunk of its own.
         counts, _, work, stopped_by = run_batch(
-            arrays.copy_arrays(), nodes, starts, 0, NO_LIMIT,
-            arrays.nprimary + 1, threads, cutoff,
-            chunks_per_thread=max(1, len(paths)), deadline=deadline,
-            event=event)
+            arrays.copy_arrays(),
+            nodes,
+            starts,
+            0,
+            NO_LIMIT,
+            arrays.nprimary + 1,
+            threads,
+            cutoff,
+            chunks_per_thread=max(1, len(paths)),
+            deadline=deadline,
+            event=event,
+        )
         return counts, work, stopped_by
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
@@ -532,5 +683,6 @@ def option_numbers(first: np.ndarray, option_of: np.ndarray) -> np.ndarray:
     """Rows of option nodes (``-1``-padded, as ``solve_batch`` keeps the
     first solutions) as option numbers, trimmed to the columns in use."""
     width = columns_used(first)
-    return np.where(first[:, :width] >= 0, option_of[first[:, :width]],
-                    np.int32(-1)).astype(np.int32, copy=False)
+    return np.where(
+        first[:, :width] >= 0, option_of[first[:, :width]], np.int32(-1)
+    ).astype(np.int32, copy=False)

@@ -81,21 +81,37 @@ class MemoRun(Run):
     table and widening the counts happen inside ``step``.
     """
 
-    def __init__(self, links: Links, given_nodes, nwords: int, memo_bytes,
-                 rule: int, limb_bits: int, min_cost: int, probe: bool,
-                 keyinfo=None, zdd=None):
+    def __init__(
+        self,
+        links: Links,
+        given_nodes,
+        nwords: int,
+        memo_bytes,
+        rule: int,
+        limb_bits: int,
+        min_cost: int,
+        probe: bool,
+        keyinfo=None,
+        zdd=None,
+    ):
         load_memo_kernels()
         self.links = links
         # With colors (keyinfo[2] > 0) the key holds the secondary items'
         # colors; with a ZDD (``dlx.services.zdd.NodeStore``) each entry
         # its node.
-        self.keyinfo = (np.array([nwords, links.nprimary, 0, 0], np.int64)
-                        if keyinfo is None else keyinfo)
+        self.keyinfo = (
+            np.array([nwords, links.nprimary, 0, 0], np.int64)
+            if keyinfo is None
+            else keyinfo
+        )
         self.zdd = zdd
         self.given_nodes = given_nodes
         # The ZDD's nodes name options: each node's option, as a table.
-        self.option_table = (links.option_of[np.arange(len(links.top))]
-                             if zdd is not None else np.zeros(1, np.int32))
+        self.option_table = (
+            links.option_of[np.arange(len(links.top))]
+            if zdd is not None
+            else np.zeros(1, np.int32)
+        )
         self.nwords = nwords
         self.memo_bytes = memo_bytes
         self.limb_bits = limb_bits
@@ -107,8 +123,9 @@ class MemoRun(Run):
         if self.clash or self.covered:
             return
         # Counts start with one limb and widen on overflow, up to a bound.
-        self.enough_limbs = _limbs_for(self.arrays[5], self.arrays[0],
-                                       self.arrays[1], limb_bits)
+        self.enough_limbs = _limbs_for(
+            self.arrays[5], self.arrays[0], self.arrays[1], limb_bits
+        )
         self.limbs = 1
         self.most_slots = slots_within(memo_bytes, self._entry_bytes())
         self._new_table(min(_FIRST_SLOTS, self.most_slots), nwords, 1)
@@ -116,8 +133,10 @@ class MemoRun(Run):
         # DLX6's verbs where the problem has secondary items (see
         # dlx.kernels.memo), the plain ones elsewhere.
         dlx6 = self.keyinfo[2] > 0 or len(links.llink) - 2 > links.nprimary
-        self.config = np.array([rule, limb_bits, 0, 0, min_cost,
-                                0 if zdd is None else 1, dlx6], np.int64)
+        self.config = np.array(
+            [rule, limb_bits, 0, 0, min_cost, 0 if zdd is None else 1, dlx6],
+            np.int64,
+        )
         self.kernel_counters = np.zeros(3, np.int64)
         self.kernel_counters[1] = self.given_updates
         self.probe = probe
@@ -132,8 +151,9 @@ class MemoRun(Run):
             load_colors_kernels("search")
             assert self.links.color is not None  # keyinfo[2]: colors
             self.color = self.links.color.copy()
-            done = commit_colored(C, self.given_nodes,
-                                  self.arrays + (self.color,))
+            done = commit_colored(
+                C, self.given_nodes, self.arrays + (self.color,)
+            )
             updates: int | None = None if done < 0 else done
         else:
             self.color = np.zeros(1, np.int32)  # never read
@@ -143,8 +163,14 @@ class MemoRun(Run):
             return False
         self.given_updates = updates
         self.active = np.zeros(self.nwords, np.int64)
-        M.init_active(self.arrays[0], self.arrays[1], self.arrays[5],
-                      self.color, self.active, self.keyinfo)
+        M.init_active(
+            self.arrays[0],
+            self.arrays[1],
+            self.arrays[5],
+            self.color,
+            self.active,
+            self.keyinfo,
+        )
         return True
 
     def _fresh_stack(self):
@@ -163,8 +189,7 @@ class MemoRun(Run):
     def _new_table(self, slots: int, nwords: int, limbs: int):
         """A fresh table, and beside it its entries' ZDD nodes when a ZDD
         is built; returns the old pair."""
-        old = getattr(self, "table", None), getattr(self, "table_nodes",
-                                                    None)
+        old = getattr(self, "table", None), getattr(self, "table_nodes", None)
         self.table = _table(slots, nwords, limbs)
         self.table_nodes = np.zeros(slots if self.zdd else 0, np.int32)
         return old
@@ -178,33 +203,65 @@ class MemoRun(Run):
             self.config[2] = 1 if 2 * len(table) <= self.most_slots else 0
             self.config[3] = len(table) // 2
             z = self.zdd or NO_ZDD
-            status = M.count(*self.arrays, self.color, self.active,
-                             self.choice, self.item, self.acc, self.born,
-                             self.hashes, self.state, table, self.tstats,
-                             self.config, self.keyinfo, stop_at,
-                             self.kernel_counters, self.option_table,
-                             self.chain, self.table_nodes, z.var, z.lo, z.hi,
-                             z.unique, z.made)
+            status = M.count(
+                *self.arrays,
+                self.color,
+                self.active,
+                self.choice,
+                self.item,
+                self.acc,
+                self.born,
+                self.hashes,
+                self.state,
+                table,
+                self.tstats,
+                self.config,
+                self.keyinfo,
+                stop_at,
+                self.kernel_counters,
+                self.option_table,
+                self.chain,
+                self.table_nodes,
+                z.var,
+                z.lo,
+                z.hi,
+                z.unique,
+                z.made,
+            )
             if status == M.ROOM:
                 self.zdd.grow()
             elif status == M.GROW:
-                old, old_nodes = self._new_table(2 * len(table), self.nwords,
-                                                 self.limbs)
-                M.rehash(old, self.table, self.nwords, self.tstats,
-                         old_nodes, self.table_nodes)
+                old, old_nodes = self._new_table(
+                    2 * len(table), self.nwords, self.limbs
+                )
+                M.rehash(
+                    old,
+                    self.table,
+                    self.nwords,
+                    self.tstats,
+                    old_nodes,
+                    self.table_nodes,
+                )
             elif status == M.OVERFLOW:
                 # Every count in the table is exact (a store comes before
                 # the addition that could overflow): widen them all and
                 # search again from the root, which the table now mostly
                 # answers.
                 self.limbs = min(self.enough_limbs, 2 * self.limbs)
-                self.most_slots = slots_within(self.memo_bytes,
-                                                self._entry_bytes())
+                self.most_slots = slots_within(
+                    self.memo_bytes, self._entry_bytes()
+                )
                 old, old_nodes = self._new_table(
-                    min(len(table), self.most_slots), self.nwords,
-                    self.limbs)
-                M.rehash(old, self.table, self.nwords, self.tstats,
-                         old_nodes, self.table_nodes)
+                    min(len(table), self.most_slots), self.nwords, self.limbs
+                )
+                M.rehash(
+                    old,
+                    self.table,
+                    self.nwords,
+                    self.tstats,
+                    old_nodes,
+                    self.table_nodes,
+                )
                 self._start()
                 self._fresh_stack()
             else:
@@ -262,32 +319,57 @@ def load_memo_kernels() -> None:
     if _loaded:
         return
     load_kernels("steps")  # the givens are chosen with DLX1's own kernels
-    tiny = Links(2, 1, np.array([1, 2], np.int64), np.array([2], np.int64),
-                 np.array([0, 1], np.int32))
+    tiny = Links(
+        2,
+        1,
+        np.array([1, 2], np.int64),
+        np.array([2], np.int64),
+        np.array([0, 1], np.int32),
+    )
     arrays = tiny.copy_arrays()
     assert tiny.color is not None  # built with colors
     keyinfo = np.array([1, 1, 1, 6], np.int64)
     active = np.zeros(2, np.int64)
-    M.init_active(arrays[0], arrays[1], arrays[5], tiny.color, active,
-                  keyinfo)
+    M.init_active(arrays[0], arrays[1], arrays[5], tiny.color, active, keyinfo)
     tstats = np.zeros(6, np.int64)
     for rule, build in ((M.MRV, 0), (M.FIRST, 1)):
         a = tuple(x.copy() for x in arrays)
         table = _table(M.BUCKET, 2, 1)
         nodes = np.zeros(M.BUCKET * build, np.int32)
         z = NO_ZDD if not build else Nodes(8)
-        M.count(*a, tiny.color.copy(), active.copy(), np.zeros(2, np.int32),
-                np.zeros(2, np.int32), np.zeros((2, 1), np.int64),
-                np.zeros(2, np.int64), np.zeros(2, np.uint64),
-                np.array([0, M.FORWARD, 0], np.int64), table, tstats,
-                np.array([rule, LIMB_BITS, 0, 0, 1, build, build],
-                         np.int64),
-                keyinfo, np.iinfo(np.int64).max, np.zeros(3, np.int64),
-                tiny.option_of[np.arange(len(tiny.top))], np.zeros(2, np.int32),
-                nodes, z.var, z.lo,
-                z.hi, z.unique, z.made)
-        M.rehash(table, _table(2 * M.BUCKET, 2, 1), 2, tstats, nodes,
-                 np.zeros(2 * len(nodes), np.int32))
+        M.count(
+            *a,
+            tiny.color.copy(),
+            active.copy(),
+            np.zeros(2, np.int32),
+            np.zeros(2, np.int32),
+            np.zeros((2, 1), np.int64),
+            np.zeros(2, np.int64),
+            np.zeros(2, np.uint64),
+            np.array([0, M.FORWARD, 0], np.int64),
+            table,
+            tstats,
+            np.array([rule, LIMB_BITS, 0, 0, 1, build, build], np.int64),
+            keyinfo,
+            np.iinfo(np.int64).max,
+            np.zeros(3, np.int64),
+            tiny.option_of[np.arange(len(tiny.top))],
+            np.zeros(2, np.int32),
+            nodes,
+            z.var,
+            z.lo,
+            z.hi,
+            z.unique,
+            z.made,
+        )
+        M.rehash(
+            table,
+            _table(2 * M.BUCKET, 2, 1),
+            2,
+            tstats,
+            nodes,
+            np.zeros(2 * len(nodes), np.int32),
+        )
     z = Nodes(8)
     M.unique_rehash(z.var, z.lo, z.hi, 2, z.unique)
     _loaded = True
@@ -330,15 +412,36 @@ class Memo(Engine):
     def load(self, *parts):
         load_memo_kernels()
 
-    def start(self, arrays, given_nodes, cutoff=0, *, nwords: int = 0,
-              memo_bytes: int = DEFAULT_MEMO_BYTES, rule: int = M.MRV,
-              limb_bits: int = LIMB_BITS, min_cost: int = 1,
-              probe: bool = False, keyinfo=None, zdd=None) -> MemoRun:
+    def start(
+        self,
+        arrays,
+        given_nodes,
+        cutoff=0,
+        *,
+        nwords: int = 0,
+        memo_bytes: int = DEFAULT_MEMO_BYTES,
+        rule: int = M.MRV,
+        limb_bits: int = LIMB_BITS,
+        min_cost: int = 1,
+        probe: bool = False,
+        keyinfo=None,
+        zdd=None,
+    ) -> MemoRun:
         """A memoized count below the givens (see ``MemoRun``): ``rule``
         is ``dlx.kernels.memo.MRV`` or ``FIRST``; ``nwords``: key words
         (0: enough for every item), ``keyinfo``: the key's layout with
         colors (``dlx.services.memo.key_layout``); ``zdd``: a node store,
         to build the ZDD of the solutions in the same search."""
         nwords = nwords or (len(arrays.llink) + 63) // 64
-        return MemoRun(arrays, given_nodes, nwords, memo_bytes, rule,
-                       limb_bits, min_cost, probe, keyinfo, zdd)
+        return MemoRun(
+            arrays,
+            given_nodes,
+            nwords,
+            memo_bytes,
+            rule,
+            limb_bits,
+            min_cost,
+            probe,
+            keyinfo,
+            zdd,
+        )

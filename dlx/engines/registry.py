@@ -28,17 +28,30 @@ from .memo import Memo
 #: Every engine, by the family ``algorithm=`` names and the kinds it reads.
 #: The engines with ``costs`` serve ``best`` (the cheapest solutions), the
 #: others every other search.
-ENGINES: tuple[Engine, ...] = (DLX1(), DLX2(), DLX3(), SSXC1(), SSXCC(),
-                               SSMCC(), Bits(), Lanes(), Memo(),
-                               CostsEngine(), BoundedCostsEngine())
+ENGINES: tuple[Engine, ...] = (
+    DLX1(),
+    DLX2(),
+    DLX3(),
+    SSXC1(),
+    SSXCC(),
+    SSMCC(),
+    Bits(),
+    Lanes(),
+    Memo(),
+    CostsEngine(),
+    BoundedCostsEngine(),
+)
 BY_NAME = {engine.name: engine for engine in ENGINES}
 
 #: What ``algorithm=`` takes on every search method.
 ALGORITHMS = ("links", "cells", "bits", "auto")
 
 #: How a kind of problem is named in a sentence.
-KIND_PHRASE = {EXACT: "plain exact cover", COLORS: "colors",
-               MULTIPLICITIES: "bounds (multiplicities)"}
+KIND_PHRASE = {
+    EXACT: "plain exact cover",
+    COLORS: "colors",
+    MULTIPLICITIES: "bounds (multiplicities)",
+}
 
 # "auto" runs batches of plain exact cover of at most this many options on
 # the bitset engine (bits/links time 0.60-0.64 on 9x9 Sudoku batches,
@@ -120,20 +133,26 @@ def cells_for_bounds(problem) -> bool:
 
 # The kinds of problem dancing cells can search (SSXC1, SSXCC, SSMCC), each
 # with the rule by which "auto" picks it over dancing links for a search.
-CELLS_RULES = {EXACT: cells_for_exact_cover,
-               COLORS: cells_for_colors,
-               MULTIPLICITIES: cells_for_bounds}
+CELLS_RULES = {
+    EXACT: cells_for_exact_cover,
+    COLORS: cells_for_colors,
+    MULTIPLICITIES: cells_for_bounds,
+}
 
 
 def check_algorithm(algorithm) -> str:
     """``algorithm`` checked: one of ``ALGORITHMS`` (a TypeError for
     another type, a ValueError for another name)."""
     if not isinstance(algorithm, str):
-        raise TypeError(f"algorithm must be one of {', '.join(ALGORITHMS)}; "
-                        f"got {shorten(algorithm)}")
+        raise TypeError(
+            f"algorithm must be one of {', '.join(ALGORITHMS)}; "
+            f"got {shorten(algorithm)}"
+        )
     if algorithm not in ALGORITHMS:
-        raise ValueError(f"algorithm must be one of "
-                         f"{', '.join(ALGORITHMS)}; got {shorten(algorithm)}")
+        raise ValueError(
+            f"algorithm must be one of "
+            f"{', '.join(ALGORITHMS)}; got {shorten(algorithm)}"
+        )
     return algorithm
 
 
@@ -180,19 +199,25 @@ def engine_of(algorithm: str, kind: str, costs: bool = False) -> Engine:
     """The engine of family ``algorithm`` for problems of ``kind``; with
     ``costs``, the one that finds the cheapest solutions."""
     for engine in ENGINES:
-        if engine.algorithm == algorithm and kind in engine.kinds and \
-                engine.costs == costs:
+        if (
+            engine.algorithm == algorithm
+            and kind in engine.kinds
+            and engine.costs == costs
+        ):
             return engine
     service = "the cheapest solutions (best)" if costs else "searching"
     raise refuse(f"{service} with algorithm={algorithm!r}", kind)
 
 
-def refuse(service: str, kind: str, engine: Engine | None = None,
-           instead: str = "") -> Unsupported:
+def refuse(
+    service: str, kind: str, engine: Engine | None = None, instead: str = ""
+) -> Unsupported:
     """The one sentence for a service that no engine offers for ``kind``
     (or that ``engine`` lacks): ``Unsupported`` (a ValueError) to raise."""
     where = f"a problem with {KIND_PHRASE[kind]}"
     if engine is not None:
         where += f" searched by {engine.program}"
-    return Unsupported(f"{service} is not available for {where}"
-                       + (f"; {instead}" if instead else ""))
+    return Unsupported(
+        f"{service} is not available for {where}"
+        + (f"; {instead}" if instead else "")
+    )

@@ -43,8 +43,10 @@ class ctrl_c_noted:
             self.on_ctrl_c()
 
     def __enter__(self):
-        if threading.current_thread() is threading.main_thread() and \
-                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
             self.previous = signal.signal(signal.SIGINT, self._note)
         return self
 
@@ -55,8 +57,9 @@ class ctrl_c_noted:
         return False
 
 
-def wait(futures, stop: np.ndarray, deadline: float | None,
-         event=None) -> str | None:
+def wait(
+    futures, stop: np.ndarray, deadline: float | None, event=None
+) -> str | None:
     """Wait for ``futures`` whose kernels watch the flag ``stop``.
 
     The deadline, Ctrl-C or any exception sets the flag, so that every
@@ -74,8 +77,10 @@ def wait(futures, stop: np.ndarray, deadline: float | None,
                 # out: many short jobs each end within a timeout, and a
                 # stop looked at only then would never be seen.
                 if not stop[0]:
-                    if deadline is not None and \
-                            time.perf_counter() >= deadline:
+                    if (
+                        deadline is not None
+                        and time.perf_counter() >= deadline
+                    ):
                         stop[0] = 1
                         reason = "deadline"
                     elif event is not None and event.is_set():
@@ -83,8 +88,9 @@ def wait(futures, stop: np.ndarray, deadline: float | None,
                         reason = "stopped"
                 timeout = 0.1
                 if deadline is not None and not stop[0]:
-                    timeout = min(timeout, max(0.001, deadline -
-                                               time.perf_counter()))
+                    timeout = min(
+                        timeout, max(0.001, deadline - time.perf_counter())
+                    )
                 try:
                     f.result(timeout)
                     break
@@ -110,8 +116,11 @@ def batch_chunks(nbatch: int, threads: int, chunks_per_thread: int):
     taken in turn: instances differ a lot in cost, and a static split
     would leave a thread idle; one thread takes the batch whole."""
     threads = max(1, min(threads, nbatch))
-    bounds = np.linspace(0, nbatch, min(
-        nbatch, chunks_per_thread * threads if threads > 1 else 1) + 1)
+    bounds = np.linspace(
+        0,
+        nbatch,
+        min(nbatch, chunks_per_thread * threads if threads > 1 else 1) + 1,
+    )
     return threads, np.unique(bounds.astype(np.int64))
 
 
@@ -125,8 +134,14 @@ def flat_paths(paths) -> tuple[np.ndarray, np.ndarray]:
     return nodes, starts
 
 
-def run_tasks(task, ntasks: int, threads: int, stop: np.ndarray,
-              deadline: float | None, event=None) -> str | None:
+def run_tasks(
+    task,
+    ntasks: int,
+    threads: int,
+    stop: np.ndarray,
+    deadline: float | None,
+    event=None,
+) -> str | None:
     """``task(k)`` for k in ``range(ntasks)`` on a pool of ``threads``
     threads, whose kernels watch ``stop``; waited for as ``wait`` does
     (with the deadline and the stop ``event``), whose answer this returns.

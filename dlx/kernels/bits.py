@@ -123,16 +123,42 @@ M_NEXT = 3  # where its next option is in item_opt
 @intrinsic
 def cttz(typingctx, x):
     """The trailing zeros of a nonzero uint64 (one instruction)."""
+
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
     return types.uint64(types.uint64), codegen
 
 
 @njit(cache=True, nogil=True)
-def search(hit, thresh, conflict, holders, span, opt_start, opt_item,
-           item_start, item_opt, nprimary, covered, live, count, saved_live,
-           saved_count, meta, chosen, queue, examine, pick, state, out,
-           out_len, want, max_nodes, counters):
+def search(
+    hit,
+    thresh,
+    conflict,
+    holders,
+    span,
+    opt_start,
+    opt_item,
+    item_start,
+    item_opt,
+    nprimary,
+    covered,
+    live,
+    count,
+    saved_live,
+    saved_count,
+    meta,
+    chosen,
+    queue,
+    examine,
+    pick,
+    state,
+    out,
+    out_len,
+    want,
+    max_nodes,
+    counters,
+):
     """Algorithm X over the bitset, iterative and resumable.
 
     ``live``/``count``/``state`` and the queues come from ``start``.  Level
@@ -265,16 +291,22 @@ def search(hit, thresh, conflict, holders, span, opt_start, opt_item,
                             continue
                         shared = True
                         for w in range(p0 >> 6, whi):
-                            if live[U(w)] & holders[U(i), U(w)] & \
-                                    ~holders[U(j), U(w)]:
+                            if (
+                                live[U(w)]
+                                & holders[U(i), U(w)]
+                                & ~holders[U(j), U(w)]
+                            ):
                                 shared = False
                                 break
                         if not shared:
                             continue
                         # Does the rule drop anything through j?
                         for w in range(span[U(j), 0], span[U(j), 1]):
-                            if live[U(w)] & holders[U(j), U(w)] & \
-                                    ~holders[U(i), U(w)]:
+                            if (
+                                live[U(w)]
+                                & holders[U(j), U(w)]
+                                & ~holders[U(i), U(w)]
+                            ):
                                 sub_j = j
                                 break
                         if sub_j >= 0:
@@ -300,8 +332,11 @@ def search(hit, thresh, conflict, holders, span, opt_start, opt_item,
                 if o >= 0:
                     r = live[U(w)] & conflict[U(o), U(w)]
                 else:
-                    r = live[U(w)] & holders[U(sub_j), U(w)] & \
-                        ~holders[U(sub_i), U(w)]
+                    r = (
+                        live[U(w)]
+                        & holders[U(sub_j), U(w)]
+                        & ~holders[U(sub_i), U(w)]
+                    )
                 if r == 0:
                     continue
                 live[U(w)] ^= r
@@ -369,9 +404,25 @@ def search(hit, thresh, conflict, holders, span, opt_start, opt_item,
 
 
 @njit(cache=True, nogil=True)
-def start(hit, thresh, conflict, nprimary, covered, init_live, init_count,
-          init_forced, live, count, queue, examine, state, given, given_lo,
-          given_hi, counters):
+def start(
+    hit,
+    thresh,
+    conflict,
+    nprimary,
+    covered,
+    init_live,
+    init_count,
+    init_forced,
+    live,
+    count,
+    queue,
+    examine,
+    state,
+    given,
+    given_lo,
+    given_hi,
+    counters,
+):
     """Reset ``live``/``count`` to the empty choice and commit the given
     options ``given[given_lo:given_hi]``, queueing what they force (and
     ``init_forced``, the primary items with at most one option before
@@ -444,10 +495,32 @@ def start(hit, thresh, conflict, nprimary, covered, init_live, init_count,
 
 
 @njit(cache=True, nogil=True)
-def solve_batch(hit, thresh, conflict, holders, span, opt_start, opt_item,
-                item_start, item_opt, nprimary, covered, init_live,
-                init_count, init_forced, depth, given, given_start, limit,
-                max_nodes, first, first_len, counts, work, stop):
+def solve_batch(
+    hit,
+    thresh,
+    conflict,
+    holders,
+    span,
+    opt_start,
+    opt_item,
+    item_start,
+    item_opt,
+    nprimary,
+    covered,
+    init_live,
+    init_count,
+    init_forced,
+    depth,
+    given,
+    given_start,
+    limit,
+    max_nodes,
+    first,
+    first_len,
+    counts,
+    work,
+    stop,
+):
     """Solve many instances that differ only in their given options.
 
     Instance ``b`` gives the options ``given[given_start[b]:
@@ -485,10 +558,25 @@ def solve_batch(hit, thresh, conflict, holders, span, opt_start, opt_item,
         counters[1] = 0
         counters[2] = 0
         first_len[b] = 0
-        outcome = start(hit, thresh, conflict, nprimary, covered, init_live,
-                        init_count, init_forced, live, count, queue,
-                        examine, state, given, given_start[b],
-                        given_start[b + 1], counters)
+        outcome = start(
+            hit,
+            thresh,
+            conflict,
+            nprimary,
+            covered,
+            init_live,
+            init_count,
+            init_forced,
+            live,
+            count,
+            queue,
+            examine,
+            state,
+            given,
+            given_start[b],
+            given_start[b + 1],
+            counters,
+        )
         work[b, 2] = counters[1]
         counters[1] = 0
         if outcome < 0:
@@ -498,23 +586,44 @@ def solve_batch(hit, thresh, conflict, holders, span, opt_start, opt_item,
         else:
             while True:
                 want = limit - counters[2] if limit > 0 else 0
-                status = search(hit, thresh, conflict, holders, span,
-                                opt_start,
-                                opt_item, item_start, item_opt, nprimary,
-                                covered, live, count, saved_live,
-                                saved_count, meta, chosen, queue, examine,
-                                pick, state,
-                                row if counters[2] == 0 else none, one_len,
-                                want, min(max_nodes,
-                                          counters[0] + BATCH_SLICE_NODES),
-                                counters)
+                status = search(
+                    hit,
+                    thresh,
+                    conflict,
+                    holders,
+                    span,
+                    opt_start,
+                    opt_item,
+                    item_start,
+                    item_opt,
+                    nprimary,
+                    covered,
+                    live,
+                    count,
+                    saved_live,
+                    saved_count,
+                    meta,
+                    chosen,
+                    queue,
+                    examine,
+                    pick,
+                    state,
+                    row if counters[2] == 0 else none,
+                    one_len,
+                    want,
+                    min(max_nodes, counters[0] + BATCH_SLICE_NODES),
+                    counters,
+                )
                 if counters[2] > 0 and first_len[b] == 0:
                     n = one_len[0]
                     for k in range(n):
                         first[b, k] = row[0, k]
                     first_len[b] = n
-                if status != OUT_OF_NODES or counters[0] >= max_nodes \
-                        or stop[0] != 0:
+                if (
+                    status != OUT_OF_NODES
+                    or counters[0] >= max_nodes
+                    or stop[0] != 0
+                ):
                     break
             counts[b] = counters[2]
             if status == OUT_OF_NODES:

@@ -52,8 +52,18 @@ def has_primary(indptr, indices, base, nprimary, j):
 
 
 @njit(cache=True)
-def link_options(indptr, indices, base, nitems, nprimary, top, ulink,
-                 dlink, length, fill_top):
+def link_options(
+    indptr,
+    indices,
+    base,
+    nitems,
+    nprimary,
+    top,
+    ulink,
+    dlink,
+    length,
+    fill_top,
+):
     """Fill DLX1's node arrays (``top``, ``ulink``, ``dlink``, zeros of
     length ``nitems + 1 + members + options + 1``) and ``length`` (zeros,
     ``nitems + 2``): option ``j``'s first node is ``nitems + 2 +
@@ -108,8 +118,7 @@ def count_kept(indptr, indices, base, nprimary, length):
 
 
 @njit(cache=True)
-def fill_cells(indptr, indices, base, nprimary, x, set_, nd, width,
-               colors):
+def fill_cells(indptr, indices, base, nprimary, x, set_, nd, width, colors):
     """Fill SSXC1's nodes (``nd``, ``width`` words a node: ``itm, loc``
     and, with ``colors`` (one code per member; empty for none), ``clr``;
     zeros on entry) and the items' sets in ``set_``, from each item's

@@ -235,8 +235,21 @@ def restore_sizes(set, stack, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def search(item, set, nd, second, stack, saved, choice, state, out,
-           out_len, want, max_nodes, counters):
+def search(
+    item,
+    set,
+    nd,
+    second,
+    stack,
+    saved,
+    choice,
+    state,
+    out,
+    out_len,
+    want,
+    max_nodes,
+    counters,
+):
     """SSXC1's search, iterative and resumable.
 
     ``choice[l]`` is the node of the option tried at level ``l``;
@@ -548,14 +561,29 @@ STOPPED = -3
 def grown(stack):
     """A copy of the save stack twice as large."""
     bigger = np.zeros(2 * stack.shape[0], np.int32)
-    bigger[:stack.shape[0]] = stack
+    bigger[: stack.shape[0]] = stack
     return bigger
 
 
 @njit(cache=True, nogil=True)
-def solve_batch(item, set, nd, second, pristine_item, pristine_set,
-                pristine_nd, given_nodes, given_start, limit, max_nodes,
-                first, first_len, counts, work, stop):
+def solve_batch(
+    item,
+    set,
+    nd,
+    second,
+    pristine_item,
+    pristine_set,
+    pristine_nd,
+    given_nodes,
+    given_start,
+    limit,
+    max_nodes,
+    first,
+    first_len,
+    counts,
+    work,
+    stop,
+):
     """Solve many instances that differ only in committed options.
 
     As ``dlx.kernels.links.solve_batch``: instance ``b`` commits the nodes
@@ -592,7 +620,7 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
         state[WHERE] = FORWARD
         state[ACTIVE] = n
         state[SAVEPTR] = 0
-        given = given_nodes[given_start[b]:given_start[b + 1]]
+        given = given_nodes[given_start[b] : given_start[b + 1]]
         u = commit_options(given, item, set, nd, second, stack, state)
         while u == -2:
             stack = grown(stack)
@@ -611,18 +639,31 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
                 # invisible to nodes and updates), so that the stop flag is
                 # read every BATCH_SLICE_NODES nodes.
                 want = limit - counters[2] if limit > 0 else 0
-                row = first[b:b + 1] if counters[2] == 0 else first[b:b]
-                status = search(item, set, nd, second, stack, saved, choice,
-                                state, row, one_len, want,
-                                min(max_nodes,
-                                    counters[0] + BATCH_SLICE_NODES),
-                                counters)
+                row = first[b : b + 1] if counters[2] == 0 else first[b:b]
+                status = search(
+                    item,
+                    set,
+                    nd,
+                    second,
+                    stack,
+                    saved,
+                    choice,
+                    state,
+                    row,
+                    one_len,
+                    want,
+                    min(max_nodes, counters[0] + BATCH_SLICE_NODES),
+                    counters,
+                )
                 if counters[2] > 0 and first_len[b] == 0:
                     first_len[b] = one_len[0]
                 if status == STACK_FULL:
                     stack = grown(stack)
-                elif status != OUT_OF_NODES or counters[0] >= max_nodes \
-                        or stop[0] != 0:
+                elif (
+                    status != OUT_OF_NODES
+                    or counters[0] >= max_nodes
+                    or stop[0] != 0
+                ):
                     break
             counts[b] = counters[2]
             if status == OUT_OF_NODES:

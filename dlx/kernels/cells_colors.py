@@ -246,8 +246,21 @@ def choose_item(item, set, active, second):
 
 
 @njit(cache=True, nogil=True)
-def search(item, set, nd, second, stack, saved, choice, state, out,
-           out_len, want, max_nodes, counters):
+def search(
+    item,
+    set,
+    nd,
+    second,
+    stack,
+    saved,
+    choice,
+    state,
+    out,
+    out_len,
+    want,
+    max_nodes,
+    counters,
+):
     """SSXCC's search, iterative and resumable.
 
     The arguments and results are those of ``dlx.kernels.cells.search``;
@@ -400,11 +413,20 @@ def search(item, set, nd, second, stack, saved, choice, state, out,
                     continue
                 u = 0
                 if c < second:
-                    u = hide_checked(c, 0, set, nd, oactive, active, second,
-                                     state)
+                    u = hide_checked(
+                        c, 0, set, nd, oactive, active, second, state
+                    )
                 elif set[U(c - 2)] < oactive:  # not purified before
-                    u = hide_checked(c, nd[U(NODE * q + 2)], set, nd, oactive,
-                                     active, second, state)
+                    u = hide_checked(
+                        c,
+                        nd[U(NODE * q + 2)],
+                        set,
+                        nd,
+                        oactive,
+                        active,
+                        second,
+                        state,
+                    )
                 if u < 0:
                     updates += -1 - u
                     ok = False
@@ -487,8 +509,10 @@ def option_fits(p, set, nd, second, active):
             q += c
         else:
             if set[U(c - 2)] >= active and (
-                    c < second or nd[U(NODE * q + 2)] == 0
-                    or nd[U(NODE * q + 2)] != set[U(c - 3)]):
+                c < second
+                or nd[U(NODE * q + 2)] == 0
+                or nd[U(NODE * q + 2)] != set[U(c - 3)]
+            ):
                 return False
             q += 1
         if q == p:
@@ -574,14 +598,29 @@ STOPPED = -3
 def grown(stack):
     """A copy of the save stack twice as large."""
     bigger = np.zeros(2 * stack.shape[0], np.int32)
-    bigger[:stack.shape[0]] = stack
+    bigger[: stack.shape[0]] = stack
     return bigger
 
 
 @njit(cache=True, nogil=True)
-def solve_batch(item, set, nd, second, pristine_item, pristine_set,
-                pristine_nd, given_nodes, given_start, limit, max_nodes,
-                first, first_len, counts, work, stop):
+def solve_batch(
+    item,
+    set,
+    nd,
+    second,
+    pristine_item,
+    pristine_set,
+    pristine_nd,
+    given_nodes,
+    given_start,
+    limit,
+    max_nodes,
+    first,
+    first_len,
+    counts,
+    work,
+    stop,
+):
     """Solve many instances that differ only in committed options, as
     ``dlx.kernels.cells.solve_batch`` does (same arguments, same
     results): each instance starts from the ``pristine_*`` arrays, so it
@@ -609,12 +648,14 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
         updates = 0
         clash = False
         for g in range(given_start[b], given_start[b + 1]):
-            u = commit_option(given_nodes[g], item, set, nd, second, stack,
-                              state)
+            u = commit_option(
+                given_nodes[g], item, set, nd, second, stack, state
+            )
             while u == -2:
                 stack = grown(stack)
-                u = commit_option(given_nodes[g], item, set, nd, second,
-                                  stack, state)
+                u = commit_option(
+                    given_nodes[g], item, set, nd, second, stack, state
+                )
             if u < 0:
                 clash = True
                 break
@@ -631,18 +672,31 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
                 # invisible to nodes and updates), so that the stop flag is
                 # read every BATCH_SLICE_NODES nodes.
                 want = limit - counters[2] if limit > 0 else 0
-                row = first[b:b + 1] if counters[2] == 0 else first[b:b]
-                status = search(item, set, nd, second, stack, saved, choice,
-                                state, row, one_len, want,
-                                min(max_nodes,
-                                    counters[0] + BATCH_SLICE_NODES),
-                                counters)
+                row = first[b : b + 1] if counters[2] == 0 else first[b:b]
+                status = search(
+                    item,
+                    set,
+                    nd,
+                    second,
+                    stack,
+                    saved,
+                    choice,
+                    state,
+                    row,
+                    one_len,
+                    want,
+                    min(max_nodes, counters[0] + BATCH_SLICE_NODES),
+                    counters,
+                )
                 if counters[2] > 0 and first_len[b] == 0:
                     first_len[b] = one_len[0]
                 if status == STACK_FULL:
                     stack = grown(stack)
-                elif status != OUT_OF_NODES or counters[0] >= max_nodes \
-                        or stop[0] != 0:
+                elif (
+                    status != OUT_OF_NODES
+                    or counters[0] >= max_nodes
+                    or stop[0] != 0
+                ):
                     break
             counts[b] = counters[2]
             if status == OUT_OF_NODES:

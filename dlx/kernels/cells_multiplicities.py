@@ -187,8 +187,9 @@ def include_option(opt, item, set, nd, second, active, upd):
                 if s != pp:
                     optp = set[U(s)]
                     if c == 0 or nd[U(3 * optp + 2)] != c:
-                        active = remove_elsewhere(optp, item, set, nd,
-                                                  second, active, upd)
+                        active = remove_elsewhere(
+                            optp, item, set, nd, second, active, upd
+                        )
                         if active < 0:
                             return -1
                 s -= 1
@@ -225,8 +226,9 @@ def live(q, set, nd, second, active):
         x = nd[U(3 * q)]
         if x <= 0:
             return True
-        if x < second and (set[U(x - 2)] >= active
-                           or nd[U(3 * q + 1)] >= x + set[U(x - 1)]):
+        if x < second and (
+            set[U(x - 2)] >= active or nd[U(3 * q + 1)] >= x + set[U(x - 1)]
+        ):
             return False
         q += 1
 
@@ -249,10 +251,12 @@ def include_secondary_only(opt, item, set, nd, second, active, upd):
             s = ii + set[U(ii - 1)] - 1
             while s >= ii:
                 optp = set[U(s)]
-                if (c == 0 or nd[U(3 * optp + 2)] != c) and \
-                        live(optp, set, nd, second, active):
-                    active = remove_elsewhere(optp, item, set, nd, second,
-                                              active, upd)
+                if (c == 0 or nd[U(3 * optp + 2)] != c) and live(
+                    optp, set, nd, second, active
+                ):
+                    active = remove_elsewhere(
+                        optp, item, set, nd, second, active, upd
+                    )
                     if active < 0:
                         return -1
                 s -= 1
@@ -343,9 +347,16 @@ def choose_item(item, set, active, second, force, forced, best_out):
                 for _ in range(b - sl):
                     force[U(forced)] = x
                     forced += 1
-            elif t <= score and (t < score or (s <= best_s and (
-                    s < best_s or (size >= best_l and (
-                        size > best_l or x < best))))):
+            elif t <= score and (
+                t < score
+                or (
+                    s <= best_s
+                    and (
+                        s < best_s
+                        or (size >= best_l and (size > best_l or x < best))
+                    )
+                )
+            ):
                 score = t
                 best = x
                 best_s = s
@@ -356,8 +367,24 @@ def choose_item(item, set, active, second, force, forced, best_out):
 
 
 @njit(cache=True, nogil=True)
-def search(item, set, nd, second, stack, saved, choice, deg, levelstage,
-           force, state, out, out_len, want, max_nodes, counters):
+def search(
+    item,
+    set,
+    nd,
+    second,
+    stack,
+    saved,
+    choice,
+    deg,
+    levelstage,
+    force,
+    state,
+    out,
+    out_len,
+    want,
+    max_nodes,
+    counters,
+):
     """SSMCC's search, iterative and resumable.
 
     ``choice[l]`` and ``deg[l]``: the node tried at level ``l`` and its
@@ -425,8 +452,9 @@ def search(item, set, nd, second, stack, saved, choice, deg, levelstage,
                 score = 1
                 where = _ADVANCE
             else:
-                score = choose_item(item, set, active, second, force, forced,
-                                    best_out)
+                score = choose_item(
+                    item, set, active, second, force, forced, best_out
+                )
                 best = best_out[0]
                 forced = best_out[1]
                 if forced > 0:
@@ -484,8 +512,9 @@ def search(item, set, nd, second, stack, saved, choice, deg, levelstage,
             active = saveptr - saved[U(stage)]
             saveptr = saved[U(stage)]
             restore(set, stack, saveptr, saveptr + active)
-            a = remove_option(choice[U(level)], item, set, nd, second, active,
-                              upd)
+            a = remove_option(
+                choice[U(level)], item, set, nd, second, active, upd
+            )
             if a < 0:
                 where = _PREBACKUP
                 continue
@@ -612,14 +641,31 @@ STOPPED = -3  # counts[b] of an instance the stop flag cut short
 def grown(stack):
     """A copy of the save stack twice as large."""
     bigger = np.zeros(2 * stack.shape[0], np.int32)
-    bigger[:stack.shape[0]] = stack
+    bigger[: stack.shape[0]] = stack
     return bigger
 
 
 @njit(cache=True, nogil=True)
-def solve_batch(item, set, nd, second, pristine_item, pristine_set,
-                pristine_nd, given_nodes, given_start, limit, max_nodes,
-                active0, first, first_len, counts, work, levels, stop):
+def solve_batch(
+    item,
+    set,
+    nd,
+    second,
+    pristine_item,
+    pristine_set,
+    pristine_nd,
+    given_nodes,
+    given_start,
+    limit,
+    max_nodes,
+    active0,
+    first,
+    first_len,
+    counts,
+    work,
+    levels,
+    stop,
+):
     """Solve many instances that differ only in committed options, as
     ``dlx.kernels.cells.solve_batch`` does (same ``counts`` codes and
     ``work`` columns); a given ``-1 - p`` excludes the option of node
@@ -658,8 +704,9 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
                 if p >= 0:
                     u = commit_option(p, item, set, nd, second, stack, state)
                 else:
-                    u = exclude_option(-1 - p, item, set, nd, second, stack,
-                                       state)
+                    u = exclude_option(
+                        -1 - p, item, set, nd, second, stack, state
+                    )
                 if u != -2:
                     break
                 stack = grown(stack)
@@ -674,18 +721,34 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
         else:
             while True:
                 want = limit - counters[2] if limit > 0 else 0
-                row = first[b:b + 1] if counters[2] == 0 else first[b:b]
-                status = search(item, set, nd, second, stack, saved, choice,
-                                deg, levelstage, force, state, row, one_len,
-                                want, min(max_nodes,
-                                          counters[0] + BATCH_SLICE_NODES),
-                                counters)
+                row = first[b : b + 1] if counters[2] == 0 else first[b:b]
+                status = search(
+                    item,
+                    set,
+                    nd,
+                    second,
+                    stack,
+                    saved,
+                    choice,
+                    deg,
+                    levelstage,
+                    force,
+                    state,
+                    row,
+                    one_len,
+                    want,
+                    min(max_nodes, counters[0] + BATCH_SLICE_NODES),
+                    counters,
+                )
                 if counters[2] > 0 and first_len[b] == 0:
                     first_len[b] = one_len[0]
                 if status == STACK_FULL:
                     stack = grown(stack)
-                elif status != OUT_OF_NODES or counters[0] >= max_nodes \
-                        or stop[0] != 0:
+                elif (
+                    status != OUT_OF_NODES
+                    or counters[0] >= max_nodes
+                    or stop[0] != 0
+                ):
                     break
             counts[b] = counters[2]
             if status == OUT_OF_NODES:
@@ -693,4 +756,3 @@ def solve_batch(item, set, nd, second, pristine_item, pristine_set,
         work[b, 0] = counters[0]
         work[b, 1] = counters[1]
         work[b, 2] = updates
-

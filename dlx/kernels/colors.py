@@ -193,8 +193,7 @@ def cover_rest(p, llink, rlink, ulink, dlink, top, color, length):
             continue
         c = color[U(q)]
         if c == 0:
-            updates += cover(x, llink, rlink, ulink, dlink, top, color,
-                             length)
+            updates += cover(x, llink, rlink, ulink, dlink, top, color, length)
         elif c > 0:
             if color[U(top[U(q)])] == c:
                 # Already purified with c: a node outside the lists (an
@@ -252,8 +251,23 @@ def choose_item(llink, rlink, length, cutoff):
 
 
 @njit(cache=True, nogil=True)
-def search(llink, rlink, ulink, dlink, top, length, color, choice, state,
-           out, out_len, want, max_nodes, counters, cutoff):
+def search(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    choice,
+    state,
+    out,
+    out_len,
+    want,
+    max_nodes,
+    counters,
+    cutoff,
+):
     """Algorithm C, iterative and resumable, with the arguments, state and
     return codes of ``dlx.kernels.links.search``.
 
@@ -283,8 +297,9 @@ def search(llink, rlink, ulink, dlink, top, length, color, choice, state,
             nodes += 1
             best = choose_item(llink, rlink, length, cutoff)
             # C4: cover it and start with its first option.
-            updates += cover(best, llink, rlink, ulink, dlink, top, color,
-                             length)
+            updates += cover(
+                best, llink, rlink, ulink, dlink, top, color, length
+            )
             p = dlink[U(best)]
             choice[U(level)] = p
         else:
@@ -307,8 +322,9 @@ def search(llink, rlink, ulink, dlink, top, length, color, choice, state,
         if where == DONE:
             break
         # C5: try option p.
-        updates += cover_rest(p, llink, rlink, ulink, dlink, top, color,
-                              length)
+        updates += cover_rest(
+            p, llink, rlink, ulink, dlink, top, color, length
+        )
         if rlink[0] == 0:
             # C2: every primary item is covered: a solution, a leaf node.
             nodes += 1
@@ -419,8 +435,9 @@ def commit_option(p, llink, rlink, ulink, dlink, top, length, color):
     while top[U(q)] > 0:
         c = color[U(q)]
         if c == 0:
-            updates += cover(top[U(q)], llink, rlink, ulink, dlink, top,
-                             color, length)
+            updates += cover(
+                top[U(q)], llink, rlink, ulink, dlink, top, color, length
+            )
         elif c > 0:
             if color[U(top[U(q)])] == c:
                 # Already purified with c: a node outside the lists (an
@@ -441,8 +458,7 @@ def release_option(p, llink, rlink, ulink, dlink, top, length, color):
     while q >= p:
         c = color[U(q)]
         if c == 0:
-            uncover(top[U(q)], llink, rlink, ulink, dlink, top, color,
-                    length)
+            uncover(top[U(q)], llink, rlink, ulink, dlink, top, color, length)
         elif c > 0:
             unpurify(q, ulink, dlink, top, color, length)
         elif dlink[U(q)] == q:  # marked by commit_option: its color back
@@ -459,9 +475,25 @@ STOPPED = -3
 
 
 @njit(cache=True, nogil=True)
-def solve_batch(llink, rlink, ulink, dlink, top, length, color, given_nodes,
-                given_start, limit, max_nodes, first, first_len, counts,
-                work, cutoff, stop):
+def solve_batch(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    given_nodes,
+    given_start,
+    limit,
+    max_nodes,
+    first,
+    first_len,
+    counts,
+    work,
+    cutoff,
+    stop,
+):
     """Many instances that differ only in committed options, as
     ``dlx.kernels.links.solve_batch`` (same arguments after ``color``,
     same results)."""
@@ -481,8 +513,16 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, color, given_nodes,
         committed = lo
         clash = False
         while committed < hi:
-            u = commit_option(given_nodes[committed], llink, rlink, ulink,
-                              dlink, top, length, color)
+            u = commit_option(
+                given_nodes[committed],
+                llink,
+                rlink,
+                ulink,
+                dlink,
+                top,
+                length,
+                color,
+            )
             if u < 0:
                 clash = True
                 break
@@ -505,27 +545,59 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, color, given_nodes,
                 # In slices, so that the stop flag is read every
                 # BATCH_SLICE_NODES nodes (invisible to nodes and updates).
                 want = limit - counters[2] if limit > 0 else 0
-                row = first[b:b + 1] if counters[2] == 0 else first[b:b]
-                status = search(llink, rlink, ulink, dlink, top, length,
-                                color, choice, state, row, one_len, want,
-                                min(max_nodes,
-                                    counters[0] + BATCH_SLICE_NODES),
-                                counters, cutoff)
+                row = first[b : b + 1] if counters[2] == 0 else first[b:b]
+                status = search(
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    choice,
+                    state,
+                    row,
+                    one_len,
+                    want,
+                    min(max_nodes, counters[0] + BATCH_SLICE_NODES),
+                    counters,
+                    cutoff,
+                )
                 if counters[2] > 0 and first_len[b] == 0:
                     first_len[b] = one_len[0]
-                if status != OUT_OF_NODES or counters[0] >= max_nodes \
-                        or stop[0] != 0:
+                if (
+                    status != OUT_OF_NODES
+                    or counters[0] >= max_nodes
+                    or stop[0] != 0
+                ):
                     break
             counts[b] = counters[2]
             if status == OUT_OF_NODES:
                 counts[b] = -2 if counters[0] >= max_nodes else STOPPED
             if status != EXHAUSTED:
-                unwind(llink, rlink, ulink, dlink, top, length, color,
-                       choice, state)
+                unwind(
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    choice,
+                    state,
+                )
         work[b, 0] = counters[0]
         work[b, 1] = counters[1]
         work[b, 2] = updates
         while committed > lo:
             committed -= 1
-            release_option(given_nodes[committed], llink, rlink, ulink,
-                           dlink, top, length, color)
+            release_option(
+                given_nodes[committed],
+                llink,
+                rlink,
+                ulink,
+                dlink,
+                top,
+                length,
+                color,
+            )

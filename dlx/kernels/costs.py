@@ -194,8 +194,7 @@ def cover(i, thresh, llink, rlink, nd, length, cost):
 
 
 @njit(**NO_NRT)
-def uncover(i, thresh, llink, rlink, nd, length,
-            cost):
+def uncover(i, thresh, llink, rlink, nd, length, cost):
     """Inverse of cover with the same threshold (downward, as DLX5)."""
     r = nd[U(4 * i + DOWN)]
     while r != i:
@@ -249,8 +248,7 @@ def unpurify(p, thresh, nd, length, cost):
 
 
 @njit(**NO_NRT)
-def cover_rest(p, thresh, llink, rlink, nd, length,
-               cost):
+def cover_rest(p, thresh, llink, rlink, nd, length, cost):
     """Cover or purify the other items of p's option (DLX5's "cover all
     other items of cur_node"); purified nodes (-1) are left alone."""
     updates = 0
@@ -264,15 +262,13 @@ def cover_rest(p, thresh, llink, rlink, nd, length,
         if c == 0:
             updates += cover(x, thresh, llink, rlink, nd, length, cost)
         elif c > 0:
-            updates += purify(q, thresh, nd, length,
-                              cost)
+            updates += purify(q, thresh, nd, length, cost)
         q += 1
     return updates
 
 
 @njit(**NO_NRT)
-def uncover_rest(p, thresh, llink, rlink, nd, length,
-                 cost):
+def uncover_rest(p, thresh, llink, rlink, nd, length, cost):
     """Inverse of cover_rest, leftward."""
     q = p - 1
     while q != p:
@@ -282,8 +278,7 @@ def uncover_rest(p, thresh, llink, rlink, nd, length,
             continue
         c = nd[U(4 * q + COLOR)]
         if c == 0:
-            uncover(x, thresh, llink, rlink, nd,
-                    length, cost)
+            uncover(x, thresh, llink, rlink, nd, length, cost)
         elif c > 0:
             unpurify(q, thresh, nd, length, cost)
         q -= 1
@@ -357,10 +352,28 @@ def record(c, level, choice, heap_cost, heap_slot, best_nodes, best_len):
 
 
 @njit(nogil=True, **NO_NRT)
-def search(llink, rlink, nd, length, cost, choice,
-           partcost, thresh0, thresh, state, heap_cost, heap_slot,
-           best_nodes, best_len, shared, stop, want, max_nodes, counters,
-           lenthresh):
+def search(
+    llink,
+    rlink,
+    nd,
+    length,
+    cost,
+    choice,
+    partcost,
+    thresh0,
+    thresh,
+    state,
+    heap_cost,
+    heap_slot,
+    best_nodes,
+    best_len,
+    shared,
+    stop,
+    want,
+    max_nodes,
+    counters,
+    lenthresh,
+):
     """DLX5's search, iterative and resumable: runs until the tree is
     explored (``EXHAUSTED``), until ``want`` solutions have been recorded
     (``PAUSED``, 0: never; the last one is ``choice[:state[0] + 1]``), or,
@@ -401,8 +414,9 @@ def search(llink, rlink, nd, length, cost, choice,
             nodes += 1
             if shared[0] < cut:
                 cut = shared[0]
-            t, best = choose_item(rlink, nd, length, cost, cut - curcost,
-                                  lenthresh)
+            t, best = choose_item(
+                rlink, nd, length, cost, cut - curcost, lenthresh
+            )
             if t == 0:
                 step = _BACKDOWN
                 continue
@@ -411,8 +425,9 @@ def search(llink, rlink, nd, length, cost, choice,
             choice[level] = p
             nextcost = curcost + cost[U(p)]
             thresh0[level] = cut - nextcost
-            updates += cover(best, thresh0[level], llink, rlink, nd, length,
-                             cost)
+            updates += cover(
+                best, thresh0[level], llink, rlink, nd, length, cost
+            )
             step = _ADVANCE
         elif step == _ADVANCE:
             th = cut - nextcost
@@ -422,8 +437,15 @@ def search(llink, rlink, nd, length, cost, choice,
                 # A solution below the threshold: a leaf node.
                 nodes += 1
                 found += 1
-                record(nextcost, level, choice, heap_cost, heap_slot,
-                       best_nodes, best_len)
+                record(
+                    nextcost,
+                    level,
+                    choice,
+                    heap_cost,
+                    heap_slot,
+                    best_nodes,
+                    best_len,
+                )
                 if heap_cost[0] < cut:
                     cut = heap_cost[0]
                     if cut < shared[0]:
@@ -516,13 +538,11 @@ def commit_option(p, llink, rlink, nd, length, cost):
         c = nd[U(4 * q + COLOR)]
         x = nd[U(4 * q + TOP)]
         if c == 0:
-            updates += cover(x, INF, llink, rlink, nd,
-                             length, cost)
+            updates += cover(x, INF, llink, rlink, nd, length, cost)
         elif c > 0:
             if nd[U(4 * x + COLOR)] == c:
                 nd[U(4 * q + COLOR)] = -1  # already purified with c
             else:
-                updates += purify(q, INF, nd, length,
-                                  cost)
+                updates += purify(q, INF, nd, length, cost)
         q += 1
     return updates

@@ -212,8 +212,7 @@ def tweak(n, block, ulink, dlink, top, color, length):
 
 
 @njit(**NO_NRT)
-def untweak(c, first, unblock, llink, rlink, ulink, dlink, top, color,
-            length):
+def untweak(c, first, unblock, llink, rlink, ulink, dlink, top, color, length):
     """Undo the tweaks of item c since ``first`` was on top.
 
     The tweaked nodes still point down to each other, ``first`` to the
@@ -266,13 +265,15 @@ def cover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
         if x <= nprimary:
             bound[U(x)] -= 1
             if bound[U(x)] == 0:
-                updates += cover(x, llink, rlink, ulink, dlink, top, color,
-                                 length)
+                updates += cover(
+                    x, llink, rlink, ulink, dlink, top, color, length
+                )
         else:
             c = color[U(q)]
             if c == 0:
-                updates += cover(x, llink, rlink, ulink, dlink, top, color,
-                                 length)
+                updates += cover(
+                    x, llink, rlink, ulink, dlink, top, color, length
+                )
             elif c > 0:
                 updates += purify(q, ulink, dlink, top, color, length)
         q += 1
@@ -291,14 +292,16 @@ def uncover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
             continue
         if x <= nprimary:
             if bound[U(x)] == 0:
-                uncover(x, True, llink, rlink, ulink, dlink, top, color,
-                        length)
+                uncover(
+                    x, True, llink, rlink, ulink, dlink, top, color, length
+                )
             bound[U(x)] += 1
         else:
             c = color[U(q)]
             if c == 0:
-                uncover(x, True, llink, rlink, ulink, dlink, top, color,
-                        length)
+                uncover(
+                    x, True, llink, rlink, ulink, dlink, top, color, length
+                )
             elif c > 0:
                 unpurify(q, ulink, dlink, top, color, length)
         q -= 1
@@ -340,8 +343,9 @@ def choose_item(rlink, dlink, length, bound, slack, cost, limit):
 
 
 @njit(**NO_NRT)
-def record(c, level, nitems, choice, heap_cost, heap_slot, best_nodes,
-           best_len):
+def record(
+    c, level, nitems, choice, heap_cost, heap_slot, best_nodes, best_len
+):
     """Put a solution of net cost ``c`` in the heap of the k best, in place
     of the dearest; its options are the option nodes of
     ``choice[:level]`` (null moves left out)."""
@@ -377,10 +381,31 @@ _BACKDOWN = 3
 
 
 @njit(nogil=True, **NO_NRT)
-def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
-           first_tweak, cost, choice, partcost, state, heap_cost,
-           heap_slot, best_nodes, best_len, shared, stop, want, max_nodes,
-           counters):
+def search(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+    cost,
+    choice,
+    partcost,
+    state,
+    heap_cost,
+    heap_slot,
+    best_nodes,
+    best_len,
+    shared,
+    stop,
+    want,
+    max_nodes,
+    counters,
+):
     """DLX3 with costs, iterative and resumable (the returns of
     ``dlx.kernels.costs.search``).  ``state``: ``[level, where, cut,
     curcost]``; ``choice[l]`` the option node chosen at level ``l`` (an
@@ -411,15 +436,24 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             nodes += 1
             if shared[0] < cut:
                 cut = shared[0]
-            score, pick = choose_item(rlink, dlink, length, bound, slack,
-                                      cost, cut - curcost)
+            score, pick = choose_item(
+                rlink, dlink, length, bound, slack, cost, cut - curcost
+            )
             if score <= 0:
                 step = _BACKDOWN
                 continue
             if score == INFINITY:  # every primary item is settled
                 found += 1
-                record(curcost, level, nitems, choice, heap_cost, heap_slot,
-                       best_nodes, best_len)
+                record(
+                    curcost,
+                    level,
+                    nitems,
+                    choice,
+                    heap_cost,
+                    heap_slot,
+                    best_nodes,
+                    best_len,
+                )
                 if heap_cost[0] < cut:
                     cut = heap_cost[0]
                     if cut < shared[0]:
@@ -436,13 +470,15 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             partcost[U(level)] = curcost
             bound[U(best)] -= 1
             if bound[U(best)] == 0 and slack[U(best)] == 0:
-                updates += cover(best, llink, rlink, ulink, dlink, top,
-                                 color, length)
+                updates += cover(
+                    best, llink, rlink, ulink, dlink, top, color, length
+                )
             else:
                 first_tweak[U(level)] = cur
                 if bound[U(best)] == 0:
-                    updates += cover(best, llink, rlink, ulink, dlink, top,
-                                     color, length)
+                    updates += cover(
+                        best, llink, rlink, ulink, dlink, top, color, length
+                    )
             step = _ADVANCE
         elif step == _ADVANCE:
             b = bound[U(best)]
@@ -473,18 +509,30 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
                 rlink[U(left)] = right
                 llink[U(right)] = left
             if cur > nitems:
-                updates += cover_rest(cur, llink, rlink, ulink, dlink, top,
-                                      length, color, bound)
+                updates += cover_rest(
+                    cur, llink, rlink, ulink, dlink, top, length, color, bound
+                )
                 curcost = partcost[U(level)] + cost[U(cur)]
             level += 1
             step = _FORWARD
         elif step == _BACKUP:
             if bound[U(best)] == 0 and slack[U(best)] == 0:
-                uncover(best, True, llink, rlink, ulink, dlink, top, color,
-                        length)
+                uncover(
+                    best, True, llink, rlink, ulink, dlink, top, color, length
+                )
             else:
-                untweak(best, first_tweak[U(level)], bound[U(best)], llink,
-                        rlink, ulink, dlink, top, color, length)
+                untweak(
+                    best,
+                    first_tweak[U(level)],
+                    bound[U(best)],
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    color,
+                    length,
+                )
             bound[U(best)] += 1
             step = _BACKDOWN
         else:
@@ -503,8 +551,9 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
                 step = _BACKUP
                 continue
             best = top[U(cur)]
-            uncover_rest(cur, llink, rlink, ulink, dlink, top, length, color,
-                         bound)
+            uncover_rest(
+                cur, llink, rlink, ulink, dlink, top, length, color, bound
+            )
             cur = dlink[U(cur)]
             choice[U(level)] = cur
             step = _ADVANCE
@@ -520,8 +569,19 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
 
 # -- givens: dlx.kernels.multiplicities's, unchanged ----------------------
 @njit(cache=True)
-def commit_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
-                  slack, first_tweak):
+def commit_option(
+    p,
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+):
     """Choose the option whose first node is p before the search (a given).
 
     Returns the updates, or -1 (changing nothing) when the option does not
@@ -553,8 +613,9 @@ def commit_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
         q += 1
     q = p
     while top[U(q)] > 0:
-        updates += _settle(q, llink, rlink, ulink, dlink, top, length, color,
-                           bound)
+        updates += _settle(
+            q, llink, rlink, ulink, dlink, top, length, color, bound
+        )
         q += 1
     return updates
 

@@ -134,24 +134,55 @@ PAD = 8
 @intrinsic
 def cttz(typingctx, x):
     """The trailing zeros of a nonzero uint64 (one instruction)."""
+
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
     return types.uint64(types.uint64), codegen
 
 
 @intrinsic
 def popcount(typingctx, x):
     """The set bits of a uint64 (one instruction)."""
+
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
+
     return types.uint64(types.uint64), codegen
 
 
 @njit(cache=True, nogil=True)
-def search(mask, lane_opt, own_word, own_bits, partner, jshared, pshared,
-           prange, lw, per_word, guard, low, subset_depth, candidates,
-           lanes, saved, meta, chosen, sing, fire, ref, snap, summ, state,
-           out, out_len, want, max_nodes, counters):
+def search(
+    mask,
+    lane_opt,
+    own_word,
+    own_bits,
+    partner,
+    jshared,
+    pshared,
+    prange,
+    lw,
+    per_word,
+    guard,
+    low,
+    subset_depth,
+    candidates,
+    lanes,
+    saved,
+    meta,
+    chosen,
+    sing,
+    fire,
+    ref,
+    snap,
+    summ,
+    state,
+    out,
+    out_len,
+    want,
+    max_nodes,
+    counters,
+):
     """Algorithm X over the lanes, iterative and resumable.
 
     ``lanes``/``state`` come from ``start``.  Level ``l`` keeps in
@@ -207,8 +238,12 @@ def search(mask, lane_opt, own_word, own_bits, partner, jshared, pshared,
                             y1 = x & ~guard
                             y1 &= (y1 | guard) - low  # one option less
                             y2 = y1 & ((y1 | guard) - low)  # two less
-                            f = ((y1 | guard) - low) & \
-                                ~((y2 | guard) - low) & x & guard
+                            f = (
+                                ((y1 | guard) - low)
+                                & ~((y2 | guard) - low)
+                                & x
+                                & guard
+                            )
                             fire[U(w)] = f
                             sm |= U(f != U(0)) << U(w - lo)
                         while sm != U(0) and ncand < candidates:
@@ -226,11 +261,13 @@ def search(mask, lane_opt, own_word, own_bits, partner, jshared, pshared,
                                 while ob != U(0):
                                     t = cttz(ob)
                                     ob &= ob - U(1)
-                                    q = lane_opt[U((w << 6) |
-                                                   np.int64(sh + t))]
+                                    q = lane_opt[
+                                        U((w << 6) | np.int64(sh + t))
+                                    ]
                                     for v in range(nwords):
-                                        score += popcount(lanes[U(v)] &
-                                                          mask[U(q), U(v)])
+                                        score += popcount(
+                                            lanes[U(v)] & mask[U(q), U(v)]
+                                        )
                                 if lane < 0 or score > bscore:
                                     bscore = score
                                     lane = (w << 6) | np.int64(sh)
@@ -258,7 +295,8 @@ def search(mask, lane_opt, own_word, own_bits, partner, jshared, pshared,
                 meta[U(level), M_CHOSEN] = state[CHOSEN]
                 meta[U(level), M_LANE] = lane
                 meta[U(level), M_NEXT] = np.int64(
-                    (lanes[U(lane >> 6)] >> U(lane & 63)) & field)
+                    (lanes[U(lane >> 6)] >> U(lane & 63)) & field
+                )
                 fresh = True
             # X5: the level's next untried option; X7/X8: backtrack while
             # there is none.
@@ -352,8 +390,13 @@ def search(mask, lane_opt, own_word, own_bits, partner, jshared, pshared,
                             ps = pshared[U(p), U(w)]
                             z = x & ~ps & ~guard  # options outside
                             ch = (x ^ ref[U(w)]) & ~guard
-                            f = x & ~((z | guard) - low) & \
-                                ((ch | guard) - low) & ps & guard
+                            f = (
+                                x
+                                & ~((z | guard) - low)
+                                & ((ch | guard) - low)
+                                & ps
+                                & guard
+                            )
                             fire[U(w)] = f
                             sm |= U(f != U(0)) << U(w - lo)
                         while sm != U(0):
@@ -367,8 +410,11 @@ def search(mask, lane_opt, own_word, own_bits, partner, jshared, pshared,
                                 i = w * per_word + np.int64(sh // lw)
                                 j = np.int64(partner[U(i), U(p)])
                                 js = U(j & 63)
-                                extra = (lanes[U(j >> 6)] >> js) & field & \
-                                    ~jshared[U(i), U(p)]
+                                extra = (
+                                    (lanes[U(j >> 6)] >> js)
+                                    & field
+                                    & ~jshared[U(i), U(p)]
+                                )
                                 # Drop j's options outside i: clear their
                                 # bits in all their lanes.
                                 while extra != U(0):
@@ -376,8 +422,9 @@ def search(mask, lane_opt, own_word, own_bits, partner, jshared, pshared,
                                     extra &= extra - U(1)
                                     q = lane_opt[U(j + np.int64(t))]
                                     for r in range(own_word.shape[1]):
-                                        lanes[U(own_word[U(q), U(r)])] &= \
-                                            ~own_bits[U(q), U(r)]
+                                        lanes[
+                                            U(own_word[U(q), U(r)])
+                                        ] &= ~own_bits[U(q), U(r)]
                                     dropped = True
                 for w in range(nwords):
                     ref[U(w)] = snap[U(w)]
@@ -457,8 +504,22 @@ def search(mask, lane_opt, own_word, own_bits, partner, jshared, pshared,
 
 
 @njit(cache=True, nogil=True)
-def start(mask, first_word, first_bit, opt_start, opt_item, guard, low,
-          init_lanes, lanes, state, given, given_lo, given_hi, counters):
+def start(
+    mask,
+    first_word,
+    first_bit,
+    opt_start,
+    opt_item,
+    guard,
+    low,
+    init_lanes,
+    lanes,
+    state,
+    given,
+    given_lo,
+    given_hi,
+    counters,
+):
     """Reset ``lanes`` to the empty choice and commit the given options
     ``given[given_lo:given_hi]``; set ``state`` for ``search`` (whose root
     makes the moves they force).
@@ -511,11 +572,37 @@ def start(mask, first_word, first_bit, opt_start, opt_item, guard, low,
 
 
 @njit(cache=True, nogil=True)
-def solve_batch(mask, lane_opt, own_word, own_bits, partner, jshared,
-                pshared, prange, lw, per_word, guard, low, subset_depth,
-                candidates, first_word, first_bit, opt_start, opt_item,
-                init_lanes, depth, given, given_start, limit, max_nodes,
-                first, first_len, counts, work, stop):
+def solve_batch(
+    mask,
+    lane_opt,
+    own_word,
+    own_bits,
+    partner,
+    jshared,
+    pshared,
+    prange,
+    lw,
+    per_word,
+    guard,
+    low,
+    subset_depth,
+    candidates,
+    first_word,
+    first_bit,
+    opt_start,
+    opt_item,
+    init_lanes,
+    depth,
+    given,
+    given_start,
+    limit,
+    max_nodes,
+    first,
+    first_len,
+    counts,
+    work,
+    stop,
+):
     """Solve many instances that differ only in their given options.
 
     Instance ``b`` gives the options ``given[given_start[b]:
@@ -552,9 +639,22 @@ def solve_batch(mask, lane_opt, own_word, own_bits, partner, jshared,
         counters[1] = 0
         counters[2] = 0
         first_len[b] = 0
-        outcome = start(mask, first_word, first_bit, opt_start, opt_item,
-                        guard, low, init_lanes, lanes, state, given,
-                        given_start[b], given_start[b + 1], counters)
+        outcome = start(
+            mask,
+            first_word,
+            first_bit,
+            opt_start,
+            opt_item,
+            guard,
+            low,
+            init_lanes,
+            lanes,
+            state,
+            given,
+            given_start[b],
+            given_start[b + 1],
+            counters,
+        )
         work[b, 2] = counters[1]
         counters[1] = 0
         if outcome < 0:
@@ -567,22 +667,47 @@ def solve_batch(mask, lane_opt, own_word, own_bits, partner, jshared,
         else:
             while True:
                 want = limit - counters[2] if limit > 0 else 0
-                status = search(mask, lane_opt, own_word, own_bits, partner,
-                                jshared, pshared, prange, lw, per_word,
-                                guard, low, subset_depth, candidates,
-                                lanes, saved, meta, chosen, sing, fire, ref,
-                                snap, summ, state,
-                                row if counters[2] == 0 else none, one_len,
-                                want, min(max_nodes,
-                                          counters[0] + BATCH_SLICE_NODES),
-                                counters)
+                status = search(
+                    mask,
+                    lane_opt,
+                    own_word,
+                    own_bits,
+                    partner,
+                    jshared,
+                    pshared,
+                    prange,
+                    lw,
+                    per_word,
+                    guard,
+                    low,
+                    subset_depth,
+                    candidates,
+                    lanes,
+                    saved,
+                    meta,
+                    chosen,
+                    sing,
+                    fire,
+                    ref,
+                    snap,
+                    summ,
+                    state,
+                    row if counters[2] == 0 else none,
+                    one_len,
+                    want,
+                    min(max_nodes, counters[0] + BATCH_SLICE_NODES),
+                    counters,
+                )
                 if counters[2] > 0 and first_len[b] == 0:
                     n = one_len[0]
                     for k in range(n):
                         first[b, k] = row[0, k]
                     first_len[b] = n
-                if status != OUT_OF_NODES or counters[0] >= max_nodes \
-                        or stop[0] != 0:
+                if (
+                    status != OUT_OF_NODES
+                    or counters[0] >= max_nodes
+                    or stop[0] != 0
+                ):
                     break
             counts[b] = counters[2]
             if status == OUT_OF_NODES:

@@ -222,8 +222,22 @@ def choose_item(llink, rlink, length, cutoff):
 
 
 @njit(cache=True, nogil=True)
-def search(llink, rlink, ulink, dlink, top, length, choice, state, out,
-           out_len, want, max_nodes, counters, cutoff):
+def search(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    choice,
+    state,
+    out,
+    out_len,
+    want,
+    max_nodes,
+    counters,
+    cutoff,
+):
     """Algorithm X, iterative, resumable.
 
     ``choice[l]`` is the option node tried at level ``l``; ``state`` holds
@@ -368,9 +382,24 @@ STOPPED = -3
 
 
 @njit(cache=True, nogil=True)
-def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
-                given_start, limit, max_nodes, first, first_len, counts,
-                work, cutoff, stop):
+def solve_batch(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    given_nodes,
+    given_start,
+    limit,
+    max_nodes,
+    first,
+    first_len,
+    counts,
+    work,
+    cutoff,
+    stop,
+):
     """Solve many instances that differ only in committed options.
 
     Instance ``b`` commits the option nodes
@@ -400,8 +429,9 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
         committed = lo
         clash = False
         while committed < hi:
-            u = commit_option(given_nodes[committed], llink, rlink, ulink,
-                              dlink, top, length)
+            u = commit_option(
+                given_nodes[committed], llink, rlink, ulink, dlink, top, length
+            )
             if u < 0:
                 clash = True
                 break
@@ -425,16 +455,30 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
                 # (pausing is invisible to nodes and updates), so that the
                 # stop flag is read every BATCH_SLICE_NODES nodes.
                 want = limit - counters[2] if limit > 0 else 0
-                row = first[b:b + 1] if counters[2] == 0 else first[b:b]
-                status = search(llink, rlink, ulink, dlink, top, length,
-                                choice, state, row, one_len, want,
-                                min(max_nodes,
-                                    counters[0] + BATCH_SLICE_NODES),
-                                counters, cutoff)
+                row = first[b : b + 1] if counters[2] == 0 else first[b:b]
+                status = search(
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    choice,
+                    state,
+                    row,
+                    one_len,
+                    want,
+                    min(max_nodes, counters[0] + BATCH_SLICE_NODES),
+                    counters,
+                    cutoff,
+                )
                 if counters[2] > 0 and first_len[b] == 0:
                     first_len[b] = one_len[0]
-                if status != OUT_OF_NODES or counters[0] >= max_nodes \
-                        or stop[0] != 0:
+                if (
+                    status != OUT_OF_NODES
+                    or counters[0] >= max_nodes
+                    or stop[0] != 0
+                ):
                     break
             counts[b] = counters[2]
             if status == OUT_OF_NODES:
@@ -446,8 +490,9 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, given_nodes,
         work[b, 2] = updates
         while committed > lo:
             committed -= 1
-            release_option(given_nodes[committed], llink, rlink, ulink,
-                           dlink, top, length)
+            release_option(
+                given_nodes[committed], llink, rlink, ulink, dlink, top, length
+            )
 
 
 @njit(cache=True)
@@ -471,8 +516,9 @@ def probe(llink, rlink, ulink, dlink, top, length, choice, cutoff, out):
     level = 0
     while True:
         best = choose_item(llink, rlink, length, cutoff)
-        updates += weight * cover(best, llink, rlink, ulink, dlink, top,
-                                  length)
+        updates += weight * cover(
+            best, llink, rlink, ulink, dlink, top, length
+        )
         degree = length[U(best)] - COVERED
         if degree == 0:  # a dead end: undo this level's cover only
             uncover(best, llink, rlink, ulink, dlink, top, length)
@@ -484,8 +530,9 @@ def probe(llink, rlink, ulink, dlink, top, length, choice, cutoff, out):
         choice[U(level)] = p
         weight *= degree
         nodes += weight
-        updates += weight * cover_rest(p, llink, rlink, ulink, dlink, top,
-                                       length)
+        updates += weight * cover_rest(
+            p, llink, rlink, ulink, dlink, top, length
+        )
         if rlink[0] == 0:  # a solution, a leaf
             solutions = weight
             break
@@ -501,8 +548,9 @@ def probe(llink, rlink, ulink, dlink, top, length, choice, cutoff, out):
 
 
 @njit(cache=True)
-def estimate(llink, rlink, ulink, dlink, top, length, choice, cutoff, seed,
-             out):
+def estimate(
+    llink, rlink, ulink, dlink, top, length, choice, cutoff, seed, out
+):
     """``out.shape[0]`` independent probes, seeded by ``seed``: row ``k``
     of ``out`` receives probe ``k``'s ``(nodes, updates, solutions)``.
 
@@ -513,8 +561,7 @@ def estimate(llink, rlink, ulink, dlink, top, length, choice, cutoff, seed,
         out[k, 0] = 0.0
         out[k, 1] = 0.0
         out[k, 2] = 0.0
-        probe(llink, rlink, ulink, dlink, top, length, choice, cutoff,
-              out[k])
+        probe(llink, rlink, ulink, dlink, top, length, choice, cutoff, out[k])
 
 
 @njit(cache=True)

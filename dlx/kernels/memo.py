@@ -200,8 +200,9 @@ def cover_rest(p, llink, rlink, ulink, dlink, top, length, active):
         if x <= 0:
             q = ulink[U(q)]
         else:
-            updates += cover(x, llink, rlink, ulink, dlink, top, length,
-                             active)
+            updates += cover(
+                x, llink, rlink, ulink, dlink, top, length, active
+            )
             q += 1
     return updates
 
@@ -231,6 +232,7 @@ def uncover_rest(p, llink, rlink, ulink, dlink, top, length, active):
 # (color -1) too, as it does any other, so that an item's length is the
 # number of active options that use it.  Undoing in reverse order relinks
 # such a node before unpurify walks the list to give it its color back.
+
 
 @njit(cache=True)
 def hide6(p, ulink, dlink, top, length, color, active, keyinfo):
@@ -276,8 +278,7 @@ def unhide6(p, ulink, dlink, top, length, color, active, keyinfo):
 
 
 @njit(cache=True)
-def cover6(i, llink, rlink, ulink, dlink, top, length, color, active,
-           keyinfo):
+def cover6(i, llink, rlink, ulink, dlink, top, length, color, active, keyinfo):
     """cover, with hide6."""
     left = llink[U(i)]
     right = rlink[U(i)]
@@ -288,15 +289,15 @@ def cover6(i, llink, rlink, ulink, dlink, top, length, color, active,
     updates = 1
     p = dlink[U(i)]
     while p != i:
-        updates += hide6(p, ulink, dlink, top, length, color, active,
-                         keyinfo)
+        updates += hide6(p, ulink, dlink, top, length, color, active, keyinfo)
         p = dlink[U(p)]
     return updates
 
 
 @njit(cache=True)
-def uncover6(i, llink, rlink, ulink, dlink, top, length, color, active,
-             keyinfo):
+def uncover6(
+    i, llink, rlink, ulink, dlink, top, length, color, active, keyinfo
+):
     """Inverse of cover6: a secondary item's bit comes back only while an
     active option uses it (and its color field is 0: it was not
     purified)."""
@@ -328,8 +329,9 @@ def purify6(p, ulink, dlink, top, length, color, active, keyinfo):
     r = dlink[U(x)]
     while r != x:
         if color[U(r)] != c:
-            updates += hide6(r, ulink, dlink, top, length, color, active,
-                             keyinfo)
+            updates += hide6(
+                r, ulink, dlink, top, length, color, active, keyinfo
+            )
             length[U(x)] -= 1
         else:
             color[U(r)] = -1
@@ -358,8 +360,9 @@ def unpurify6(p, ulink, dlink, top, length, color, active, keyinfo):
 
 
 @njit(cache=True)
-def cover_rest6(p, llink, rlink, ulink, dlink, top, length, color, active,
-                keyinfo):
+def cover_rest6(
+    p, llink, rlink, ulink, dlink, top, length, color, active, keyinfo
+):
     """cover_rest with DLX6's verbs: with colors (as DLX2's C5) purify the
     option's colored items instead, and leave alone those already purified
     with the same color (color -1)."""
@@ -373,23 +376,35 @@ def cover_rest6(p, llink, rlink, ulink, dlink, top, length, color, active,
             continue
         c = 0 if colored == 0 else color[U(q)]
         if c == 0:
-            updates += cover6(x, llink, rlink, ulink, dlink, top, length,
-                              color, active, keyinfo)
+            updates += cover6(
+                x,
+                llink,
+                rlink,
+                ulink,
+                dlink,
+                top,
+                length,
+                color,
+                active,
+                keyinfo,
+            )
         elif c > 0:
             if color[U(x)] == c:
                 # Already purified with c: a node outside the lists (an
                 # option with no primary item) agrees, as purify marks.
                 color[U(q)] = -1
             else:
-                updates += purify6(q, ulink, dlink, top, length, color,
-                                   active, keyinfo)
+                updates += purify6(
+                    q, ulink, dlink, top, length, color, active, keyinfo
+                )
         q += 1
     return updates
 
 
 @njit(cache=True)
-def uncover_rest6(p, llink, rlink, ulink, dlink, top, length, color, active,
-                  keyinfo):
+def uncover_rest6(
+    p, llink, rlink, ulink, dlink, top, length, color, active, keyinfo
+):
     """Inverse of cover_rest6, leftward."""
     colored = keyinfo[2]
     q = p - 1
@@ -400,8 +415,18 @@ def uncover_rest6(p, llink, rlink, ulink, dlink, top, length, color, active,
             continue
         c = 0 if colored == 0 else color[U(q)]
         if c == 0:
-            uncover6(x, llink, rlink, ulink, dlink, top, length, color,
-                     active, keyinfo)
+            uncover6(
+                x,
+                llink,
+                rlink,
+                ulink,
+                dlink,
+                top,
+                length,
+                color,
+                active,
+                keyinfo,
+            )
         elif c > 0:
             unpurify6(q, ulink, dlink, top, length, color, active, keyinfo)
         q -= 1
@@ -446,8 +471,13 @@ def init_active(llink, rlink, length, color, active, keyinfo):
         i = rlink[root]
         while i != root:
             if root == 0 or length[U(i)] > 0:
-                set_key(i, True, color[U(i)] if keyinfo[2] != 0 else 0,
-                        active, keyinfo)
+                set_key(
+                    i,
+                    True,
+                    color[U(i)] if keyinfo[2] != 0 else 0,
+                    active,
+                    keyinfo,
+                )
             i = rlink[U(i)]
 
 
@@ -624,10 +654,36 @@ def unique_rehash(zvar, zlo, zhi, made, unique):
 
 
 @njit(cache=True)
-def count(llink, rlink, ulink, dlink, top, length, color, active, choice,
-          item, acc, born, hashes, state, table, tstats, config, keyinfo,
-          max_nodes, counters, option_of, chain, table_nodes, zvar, zlo,
-          zhi, unique, made):
+def count(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    active,
+    choice,
+    item,
+    acc,
+    born,
+    hashes,
+    state,
+    table,
+    tstats,
+    config,
+    keyinfo,
+    max_nodes,
+    counters,
+    option_of,
+    chain,
+    table_nodes,
+    zvar,
+    zlo,
+    zhi,
+    unique,
+    made,
+):
     """Algorithm X with a memo, counting, and building the ZDD of the
     solutions when ``config[5]`` is 1; iterative and resumable.
 
@@ -687,8 +743,10 @@ def count(llink, rlink, ulink, dlink, top, length, color, active, choice,
                     where = DONE
                     break
                 level -= 1
-                if add_limbs(acc, level, table, s, 1 + nwords, shift,
-                             mask) != 0:
+                if (
+                    add_limbs(acc, level, table, s, 1 + nwords, shift, mask)
+                    != 0
+                ):
                     status = OVERFLOW
                     break
                 if build != 0:
@@ -702,11 +760,22 @@ def count(llink, rlink, ulink, dlink, top, length, color, active, choice,
             else:
                 best = choose_mrv(llink, rlink, length)
             if dlx6 != 0:
-                updates += cover6(best, llink, rlink, ulink, dlink, top,
-                                  length, color, active, keyinfo)
+                updates += cover6(
+                    best,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                )
             else:
-                updates += cover(best, llink, rlink, ulink, dlink, top,
-                                 length, active)
+                updates += cover(
+                    best, llink, rlink, ulink, dlink, top, length, active
+                )
             item[level] = best
             for k in range(acc.shape[1]):
                 acc[level, k] = 0
@@ -717,40 +786,67 @@ def count(llink, rlink, ulink, dlink, top, length, color, active, choice,
             # zres: the level's chain of nodes grows by one, (option ?
             # zres : chain so far), unless zres is the empty family.
             if zres != 0:
-                if made[0] >= zvar.shape[0] or \
-                        2 * made[0] >= unique.shape[0]:
+                if made[0] >= zvar.shape[0] or 2 * made[0] >= unique.shape[0]:
                     status = ROOM
                     break
-                chain[level] = make_node(option_of[U(choice[level])],
-                                         chain[level], zres, zvar, zlo, zhi,
-                                         unique, made)
+                chain[level] = make_node(
+                    option_of[U(choice[level])],
+                    chain[level],
+                    zres,
+                    zvar,
+                    zlo,
+                    zhi,
+                    unique,
+                    made,
+                )
                 zres = 0
             # Undo the option tried at this level; on to the next one.
             best = item[level]
             p = choice[level]
             if dlx6 != 0:
-                uncover_rest6(p, llink, rlink, ulink, dlink, top, length,
-                              color, active, keyinfo)
+                uncover_rest6(
+                    p,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                )
             else:
-                uncover_rest(p, llink, rlink, ulink, dlink, top, length,
-                             active)
+                uncover_rest(
+                    p, llink, rlink, ulink, dlink, top, length, active
+                )
             p = dlink[U(p)]
         if p == best:
             # Every option of this level's item is done: the key is this
             # node's again once the item is back, acc[level] its count and
             # chain[level] its ZDD.
             if dlx6 != 0:
-                uncover6(best, llink, rlink, ulink, dlink, top, length,
-                         color, active, keyinfo)
+                uncover6(
+                    best,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                )
             else:
-                uncover(best, llink, rlink, ulink, dlink, top, length,
-                        active)
+                uncover(best, llink, rlink, ulink, dlink, top, length, active)
             cost = nodes - born[level] + 1
             if cost >= min_cost:
                 if colored != 0:
                     colors_key(llink, rlink, length, color, active, keyinfo)
-                s = store(table, active, hashes[level], acc, level, cost,
-                          tstats)
+                s = store(
+                    table, active, hashes[level], acc, level, cost, tstats
+                )
                 if build != 0:
                     table_nodes[s] = chain[level]
             if level == 0:
@@ -766,11 +862,22 @@ def count(llink, rlink, ulink, dlink, top, length, color, active, choice,
             continue
         choice[level] = p
         if dlx6 != 0:
-            updates += cover_rest6(p, llink, rlink, ulink, dlink, top,
-                                   length, color, active, keyinfo)
+            updates += cover_rest6(
+                p,
+                llink,
+                rlink,
+                ulink,
+                dlink,
+                top,
+                length,
+                color,
+                active,
+                keyinfo,
+            )
         else:
-            updates += cover_rest(p, llink, rlink, ulink, dlink, top,
-                                  length, active)
+            updates += cover_rest(
+                p, llink, rlink, ulink, dlink, top, length, active
+            )
         if rlink[0] == 0:
             # Every primary item is covered: a leaf, one solution.
             nodes += 1

@@ -193,8 +193,7 @@ def tweak(n, block, ulink, dlink, top, color, length):
 
 
 @njit(cache=True)
-def untweak(c, first, unblock, llink, rlink, ulink, dlink, top, color,
-            length):
+def untweak(c, first, unblock, llink, rlink, ulink, dlink, top, color, length):
     """Undo the tweaks of item c since ``first`` was on top.
 
     The tweaked nodes still point down to each other, ``first`` to the
@@ -231,7 +230,7 @@ def untweak(c, first, unblock, llink, rlink, ulink, dlink, top, color,
         uncover(c, False, llink, rlink, ulink, dlink, top, color, length)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def cover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
     """The other items of p's option, rightward: a primary item's bound
     drops by one (covered at 0), a secondary item is covered (uncolored)
@@ -247,20 +246,22 @@ def cover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
         if x <= nprimary:
             bound[U(x)] -= 1
             if bound[U(x)] == 0:
-                updates += cover(x, llink, rlink, ulink, dlink, top, color,
-                                 length)
+                updates += cover(
+                    x, llink, rlink, ulink, dlink, top, color, length
+                )
         else:
             c = color[U(q)]
             if c == 0:
-                updates += cover(x, llink, rlink, ulink, dlink, top, color,
-                                 length)
+                updates += cover(
+                    x, llink, rlink, ulink, dlink, top, color, length
+                )
             elif c > 0:
                 updates += purify(q, ulink, dlink, top, color, length)
         q += 1
     return updates
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, inline="always")
 def uncover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
     """Inverse of cover_rest, leftward."""
     nprimary = bound.shape[0] - 1
@@ -272,14 +273,16 @@ def uncover_rest(p, llink, rlink, ulink, dlink, top, length, color, bound):
             continue
         if x <= nprimary:
             if bound[U(x)] == 0:
-                uncover(x, True, llink, rlink, ulink, dlink, top, color,
-                        length)
+                uncover(
+                    x, True, llink, rlink, ulink, dlink, top, color, length
+                )
             bound[U(x)] += 1
         else:
             c = color[U(q)]
             if c == 0:
-                uncover(x, True, llink, rlink, ulink, dlink, top, color,
-                        length)
+                uncover(
+                    x, True, llink, rlink, ulink, dlink, top, color, length
+                )
             elif c > 0:
                 unpurify(q, ulink, dlink, top, color, length)
         q -= 1
@@ -318,16 +321,38 @@ def choose_item(rlink, length, bound, slack, cutoff):
     return score, pick
 
 
-@njit(cache=True, inline='always')
-def restore_item(best, level, llink, rlink, ulink, dlink, top, length,
-                 color, bound, slack, first_tweak):
+@njit(cache=True, inline="always")
+def restore_item(
+    best,
+    level,
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+):
     """M8 (Knuth's "backup"): put item best back as it was when ``level``
     began.  (For unwind; search writes it out, see its backup step.)"""
     if bound[U(best)] == 0 and slack[U(best)] == 0:
         uncover(best, True, llink, rlink, ulink, dlink, top, color, length)
     else:
-        untweak(best, first_tweak[U(level)], bound[U(best)], llink, rlink,
-                ulink, dlink, top, color, length)
+        untweak(
+            best,
+            first_tweak[U(level)],
+            bound[U(best)],
+            llink,
+            rlink,
+            ulink,
+            dlink,
+            top,
+            color,
+            length,
+        )
     bound[U(best)] += 1
 
 
@@ -338,10 +363,30 @@ _BACKUP = 2
 _BACKDOWN = 3
 
 
-@njit(cache=True, inline='always')
-def _search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
-            first_tweak, choice, state, out, out_len, want, max_nodes,
-            counters, cutoff, split, floor, ceiling):
+@njit(cache=True, inline="always")
+def _search(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+    choice,
+    state,
+    out,
+    out_len,
+    want,
+    max_nodes,
+    counters,
+    cutoff,
+    split,
+    floor,
+    ceiling,
+):
     """The body of ``search`` and ``search_split``: with ``split`` False
     (a constant there) the compiler drops the ceiling test, and with
     ``floor`` 0 the floor is the root."""
@@ -395,13 +440,15 @@ def _search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             choice[U(level)] = cur
             bound[U(best)] -= 1
             if bound[U(best)] == 0 and slack[U(best)] == 0:
-                updates += cover(best, llink, rlink, ulink, dlink, top,
-                                 color, length)
+                updates += cover(
+                    best, llink, rlink, ulink, dlink, top, color, length
+                )
             else:
                 first_tweak[U(level)] = cur
                 if bound[U(best)] == 0:
-                    updates += cover(best, llink, rlink, ulink, dlink, top,
-                                     color, length)
+                    updates += cover(
+                        best, llink, rlink, ulink, dlink, top, color, length
+                    )
             step = _ADVANCE
         elif step == _ADVANCE:
             # M5: try cur (tweaking it out of best), or the null move.
@@ -423,19 +470,31 @@ def _search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
                 llink[U(right)] = left
             if cur > nitems:
                 # M6: the rest of cur's option.
-                updates += cover_rest(cur, llink, rlink, ulink, dlink, top,
-                                      length, color, bound)
+                updates += cover_rest(
+                    cur, llink, rlink, ulink, dlink, top, length, color, bound
+                )
             level += 1
             step = _FORWARD
         elif step == _BACKUP:
             # M8: restore_item, written out: numba's inlining of it left
             # an incref and a decref of every array argument here.
             if bound[U(best)] == 0 and slack[U(best)] == 0:
-                uncover(best, True, llink, rlink, ulink, dlink, top, color,
-                        length)
+                uncover(
+                    best, True, llink, rlink, ulink, dlink, top, color, length
+                )
             else:
-                untweak(best, first_tweak[U(level)], bound[U(best)], llink,
-                        rlink, ulink, dlink, top, color, length)
+                untweak(
+                    best,
+                    first_tweak[U(level)],
+                    bound[U(best)],
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    color,
+                    length,
+                )
             bound[U(best)] += 1
             step = _BACKDOWN
         else:
@@ -455,8 +514,9 @@ def _search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
                 continue
             best = top[U(cur)]
             # M7: undo cur's option, then try the next.
-            uncover_rest(cur, llink, rlink, ulink, dlink, top, length, color,
-                         bound)
+            uncover_rest(
+                cur, llink, rlink, ulink, dlink, top, length, color, bound
+            )
             cur = dlink[U(cur)]
             choice[U(level)] = cur
             step = _ADVANCE
@@ -469,9 +529,26 @@ def _search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
 
 
 @njit(cache=True, nogil=True)
-def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
-           first_tweak, choice, state, out, out_len, want, max_nodes,
-           counters, cutoff):
+def search(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+    choice,
+    state,
+    out,
+    out_len,
+    want,
+    max_nodes,
+    counters,
+    cutoff,
+):
     """Algorithm M, iterative and resumable, with the arguments (after
     the arrays), state and return codes of ``dlx.kernels.links.search``.
 
@@ -483,15 +560,54 @@ def search(llink, rlink, ulink, dlink, top, length, color, bound, slack,
     may start with no active primary item (the empty set is then the one
     solution).
     """
-    return _search(llink, rlink, ulink, dlink, top, length, color, bound,
-                   slack, first_tweak, choice, state, out, out_len, want,
-                   max_nodes, counters, cutoff, False, 0, -1)
+    return _search(
+        llink,
+        rlink,
+        ulink,
+        dlink,
+        top,
+        length,
+        color,
+        bound,
+        slack,
+        first_tweak,
+        choice,
+        state,
+        out,
+        out_len,
+        want,
+        max_nodes,
+        counters,
+        cutoff,
+        False,
+        0,
+        -1,
+    )
 
 
 @njit(cache=True, nogil=True)
-def search_split(llink, rlink, ulink, dlink, top, length, color, bound,
-                 slack, first_tweak, choice, state, out, out_len, want,
-                 max_nodes, counters, cutoff, floor, ceiling):
+def search_split(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+    choice,
+    state,
+    out,
+    out_len,
+    want,
+    max_nodes,
+    counters,
+    cutoff,
+    floor,
+    ceiling,
+):
     """``search`` for a count split over threads (``count_subtrees``):
     ``floor`` is the level of a subtree's root (the search is DONE when it
     would leave that level), and ``ceiling`` (``-1``: none) the level whose
@@ -499,14 +615,46 @@ def search_split(llink, rlink, ulink, dlink, top, length, color, bound,
     entering such a node (without counting it), with ``choice[0..level-1]``
     its path, and resumes after it.  (Apart from ``search`` so that the
     common search makes no test for them.)"""
-    return _search(llink, rlink, ulink, dlink, top, length, color, bound,
-                   slack, first_tweak, choice, state, out, out_len, want,
-                   max_nodes, counters, cutoff, True, floor, ceiling)
+    return _search(
+        llink,
+        rlink,
+        ulink,
+        dlink,
+        top,
+        length,
+        color,
+        bound,
+        slack,
+        first_tweak,
+        choice,
+        state,
+        out,
+        out_len,
+        want,
+        max_nodes,
+        counters,
+        cutoff,
+        True,
+        floor,
+        ceiling,
+    )
 
 
 @njit(cache=True)
-def unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
-           first_tweak, choice, state):
+def unwind(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+    choice,
+    state,
+):
     """Undo a paused search so the arrays are as before it started."""
     nitems = llink.shape[0] - 2
     if state[1] == DONE:
@@ -523,8 +671,9 @@ def unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
             llink[U(right)] = best
         else:
             best = top[U(cur)]
-            uncover_rest(cur, llink, rlink, ulink, dlink, top, length, color,
-                         bound)
+            uncover_rest(
+                cur, llink, rlink, ulink, dlink, top, length, color, bound
+            )
             if bound[U(best)] == 0 and slack[U(best)] > 0:
                 # Covered at this level, and untweak relinks no item: the
                 # null move that would have reactivated it never came.
@@ -532,15 +681,38 @@ def unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
                 right = rlink[U(best)]
                 rlink[U(left)] = best
                 llink[U(right)] = best
-        restore_item(best, level, llink, rlink, ulink, dlink, top, length,
-                     color, bound, slack, first_tweak)
+        restore_item(
+            best,
+            level,
+            llink,
+            rlink,
+            ulink,
+            dlink,
+            top,
+            length,
+            color,
+            bound,
+            slack,
+            first_tweak,
+        )
     state[0] = 0
     state[1] = DONE
 
 
 @njit(cache=True)
-def commit_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
-                  slack, first_tweak):
+def commit_option(
+    p,
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+):
     """Choose the option whose first node is p before the search (a given).
 
     Returns the updates, or -1 (changing nothing) when the option does not
@@ -572,8 +744,9 @@ def commit_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
         q += 1
     q = p
     while top[U(q)] > 0:
-        updates += _settle(q, llink, rlink, ulink, dlink, top, length, color,
-                           bound)
+        updates += _settle(
+            q, llink, rlink, ulink, dlink, top, length, color, bound
+        )
         q += 1
     return updates
 
@@ -622,8 +795,19 @@ def _unsettle(q, llink, rlink, ulink, dlink, top, length, color, bound):
 
 
 @njit(cache=True)
-def release_option(p, llink, rlink, ulink, dlink, top, length, color, bound,
-                   slack, first_tweak):
+def release_option(
+    p,
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+):
     """Inverse of commit_option."""
     last = p
     while top[U(last + 1)] > 0:
@@ -651,9 +835,28 @@ STOPPED = -3
 
 
 @njit(cache=True, nogil=True)
-def solve_batch(llink, rlink, ulink, dlink, top, length, color, bound, slack,
-                first_tweak, given_nodes, given_start, limit, max_nodes,
-                first, first_len, counts, work, cutoff, stop):
+def solve_batch(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+    given_nodes,
+    given_start,
+    limit,
+    max_nodes,
+    first,
+    first_len,
+    counts,
+    work,
+    cutoff,
+    stop,
+):
     """Many instances that differ only in committed options, as
     ``dlx.kernels.links.solve_batch`` (same arguments after the arrays,
     same results).  ``first`` needs a column per level: the sum of the
@@ -674,9 +877,19 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, color, bound, slack,
         committed = lo
         clash = False
         while committed < hi:
-            u = commit_option(given_nodes[committed], llink, rlink, ulink,
-                              dlink, top, length, color, bound, slack,
-                              first_tweak)
+            u = commit_option(
+                given_nodes[committed],
+                llink,
+                rlink,
+                ulink,
+                dlink,
+                top,
+                length,
+                color,
+                bound,
+                slack,
+                first_tweak,
+            )
             if u < 0:
                 clash = True
                 break
@@ -695,37 +908,89 @@ def solve_batch(llink, rlink, ulink, dlink, top, length, color, bound, slack,
                 # In slices, so that the stop flag is read every
                 # BATCH_SLICE_NODES nodes (invisible to nodes and updates).
                 want = limit - counters[2] if limit > 0 else 0
-                row = first[b:b + 1] if counters[2] == 0 else first[b:b]
-                status = search(llink, rlink, ulink, dlink, top, length,
-                                color, bound, slack, first_tweak, choice,
-                                state, row, one_len, want,
-                                min(max_nodes,
-                                    counters[0] + BATCH_SLICE_NODES),
-                                counters, cutoff)
+                row = first[b : b + 1] if counters[2] == 0 else first[b:b]
+                status = search(
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    bound,
+                    slack,
+                    first_tweak,
+                    choice,
+                    state,
+                    row,
+                    one_len,
+                    want,
+                    min(max_nodes, counters[0] + BATCH_SLICE_NODES),
+                    counters,
+                    cutoff,
+                )
                 if counters[2] > 0 and first_len[b] == 0:
                     first_len[b] = one_len[0]
-                if status != OUT_OF_NODES or counters[0] >= max_nodes \
-                        or stop[0] != 0:
+                if (
+                    status != OUT_OF_NODES
+                    or counters[0] >= max_nodes
+                    or stop[0] != 0
+                ):
                     break
             counts[b] = counters[2]
             if status == OUT_OF_NODES:
                 counts[b] = -2 if counters[0] >= max_nodes else STOPPED
             if status != EXHAUSTED:
-                unwind(llink, rlink, ulink, dlink, top, length, color, bound,
-                       slack, first_tweak, choice, state)
+                unwind(
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    bound,
+                    slack,
+                    first_tweak,
+                    choice,
+                    state,
+                )
         work[b, 0] = counters[0]
         work[b, 1] = counters[1]
         work[b, 2] = updates
         while committed > lo:
             committed -= 1
-            release_option(given_nodes[committed], llink, rlink, ulink,
-                           dlink, top, length, color, bound, slack,
-                           first_tweak)
+            release_option(
+                given_nodes[committed],
+                llink,
+                rlink,
+                ulink,
+                dlink,
+                top,
+                length,
+                color,
+                bound,
+                slack,
+                first_tweak,
+            )
 
 
 @njit(cache=True)
-def descend(target, level, llink, rlink, ulink, dlink, top, length, color,
-            bound, slack, first_tweak, choice):
+def descend(
+    target,
+    level,
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+    choice,
+):
     """Make the move ``target`` (an option node, or the item's header
     for a null move) at ``level``, as search does when it gets there: the
     item's options above ``target`` tweaked away, as search leaves them
@@ -744,8 +1009,9 @@ def descend(target, level, llink, rlink, ulink, dlink, top, length, color,
     else:
         first_tweak[U(level)] = cur
         if b == 0:
-            updates += cover(best, llink, rlink, ulink, dlink, top, color,
-                             length)
+            updates += cover(
+                best, llink, rlink, ulink, dlink, top, color, length
+            )
         # A tweaked option keeps its down link, whatever cover_rest and
         # uncover_rest did in between: the next one tried is dlink[cur].
         while cur != target:
@@ -759,15 +1025,35 @@ def descend(target, level, llink, rlink, ulink, dlink, top, length, color,
             rlink[U(left)] = right
             llink[U(right)] = left
     if target > nitems:
-        updates += cover_rest(target, llink, rlink, ulink, dlink, top,
-                              length, color, bound)
+        updates += cover_rest(
+            target, llink, rlink, ulink, dlink, top, length, color, bound
+        )
     return updates
 
 
 @njit(cache=True, nogil=True)
-def count_subtrees(llink, rlink, ulink, dlink, top, length, color, bound,
-                   slack, first_tweak, path_nodes, path_start, limit,
-                   max_nodes, first, first_len, counts, work, cutoff, stop):
+def count_subtrees(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    bound,
+    slack,
+    first_tweak,
+    path_nodes,
+    path_start,
+    limit,
+    max_nodes,
+    first,
+    first_len,
+    counts,
+    work,
+    cutoff,
+    stop,
+):
     """Count the subtrees whose root paths (``choice[0..d-1]`` as search
     returned them with FRONTIER) are the CSR rows of ``path_nodes``:
     ``solve_batch``'s arguments and results, the paths in place of the
@@ -790,9 +1076,21 @@ def count_subtrees(llink, rlink, ulink, dlink, top, length, color, bound,
         d = path_start[b + 1] - lo
         replay = 0
         for level in range(d):
-            replay += descend(path_nodes[lo + level], level, llink, rlink,
-                              ulink, dlink, top, length, color, bound, slack,
-                              first_tweak, choice)
+            replay += descend(
+                path_nodes[lo + level],
+                level,
+                llink,
+                rlink,
+                ulink,
+                dlink,
+                top,
+                length,
+                color,
+                bound,
+                slack,
+                first_tweak,
+                choice,
+            )
         state[0] = d
         state[1] = FORWARD
         counters[0] = 0
@@ -800,12 +1098,32 @@ def count_subtrees(llink, rlink, ulink, dlink, top, length, color, bound,
         counters[2] = 0
         while True:
             status = search_split(
-                llink, rlink, ulink, dlink, top, length, color, bound, slack,
-                first_tweak, choice, state, out, out_len, 0,
-                min(max_nodes, counters[0] + BATCH_SLICE_NODES), counters,
-                cutoff, d, -1)
-            if status != OUT_OF_NODES or counters[0] >= max_nodes \
-                    or stop[0] != 0:
+                llink,
+                rlink,
+                ulink,
+                dlink,
+                top,
+                length,
+                color,
+                bound,
+                slack,
+                first_tweak,
+                choice,
+                state,
+                out,
+                out_len,
+                0,
+                min(max_nodes, counters[0] + BATCH_SLICE_NODES),
+                counters,
+                cutoff,
+                d,
+                -1,
+            )
+            if (
+                status != OUT_OF_NODES
+                or counters[0] >= max_nodes
+                or stop[0] != 0
+            ):
                 break
         counts[b] = counters[2]
         if status == OUT_OF_NODES:
@@ -813,8 +1131,20 @@ def count_subtrees(llink, rlink, ulink, dlink, top, length, color, bound,
         else:  # DONE at the floor: the path's own moves are left
             state[0] = d
             state[1] = FORWARD
-        unwind(llink, rlink, ulink, dlink, top, length, color, bound, slack,
-               first_tweak, choice, state)
+        unwind(
+            llink,
+            rlink,
+            ulink,
+            dlink,
+            top,
+            length,
+            color,
+            bound,
+            slack,
+            first_tweak,
+            choice,
+            state,
+        )
         work[b, 0] = counters[0]
         work[b, 1] = counters[1]
         work[b, 2] = replay

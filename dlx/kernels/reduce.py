@@ -61,12 +61,12 @@ U = np.uint64
 
 # Why an option or item was removed (0: it is still there).
 ALIVE = 0
-NO_PRIMARY = 1       # an option without a primary item is never chosen
-EMPTY_ITEM = 2       # an item in no option; or a primary item short of u
-IMPLIED_ITEM = 3     # every option with primary p has this item
+NO_PRIMARY = 1  # an option without a primary item is never chosen
+EMPTY_ITEM = 2  # an item in no option; or a primary item short of u
+IMPLIED_ITEM = 3  # every option with primary p has this item
 BLOCKING_OPTION = 4  # the option leaves a primary item too few options
-FREE_SECONDARY = 5   # no two options clash on this secondary item
-GIVEN = 6            # covered by a given option, or clashing with one
+FREE_SECONDARY = 5  # no two options clash on this secondary item
+GIVEN = 6  # covered by a given option, or clashing with one
 NRULES = 7
 
 # The slots of ``info``.
@@ -113,8 +113,19 @@ def lost_option(length, lower, why_item, rules, info, i):
 
 
 @njit(cache=True)
-def delete_option(option_start, entry_item, entry_alive, why_option, length,
-                  lower, why_item, rules, info, r, why):
+def delete_option(
+    option_start,
+    entry_item,
+    entry_alive,
+    why_option,
+    length,
+    lower,
+    why_item,
+    rules,
+    info,
+    r,
+    why,
+):
     """Remove option ``r`` (for rule ``why``)."""
     why_option[r] = why
     info[CHANGES] += 1
@@ -127,8 +138,9 @@ def delete_option(option_start, entry_item, entry_alive, why_option, length,
 
 
 @njit(cache=True)
-def strike_item(item_start, item_entries, entry_alive, length, why_item,
-                info, i, why):
+def strike_item(
+    item_start, item_entries, entry_alive, length, why_item, info, i, why
+):
     """Strike item ``i`` out of every option that still has it."""
     for k in range(item_start[i], item_start[i + 1]):
         entry_alive[item_entries[k]] = 0
@@ -160,9 +172,25 @@ def no_primary(A, every):
     it reads them: no search ever chooses one) if ``every``, else only
     those with no item at all (all-zero matrix rows, which cannot be
     written back)."""
-    (option_start, entry_item, entry_color, entry_option, item_start,
-     item_entries, lower, upper, why_option, why_item, entry_alive, length,
-     option_stamp, item_stamp, item_count, rules, info) = A
+    (
+        option_start,
+        entry_item,
+        entry_color,
+        entry_option,
+        item_start,
+        item_entries,
+        lower,
+        upper,
+        why_option,
+        why_item,
+        entry_alive,
+        length,
+        option_stamp,
+        item_stamp,
+        item_count,
+        rules,
+        info,
+    ) = A
     nprimary = info[NPRIMARY] if every else len(length)
     for r in range(len(why_option)):
         if why_option[r] != ALIVE:
@@ -174,9 +202,19 @@ def no_primary(A, every):
                 break
         info[WORK] += option_start[r + 1] - option_start[r]
         if not has:
-            delete_option(option_start, entry_item, entry_alive,
-                          why_option, length, lower, why_item, rules,
-                          info, r, NO_PRIMARY)
+            delete_option(
+                option_start,
+                entry_item,
+                entry_alive,
+                why_option,
+                length,
+                lower,
+                why_item,
+                rules,
+                info,
+                r,
+                NO_PRIMARY,
+            )
 
 
 @njit(cache=True)
@@ -188,9 +226,25 @@ def force(A, given):
     every option that would clash with the given one on it.  Two givens
     that clash make the problem infeasible (``INFEASIBLE`` names the item
     they clash on)."""
-    (option_start, entry_item, entry_color, entry_option, item_start,
-     item_entries, lower, upper, why_option, why_item, entry_alive, length,
-     option_stamp, item_stamp, item_count, rules, info) = A
+    (
+        option_start,
+        entry_item,
+        entry_color,
+        entry_option,
+        item_start,
+        item_entries,
+        lower,
+        upper,
+        why_option,
+        why_item,
+        entry_alive,
+        length,
+        option_stamp,
+        item_stamp,
+        item_count,
+        rules,
+        info,
+    ) = A
     nprimary = info[NPRIMARY]
     is_given = np.zeros(len(why_option), np.uint8)
     for g in given:
@@ -221,11 +275,29 @@ def force(A, given):
                 if is_given[s]:
                     info[INFEASIBLE] = i
                     return
-                delete_option(option_start, entry_item, entry_alive,
-                              why_option, length, lower, why_item, rules,
-                              info, s, GIVEN)
-            strike_item(item_start, item_entries, entry_alive, length,
-                        why_item, info, i, GIVEN)
+                delete_option(
+                    option_start,
+                    entry_item,
+                    entry_alive,
+                    why_option,
+                    length,
+                    lower,
+                    why_item,
+                    rules,
+                    info,
+                    s,
+                    GIVEN,
+                )
+            strike_item(
+                item_start,
+                item_entries,
+                entry_alive,
+                length,
+                why_item,
+                info,
+                i,
+                GIVEN,
+            )
 
 
 @njit(cache=True)
@@ -242,9 +314,25 @@ def implied(A, c):
     they are gone, ``c`` is covered exactly as often as ``p``, and ``p``
     takes the intersection of both bounds (if empty: no solution).
     """
-    (option_start, entry_item, entry_color, entry_option, item_start,
-     item_entries, lower, upper, why_option, why_item, entry_alive, length,
-     option_stamp, item_stamp, item_count, rules, info) = A
+    (
+        option_start,
+        entry_item,
+        entry_color,
+        entry_option,
+        item_start,
+        item_entries,
+        lower,
+        upper,
+        why_option,
+        why_item,
+        entry_alive,
+        length,
+        option_stamp,
+        item_stamp,
+        item_count,
+        rules,
+        info,
+    ) = A
     nprimary = info[NPRIMARY]
     gen = next_generation(info)
     work = 0
@@ -272,8 +360,12 @@ def implied(A, c):
         for e in range(option_start[r], option_start[r + 1]):
             p = entry_item[e]
             # (c itself was never stamped: the loop above skips it.)
-            if p >= nprimary or not entry_alive[e] \
-                    or item_stamp[p] != gen or item_count[p] != length[p]:
+            if (
+                p >= nprimary
+                or not entry_alive[e]
+                or item_stamp[p] != gen
+                or item_count[p] != length[p]
+            ):
                 continue
             extra = length[c] - length[p]  # options with c but not p
             if extra > 0 and upper[c] > lower[p]:
@@ -291,13 +383,34 @@ def implied(A, c):
                 for j in range(item_start[c], item_start[c + 1]):
                     g = item_entries[j]
                     s = entry_option[g]
-                    if entry_alive[g] and why_option[s] == ALIVE \
-                            and option_stamp[s] != mark:
-                        delete_option(option_start, entry_item,
-                                      entry_alive, why_option, length, lower,
-                                      why_item, rules, info, s, IMPLIED_ITEM)
-            strike_item(item_start, item_entries, entry_alive, length,
-                        why_item, info, c, IMPLIED_ITEM)
+                    if (
+                        entry_alive[g]
+                        and why_option[s] == ALIVE
+                        and option_stamp[s] != mark
+                    ):
+                        delete_option(
+                            option_start,
+                            entry_item,
+                            entry_alive,
+                            why_option,
+                            length,
+                            lower,
+                            why_item,
+                            rules,
+                            info,
+                            s,
+                            IMPLIED_ITEM,
+                        )
+            strike_item(
+                item_start,
+                item_entries,
+                entry_alive,
+                length,
+                why_item,
+                info,
+                c,
+                IMPLIED_ITEM,
+            )
             lower[p] = lo
             upper[p] = hi
             return True
@@ -310,9 +423,25 @@ def free_secondary(A, c):
     no two options can clash -- it is in at most one option, or every
     option gives it the same color -- constrains nothing: strike it out.
     Returns whether it did."""
-    (option_start, entry_item, entry_color, entry_option, item_start,
-     item_entries, lower, upper, why_option, why_item, entry_alive, length,
-     option_stamp, item_stamp, item_count, rules, info) = A
+    (
+        option_start,
+        entry_item,
+        entry_color,
+        entry_option,
+        item_start,
+        item_entries,
+        lower,
+        upper,
+        why_option,
+        why_item,
+        entry_alive,
+        length,
+        option_stamp,
+        item_stamp,
+        item_count,
+        rules,
+        info,
+    ) = A
     if A.length[c] > 1:
         color = -1
         info[WORK] += item_start[c + 1] - item_start[c]
@@ -324,8 +453,16 @@ def free_secondary(A, c):
             if x == 0 or (color >= 0 and x != color):
                 return False
             color = x
-    strike_item(item_start, item_entries, entry_alive, length,
-                why_item, info, c, FREE_SECONDARY)
+    strike_item(
+        item_start,
+        item_entries,
+        entry_alive,
+        length,
+        why_item,
+        info,
+        c,
+        FREE_SECONDARY,
+    )
     return True
 
 
@@ -339,9 +476,25 @@ def blocks(A, r):
     ``r`` has ``i`` or not).  Two options clash when they share a primary
     item with upper bound 1, or a secondary item that is not given the
     same color by both."""
-    (option_start, entry_item, entry_color, entry_option, item_start,
-     item_entries, lower, upper, why_option, why_item, entry_alive, length,
-     option_stamp, item_stamp, item_count, rules, info) = A
+    (
+        option_start,
+        entry_item,
+        entry_color,
+        entry_option,
+        item_start,
+        item_entries,
+        lower,
+        upper,
+        why_option,
+        why_item,
+        entry_alive,
+        length,
+        option_stamp,
+        item_stamp,
+        item_count,
+        rules,
+        info,
+    ) = A
     nprimary = info[NPRIMARY]
     gen = next_generation(info)
     option_stamp[U(r)] = gen
@@ -358,8 +511,11 @@ def blocks(A, r):
             f = item_entries[U(k)]
             s = entry_option[U(f)]
             work += 1
-            if not entry_alive[U(f)] or why_option[U(s)] != ALIVE \
-                    or option_stamp[U(s)] == gen:
+            if (
+                not entry_alive[U(f)]
+                or why_option[U(s)] != ALIVE
+                or option_stamp[U(s)] == gen
+            ):
                 continue
             if x != 0 and entry_color[U(f)] == x:
                 continue  # the same color: no clash on q
@@ -393,9 +549,25 @@ def round_sweep(A, first, work_cap):
     tested once a round; DLX-PRE skips those where ``c`` is colored).
     Returns where it stopped: ``N`` when the round is over, earlier when
     ``work_cap`` was reached."""
-    (option_start, entry_item, entry_color, entry_option, item_start,
-     item_entries, lower, upper, why_option, why_item, entry_alive, length,
-     option_stamp, item_stamp, item_count, rules, info) = A
+    (
+        option_start,
+        entry_item,
+        entry_color,
+        entry_option,
+        item_start,
+        item_entries,
+        lower,
+        upper,
+        why_option,
+        why_item,
+        entry_alive,
+        length,
+        option_stamp,
+        item_stamp,
+        item_count,
+        rules,
+        info,
+    ) = A
     nprimary = info[NPRIMARY]
     nprimary = info[NPRIMARY]
     n = len(length)
@@ -421,9 +593,19 @@ def round_sweep(A, first, work_cap):
             while not entry_alive[first_alive]:
                 first_alive += 1
             if first_alive == f and blocks(A, r):
-                delete_option(option_start, entry_item, entry_alive,
-                              why_option, length, lower, why_item, rules,
-                              info, r, BLOCKING_OPTION)
+                delete_option(
+                    option_start,
+                    entry_item,
+                    entry_alive,
+                    why_option,
+                    length,
+                    lower,
+                    why_item,
+                    rules,
+                    info,
+                    r,
+                    BLOCKING_OPTION,
+                )
                 if info[INFEASIBLE] >= 0:
                     return n
     return n

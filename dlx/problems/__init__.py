@@ -30,20 +30,32 @@ their main functions share their names.
 """
 
 from . import (
-               debruijn,
-               langford,
-               planar,
-               polycube,
-               polyomino,
-               queens,
-               rooks,
-               tiling,
-               timetable,
+    debruijn,
+    langford,
+    planar,
+    polycube,
+    polyomino,
+    queens,
+    rooks,
+    tiling,
+    timetable,
 )
 from .planar import Polyhex, Polyiamond
 from .polycube import Polycube
 from .polyomino import Polyomino
 
-__all__ = ["debruijn", "langford", "queens", "polyomino", "polycube",
-           "planar", "rooks", "tiling", "timetable", "Polyomino", "Polycube",
-           "Polyiamond", "Polyhex"]
+__all__ = [
+    "debruijn",
+    "langford",
+    "queens",
+    "polyomino",
+    "polycube",
+    "planar",
+    "rooks",
+    "tiling",
+    "timetable",
+    "Polyomino",
+    "Polycube",
+    "Polyiamond",
+    "Polyhex",
+]

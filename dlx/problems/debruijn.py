@@ -40,34 +40,42 @@ SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 def known_count(n: int, k: int = 2) -> int:
     """``(k!)**(k**(n-1)) / k**n``, the number of de Bruijn sequences up to
     rotation."""
-    return factorial(k) ** (k ** (n - 1)) // k ** n
+    return factorial(k) ** (k ** (n - 1)) // k**n
 
 
 def debruijn(n: int, k: int = 2) -> ExactCover:
     """De Bruijn sequences of order ``n`` over ``k`` symbols, as XCC."""
     for name, value, low in (("n", n, 1), ("k", k, 2)):
-        if isinstance(value, bool) or not isinstance(value, int) \
-                or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got "
-                             f"{shorten(value)}")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or value < low
+        ):
+            raise ValueError(
+                f"{name} must be an integer >= {low}, got {shorten(value)}"
+            )
     if k > len(SYMBOLS):
         raise ValueError(f"k must be at most {len(SYMBOLS)}, got {k}")
-    if n >= 10 or (k ** n) ** 2 > MAX_OPTIONS:  # (2**10 > 1000)
-        raise ValueError(f"de Bruijn sequences of order {n} over {k} "
-                         f"symbols make about {k}**{2 * n} options; at most "
-                         f"{MAX_OPTIONS:,} are supported")
-    length = k ** n
+    if n >= 10 or (k**n) ** 2 > MAX_OPTIONS:  # (2**10 > 1000)
+        raise ValueError(
+            f"de Bruijn sequences of order {n} over {k} "
+            f"symbols make about {k}**{2 * n} options; at most "
+            f"{MAX_OPTIONS:,} are supported"
+        )
+    length = k**n
     words = ["".join(w) for w in itertools.product(SYMBOLS[:k], repeat=n)]
-    problem = ExactCover([f"w{w}" for w in words]
-                         + [f"p{j}" for j in range(length)],
-                         [f"b{j}" for j in range(length)])
+    problem = ExactCover(
+        [f"w{w}" for w in words] + [f"p{j}" for j in range(length)],
+        [f"b{j}" for j in range(length)],
+    )
     for w in words:
         for j in range(length):
             if w == words[0] and j:
                 continue  # 0...0 stays at position 0: one per rotation
             cells = [f"b{(j + i) % length}" for i in range(n)]
-            problem.add_option([f"w{w}", f"p{j}"] + cells,
-                               colors=dict(zip(cells, w)))
+            problem.add_option(
+                [f"w{w}", f"p{j}"] + cells, colors=dict(zip(cells, w))
+            )
     return problem
 
 

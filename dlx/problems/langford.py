@@ -34,8 +34,10 @@ def langford(n: int, distinct: bool = True) -> ExactCover:
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive integer, got {shorten(n)}")
     if n * (n + 1) > MAX_OPTIONS:  # (about n * n options)
-        raise ValueError(f"Langford pairs of 1..{n} make about {n * n:,} "
-                         f"options; at most {MAX_OPTIONS:,} are supported")
+        raise ValueError(
+            f"Langford pairs of 1..{n} make about {n * n:,} "
+            f"options; at most {MAX_OPTIONS:,} are supported"
+        )
     digits = [str(d) for d in range(1, n + 1)]
     slots = [f"s{j}" for j in range(1, 2 * n + 1)]
     problem = ExactCover(digits + slots)

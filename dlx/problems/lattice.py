@@ -35,13 +35,19 @@ Matrix = tuple[tuple[int, ...], ...]
 
 
 def _mul(a: Matrix, b: Matrix) -> Matrix:
-    return tuple(tuple(sum(a[i][k] * b[k][j] for k in range(len(b)))
-                       for j in range(len(b[0]))) for i in range(len(a)))
+    return tuple(
+        tuple(
+            sum(a[i][k] * b[k][j] for k in range(len(b)))
+            for j in range(len(b[0]))
+        )
+        for i in range(len(a))
+    )
 
 
 def _power(a: Matrix, k: int) -> Matrix:
-    result = tuple(tuple(int(i == j) for j in range(len(a)))
-                   for i in range(len(a)))
+    result = tuple(
+        tuple(int(i == j) for j in range(len(a))) for i in range(len(a))
+    )
     for _ in range(k):
         result = _mul(a, result)
     return result
@@ -50,9 +56,14 @@ def _power(a: Matrix, k: int) -> Matrix:
 def _det(m: Matrix) -> int:
     if len(m) == 2:
         return m[0][0] * m[1][1] - m[0][1] * m[1][0]
-    return sum((-1) ** j * m[0][j] * _det(tuple(
-        tuple(row[c] for c in range(3) if c != j) for row in m[1:]))
-        for j in range(3))
+    return sum(
+        (-1) ** j
+        * m[0][j]
+        * _det(
+            tuple(tuple(row[c] for c in range(3) if c != j) for row in m[1:])
+        )
+        for j in range(3)
+    )
 
 
 @dataclass(frozen=True)
@@ -60,9 +71,9 @@ class Lattice:
     """A grid of cells: its point group and its translations."""
 
     name: str
-    maps: tuple[Matrix, ...]   # rotations first, then reflections
-    rotations: int             # how many of ``maps`` are rotations
-    period: tuple[int, ...]    # translations: multiples of these
+    maps: tuple[Matrix, ...]  # rotations first, then reflections
+    rotations: int  # how many of ``maps`` are rotations
+    period: tuple[int, ...]  # translations: multiples of these
     steps: tuple[tuple[Cell, ...], ...]  # neighbour offsets by cell kind
 
     @property
@@ -72,8 +83,9 @@ class Lattice:
     def transform(self, cell: Cell, k: int) -> Cell:
         """Map number ``k`` of the point group applied to ``cell``."""
         m = self.maps[k]
-        return tuple(sum(row[j] * cell[j] for j in range(len(cell)))
-                     for row in m)
+        return tuple(
+            sum(row[j] * cell[j] for j in range(len(cell))) for row in m
+        )
 
     def group(self, one_sided: bool = False) -> range:
         """The numbers of the maps a piece may undergo: the rotations
@@ -83,16 +95,19 @@ class Lattice:
     def offset(self, cells: Iterable[Cell]) -> Cell:
         """The translation ``normalize`` subtracts from ``cells``."""
         cells = list(cells)
-        return tuple(p * (min(x[i] for x in cells) // p)
-                     for i, p in enumerate(self.period))
+        return tuple(
+            p * (min(x[i] for x in cells) // p)
+            for i, p in enumerate(self.period)
+        )
 
     def normalize(self, cells: Iterable[Cell]) -> Shape:
         """The cells moved by a translation of the lattice so that each
         coordinate's minimum is in ``[0, period)``, sorted."""
         cells = [tuple(x) for x in cells]
         shift = self.offset(cells)
-        return tuple(sorted(tuple(a - s for a, s in zip(x, shift))
-                            for x in cells))
+        return tuple(
+            sorted(tuple(a - s for a, s in zip(x, shift)) for x in cells)
+        )
 
     def kind(self, cell: Cell) -> int:
         """Which class of cells under translation ``cell`` is in (the
@@ -111,22 +126,27 @@ class Lattice:
 
     def neighbours(self, cell: Cell) -> list[Cell]:
         """The cells sharing a side (a face in 3D) with ``cell``."""
-        return [tuple(a + d for a, d in zip(cell, step))
-                for step in self.steps[self.kind(cell)]]
+        return [
+            tuple(a + d for a, d in zip(cell, step))
+            for step in self.steps[self.kind(cell)]
+        ]
 
-    def orientations(self, shape: Iterable[Cell], one_sided: bool = False
-                     ) -> list[Shape]:
+    def orientations(
+        self, shape: Iterable[Cell], one_sided: bool = False
+    ) -> list[Shape]:
         """The distinct orientations of a shape under the point group (the
         rotations only if ``one_sided``), in order of first appearance."""
         shape = list(shape)
         seen: dict[Shape, None] = {}
         for k in self.group(one_sided):
-            seen.setdefault(self.normalize(self.transform(x, k)
-                                           for x in shape))
+            seen.setdefault(
+                self.normalize(self.transform(x, k) for x in shape)
+            )
         return list(seen)
 
-    def canonical(self, shape: Iterable[Cell], one_sided: bool = False
-                  ) -> Shape:
+    def canonical(
+        self, shape: Iterable[Cell], one_sided: bool = False
+    ) -> Shape:
         """The least orientation of ``shape`` (its name up to motion)."""
         return min(self.orientations(shape, one_sided))
 
@@ -150,30 +170,38 @@ class Lattice:
 
 
 def _square() -> Lattice:
-    turn = ((0, 1), (-1, 0))            # (r, c) -> (c, -r)
-    flip = ((1, 0), (0, -1))            # (r, c) -> (r, -c)
+    turn = ((0, 1), (-1, 0))  # (r, c) -> (c, -r)
+    flip = ((1, 0), (0, -1))  # (r, c) -> (r, -c)
     maps = [_power(turn, k) for k in range(4)]
     maps += [_mul(flip, m) for m in maps]
-    return Lattice("square", tuple(maps), 4, (1, 1),
-                   (((1, 0), (-1, 0), (0, 1), (0, -1)),))
+    return Lattice(
+        "square", tuple(maps), 4, (1, 1), (((1, 0), (-1, 0), (0, 1), (0, -1)),)
+    )
 
 
 def _cubic() -> Lattice:
     maps = []
     for perm in itertools.permutations(range(3)):
         for signs in itertools.product((1, -1), repeat=3):
-            maps.append(tuple(tuple(signs[i] if j == perm[i] else 0
-                                    for j in range(3)) for i in range(3)))
+            maps.append(
+                tuple(
+                    tuple(signs[i] if j == perm[i] else 0 for j in range(3))
+                    for i in range(3)
+                )
+            )
     identity = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
     maps.sort(key=lambda m: (_det(m) < 0, m != identity))
-    steps = tuple(tuple(s * (i == j) for j in range(3))
-                  for i in range(3) for s in (1, -1))
+    steps = tuple(
+        tuple(s * (i == j) for j in range(3))
+        for i in range(3)
+        for s in (1, -1)
+    )
     return Lattice("cubic", tuple(maps), 24, (1, 1, 1), (steps,))
 
 
 def _sixfold(name: str, period: int, steps) -> Lattice:
-    turn = ((0, -1), (1, 1))            # (q, r) -> (-r, q + r): 60 degrees
-    flip = ((0, 1), (1, 0))             # (q, r) -> (r, q)
+    turn = ((0, -1), (1, 1))  # (q, r) -> (-r, q + r): 60 degrees
+    flip = ((0, 1), (1, 0))  # (q, r) -> (r, q)
     maps = [_power(turn, k) for k in range(6)]
     maps += [_mul(flip, m) for m in maps]
     return Lattice(name, tuple(maps), 6, (period, period), steps)
@@ -181,8 +209,10 @@ def _sixfold(name: str, period: int, steps) -> Lattice:
 
 SQUARE = _square()
 CUBIC = _cubic()
-HEXAGONAL = _sixfold("hexagonal", 1, (
-    ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),))
+HEXAGONAL = _sixfold(
+    "hexagonal", 1, (((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)),)
+)
 # An upward triangle's three neighbours are downward ones, and back.
-TRIANGULAR = _sixfold("triangular", 3, (
-    ((1, 1), (1, -2), (-2, 1)), ((-1, -1), (-1, 2), (2, -1))))
+TRIANGULAR = _sixfold(
+    "triangular", 3, (((1, 1), (1, -2), (-2, 1)), ((-1, -1), (-1, 2), (2, -1)))
+)

@@ -72,14 +72,20 @@ from ..services.search import Interrupted
 from ..shorten import shorten
 from .lattice import Cell, Lattice, Shape
 
-__all__ = ["Packing", "Symmetry", "Placement", "Tiling", "cell_namer",
-           "copies_from", "DIGITS"]
+__all__ = [
+    "Packing",
+    "Symmetry",
+    "Placement",
+    "Tiling",
+    "cell_namer",
+    "copies_from",
+    "DIGITS",
+]
 
 Placement = tuple[str, tuple[Cell, ...]]
 Tiling = tuple[Placement, ...]
 
-DIGITS = ("0123456789abcdefghijklmnopqrstuvwxyz"
-          "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(frozen=True)
@@ -92,15 +98,16 @@ class Symmetry:
 
     def placement(self, placement: Placement) -> Placement:
         name, cells = placement
-        return (self.piece_map[name],
-                tuple(sorted(self.cell_map[x] for x in cells)))
+        return (
+            self.piece_map[name],
+            tuple(sorted(self.cell_map[x] for x in cells)),
+        )
 
     def tiling(self, tiling: Tiling) -> Tiling:
         return tuple(sorted(self.placement(x) for x in tiling))
 
 
-def board_maps(lattice: Lattice, board: frozenset
-               ) -> list[tuple[int, dict]]:
+def board_maps(lattice: Lattice, board: frozenset) -> list[tuple[int, dict]]:
     """The maps of the point group that take ``board`` onto itself (after
     a translation), each with the cell mapping it induces."""
     target = lattice.normalize(board)
@@ -111,20 +118,33 @@ def board_maps(lattice: Lattice, board: frozenset
         if lattice.normalize(image) != target:
             continue
         move = tuple(a - b for a, b in zip(lattice.offset(image), shift))
-        found.append((k, {x: tuple(a - m for a, m in zip(y, move))
-                          for x, y in zip(board, image)}))
+        found.append(
+            (
+                k,
+                {
+                    x: tuple(a - m for a, m in zip(y, move))
+                    for x, y in zip(board, image)
+                },
+            )
+        )
     return found
 
 
-def piece_map(lattice: Lattice, k: int, shapes: dict[str, frozenset],
-              copies: dict[str, int]) -> dict[str, str] | None:
+def piece_map(
+    lattice: Lattice,
+    k: int,
+    shapes: dict[str, frozenset],
+    copies: dict[str, int],
+) -> dict[str, str] | None:
     """How map ``k`` renames the pieces (``shapes``: each piece's set of
     orientations), or None if it does not map the set of pieces (with
     their orientations and counts) onto itself."""
     mapping = {}
     for name, orients in shapes.items():
-        image = frozenset(lattice.normalize(lattice.transform(x, k)
-                                            for x in o) for o in orients)
+        image = frozenset(
+            lattice.normalize(lattice.transform(x, k) for x in o)
+            for o in orients
+        )
         if image == orients:
             mapping[name] = name
             continue
@@ -137,14 +157,15 @@ def piece_map(lattice: Lattice, k: int, shapes: dict[str, frozenset],
     return mapping
 
 
-def cell_namer(board: frozenset, letters: str
-               ) -> Callable[[Cell], str]:
+def cell_namer(board: frozenset, letters: str) -> Callable[[Cell], str]:
     """Cell names: one character of ``DIGITS`` per coordinate, or, when a
     coordinate is too large for that, each coordinate after its letter
     (``letters``, e.g. ``"rc"``: ``r12c70``)."""
-    if all(min(x[i] for x in board) >= 0 and
-           max(x[i] for x in board) < len(DIGITS)
-           for i in range(len(letters))):
+    if all(
+        min(x[i] for x in board) >= 0
+        and max(x[i] for x in board) < len(DIGITS)
+        for i in range(len(letters))
+    ):
         return lambda x: "".join(DIGITS[a] for a in x)
     return lambda x: "".join(f"{ch}{a}" for ch, a in zip(letters, x))
 
@@ -160,12 +181,16 @@ def copies_from(copies, names) -> dict[str, int]:
                 raise ValueError(f"copies: no piece named {shorten(name)}")
             counts[name] = k
     else:
-        raise TypeError(f"copies must be an int or a mapping from piece "
-                        f"names to ints, not {type(copies).__name__}")
+        raise TypeError(
+            f"copies must be an int or a mapping from piece "
+            f"names to ints, not {type(copies).__name__}"
+        )
     for name, k in counts.items():
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-            raise ValueError(f"piece {shorten(name)}: the number of copies must be "
-                             f"a positive integer, got {shorten(k)}")
+            raise ValueError(
+                f"piece {shorten(name)}: the number of copies must be "
+                f"a positive integer, got {shorten(k)}"
+            )
     return counts
 
 
@@ -180,9 +205,13 @@ def polygon(lattice: Lattice, cell: Cell) -> list[tuple[float, float]]:
         q, r = cell
         x, y = q + r / 2, r * h
         radius = 1 / math.sqrt(3)
-        return [(x + radius * math.cos(math.radians(30 + 60 * k)),
-                 y + radius * math.sin(math.radians(30 + 60 * k)))
-                for k in range(6)]
+        return [
+            (
+                x + radius * math.cos(math.radians(30 + 60 * k)),
+                y + radius * math.sin(math.radians(30 + 60 * k)),
+            )
+            for k in range(6)
+        ]
     if lattice.name == "triangular":
         i, j = cell[0] // 3, cell[1] // 3
         if cell[0] % 3 == 1:
@@ -206,15 +235,21 @@ class Packing:
     #: coordinate letters for long cell names (see ``cell_namer``)
     axes = "rc"
 
-    def _setup(self, board: frozenset, shapes: dict[str, Shape],
-               one_sided: bool, copies: dict[str, int]):
+    def _setup(
+        self,
+        board: frozenset,
+        shapes: dict[str, Shape],
+        one_sided: bool,
+        copies: dict[str, int],
+    ):
         self.shapes = shapes
         self.one_sided = one_sided
         self.copies = copies
         self.board = board
         self.orientations = {
             name: self.lattice.orientations(shape, one_sided)
-            for name, shape in shapes.items()}
+            for name, shape in shapes.items()
+        }
         self._check_areas(len(board))
         self._cell_name = self._namer()
         self._piece_items = self._name_piece_items()
@@ -230,23 +265,30 @@ class Packing:
         return cell_namer(self.board, self.axes)
 
     def _check_areas(self, board_area: int):
-        area = sum(len(shape) * self.copies[name]
-                   for name, shape in self.shapes.items())
+        area = sum(
+            len(shape) * self.copies[name]
+            for name, shape in self.shapes.items()
+        )
         if area != board_area:
-            raise ValueError(f"the pieces have {area} cells but the board "
-                             f"has {board_area}; they must be equal")
+            raise ValueError(
+                f"the pieces have {area} cells but the board "
+                f"has {board_area}; they must be equal"
+            )
 
     def _name_piece_items(self) -> dict[str, list[str]]:
         items = {}
         for name, k in self.copies.items():
-            items[name] = [name] if k == 1 else [f"{name}.{i}"
-                                                 for i in range(1, k + 1)]
+            items[name] = (
+                [name] if k == 1 else [f"{name}.{i}" for i in range(1, k + 1)]
+            )
         cells = {self._cell_name(x) for x in self.board}
         for name, names in items.items():
             for item in names:
                 if item in cells or any(ch.isspace() for ch in item):
-                    raise ValueError(f"piece name {shorten(name)} clashes with a "
-                                     f"cell name or has a blank")
+                    raise ValueError(
+                        f"piece name {shorten(name)} clashes with a "
+                        f"cell name or has a blank"
+                    )
         return items
 
     def _find_placements(self) -> list[Placement]:
@@ -261,15 +303,17 @@ class Packing:
                     if not translates(anchor, x):
                         continue
                     move = tuple(a - b for a, b in zip(x, anchor))
-                    cells = tuple(tuple(a + m for a, m in zip(y, move))
-                                  for y in shape)
+                    cells = tuple(
+                        tuple(a + m for a, m in zip(y, move)) for y in shape
+                    )
                     if all(y in board for y in cells):
                         placements.append((name, cells))
         return placements
 
     def _find_symmetries(self) -> list[Symmetry]:
-        orient_sets = {name: frozenset(o)
-                       for name, o in self.orientations.items()}
+        orient_sets = {
+            name: frozenset(o) for name, o in self.orientations.items()
+        }
         found = []
         for k, cell_map in board_maps(self.lattice, self.board):
             names = piece_map(self.lattice, k, orient_sets, self.copies)
@@ -291,16 +335,19 @@ class Packing:
                 name, cells = self.placements[index]
                 if copy >= self.copies[name]:
                     continue
-                problem.add_option([self._piece_items[name][copy]]
-                                   + [name_of(x) for x in sorted(cells)])
+                problem.add_option(
+                    [self._piece_items[name][copy]]
+                    + [name_of(x) for x in sorted(cells)]
+                )
                 option_placement.append(index)
                 option_copy.append(copy)
         self._tables[problem] = (option_placement, option_copy)
         return problem
 
     # -- decoding -----------------------------------------------------
-    def decode(self, solution: Sequence[int],
-               problem: ExactCover | None = None) -> Tiling | None:
+    def decode(
+        self, solution: Sequence[int], problem: ExactCover | None = None
+    ) -> Tiling | None:
         """The tiling of a solution (option numbers of ``problem``,
         default ``self.problem``); None for a relabelling of copies that
         is not the canonical one (copy i+1 placed after copy i)."""
@@ -328,23 +375,39 @@ class Packing:
             return False
         used: dict[str, int] = {}
         for name, placed in tiling:
-            if name not in self.orientations or self.lattice.normalize(
-                    placed) not in self.orientations[name]:
+            if (
+                name not in self.orientations
+                or self.lattice.normalize(placed)
+                not in self.orientations[name]
+            ):
                 return False
             used[name] = used.get(name, 0) + 1
         return used == self.copies
 
     # -- pictures -------------------------------------------------------
-    def svg(self, tiling: Iterable[Placement], *, scale: float = 30,
-            labels: bool = True, title: str | None = None) -> str:
+    def svg(
+        self,
+        tiling: Iterable[Placement],
+        *,
+        scale: float = 30,
+        labels: bool = True,
+        title: str | None = None,
+    ) -> str:
         """A tiling as SVG text: coloured pieces with dark borders between
         pieces (not between cells), board cells left uncovered pale
         (see ``dlx.draw.tiling_svg``)."""
         names = sorted(self.shapes)
         colours = {name: colour(i) for i, name in enumerate(names)}
-        return tiling_svg(sorted(tiling), self._polygon, self.board,
-                          scale=scale, labels=labels, colours=colours,
-                          part=self._part, title=title)
+        return tiling_svg(
+            sorted(tiling),
+            self._polygon,
+            self.board,
+            scale=scale,
+            labels=labels,
+            colours=colours,
+            part=self._part,
+            title=title,
+        )
 
     _part: Callable[[Cell], Hashable] | None = None  # see dlx.draw.tiling_svg
 
@@ -367,9 +430,11 @@ class Packing:
             return self.problem
         plan = self._breaking_plan()
         if plan is None or plan[2] or self._labelings() != 1:
-            raise ValueError("no single exact-cover problem has exactly one "
-                             "solution per tiling up to symmetry here; "
-                             "count with count() instead")
+            raise ValueError(
+                "no single exact-cover problem has exactly one "
+                "solution per tiling up to symmetry here; "
+                "count with count() instead"
+            )
         return self._build(plan[1] + self._others(plan[0]))
 
     def _breaking_plan(self):
@@ -378,7 +443,8 @@ class Packing:
         best = None
         for name in self.shapes:
             if self.copies[name] != 1 or any(
-                    g.piece_map[name] != name for g in self.symmetries):
+                g.piece_map[name] != name for g in self.symmetries
+            ):
                 continue
             plan = self._orbit_reps(name)
             kept = len(plan[0]) + len(plan[1])
@@ -388,8 +454,11 @@ class Packing:
             total = sum(p[0] == name for p in self.placements)
             # (A piece with no placement at all: no tilings, nothing to
             # search.)
-            key = (Fraction(kept, total) if total else Fraction(0),
-                   len(plan[1]), kept)
+            key = (
+                Fraction(kept, total) if total else Fraction(0),
+                len(plan[1]),
+                kept,
+            )
             if best is None or key < best[0]:
                 best = (key, name, plan)
         if best is None:
@@ -397,8 +466,9 @@ class Packing:
         return (best[1],) + best[2]
 
     def _orbit_reps(self, name: str):
-        index_of = {p: i for i, p in enumerate(self.placements)
-                    if p[0] == name}
+        index_of = {
+            p: i for i, p in enumerate(self.placements) if p[0] == name
+        }
         trivial, symmetric = [], []
         seen = set()
         for placement, index in index_of.items():
@@ -406,23 +476,26 @@ class Packing:
                 continue
             images = [g.placement(placement) for g in self.symmetries]
             seen.update(images)
-            stabilizer = [g for g, x in zip(self.symmetries, images)
-                          if x == placement]
+            stabilizer = [
+                g for g, x in zip(self.symmetries, images) if x == placement
+            ]
             if len(stabilizer) == 1:
                 trivial.append(index)
             else:
                 symmetric.append((index, stabilizer))
         return trivial, symmetric
 
-    def _run_count(self, problem: ExactCover, orbit: int,
-                   threads: int = 1) -> tuple[int, int]:
+    def _run_count(
+        self, problem: ExactCover, orbit: int, threads: int = 1
+    ) -> tuple[int, int]:
         """Count the tilings of ``problem``, each standing for ``orbit``
         tilings in all; adds them to ``self._partial`` (also when
         interrupted) and returns it."""
         found = 0
         try:
-            found = problem.count(threads=threads,
-                                  **getattr(self, "_count_options", {}))
+            found = problem.count(
+                threads=threads, **getattr(self, "_count_options", {})
+            )
         except Interrupted as stop:
             self._add_stats(stop.stats)
             found = stop.count
@@ -459,8 +532,14 @@ class Packing:
             solutions.close()  # type: ignore[attr-defined]  # a generator
             self._add_stats(problem.stats)
 
-    def count(self, distinct: bool = True, *, exhaustive: bool = False,
-              threads: int = 1, **count_options) -> int:
+    def count(
+        self,
+        distinct: bool = True,
+        *,
+        exhaustive: bool = False,
+        threads: int = 1,
+        **count_options,
+    ) -> int:
         """How many tilings: up to symmetry (``distinct``) or all.
 
         All tilings are counted from the orbits found for the distinct
@@ -483,7 +562,8 @@ class Packing:
         try:
             if plan is not None:
                 found = self._count_with_plan(plan, threads)[
-                    0 if distinct else 1]
+                    0 if distinct else 1
+                ]
             elif distinct and len(self.symmetries) > 1:
                 found = self._burnside(self.problem, self.symmetries)[0]
             else:
@@ -503,8 +583,9 @@ class Packing:
         if trivial:
             self._run_count(self._build(trivial + others), group, threads)
         for index, stabilizer in symmetric:
-            found, tilings = self._burnside(self._build([index] + others),
-                                            stabilizer)
+            found, tilings = self._burnside(
+                self._build([index] + others), stabilizer
+            )
             self._partial[0] += found
             # Each of the group/|stabilizer| placements in the orbit of
             # this one has as many tilings.
@@ -514,8 +595,9 @@ class Packing:
     def _others(self, name: str) -> list[int]:
         return [i for i, p in enumerate(self.placements) if p[0] != name]
 
-    def _burnside(self, problem: ExactCover, group: list[Symmetry]
-                  ) -> tuple[int, int]:
+    def _burnside(
+        self, problem: ExactCover, group: list[Symmetry]
+    ) -> tuple[int, int]:
         """(orbits of ``group`` on the tilings of ``problem``, which it
         must preserve; the number of those tilings).  Orbits are the sum
         over tilings of |elements fixing it| / |group|."""
@@ -527,8 +609,9 @@ class Packing:
         assert rest == 0, "Burnside's count is not a whole number"
         return orbits, tilings
 
-    def solutions(self, distinct: bool = True, limit: int | None = None
-                  ) -> Iterator[Tiling]:
+    def solutions(
+        self, distinct: bool = True, limit: int | None = None
+    ) -> Iterator[Tiling]:
         """Stream the tilings: one per symmetry class (``distinct``) or
         all of them; at most ``limit``."""
         self.stats = stats = Stats()

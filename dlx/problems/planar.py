@@ -42,18 +42,30 @@ from .lattice import HEXAGONAL, TRIANGULAR, Cell, Lattice, Shape
 from .packing import Packing, Placement, Tiling, copies_from
 from .polyomino import piece_letters
 
-__all__ = ["Polyiamond", "Polyhex", "polyiamond", "polyhex", "parse_board",
-           "piece_set", "render", "IAMOND_SETS", "HEX_SETS"]
+__all__ = [
+    "Polyiamond",
+    "Polyhex",
+    "polyiamond",
+    "polyhex",
+    "parse_board",
+    "piece_set",
+    "render",
+    "IAMOND_SETS",
+    "HEX_SETS",
+]
 
-IAMOND_SETS = {"triamonds": 3, "tetriamonds": 4, "pentiamonds": 5,
-               "hexiamonds": 6, "heptiamonds": 7}
-HEX_SETS = {"trihexes": 3, "tetrahexes": 4, "pentahexes": 5,
-            "hexahexes": 6}
+IAMOND_SETS = {
+    "triamonds": 3,
+    "tetriamonds": 4,
+    "pentiamonds": 5,
+    "hexiamonds": 6,
+    "heptiamonds": 7,
+}
+HEX_SETS = {"trihexes": 3, "tetrahexes": 4, "pentahexes": 5, "hexahexes": 6}
 MAX_BOARD_CELLS = 1_000_000
 
 
-def _corners(points: Iterable[tuple[int, int]], lattice: Lattice
-             ) -> frozenset:
+def _corners(points: Iterable[tuple[int, int]], lattice: Lattice) -> frozenset:
     """The cells all of whose corners (triangles) or centres (hexagons)
     are among ``points``, a set of lattice points."""
     points = set(points)
@@ -73,10 +85,13 @@ def parse_board(spec, lattice: Lattice) -> frozenset:
     spec (see the module doc), moved into normal position."""
     if not isinstance(spec, str):
         cells = [tuple(x) for x in spec]
-        if not cells or any(len(x) != 2 or not lattice.is_cell(x)
-                            for x in cells):
-            raise ValueError(f"a board is a non-empty set of cells of the "
-                             f"{lattice.name} grid")
+        if not cells or any(
+            len(x) != 2 or not lattice.is_cell(x) for x in cells
+        ):
+            raise ValueError(
+                f"a board is a non-empty set of cells of the "
+                f"{lattice.name} grid"
+            )
         return frozenset(lattice.normalize(cells))
     text = spec.strip().lower()
     size = re.fullmatch(r"(\d+)\s*x\s*(\d+)", text)
@@ -86,24 +101,30 @@ def parse_board(spec, lattice: Lattice) -> frozenset:
         count = rows * cols * (2 if lattice is TRIANGULAR else 1)
         _check(spec, count)
         extra = 0 if lattice is HEXAGONAL else 1
-        points = [(i, j) for i in range(cols + extra)
-                  for j in range(rows + extra)]
+        points = [
+            (i, j) for i in range(cols + extra) for j in range(rows + extra)
+        ]
     elif shape:
         n = int(shape.group(2))
         if shape.group(1) == "hexagon":
             count = 6 * n * n if lattice is TRIANGULAR else 3 * n * (n - 1) + 1
             _check(spec, count)
             m = n if lattice is TRIANGULAR else n - 1
-            points = [(i, j) for i in range(-m, m + 1)
-                      for j in range(-m, m + 1) if abs(i + j) <= m]
+            points = [
+                (i, j)
+                for i in range(-m, m + 1)
+                for j in range(-m, m + 1)
+                if abs(i + j) <= m
+            ]
         else:
             count = n * n if lattice is TRIANGULAR else n * (n + 1) // 2
             _check(spec, count)
             m = n if lattice is TRIANGULAR else n - 1
             points = [(i, j) for i in range(m + 1) for j in range(m + 1 - i)]
     else:
-        raise ValueError(f"board {shorten(spec)} is not 'AxB', 'hexagon N' or "
-                         f"'triangle N'")
+        raise ValueError(
+            f"board {shorten(spec)} is not 'AxB', 'hexagon N' or 'triangle N'"
+        )
     return frozenset(lattice.normalize(_corners(points, lattice)))
 
 
@@ -111,8 +132,10 @@ def _check(spec: str, count: int):
     if count < 1:
         raise ValueError(f"board {shorten(spec.strip())} has no cells")
     if count > MAX_BOARD_CELLS:
-        raise ValueError(f"board {shorten(spec.strip())} has {count} cells; at "
-                         f"most {MAX_BOARD_CELLS} are supported")
+        raise ValueError(
+            f"board {shorten(spec.strip())} has {count} cells; at "
+            f"most {MAX_BOARD_CELLS} are supported"
+        )
 
 
 def piece_set(name: str, lattice: Lattice) -> dict[str, Shape]:
@@ -125,8 +148,10 @@ def piece_set(name: str, lattice: Lattice) -> dict[str, Shape]:
     if match:
         size = int(match.group(1))
     if size is None or not 1 <= size <= 10:
-        raise ValueError(f"unknown piece set {shorten(name)}; choose one of "
-                         f"{', '.join(sets)} (or e.g. 8-{suffix})")
+        raise ValueError(
+            f"unknown piece set {shorten(name)}; choose one of "
+            f"{', '.join(sets)} (or e.g. 8-{suffix})"
+        )
     shapes = lattice.polyforms(size)
     names = _names(len(shapes))
     return dict(zip(names, shapes))
@@ -149,8 +174,10 @@ def pieces_from(spec, lattice: Lattice) -> dict[str, Shape]:
             raise ValueError(f"piece {shorten(name)} has no cell")
         bad = [x for x in cells if len(x) != 2 or not lattice.is_cell(x)]
         if bad:
-            raise ValueError(f"piece {shorten(name)}: {bad[0]} is not a cell of the "
-                             f"{lattice.name} grid")
+            raise ValueError(
+                f"piece {shorten(name)}: {bad[0]} is not a cell of the "
+                f"{lattice.name} grid"
+            )
         pieces[str(name)] = lattice.normalize(cells)
     if not pieces:
         raise ValueError("no pieces")
@@ -160,13 +187,15 @@ def pieces_from(spec, lattice: Lattice) -> dict[str, Shape]:
 class _Planar(Packing):
     default_pieces = ""
 
-    def __init__(self, board, pieces=None, *, one_sided: bool = False,
-                 copies=1):
+    def __init__(
+        self, board, pieces=None, *, one_sided: bool = False, copies=1
+    ):
         shapes = pieces_from(pieces or self.default_pieces, self.lattice)
         self.copies = copies_from(copies, shapes)
         self.shapes = shapes
-        self._setup(parse_board(board, self.lattice), shapes, one_sided,
-                    self.copies)
+        self._setup(
+            parse_board(board, self.lattice), shapes, one_sided, self.copies
+        )
 
     def render(self, tiling: Tiling) -> str:
         """A tiling as slanted rows of letters (see the module doc)."""
@@ -203,8 +232,9 @@ def polyhex(board, pieces="tetrahexes", **options) -> ExactCover:
     return Polyhex(board, pieces, **options).problem
 
 
-def render(tiling: Iterable[Placement], board: Iterable[Cell],
-           lattice: Lattice) -> str:
+def render(
+    tiling: Iterable[Placement], board: Iterable[Cell], lattice: Lattice
+) -> str:
     """Rows of letters, one row of rhombi (hexagons) a line, indented one
     character per row for the slant; ``.`` an uncovered board cell."""
     tiling = sorted(tiling)
@@ -216,6 +246,7 @@ def render(tiling: Iterable[Placement], board: Iterable[Cell],
     if not cells:
         return ""
     hexes = lattice is HEXAGONAL
+
     # Column of a cell in characters: two per unit of x (x = i + j/2).
     def row(x):
         return x[1] if hexes else x[1] // 3
@@ -234,6 +265,5 @@ def render(tiling: Iterable[Placement], board: Iterable[Cell],
             if row(x) == r:
                 chars[column(x) - low] = grid.get(x, ".")
         width = 1 + max(chars) if chars else 0
-        lines.append("".join(chars.get(k, " ") for k in range(width))
-                     .rstrip())
+        lines.append("".join(chars.get(k, " ") for k in range(width)).rstrip())
     return "\n".join(lines)

@@ -52,14 +52,25 @@ from .lattice import CUBIC, Cell, Shape
 from .packing import Packing, Placement, Tiling, copies_from
 from .polyomino import piece_letters, piece_set as polyomino_set
 
-__all__ = ["Polycube", "polycube", "parse_box", "parse_pieces",
-           "piece_set", "render", "PIECE_SET_NAMES", "DEFAULT_BOXES"]
+__all__ = [
+    "Polycube",
+    "polycube",
+    "parse_box",
+    "parse_pieces",
+    "piece_set",
+    "render",
+    "PIECE_SET_NAMES",
+    "DEFAULT_BOXES",
+]
 
 PIECE_SET_NAMES = ("soma", "bedlam", "flat-pentacubes", "pentacubes")
 
 #: The box each piece set fills when no board is given.
-DEFAULT_BOXES = {"soma": "3x3x3", "bedlam": "4x4x4",
-                 "flat-pentacubes": "3x4x5"}
+DEFAULT_BOXES = {
+    "soma": "3x3x3",
+    "bedlam": "4x4x4",
+    "flat-pentacubes": "3x4x5",
+}
 
 #: The largest board ``parse_box`` builds from a size like ``"AxBxC"``.
 MAX_BOARD_CELLS = 1_000_000
@@ -109,19 +120,26 @@ def parse_box(spec: str | Iterable[Cell]) -> frozenset:
     if not isinstance(spec, str):
         cells = [tuple(x) for x in spec]
         if not cells or any(len(x) != 3 for x in cells):
-            raise ValueError("a board is a non-empty set of (layer, row, "
-                             "col) cells")
+            raise ValueError(
+                "a board is a non-empty set of (layer, row, col) cells"
+            )
         return frozenset(CUBIC.normalize(cells))
     size = _box_size(spec)
     if size:
         if min(size) < 1:
             raise ValueError(f"box {shorten(spec.strip())} has no cells")
         if size[0] * size[1] * size[2] > MAX_BOARD_CELLS:
-            raise ValueError(f"box {shorten(spec.strip())} has "
-                             f"{size[0] * size[1] * size[2]} cells; at most "
-                             f"{MAX_BOARD_CELLS} are supported")
-        return frozenset((a, b, c) for a in range(size[0])
-                         for b in range(size[1]) for c in range(size[2]))
+            raise ValueError(
+                f"box {shorten(spec.strip())} has "
+                f"{size[0] * size[1] * size[2]} cells; at most "
+                f"{MAX_BOARD_CELLS} are supported"
+            )
+        return frozenset(
+            (a, b, c)
+            for a in range(size[0])
+            for b in range(size[1])
+            for c in range(size[2])
+        )
     cells = []
     layer, row = 0, 0
     for number, line in enumerate(text_lines(spec), start=1):
@@ -133,14 +151,18 @@ def parse_box(spec: str | Iterable[Cell]) -> frozenset:
             if ch == ".":
                 cells.append((layer, row, c))
             elif ch not in "# \t":
-                raise ValueError(f"board line {number}, column {c + 1}: "
-                                 f"{shorten(ch)} is neither '.' (a cell) nor '#' "
-                                 f"(a hole)")
+                raise ValueError(
+                    f"board line {number}, column {c + 1}: "
+                    f"{shorten(ch)} is neither '.' (a cell) nor '#' "
+                    f"(a hole)"
+                )
         row += 1
     if not cells:
         if "\n" not in spec and "." not in spec:
-            raise ValueError(f"board {shorten(spec)} is neither a size like "
-                             f"'3x4x5' nor ASCII art")
+            raise ValueError(
+                f"board {shorten(spec)} is neither a size like "
+                f"'3x4x5' nor ASCII art"
+            )
         raise ValueError("the board has no cells ('.')")
     return frozenset(CUBIC.normalize(cells))
 
@@ -162,11 +184,15 @@ def parse_pieces(text: str) -> dict[str, Shape]:
             raise ValueError(f"{where}: piece {shorten(name)} has no cell")
         bad = [w for w in cells if not re.fullmatch(r"\d\d\d", w)]
         if bad:
-            raise ValueError(f"{where}: {shorten(bad[0])} is not a cell (three "
-                             f"digits: layer, row, column)")
+            raise ValueError(
+                f"{where}: {shorten(bad[0])} is not a cell (three "
+                f"digits: layer, row, column)"
+            )
         coords = [tuple(int(ch) for ch in w) for w in cells]
         if len(set(coords)) != len(coords):
-            raise ValueError(f"{where}: piece {shorten(name)} has a cell twice")
+            raise ValueError(
+                f"{where}: piece {shorten(name)} has a cell twice"
+            )
         pieces[name] = CUBIC.normalize(coords)
     if not pieces:
         raise ValueError("no piece given")
@@ -181,22 +207,29 @@ def piece_set(name: str) -> dict[str, Shape]:
     if key == "bedlam":
         return parse_pieces(_BEDLAM)
     if key in ("flat-pentacubes", "flat"):
-        return {letter: CUBIC.normalize((0,) + x for x in cells)
-                for letter, cells in polyomino_set("pentominoes").items()}
+        return {
+            letter: CUBIC.normalize((0,) + x for x in cells)
+            for letter, cells in polyomino_set("pentominoes").items()
+        }
     if key in ("pentacubes", "pentacube"):
         return _pentacubes()
-    raise ValueError(f"unknown piece set {shorten(name)}; choose one of "
-                     f"{', '.join(PIECE_SET_NAMES)}")
+    raise ValueError(
+        f"unknown piece set {shorten(name)}; choose one of "
+        f"{', '.join(PIECE_SET_NAMES)}"
+    )
 
 
 def _pentacubes() -> dict[str, Shape]:
-    flat = {CUBIC.canonical(shape, one_sided=True): letter
-            for letter, shape in piece_set("flat-pentacubes").items()}
+    flat = {
+        CUBIC.canonical(shape, one_sided=True): letter
+        for letter, shape in piece_set("flat-pentacubes").items()
+    }
     pieces, spare = {}, iter("abcdefghijklmnopq")
     for shape in CUBIC.polyforms(5, one_sided=True):
         pieces[flat.get(shape) or next(spare)] = shape
-    return dict(sorted(pieces.items(), key=lambda kv: (kv[0].islower(),
-                                                       kv[0])))
+    return dict(
+        sorted(pieces.items(), key=lambda kv: (kv[0].islower(), kv[0]))
+    )
 
 
 def _shape_from(name: str, shape) -> Shape:
@@ -214,10 +247,15 @@ def _shape_from(name: str, shape) -> Shape:
 
 def pieces_from(spec) -> dict[str, Shape]:
     if isinstance(spec, str):
-        return parse_pieces(spec) if "\n" in spec.strip() or \
-            len(spec.split()) > 1 else piece_set(spec)
-    pieces = {str(name): _shape_from(str(name), shape)
-              for name, shape in dict(spec).items()}
+        return (
+            parse_pieces(spec)
+            if "\n" in spec.strip() or len(spec.split()) > 1
+            else piece_set(spec)
+        )
+    pieces = {
+        str(name): _shape_from(str(name), shape)
+        for name, shape in dict(spec).items()
+    }
     if not pieces:
         raise ValueError("no pieces")
     return pieces
@@ -242,8 +280,9 @@ class Polycube(Packing):
     lattice = CUBIC
     axes = "lrc"
 
-    def __init__(self, board, pieces="soma", *, one_sided: bool = True,
-                 copies=1):
+    def __init__(
+        self, board, pieces="soma", *, one_sided: bool = True, copies=1
+    ):
         shapes = pieces_from(pieces)
         self.copies = copies_from(copies, shapes)
         self.shapes = shapes
@@ -270,16 +309,17 @@ class Polycube(Packing):
         return [(x, row), (x + 1, row), (x + 1, row + 1), (x, row + 1)]
 
 
-def polycube(board, pieces="soma", *, one_sided: bool = True, copies=1
-             ) -> ExactCover:
+def polycube(
+    board, pieces="soma", *, one_sided: bool = True, copies=1
+) -> ExactCover:
     """The exact-cover problem of packing ``pieces`` into ``board`` (every
     placement; see ``Polycube`` for counting up to symmetry)."""
-    return Polycube(board, pieces, one_sided=one_sided,
-                    copies=copies).problem
+    return Polycube(board, pieces, one_sided=one_sided, copies=copies).problem
 
 
-def render(tiling: Iterable[Placement], board: Iterable[Cell] | None = None
-           ) -> str:
+def render(
+    tiling: Iterable[Placement], board: Iterable[Cell] | None = None
+) -> str:
     """A packing as one letter grid per layer, the layers side by side
     (layer 0 on the left) with two blanks between them: ``.`` an
     uncovered board cell, ``#`` a cell off the board."""
@@ -292,8 +332,17 @@ def render(tiling: Iterable[Placement], board: Iterable[Cell] | None = None
     cells = set(grid) | board
     if not cells:
         return ""
-    spans = [range(min(x[i] for x in cells), 1 + max(x[i] for x in cells))
-             for i in range(3)]
-    return "\n".join("  ".join(
-        "".join(grid.get((a, r, c), "." if (a, r, c) in board else "#")
-                for c in spans[2]) for a in spans[0]) for r in spans[1])
+    spans = [
+        range(min(x[i] for x in cells), 1 + max(x[i] for x in cells))
+        for i in range(3)
+    ]
+    return "\n".join(
+        "  ".join(
+            "".join(
+                grid.get((a, r, c), "." if (a, r, c) in board else "#")
+                for c in spans[2]
+            )
+            for a in spans[0]
+        )
+        for r in spans[1]
+    )

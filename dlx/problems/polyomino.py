@@ -55,9 +55,19 @@ from .packing import (
     copies_from,
 )
 
-__all__ = ["Polyomino", "polyomino", "tiling_of", "parse_board",
-           "parse_shapes", "piece_set", "orientations", "normalize",
-           "free_polyominoes", "render", "PIECE_SET_NAMES"]
+__all__ = [
+    "Polyomino",
+    "polyomino",
+    "tiling_of",
+    "parse_board",
+    "parse_shapes",
+    "piece_set",
+    "orientations",
+    "normalize",
+    "free_polyominoes",
+    "render",
+    "PIECE_SET_NAMES",
+]
 
 Cell = tuple[int, ...]  # (row, column): the lattice's cells, of any dimension
 Shape = tuple[Cell, ...]
@@ -90,8 +100,9 @@ def normalize(cells: Iterable[Cell]) -> Shape:
     return SQUARE.normalize(cells)
 
 
-def orientations(shape: Iterable[Cell], one_sided: bool = False
-                 ) -> list[Shape]:
+def orientations(
+    shape: Iterable[Cell], one_sided: bool = False
+) -> list[Shape]:
     """The distinct orientations of a shape (rotations, and reflections
     unless ``one_sided``), in order of first appearance."""
     return SQUARE.orientations(shape, one_sided)
@@ -128,9 +139,11 @@ def parse_board(spec: str | Iterable[Cell]) -> frozenset:
         if rows < 1 or cols < 1:
             raise ValueError(f"board {shorten(spec.strip())} has no cells")
         if rows * cols > MAX_BOARD_CELLS:
-            raise ValueError(f"board {shorten(spec.strip())} has {rows * cols} "
-                             f"cells; at most {MAX_BOARD_CELLS} are "
-                             f"supported")
+            raise ValueError(
+                f"board {shorten(spec.strip())} has {rows * cols} "
+                f"cells; at most {MAX_BOARD_CELLS} are "
+                f"supported"
+            )
         return frozenset((r, c) for r in range(rows) for c in range(cols))
     cells = []
     for r, line in enumerate(text_lines(spec)):
@@ -138,13 +151,17 @@ def parse_board(spec: str | Iterable[Cell]) -> frozenset:
             if ch == ".":
                 cells.append((r, c))
             elif ch not in "# \t":
-                raise ValueError(f"board line {r + 1}, column {c + 1}: "
-                                 f"{shorten(ch)} is neither '.' (a cell) nor '#' "
-                                 f"(a hole)")
+                raise ValueError(
+                    f"board line {r + 1}, column {c + 1}: "
+                    f"{shorten(ch)} is neither '.' (a cell) nor '#' "
+                    f"(a hole)"
+                )
     if not cells:
         if "\n" not in spec and "." not in spec:
-            raise ValueError(f"board {shorten(spec)} is neither a size like '6x10' "
-                             f"nor ASCII art")
+            raise ValueError(
+                f"board {shorten(spec)} is neither a size like '6x10' "
+                f"nor ASCII art"
+            )
         raise ValueError("the board has no cells ('.')")
     return frozenset(normalize(cells))
 
@@ -165,8 +182,10 @@ def parse_shapes(text: str) -> dict[str, Shape]:
             if ch in ". \t":
                 continue
             if ch in done:
-                raise ValueError(f"shapes line {r + 1}: piece {shorten(ch)} is "
-                                 f"drawn in two pictures")
+                raise ValueError(
+                    f"shapes line {r + 1}: piece {shorten(ch)} is "
+                    f"drawn in two pictures"
+                )
             picture.add(ch)
             pieces.setdefault(ch, []).append((r, c))
     if not pieces:
@@ -182,10 +201,14 @@ def piece_set(name: str) -> dict[str, Shape]:
     if key in ("tetrominoes", "tetromino", "4"):
         return parse_shapes(_TETROMINOES)
     if key in ("hexominoes", "hexomino", "6"):
-        return {f"h{k:02d}": shape
-                for k, shape in enumerate(free_polyominoes(6), start=1)}
-    raise ValueError(f"unknown piece set {shorten(name)}; choose one of "
-                     f"{', '.join(PIECE_SET_NAMES)}")
+        return {
+            f"h{k:02d}": shape
+            for k, shape in enumerate(free_polyominoes(6), start=1)
+        }
+    raise ValueError(
+        f"unknown piece set {shorten(name)}; choose one of "
+        f"{', '.join(PIECE_SET_NAMES)}"
+    )
 
 
 def _shape_from_text(name: str, text: str) -> Shape:
@@ -194,11 +217,16 @@ def _shape_from_text(name: str, text: str) -> Shape:
     one piece, and blank lines kept as empty rows)."""
     drawing = "\n".join(
         "".join(ch if ch in ". \t" else "#" for ch in line)
-        if line.strip() else "." for line in text_lines(text))
+        if line.strip()
+        else "."
+        for line in text_lines(text)
+    )
     try:
         (shape,) = parse_shapes(drawing).values()
     except ValueError:
-        raise ValueError(f"piece {shorten(name)}: the drawing has no cell") from None
+        raise ValueError(
+            f"piece {shorten(name)}: the drawing has no cell"
+        ) from None
     return shape
 
 
@@ -238,8 +266,9 @@ class Polyomino(Packing):
 
     lattice = SQUARE
 
-    def __init__(self, board, pieces="pentominoes", *,
-                 one_sided: bool = False, copies=1):
+    def __init__(
+        self, board, pieces="pentominoes", *, one_sided: bool = False, copies=1
+    ):
         shapes = pieces_from(pieces)
         self.copies = copies_from(copies, shapes)
         self.shapes = shapes
@@ -279,17 +308,16 @@ def tiling_of(problem: ExactCover, solution: Sequence[int]) -> Tiling:
     return tuple(sorted(tiling))
 
 
-def polyomino(board, pieces="pentominoes", *, one_sided: bool = False,
-              copies=1) -> ExactCover:
+def polyomino(
+    board, pieces="pentominoes", *, one_sided: bool = False, copies=1
+) -> ExactCover:
     """The exact-cover problem of packing ``pieces`` into ``board`` (every
     placement of every piece; see ``Polyomino`` for counting up to
     symmetry and for decoding)."""
-    return Polyomino(board, pieces, one_sided=one_sided,
-                     copies=copies).problem
+    return Polyomino(board, pieces, one_sided=one_sided, copies=copies).problem
 
 
-_SPARE = ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-          "0123456789")
+_SPARE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
 def piece_letters(tiling: Sequence[Placement]) -> list[str]:
@@ -315,8 +343,9 @@ def piece_letters(tiling: Sequence[Placement]) -> list[str]:
     return letters
 
 
-def render(tiling: Iterable[Placement], board: Iterable[Cell] | None = None
-           ) -> str:
+def render(
+    tiling: Iterable[Placement], board: Iterable[Cell] | None = None
+) -> str:
     """A tiling as a letter grid.  Each cell shows its piece's name when
     that is one character (a second copy of a piece gets the lower-case
     letter, further copies and longer names get free letters); board
@@ -332,6 +361,9 @@ def render(tiling: Iterable[Placement], board: Iterable[Cell] | None = None
         return ""
     rows = range(min(r for r, _ in cells), 1 + max(r for r, _ in cells))
     cols = range(min(c for _, c in cells), 1 + max(c for _, c in cells))
-    return "\n".join("".join(grid.get((r, c), "." if (r, c) in board
-                                      else "#") for c in cols)
-                     for r in rows)
+    return "\n".join(
+        "".join(
+            grid.get((r, c), "." if (r, c) in board else "#") for c in cols
+        )
+        for r in rows
+    )

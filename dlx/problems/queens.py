@@ -40,8 +40,10 @@ def queens(n: int) -> ExactCover:
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive integer, got {shorten(n)}")
     if n * n > MAX_OPTIONS:
-        raise ValueError(f"{n} queens make {n * n:,} options; at most "
-                         f"{MAX_OPTIONS:,} are supported")
+        raise ValueError(
+            f"{n} queens make {n * n:,} options; at most "
+            f"{MAX_OPTIONS:,} are supported"
+        )
     primary = []
     for k in organ_pipe(n):
         primary += [f"r{k}", f"c{k}"]
@@ -74,24 +76,35 @@ def render(problem: ExactCover, solution: Sequence[int]) -> str:
     """The board, one line per row: ``Q`` for a queen, ``.`` otherwise."""
     cols = positions(problem, solution)
     n = len(cols)
-    return "\n".join(" ".join("Q" if j == c else "." for j in range(n))
-                     for c in cols)
+    return "\n".join(
+        " ".join("Q" if j == c else "." for j in range(n)) for c in cols
+    )
 
 
-def svg(problem: ExactCover, solution: Sequence[int], *,
-        cell: float = 30) -> str:
+def svg(
+    problem: ExactCover, solution: Sequence[int], *, cell: float = 30
+) -> str:
     """The board as an SVG picture: light and dark squares, each queen a
     dark disc (``<circle class="queen">``)."""
     from ..draw import document, fmt
+
     cols = positions(problem, solution)
     n = len(cols)
-    body = [f'<rect width="{fmt(n * cell)}" height="{fmt(n * cell)}" '
-            f'fill="#f0d9b5"/>']
-    body += [f'<rect x="{fmt(c * cell)}" y="{fmt(r * cell)}" '
-             f'width="{fmt(cell)}" height="{fmt(cell)}" fill="#b58863"/>'
-             for r in range(n) for c in range(n) if (r + c) % 2]
-    body += [f'<circle class="queen" cx="{fmt((c + 0.5) * cell)}" '
-             f'cy="{fmt((r + 0.5) * cell)}" r="{fmt(cell * 0.32)}" '
-             f'fill="#222" stroke="#fff" stroke-width="{fmt(cell / 20)}"/>'
-             for r, c in enumerate(cols)]
+    body = [
+        f'<rect width="{fmt(n * cell)}" height="{fmt(n * cell)}" '
+        f'fill="#f0d9b5"/>'
+    ]
+    body += [
+        f'<rect x="{fmt(c * cell)}" y="{fmt(r * cell)}" '
+        f'width="{fmt(cell)}" height="{fmt(cell)}" fill="#b58863"/>'
+        for r in range(n)
+        for c in range(n)
+        if (r + c) % 2
+    ]
+    body += [
+        f'<circle class="queen" cx="{fmt((c + 0.5) * cell)}" '
+        f'cy="{fmt((r + 0.5) * cell)}" r="{fmt(cell * 0.32)}" '
+        f'fill="#222" stroke="#fff" stroke-width="{fmt(cell / 20)}"/>'
+        for r, c in enumerate(cols)
+    ]
     return document(n * cell, n * cell, body, f"{n} queens")

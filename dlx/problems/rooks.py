@@ -28,15 +28,17 @@ __all__ = ["rooks", "render"]
 def rooks(n: int, k: int) -> ExactCover:
     """``k`` rooks in every row and column of an ``n x n`` board."""
     for name, value in (("n", n), ("k", k)):
-        if isinstance(value, bool) or not isinstance(value, int) \
-                or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got "
-                             f"{shorten(value)}")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(
+                f"{name} must be a positive integer, got {shorten(value)}"
+            )
     if k > n:
         raise ValueError(f"k = {k} rooks cannot fit in a row of n = {n}")
     if n * n > MAX_OPTIONS:
-        raise ValueError(f"an {n} x {n} board makes {n * n:,} options; at "
-                         f"most {MAX_OPTIONS:,} are supported")
+        raise ValueError(
+            f"an {n} x {n} board makes {n * n:,} options; at "
+            f"most {MAX_OPTIONS:,} are supported"
+        )
     lines = [f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)]
     problem = ExactCover(lines, bounds=dict.fromkeys(lines, (k, k)))
     for i in range(n):

@@ -40,8 +40,14 @@ from .polyomino import (
 __all__ = ["tiling", "pieces", "render", "PIECE_SETS"]
 
 #: Named sets, for ``pieces``: the free polyominoes of each size.
-PIECE_SETS = {"monominoes": 1, "dominoes": 2, "trominoes": 3,
-              "tetrominoes": 4, "pentominoes": 5, "hexominoes": 6}
+PIECE_SETS = {
+    "monominoes": 1,
+    "dominoes": 2,
+    "trominoes": 3,
+    "tetrominoes": 4,
+    "pentominoes": 5,
+    "hexominoes": 6,
+}
 
 
 def pieces(spec) -> dict[str, tuple]:
@@ -54,11 +60,19 @@ def pieces(spec) -> dict[str, tuple]:
         size = spec
     elif isinstance(spec, str) and "\n" not in spec:
         key = spec.strip().lower()
-        size = next((k for name, k in PIECE_SETS.items()
-                     if key in (name, name[:-2], name[:-1], str(k))), None)
+        size = next(
+            (
+                k
+                for name, k in PIECE_SETS.items()
+                if key in (name, name[:-2], name[:-1], str(k))
+            ),
+            None,
+        )
         if size is None:
-            raise ValueError(f"unknown piece set {shorten(spec)}; choose one of "
-                             f"{', '.join(PIECE_SETS)}, or draw the pieces")
+            raise ValueError(
+                f"unknown piece set {shorten(spec)}; choose one of "
+                f"{', '.join(PIECE_SETS)}, or draw the pieces"
+            )
     else:
         return pieces_from(spec)
     if not 1 <= size <= 8:
@@ -77,8 +91,9 @@ def sweep_order(board: Iterable[tuple]) -> list[tuple]:
     return sorted(cells)
 
 
-def tiling(board="8x8", shapes="dominoes", *,
-           one_sided: bool = False) -> ExactCover:
+def tiling(
+    board="8x8", shapes="dominoes", *, one_sided: bool = False
+) -> ExactCover:
     """The exact cover whose solutions are the tilings of ``board`` (a size
     like ``"8x8"``, ASCII art with ``.`` cells and ``#`` holes, or cells) by
     ``shapes`` (see ``pieces``), each used any number of times, turned and
@@ -93,8 +108,9 @@ def tiling(board="8x8", shapes="dominoes", *,
         for orient in orientations(shape, one_sided):
             anchor = orient[0]
             for r, c in order:
-                moved = frozenset((a + r - anchor[0], b + c - anchor[1])
-                                  for a, b in orient)
+                moved = frozenset(
+                    (a + r - anchor[0], b + c - anchor[1]) for a, b in orient
+                )
                 if moved <= cells and moved not in seen:
                     seen.add(moved)
                     placements.append(moved)
@@ -102,28 +118,37 @@ def tiling(board="8x8", shapes="dominoes", *,
     # Options in the order of their first cell, so that the first cell's
     # options are met first in the sweep.
     placements.sort(key=lambda p: sorted(rank[x] for x in p))
-    problem.add_options([name(x) for x in sorted(p, key=rank.__getitem__)]
-                        for p in placements)
+    problem.add_options(
+        [name(x) for x in sorted(p, key=rank.__getitem__)] for p in placements
+    )
     return problem
 
 
 def render(problem: ExactCover, solution: Sequence[int]) -> str:
     """A tiling as a letter grid: each placement gets a letter that none of
     its neighbours has (``#`` off the board)."""
-    placements = [tuple(cell_of(str(x)) for x in problem.options[k])
-                  for k in solution]
+    placements = [
+        tuple(cell_of(str(x)) for x in problem.options[k]) for k in solution
+    ]
     owner = {x: k for k, cells in enumerate(placements) for x in cells}
     letters: list[str] = []
     for k, cells in enumerate(placements):
-        near = {letters[owner[(r + dr, c + dc)]]
-                for r, c in cells
-                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                if owner.get((r + dr, c + dc), k) < k}
-        letters.append(next(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                            if ch not in near))
+        near = {
+            letters[owner[(r + dr, c + dc)]]
+            for r, c in cells
+            for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+            if owner.get((r + dr, c + dc), k) < k
+        }
+        letters.append(
+            next(ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if ch not in near)
+        )
     if not owner:
         return ""
     rows = range(min(r for r, _ in owner), 1 + max(r for r, _ in owner))
     cols = range(min(c for _, c in owner), 1 + max(c for _, c in owner))
-    return "\n".join("".join(letters[owner[(r, c)]] if (r, c) in owner
-                             else "#" for c in cols) for r in rows)
+    return "\n".join(
+        "".join(
+            letters[owner[(r, c)]] if (r, c) in owner else "#" for c in cols
+        )
+        for r in rows
+    )

@@ -35,14 +35,17 @@ __all__ = ["timetable", "schedule", "render"]
 def _name(text, what: str) -> str:
     text = str(text)
     if not text or "@" in text or any(ch.isspace() for ch in text):
-        raise ValueError(f"{what} {text!r}: names must be nonempty, "
-                         f"without blanks or '@'")
+        raise ValueError(
+            f"{what} {text!r}: names must be nonempty, without blanks or '@'"
+        )
     return text
 
 
-def timetable(exams: Mapping[str, Iterable[str]],
-              rooms: Mapping[str, tuple[int, int]],
-              slots: Mapping[str, int] | Sequence[str]) -> ExactCover:
+def timetable(
+    exams: Mapping[str, Iterable[str]],
+    rooms: Mapping[str, tuple[int, int]],
+    slots: Mapping[str, int] | Sequence[str],
+) -> ExactCover:
     """The exact-cover problem of booking every exam of ``exams`` (``{exam:
     students}``) in one of ``rooms`` (``{room: (capacity, cost)}``) at one
     of ``slots`` (``{slot: cost}``, or a list of slots costing nothing),
@@ -52,21 +55,24 @@ def timetable(exams: Mapping[str, Iterable[str]],
         slots = dict.fromkeys(slots, 0)
     slot_names = [_name(s, "slot") for s in slots]
     room_names = [_name(r, "room") for r in rooms]
-    students = {e: sorted({_name(s, "student") for s in who})
-                for e, who in exams.items()}
+    students = {
+        e: sorted({_name(s, "student") for s in who})
+        for e, who in exams.items()
+    }
     everyone = sorted({s for who in students.values() for s in who})
-    secondary = [f"{r}@{s}" for s in slot_names for r in room_names] + \
-        [f"{x}@{s}" for s in slot_names for x in everyone]
+    secondary = [f"{r}@{s}" for s in slot_names for r in room_names] + [
+        f"{x}@{s}" for s in slot_names for x in everyone
+    ]
     problem = ExactCover([_name(e, "exam") for e in exams], secondary)
     for exam, who in students.items():
         for slot, slot_cost in zip(slot_names, slots.values()):
-            for room, (capacity, room_cost) in zip(room_names,
-                                                   rooms.values()):
+            for room, (capacity, room_cost) in zip(room_names, rooms.values()):
                 if capacity >= len(who):
                     problem.add_option(
-                        [str(exam), f"{room}@{slot}"] +
-                        [f"{x}@{slot}" for x in who],
-                        cost=room_cost + slot_cost)
+                        [str(exam), f"{room}@{slot}"]
+                        + [f"{x}@{slot}" for x in who],
+                        cost=room_cost + slot_cost,
+                    )
     return problem
 
 
@@ -84,5 +90,6 @@ def render(problem: ExactCover, solution: Iterable[int]) -> str:
     """A solution as a table: slot, room and exam, one booking a line."""
     rows = schedule(problem, solution)
     widths = [max(len(row[c]) for row in rows) for c in range(2)]
-    return "\n".join(f"{s:<{widths[0]}}  {r:<{widths[1]}}  {e}"
-                     for s, r, e in rows)
+    return "\n".join(
+        f"{s:<{widths[0]}}  {r:<{widths[1]}}  {e}" for s, r, e in rows
+    )

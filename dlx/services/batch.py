@@ -53,8 +53,10 @@ def _option_numbers(values, where: str) -> np.ndarray:
     if a.size == 0:
         return np.zeros(0, np.int64)
     if a.ndim != 1 or a.dtype.kind not in "iu":
-        raise ValueError(f"{where} must be a flat sequence of option "
-                         f"numbers, got {shorten(values)}"[:200])
+        raise ValueError(
+            f"{where} must be a flat sequence of option "
+            f"numbers, got {shorten(values)}"[:200]
+        )
     return a.astype(np.int64)
 
 
@@ -82,8 +84,10 @@ def option_numbers(values, where: str) -> np.ndarray:
     if a.size == 0:
         return np.zeros(0, np.int64)
     if a.ndim != 1 or a.dtype.kind not in "iu":
-        raise ValueError(f"{where} must be a flat sequence of option "
-                         f"numbers, got {shorten(values)}"[:200])
+        raise ValueError(
+            f"{where} must be a flat sequence of option "
+            f"numbers, got {shorten(values)}"[:200]
+        )
     return a.astype(np.int64)
 
 
@@ -105,24 +109,39 @@ def without_repeats(flat: np.ndarray, starts: np.ndarray):
     return flat[keep], starts
 
 
-def solve_batch(problem, givens, *, starts=None, limit: int = 2,
-                max_nodes: int | None = None, threads: int = 1,
-                mrv_cutoff: int = 0, algorithm: str = "auto",
-                stop=None, time_limit: float | None = None) -> BatchResult:
+def solve_batch(
+    problem,
+    givens,
+    *,
+    starts=None,
+    limit: int = 2,
+    max_nodes: int | None = None,
+    threads: int = 1,
+    mrv_cutoff: int = 0,
+    algorithm: str = "auto",
+    stop=None,
+    time_limit: float | None = None,
+) -> BatchResult:
     """See ``ExactCover.solve_batch``."""
     if starts is None:
-        rows = [option_numbers(g, f"givens[{b}]")
-                for b, g in enumerate(givens)]
+        rows = [
+            option_numbers(g, f"givens[{b}]") for b, g in enumerate(givens)
+        ]
         starts = np.zeros(len(rows) + 1, np.int64)
         np.cumsum([len(r) for r in rows], out=starts[1:])
         flat = np.concatenate(rows) if rows else np.zeros(0, np.int64)
     else:
         flat = option_numbers(givens, "givens")
         starts = option_numbers(starts, "starts")
-        if len(starts) < 1 or starts[0] != 0 or (
-                np.diff(starts) < 0).any() or starts[-1] != len(flat):
-            raise ValueError(f"starts must rise from 0 to "
-                             f"len(givens) = {len(flat)}")
+        if (
+            len(starts) < 1
+            or starts[0] != 0
+            or (np.diff(starts) < 0).any()
+            or starts[-1] != len(flat)
+        ):
+            raise ValueError(
+                f"starts must rise from 0 to len(givens) = {len(flat)}"
+            )
     problem.check_given_array(flat)
     flat, starts = without_repeats(flat, starts)
     limit = whole_number("limit", limit, positive=True)
@@ -139,14 +158,24 @@ def solve_batch(problem, givens, *, starts=None, limit: int = 2,
     engine.load("batch")
     stats = problem.stats = Stats(complete=False)
     if time_limit == 0 and len(starts) > 1:  # before the first node
-        raise BudgetExhausted("solve_batch stopped at its time limit with 0 "
-                              "solution(s) found", 0, stats)
+        raise BudgetExhausted(
+            "solve_batch stopped at its time limit with 0 solution(s) found",
+            0,
+            stats,
+        )
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + time_limit
     counts, solutions, work, stopped_by = engine.batch(
-        arrays, nodes, starts, limit,
-        NO_LIMIT if max_nodes is None else max_nodes, nthreads, cutoff,
-        deadline=deadline, event=stop)
+        arrays,
+        nodes,
+        starts,
+        limit,
+        NO_LIMIT if max_nodes is None else max_nodes,
+        nthreads,
+        cutoff,
+        deadline=deadline,
+        event=stop,
+    )
     stats.seconds = time.perf_counter() - t0
     work[:, 1] += work[:, 2]
     # An instance that found `limit` solutions paused: it may have more.
@@ -160,10 +189,16 @@ def solve_batch(problem, givens, *, starts=None, limit: int = 2,
     if stopped_by == "stopped":
         raise BudgetExhausted(
             f"solve_batch stopped by its stop event with {stats.solutions} "
-            f"solution(s) found", stats.solutions, stats)
+            f"solution(s) found",
+            stats.solutions,
+            stats,
+        )
     # (An instance the time limit cut short has counts -3, STOPPED.)
     if stopped_by == "deadline" and (counts < -2).any():
         raise BudgetExhausted(
             f"solve_batch stopped at its time limit with {stats.solutions} "
-            f"solution(s) found", stats.solutions, stats)
+            f"solution(s) found",
+            stats.solutions,
+            stats,
+        )
     return BatchResult(counts, solutions, work[:, 0], work[:, 1])

@@ -84,18 +84,29 @@ from .search import (
 )
 from .split import JOBS_PER_WORKER, MIN_JOBS, problem_digest, split
 
-__all__ = ["best", "Cheapest", "BestResult", "best_jobs", "WAYS", "TAKES",
-           "SERIAL_PROBE_NODES", "JOBS_PER_THREAD"]
+__all__ = [
+    "best",
+    "Cheapest",
+    "BestResult",
+    "best_jobs",
+    "WAYS",
+    "TAKES",
+    "SERIAL_PROBE_NODES",
+    "JOBS_PER_THREAD",
+]
 
 #: The ways a best search runs, as a sentence names them.
-WAYS = {"serial": "a search for the cheapest solutions",
-        "threads": "a search for the cheapest solutions on threads",
-        "jobs": "a search for the cheapest solutions in jobs"}
+WAYS = {
+    "serial": "a search for the cheapest solutions",
+    "threads": "a search for the cheapest solutions on threads",
+    "jobs": "a search for the cheapest solutions in jobs",
+}
 #: The arguments beyond the way's own that each way takes (the table).
-TAKES = {"serial": {"max_nodes", "time_limit", "stop", "progress",
-                    "threshold"},
-         "threads": {"time_limit", "stop"},
-         "jobs": {"time_limit", "stop", "progress"}}
+TAKES = {
+    "serial": {"max_nodes", "time_limit", "stop", "progress", "threshold"},
+    "threads": {"time_limit", "stop"},
+    "jobs": {"time_limit", "stop", "progress"},
+}
 
 # A split search first searches this many nodes in one run and splits the
 # tree only when that does not finish it (as a count does, see
@@ -135,8 +146,9 @@ class Cheapest:
                 self.found = {s: c for c, s in self._sorted()}
 
     def _sorted(self):
-        return sorted(((c, s) for s, c in self.found.items()),
-                      key=lambda pair: pair[0])[:self.k]
+        return sorted(
+            ((c, s) for s, c in self.found.items()), key=lambda pair: pair[0]
+        )[: self.k]
 
     def best(self) -> list:
         with self.lock:
@@ -178,14 +190,19 @@ def run_best_job(engine, arrays, given_nodes, path, k, shared, flag=None):
             if flag is not None and flag[0]:
                 complete = False
                 break
-            status, _ = run.step(0, int(run.counters[0]) +
-                                 THREAD_SLICE_NODES, False)
+            status, _ = run.step(
+                0, int(run.counters[0]) + THREAD_SLICE_NODES, False
+            )
             if status == EXHAUSTED:
                 break
         nodes = int(run.counters[0])
-    return BestResult(run.best(), nodes, int(run.counters[1]) - base,
-                      int(run.counters[2]),
-                      time.perf_counter() - t0), complete
+    return BestResult(
+        run.best(),
+        nodes,
+        int(run.counters[1]) - base,
+        int(run.counters[2]),
+        time.perf_counter() - t0,
+    ), complete
 
 
 # Thresholds in memory shared with the workers of a process pool forked
@@ -203,8 +220,15 @@ def _shared_threshold(value: int):
     return shared
 
 
-def best_jobs(payload, engine: str, given: tuple, paths, k: int,
-              threshold: int, key: str | None = None) -> BestResult:
+def best_jobs(
+    payload,
+    engine: str,
+    given: tuple,
+    paths,
+    k: int,
+    threshold: int,
+    key: str | None = None,
+) -> BestResult:
     """In a worker: the jobs ``paths`` (below the options ``given``) of
     ``payload``'s problem searched in turn by the engine named ``engine``,
     each under the threshold the ones before it left (``threshold`` to
@@ -223,8 +247,9 @@ def best_jobs(payload, engine: str, given: tuple, paths, k: int,
     total = BestResult()
     found: list = []
     for path in paths:
-        result, _ = run_best_job(search_engine, arrays, nodes, tuple(path), k,
-                                 shared)
+        result, _ = run_best_job(
+            search_engine, arrays, nodes, tuple(path), k, shared
+        )
         found += result.best
         total.nodes += result.nodes
         total.updates += result.updates
@@ -232,18 +257,28 @@ def best_jobs(payload, engine: str, given: tuple, paths, k: int,
         total.seconds += result.seconds
         found = sorted(found, key=lambda pair: pair[0])[:k]
         if len(found) == k:
-            shared[0] = min(int(shared[0]),
-                            found[-1][0] - arrays.total_tax)
+            shared[0] = min(int(shared[0]), found[-1][0] - arrays.total_tax)
     total.best = found
     return total
 
 
-def best(problem, k: int = 1, *, given: Iterable[int] = (),
-         max_nodes: int | None = None, time_limit: float | None = None,
-         threads=1, jobs: int | None = None, executor=None,
-         split_jobs: int | None = None, checkpoint=None, progress=None,
-         stop=None, threshold=None,
-         engine=None) -> list[tuple[int, list[int]]]:
+def best(
+    problem,
+    k: int = 1,
+    *,
+    given: Iterable[int] = (),
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    threads=1,
+    jobs: int | None = None,
+    executor=None,
+    split_jobs: int | None = None,
+    checkpoint=None,
+    progress=None,
+    stop=None,
+    threshold=None,
+    engine=None,
+) -> list[tuple[int, list[int]]]:
     """The ``k`` cheapest solutions of ``problem`` (an ``ExactCover``),
     cheapest first: ``(cost, option numbers)`` each, the numbers sorted
     and the ``given`` options among them; fewer when the problem has
@@ -269,9 +304,11 @@ def best(problem, k: int = 1, *, given: Iterable[int] = (),
     stop = search.stop_event(stop)
     split_jobs = whole_number("split_jobs", split_jobs, optional=True)
     if checkpoint is not None:
-        raise Unsupported("a search for the cheapest solutions cannot be "
-                          "checkpointed (checkpoint= is for counts); "
-                          "time_limit= hands back what it found")
+        raise Unsupported(
+            "a search for the cheapest solutions cannot be "
+            "checkpointed (checkpoint= is for counts); "
+            "time_limit= hands back what it found"
+        )
     given = problem.given_options(given)
     if jobs is not None or executor is not None or split_jobs is not None:
         way = "jobs"
@@ -279,38 +316,82 @@ def best(problem, k: int = 1, *, given: Iterable[int] = (),
         way = "threads"
     else:
         way = "serial"
-    values = {"max_nodes": max_nodes, "time_limit": time_limit,
-              "stop": stop, "progress": progress or None,
-              "threshold": threshold}
-    clashes = [name for name, value in values.items()
-               if value is not None and name not in TAKES[way]]
+    values = {
+        "max_nodes": max_nodes,
+        "time_limit": time_limit,
+        "stop": stop,
+        "progress": progress or None,
+        "threshold": threshold,
+    }
+    clashes = [
+        name
+        for name, value in values.items()
+        if value is not None and name not in TAKES[way]
+    ]
     if way == "jobs" and nthreads > 1:
         clashes.insert(0, "threads")
     if clashes:
-        raise Unsupported(f"{WAYS[way]} cannot be combined with "
-                          f"{' or '.join(clashes)}")
+        raise Unsupported(
+            f"{WAYS[way]} cannot be combined with {' or '.join(clashes)}"
+        )
     engine = engine or engine_for(problem, purpose="best")
     if way == "serial":
         if progress:
             with slice_progress(progress) as hook:
-                return serial(problem, engine, k, given, max_nodes,
-                              time_limit, stop, hook, threshold)
-        return serial(problem, engine, k, given, max_nodes, time_limit,
-                      stop, None, threshold)
+                return serial(
+                    problem,
+                    engine,
+                    k,
+                    given,
+                    max_nodes,
+                    time_limit,
+                    stop,
+                    hook,
+                    threshold,
+                )
+        return serial(
+            problem,
+            engine,
+            k,
+            given,
+            max_nodes,
+            time_limit,
+            stop,
+            None,
+            threshold,
+        )
     if not engine.splits:
-        raise refuse("splitting the search for the cheapest solutions",
-                     problem.kind, engine)
+        raise refuse(
+            "splitting the search for the cheapest solutions",
+            problem.kind,
+            engine,
+        )
     if way == "threads":
-        return on_threads(problem, engine, k, given, nthreads, time_limit,
-                          stop)
-    workers = executor_workers(executor) if executor is not None else (
-        whole_number("jobs", jobs) or (os.cpu_count() or 1))
-    return in_jobs(problem, engine, k, given, workers, executor, split_jobs,
-                   time_limit, stop, progress)
+        return on_threads(
+            problem, engine, k, given, nthreads, time_limit, stop
+        )
+    workers = (
+        executor_workers(executor)
+        if executor is not None
+        else (whole_number("jobs", jobs) or (os.cpu_count() or 1))
+    )
+    return in_jobs(
+        problem,
+        engine,
+        k,
+        given,
+        workers,
+        executor,
+        split_jobs,
+        time_limit,
+        stop,
+        progress,
+    )
 
 
-def serial(problem, engine, k, given, max_nodes, time_limit, stop, hook,
-           threshold) -> list:
+def serial(
+    problem, engine, k, given, max_nodes, time_limit, stop, hook, threshold
+) -> list:
     """One search in slices (``hook(run, stats)`` between slices)."""
     arrays = engine.arrays(problem)
     nodes = engine.option_nodes(arrays, given)
@@ -327,13 +408,22 @@ def serial(problem, engine, k, given, max_nodes, time_limit, stop, hook,
         return [(run.base + arrays.total_tax, given)]
 
     def found():
-        return [(cost, sorted(options + given))
-                for cost, options in run.best()]
+        return [
+            (cost, sorted(options + given)) for cost, options in run.best()
+        ]
 
     try:
-        for _ in search.run(run, stats, limit=None, max_nodes=max_nodes,
-                            time_limit=time_limit, store=False, given=[],
-                            progress=hook, stop=stop):
+        for _ in search.run(
+            run,
+            stats,
+            limit=None,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            store=False,
+            given=[],
+            progress=hook,
+            stop=stop,
+        ):
             pass
     except (BudgetExhausted, Interrupted) as stopped:
         stopped.best = found()
@@ -356,8 +446,7 @@ class _Split:
         self.stats = Stats(complete=False)
         self.lock = threading.Lock()
         self.start = time.perf_counter()
-        self.deadline = (None if time_limit is None
-                         else self.start + time_limit)
+        self.deadline = None if time_limit is None else self.start + time_limit
 
     def left(self) -> float | None:
         if self.deadline is None:
@@ -368,8 +457,17 @@ class _Split:
         """The first ``SERIAL_PROBE_NODES`` nodes in one search: its answer
         when that is the whole search, else None (what it found kept)."""
         try:
-            return serial(self.problem, self.engine, self.k, self.given,
-                          SERIAL_PROBE_NODES, self.left(), stop, None, None)
+            return serial(
+                self.problem,
+                self.engine,
+                self.k,
+                self.given,
+                SERIAL_PROBE_NODES,
+                self.left(),
+                stop,
+                None,
+                None,
+            )
         except BudgetExhausted as budget:
             self.add(budget.best, budget.stats, given_in=True)
             if budget.stats.nodes < SERIAL_PROBE_NODES:
@@ -394,8 +492,13 @@ class _Split:
         """The top of the tree cut into about ``jobs`` jobs: the paths of
         the solutions met (each a job of one leaf) and of the jobs, in
         the order the search meets them."""
-        plan = split(self.problem, jobs=jobs, given=self.given, probes=0,
-                     engine=self.engine)
+        plan = split(
+            self.problem,
+            jobs=jobs,
+            given=self.given,
+            probes=0,
+            engine=self.engine,
+        )
         self.stats.nodes += plan.nodes
         self.stats.updates += plan.updates
         return [tuple(p) for p in plan.leaves], plan.jobs
@@ -417,20 +520,28 @@ class _Split:
             error = Interrupted(len(found), self.stats)
         else:
             if isinstance(why, BudgetExhausted):  # a run's, in this thread
-                why = ("stopped" if self.event is not None and
-                       self.event.is_set() else "time")
-            what = ("its time limit" if why in ("deadline", "time") else
-                    "its stop event")
+                why = (
+                    "stopped"
+                    if self.event is not None and self.event.is_set()
+                    else "time"
+                )
+            what = (
+                "its time limit"
+                if why in ("deadline", "time")
+                else "its stop event"
+            )
             error = BudgetExhausted(
                 f"search stopped at {what} with {len(found)} of the "
-                f"cheapest solutions found", len(found), self.stats)
+                f"cheapest solutions found",
+                len(found),
+                self.stats,
+            )
         error.best = found
         error.proven = False
         return error
 
 
-def on_threads(problem, engine, k, given, threads, time_limit,
-               stop) -> list:
+def on_threads(problem, engine, k, given, threads, time_limit, stop) -> list:
     """The tree's jobs on ``threads`` threads sharing one threshold."""
     s = _Split(problem, engine, k, given, time_limit, stop)
     done = s.probe(stop)
@@ -447,8 +558,9 @@ def on_threads(problem, engine, k, given, threads, time_limit,
     def task(i):
         if flag[0]:
             return
-        result, _ = run_best_job(engine, s.arrays, s.nodes, paths[i], k,
-                                 shared, flag)
+        result, _ = run_best_job(
+            engine, s.arrays, s.nodes, paths[i], k, shared, flag
+        )
         s.add(result.best, result)
         # The k cheapest of all may beat each job's own k-th: share it.
         threshold = s.cheapest.threshold()
@@ -462,8 +574,18 @@ def on_threads(problem, engine, k, given, threads, time_limit,
     return s.finish()
 
 
-def in_jobs(problem, engine, k, given, workers, executor, split_jobs,
-            time_limit, stop, progress) -> list:
+def in_jobs(
+    problem,
+    engine,
+    k,
+    given,
+    workers,
+    executor,
+    split_jobs,
+    time_limit,
+    stop,
+    progress,
+) -> list:
     """The tree's jobs in this process (``workers`` 1), on a pool of
     ``workers`` processes or on ``executor``: each job takes the
     threshold of the moment, the parent merges what they find."""
@@ -479,8 +601,7 @@ def in_jobs(problem, engine, k, given, workers, executor, split_jobs,
     try:
         leaves, jobs = s.split(target)
         for path in leaves:  # a solution each: priced here
-            result, _ = run_best_job(engine, s.arrays, s.nodes, path, k,
-                                     None)
+            result, _ = run_best_job(engine, s.arrays, s.nodes, path, k, None)
             s.add(result.best, result)
         if executor is None and workers <= 1:
             here(s, jobs, stop, progress)
@@ -496,9 +617,16 @@ def in_jobs(problem, engine, k, given, workers, executor, split_jobs,
 
 def _report(s: _Split, progress, fraction, done, total):
     if progress:
-        progress(Progress(min(fraction, 1.0), done, total,
-                          s.stats.solutions, s.stats.nodes,
-                          time.perf_counter() - s.start))
+        progress(
+            Progress(
+                min(fraction, 1.0),
+                done,
+                total,
+                s.stats.solutions,
+                s.stats.nodes,
+                time.perf_counter() - s.start,
+            )
+        )
 
 
 def here(s: _Split, jobs, stop, progress) -> None:
@@ -515,9 +643,16 @@ def here(s: _Split, jobs, stop, progress) -> None:
             stats.nodes = 1
         elif not run.clash:
             try:
-                for _ in search.run(run, stats, limit=None, max_nodes=None,
-                                    time_limit=s.left(), store=False,
-                                    given=[], stop=stop):
+                for _ in search.run(
+                    run,
+                    stats,
+                    limit=None,
+                    max_nodes=None,
+                    time_limit=s.left(),
+                    store=False,
+                    given=[],
+                    stop=stop,
+                ):
                     pass
             except (BudgetExhausted, Interrupted) as why:
                 s.add(run.best(), _less(stats, base))
@@ -570,14 +705,18 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
             # starts its workers, which inherit it.
             key = f"{payload.digest}:{os.getpid()}:{id(s)}"
             shared = _in_shared_memory[key] = _shared_threshold(
-                s.cheapest.threshold())
+                s.cheapest.threshold()
+            )
             window = 2 * max(1, workers)
         executor = process_pool(min(workers, max(1, len(paths))), payload)
         handle: Any = payload.digest  # installed in every worker
     else:
         client = dask_client(executor)
-        handle = (client.scatter(payload, broadcast=True)
-                  if client is not None else payload)
+        handle = (
+            client.scatter(payload, broadcast=True)
+            if client is not None
+            else payload
+        )
         tasks = max(1, min(len(paths), TASKS_PER_WORKER * max(1, workers)))
         # Batch b takes jobs b, b + tasks, ...: the first batches hold the
         # first (cheapest) jobs.
@@ -592,14 +731,22 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
             while batches and len(futures) < window:
                 batch = batches.pop()
                 future = executor.submit(
-                    best_jobs, handle, name, given,
-                    [paths[i] for i in batch], s.k, s.cheapest.threshold(),
-                    key)
+                    best_jobs,
+                    handle,
+                    name,
+                    given,
+                    [paths[i] for i in batch],
+                    s.k,
+                    s.cheapest.threshold(),
+                    key,
+                )
                 futures[future] = batch
-            timeout = 0.1 if (s.deadline is not None or stop is not None) \
-                else None
-            ready, _ = cf.wait(futures, timeout=timeout,
-                               return_when=cf.FIRST_COMPLETED)
+            timeout = (
+                0.1 if (s.deadline is not None or stop is not None) else None
+            )
+            ready, _ = cf.wait(
+                futures, timeout=timeout, return_when=cf.FIRST_COMPLETED
+            )
             for future in ready:
                 batch = futures.pop(future)
                 result = future.result()

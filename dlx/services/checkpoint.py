@@ -47,10 +47,16 @@ class Checkpoint:
     def __init__(self, path, problem_fingerprint: str, plan):
         self.path = os.fspath(path)
         self.done: dict = {}
-        header = {"format": _FORMAT, "problem": problem_fingerprint,
-                  "engine": plan.engine, "given": list(plan.given),
-                  "mrv_cutoff": plan.mrv_cutoff, "target": plan.target,
-                  "jobs": len(plan.jobs), "split": plan.digest()}
+        header = {
+            "format": _FORMAT,
+            "problem": problem_fingerprint,
+            "engine": plan.engine,
+            "given": list(plan.given),
+            "mrv_cutoff": plan.mrv_cutoff,
+            "target": plan.target,
+            "jobs": len(plan.jobs),
+            "split": plan.digest(),
+        }
         if os.path.exists(self.path):
             self._resume(header)
         else:
@@ -71,16 +77,22 @@ class Checkpoint:
             if header.get("format") not in _READABLE:
                 raise ValueError
         except (ValueError, AttributeError):
-            raise CheckpointError(f"{path} is not a dlx checkpoint (its "
-                                  f"first line is not a checkpoint header)"
-                                  ) from None
+            raise CheckpointError(
+                f"{path} is not a dlx checkpoint (its "
+                f"first line is not a checkpoint header)"
+            ) from None
         # Before version 3 only DLX1's tree was split.
         header.setdefault("engine", "dlx1")
         return header
 
     @staticmethod
-    def recorded(path, problem_fingerprint: str, engine: str, given=(),
-                 mrv_cutoff: int = 0) -> int:
+    def recorded(
+        path,
+        problem_fingerprint: str,
+        engine: str,
+        given=(),
+        mrv_cutoff: int = 0,
+    ) -> int:
         """The solutions of the jobs recorded at ``path`` for this problem,
         engine, given options and cutoff (0 without such a checkpoint):
         what a count interrupted before it read the file holds already."""
@@ -88,10 +100,12 @@ class Checkpoint:
             header = None if path is None else Checkpoint.read_header(path)
         except (CheckpointError, OSError):
             return 0
-        if header is None or (header.get("problem"), header.get("engine"),
-                              header.get("given"),
-                              header.get("mrv_cutoff")) != (
-                problem_fingerprint, engine, list(given), mrv_cutoff):
+        if header is None or (
+            header.get("problem"),
+            header.get("engine"),
+            header.get("given"),
+            header.get("mrv_cutoff"),
+        ) != (problem_fingerprint, engine, list(given), mrv_cutoff):
             return 0
         with open(os.fspath(path), "rb") as f:
             lines = f.read().split(b"\n")[1:-1]  # (the last may be torn)
@@ -99,8 +113,9 @@ class Checkpoint:
         for line in lines:
             try:
                 entry = json.loads(line)
-                key = tuple(entry["path"] if "path" in entry
-                            else entry["given"])
+                key = tuple(
+                    entry["path"] if "path" in entry else entry["given"]
+                )
                 found = entry["solutions"]
             except (ValueError, KeyError, TypeError):
                 break
@@ -125,20 +140,26 @@ class Checkpoint:
         assert old is not None  # resumed only where the file exists
         where = self.path
         if old["problem"] != header["problem"]:
-            raise CheckpointError(f"{where} was made for a different problem; "
-                                  f"remove it or name another file")
-        for name, what in (("engine", "engine"),
-                           ("given", "given options"),
-                           ("mrv_cutoff", "mrv_cutoff")):
+            raise CheckpointError(
+                f"{where} was made for a different problem; "
+                f"remove it or name another file"
+            )
+        for name, what in (
+            ("engine", "engine"),
+            ("given", "given options"),
+            ("mrv_cutoff", "mrv_cutoff"),
+        ):
             if old[name] != header[name]:
                 raise CheckpointError(
                     f"{where} was made with {what} {shorten(old[name])}, "
-                    f"not {shorten(header[name])}")
+                    f"not {shorten(header[name])}"
+                )
         if old["split"] != header["split"]:
             raise CheckpointError(
                 f"{where} was made for a different split of this problem "
                 f"({old['jobs']} jobs aimed at {old['target']}, not "
-                f"{header['jobs']} aimed at {header['target']})")
+                f"{header['jobs']} aimed at {header['target']})"
+            )
         given = len(old["given"])
         with open(self.path, "rb") as f:
             data = f.read()
@@ -152,20 +173,29 @@ class Checkpoint:
                 # Before version 3, a job was named by all its givens
                 # (the split's first), and so were the jobs it handed back.
                 skip = 0 if "path" in entry else given
-                key = tuple(entry["path"] if "path" in entry
-                            else entry["given"][skip:])
+                key = tuple(
+                    entry["path"] if "path" in entry else entry["given"][skip:]
+                )
                 value = JobResult(
-                    int(entry["solutions"]), int(entry["nodes"]),
-                    int(entry["updates"]), 0.0,
-                    [(tuple(int(o) for o in rest[skip:]), float(share))
-                     for rest, share in entry.get("rest", ())])
+                    int(entry["solutions"]),
+                    int(entry["nodes"]),
+                    int(entry["updates"]),
+                    0.0,
+                    [
+                        (tuple(int(o) for o in rest[skip:]), float(share))
+                        for rest, share in entry.get("rest", ())
+                    ],
+                )
                 # (A hand-edited figure is no count: whole numbers >= 0.)
-                if any(type(entry[f]) is not int or entry[f] < 0 for f in
-                       ("solutions", "nodes", "updates")):
+                if any(
+                    type(entry[f]) is not int or entry[f] < 0
+                    for f in ("solutions", "nodes", "updates")
+                ):
                     raise ValueError
             except (ValueError, KeyError, TypeError):
-                raise CheckpointError(f"{where}:{k}: not a job record; the "
-                                      f"file is damaged") from None
+                raise CheckpointError(
+                    f"{where}:{k}: not a job record; the file is damaged"
+                ) from None
             self.done.setdefault(key, value)
             good += len(line) + 1
         if good < len(data):
@@ -177,10 +207,15 @@ class Checkpoint:
     def record(self, path: tuple, result: JobResult) -> None:
         """Record a finished job durably (flushed and fsynced)."""
         rest = [(tuple(p), s) for p, s in result.rest]
-        self.done[tuple(path)] = JobResult(result.solutions, result.nodes,
-                                           result.updates, 0.0, rest)
-        entry = {"path": list(path), "solutions": result.solutions,
-                 "nodes": result.nodes, "updates": result.updates}
+        self.done[tuple(path)] = JobResult(
+            result.solutions, result.nodes, result.updates, 0.0, rest
+        )
+        entry = {
+            "path": list(path),
+            "solutions": result.solutions,
+            "nodes": result.nodes,
+            "updates": result.updates,
+        }
         if rest:
             entry["rest"] = [[list(p), s] for p, s in rest]
         self._file.write(json.dumps(entry) + "\n")

@@ -44,25 +44,59 @@ from .search import BudgetExhausted, Stats, thread_count, whole_number
 __all__ = ["count", "WAYS", "TAKES"]
 
 #: The four ways, as a sentence names them.
-WAYS = {"serial": "a count", "threads": "a count on threads",
-        "jobs": "a count in jobs", "memo": "a memoized count"}
+WAYS = {
+    "serial": "a count",
+    "threads": "a count on threads",
+    "jobs": "a count in jobs",
+    "memo": "a memoized count",
+}
 #: The arguments beyond the way's own that each way takes (the table).
-TAKES = {"serial": {"limit", "max_nodes", "time_limit", "stop",
-                    "mrv_cutoff", "algorithm", "progress"},
-         "threads": {"time_limit", "stop", "mrv_cutoff", "algorithm"},
-         "jobs": {"mrv_cutoff", "algorithm", "progress"},
-         "memo": {"max_nodes", "time_limit", "stop"}}
+TAKES = {
+    "serial": {
+        "limit",
+        "max_nodes",
+        "time_limit",
+        "stop",
+        "mrv_cutoff",
+        "algorithm",
+        "progress",
+    },
+    "threads": {"time_limit", "stop", "mrv_cutoff", "algorithm"},
+    "jobs": {"mrv_cutoff", "algorithm", "progress"},
+    "memo": {"max_nodes", "time_limit", "stop"},
+}
 #: Each argument's value when it is not given.
-DEFAULTS = {"limit": None, "max_nodes": None, "time_limit": None,
-            "stop": None, "mrv_cutoff": 0, "algorithm": "auto",
-            "progress": None}
+DEFAULTS = {
+    "limit": None,
+    "max_nodes": None,
+    "time_limit": None,
+    "stop": None,
+    "mrv_cutoff": 0,
+    "algorithm": "auto",
+    "progress": None,
+}
 
 
-def count(problem, limit=None, *, given=(), max_nodes=None, time_limit=None,
-          threads=1, mrv_cutoff=0, algorithm="auto", memo=False,
-          memo_bytes=None, choose="auto", jobs=None, executor=None,
-          checkpoint=None, progress=None, split_jobs=None,
-          stop=None) -> int:
+def count(
+    problem,
+    limit=None,
+    *,
+    given=(),
+    max_nodes=None,
+    time_limit=None,
+    threads=1,
+    mrv_cutoff=0,
+    algorithm="auto",
+    memo=False,
+    memo_bytes=None,
+    choose="auto",
+    jobs=None,
+    executor=None,
+    checkpoint=None,
+    progress=None,
+    split_jobs=None,
+    stop=None,
+) -> int:
     """See ``ExactCover.count``."""
     # Each argument on its own.
     limit = whole_number("limit", limit, optional=True)
@@ -76,90 +110,190 @@ def count(problem, limit=None, *, given=(), max_nodes=None, time_limit=None,
     # The way, and what it takes.
     if memo is not False or memo_bytes is not None or choose != "auto":
         way = "memo"
-    elif jobs is not None or executor is not None or \
-            checkpoint is not None or split_jobs is not None:
+    elif (
+        jobs is not None
+        or executor is not None
+        or checkpoint is not None
+        or split_jobs is not None
+    ):
         way = "jobs"
     elif nthreads > 1:
         way = "threads"
     else:
         way = "serial"
-    values = {"limit": limit, "max_nodes": max_nodes,
-              "time_limit": time_limit, "stop": stop, "mrv_cutoff": cutoff,
-              "algorithm": algorithm, "progress": progress or None}
-    clashes = [name for name, value in values.items()
-               if name not in TAKES[way] and value != DEFAULTS[name]]
-    spread = [name for name, value in (
-        ("threads", nthreads > 1), ("jobs", jobs is not None),
-        ("executor", executor is not None),
-        ("checkpoint", checkpoint is not None),
-        ("split_jobs", split_jobs is not None)) if value]
+    values = {
+        "limit": limit,
+        "max_nodes": max_nodes,
+        "time_limit": time_limit,
+        "stop": stop,
+        "mrv_cutoff": cutoff,
+        "algorithm": algorithm,
+        "progress": progress or None,
+    }
+    clashes = [
+        name
+        for name, value in values.items()
+        if name not in TAKES[way] and value != DEFAULTS[name]
+    ]
+    spread = [
+        name
+        for name, value in (
+            ("threads", nthreads > 1),
+            ("jobs", jobs is not None),
+            ("executor", executor is not None),
+            ("checkpoint", checkpoint is not None),
+            ("split_jobs", split_jobs is not None),
+        )
+        if value
+    ]
     if way == "memo":
         clashes = spread + clashes
     elif way == "jobs" and nthreads > 1:
         clashes = ["threads"] + clashes
     if clashes:
-        raise Unsupported(f"{WAYS[way]} cannot be combined with "
-                         f"{' or '.join(clashes)}")
+        raise Unsupported(
+            f"{WAYS[way]} cannot be combined with {' or '.join(clashes)}"
+        )
     if way == "memo":
         from . import memo as memo_count
+
         use = memo_count.wanted(problem, memo, choose)
-        found = memo_count.count(problem, given, max_nodes, time_limit,
-                                 memo_bytes=memo_bytes, choose=choose,
-                                 auto=use == "auto", stop=stop)
+        found = memo_count.count(
+            problem,
+            given,
+            max_nodes,
+            time_limit,
+            memo_bytes=memo_bytes,
+            choose=choose,
+            auto=use == "auto",
+            stop=stop,
+        )
         if found is not None:
             return found
         # memo="auto" found the memo of little use: count without it.
         if time_limit is not None:
             time_limit = max(0.0, time_limit - problem.stats.seconds)
-        return serial(problem, engine_for(problem), None, given, max_nodes,
-                      time_limit, 0, None, stop)
+        return serial(
+            problem,
+            engine_for(problem),
+            None,
+            given,
+            max_nodes,
+            time_limit,
+            0,
+            None,
+            stop,
+        )
     if way == "jobs":
         from . import jobs as job_count
-        return job_count.count(problem, given=given, mrv_cutoff=cutoff,
-                               jobs=1 if jobs is None else jobs,
-                               executor=executor, checkpoint=checkpoint,
-                               progress=progress, split_jobs=split_jobs,
-                               algorithm=algorithm)
+
+        return job_count.count(
+            problem,
+            given=given,
+            mrv_cutoff=cutoff,
+            jobs=1 if jobs is None else jobs,
+            executor=executor,
+            checkpoint=checkpoint,
+            progress=progress,
+            split_jobs=split_jobs,
+            algorithm=algorithm,
+        )
     if way == "threads":
-        return threaded(problem, engine_for(problem, algorithm, "split"),
-                        given, nthreads, cutoff, time_limit, stop)
+        return threaded(
+            problem,
+            engine_for(problem, algorithm, "split"),
+            given,
+            nthreads,
+            cutoff,
+            time_limit,
+            stop,
+        )
     engine = engine_for(problem, algorithm)
-    return serial(problem, engine, limit, given, max_nodes, time_limit,
-                  cutoff, progress, stop)
+    return serial(
+        problem,
+        engine,
+        limit,
+        given,
+        max_nodes,
+        time_limit,
+        cutoff,
+        progress,
+        stop,
+    )
 
 
-def serial(problem, engine, limit, given, max_nodes, time_limit, cutoff,
-           progress, stop) -> int:
+def serial(
+    problem,
+    engine,
+    limit,
+    given,
+    max_nodes,
+    time_limit,
+    cutoff,
+    progress,
+    stop,
+) -> int:
     """One search in slices, counting (with a progress hook if asked)."""
     hook = None
     if progress:
         from .progress import slice_progress
+
         with slice_progress(progress) as hook:
-            return sum(search.problem_search(
-                problem, engine, limit=limit, given=given,
-                max_nodes=max_nodes, time_limit=time_limit, cutoff=cutoff,
-                store=False, progress=hook, stop=stop))
-    return sum(search.problem_search(
-        problem, engine, limit=limit, given=given, max_nodes=max_nodes,
-        time_limit=time_limit, cutoff=cutoff, store=False, stop=stop))
+            return sum(
+                search.problem_search(
+                    problem,
+                    engine,
+                    limit=limit,
+                    given=given,
+                    max_nodes=max_nodes,
+                    time_limit=time_limit,
+                    cutoff=cutoff,
+                    store=False,
+                    progress=hook,
+                    stop=stop,
+                )
+            )
+    return sum(
+        search.problem_search(
+            problem,
+            engine,
+            limit=limit,
+            given=given,
+            max_nodes=max_nodes,
+            time_limit=time_limit,
+            cutoff=cutoff,
+            store=False,
+            stop=stop,
+        )
+    )
 
 
-def threaded(problem, engine, given, threads, cutoff, time_limit,
-             stop) -> int:
+def threaded(problem, engine, given, threads, cutoff, time_limit, stop) -> int:
     """A count on threads; a small tree is counted on one before threads
     would pay off."""
     from .jobs import SERIAL_PROBE_NODES
     from .parallel import count_parallel
+
     if not engine.splits:  # refused before any work
         raise refuse("a count on threads", problem.kind, engine)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     try:
-        return serial(problem, engine, None, given, SERIAL_PROBE_NODES,
-                      time_limit, cutoff, None, stop)
+        return serial(
+            problem,
+            engine,
+            None,
+            given,
+            SERIAL_PROBE_NODES,
+            time_limit,
+            cutoff,
+            None,
+            stop,
+        )
     except BudgetExhausted as budget:
         if budget.stats.nodes < SERIAL_PROBE_NODES:
             raise  # the time limit or the stop event, not the node budget
     stats = problem.stats = Stats()
-    return count_parallel(problem, engine, given, threads, cutoff, stats,
-                          deadline, stop)
+    return count_parallel(
+        problem, engine, given, threads, cutoff, stats, deadline, stop
+    )

@@ -64,16 +64,20 @@ class Estimate:
             share = f" ± {100 * error / value:.0f}%" if value else ""
             return f"about {_round(value)}{share}"
 
-        solutions = (f"{show(self.solutions, self.solutions_error)} "
-                     f"solutions" if self.solutions or self.exact else
-                     "no solution met by any probe")
-        return (f"Estimated from {self.probes:,} probes of {self.program}'s "
-                f"tree: {solutions}, "
-                f"{show(self.nodes, self.nodes_error)} nodes, "
-                f"{show(self.updates, self.updates_error)} updates, "
-                f"{_duration(self.seconds)} on one core"
-                + (" (exact: the whole tree was searched)"
-                   if self.exact else "") + ".")
+        solutions = (
+            f"{show(self.solutions, self.solutions_error)} solutions"
+            if self.solutions or self.exact
+            else "no solution met by any probe"
+        )
+        return (
+            f"Estimated from {self.probes:,} probes of {self.program}'s "
+            f"tree: {solutions}, "
+            f"{show(self.nodes, self.nodes_error)} nodes, "
+            f"{show(self.updates, self.updates_error)} updates, "
+            f"{_duration(self.seconds)} on one core"
+            + (" (exact: the whole tree was searched)" if self.exact else "")
+            + "."
+        )
 
 
 def _round(x: float) -> str:
@@ -94,9 +98,15 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 86400:.3g} days"
 
 
-def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
-             given: Iterable[int] = (), mrv_cutoff: int = 0,
-             algorithm: str = "auto") -> Estimate:
+def estimate(
+    problem,
+    probes: int = DEFAULT_PROBES,
+    *,
+    seed: int = 0,
+    given: Iterable[int] = (),
+    mrv_cutoff: int = 0,
+    algorithm: str = "auto",
+) -> Estimate:
     """Knuth's estimate of ``problem.count(algorithm=algorithm)``'s work
     (see the module), on the tree of the engine ``algorithm`` picks."""
     probes = whole_number("probes", probes)
@@ -109,23 +119,51 @@ def estimate(problem, probes: int = DEFAULT_PROBES, *, seed: int = 0,
     # The rate: a short real search (which may settle the question).
     t0 = time.perf_counter()
     try:
-        problem.count(given=given, max_nodes=RATE_NODES, mrv_cutoff=cutoff,
-                      algorithm=engine.algorithm)
+        problem.count(
+            given=given,
+            max_nodes=RATE_NODES,
+            mrv_cutoff=cutoff,
+            algorithm=engine.algorithm,
+        )
         exact = True
     except BudgetExhausted:
         exact = False
     stats = problem.stats
     spent = time.perf_counter() - t0
     if exact:
-        return Estimate(stats.nodes, 0.0, stats.updates, 0.0,
-                        stats.solutions, 0.0, stats.seconds, probes, True,
-                        engine.program)
-    mean, error = probe_figures(problem, probes, seed=seed, given=given,
-                                mrv_cutoff=cutoff, algorithm=algorithm)
+        return Estimate(
+            stats.nodes,
+            0.0,
+            stats.updates,
+            0.0,
+            stats.solutions,
+            0.0,
+            stats.seconds,
+            probes,
+            True,
+            engine.program,
+        )
+    mean, error = probe_figures(
+        problem,
+        probes,
+        seed=seed,
+        given=given,
+        mrv_cutoff=cutoff,
+        algorithm=algorithm,
+    )
     rate = stats.updates / max(stats.seconds, spent * 1e-3, 1e-9)
-    return Estimate(float(mean[0]), float(error[0]), float(mean[1]),
-                    float(error[1]), float(mean[2]), float(error[2]),
-                    float(mean[1] / rate), probes, False, engine.program)
+    return Estimate(
+        float(mean[0]),
+        float(error[0]),
+        float(mean[1]),
+        float(error[1]),
+        float(mean[2]),
+        float(error[2]),
+        float(mean[1] / rate),
+        probes,
+        False,
+        engine.program,
+    )
 
 
 def probed_engine(problem, algorithm="auto"):
@@ -143,15 +181,20 @@ def probed_engine(problem, algorithm="auto"):
     return engine
 
 
-def probe_figures(problem, probes: int, *, seed: int = 0,
-                  given: Iterable[int] = (), mrv_cutoff: int = 0,
-                  algorithm: str = "auto"):
+def probe_figures(
+    problem,
+    probes: int,
+    *,
+    seed: int = 0,
+    given: Iterable[int] = (),
+    mrv_cutoff: int = 0,
+    algorithm: str = "auto",
+):
     """The probes alone: ``(mean, standard error)``, each an array of the
     estimated ``(nodes, updates, solutions)``."""
     engine = probed_engine(problem, algorithm)
     arrays = engine.arrays(problem)
-    given_nodes = engine.option_nodes(arrays,
-                                      problem.given_options(given))
+    given_nodes = engine.option_nodes(arrays, problem.given_options(given))
     top = engine.top(arrays, given_nodes, mrv_cutoff)
     if top.clash:  # the givens clash: an empty tree
         return np.zeros(3), np.zeros(3)
@@ -159,7 +202,10 @@ def probe_figures(problem, probes: int, *, seed: int = 0,
         return np.array([1.0, top.base, 1.0]), np.zeros(3)
     out = engine.probe(arrays, given_nodes, mrv_cutoff, probes, seed)
     mean = out.mean(axis=0)
-    error = out.std(axis=0, ddof=1) / math.sqrt(probes) if probes > 1 \
+    error = (
+        out.std(axis=0, ddof=1) / math.sqrt(probes)
+        if probes > 1
         else np.full(3, math.inf)
+    )
     mean[1] += top.base  # the givens' own updates, once
     return mean, error

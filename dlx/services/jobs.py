@@ -84,16 +84,29 @@ def job_budget(plan: Split, workers: int) -> int:
     if not plan.estimated_nodes:
         return 0
     # (An empty 9x9 Sudoku's tree is estimated far beyond int64.)
-    return min(NO_LIMIT, max(MIN_BUDGET, int(
-        plan.estimated_nodes / (BUDGET_PER_WORKER * max(1, workers)))))
+    return min(
+        NO_LIMIT,
+        max(
+            MIN_BUDGET,
+            int(plan.estimated_nodes / (BUDGET_PER_WORKER * max(1, workers))),
+        ),
+    )
 
 
-def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
-          jobs: int = 0, executor: cf.Executor | None = None,
-          split_jobs: int | None = None, checkpoint=None,
-          progress: Callable[[Progress], None] | bool | None = None,
-          plan: Split | None = None, budget: int | None = None,
-          algorithm: str = "auto") -> int:
+def count(
+    problem,
+    *,
+    given: Iterable[int] = (),
+    mrv_cutoff: int = 0,
+    jobs: int = 0,
+    executor: cf.Executor | None = None,
+    split_jobs: int | None = None,
+    checkpoint=None,
+    progress: Callable[[Progress], None] | bool | None = None,
+    plan: Split | None = None,
+    budget: int | None = None,
+    algorithm: str = "auto",
+) -> int:
     """Count every solution of ``problem`` as independent jobs.
 
     ``executor``: any ``concurrent.futures.Executor`` (for a Dask cluster,
@@ -116,18 +129,31 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
     one search from the root) and returns the count.  Ctrl-C raises
     ``dlx.Interrupted`` with the partial count (the jobs finished so far).
     """
-    workers = executor_workers(executor) if executor is not None \
+    workers = (
+        executor_workers(executor)
+        if executor is not None
         else workers_of(jobs)
+    )
     budget = whole_number("budget", budget, optional=True)
     given = problem.given_options(given)
-    engine = BY_NAME[plan.engine] if plan is not None else \
-        splitting_engine(problem, algorithm)
-    if executor is None and workers > 1 and checkpoint is None \
-            and plan is None:
+    engine = (
+        BY_NAME[plan.engine]
+        if plan is not None
+        else splitting_engine(problem, algorithm)
+    )
+    if (
+        executor is None
+        and workers > 1
+        and checkpoint is None
+        and plan is None
+    ):
         try:  # a small tree is over before a process pool would start
-            return problem.count(given=given, max_nodes=SERIAL_PROBE_NODES,
-                                 algorithm=engine.algorithm,
-                                 mrv_cutoff=mrv_cutoff)
+            return problem.count(
+                given=given,
+                max_nodes=SERIAL_PROBE_NODES,
+                algorithm=engine.algorithm,
+                mrv_cutoff=mrv_cutoff,
+            )
         except BudgetExhausted:
             pass
     fingerprint = problem_digest(problem)
@@ -140,13 +166,19 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
         if target is None:
             target = max(MIN_JOBS, JOBS_PER_WORKER * workers)
         try:
-            plan = split(problem, jobs=target, given=given,
-                         mrv_cutoff=mrv_cutoff, engine=engine)
+            plan = split(
+                problem,
+                jobs=target,
+                given=given,
+                mrv_cutoff=mrv_cutoff,
+                engine=engine,
+            )
         except KeyboardInterrupt:
             # Before the checkpoint is read: its jobs are counted all the
             # same (the partial count is never below what it holds).
-            held = Checkpoint.recorded(checkpoint, fingerprint, engine.name,
-                                       given, mrv_cutoff)
+            held = Checkpoint.recorded(
+                checkpoint, fingerprint, engine.name, given, mrv_cutoff
+            )
             problem.stats = Stats(solutions=held, complete=False)
             raise Interrupted(held, problem.stats) from None
     if budget is None:
@@ -169,8 +201,9 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
         stats.solutions += result.solutions
         stats.nodes += result.nodes
         stats.updates += result.updates
-        rest = [Job(tuple(path), job.share * share)
-                for path, share in result.rest]
+        rest = [
+            Job(tuple(path), job.share * share) for path, share in result.rest
+        ]
         fraction += job.share - sum(j.share for j in rest)
         done += 1
         total += len(rest)
@@ -191,8 +224,16 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
 
     def report():
         assert callable(progress)  # True became a bar above
-        progress(Progress(min(fraction, 1.0), done, total, stats.solutions,
-                          stats.nodes, time.perf_counter() - start))
+        progress(
+            Progress(
+                min(fraction, 1.0),
+                done,
+                total,
+                stats.solutions,
+                stats.nodes,
+                time.perf_counter() - start,
+            )
+        )
 
     def finished(job, result) -> list:
         # Added up before it is recorded: Ctrl-C during the record's fsync
@@ -210,19 +251,44 @@ def count(problem, *, given: Iterable[int] = (), mrv_cutoff: int = 0,
             return None
 
         def report(inside: Progress):
-            progress(Progress(min(fraction + job.share * inside.fraction,
-                                  1.0), done, total,
-                              stats.solutions + inside.solutions,
-                              stats.nodes + inside.nodes,
-                              time.perf_counter() - start))
+            progress(
+                Progress(
+                    min(fraction + job.share * inside.fraction, 1.0),
+                    done,
+                    total,
+                    stats.solutions + inside.solutions,
+                    stats.nodes + inside.nodes,
+                    time.perf_counter() - start,
+                )
+            )
+
         return report
 
     if progress and done:  # resumed: show what the checkpoint holds
-        progress(Progress(min(fraction, 1.0), done, total,
-                          stats.solutions, stats.nodes, 0.0))
+        progress(
+            Progress(
+                min(fraction, 1.0),
+                done,
+                total,
+                stats.solutions,
+                stats.nodes,
+                0.0,
+            )
+        )
     try:
-        run_all(problem, engine, plan, pending, handed_back, executor,
-                workers, fingerprint, finished, within, budget)
+        run_all(
+            problem,
+            engine,
+            plan,
+            pending,
+            handed_back,
+            executor,
+            workers,
+            fingerprint,
+            finished,
+            within,
+            budget,
+        )
     except KeyboardInterrupt:
         stats.seconds = time.perf_counter() - start
         problem.stats = stats
@@ -244,11 +310,13 @@ def run_here(problem, engine, plan: Split, job: Job, progress) -> JobResult:
     root, else in one call."""
     arrays = engine.arrays(problem)
     given_nodes = engine.option_nodes(arrays, plan.given)
-    runner = engine.start_job(arrays, given_nodes, tuple(job.path),
-                              plan.mrv_cutoff)
+    runner = engine.start_job(
+        arrays, given_nodes, tuple(job.path), plan.mrv_cutoff
+    )
     if runner is None:
-        return engine.run_job(arrays, given_nodes, tuple(job.path),
-                              plan.mrv_cutoff)
+        return engine.run_job(
+            arrays, given_nodes, tuple(job.path), plan.mrv_cutoff
+        )
     base = int(runner.counters[1])
     if runner.clash:
         return JobResult(0, 0, 0)
@@ -257,17 +325,35 @@ def run_here(problem, engine, plan: Split, job: Job, progress) -> JobResult:
     stats = Stats(complete=False)
     stats.updates = base
     with slice_progress(progress) as hook:
-        for _ in run(runner, stats, limit=None, max_nodes=None,
-                     time_limit=None, store=False, given=[],
-                     progress=hook if progress else None):
+        for _ in run(
+            runner,
+            stats,
+            limit=None,
+            max_nodes=None,
+            time_limit=None,
+            store=False,
+            given=[],
+            progress=hook if progress else None,
+        ):
             pass
-    return JobResult(stats.solutions, stats.nodes, stats.updates - base,
-                     stats.seconds)
+    return JobResult(
+        stats.solutions, stats.nodes, stats.updates - base, stats.seconds
+    )
 
 
-def run_all(problem, engine, plan: Split, pending: Sequence[Job],
-            handed_back: Sequence[Job], executor, workers: int,
-            fingerprint: str, finished, within, budget: int) -> None:
+def run_all(
+    problem,
+    engine,
+    plan: Split,
+    pending: Sequence[Job],
+    handed_back: Sequence[Job],
+    executor,
+    workers: int,
+    fingerprint: str,
+    finished,
+    within,
+    budget: int,
+) -> None:
     """Run ``pending`` and ``handed_back`` (jobs a budget cut short) and
     every job they hand back; ``finished(job, result)`` (called here, as
     results arrive) records a result and returns the jobs it hands back.
@@ -285,7 +371,8 @@ def run_all(problem, engine, plan: Split, pending: Sequence[Job],
         return
     cutoff = plan.mrv_cutoff
     queue = collections.deque(
-        [job] for job in sorted(handed_back, key=lambda j: -j.share))
+        [job] for job in sorted(handed_back, key=lambda j: -j.share)
+    )
     order = sorted(pending, key=lambda job: (-job.size, -job.share))
     if executor is None and workers <= 1:
         queue.extend([job] for job in order)
@@ -306,8 +393,11 @@ def run_all(problem, engine, plan: Split, pending: Sequence[Job],
         # it in memory).
         # (A fresh key each time: the same problem scattered again under
         # the key of a future just released hung distributed's scatter.)
-        handle = (client.scatter(payload, broadcast=True, hash=False)
-                  if client is not None else payload)
+        handle = (
+            client.scatter(payload, broadcast=True, hash=False)
+            if client is not None
+            else payload
+        )
         # A task costs milliseconds there: the split's jobs go in
         # batches, each taking every so many jobs of the largest-first
         # order, so batches are alike in size.
@@ -322,12 +412,25 @@ def run_all(problem, engine, plan: Split, pending: Sequence[Job],
         while queue and len(futures) < window:
             batch = queue.popleft()
             if own:
-                future = executor.submit(run_piece, handle, name, given,
-                                         batch[0].path, cutoff, budget)
+                future = executor.submit(
+                    run_piece,
+                    handle,
+                    name,
+                    given,
+                    batch[0].path,
+                    cutoff,
+                    budget,
+                )
             else:
                 future = executor.submit(
-                    run_jobs, handle, name, given,
-                    [job.path for job in batch], cutoff, budget)
+                    run_jobs,
+                    handle,
+                    name,
+                    given,
+                    [job.path for job in batch],
+                    cutoff,
+                    budget,
+                )
             futures[future] = batch
 
     try:

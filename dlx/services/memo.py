@@ -26,8 +26,16 @@ from ..shorten import shorten
 from . import search
 from .search import Stats
 
-__all__ = ["MemoStats", "count", "choose_rule", "wanted", "key_layout",
-           "MEMO", "CHOICE_RULES", "DEFAULT_MEMO_BYTES"]
+__all__ = [
+    "MemoStats",
+    "count",
+    "choose_rule",
+    "wanted",
+    "key_layout",
+    "MEMO",
+    "CHOICE_RULES",
+    "DEFAULT_MEMO_BYTES",
+]
 
 #: The memo engine.
 MEMO = Memo()
@@ -70,11 +78,13 @@ class MemoStats(Stats):
             return f"{n:,}".replace(",", " ")
 
         # Knuth's line as plain counts print it, then what the memo did.
-        return (super().__str__().removesuffix(".")
-                + f"; memo ({self.choose}): {group(self.memo_entries)} "
-                f"entries in {_size(self.memo_bytes)}, "
-                f"{self.hit_rate:.1%} of {group(self.memo_lookups)} lookups "
-                f"hit, {group(self.memo_replaced)} replaced.")
+        return (
+            super().__str__().removesuffix(".")
+            + f"; memo ({self.choose}): {group(self.memo_entries)} "
+            f"entries in {_size(self.memo_bytes)}, "
+            f"{self.hit_rate:.1%} of {group(self.memo_lookups)} lookups "
+            f"hit, {group(self.memo_replaced)} replaced."
+        )
 
 
 def _size(n: float) -> str:
@@ -83,10 +93,6 @@ def _size(n: float) -> str:
             return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
         n /= 1024
     return ""  # not reached
-
-
-
-
 
 
 def choose_rule(problem) -> str:
@@ -104,8 +110,11 @@ def choose_rule(problem) -> str:
     columns and boxes) the window is as wide as the problem and DLX1's
     fewest-options rule (MRV) does far better.
     """
-    return "first" if _window(problem) <= min(24, len(problem.primary) / 4) \
+    return (
+        "first"
+        if _window(problem) <= min(24, len(problem.primary) / 4)
         else "mrv"
+    )
 
 
 def wanted(problem, memo, choose):
@@ -118,17 +127,23 @@ def wanted(problem, memo, choose):
     elif isinstance(memo, (bool, np.bool_)):
         use = bool(memo)
     else:
-        raise ValueError(f"memo must be True, False or 'auto', got "
-                         f"{shorten(memo)}")
+        raise ValueError(
+            f"memo must be True, False or 'auto', got {shorten(memo)}"
+        )
     if use is False:
-        raise ValueError("memo_bytes and choose apply only to a memoized "
-                         "count (memo=True or memo='auto')")
+        raise ValueError(
+            "memo_bytes and choose apply only to a memoized "
+            "count (memo=True or memo='auto')"
+        )
     if not isinstance(choose, str) or choose not in CHOICE_RULES:
-        raise ValueError(f"choose must be one of {', '.join(CHOICE_RULES)}; "
-                         f"got {shorten(choose)}")
+        raise ValueError(
+            f"choose must be one of {', '.join(CHOICE_RULES)}; "
+            f"got {shorten(choose)}"
+        )
     if problem.kind not in MEMO.kinds:
-        raise refuse("memoized counting", problem.kind,
-                     instead="count without memo")
+        raise refuse(
+            "memoized counting", problem.kind, instead="count without memo"
+        )
     return use
 
 
@@ -147,8 +162,9 @@ def key_layout(problem) -> tuple[int, np.ndarray]:
             cbits *= 2
         lg = 6 - cbits.bit_length() + 1
         words += -(-(s.nitems - s.nprimary) >> lg)
-    return words, np.array([(s.nitems + 2 + 63) // 64, s.nprimary, cbits,
-                            lg], np.int64)
+    return words, np.array(
+        [(s.nitems + 2 + 63) // 64, s.nprimary, cbits, lg], np.int64
+    )
 
 
 def _window(problem) -> int:
@@ -170,10 +186,19 @@ def _window(problem) -> int:
     return int((hi[has] - lo[has]).max()) if has.any() else 0
 
 
-
-def count(problem, given=(), max_nodes=None, time_limit=None, *,
-          memo_bytes=None, choose="auto", auto=False, limb_bits=LIMB_BITS,
-          min_cost=1, stop=None):
+def count(
+    problem,
+    given=(),
+    max_nodes=None,
+    time_limit=None,
+    *,
+    memo_bytes=None,
+    choose="auto",
+    auto=False,
+    limb_bits=LIMB_BITS,
+    min_cost=1,
+    stop=None,
+):
     """Count the solutions of ``problem`` (an ``ExactCover``) with a memo.
 
     See ``ExactCover.count``; ``problem.stats`` becomes a ``MemoStats``.
@@ -194,20 +219,28 @@ def count(problem, given=(), max_nodes=None, time_limit=None, *,
     max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
     time_limit = search.seconds("time_limit", time_limit)
     memo_bytes = search.whole_number(
-        "memo_bytes", DEFAULT_MEMO_BYTES if memo_bytes is None
-        else memo_bytes)
+        "memo_bytes", DEFAULT_MEMO_BYTES if memo_bytes is None else memo_bytes
+    )
     if not isinstance(choose, str) or choose not in CHOICE_RULES:
-        raise ValueError(f"choose must be one of {', '.join(CHOICE_RULES)}; "
-                         f"got {shorten(choose)}")
+        raise ValueError(
+            f"choose must be one of {', '.join(CHOICE_RULES)}; "
+            f"got {shorten(choose)}"
+        )
     if choose == "auto":
         choose = choose_rule(problem)
     arrays = MEMO.arrays(problem)
     nwords, keyinfo = key_layout(problem)
-    run = MEMO.start(arrays, MEMO.option_nodes(
-        arrays, problem.given_options(given)), nwords=nwords,
-        memo_bytes=memo_bytes, rule=M.FIRST if choose == "first" else M.MRV,
-        limb_bits=limb_bits, min_cost=min_cost,
-        probe=auto and choose == "mrv", keyinfo=keyinfo)
+    run = MEMO.start(
+        arrays,
+        MEMO.option_nodes(arrays, problem.given_options(given)),
+        nwords=nwords,
+        memo_bytes=memo_bytes,
+        rule=M.FIRST if choose == "first" else M.MRV,
+        limb_bits=limb_bits,
+        min_cost=min_cost,
+        probe=auto and choose == "mrv",
+        keyinfo=keyinfo,
+    )
     stats = problem.stats = MemoStats(complete=False, choose=choose)
     stats.updates = run.counters[1]
     if run.clash:  # the givens overlap: no solution
@@ -218,10 +251,19 @@ def count(problem, given=(), max_nodes=None, time_limit=None, *,
         stats.complete = True
         return 1
     try:
-        total = sum(search.run(run, stats, limit=None, max_nodes=max_nodes,
-                               time_limit=time_limit, store=False, given=[],
-                               progress=lambda run, stats: run.record(stats),
-                               stop=stop))
+        total = sum(
+            search.run(
+                run,
+                stats,
+                limit=None,
+                max_nodes=max_nodes,
+                time_limit=time_limit,
+                store=False,
+                given=[],
+                progress=lambda run, stats: run.record(stats),
+                stop=stop,
+            )
+        )
     except NotWorthIt:
         return None
     return total

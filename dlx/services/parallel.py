@@ -21,9 +21,16 @@ __all__ = ["count_parallel", "JOBS_PER_THREAD"]
 JOBS_PER_THREAD = 64
 
 
-def count_parallel(problem, engine, given, threads: int, cutoff: int,
-                   stats: Stats, deadline: float | None = None,
-                   event=None) -> int:
+def count_parallel(
+    problem,
+    engine,
+    given,
+    threads: int,
+    cutoff: int,
+    stats: Stats,
+    deadline: float | None = None,
+    event=None,
+) -> int:
     """Count ``problem``'s tree below the options ``given`` (checked
     option numbers) on ``threads`` threads; ``stats`` is kept current.
     Raises ``BudgetExhausted`` at the deadline or when the stop ``event``
@@ -33,14 +40,26 @@ def count_parallel(problem, engine, given, threads: int, cutoff: int,
     stats.complete = False
     t0 = time.perf_counter()
     try:
-        plan = split(problem, jobs=JOBS_PER_THREAD * threads, given=given,
-                     mrv_cutoff=cutoff, probes=0, engine=engine)
+        plan = split(
+            problem,
+            jobs=JOBS_PER_THREAD * threads,
+            given=given,
+            mrv_cutoff=cutoff,
+            probes=0,
+            engine=engine,
+        )
     except KeyboardInterrupt:  # Ctrl-C while splitting: nothing counted
         stats.seconds = time.perf_counter() - t0
         raise Interrupted(0, stats) from None
     stats.nodes, stats.updates = plan.nodes, plan.updates
     arrays = engine.arrays(problem)
     counts, work, stopped_by = engine.count_paths(
-        arrays, engine.option_nodes(arrays, given),
-        [job.path for job in plan.jobs], threads, cutoff, deadline, event)
+        arrays,
+        engine.option_nodes(arrays, given),
+        [job.path for job in plan.jobs],
+        threads,
+        cutoff,
+        deadline,
+        event,
+    )
     return finish_split(stats, t0, plan.solutions, counts, work, stopped_by)

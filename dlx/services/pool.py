@@ -22,8 +22,15 @@ import time
 from ..engines import BY_NAME
 from ..engines.base import JobResult
 
-__all__ = ["Payload", "run_piece", "run_jobs", "process_pool", "stop_pool",
-           "executor_workers", "dask_client"]
+__all__ = [
+    "Payload",
+    "run_piece",
+    "run_jobs",
+    "process_pool",
+    "stop_pool",
+    "executor_workers",
+    "dask_client",
+]
 
 
 class Payload:
@@ -70,8 +77,12 @@ def install(payload: Payload, parent: int | None = None) -> None:
     installed[payload.digest] = payload
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
-        threading.Thread(target=_exit_with, args=(parent,), daemon=True,
-                         name="dlx-exit-with-parent").start()
+        threading.Thread(
+            target=_exit_with,
+            args=(parent,),
+            daemon=True,
+            name="dlx-exit-with-parent",
+        ).start()
 
 
 def _exit_with(parent: int, every: float = 0.5) -> None:
@@ -98,8 +109,14 @@ def problem_for(payload):
     return problem
 
 
-def run_piece(payload, engine: str, given: tuple, path: tuple,
-              mrv_cutoff: int, budget: int = 0) -> JobResult:
+def run_piece(
+    payload,
+    engine: str,
+    given: tuple,
+    path: tuple,
+    mrv_cutoff: int,
+    budget: int = 0,
+) -> JobResult:
     """Count one job (``path`` below the options ``given``) with the
     engine named ``engine`` for at most ``budget`` nodes (0: to its end),
     in a worker: see ``Engine.run_job``.  The figures of the rest it hands
@@ -108,16 +125,24 @@ def run_piece(payload, engine: str, given: tuple, path: tuple,
     problem = problem_for(payload)
     search = BY_NAME[engine]
     arrays = search.arrays(problem)
-    return search.run_job(arrays, search.option_nodes(arrays, given),
-                          tuple(path), mrv_cutoff, budget)
+    return search.run_job(
+        arrays,
+        search.option_nodes(arrays, given),
+        tuple(path),
+        mrv_cutoff,
+        budget,
+    )
 
 
-def run_jobs(payload, engine: str, given: tuple, paths, mrv_cutoff: int,
-             budget: int = 0) -> list:
+def run_jobs(
+    payload, engine: str, given: tuple, paths, mrv_cutoff: int, budget: int = 0
+) -> list:
     """``run_piece`` for each of ``paths``: one task for executors whose
     every task costs milliseconds (Dask)."""
-    return [run_piece(payload, engine, given, path, mrv_cutoff, budget)
-            for path in paths]
+    return [
+        run_piece(payload, engine, given, path, mrv_cutoff, budget)
+        for path in paths
+    ]
 
 
 def executor_workers(executor) -> int:
@@ -142,8 +167,12 @@ def process_pool(workers: int, payload: Payload) -> cf.ProcessPoolExecutor:
     # fork starts a worker in milliseconds with the kernels already
     # loaded; elsewhere the platform's default start method is used.
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods
-                                          else None)
-    return cf.ProcessPoolExecutor(workers, mp_context=context,
-                                  initializer=install,
-                                  initargs=(payload, os.getpid()))
+    context = multiprocessing.get_context(
+        "fork" if "fork" in methods else None
+    )
+    return cf.ProcessPoolExecutor(
+        workers,
+        mp_context=context,
+        initializer=install,
+        initargs=(payload, os.getpid()),
+    )

@@ -51,15 +51,22 @@ class _Bar:
         try:
             from tqdm import tqdm
         except ImportError:
-            raise ImportError("the progress bar needs tqdm: pip install "
-                              "'dlx-toolkit[progress]'") from None
+            raise ImportError(
+                "the progress bar needs tqdm: pip install "
+                "'dlx-toolkit[progress]'"
+            ) from None
         # No monitor thread: the process pool is forked after the bar
         # starts, and a fork should not copy a process with threads.
         tqdm.monitor_interval = 0
-        self.bar = tqdm(total=1000, unit="‰", delay=delay,
-                        file=stream or sys.stderr, leave=False,
-                        dynamic_ncols=True,
-                        bar_format="{l_bar}{bar}| {remaining} left{postfix}")
+        self.bar = tqdm(
+            total=1000,
+            unit="‰",
+            delay=delay,
+            file=stream or sys.stderr,
+            leave=False,
+            dynamic_ncols=True,
+            bar_format="{l_bar}{bar}| {remaining} left{postfix}",
+        )
         self.shown = 0
 
     def __call__(self, p: Progress) -> None:
@@ -67,9 +74,10 @@ class _Bar:
         if reached > self.shown:
             self.bar.update(reached - self.shown)
             self.shown = reached
-        self.bar.set_postfix_str(f"{p.solutions:,} solutions, "
-                                 f"{p.jobs_done}/{p.jobs} jobs",
-                                 refresh=False)
+        self.bar.set_postfix_str(
+            f"{p.solutions:,} solutions, {p.jobs_done}/{p.jobs} jobs",
+            refresh=False,
+        )
 
     def close(self) -> None:
         self.bar.close()
@@ -103,8 +111,9 @@ def slice_progress(progress):
         last = now
         explored = getattr(run, "explored", None)
         fraction = explored() if explored is not None else 0.0
-        progress(Progress(fraction, 0, 1, stats.solutions, stats.nodes,
-                          now - start))
+        progress(
+            Progress(fraction, 0, 1, stats.solutions, stats.nodes, now - start)
+        )
 
     try:
         yield hook

@@ -53,18 +53,30 @@ from ..kernels import reduce as K
 from ..shorten import shorten
 from .search import BudgetExhausted, seconds as check_seconds, whole_number
 
-__all__ = ["Reduction", "RULES", "DLX_PRE_RULES", "reduce", "round_work",
-           "count", "solutions", "solve", "best", "best_of"]
+__all__ = [
+    "Reduction",
+    "RULES",
+    "DLX_PRE_RULES",
+    "reduce",
+    "round_work",
+    "count",
+    "solutions",
+    "solve",
+    "best",
+    "best_of",
+]
 
 #: Every rule, by name (see the module's docstring), and its kernel code.
-RULE_CODES = {"no-primary": K.NO_PRIMARY, "empty-item": K.EMPTY_ITEM,
-              "implied-item": K.IMPLIED_ITEM,
-              "blocking-option": K.BLOCKING_OPTION,
-              "free-secondary": K.FREE_SECONDARY}
+RULE_CODES = {
+    "no-primary": K.NO_PRIMARY,
+    "empty-item": K.EMPTY_ITEM,
+    "implied-item": K.IMPLIED_ITEM,
+    "blocking-option": K.BLOCKING_OPTION,
+    "free-secondary": K.FREE_SECONDARY,
+}
 RULES = tuple(RULE_CODES)
 #: The rules of Knuth's DLX-PRE.
-DLX_PRE_RULES = ("no-primary", "empty-item", "implied-item",
-                 "blocking-option")
+DLX_PRE_RULES = ("no-primary", "empty-item", "implied-item", "blocking-option")
 #: What removed an option or item, by kernel code ("given": covered by a
 #: given option or clashing with one).
 _NAMES = {code: name for name, code in RULE_CODES.items()}
@@ -118,14 +130,18 @@ class Reduction:
     @functools.cached_property
     def removed_options(self) -> dict:
         committed = set(self.given)
-        return {int(k): _NAMES[int(self.why_option[k])]
-                for k in np.flatnonzero(self.why_option)
-                if k not in committed}
+        return {
+            int(k): _NAMES[int(self.why_option[k])]
+            for k in np.flatnonzero(self.why_option)
+            if k not in committed
+        }
 
     @functools.cached_property
     def removed_items(self) -> dict:
-        return {self.items[i]: _NAMES[int(self.why_item[i])]
-                for i in np.flatnonzero(self.why_item)}
+        return {
+            self.items[i]: _NAMES[int(self.why_item[i])]
+            for i in np.flatnonzero(self.why_item)
+        }
 
     def to_original(self, solution: Iterable[int]) -> list[int]:
         """A solution of the reduced problem as original option numbers
@@ -139,8 +155,11 @@ class Reduction:
         options = np.bincount(self.why_option, minlength=len(_NAMES) + 1)
         options[K.GIVEN] -= len(self.given)
         items = np.bincount(self.why_item, minlength=len(_NAMES) + 1)
-        return {_NAMES[code]: (int(options[code]), int(items[code]))
-                for code in sorted(_NAMES) if options[code] or items[code]}
+        return {
+            _NAMES[code]: (int(options[code]), int(items[code]))
+            for code in sorted(_NAMES)
+            if options[code] or items[code]
+        }
 
     def summary(self) -> str:
         """One line in the manner of DLX-PRE's, with the rules that fired."""
@@ -148,18 +167,24 @@ class Reduction:
         options = sum(o for o, _ in counts)
         items = sum(i for _, i in counts)
         work = f"{self.work:,}".replace(",", " ")
-        text = (f"Removed {options} option{'' if options == 1 else 's'} "
-                f"and {items} item{'' if items == 1 else 's'}, after "
-                f"{work} work, {self.rounds} "
-                f"round{'' if self.rounds == 1 else 's'}, "
-                f"{self.seconds:.3f} s")
-        rules = ", ".join(f"{rule} {o}+{i}" for rule, (o, i)
-                          in sorted(self.by_rule().items()))
+        text = (
+            f"Removed {options} option{'' if options == 1 else 's'} "
+            f"and {items} item{'' if items == 1 else 's'}, after "
+            f"{work} work, {self.rounds} "
+            f"round{'' if self.rounds == 1 else 's'}, "
+            f"{self.seconds:.3f} s"
+        )
+        rules = ", ".join(
+            f"{rule} {o}+{i}"
+            for rule, (o, i) in sorted(self.by_rule().items())
+        )
         if rules:
             text += f" ({rules})"
         if self.infeasible:
-            text += (f"; no solution: item {shorten(self.problem.primary[0])} "
-                     f"cannot be covered")
+            text += (
+                f"; no solution: item {shorten(self.problem.primary[0])} "
+                f"cannot be covered"
+            )
         if not self.complete:
             text += "; stopped by the budget before a fixed point"
         return text + "."
@@ -181,8 +206,10 @@ def _rule_mask(rules) -> np.ndarray:
     mask = np.zeros(K.NRULES, np.uint8)
     for rule in rules:
         if rule not in RULE_CODES:
-            raise ValueError(f"unknown reduction rule {shorten(rule)}; the rules "
-                             f"are {', '.join(RULES)}")
+            raise ValueError(
+                f"unknown reduction rule {shorten(rule)}; the rules "
+                f"are {', '.join(RULES)}"
+            )
         mask[RULE_CODES[rule]] = 1
     return mask
 
@@ -201,21 +228,32 @@ def _static_arrays(problem) -> tuple:
     option_start = np.zeros(len(sizes) + 1, np.int64)
     np.cumsum(sizes, out=option_start[1:])
     entry_item = structure.members - 1
-    entry_color = (np.zeros(len(entry_item), np.int64)
-                   if structure.colors is None
-                   else structure.colors.astype(np.int64))
+    entry_color = (
+        np.zeros(len(entry_item), np.int64)
+        if structure.colors is None
+        else structure.colors.astype(np.int64)
+    )
     entry_option = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
     item_entries = np.argsort(entry_item, kind="stable").astype(np.int64)
     item_start = np.zeros(structure.nitems + 1, np.int64)
-    np.cumsum(np.bincount(entry_item, minlength=structure.nitems),
-              out=item_start[1:])
+    np.cumsum(
+        np.bincount(entry_item, minlength=structure.nitems), out=item_start[1:]
+    )
     lower = np.zeros(structure.nitems, np.int64)
     upper = np.ones(structure.nitems, np.int64)
-    lower[:structure.nprimary] = 1
+    lower[: structure.nprimary] = 1
     for k, (u, v) in structure.bounds.items():
         lower[k - 1], upper[k - 1] = u, v
-    static = (option_start, entry_item, entry_color, entry_option,
-              item_start, item_entries, lower, upper)
+    static = (
+        option_start,
+        entry_item,
+        entry_color,
+        entry_option,
+        item_start,
+        item_entries,
+        lower,
+        upper,
+    )
     for a in static:
         a.flags.writeable = False
     return static
@@ -223,17 +261,37 @@ def _static_arrays(problem) -> tuple:
 
 def arrays(problem, rules=RULES) -> K.Arrays:
     """The kernel's arrays of ``problem``, nothing removed yet."""
-    (option_start, entry_item, entry_color, entry_option, item_start,
-     item_entries, lower, upper) = _static(problem)
+    (
+        option_start,
+        entry_item,
+        entry_color,
+        entry_option,
+        item_start,
+        item_entries,
+        lower,
+        upper,
+    ) = _static(problem)
     nitems, noptions = len(item_start) - 1, len(option_start) - 1
     info = np.array([len(problem.primary), 0, 0, 0, -1], np.int64)
-    return K.Arrays(option_start, entry_item, entry_color, entry_option,
-                    item_start, item_entries, lower.copy(), upper.copy(),
-                    np.zeros(noptions, np.int8), np.zeros(nitems, np.int8),
-                    np.ones(len(entry_item), np.uint8),
-                    np.diff(item_start),
-                    np.zeros(noptions, np.int64), np.zeros(nitems, np.int64),
-                    np.zeros(nitems, np.int64), _rule_mask(rules), info)
+    return K.Arrays(
+        option_start,
+        entry_item,
+        entry_color,
+        entry_option,
+        item_start,
+        item_entries,
+        lower.copy(),
+        upper.copy(),
+        np.zeros(noptions, np.int8),
+        np.zeros(nitems, np.int8),
+        np.ones(len(entry_item), np.uint8),
+        np.diff(item_start),
+        np.zeros(noptions, np.int64),
+        np.zeros(nitems, np.int64),
+        np.zeros(nitems, np.int64),
+        _rule_mask(rules),
+        info,
+    )
 
 
 def round_work(problem) -> int:
@@ -256,14 +314,21 @@ def round_work(problem) -> int:
     sizes = np.diff(option_start)
     nitems = len(problem.items)
     length = np.bincount(entry_item, minlength=nitems)
-    entries = np.bincount(entry_item, weights=sizes[entry_option],
-                          minlength=nitems)
+    entries = np.bincount(
+        entry_item, weights=sizes[entry_option], minlength=nitems
+    )
     return int((length * entries).sum())
 
 
-def reduce(problem, *, given: Iterable[int] = (),
-           rounds: int | None = None, time_limit: float | None = None,
-           max_work: int | None = None, rules=RULES) -> Reduction:
+def reduce(
+    problem,
+    *,
+    given: Iterable[int] = (),
+    rounds: int | None = None,
+    time_limit: float | None = None,
+    max_work: int | None = None,
+    rules=RULES,
+) -> Reduction:
     """Reduce ``problem`` with ``rules`` until none applies, or until
     ``rounds`` rounds (a round tries every rule everywhere once),
     ``time_limit`` seconds or ``max_work`` work (entries looked at) ran
@@ -281,8 +346,9 @@ def reduce(problem, *, given: Iterable[int] = (),
     """
     t0 = time.perf_counter()
     if not hasattr(problem, "structure"):
-        raise TypeError(f"reduce expects an ExactCover, got "
-                        f"{type(problem).__name__}")
+        raise TypeError(
+            f"reduce expects an ExactCover, got {type(problem).__name__}"
+        )
     rounds = whole_number("rounds", rounds, optional=True)
     max_work = whole_number("max_work", max_work, optional=True)
     time_limit = check_seconds("time_limit", time_limit)
@@ -293,7 +359,8 @@ def reduce(problem, *, given: Iterable[int] = (),
 
     def out_of_budget() -> bool:
         return A.info[K.WORK] >= work_limit or (
-            deadline is not None and time.perf_counter() >= deadline)
+            deadline is not None and time.perf_counter() >= deadline
+        )
 
     def sweep(kernel, end: int) -> bool:
         """Run ``kernel`` over 0..end in slices; False if the budget ran
@@ -323,8 +390,9 @@ def reduce(problem, *, given: Iterable[int] = (),
             complete = True  # a round that changed nothing: a fixed point
             break
     infeasible = bool(A.info[K.INFEASIBLE] >= 0)
-    return _reduction(problem, A, given, infeasible, count,
-                      complete or infeasible, t0)
+    return _reduction(
+        problem, A, given, infeasible, count, complete or infeasible, t0
+    )
 
 
 def _reduction(problem, A, given, infeasible, rounds, complete, t0):
@@ -338,14 +406,14 @@ def _reduction(problem, A, given, infeasible, rounds, complete, t0):
         blocked = int(A.info[K.INFEASIBLE])
         why_item = np.where(why_item == K.ALIVE, _NO_SOLUTION, why_item)
         why_item[blocked] = K.ALIVE
-        why_option = np.where(why_option == K.ALIVE, _NO_SOLUTION,
-                              why_option)
+        why_option = np.where(why_option == K.ALIVE, _NO_SOLUTION, why_option)
         reduced = type(problem)([items[blocked]])
     else:
         # Without "no-primary", "free-secondary" may strike out every item
         # of an option that has no primary item: it goes too.
-        left = np.bincount(A.entry_option, weights=A.entry_alive,
-                           minlength=len(why_option))
+        left = np.bincount(
+            A.entry_option, weights=A.entry_alive, minlength=len(why_option)
+        )
         why_option[(why_option == K.ALIVE) & (left == 0)] = K.NO_PRIMARY
         reduced = _rebuilt(problem, A)
     forced = set(given)
@@ -353,17 +421,31 @@ def _reduction(problem, A, given, infeasible, rounds, complete, t0):
         # An option alone in a primary item that must be covered is in
         # every solution.
         alone = np.zeros(len(items), bool)
-        alone[:nprimary] = ((A.length[:nprimary] == 1)
-                            & (A.lower[:nprimary] >= 1)
-                            & (why_item[:nprimary] == K.ALIVE))
-        there = (alone[A.entry_item] & (A.entry_alive == 1)
-                 & (why_option[A.entry_option] == K.ALIVE))
+        alone[:nprimary] = (
+            (A.length[:nprimary] == 1)
+            & (A.lower[:nprimary] >= 1)
+            & (why_item[:nprimary] == K.ALIVE)
+        )
+        there = (
+            alone[A.entry_item]
+            & (A.entry_alive == 1)
+            & (why_option[A.entry_option] == K.ALIVE)
+        )
         forced.update(np.unique(A.entry_option[there]).tolist())
-    return Reduction(reduced, np.flatnonzero(why_option == K.ALIVE),
-                     tuple(given), tuple(sorted(forced)), infeasible, rounds,
-                     int(A.info[K.WORK]), time.perf_counter() - t0, complete,
-                     why_option.astype(np.int64), why_item.astype(np.int64),
-                     items)
+    return Reduction(
+        reduced,
+        np.flatnonzero(why_option == K.ALIVE),
+        tuple(given),
+        tuple(sorted(forced)),
+        infeasible,
+        rounds,
+        int(A.info[K.WORK]),
+        time.perf_counter() - t0,
+        complete,
+        why_option.astype(np.int64),
+        why_item.astype(np.int64),
+        items,
+    )
 
 
 def _rebuilt(problem, A):
@@ -373,9 +455,11 @@ def _rebuilt(problem, A):
     alive = A.why_item == K.ALIVE
     primary = [items[i] for i in range(nprimary) if alive[i]]
     secondary = [items[i] for i in range(nprimary, len(items)) if alive[i]]
-    bounds = {items[i]: (int(A.lower[i]), int(A.upper[i]))
-              for i in range(nprimary) if alive[i]
-              and (A.lower[i], A.upper[i]) != (1, 1)}
+    bounds = {
+        items[i]: (int(A.lower[i]), int(A.upper[i]))
+        for i in range(nprimary)
+        if alive[i] and (A.lower[i], A.upper[i]) != (1, 1)
+    }
     # The problem's own class: this service does not import the model.
     reduced = type(problem)(primary, secondary, bounds=bounds or None)
     options = problem.options
@@ -385,18 +469,25 @@ def _rebuilt(problem, A):
     plain_costs: list = []
     entry_alive, start = A.entry_alive, A.option_start
     for k in np.flatnonzero(A.why_option == K.ALIVE):
-        names = [name for name, keep in zip(options[k],
-                                            entry_alive[start[k]:start[k + 1]])
-                 if keep]
+        names = [
+            name
+            for name, keep in zip(
+                options[k], entry_alive[start[k] : start[k + 1]]
+            )
+            if keep
+        ]
         colors = problem.option_colors(k) if colored else None
         if colors:
             if plain:
                 reduced.add_options(plain, costs=plain_costs)
                 plain, plain_costs = [], []
             kept = set(names)
-            reduced.add_option(names, {name: color for name, color
-                                       in colors.items() if name in kept}
-                               or None, cost=int(costs[k]))
+            reduced.add_option(
+                names,
+                {name: color for name, color in colors.items() if name in kept}
+                or None,
+                cost=int(costs[k]),
+            )
         else:
             plain.append(names)
             plain_costs.append(int(costs[k]))
@@ -411,15 +502,23 @@ def _options(reduce_options) -> dict:
     if reduce_options is True:
         return {}
     if isinstance(reduce_options, dict):
-        unknown = set(reduce_options) - {"rounds", "time_limit", "max_work",
-                                         "rules"}
+        unknown = set(reduce_options) - {
+            "rounds",
+            "time_limit",
+            "max_work",
+            "rules",
+        }
         if unknown:
-            raise ValueError(f"reduce={shorten(reduce_options)}: unknown keyword "
-                             f"{shorten(sorted(unknown)[0])} (rounds, time_limit, "
-                             f"max_work and rules are known)")
+            raise ValueError(
+                f"reduce={shorten(reduce_options)}: unknown keyword "
+                f"{shorten(sorted(unknown)[0])} (rounds, time_limit, "
+                f"max_work and rules are known)"
+            )
         return dict(reduce_options)
-    raise TypeError(f"reduce must be True, False or a dict of reduce's "
-                    f"keywords, got {shorten(reduce_options)}"[:200])
+    raise TypeError(
+        f"reduce must be True, False or a dict of reduce's "
+        f"keywords, got {shorten(reduce_options)}"[:200]
+    )
 
 
 def _reduced(problem, given, time_limit, reduce_options):
@@ -436,9 +535,15 @@ def _reduced(problem, given, time_limit, reduce_options):
     return reduction, time_limit
 
 
-def count(problem, limit: int | None = None, *,
-          given: Iterable[int] = (), time_limit: float | None = None,
-          reduce=True, **options) -> int:
+def count(
+    problem,
+    limit: int | None = None,
+    *,
+    given: Iterable[int] = (),
+    time_limit: float | None = None,
+    reduce=True,
+    **options,
+) -> int:
     """``problem.count(...)`` of the reduced problem: the same number.
     ``reduce`` is True or a dict of ``reduce``'s keywords; the other
     keywords go to ``ExactCover.count``, and ``problem.stats`` becomes the
@@ -449,25 +554,38 @@ def count(problem, limit: int | None = None, *,
     return found
 
 
-def solutions(problem, limit: int | None = None, *,
-              given: Iterable[int] = (), time_limit: float | None = None,
-              reduce=True, **options) -> Iterator[list[int]]:
+def solutions(
+    problem,
+    limit: int | None = None,
+    *,
+    given: Iterable[int] = (),
+    time_limit: float | None = None,
+    reduce=True,
+    **options,
+) -> Iterator[list[int]]:
     """``problem.solutions(...)`` found in the reduced problem, each as
     original option numbers (ascending)."""
     reduction, time_limit = _reduced(problem, given, time_limit, reduce)
     reduced = reduction.problem
     try:
-        for solution in reduced.solutions(limit, time_limit=time_limit,
-                                          **options):
+        for solution in reduced.solutions(
+            limit, time_limit=time_limit, **options
+        ):
             problem.stats = reduced.stats
             yield reduction.to_original(solution)
     finally:
         problem.stats = reduced.stats
 
 
-def best(problem, k: int = 1, *, given: Iterable[int] = (),
-         time_limit: float | None = None, reduce=True,
-         **options) -> list[tuple[int, list[int]]]:
+def best(
+    problem,
+    k: int = 1,
+    *,
+    given: Iterable[int] = (),
+    time_limit: float | None = None,
+    reduce=True,
+    **options,
+) -> list[tuple[int, list[int]]]:
     """``problem.best(k, ...)`` found in the reduced problem: ``(cost,
     original option numbers)`` pairs, the givens' cost added.  A budget's
     ``BudgetExhausted`` hands back what was found the same way."""
@@ -475,15 +593,18 @@ def best(problem, k: int = 1, *, given: Iterable[int] = (),
     return best_of(reduction, problem, k, time_limit=time_limit, **options)
 
 
-def best_of(reduction: Reduction, problem, k: int = 1,
-            **options) -> list[tuple[int, list[int]]]:
+def best_of(
+    reduction: Reduction, problem, k: int = 1, **options
+) -> list[tuple[int, list[int]]]:
     """``best`` over a reduction already made of ``problem``."""
     reduced = reduction.problem
     extra = reduction.given_cost(problem)
 
     def original(found):
-        return [(cost + extra, reduction.to_original(options))
-                for cost, options in found]
+        return [
+            (cost + extra, reduction.to_original(options))
+            for cost, options in found
+        ]
 
     try:
         found = reduced.best(k, **options)

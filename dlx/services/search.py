@@ -39,10 +39,23 @@ from ..engines.base import EXHAUSTED, NO_LIMIT, OUT_OF_NODES, PAUSED
 from ..engines.threads import ctrl_c_noted
 from ..shorten import shorten
 
-__all__ = ["BudgetExhausted", "Interrupted", "Stats", "Slicer", "run",
-           "finish_split", "whole_number", "seconds", "stop_event",
-           "thread_count", "problem_search",
-           "EXHAUSTED", "PAUSED", "OUT_OF_NODES", "NO_LIMIT"]
+__all__ = [
+    "BudgetExhausted",
+    "Interrupted",
+    "Stats",
+    "Slicer",
+    "run",
+    "finish_split",
+    "whole_number",
+    "seconds",
+    "stop_event",
+    "thread_count",
+    "problem_search",
+    "EXHAUSTED",
+    "PAUSED",
+    "OUT_OF_NODES",
+    "NO_LIMIT",
+]
 
 # A slice aims at this many seconds: long enough that a kernel call's own
 # cost (a few microseconds) is lost in it, short enough that a time limit,
@@ -112,34 +125,49 @@ class Stats:
         def group(n: int) -> str:
             return f"{n:,}".replace(",", " ")
 
-        return (f"Altogether {group(self.solutions)} solution"
-                f"{'' if self.solutions == 1 else 's'}, "
-                f"{group(self.updates)} updates, {group(self.nodes)} nodes, "
-                f"{self.seconds:.3f} s"
-                + ("" if self.complete else " (stopped early)") + ".")
+        return (
+            f"Altogether {group(self.solutions)} solution"
+            f"{'' if self.solutions == 1 else 's'}, "
+            f"{group(self.updates)} updates, {group(self.nodes)} nodes, "
+            f"{self.seconds:.3f} s"
+            + ("" if self.complete else " (stopped early)")
+            + "."
+        )
 
 
 # -- argument checks shared by every entry point ------------------------
 @overload
-def whole_number(name: str, value: object, *, optional: Literal[False] = ...,
-                 positive: bool = ...) -> int: ...
+def whole_number(
+    name: str,
+    value: object,
+    *,
+    optional: Literal[False] = ...,
+    positive: bool = ...,
+) -> int: ...
 @overload
-def whole_number(name: str, value: object, *, optional: bool,
-                 positive: bool = ...) -> int | None: ...
-def whole_number(name: str, value: object, *, optional: bool = False,
-                 positive: bool = False) -> int | None:
+def whole_number(
+    name: str, value: object, *, optional: bool, positive: bool = ...
+) -> int | None: ...
+def whole_number(
+    name: str, value: object, *, optional: bool = False, positive: bool = False
+) -> int | None:
     """``value`` as an int >= 0 (>= 1 when ``positive``); None passes when
     ``optional``.  A wrong type is a TypeError, a wrong value a ValueError,
     each naming the argument."""
     if value is None and optional:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(
-            value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {shorten(value)}"[:200])
+        value, (int, np.integer)
+    ):
+        raise TypeError(
+            f"{name} must be an integer, got {shorten(value)}"[:200]
+        )
     if value < (1 if positive else 0):
-        raise ValueError(f"{name} must be a "
-                         f"{'positive' if positive else 'non-negative'} "
-                         f"integer, got {shorten(value)}"[:200])
+        raise ValueError(
+            f"{name} must be a "
+            f"{'positive' if positive else 'non-negative'} "
+            f"integer, got {shorten(value)}"[:200]
+        )
     # No count, node or level number reaches int64's limit, so a larger
     # value means the same as that limit (which the kernels can hold).
     return min(int(value), NO_LIMIT)
@@ -153,8 +181,10 @@ def thread_count(threads) -> int:
 def stop_event(value):
     """A stop event: None, or an object with ``is_set()``."""
     if value is not None and not callable(getattr(value, "is_set", None)):
-        raise TypeError(f"stop must be an event with is_set() (such as a "
-                        f"threading.Event), got {shorten(value)}"[:200])
+        raise TypeError(
+            f"stop must be an event with is_set() (such as a "
+            f"threading.Event), got {shorten(value)}"[:200]
+        )
     return value
 
 
@@ -163,12 +193,16 @@ def seconds(name: str, value) -> float | None:
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(
-            value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number of seconds, got "
-                        f"{shorten(value)}"[:200])
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise TypeError(
+            f"{name} must be a number of seconds, got {shorten(value)}"[:200]
+        )
     if not value >= 0:  # also refuses NaN
-        raise ValueError(f"{name} must be a non-negative number of seconds, "
-                         f"got {shorten(value)}")
+        raise ValueError(
+            f"{name} must be a non-negative number of seconds, "
+            f"got {shorten(value)}"
+        )
     return float(value)
 
 
@@ -200,13 +234,23 @@ class Slicer:
             return
         rate = nodes / max(elapsed, 1e-7)
         self.rate = rate
-        self.size = int(min(MAX_SLICE_NODES, 4 * self.size,
-                            max(16, rate * SLICE_SECONDS)))
+        self.size = int(
+            min(MAX_SLICE_NODES, 4 * self.size, max(16, rate * SLICE_SECONDS))
+        )
 
 
-def run(search, stats: Stats, *, limit: int | None, max_nodes: int | None,
-        time_limit: float | None, store: bool, given: list[int],
-        progress=None, stop=None):
+def run(
+    search,
+    stats: Stats,
+    *,
+    limit: int | None,
+    max_nodes: int | None,
+    time_limit: float | None,
+    store: bool,
+    given: list[int],
+    progress=None,
+    stop=None,
+):
     """Drive ``search`` (a run object, see the module docstring) to the end.
 
     A generator: yields a list of solutions (each sorted, ``given``
@@ -235,18 +279,26 @@ def run(search, stats: Stats, *, limit: int | None, max_nodes: int | None,
                     raise BudgetExhausted(
                         f"search stopped at time_limit={time_limit} s with "
                         f"{stats.solutions} solution(s) found",
-                        stats.solutions, stats)
+                        stats.solutions,
+                        stats,
+                    )
                 if stop is not None and stop.is_set():
                     raise BudgetExhausted(
                         f"search stopped by its stop event with "
                         f"{stats.solutions} solution(s) found",
-                        stats.solutions, stats)
-                want = (min(remaining, batch) if store else
-                        (remaining if remaining != NO_LIMIT else 0))
+                        stats.solutions,
+                        stats,
+                    )
+                want = (
+                    min(remaining, batch)
+                    if store
+                    else (remaining if remaining != NO_LIMIT else 0)
+                )
                 nodes_before = int(counters[0])
                 t0 = time.perf_counter()
                 status, found = search.step(
-                    want, slicer.next_bound(nodes_before, node_cap), store)
+                    want, slicer.next_bound(nodes_before, node_cap), store
+                )
                 dt = time.perf_counter() - t0
                 elapsed += dt
                 slicer.record(int(counters[0]) - nodes_before, dt)
@@ -271,15 +323,23 @@ def run(search, stats: Stats, *, limit: int | None, max_nodes: int | None,
                 raise BudgetExhausted(
                     f"search stopped after max_nodes={node_cap} nodes with "
                     f"{stats.solutions} solution(s) found",
-                    stats.solutions, stats)
+                    stats.solutions,
+                    stats,
+                )
     except KeyboardInterrupt as ctrl_c:
         if isinstance(ctrl_c, Interrupted):
             raise
         raise Interrupted(stats.solutions, stats) from None
 
 
-def finish_split(stats: Stats, t0: float, shallow: int, counts: np.ndarray,
-                 work: np.ndarray, stopped_by: str | None) -> int:
+def finish_split(
+    stats: Stats,
+    t0: float,
+    shallow: int,
+    counts: np.ndarray,
+    work: np.ndarray,
+    stopped_by: str | None,
+) -> int:
     """Close a count that split the top of its tree over threads.
 
     ``shallow`` solutions were met while splitting; ``counts``, ``work``
@@ -300,17 +360,34 @@ def finish_split(stats: Stats, t0: float, shallow: int, counts: np.ndarray,
     if stopped_by == "deadline":
         raise BudgetExhausted(
             f"search stopped at its time limit with {stats.solutions} "
-            f"solution(s) found", stats.solutions, stats)
+            f"solution(s) found",
+            stats.solutions,
+            stats,
+        )
     if stopped_by == "stopped":
         raise BudgetExhausted(
             f"search stopped by its stop event with {stats.solutions} "
-            f"solution(s) found", stats.solutions, stats)
+            f"solution(s) found",
+            stats.solutions,
+            stats,
+        )
     stats.complete = True
     return stats.solutions
 
 
-def problem_search(problem, engine, *, limit, given: list[int], max_nodes,
-           time_limit, cutoff: int, store: bool, progress=None, stop=None):
+def problem_search(
+    problem,
+    engine,
+    *,
+    limit,
+    given: list[int],
+    max_nodes,
+    time_limit,
+    cutoff: int,
+    store: bool,
+    progress=None,
+    stop=None,
+):
     """One search of ``problem`` by ``engine`` (a generator, see ``run``),
     with the given options (checked option numbers) chosen first.
 
@@ -323,8 +400,7 @@ def problem_search(problem, engine, *, limit, given: list[int], max_nodes,
         stats.complete = True
         return
     arrays = engine.arrays(problem)
-    runner = engine.start(arrays, engine.option_nodes(arrays, given),
-                          cutoff)
+    runner = engine.start(arrays, engine.option_nodes(arrays, given), cutoff)
     stats.updates = int(runner.counters[1])
     if runner.clash:  # the givens overlap: no solution
         stats.complete = True
@@ -336,9 +412,16 @@ def problem_search(problem, engine, *, limit, given: list[int], max_nodes,
         stats.complete = True
         yield [sorted(given)] if store else 1
         return
-    for found in run(runner, stats, limit=limit, max_nodes=max_nodes,
-                            time_limit=time_limit, store=store,
-                            given=sorted(given), progress=progress,
-                            stop=stop):
+    for found in run(
+        runner,
+        stats,
+        limit=limit,
+        max_nodes=max_nodes,
+        time_limit=time_limit,
+        store=store,
+        given=sorted(given),
+        progress=progress,
+        stop=stop,
+    ):
         yield found
         problem.stats = stats

@@ -38,8 +38,14 @@ from ..engines import BY_NAME, engine_for, refuse
 from ..engines.base import Engine, JobResult
 from .search import whole_number
 
-__all__ = ["Job", "Split", "split", "problem_digest", "MIN_JOBS",
-           "JOBS_PER_WORKER"]
+__all__ = [
+    "Job",
+    "Split",
+    "split",
+    "problem_digest",
+    "MIN_JOBS",
+    "JOBS_PER_WORKER",
+]
 
 # How many jobs per worker a split aims at by default (before the jobs
 # estimated far above the mean are split again, see BALANCE_*): with the
@@ -107,13 +113,26 @@ class Split:
         DLX1's is the one checkpoints of format 2 recorded."""
         h = hashlib.sha256()
         if self.engine == "dlx1":
-            h.update(json.dumps([list(self.given), self.mrv_cutoff,
-                                 [list(self.given) + list(j.path)
-                                  for j in self.jobs]]).encode())
+            h.update(
+                json.dumps(
+                    [
+                        list(self.given),
+                        self.mrv_cutoff,
+                        [list(self.given) + list(j.path) for j in self.jobs],
+                    ]
+                ).encode()
+            )
         else:
-            h.update(json.dumps([self.engine, list(self.given),
-                                 self.mrv_cutoff,
-                                 [list(j.path) for j in self.jobs]]).encode())
+            h.update(
+                json.dumps(
+                    [
+                        self.engine,
+                        list(self.given),
+                        self.mrv_cutoff,
+                        [list(j.path) for j in self.jobs],
+                    ]
+                ).encode()
+            )
         return h.hexdigest()[:32]
 
     def run(self, problem, job: Job, budget: int = 0) -> JobResult:
@@ -121,8 +140,13 @@ class Split:
         ``Engine.run_job``): the figures of its subtree."""
         engine = BY_NAME[self.engine]
         arrays = engine.arrays(problem)
-        return engine.run_job(arrays, engine.option_nodes(arrays, self.given),
-                              tuple(job.path), self.mrv_cutoff, budget)
+        return engine.run_job(
+            arrays,
+            engine.option_nodes(arrays, self.given),
+            tuple(job.path),
+            self.mrv_cutoff,
+            budget,
+        )
 
 
 def splitting_engine(problem, algorithm="auto") -> Engine:
@@ -151,10 +175,18 @@ def problem_digest(problem) -> str:
     return h.hexdigest()[:32]
 
 
-def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
-          path: tuple = (), mrv_cutoff: int = 0,
-          probes: int = BALANCE_PROBES, seed: int = 0,
-          algorithm: str = "auto", engine: Engine | None = None) -> Split:
+def split(
+    problem,
+    *,
+    jobs: int = MIN_JOBS,
+    given: Iterable[int] = (),
+    path: tuple = (),
+    mrv_cutoff: int = 0,
+    probes: int = BALANCE_PROBES,
+    seed: int = 0,
+    algorithm: str = "auto",
+    engine: Engine | None = None,
+) -> Split:
     """Split ``problem``'s search tree into at least ``jobs`` subtrees
     (fewer only when the tree is smaller).
 
@@ -219,16 +251,23 @@ def split(problem, *, jobs: int = MIN_JOBS, given: Iterable[int] = (),
     for _ in range(BALANCE_ROUNDS if probes else 0):
         for entry in frontier:
             if entry[1] not in sizes:
-                sizes[entry[1]] = top.size(entry[1], probes,
-                                           seed + len(sizes))
+                sizes[entry[1]] = top.size(entry[1], probes, seed + len(sizes))
         if limit is None:  # a fair share of the whole tree, fixed
-            limit = BALANCE_FACTOR * sum(sizes[e[1]][1] for e in frontier) / \
-                max(target, len(frontier))
+            limit = (
+                BALANCE_FACTOR
+                * sum(sizes[e[1]][1] for e in frontier)
+                / max(target, len(frontier))
+            )
         big = [e for e in frontier if sizes[e[1]][1] > limit]
         if not big or len(frontier) + len(big) > BALANCE_JOBS * target:
             break
-        frontier = [child for entry in frontier for child in (
-            expand(entry) if sizes[entry[1]][1] > limit else [entry])]
+        frontier = [
+            child
+            for entry in frontier
+            for child in (
+                expand(entry) if sizes[entry[1]][1] > limit else [entry]
+            )
+        ]
     for _place, at, share in sorted(frontier):
         nodes, updates = sizes.get(at, (0.0, 0.0))
         plan.jobs.append(Job(at, share, updates))

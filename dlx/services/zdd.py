@@ -81,20 +81,21 @@ class ZDD:
     ``worst``.
     """
 
-    def __init__(self, var, lo, hi, root: int, *, numbering=None,
-                 costs=None):
+    def __init__(self, var, lo, hi, root: int, *, numbering=None, costs=None):
         self.var = np.ascontiguousarray(var, np.int32)
         self.lo = np.ascontiguousarray(lo, np.int32)
         self.hi = np.ascontiguousarray(hi, np.int32)
         n = len(self.var)
         if not (len(self.lo) == len(self.hi) == n >= 2):
-            raise ValueError("var, lo and hi must have one entry per node, "
-                             "sinks included")
+            raise ValueError(
+                "var, lo and hi must have one entry per node, sinks included"
+            )
         if not 0 <= root < n:
             raise ValueError(f"root {root} is not a node (there are {n})")
         self.root = int(root)
-        self.numbering = None if numbering is None else np.asarray(
-            numbering, np.int64)
+        self.numbering = (
+            None if numbering is None else np.asarray(numbering, np.int64)
+        )
         self.costs = costs
         self._counts: list[int] | None = None
 
@@ -109,10 +110,15 @@ class ZDD:
     def __eq__(self, other) -> bool:
         if not isinstance(other, ZDD):
             return NotImplemented
-        return (self.root == other.root and len(self) == len(other)
-                and bool((self.var[2:] == other.var[2:]).all()
-                         and (self.lo[2:] == other.lo[2:]).all()
-                         and (self.hi[2:] == other.hi[2:]).all()))
+        return (
+            self.root == other.root
+            and len(self) == len(other)
+            and bool(
+                (self.var[2:] == other.var[2:]).all()
+                and (self.lo[2:] == other.lo[2:]).all()
+                and (self.hi[2:] == other.hi[2:]).all()
+            )
+        )
 
     __hash__ = None  # type: ignore[assignment]  # equal by content, unhashable
 
@@ -158,12 +164,13 @@ class ZDD:
         ``noptions`` options (default: up to the largest used)."""
         counts = self._node_counts()
         var, lo, hi = self.var.tolist(), self.lo.tolist(), self.hi.tolist()
-        top = max(var[2:self.root + 1], default=-1) + 1
+        top = max(var[2 : self.root + 1], default=-1) + 1
         if noptions is None:
             noptions = top
         elif noptions < top:
-            raise ValueError(f"noptions={noptions}, but option {top - 1} "
-                             f"is in the ZDD")
+            raise ValueError(
+                f"noptions={noptions}, but option {top - 1} is in the ZDD"
+            )
         out = [0] * noptions
         paths = [0] * (self.root + 1)
         paths[self.root] = 1
@@ -258,7 +265,8 @@ class ZDD:
         # out cheapest first and no path taken is a dead end.
         # (key, tick, weight so far, node, chosen options as nested pairs)
         heap: list[tuple[Any, int, Any, int, tuple]] = [
-            (least[self.root], 0, 0, self.root, ())]
+            (least[self.root], 0, 0, self.root, ())
+        ]
         tick = 1
         out: list[tuple[Any, list[int]]] = []
         while heap and len(out) < k:
@@ -272,12 +280,14 @@ class ZDD:
                 out.append((sign * spent, options))
                 continue
             if lo[v] != 0:
-                heapq.heappush(heap, (spent + least[lo[v]], tick, spent,
-                                      lo[v], chosen))
+                heapq.heappush(
+                    heap, (spent + least[lo[v]], tick, spent, lo[v], chosen)
+                )
                 tick += 1
             s = spent + sign * w[var[v]]
-            heapq.heappush(heap, (s + least[hi[v]], tick, s, hi[v],
-                                  (var[v], chosen)))
+            heapq.heappush(
+                heap, (s + least[hi[v]], tick, s, hi[v], (var[v], chosen))
+            )
             tick += 1
         return out
 
@@ -286,22 +296,28 @@ class ZDD:
         if weights is None:
             weights = self.costs
             if weights is None:
-                raise ValueError("no weights given, and the options have "
-                                 "no costs")
+                raise ValueError(
+                    "no weights given, and the options have no costs"
+                )
         if isinstance(weights, np.ndarray):
             weights = weights.tolist()
-        used = set(self.var[2:self.root + 1].tolist())
+        used = set(self.var[2 : self.root + 1].tolist())
         for option in used:
             try:
                 value = weights[option]
             except (IndexError, KeyError, TypeError):
-                raise ValueError(f"weights has no weight for option "
-                                 f"{option}") from None
-            if isinstance(value, (bool, np.bool_)) or not isinstance(
-                    value, (int, float, np.integer, np.floating)) or \
-                    value != value:
-                raise ValueError(f"the weight of option {option} is "
-                                 f"{shorten(value)}, not a number")
+                raise ValueError(
+                    f"weights has no weight for option {option}"
+                ) from None
+            if (
+                isinstance(value, (bool, np.bool_))
+                or not isinstance(value, (int, float, np.integer, np.floating))
+                or value != value
+            ):
+                raise ValueError(
+                    f"the weight of option {option} is "
+                    f"{shorten(value)}, not a number"
+                )
         return weights
 
     # -- files ---------------------------------------------------------------
@@ -315,7 +331,8 @@ class ZDD:
                 if numbering[var[v]] < 1:
                     raise ValueError(
                         f"option {var[v]} has no primary item, so DLX6's "
-                        f"numbering has no number for it")
+                        f"numbering has no number for it"
+                    )
             names = [numbering[x] for x in var[2:]]
         else:
             names = [x + 1 for x in var[2:]]
@@ -325,10 +342,14 @@ class ZDD:
             # In pieces of 2**16 lines: a big diagram's text never sits
             # in memory whole.
             for start in range(2, self.root + 1, 1 << 16):
-                out.write("".join(
-                    f"{v:x}: (~{names[v - 2]}?{lo[v]:x}:{hi[v]:x})\n"
-                    for v in range(start, min(start + (1 << 16),
-                                              self.root + 1))))
+                out.write(
+                    "".join(
+                        f"{v:x}: (~{names[v - 2]}?{lo[v]:x}:{hi[v]:x})\n"
+                        for v in range(
+                            start, min(start + (1 << 16), self.root + 1)
+                        )
+                    )
+                )
             out.write(f"{max(self.root + 1, 2):x}: (~0?0:{self.root:x})\n")
 
         if isinstance(file, (str, os.PathLike)):
@@ -368,35 +389,45 @@ class ZDD:
                 continue
             m = _LINE.fullmatch(line.strip())
             if m is None:
-                raise ValueError(f"{source}:{number}: not a ZDD node line "
-                                 f"'id: (~v?lo:hi)': {shorten(line.strip())}"[:200])
+                raise ValueError(
+                    f"{source}:{number}: not a ZDD node line "
+                    f"'id: (~v?lo:hi)': {shorten(line.strip())}"[:200]
+                )
             if root is not None:
-                raise ValueError(f"{source}:{number}: a line after the root "
-                                 f"line (~0?0:r)")
+                raise ValueError(
+                    f"{source}:{number}: a line after the root line (~0?0:r)"
+                )
             node, v = int(m[1], 16), int(m[2])
             kids = []
             for child in (m[3], m[4]):
                 c = ids.get(int(child, 16))
                 if c is None:
-                    raise ValueError(f"{source}:{number}: node {m[1]} "
-                                     f"refers to {child}, which no line "
-                                     f"above defines")
+                    raise ValueError(
+                        f"{source}:{number}: node {m[1]} "
+                        f"refers to {child}, which no line "
+                        f"above defines"
+                    )
                 kids.append(c)
             if node in ids:
-                raise ValueError(f"{source}:{number}: node {m[1]} is "
-                                 f"defined twice")
+                raise ValueError(
+                    f"{source}:{number}: node {m[1]} is defined twice"
+                )
             if v == 0:
                 if kids[0] != 0:
-                    raise ValueError(f"{source}:{number}: variable 0 is "
-                                     f"the dummy root, (~0?0:r)")
+                    raise ValueError(
+                        f"{source}:{number}: variable 0 is "
+                        f"the dummy root, (~0?0:r)"
+                    )
                 root = kids[1]
                 continue
             last_line = number
             if back is not None:
                 if v > len(back):
-                    raise ValueError(f"{source}:{number}: option {v}, but "
-                                     f"the problem has {len(back)} options "
-                                     f"with a primary item")
+                    raise ValueError(
+                        f"{source}:{number}: option {v}, but "
+                        f"the problem has {len(back)} options "
+                        f"with a primary item"
+                    )
                 v = int(back[v - 1])
             else:
                 v -= 1
@@ -413,11 +444,15 @@ class ZDD:
                 hi.append(kids[1])
             ids[node] = n
         if root is None:
-            raise ValueError(f"{source}: no root line (~0?0:r) after line "
-                             f"{last_line}")
-        var, lo, hi, root = _reachable(np.array(var, np.int64),
-                                       np.array(lo, np.int64),
-                                       np.array(hi, np.int64), root)
+            raise ValueError(
+                f"{source}: no root line (~0?0:r) after line {last_line}"
+            )
+        var, lo, hi, root = _reachable(
+            np.array(var, np.int64),
+            np.array(lo, np.int64),
+            np.array(hi, np.int64),
+            root,
+        )
         return cls(var, lo, hi, root, numbering=numbering)
 
     # -- export ---------------------------------------------------------------
@@ -433,25 +468,31 @@ class ZDD:
         union and one join a node), so it costs far less than the
         solutions when they are many."""
         from graphillion import setset
-        used = sorted(set(self.var[2:self.root + 1].tolist()))
+
+        used = sorted(set(self.var[2 : self.root + 1].tolist()))
         universe = setset.universe()
         if not universe:
             setset.set_universe(used or [0])
         elif not set(used) <= set(universe):
             missing = sorted(set(used) - set(universe))
-            raise ValueError(f"Graphillion's universe lacks options "
-                             f"{missing[:5]}; set one that holds every "
-                             f"option (or none)")
+            raise ValueError(
+                f"Graphillion's universe lacks options "
+                f"{missing[:5]}; set one that holds every "
+                f"option (or none)"
+            )
         var, lo, hi = self.var.tolist(), self.lo.tolist(), self.hi.tolist()
         families = [setset([]), setset([set()])]
         for v in range(2, self.root + 1):
-            families.append(families[lo[v]]
-                            | families[hi[v]].join(setset([{var[v]}])))
+            families.append(
+                families[lo[v]] | families[hi[v]].join(setset([{var[v]}]))
+            )
         return families[self.root]
 
 
-_LINE = re.compile(r"([0-9a-fA-F]+):\s*\(~(\d+)\?([0-9a-fA-F]+):"
-                   r"([0-9a-fA-F]+)\)")
+_LINE = re.compile(
+    r"([0-9a-fA-F]+):\s*\(~(\d+)\?([0-9a-fA-F]+):"
+    r"([0-9a-fA-F]+)\)"
+)
 
 
 def _reachable(var, lo, hi, root):
@@ -485,6 +526,7 @@ def dlx6_numbering(problem) -> np.ndarray:
 
 # -- building: the memoized search -------------------------------------------
 
+
 @dataclass
 class ZddStats(memo.MemoStats):
     """The work of ``ExactCover.zdd``: ``dlx.memo.MemoStats`` (the search
@@ -493,8 +535,9 @@ class ZddStats(memo.MemoStats):
     zdd_nodes: int = 0
 
     def __str__(self) -> str:
-        return (super().__str__().removesuffix(".")
-                + f"; {self.zdd_nodes:,} ZDD nodes.".replace(",", " "))
+        return super().__str__().removesuffix(
+            "."
+        ) + f"; {self.zdd_nodes:,} ZDD nodes.".replace(",", " ")
 
 
 class _TooBig(Exception):
@@ -524,16 +567,26 @@ class NodeStore:
         for name in ("var", "lo", "hi"):
             old = getattr(self, name)
             new = np.zeros(capacity, np.int32)
-            new[:len(old)] = old
+            new[: len(old)] = old
             setattr(self, name, new)
         self.unique = np.zeros(2 * capacity, np.int32)
-        M.unique_rehash(self.var, self.lo, self.hi, int(self.made[0]),
-                        self.unique)
+        M.unique_rehash(
+            self.var, self.lo, self.hi, int(self.made[0]), self.unique
+        )
 
 
-def build(problem, given=(), max_nodes=None, time_limit=None, *,
-          memo_bytes=None, zdd_bytes=None, choose="auto",
-          limb_bits=62, min_cost=1) -> ZDD:
+def build(
+    problem,
+    given=(),
+    max_nodes=None,
+    time_limit=None,
+    *,
+    memo_bytes=None,
+    zdd_bytes=None,
+    choose="auto",
+    limb_bits=62,
+    min_cost=1,
+) -> ZDD:
     """The ZDD of the solutions of ``problem`` (see ``ExactCover.zdd``).
 
     ``limb_bits`` (62 as in ``dlx.memo.count``) and ``min_cost`` are that
@@ -543,16 +596,23 @@ def build(problem, given=(), max_nodes=None, time_limit=None, *,
     max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
     time_limit = search.seconds("time_limit", time_limit)
     memo_bytes = search.whole_number(
-        "memo_bytes", memo.DEFAULT_MEMO_BYTES if memo_bytes is None
-        else memo_bytes)
+        "memo_bytes",
+        memo.DEFAULT_MEMO_BYTES if memo_bytes is None else memo_bytes,
+    )
     zdd_bytes = search.whole_number(
-        "zdd_bytes", DEFAULT_ZDD_BYTES if zdd_bytes is None else zdd_bytes)
+        "zdd_bytes", DEFAULT_ZDD_BYTES if zdd_bytes is None else zdd_bytes
+    )
     if not isinstance(choose, str) or choose not in memo.CHOICE_RULES:
-        raise ValueError(f"choose must be one of "
-                         f"{', '.join(memo.CHOICE_RULES)}; got {shorten(choose)}")
+        raise ValueError(
+            f"choose must be one of "
+            f"{', '.join(memo.CHOICE_RULES)}; got {shorten(choose)}"
+        )
     if problem.kind not in memo.MEMO.kinds:
-        raise refuse("the ZDD of the solutions", problem.kind,
-                     instead="count or list them without it")
+        raise refuse(
+            "the ZDD of the solutions",
+            problem.kind,
+            instead="count or list them without it",
+        )
     if choose == "auto":
         choose = memo.choose_rule(problem)
     given = problem.given_options(given)
@@ -560,11 +620,17 @@ def build(problem, given=(), max_nodes=None, time_limit=None, *,
     arrays = engine.arrays(problem)
     nwords, keyinfo = memo.key_layout(problem)
     store = NodeStore(zdd_bytes)
-    run = engine.start(arrays, engine.option_nodes(arrays, given),
-                       nwords=nwords, memo_bytes=memo_bytes,
-                       rule=M.FIRST if choose == "first" else M.MRV,
-                       limb_bits=limb_bits, min_cost=min_cost, keyinfo=keyinfo,
-                       zdd=store)
+    run = engine.start(
+        arrays,
+        engine.option_nodes(arrays, given),
+        nwords=nwords,
+        memo_bytes=memo_bytes,
+        rule=M.FIRST if choose == "first" else M.MRV,
+        limb_bits=limb_bits,
+        min_cost=min_cost,
+        keyinfo=keyinfo,
+        zdd=store,
+    )
     stats = problem.stats = ZddStats(complete=False, choose=choose)
     stats.updates = run.counters[1]
     if run.clash:
@@ -574,16 +640,26 @@ def build(problem, given=(), max_nodes=None, time_limit=None, *,
         root = 1
     else:
         try:
-            for _ in search.run(run, stats, limit=None, max_nodes=max_nodes,
-                                time_limit=time_limit, store=False,
-                                given=[], progress=lambda r, s: r.record(s)):
+            for _ in search.run(
+                run,
+                stats,
+                limit=None,
+                max_nodes=max_nodes,
+                time_limit=time_limit,
+                store=False,
+                given=[],
+                progress=lambda r, s: r.record(s),
+            ):
                 pass
         except _TooBig:
             run.record(stats)
             raise BudgetExhausted(
                 f"the ZDD outgrew zdd_bytes={zdd_bytes} at "
                 f"{int(store.made[0]) - 2} nodes; the diagram so far is "
-                f"partial", stats.solutions, stats) from None
+                f"partial",
+                stats.solutions,
+                stats,
+            ) from None
         root = int(run.chain[0])
     made = int(store.made[0])
     var, lo, hi = store.var[:made], store.lo[:made], store.hi[:made]
@@ -595,11 +671,18 @@ def build(problem, given=(), max_nodes=None, time_limit=None, *,
         extra = len(given)
         var = np.concatenate([var, np.array(sorted(given), np.int32)])
         lo = np.concatenate([lo, np.zeros(extra, np.int32)])
-        hi = np.concatenate([hi, np.arange(made - 1, made + extra - 1,
-                                           dtype=np.int32)])
+        hi = np.concatenate(
+            [hi, np.arange(made - 1, made + extra - 1, dtype=np.int32)]
+        )
         hi[made] = root
         root = made + extra - 1
     stats.complete = True
     stats.zdd_nodes = len(var) - 2
-    return ZDD(var, lo, hi, root, numbering=dlx6_numbering(problem),
-               costs=getattr(problem, "costs", None))
+    return ZDD(
+        var,
+        lo,
+        hi,
+        root,
+        numbering=dlx6_numbering(problem),
+        costs=getattr(problem, "costs", None),
+    )

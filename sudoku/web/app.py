@@ -48,9 +48,11 @@ DISCONNECT_POLL = 0.2
 log = logging.getLogger("sudoku.web")
 
 HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data:; object-src 'none'; "
-     b"base-uri 'none'; frame-ancestors 'none'; form-action 'none'"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; object-src 'none'; "
+        b"base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+    ),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
@@ -72,6 +74,7 @@ class SecurityHeaders:
                 message.setdefault("headers", [])
                 message["headers"] = list(message["headers"]) + HEADERS
             await send(message)
+
         await self.app(scope, receive, send_with_headers)
 
 
@@ -80,8 +83,9 @@ class Runner:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.pool = ThreadPoolExecutor(settings.workers,
-                                       thread_name_prefix="sudoku-search")
+        self.pool = ThreadPoolExecutor(
+            settings.workers, thread_name_prefix="sudoku-search"
+        )
         self.lock = threading.Lock()
         self.admitted = 0
         self.running = 0
@@ -94,7 +98,8 @@ class Runner:
                 raise RequestError(
                     f"the server is busy ({self.admitted} searches running "
                     f"or waiting, the most it takes); try again shortly",
-                    status=503)
+                    status=503,
+                )
             self.admitted += 1
             self.budgets.add(budget)
 
@@ -113,21 +118,25 @@ class Runner:
             finally:
                 with self.lock:
                     self.running -= 1
+
         try:
             future = self.pool.submit(job)
         except RuntimeError:  # shutting down
             self._release(budget)
-            raise RequestError("the server is shutting down",
-                               status=503) from None
+            raise RequestError(
+                "the server is shutting down", status=503
+            ) from None
         future.add_done_callback(lambda _: self._release(budget))
         return future
 
     def status(self) -> dict:
         with self.lock:
-            return {"running": self.running,
-                    "waiting": self.admitted - self.running,
-                    "workers": self.settings.workers,
-                    "queue": self.settings.queue}
+            return {
+                "running": self.running,
+                "waiting": self.admitted - self.running,
+                "workers": self.settings.workers,
+                "queue": self.settings.queue,
+            }
 
     def close(self) -> None:
         with self.lock:
@@ -138,15 +147,17 @@ class Runner:
 
 def error(message: str, status: int, **extra) -> JSONResponse:
     headers = {"Retry-After": "1"} if status == 503 else None
-    return JSONResponse({"error": message, **extra}, status_code=status,
-                        headers=headers)
+    return JSONResponse(
+        {"error": message, **extra}, status_code=status, headers=headers
+    )
 
 
 async def read_json(request: Request, settings: Settings) -> dict:
     """The request's body as a JSON object, at most ``max_body`` bytes."""
     limit = settings.max_body
-    too_big = RequestError(f"the request body is larger than {limit} bytes",
-                           status=413)
+    too_big = RequestError(
+        f"the request body is larger than {limit} bytes", status=413
+    )
     declared = request.headers.get("content-length")
     if declared is not None:
         if not declared.isdigit():
@@ -163,18 +174,24 @@ async def read_json(request: Request, settings: Settings) -> dict:
     except UnicodeDecodeError:
         raise RequestError("the request body is not UTF-8 text") from None
     except (ValueError, RecursionError) as problem:
-        where = (f" (line {problem.lineno}, column {problem.colno})"
-                 if isinstance(problem, json.JSONDecodeError) else "")
-        raise RequestError(f"the request body is not valid JSON{where}") \
-            from None
+        where = (
+            f" (line {problem.lineno}, column {problem.colno})"
+            if isinstance(problem, json.JSONDecodeError)
+            else ""
+        )
+        raise RequestError(
+            f"the request body is not valid JSON{where}"
+        ) from None
     if not isinstance(data, dict):
-        raise RequestError("the request body must be a JSON object, "
-                           "e.g. {\"puzzle\": \"...\"}")
+        raise RequestError(
+            'the request body must be a JSON object, e.g. {"puzzle": "..."}'
+        )
     return data
 
 
 def _searching(job: Callable) -> Callable:
     """A route running ``job(params, settings, budget)`` on the pool."""
+
     async def endpoint(request: Request) -> Response:
         settings = request.app.state.settings
         runner = request.app.state.runner
@@ -183,39 +200,47 @@ def _searching(job: Callable) -> Callable:
         runner.admit(budget)
         # The answer is also turned into JSON on the worker, not on the
         # event loop (a batch's answer is large).
-        future = runner.submit(lambda: _json(job(params, settings, budget)),
-                               budget)
+        future = runner.submit(
+            lambda: _json(job(params, settings, budget)), budget
+        )
         waiting = asyncio.wrap_future(future)
         waiting.add_done_callback(
-            lambda f: f.cancelled() or f.exception())  # always retrieved
+            lambda f: f.cancelled() or f.exception()
+        )  # always retrieved
         while True:
             done, _ = await asyncio.wait({waiting}, timeout=DISCONNECT_POLL)
             if done:
-                return Response(waiting.result(),
-                                media_type="application/json")
+                return Response(
+                    waiting.result(), media_type="application/json"
+                )
             if await request.is_disconnected():
                 budget.cancel.set()
                 raise Cancelled()
+
     return endpoint
 
 
 def _json(answer: dict) -> bytes:
     """An answer as JSON, written as Starlette's JSONResponse writes it."""
-    return json.dumps(answer, ensure_ascii=False, allow_nan=False,
-                      separators=(",", ":")).encode("utf-8")
+    return json.dumps(
+        answer, ensure_ascii=False, allow_nan=False, separators=(",", ":")
+    ).encode("utf-8")
 
 
 def _quick(job: Callable) -> Callable:
     """A route running ``job(params, settings)`` at once (no search)."""
+
     async def endpoint(request: Request) -> Response:
         settings = request.app.state.settings
         params = await read_json(request, settings)
         return JSONResponse(job(params, settings))
+
     return endpoint
 
 
 def _guarded(endpoint: Callable) -> Callable:
     """Every failure as one JSON sentence; never a stack trace."""
+
     async def guarded(request: Request) -> Response:
         try:
             return await endpoint(request)
@@ -225,8 +250,10 @@ def _guarded(endpoint: Callable) -> Callable:
             return Response(status_code=499)  # nobody is listening
         except Exception:
             log.exception("internal error in %s", request.url.path)
-            return error("internal error: the server failed on this "
-                         "request", 500)
+            return error(
+                "internal error: the server failed on this request", 500
+            )
+
     return guarded
 
 
@@ -236,19 +263,24 @@ async def index(request: Request) -> Response:
 
 async def status(request: Request) -> Response:
     settings = request.app.state.settings
-    return JSONResponse({
-        **request.app.state.runner.status(),
-        "time_limit": settings.time_limit,
-        "max_time_limit": settings.max_time_limit,
-        "max_body": settings.max_body, "max_size": settings.max_size,
-        "features": service.features()})
+    return JSONResponse(
+        {
+            **request.app.state.runner.status(),
+            "time_limit": settings.time_limit,
+            "max_time_limit": settings.max_time_limit,
+            "max_body": settings.max_body,
+            "max_size": settings.max_size,
+            "features": service.features(),
+        }
+    )
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)  # registered for these only
     if exc.status_code == 405:
-        return error(f"{request.method} is not allowed on "
-                     f"{request.url.path}", 405)
+        return error(
+            f"{request.method} is not allowed on {request.url.path}", 405
+        )
     if exc.status_code == 404:
         return error(f"nothing at {request.url.path}", 404)
     return error(str(exc.detail), exc.status_code)
@@ -258,28 +290,35 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return error("internal error: the server failed on this request", 500)
 
 
-def create_app(settings: Settings | None = None, *,
-               allowed_hosts: list[str] | None = None,
-               warm_up: bool = True) -> Starlette:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    allowed_hosts: list[str] | None = None,
+    warm_up: bool = True,
+) -> Starlette:
     """The application.  ``allowed_hosts``: the Host headers answered (by
     default loopback names only, so that a page elsewhere cannot reach
     the server by DNS rebinding; ``["*"]`` for any)."""
     settings = settings or Settings()
-    api = [("/api/solve", _searching(service.solve)),
-           ("/api/count", _searching(service.count)),
-           ("/api/solve-many", _searching(service.solve_many)),
-           ("/api/hint", _searching(service.hint)),
-           ("/api/exact-cover", _searching(service.exact_cover)),
-           ("/api/generate", _searching(service.generate)),
-           ("/api/rate", _searching(service.rate)),
-           ("/api/parse", _quick(service.parse_puzzle)),
-           ("/api/random", _quick(service.random_puzzle))]
-    routes: list[BaseRoute] = [Route("/", index, methods=["GET"]),
-              Route("/api/status", status, methods=["GET"])]
-    routes += [Route(path, _guarded(fn), methods=["POST"])
-               for path, fn in api]
-    routes.append(Mount("/static", StaticFiles(directory=STATIC),
-                        name="static"))
+    api = [
+        ("/api/solve", _searching(service.solve)),
+        ("/api/count", _searching(service.count)),
+        ("/api/solve-many", _searching(service.solve_many)),
+        ("/api/hint", _searching(service.hint)),
+        ("/api/exact-cover", _searching(service.exact_cover)),
+        ("/api/generate", _searching(service.generate)),
+        ("/api/rate", _searching(service.rate)),
+        ("/api/parse", _quick(service.parse_puzzle)),
+        ("/api/random", _quick(service.random_puzzle)),
+    ]
+    routes: list[BaseRoute] = [
+        Route("/", index, methods=["GET"]),
+        Route("/api/status", status, methods=["GET"]),
+    ]
+    routes += [Route(path, _guarded(fn), methods=["POST"]) for path, fn in api]
+    routes.append(
+        Mount("/static", StaticFiles(directory=STATIC), name="static")
+    )
 
     runner = Runner(settings)
 
@@ -292,14 +331,20 @@ def create_app(settings: Settings | None = None, *,
         finally:
             runner.close()
 
-    hosts = (LOOPBACK_HOSTS + ["testserver"]) if allowed_hosts is None \
+    hosts = (
+        (LOOPBACK_HOSTS + ["testserver"])
+        if allowed_hosts is None
         else allowed_hosts
+    )
     app = Starlette(
-        routes=routes, lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders),
-                    Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
-        exception_handlers={HTTPException: not_found,
-                            500: server_error})
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[
+            Middleware(SecurityHeaders),
+            Middleware(TrustedHostMiddleware, allowed_hosts=hosts),
+        ],
+        exception_handlers={HTTPException: not_found, 500: server_error},
+    )
     app.state.settings = settings
     app.state.runner = runner
     return app

@@ -70,12 +70,15 @@ class Settings:
 
     def __post_init__(self):
         if not 0 < self.time_limit <= self.max_time_limit:
-            raise ValueError(f"the default time limit must be in (0, "
-                             f"{self.max_time_limit}] seconds, got "
-                             f"{self.time_limit}")
+            raise ValueError(
+                f"the default time limit must be in (0, "
+                f"{self.max_time_limit}] seconds, got "
+                f"{self.time_limit}"
+            )
         if self.workers < 0 or self.queue < 0 or self.max_body < 1:
-            raise ValueError("workers and queue must be >= 0 and max_body "
-                             ">= 1")
+            raise ValueError(
+                "workers and queue must be >= 0 and max_body >= 1"
+            )
         self.workers = self.workers or (os.cpu_count() or 1)
 
 
@@ -113,17 +116,16 @@ class Budget:
 
 
 # -- reading requests ----------------------------------------------------------
-def _field(params: dict, name: str, kinds, default=None, *,
-           what: str = ""):
+def _field(params: dict, name: str, kinds, default=None, *, what: str = ""):
     value = params.get(name, default)
     if value is None:
         return default
     if isinstance(value, bool) and bool not in (
-            kinds if isinstance(kinds, tuple) else (kinds,)):
+        kinds if isinstance(kinds, tuple) else (kinds,)
+    ):
         raise RequestError(f"'{name}' must be {what}, got {shorten(value)}")
     if not isinstance(value, kinds):
-        raise RequestError(f"'{name}' must be {what}, got "
-                           f"{_short(value)}")
+        raise RequestError(f"'{name}' must be {what}, got {_short(value)}")
     return value
 
 
@@ -137,8 +139,10 @@ def _only(params: dict, *names: str) -> None:
     ignored in silence)."""
     for key in params:
         if key not in names and key != "time_limit":
-            raise RequestError(f"unknown field {_short(key)} (this request "
-                               f"takes {', '.join(names + ('time_limit',))})")
+            raise RequestError(
+                f"unknown field {_short(key)} (this request "
+                f"takes {', '.join(names + ('time_limit',))})"
+            )
 
 
 GRID_FIELDS = ("puzzle", "box", "variant", "regions")
@@ -146,24 +150,33 @@ GRID_FIELDS = ("puzzle", "box", "variant", "regions")
 
 def time_limit_of(params: dict, settings: Settings) -> float:
     """The request's ``time_limit`` (seconds), checked against the cap."""
-    value = _field(params, "time_limit", (int, float), settings.time_limit,
-                   what="a number of seconds")
+    value = _field(
+        params,
+        "time_limit",
+        (int, float),
+        settings.time_limit,
+        what="a number of seconds",
+    )
     if not 0 < value <= settings.max_time_limit:
-        raise RequestError(f"'time_limit' must be more than 0 and at most "
-                           f"{settings.max_time_limit:g} seconds, got "
-                           f"{shorten(value)}")
+        raise RequestError(
+            f"'time_limit' must be more than 0 and at most "
+            f"{settings.max_time_limit:g} seconds, got "
+            f"{shorten(value)}"
+        )
     return float(value)
 
 
-def _positive(params: dict, name: str, default: int | None,
-              cap: int | None = None) -> int | None:
+def _positive(
+    params: dict, name: str, default: int | None, cap: int | None = None
+) -> int | None:
     value = _field(params, name, int, default, what="a positive integer")
     if value is None:
         return None
     if value < 1 or (cap is not None and value > cap):
         top = f" and at most {cap}" if cap is not None else ""
-        raise RequestError(f"'{name}' must be a positive integer{top}, got "
-                           f"{value}")
+        raise RequestError(
+            f"'{name}' must be a positive integer{top}, got {value}"
+        )
     return value
 
 
@@ -176,21 +189,31 @@ def _box(params: dict) -> tuple[int, int] | None:
         if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
             value = [int(p) for p in parts]
         else:
-            raise RequestError(f"'box' must look like \"3x3\" (rows x "
-                               f"columns), got {_short(value)}")
-    if not (isinstance(value, list) and len(value) == 2 and all(
+            raise RequestError(
+                f"'box' must look like \"3x3\" (rows x "
+                f"columns), got {_short(value)}"
+            )
+    if not (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(
             isinstance(v, int) and not isinstance(v, bool) and v >= 1
-            for v in value)):
-        raise RequestError(f"'box' must be \"RxC\" or [rows, columns], got "
-                           f"{_short(value)}")
+            for v in value
+        )
+    ):
+        raise RequestError(
+            f"'box' must be \"RxC\" or [rows, columns], got {_short(value)}"
+        )
     return value[0], value[1]
 
 
 def _format(params: dict) -> str | None:
     value = _field(params, "format", str, "same", what="a format name")
     if value not in ("same",) + FORMATS:
-        raise RequestError(f"'format' must be one of same, "
-                           f"{', '.join(FORMATS)}; got {_short(value)}")
+        raise RequestError(
+            f"'format' must be one of same, "
+            f"{', '.join(FORMATS)}; got {_short(value)}"
+        )
     return None if value == "same" else value
 
 
@@ -204,8 +227,9 @@ def _variant(params: dict):
     value = _field(params, "variant", str, "standard", what="a variant name")
     regions = params.get("regions")
     if regions is not None and not isinstance(regions, (str, list)):
-        raise RequestError(f"'regions' must be text or a list of rows, got "
-                           f"{_short(regions)}")
+        raise RequestError(
+            f"'regions' must be text or a list of rows, got {_short(regions)}"
+        )
     if value in ("standard", "classic", ""):
         if regions is not None:
             raise RequestError("'regions' goes with the jigsaw variant")
@@ -222,12 +246,15 @@ def read_grid(params: dict, settings: Settings, *, check: bool = True):
     clashing givens are refused (``check``) with their cells listed in
     ``conflicts``."""
     if "puzzle" not in params:
-        raise RequestError("the request has no 'puzzle' (the grid as text, "
-                           "e.g. {\"puzzle\": \"4.....8.5.3...\"})")
+        raise RequestError(
+            "the request has no 'puzzle' (the grid as text, "
+            'e.g. {"puzzle": "4.....8.5.3..."})'
+        )
     source = params["puzzle"]
     if not isinstance(source, (str, list)):
-        raise RequestError(f"'puzzle' must be text or a list of rows, got "
-                           f"{_short(source)}")
+        raise RequestError(
+            f"'puzzle' must be text or a list of rows, got {_short(source)}"
+        )
     box = _box(params)
     variant = _variant(params)
     if box is not None and box[0] * box[1] > settings.max_size:
@@ -237,9 +264,11 @@ def read_grid(params: dict, settings: Settings, *, check: bool = True):
     except InvalidPuzzle as error:
         raise RequestError(str(error)) from None
     except (TypeError, ValueError, OverflowError):
-        raise RequestError("'puzzle' is not a grid: give text (one "
-                           "character per cell, or CSV) or a list of "
-                           "rows of numbers") from None
+        raise RequestError(
+            "'puzzle' is not a grid: give text (one "
+            "character per cell, or CSV) or a list of "
+            "rows of numbers"
+        ) from None
     if grid.n > settings.max_size:
         raise RequestError(_too_big(grid.n, settings))
     if variant is not None:
@@ -268,8 +297,10 @@ def clash(grid: Grid, variant) -> tuple[str | None, list[list[int]]]:
 
 
 def _too_big(n: int, settings: Settings) -> str:
-    return (f"a {n}x{n} grid is larger than this server takes (up to "
-            f"{settings.max_size}x{settings.max_size})")
+    return (
+        f"a {n}x{n} grid is larger than this server takes (up to "
+        f"{settings.max_size}x{settings.max_size})"
+    )
 
 
 def _conflict_cells(grid: Grid) -> list[list[int]]:
@@ -296,13 +327,15 @@ def _grid_fields(grid: Grid, variant=None) -> dict:
     if variant is not None:
         n = grid.n
         kinds, units = variant.units(grid.box)
-        marked = lambda kind: sorted({int(c) for k, u in zip(kinds, units)
-                                      if k == kind for c in u})
+        marked = lambda kind: sorted(
+            {int(c) for k, u in zip(kinds, units) if k == kind for c in u}
+        )
         fields.update(
             variant=variant.name,
             regions=variant.region_of(grid.box).reshape(n, n).tolist(),
             diagonal=[[c // n, c % n] for c in marked("diagonal")],
-            windows=[[c // n, c % n] for c in marked("window")])
+            windows=[[c // n, c % n] for c in marked("window")],
+        )
     return fields
 
 
@@ -319,8 +352,15 @@ class Found:
     stopped: bool
 
 
-def run_search(problem: ExactCover, budget: Budget, *, limit: int | None,
-               store: bool, given=(), mrv_cutoff: int = 0) -> Found:
+def run_search(
+    problem: ExactCover,
+    budget: Budget,
+    *,
+    limit: int | None,
+    store: bool,
+    given=(),
+    mrv_cutoff: int = 0,
+) -> Found:
     """Search ``problem`` under ``budget``: the first ``limit`` solutions
     (``store``) or their count.
 
@@ -336,14 +376,22 @@ def run_search(problem: ExactCover, budget: Budget, *, limit: int | None,
     try:
         if store:
             for solution in problem.solutions(
-                    limit, given=given, time_limit=budget.remaining(),
-                    mrv_cutoff=mrv_cutoff, stop=budget.cancel):
+                limit,
+                given=given,
+                time_limit=budget.remaining(),
+                mrv_cutoff=mrv_cutoff,
+                stop=budget.cancel,
+            ):
                 solutions.append(solution)
             total = len(solutions)
         else:
-            total = problem.count(limit, given=given,
-                                  time_limit=budget.remaining(),
-                                  mrv_cutoff=mrv_cutoff, stop=budget.cancel)
+            total = problem.count(
+                limit,
+                given=given,
+                time_limit=budget.remaining(),
+                mrv_cutoff=mrv_cutoff,
+                stop=budget.cancel,
+            )
     except BudgetExhausted as stop:
         budget.remaining()  # a client that left is told apart from time
         return Found(solutions, stop.count, stop.stats.nodes, False, True)
@@ -358,12 +406,12 @@ def run_best(problem: ExactCover, budget: Budget, k: int) -> Found:
     as ``stop``): what was found when the budget stopped it is an
     answer, not proven optimal."""
     try:
-        found = problem.best(k, time_limit=budget.remaining(),
-                             stop=budget.cancel)
+        found = problem.best(
+            k, time_limit=budget.remaining(), stop=budget.cancel
+        )
     except BudgetExhausted as stop:
         budget.remaining()  # a client that left is told apart from time
-        return Found(stop.best, len(stop.best), stop.stats.nodes, False,
-                     True)
+        return Found(stop.best, len(stop.best), stop.stats.nodes, False, True)
     stats = problem.stats
     return Found(found, len(found), stats.nodes, stats.complete, False)
 
@@ -379,12 +427,19 @@ def _decode(grid: Grid, options: list[int]) -> Grid:
     return grid.with_cells(cells.reshape(grid.n, grid.n))
 
 
-def _search_grid(grid: Grid, variant, budget: Budget, limit: int | None,
-                  store: bool) -> Found:
+def _search_grid(
+    grid: Grid, variant, budget: Budget, limit: int | None, store: bool
+) -> Found:
     given = given_options(grid.cells[None])[0].tolist()
     problem = problem_for(grid.box, variant)
-    return run_search(problem, budget, limit=limit,
-                      store=store, given=given, mrv_cutoff=MRV_CUTOFF)
+    return run_search(
+        problem,
+        budget,
+        limit=limit,
+        store=store,
+        given=given,
+        mrv_cutoff=MRV_CUTOFF,
+    )
 
 
 # -- the Sudoku endpoints ------------------------------------------------------
@@ -401,8 +456,13 @@ def solve(params: dict, settings: Settings, budget: Budget) -> dict:
     found = _search_grid(grid, variant, budget, 2, True)
     grids = [_decode(grid, s) for s in found.solutions]
     answer = _grid_fields(grid, variant)
-    answer.update(count=found.count, nodes=found.nodes, ms=budget.ms(),
-                  solution=None, cells=None)
+    answer.update(
+        count=found.count,
+        nodes=found.nodes,
+        ms=budget.ms(),
+        solution=None,
+        cells=None,
+    )
     if grids:
         answer["solution"] = grids[0].format(fmt)
         answer["cells"] = grids[0].cells.tolist()
@@ -410,7 +470,9 @@ def solve(params: dict, settings: Settings, budget: Budget) -> dict:
         answer["status"] = "stopped"
         answer["message"] = _stopped_message(budget) + (
             ": a solution was found but not proved to be the only one"
-            if grids else " before a solution was found")
+            if grids
+            else " before a solution was found"
+        )
     elif not grids:
         answer["status"] = "no solution"
         answer["message"] = "no solution: the givens cannot be completed"
@@ -423,20 +485,26 @@ def solve(params: dict, settings: Settings, budget: Budget) -> dict:
         answer["second"] = grids[1].format(fmt)
         answer["second_cells"] = grids[1].cells.tolist()
         answer["differ"] = differ
-        shown = ", ".join(f"{d['cell']} is {d['first']} or {d['second']}"
-                          for d in differ)
-        answer["message"] = (f"several solutions: {shown} (the first is "
-                             f"shown)")
+        shown = ", ".join(
+            f"{d['cell']} is {d['first']} or {d['second']}" for d in differ
+        )
+        answer["message"] = f"several solutions: {shown} (the first is shown)"
     return answer
 
 
 def _differing_cells(first: Grid, second: Grid, at_most: int = 2):
     rows, cols = np.nonzero(first.cells != second.cells)
     n = first.n
-    return [{"cell": _cell_name(r, c), "row": r, "col": c,
-             "first": _digit(n, int(first.cells[r, c])),
-             "second": _digit(n, int(second.cells[r, c]))}
-            for r, c in zip(rows[:at_most].tolist(), cols[:at_most].tolist())]
+    return [
+        {
+            "cell": _cell_name(r, c),
+            "row": r,
+            "col": c,
+            "first": _digit(n, int(first.cells[r, c])),
+            "second": _digit(n, int(second.cells[r, c])),
+        }
+        for r, c in zip(rows[:at_most].tolist(), cols[:at_most].tolist())
+    ]
 
 
 COUNT_LIMIT = 1000
@@ -450,24 +518,42 @@ def count(params: dict, settings: Settings, budget: Budget) -> dict:
     / none (``unknown`` when the budget stopped the count before two)."""
     _only(params, *GRID_FIELDS, "limit")
     grid, variant = read_grid(params, settings)
-    limit = _positive(params, "limit", COUNT_LIMIT, MAX_LIMIT) if params.get(
-        "limit", COUNT_LIMIT) is not None else None
+    limit = (
+        _positive(params, "limit", COUNT_LIMIT, MAX_LIMIT)
+        if params.get("limit", COUNT_LIMIT) is not None
+        else None
+    )
     found = _search_grid(grid, variant, budget, limit, False)
     answer = _grid_fields(grid, variant)
     total = found.count
-    verdict = ("several" if total >= 2 else "unknown" if found.stopped
-               else "unique" if total == 1 else "none")
-    answer.update(count=total, limit=limit, verdict=verdict,
-                  nodes=found.nodes, ms=budget.ms())
+    verdict = (
+        "several"
+        if total >= 2
+        else "unknown"
+        if found.stopped
+        else "unique"
+        if total == 1
+        else "none"
+    )
+    answer.update(
+        count=total,
+        limit=limit,
+        verdict=verdict,
+        nodes=found.nodes,
+        ms=budget.ms(),
+    )
     plural = "" if total == 1 else "s"
     if found.stopped:
         answer["status"] = "stopped"
-        answer["message"] = (f"{_stopped_message(budget)} after {total} "
-                             f"solution{plural}")
+        answer["message"] = (
+            f"{_stopped_message(budget)} after {total} solution{plural}"
+        )
     elif limit is not None and total >= limit:
         answer["status"] = "limit"
-        answer["message"] = (f"at least {total} solution{plural} (the count "
-                             f"stops at the limit, {limit})")
+        answer["message"] = (
+            f"at least {total} solution{plural} (the count "
+            f"stops at the limit, {limit})"
+        )
     else:
         answer["status"] = "counted"
         answer["message"] = f"{total} solution{plural}"
@@ -484,8 +570,11 @@ def hint(params: dict, settings: Settings, budget: Budget) -> dict:
     answer.update(nodes=found.nodes, ms=budget.ms())
     if not found.solutions:
         answer["status"] = "stopped" if found.stopped else "no solution"
-        answer["message"] = (_stopped_message(budget) if found.stopped
-                             else "no hint: the puzzle has no solution")
+        answer["message"] = (
+            _stopped_message(budget)
+            if found.stopped
+            else "no hint: the puzzle has no solution"
+        )
         return answer
     if grid.is_complete():
         answer["status"] = "complete"
@@ -494,15 +583,26 @@ def hint(params: dict, settings: Settings, budget: Budget) -> dict:
     solution = _decode(grid, found.solutions[0])
     r, c, left = _most_constrained(grid)
     digit = _digit(grid.n, int(solution.cells[r, c]))
-    answer.update(status="hint", cell=_cell_name(r, c), row=r, col=c,
-                  digit=digit, candidates=left)
-    note = ("" if len(found.solutions) == 1 and not found.stopped else
-            " (from one of the puzzle's solutions: it has several)"
-            if len(found.solutions) > 1 else
-            " (from a solution not yet proved unique)")
-    answer["message"] = (f"hint: {_cell_name(r, c)} is {digit}; the givens "
-                         f"leave it {left} candidate"
-                         f"{'' if left == 1 else 's'}{note}")
+    answer.update(
+        status="hint",
+        cell=_cell_name(r, c),
+        row=r,
+        col=c,
+        digit=digit,
+        candidates=left,
+    )
+    note = (
+        ""
+        if len(found.solutions) == 1 and not found.stopped
+        else " (from one of the puzzle's solutions: it has several)"
+        if len(found.solutions) > 1
+        else " (from a solution not yet proved unique)"
+    )
+    answer["message"] = (
+        f"hint: {_cell_name(r, c)} is {digit}; the givens "
+        f"leave it {left} candidate"
+        f"{'' if left == 1 else 's'}{note}"
+    )
     return answer
 
 
@@ -535,9 +635,12 @@ def parse_puzzle(params: dict, settings: Settings) -> dict:
     _only(params, *GRID_FIELDS)
     grid, variant = read_grid(params, settings, check=False)
     answer = _grid_fields(grid, variant)
-    answer.update(cells=grid.cells.tolist(), puzzle=grid.format("line"),
-                  message=clash(grid, variant)[0],
-                  conflicts=clash(grid, variant)[1])
+    answer.update(
+        cells=grid.cells.tolist(),
+        puzzle=grid.format("line"),
+        message=clash(grid, variant)[0],
+        conflicts=clash(grid, variant)[1],
+    )
     return answer
 
 
@@ -560,7 +663,7 @@ BATCH_MAX_PUZZLES = 100_000
 def _check_size(number: int, text: str, box, settings: Settings) -> None:
     """Refuse a batch's puzzle larger than the server takes, before any
     search (a line of up to max_size**2 characters cannot be)."""
-    if len(text) <= settings.max_size ** 2:
+    if len(text) <= settings.max_size**2:
         return
     try:
         n = parse(text, box).n
@@ -590,24 +693,31 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
     limit = _positive(params, "limit", 2, 2)
     source = params.get("puzzles")
     if isinstance(source, str):
-        entries = [(k, line.strip()) for k, line in
-                   enumerate(source.splitlines(), 1) if line.strip()]
+        entries = [
+            (k, line.strip())
+            for k, line in enumerate(source.splitlines(), 1)
+            if line.strip()
+        ]
         entries = [(k, without_comment(line, box)) for k, line in entries]
-    elif isinstance(source, list) and all(isinstance(p, str)
-                                          for p in source):
+    elif isinstance(source, list) and all(isinstance(p, str) for p in source):
         entries = list(enumerate(source, 1))
     else:
-        raise RequestError("'puzzles' must be a list of puzzles or text "
-                           "with one puzzle a line")
+        raise RequestError(
+            "'puzzles' must be a list of puzzles or text "
+            "with one puzzle a line"
+        )
     if box is not None and box[0] * box[1] > settings.max_size:
         raise RequestError(_too_big(box[0] * box[1], settings))
     if len(entries) > BATCH_MAX_PUZZLES:
-        raise RequestError(f"a batch holds at most {BATCH_MAX_PUZZLES} "
-                           f"puzzles, this one {len(entries)}")
+        raise RequestError(
+            f"a batch holds at most {BATCH_MAX_PUZZLES} "
+            f"puzzles, this one {len(entries)}"
+        )
     for number, text in entries:
         _check_size(number, text, box, settings)
-    style = SimpleNamespace(format=fmt or "same", count=False, unique=False,
-                            box=box)
+    style = SimpleNamespace(
+        format=fmt or "same", count=False, unique=False, box=box
+    )
     results, lines = [], []
     summary = dict.fromkeys(STATUSES, 0)
     done = 0
@@ -618,13 +728,18 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
         if budget.remaining() <= 0:
             stopped = True
             break
-        part = entries[done:done + chunk]
+        part = entries[done : done + chunk]
         t0 = time.perf_counter()
         try:
-            found = solve_batch([text for _, text in part], box, limit=limit,
-                                max_nodes=BATCH_MAX_NODES, threads=1,
-                                time_limit=budget.remaining(),
-                                stop=budget.cancel)
+            found = solve_batch(
+                [text for _, text in part],
+                box,
+                limit=limit,
+                max_nodes=BATCH_MAX_NODES,
+                threads=1,
+                time_limit=budget.remaining(),
+                stop=budget.cancel,
+            )
         except Stopped:  # the chunk is dropped; those before it are kept
             budget.remaining()  # a client that left is told apart
             stopped = True
@@ -634,32 +749,49 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
             summary[result.status] += 1
             grid = result.grid
             shown = None if grid is None else grid.format(fmt)
-            results.append({"line": number, "status": result.status,
-                            "solution": shown, "error": result.error})
+            results.append(
+                {
+                    "line": number,
+                    "status": result.status,
+                    "solution": shown,
+                    "error": result.error,
+                }
+            )
             if shown is not None:  # what batch_entry writes, formatted once
-                lines.append(entry(shown, TAGS[result.status], number,
-                                    number == 1))
+                lines.append(
+                    entry(shown, TAGS[result.status], number, number == 1)
+                )
             else:
-                lines.append(batch_entry(number, text, result, style,
-                                          number == 1))
+                lines.append(
+                    batch_entry(number, text, result, style, number == 1)
+                )
         done += len(part)
         seconds = min(BATCH_CHUNK_SECONDS, budget.remaining())
-        chunk = int(min(BATCH_MAX_CHUNK, max(BATCH_MIN_CHUNK,
-                                             seconds / per_puzzle)))
-    message = (f"{done} of {len(entries)} puzzles: " + ", ".join(
-        f"{v} {k}" for k, v in summary.items() if v))
-    return {"status": "stopped" if stopped else "done",
-            "message": (_stopped_message(budget) + "; " if stopped else "")
-            + message, "puzzles": len(entries), "done": done,
-            "summary": summary, "results": results, "text": "".join(lines),
-            "ms": budget.ms()}
+        chunk = int(
+            min(BATCH_MAX_CHUNK, max(BATCH_MIN_CHUNK, seconds / per_puzzle))
+        )
+    message = f"{done} of {len(entries)} puzzles: " + ", ".join(
+        f"{v} {k}" for k, v in summary.items() if v
+    )
+    return {
+        "status": "stopped" if stopped else "done",
+        "message": (_stopped_message(budget) + "; " if stopped else "")
+        + message,
+        "puzzles": len(entries),
+        "done": done,
+        "summary": summary,
+        "results": results,
+        "text": "".join(lines),
+        "ms": budget.ms(),
+    }
 
 
 # -- bundled puzzles -----------------------------------------------------------
 def _bundled() -> dict[str, list[str]]:
     sets: dict[str, list[str]] = {}
-    text = resources.files(__package__).joinpath("puzzles.txt").read_text(
-        "utf-8")
+    text = (
+        resources.files(__package__).joinpath("puzzles.txt").read_text("utf-8")
+    )
     for line in text.splitlines():
         if line.strip() and not line.startswith("#"):
             name, puzzle = line.split()
@@ -677,17 +809,20 @@ def random_puzzle(params: dict, settings: Settings) -> dict:
     _only(params, "set", "seed")
     name = _field(params, "set", str, "easy", what="a set name")
     if name not in BUNDLED:
-        raise RequestError(f"no bundled set {_short(name)} (sets: "
-                           f"{', '.join(BUNDLED)})")
+        raise RequestError(
+            f"no bundled set {_short(name)} (sets: {', '.join(BUNDLED)})"
+        )
     seed = _field(params, "seed", int, None, what="an integer")
     rng = random.Random(seed) if seed is not None else _rng
     puzzle = parse(rng.choice(BUNDLED[name]))
     symmetry = Symmetry.random(
-        np.random.default_rng(rng.getrandbits(64)), puzzle.box)
+        np.random.default_rng(rng.getrandbits(64)), puzzle.box
+    )
     shuffled = puzzle.with_cells(symmetry.apply(puzzle.cells[None])[0])
     answer = _grid_fields(shuffled)
-    answer.update(set=name, puzzle=shuffled.format("line"),
-                  cells=shuffled.cells.tolist())
+    answer.update(
+        set=name, puzzle=shuffled.format("line"), cells=shuffled.cells.tolist()
+    )
     return answer
 
 
@@ -698,10 +833,16 @@ MAX_SHOWN = 100
 
 
 def _pentomino(params: dict):
-    board = _field(params, "board", str, "6x10", what="a board (\"6x10\" or "
-                   "ASCII art: '.' a cell, '#' a hole)")
-    pieces = _field(params, "pieces", str, "pentominoes",
-                    what="a piece set name")
+    board = _field(
+        params,
+        "board",
+        str,
+        "6x10",
+        what="a board (\"6x10\" or ASCII art: '.' a cell, '#' a hole)",
+    )
+    pieces = _field(
+        params, "pieces", str, "pentominoes", what="a piece set name"
+    )
     try:
         piece_set(pieces)
     except ValueError as error:
@@ -720,17 +861,20 @@ def _pentomino(params: dict):
         except ValueError:
             raise RequestError(
                 "this board has no single problem with one solution per "
-                "tiling up to symmetry; ask with \"distinct\": false") \
-                from None
+                'tiling up to symmetry; ask with "distinct": false'
+            ) from None
 
     def picture(solution):
         tiling = puzzle.decode(solution, problem)
         assert tiling is not None  # one copy a piece: every tiling decodes
-        drawn = {"text": puzzle.render(tiling),
-                 "pieces": [name for name, _ in tiling]}
+        drawn = {
+            "text": puzzle.render(tiling),
+            "pieces": [name for name, _ in tiling],
+        }
         if hasattr(puzzle, "svg"):  # dlx.draw, where this version has it
             drawn["svg"] = puzzle.svg(tiling)
         return drawn
+
     return problem, picture, distinct
 
 
@@ -738,35 +882,48 @@ def _problem_of(params: dict):
     """``(problem, picture(solution) -> dict, distinct)`` for a request."""
     builder = _field(params, "builder", str, "dlx", what="a builder name")
     if builder not in BUILDERS:
-        raise RequestError(f"unknown builder {_short(builder)} (choose "
-                           f"{', '.join(BUILDERS)})")
+        raise RequestError(
+            f"unknown builder {_short(builder)} (choose {', '.join(BUILDERS)})"
+        )
     if builder == "dlx":
         text = params.get("problem")
         if not isinstance(text, str) or not text.strip():
-            raise RequestError("the request has no 'problem' (an exact-cover "
-                               "problem in Knuth's DLX format)")
+            raise RequestError(
+                "the request has no 'problem' (an exact-cover "
+                "problem in Knuth's DLX format)"
+            )
         try:
             problem = loads(text, max_name_length=None)
         except DLXFormatError as error:
             raise RequestError(str(error)) from None
+
         def picture(solution):  # option lines, colors included
-            return {"text": "\n".join(problem.option_line(k)
-                                      for k in solution)}
+            return {
+                "text": "\n".join(problem.option_line(k) for k in solution)
+            }
+
         return problem, picture, False
     if builder == "pentomino":
         return _pentomino(params)
     n = _positive(params, "n", None, MAX_BUILDER_N)
     if n is None:
-        raise RequestError(f"the {builder} builder needs 'n', a positive "
-                           f"integer")
+        raise RequestError(
+            f"the {builder} builder needs 'n', a positive integer"
+        )
     if builder == "queens":
         problem = queens_builder.queens(n)
-        return problem, lambda s: {
-            "text": queens_builder.render(problem, s)}, False
+        return (
+            problem,
+            lambda s: {"text": queens_builder.render(problem, s)},
+            False,
+        )
     distinct = _field(params, "distinct", bool, True, what="true or false")
     problem = langford_builder.langford(n, distinct)
-    return problem, lambda s: {
-        "text": langford_builder.render(problem, s)}, distinct
+    return (
+        problem,
+        lambda s: {"text": langford_builder.render(problem, s)},
+        distinct,
+    )
 
 
 def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
@@ -777,13 +934,24 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
     none meaning 0, so a problem without costs has every solution at 0),
     each as text: option lines, a queens board, a Langford sequence or a
     tiling's letter grid (and its ``cost`` in mode best)."""
-    _only(params, "builder", "mode", "limit", "problem", "n", "board",
-          "pieces", "distinct")
-    mode = _field(params, "mode", str, "count",
-                  what="count, solutions or best")
+    _only(
+        params,
+        "builder",
+        "mode",
+        "limit",
+        "problem",
+        "n",
+        "board",
+        "pieces",
+        "distinct",
+    )
+    mode = _field(
+        params, "mode", str, "count", what="count, solutions or best"
+    )
     if mode not in ("count", "solutions", "best"):
-        raise RequestError(f"'mode' must be count, solutions or best, got "
-                           f"{_short(mode)}")
+        raise RequestError(
+            f"'mode' must be count, solutions or best, got {_short(mode)}"
+        )
     if mode == "count":
         limit = _positive(params, "limit", None, MAX_LIMIT)
     else:
@@ -791,28 +959,37 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
     problem, picture, distinct = _problem_of(params)
     if mode == "best":
         return _cheapest(params, problem, picture, distinct, budget, limit)
-    found = run_search(problem, budget, limit=limit,
-                       store=mode == "solutions")
+    found = run_search(problem, budget, limit=limit, store=mode == "solutions")
     total = found.count
     plural = "" if total == 1 else "s"
-    answer = {"builder": params.get("builder") or "dlx", "mode": mode,
-              "items": len(problem.items), "options": len(problem.options),
-              "count": total, "complete": found.complete,
-              "distinct": distinct, "nodes": found.nodes, "ms": budget.ms(),
-              "solutions": [dict(picture(s), options=s)
-                            for s in found.solutions]}
+    answer = {
+        "builder": params.get("builder") or "dlx",
+        "mode": mode,
+        "items": len(problem.items),
+        "options": len(problem.options),
+        "count": total,
+        "complete": found.complete,
+        "distinct": distinct,
+        "nodes": found.nodes,
+        "ms": budget.ms(),
+        "solutions": [dict(picture(s), options=s) for s in found.solutions],
+    }
     if found.stopped:
         answer["status"] = "stopped"
-        answer["message"] = (f"{_stopped_message(budget)} after {total} "
-                             f"solution{plural}")
+        answer["message"] = (
+            f"{_stopped_message(budget)} after {total} solution{plural}"
+        )
     elif limit is not None and total >= limit:
         answer["status"] = "limit"
-        answer["message"] = (f"{total} solution{plural} (stopped at the "
-                             f"limit; there may be more)")
+        answer["message"] = (
+            f"{total} solution{plural} (stopped at the "
+            f"limit; there may be more)"
+        )
     else:
         answer["status"] = "counted" if total else "no solution"
-        answer["message"] = (f"{total} solution{plural}" if total else
-                             "no solution")
+        answer["message"] = (
+            f"{total} solution{plural}" if total else "no solution"
+        )
     if distinct and answer["builder"] != "dlx":
         answer["message"] += " up to symmetry"
     return answer
@@ -822,32 +999,53 @@ def _cheapest(params, problem, picture, distinct, budget, k) -> dict:
     """``exact_cover``'s mode best: the ``k`` cheapest, cheapest first."""
     found = run_best(problem, budget, k)
     total = found.count
-    answer = {"builder": params.get("builder") or "dlx", "mode": "best",
-              "items": len(problem.items), "options": len(problem.options),
-              "count": total, "complete": found.complete,
-              "distinct": distinct, "nodes": found.nodes, "ms": budget.ms(),
-              "solutions": [dict(picture(s), options=s, cost=cost)
-                            for cost, s in found.solutions]}
+    answer = {
+        "builder": params.get("builder") or "dlx",
+        "mode": "best",
+        "items": len(problem.items),
+        "options": len(problem.options),
+        "count": total,
+        "complete": found.complete,
+        "distinct": distinct,
+        "nodes": found.nodes,
+        "ms": budget.ms(),
+        "solutions": [
+            dict(picture(s), options=s, cost=cost)
+            for cost, s in found.solutions
+        ],
+    }
     if answer["builder"] == "dlx":  # the option lines with their costs
         costs_of = problem.costs
         for solution in answer["solutions"]:
             solution["text"] = "\n".join(
-                problem.option_line(k) + (f" |{costs_of[k]}"
-                                          if costs_of[k] else "")
-                for k in solution["options"])
+                problem.option_line(k)
+                + (f" |{costs_of[k]}" if costs_of[k] else "")
+                for k in solution["options"]
+            )
     costs = [cost for cost, _ in found.solutions]
-    span = "" if not costs else (
-        f" (cost {costs[0]})" if costs[0] == costs[-1] else
-        f" (costs {costs[0]} to {costs[-1]})")
+    span = (
+        ""
+        if not costs
+        else (
+            f" (cost {costs[0]})"
+            if costs[0] == costs[-1]
+            else f" (costs {costs[0]} to {costs[-1]})"
+        )
+    )
     if found.stopped:
         answer["status"] = "stopped"
-        answer["message"] = (f"{_stopped_message(budget)}: the {total} "
-                             f"cheapest found so far{span}, not proven "
-                             f"optimal")
+        answer["message"] = (
+            f"{_stopped_message(budget)}: the {total} "
+            f"cheapest found so far{span}, not proven "
+            f"optimal"
+        )
     elif total:
         answer["status"] = "best"
-        answer["message"] = (f"the cheapest solution{span}" if total == 1
-                             else f"the {total} cheapest solutions{span}")
+        answer["message"] = (
+            f"the cheapest solution{span}"
+            if total == 1
+            else f"the {total} cheapest solutions{span}"
+        )
         if total < k:
             answer["message"] += f" (all {total} there are)"
     else:
@@ -866,8 +1064,13 @@ MAX_GENERATED = 16
 
 def features() -> dict:
     """What this server can do beyond solving (the page adapts to it)."""
-    return {"generate": True, "rate": True, "levels": list(LEVELS),
-            "variants": list(VARIANTS), "sets": list(BUNDLED)}
+    return {
+        "generate": True,
+        "rate": True,
+        "levels": list(LEVELS),
+        "variants": list(VARIANTS),
+        "sets": list(BUNDLED),
+    }
 
 
 def generate(params: dict, settings: Settings, budget: Budget) -> dict:
@@ -878,21 +1081,30 @@ def generate(params: dict, settings: Settings, budget: Budget) -> dict:
     time runs out first."""
     _only(params, "size", "box", "difficulty", "symmetry", "seed")
     box = _box(params)
-    size = _positive(params, "size", box[0] * box[1] if box else 9,
-                     MAX_GENERATED)
+    size = _positive(
+        params, "size", box[0] * box[1] if box else 9, MAX_GENERATED
+    )
     seed = _field(params, "seed", int, None, what="an integer")
     difficulty = _field(params, "difficulty", str, None, what="a level")
     symmetry = _field(params, "symmetry", str, None, what="a symmetry")
     assert size is not None  # it has a default
     try:
-        grid = make_puzzle(size, box, difficulty=difficulty,
-                           symmetry=symmetry, seed=seed,
-                           time_limit=budget.remaining(), stop=budget.cancel)
+        grid = make_puzzle(
+            size,
+            box,
+            difficulty=difficulty,
+            symmetry=symmetry,
+            seed=seed,
+            time_limit=budget.remaining(),
+            stop=budget.cancel,
+        )
     except Stopped:
         budget.remaining()  # a client that left is told apart from time
-        return {"status": "stopped", "ms": budget.ms(),
-                "message": f"{_stopped_message(budget)} before a puzzle "
-                           f"was made"}
+        return {
+            "status": "stopped",
+            "ms": budget.ms(),
+            "message": f"{_stopped_message(budget)} before a puzzle was made",
+        }
     except (ValueError, TypeError) as error:  # InvalidPuzzle, UnknownLevel
         raise RequestError(str(error)) from None
     except GenerationFailed as error:
@@ -900,12 +1112,16 @@ def generate(params: dict, settings: Settings, budget: Budget) -> dict:
         return {"status": "failed", "message": str(error), "ms": budget.ms()}
     budget.remaining()
     answer = _grid_fields(grid)
-    answer.update(status="generated", puzzle=grid.format("line"),
-                  cells=grid.cells.tolist(), givens=grid.givens,
-                  difficulty=difficulty, ms=budget.ms(),
-                  message=f"a new {grid.n}x{grid.n} puzzle with "
-                  f"{grid.givens} givens"
-                  + (f", {difficulty}" if difficulty else ""))
+    answer.update(
+        status="generated",
+        puzzle=grid.format("line"),
+        cells=grid.cells.tolist(),
+        givens=grid.givens,
+        difficulty=difficulty,
+        ms=budget.ms(),
+        message=f"a new {grid.n}x{grid.n} puzzle with "
+        f"{grid.givens} givens" + (f", {difficulty}" if difficulty else ""),
+    )
     return answer
 
 
@@ -917,24 +1133,33 @@ def rate(params: dict, settings: Settings, budget: Budget) -> dict:
     _only(params, *GRID_FIELDS)
     grid, variant = read_grid(params, settings)
     try:
-        rating = rate_puzzle(grid, variant=variant,
-                             time_limit=budget.remaining(),
-                             stop=budget.cancel)
+        rating = rate_puzzle(
+            grid,
+            variant=variant,
+            time_limit=budget.remaining(),
+            stop=budget.cancel,
+        )
     except Stopped:
         budget.remaining()
-        return {"status": "stopped", "ms": budget.ms(),
-                "message": f"{_stopped_message(budget)} before the "
-                           f"rating was done"}
+        return {
+            "status": "stopped",
+            "ms": budget.ms(),
+            "message": f"{_stopped_message(budget)} before the "
+            f"rating was done",
+        }
     except InvalidPuzzle as error:
         raise RequestError(str(error)) from None
     except ValueError as error:  # not exactly one solution
-        return {"status": "unrated", "message": str(error),
-                "ms": budget.ms()}
+        return {"status": "unrated", "message": str(error), "ms": budget.ms()}
     answer = _grid_fields(grid, variant)
-    answer.update(status="rated", score=round(rating.score, 2),
-                  level=rating.level, nodes=round(rating.nodes, 1),
-                  ms=budget.ms(), message=f"rating: {rating.level} "
-                  f"(score {rating.score:.2f})")
+    answer.update(
+        status="rated",
+        score=round(rating.score, 2),
+        level=rating.level,
+        nodes=round(rating.nodes, 1),
+        ms=budget.ms(),
+        message=f"rating: {rating.level} (score {rating.score:.2f})",
+    )
     return answer
 
 
