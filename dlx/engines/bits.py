@@ -14,6 +14,9 @@ options; plain exact cover with secondary items, no colors, no bounds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from ..kernels import bits as K
@@ -370,7 +373,12 @@ def run_batch(
 class Bits(Engine):
     """Algorithm X over bitsets, with forced moves made before every
     branch (``dlx.kernels.bits``): plain exact cover, secondary items
-    allowed, at most ``MAX_OPTIONS`` options."""
+    allowed, at most ``MAX_OPTIONS`` options.
+
+    The lane engine (``dlx.engines.lanes``) is this engine with other
+    arrays and kernels: a subclass names its own ``arrays_class``,
+    ``run_class``, ``load_kernels`` and ``run_batch``, and takes the rest
+    (the batch's trimming, the refusals of a split and of the estimate)."""
 
     name = "bits"
     program = "bitset Algorithm X"
@@ -383,19 +391,24 @@ class Bits(Engine):
     hands_back = False
     cutoff = False
 
-    def build(self, problem) -> BitsArrays:
-        return BitsArrays.of(problem)
+    arrays_class: Any = BitsArrays
+    run_class: Any = BitsRun
+    load_kernels: Callable[..., None] = staticmethod(load_kernels)
+    run_batch: Callable[..., tuple] = staticmethod(run_batch)
+
+    def build(self, problem):
+        return self.arrays_class.of(problem)
 
     def option_nodes(self, arrays, options) -> list[int]:
         """Options are their own nodes here."""
         return [int(k) for k in options]
 
     def load(self, *parts: str) -> None:
-        load_kernels(*(p for p in parts if p in ("search", "batch")))
+        self.load_kernels(*(p for p in parts if p in ("search", "batch")))
 
-    def start(self, arrays, given_nodes, cutoff=0) -> BitsRun:
-        load_kernels("search")
-        return BitsRun(arrays, list(given_nodes))
+    def start(self, arrays, given_nodes, cutoff=0):
+        self.load_kernels("search")
+        return self.run_class(arrays, list(given_nodes))
 
     def batch(
         self,
@@ -410,8 +423,8 @@ class Bits(Engine):
         deadline=None,
         event=None,
     ):
-        load_kernels("batch")
-        counts, first, work, stopped_by = run_batch(
+        self.load_kernels("batch")
+        counts, first, work, stopped_by = self.run_batch(
             arrays,
             nodes,
             starts,

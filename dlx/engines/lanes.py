@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import lanes as K
-from .base import EXACT, NO_LIMIT, Engine, Run, Unsupported
+from .base import EXACT, NO_LIMIT, Run, Unsupported
+from .bits import Bits
 from .threads import batch_chunks, run_tasks
 
 #: The most bytes the masks may take (measured: see ``fits``).
@@ -535,82 +536,20 @@ def run_batch(
     return counts, first, work, stopped_by
 
 
-class Lanes(Engine):
+class Lanes(Bits):
     """Algorithm X over item lanes (``dlx.kernels.lanes``): plain exact
     cover, secondary items allowed, primary items of at most
     ``MAX_DEGREE`` options, masks of at most ``MAX_MASK_BYTES`` (see
-    ``fits``)."""
+    ``fits``).  The count-based engine with these arrays and kernels."""
 
     name = "lanes"
     program = "bitset Algorithm X over item lanes"
-    algorithm = "bits"
-    kinds = frozenset({EXACT})
-    streams = True
-    batches = True
-    splits = False
-    exact_split = False
-    hands_back = False
-    cutoff = False
 
-    def build(self, problem) -> LaneArrays:
-        return LaneArrays.of(problem)
+    arrays_class = LaneArrays
+    run_class = LanesRun
+    load_kernels = staticmethod(load_kernels)
+    run_batch = staticmethod(run_batch)
 
     def option_nodes(self, arrays, options):
         """Options are their own nodes here."""
         return np.asarray(options, np.int32)
-
-    def load(self, *parts: str) -> None:
-        load_kernels(*(p for p in parts if p in ("search", "batch")))
-
-    def start(self, arrays, given_nodes, cutoff=0) -> LanesRun:
-        load_kernels("search")
-        return LanesRun(arrays, list(given_nodes))
-
-    def batch(
-        self,
-        arrays,
-        nodes,
-        starts,
-        limit,
-        max_nodes,
-        threads,
-        cutoff=0,
-        chunks_per_thread=16,
-        deadline=None,
-        event=None,
-    ):
-        load_kernels("batch")
-        counts, first, work, stopped_by = run_batch(
-            arrays,
-            nodes,
-            starts,
-            limit,
-            max_nodes,
-            threads,
-            chunks_per_thread,
-            deadline,
-            event,
-        )
-        used = (first >= 0).sum(axis=1)
-        width = int(used.max()) if len(used) else 0
-        return counts, first[:, :width], work, stopped_by
-
-    def top(self, arrays, given_nodes, cutoff=0):
-        raise Unsupported(
-            "the bitset engine does not split its tree; use "
-            "algorithm='links' or 'cells' for jobs"
-        )
-
-    def count_paths(
-        self, arrays, given_nodes, paths, threads, cutoff, deadline=None
-    ):
-        self.top(arrays, given_nodes)
-
-    def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
-        self.top(arrays, given_nodes)
-
-    def probe(self, arrays, given_nodes, cutoff, probes, seed):
-        raise Unsupported(
-            "the bitset engine has no estimate; use "
-            "algorithm='links' or 'cells'"
-        )
