@@ -47,37 +47,6 @@ class BatchResult:
     updates: np.ndarray
 
 
-def _option_numbers(values, where: str) -> np.ndarray:
-    """``values`` as a flat int64 array; anything but integers is refused."""
-    a = np.asarray(values)
-    if a.size == 0:
-        return np.zeros(0, np.int64)
-    if a.ndim != 1 or a.dtype.kind not in "iu":
-        raise ValueError(
-            f"{where} must be a flat sequence of option "
-            f"numbers, got {shorten(values)}"[:200]
-        )
-    return a.astype(np.int64)
-
-
-def _without_repeats(flat: np.ndarray, starts: np.ndarray):
-    """Drop an option listed twice in one instance (CSR in, CSR out)."""
-    instance = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
-    same = instance[1:] == instance[:-1]
-    if not (same & (flat[1:] <= flat[:-1])).any():
-        return flat, starts  # every instance strictly rising: no repeats
-    order = np.lexsort((flat, instance))
-    flat, instance = flat[order], instance[order]
-    keep = np.ones(len(flat), bool)
-    keep[1:] = (flat[1:] != flat[:-1]) | (instance[1:] != instance[:-1])
-    if keep.all():
-        return flat, starts
-    counts = np.bincount(instance[keep], minlength=len(starts) - 1)
-    starts = np.zeros(len(starts), np.int64)
-    np.cumsum(counts, out=starts[1:])
-    return flat[keep], starts
-
-
 def option_numbers(values, where: str) -> np.ndarray:
     """``values`` as a flat int64 array; anything but integers is refused."""
     a = np.asarray(values)
