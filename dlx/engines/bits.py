@@ -21,6 +21,7 @@ import numpy as np
 
 from ..kernels import bits as K
 from .base import EXACT, NO_LIMIT, Engine, Run, Unsupported
+from .links import columns_used
 from .threads import batch_chunks, run_tasks
 
 #: The most options the engine takes (its conflict sets grow as the
@@ -189,6 +190,16 @@ class BitsArrays:
             self.covered,
         )
 
+    def batch_arrays(self):
+        """The arrays ``solve_batch`` takes before the instances."""
+        return (
+            *self.search_arrays(),
+            self.init_live,
+            self.init_count,
+            self.init_forced,
+            self.depth,
+        )
+
     def start_arrays(self):
         """The static arrays ``start`` takes first."""
         return (
@@ -317,7 +328,7 @@ class BitsRun(Run):
 
 
 def run_batch(
-    arrays: BitsArrays,
+    arrays,
     given,
     starts,
     limit,
@@ -326,13 +337,16 @@ def run_batch(
     chunks_per_thread=16,
     deadline=None,
     event=None,
+    solve=K.solve_batch,
 ):
-    """``K.solve_batch`` over CSR instances (``given`` option numbers,
-    instance ``b`` is ``given[starts[b]:starts[b + 1]]``) in chunks on
-    ``threads`` threads (the search always runs on worker threads, so that
-    this one notices Ctrl-C).  Returns ``(counts, first, work,
-    stopped_by)`` as ``dlx.links.run_batch`` does, ``first`` in option
-    numbers."""
+    """``solve`` (``K.solve_batch``, or the lane engine's) over CSR
+    instances (``given`` option numbers, instance ``b`` is
+    ``given[starts[b]:starts[b + 1]]``) in chunks on ``threads`` threads
+    (the search always runs on worker threads, so that this one notices
+    Ctrl-C), each chunk given ``arrays.batch_arrays()`` first (``arrays``:
+    ``BitsArrays`` or the lane engine's ``LaneArrays``).  Returns
+    ``(counts, first, work, stopped_by)`` as ``dlx.links.run_batch``
+    does, ``first`` in option numbers."""
     given = np.ascontiguousarray(given, np.int32)
     starts = np.ascontiguousarray(starts, np.int64)
     nbatch = len(starts) - 1
@@ -341,17 +355,13 @@ def run_batch(
     counts = np.zeros(nbatch, np.int64)
     work = np.zeros((nbatch, 3), np.int64)
     stop = np.zeros(1, np.uint8)
-    static = arrays.search_arrays()
+    lead = arrays.batch_arrays()
 
     def task(k):
         lo, hi = bounds[k], bounds[k + 1]
         sub = starts[lo : hi + 1]
-        K.solve_batch(
-            *static,
-            arrays.init_live,
-            arrays.init_count,
-            arrays.init_forced,
-            arrays.depth,
+        solve(
+            *lead,
             given[sub[0] : sub[-1]],
             sub - sub[0],
             limit,
@@ -435,9 +445,7 @@ class Bits(Engine):
             deadline,
             event,
         )
-        used = (first >= 0).sum(axis=1)
-        width = int(used.max()) if len(used) else 0
-        return counts, first[:, :width], work, stopped_by
+        return counts, first[:, : columns_used(first)], work, stopped_by
 
     def top(self, arrays, given_nodes, cutoff=0):
         raise Unsupported(

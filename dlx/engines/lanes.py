@@ -23,8 +23,7 @@ import numpy as np
 
 from ..kernels import lanes as K
 from .base import EXACT, NO_LIMIT, Run, Unsupported
-from .bits import Bits
-from .threads import batch_chunks, run_tasks
+from .bits import Bits, run_batch as bits_run_batch
 
 #: The most bytes the masks may take (measured: see ``fits``).
 MAX_MASK_BYTES = 2 << 20
@@ -292,6 +291,18 @@ class LaneArrays:
             self.candidates,
         )
 
+    def batch_arrays(self):
+        """The arrays ``solve_batch`` takes before the instances."""
+        return (
+            *self.search_arrays(),
+            self.first_word,
+            self.first_bit,
+            self.opt_start,
+            self.opt_item,
+            self.init,
+            self.depth,
+        )
+
     def start_arrays(self):
         """The static arguments ``start`` takes first."""
         return (
@@ -489,51 +500,19 @@ def run_batch(
     deadline=None,
     event=None,
 ):
-    """``K.solve_batch`` over CSR instances (``given`` option numbers,
-    instance ``b`` is ``given[starts[b]:starts[b + 1]]``) in chunks on
-    ``threads`` threads (the search always runs on worker threads, so that
-    this one notices Ctrl-C).  Returns ``(counts, first, work,
-    stopped_by)`` as ``dlx.engines.bits.run_batch`` does."""
-    given = np.ascontiguousarray(given, np.int32)
-    starts = np.ascontiguousarray(starts, np.int64)
-    nbatch = len(starts) - 1
-    first = np.full((nbatch, arrays.width), -1, np.int32)
-    first_len = np.zeros(nbatch, np.int32)
-    counts = np.zeros(nbatch, np.int64)
-    work = np.zeros((nbatch, 3), np.int64)
-    stop = np.zeros(1, np.uint8)
-    static = arrays.search_arrays()
-    extra = (
-        arrays.first_word,
-        arrays.first_bit,
-        arrays.opt_start,
-        arrays.opt_item,
-        arrays.init,
-        arrays.depth,
+    """The count-based engine's ``run_batch`` with the lane kernel."""
+    return bits_run_batch(
+        arrays,
+        given,
+        starts,
+        limit,
+        max_nodes,
+        threads,
+        chunks_per_thread,
+        deadline,
+        event,
+        solve=K.solve_batch,
     )
-
-    def task(k):
-        lo, hi = bounds[k], bounds[k + 1]
-        sub = starts[lo : hi + 1]
-        K.solve_batch(
-            *static,
-            *extra,
-            given[sub[0] : sub[-1]],
-            sub - sub[0],
-            limit,
-            max_nodes,
-            first[lo:hi],
-            first_len[lo:hi],
-            counts[lo:hi],
-            work[lo:hi],
-            stop,
-        )
-
-    threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
-    stopped_by = run_tasks(
-        task, len(bounds) - 1, threads, stop, deadline, event
-    )
-    return counts, first, work, stopped_by
 
 
 class Lanes(Bits):
