@@ -24,7 +24,7 @@ import numpy as np
 
 from ..kernels import multiplicities as M
 from .base import MULTIPLICITIES, NO_LIMIT, Engine, JobResult, Top
-from .colors import XccRun, commit_givens, tiny_links
+from .colors import XccRun, commit_givens, tiny_links, warm_batch, warm_search
 from .links import Links, option_numbers, run_batch
 from .threads import flat_paths
 
@@ -92,36 +92,9 @@ def load_kernels(*parts: str) -> None:
         p = int(tiny.option_start[0])
         M.commit_option(p, *arrays)
         M.release_option(p, *arrays)
-        M.search(
-            *arrays,
-            np.zeros(levels, np.int32),
-            np.array([0, M.FORWARD], np.int64),
-            np.zeros((1, levels), np.int32),
-            np.zeros(1, np.int32),
-            1,
-            NO_LIMIT,
-            np.zeros(3, np.int64),
-            0,
-        )
-        M.unwind(
-            *arrays,
-            np.zeros(levels, np.int32),
-            np.array([0, M.DONE], np.int64),
-        )
+        warm_search(M, arrays, levels)
     if "batch" in wanted:
-        M.solve_batch(
-            *tiny.copy_arrays(),
-            np.zeros(0, np.int32),
-            np.array([0, 0]),
-            1,
-            NO_LIMIT,
-            np.zeros((1, levels), np.int32),
-            np.zeros(1, np.int32),
-            np.zeros(1, np.int64),
-            np.zeros((1, 3), np.int64),
-            0,
-            np.zeros(1, np.uint8),
-        )
+        warm_batch(M, tiny.copy_arrays(), levels)
     if "split" in wanted:
         M.search_split(
             *tiny.copy_arrays(),

@@ -61,23 +61,7 @@ def load_kernels(*parts: str) -> None:
         C.commit_option(p, *arrays)
         C.release_option(p, *arrays)
     if "search" in wanted:
-        arrays = kernel_arrays(tiny)
-        C.search(
-            *arrays,
-            np.zeros(levels, np.int32),
-            np.array([0, C.FORWARD], np.int64),
-            np.zeros((1, levels), np.int32),
-            np.zeros(1, np.int32),
-            1,
-            NO_LIMIT,
-            np.zeros(3, np.int64),
-            0,
-        )
-        C.unwind(
-            *arrays,
-            np.zeros(levels, np.int32),
-            np.array([0, C.DONE], np.int64),
-        )
+        warm_search(C, kernel_arrays(tiny), levels)
     if "steps" in wanted:
         a = kernel_arrays(tiny)
         llink, rlink, ulink, dlink, top, length, color = a
@@ -87,20 +71,48 @@ def load_kernels(*parts: str) -> None:
         C.uncover_rest(p, llink, rlink, ulink, dlink, top, color, length)
         C.uncover(best, llink, rlink, ulink, dlink, top, color, length)
     if "batch" in wanted:
-        C.solve_batch(
-            *kernel_arrays(tiny),
-            np.zeros(0, np.int32),
-            np.array([0, 0]),
-            1,
-            NO_LIMIT,
-            np.zeros((1, levels), np.int32),
-            np.zeros(1, np.int32),
-            np.zeros(1, np.int64),
-            np.zeros((1, 3), np.int64),
-            0,
-            np.zeros(1, np.uint8),
-        )
+        warm_batch(C, kernel_arrays(tiny), levels)
     _loaded.update(wanted)
+
+
+def warm_search(K, arrays: tuple, levels: int) -> None:
+    """Compile kernel module ``K``'s ``search`` and ``unwind`` (DLX2's or
+    DLX3's: the same arguments after the arrays) on ``arrays``, a tiny
+    problem's of ``levels`` levels."""
+    K.search(
+        *arrays,
+        np.zeros(levels, np.int32),
+        np.array([0, K.FORWARD], np.int64),
+        np.zeros((1, levels), np.int32),
+        np.zeros(1, np.int32),
+        1,
+        NO_LIMIT,
+        np.zeros(3, np.int64),
+        0,
+    )
+    K.unwind(
+        *arrays,
+        np.zeros(levels, np.int32),
+        np.array([0, K.DONE], np.int64),
+    )
+
+
+def warm_batch(K, arrays: tuple, levels: int) -> None:
+    """Compile kernel module ``K``'s ``solve_batch`` (DLX2's or DLX3's) on
+    ``arrays``, a tiny problem's of ``levels`` levels."""
+    K.solve_batch(
+        *arrays,
+        np.zeros(0, np.int32),
+        np.array([0, 0]),
+        1,
+        NO_LIMIT,
+        np.zeros((1, levels), np.int32),
+        np.zeros(1, np.int32),
+        np.zeros(1, np.int64),
+        np.zeros((1, 3), np.int64),
+        0,
+        np.zeros(1, np.uint8),
+    )
 
 
 def commit_givens(K, given_nodes, arrays) -> int:
