@@ -36,6 +36,7 @@ every entry point.
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager, nullcontext
 
 from ..engines import Unsupported, engine_for, family, refuse
 from . import search
@@ -234,38 +235,26 @@ def serial(
     stop,
 ) -> int:
     """One search in slices, counting (with a progress hook if asked)."""
-    hook = None
+    hooked: AbstractContextManager = nullcontext(None)
     if progress:
         from .progress import slice_progress
 
-        with slice_progress(progress) as hook:
-            return sum(
-                search.problem_search(
-                    problem,
-                    engine,
-                    limit=limit,
-                    given=given,
-                    max_nodes=max_nodes,
-                    time_limit=time_limit,
-                    cutoff=cutoff,
-                    store=False,
-                    progress=hook,
-                    stop=stop,
-                )
+        hooked = slice_progress(progress)
+    with hooked as hook:
+        return sum(
+            search.problem_search(
+                problem,
+                engine,
+                limit=limit,
+                given=given,
+                max_nodes=max_nodes,
+                time_limit=time_limit,
+                cutoff=cutoff,
+                store=False,
+                progress=hook,
+                stop=stop,
             )
-    return sum(
-        search.problem_search(
-            problem,
-            engine,
-            limit=limit,
-            given=given,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            cutoff=cutoff,
-            store=False,
-            stop=stop,
         )
-    )
 
 
 def threaded(problem, engine, given, threads, cutoff, time_limit, stop) -> int:
