@@ -72,7 +72,7 @@ from .pool import (
     executor_workers,
     problem_for,
     process_pool,
-    stop_pool,
+    release,
 )
 from .progress import Progress, progress_bar, slice_progress
 from .search import (
@@ -762,11 +762,6 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
                 raise s.stopped("stopped")
         complete = True
     finally:
-        for future in futures:
-            future.cancel()
+        release(executor, futures, own, complete)
         if own:
-            if complete:
-                executor.shutdown(wait=True)
-            else:  # stop at once, not after the running jobs
-                stop_pool(executor)
             _in_shared_memory.pop(key, None)

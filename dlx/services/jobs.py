@@ -31,9 +31,9 @@ from .pool import (
     dask_client,
     executor_workers,
     process_pool,
+    release,
     run_jobs,
     run_piece,
-    stop_pool,
 )
 from .progress import Progress, progress_bar, slice_progress
 from .search import BudgetExhausted, Interrupted, Stats, run, whole_number
@@ -449,10 +449,4 @@ def run_all(
             submit()
         complete = True
     finally:
-        for future in futures:
-            future.cancel()
-        if own:
-            if complete:
-                executor.shutdown(wait=True)
-            else:  # stop at once, not after the running jobs
-                stop_pool(executor)
+        release(executor, futures, own, complete)

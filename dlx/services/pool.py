@@ -69,6 +69,20 @@ def stop_pool(executor) -> None:
         threading.excepthook = hook
 
 
+def release(executor, futures, own: bool, complete: bool) -> None:
+    """The end of a run of jobs on ``executor``: the ``futures`` not yet
+    started are cancelled; a pool of our own (``own``) is shut down after
+    its jobs when the run is ``complete``, else stopped at once
+    (``stop_pool``), not after the jobs still running."""
+    for future in futures:
+        future.cancel()
+    if own:
+        if complete:
+            executor.shutdown(wait=True)
+        else:
+            stop_pool(executor)
+
+
 def install(payload: Payload, parent: int | None = None) -> None:
     """Process-pool initializer: keep the problem; let Ctrl-C reach only
     the parent, which stops the pool; and end with the parent (``parent``,
