@@ -69,10 +69,10 @@ __all__ = [
     "MAX_COLOR_LENGTH",
 ]
 
-#: The longest item name Knuth's DLX1 accepts.
 MAX_NAME_LENGTH = 8
-#: The longest color Knuth's DLX2 accepts.
+"""The longest item name Knuth's DLX1 accepts."""
 MAX_COLOR_LENGTH = 1
+"""The longest color Knuth's DLX2 accepts."""
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 

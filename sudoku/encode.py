@@ -37,6 +37,8 @@ from dlx.shorten import shorten
 from .grid import ALPHABET, InvalidPuzzle
 
 RULES = ("jigsaw", "x", "windoku", "anti-knight", "anti-king")
+"""The variant rules beyond the standard one (``sudoku.VARIANTS``); join
+several with ``+``."""
 ALIASES = {
     "irregular": "jigsaw",
     "diagonal": "x",

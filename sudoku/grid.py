@@ -57,6 +57,8 @@ import numpy as np
 from dlx.shorten import shorten
 
 ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""The digits as one character each: ``1``-``9``, then ``A``-``Z`` (up to
+35)."""
 BLANKS = ".0_-*"
 _DECORATION = " \t|+"
 _RULE_CHARS = set("-=+| \t")
@@ -303,6 +305,7 @@ _WRITERS = {
     "csv": format_csv,
 }
 FORMATS = ("line", "grid", "csv")
+"""The layouts ``Grid.format`` and ``sudoku solve --format`` write."""
 
 
 def _format_like(grid: Grid, layout: Layout) -> str:

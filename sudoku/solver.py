@@ -252,6 +252,7 @@ MULTIPLE = "multiple"
 INVALID = "invalid"
 UNKNOWN = "unknown"
 STATUSES = (SOLVED, NO_SOLUTION, MULTIPLE, INVALID, UNKNOWN)
+"""What a ``Result``'s ``status`` can be."""
 
 
 class Result:

@@ -33,8 +33,8 @@ __all__ = ["debruijn", "sequence", "render", "known_count", "SYMBOLS"]
 #: to build, and far longer to search): as the boards of dlx.problems.
 MAX_OPTIONS = 1_000_000
 
-#: The symbols, in order (k <= 36).
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
+"""The symbols, in order (``k`` <= 36)."""
 
 
 def known_count(n: int, k: int = 2) -> int:

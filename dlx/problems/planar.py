@@ -61,7 +61,9 @@ IAMOND_SETS = {
     "hexiamonds": 6,
     "heptiamonds": 7,
 }
+"""The polyiamond sets by name, with their size (triangles a piece)."""
 HEX_SETS = {"trihexes": 3, "tetrahexes": 4, "pentahexes": 5, "hexahexes": 6}
+"""The polyhex sets by name, with their size (hexagons a piece)."""
 MAX_BOARD_CELLS = 1_000_000
 
 

@@ -64,13 +64,14 @@ __all__ = [
 ]
 
 PIECE_SET_NAMES = ("soma", "bedlam", "flat-pentacubes", "pentacubes")
+"""The named piece sets ``pieces`` takes."""
 
-#: The box each piece set fills when no board is given.
 DEFAULT_BOXES = {
     "soma": "3x3x3",
     "bedlam": "4x4x4",
     "flat-pentacubes": "3x4x5",
 }
+"""The box each piece set fills when no board is given."""
 
 #: The largest board ``parse_box`` builds from a size like ``"AxBxC"``.
 MAX_BOARD_CELLS = 1_000_000

@@ -86,6 +86,7 @@ IIII  OO  TTT  LLL  .SS
 """
 
 PIECE_SET_NAMES = ("pentominoes", "tetrominoes", "hexominoes")
+"""The named piece sets ``pieces`` takes."""
 
 
 # -- geometry -----------------------------------------------------------

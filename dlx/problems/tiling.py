@@ -39,7 +39,6 @@ from .polyomino import (
 
 __all__ = ["tiling", "pieces", "render", "PIECE_SETS"]
 
-#: Named sets, for ``pieces``: the free polyominoes of each size.
 PIECE_SETS = {
     "monominoes": 1,
     "dominoes": 2,
@@ -48,6 +47,7 @@ PIECE_SETS = {
     "pentominoes": 5,
     "hexominoes": 6,
 }
+"""Named sets, for ``pieces``: the free polyominoes of each size."""
 
 
 def pieces(spec) -> dict[str, tuple]:

@@ -70,6 +70,9 @@ MIN_BUDGET = 1 << 18
 # in one, and only splits the tree when that does not finish it: a small
 # tree is over before a pool would start.
 SERIAL_PROBE_NODES = 20_000
+"""A count on several processes or threads first searches this many nodes in
+one, and only splits the tree when that does not finish it: a small tree is
+over before a pool would start."""
 
 
 def workers_of(jobs) -> int:

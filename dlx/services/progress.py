@@ -90,6 +90,7 @@ def progress_bar(delay: float = 1.0, stream=None) -> _Bar:
 
 # How often (seconds) a search reports its progress.
 PROGRESS_EVERY = 0.1
+"""How often (seconds) a search reports its progress."""
 
 
 @contextlib.contextmanager

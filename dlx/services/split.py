@@ -51,9 +51,11 @@ __all__ = [
 # estimated far above the mean are split again, see BALANCE_*): with the
 # largest run first, a few per worker keep every worker busy to the end.
 JOBS_PER_WORKER = 16
+"""How many jobs per worker a split aims at by default."""
 # ... and never fewer than this, so that a checkpoint saves work often and
 # a run resumed on a machine with more cores still balances.
 MIN_JOBS = 256
+"""The fewest jobs a split makes by default."""
 # The split estimates every job with this many of Knuth's probes and
 # splits again any job estimated above BALANCE_FACTOR times the mean (at
 # most BALANCE_ROUNDS times): trees are irregular (6x10 pentominoes: a

@@ -60,9 +60,9 @@ __all__ = ["ZDD", "ZddStats", "build", "DEFAULT_ZDD_BYTES"]
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 
-#: The default limit on the diagram's own memory (its node and unique
-#: tables): 1 GiB, some 50 million nodes.
 DEFAULT_ZDD_BYTES = 1 << 30
+"""The default limit on the diagram's own memory (its node and unique
+tables): 1 GiB, some 50 million nodes."""
 #: Bytes a node costs while the search builds it: var, lo, hi (int32
 #: each) and two int32 slots of the unique table (kept at most half full).
 BUILD_NODE_BYTES = 12 + 8
