@@ -14,7 +14,7 @@ by column otherwise.  Branching on the first uncovered cell then sweeps the
 board like a transfer matrix, and the uncovered cells always form a
 frontier about as wide as the shorter side, which keeps the number of
 distinct subproblems of ``count(memo=True)`` small (``choose="auto"``
-finds this out by itself: see ``dlx.memo.choose_rule``).
+finds this out by itself: see ``dlx.services.memo.choose_rule``).
 
 Cells are named as in ``dlx.problems.polyomino`` (``<row><col>``, one
 character per coordinate, or ``r<row>c<col>`` on large boards).

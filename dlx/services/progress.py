@@ -95,7 +95,7 @@ PROGRESS_EVERY = 0.1
 
 @contextlib.contextmanager
 def slice_progress(progress):
-    """A hook for ``dlx.search.run`` (called between slices) that hands
+    """A hook for ``dlx.services.search.run`` (called between slices) that hands
     ``progress`` a ``Progress`` a few times a second; ``progress=True``
     draws a bar for as long as the context lasts."""
     bar = None

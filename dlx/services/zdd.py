@@ -12,7 +12,7 @@ cheapest ones by weights chosen after the search, how many use each
 option).
 
 ``ExactCover.zdd()`` builds it with the memoized search of
-``count(memo=True)`` (``dlx.memo``), as Nishino, Yasuda, Minato and
+``count(memo=True)`` (``dlx.services.memo``), as Nishino, Yasuda, Minato and
 Nagata's DXZ and Knuth's DLX6 do: each subproblem (its set of active
 items, and with colors the colors of its secondary items) is a memo entry
 that remembers its ZDD node beside its count.  A search-tree node that
@@ -529,7 +529,7 @@ def dlx6_numbering(problem) -> np.ndarray:
 
 @dataclass
 class ZddStats(memo.MemoStats):
-    """The work of ``ExactCover.zdd``: ``dlx.memo.MemoStats`` (the search
+    """The work of ``ExactCover.zdd``: ``dlx.services.memo.MemoStats`` (the search
     and its memo) and ``zdd_nodes``, the nodes of the diagram."""
 
     zdd_nodes: int = 0
@@ -589,7 +589,7 @@ def build(
 ) -> ZDD:
     """The ZDD of the solutions of ``problem`` (see ``ExactCover.zdd``).
 
-    ``limb_bits`` (62 as in ``dlx.memo.count``) and ``min_cost`` are that
+    ``limb_bits`` (62 as in ``dlx.services.memo.count``) and ``min_cost`` are that
     function's test knobs: narrow limbs make counts overflow and the
     search restart; entries whose search took fewer nodes are not kept.
     """
