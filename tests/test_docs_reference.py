@@ -7,6 +7,8 @@
 * Every dotted ``dlx.…``/``sudoku.…`` path that README.md, docs/**/*.md
   or the packages' source (docstrings, comments) mention names a real
   module or attribute: a module that moved leaves no stale path behind.
+* The pages and docstrings tell the present: the history of a change
+  (which issue, what it used to do) is CHANGELOG.md's.
 
 Both checks are static (no site is built): they read the pages'
 directives and the modules' source as mkdocstrings does, with its
@@ -28,6 +30,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 API = sorted((ROOT / "docs" / "api").glob("*.md"))
+# What users read: the pages and the packages' source.  CHANGELOG.md is
+# history, where old names and issue numbers stay.
+TEXTS = (
+    [ROOT / "README.md"]
+    + sorted((ROOT / "docs").rglob("*.md"))
+    + sorted((ROOT / "dlx").rglob("*.py"))
+    + sorted((ROOT / "sudoku").rglob("*.py"))
+)
 
 
 # -- the API reference ---------------------------------------------------
@@ -210,15 +220,8 @@ def resolves(path: str) -> bool:
 
 
 def mentioned():
-    """``(file, line, path)`` of every dotted path of the docs and the
-    packages.  CHANGELOG.md is history: the old paths stay there."""
-    files = (
-        [ROOT / "README.md"]
-        + sorted((ROOT / "docs").rglob("*.md"))
-        + sorted((ROOT / "dlx").rglob("*.py"))
-        + sorted((ROOT / "sudoku").rglob("*.py"))
-    )
-    for file in files:
+    """``(file, line, path)`` of every dotted path of ``TEXTS``."""
+    for file in TEXTS:
         text = file.read_text(encoding="utf-8")
         for number, line in enumerate(text.splitlines(), 1):
             for match in DOTTED.finditer(line):
@@ -243,3 +246,20 @@ def test_every_dotted_path_resolves():
         if (file, path) not in KNOWN and not resolves(path)
     ]
     assert not stale, "paths that name nothing:\n" + "\n".join(stale)
+
+
+# -- history belongs in the changelog --------------------------------------
+
+HISTORY = re.compile(r"\bissues? ?#?\d+|\bthe issue's\b", re.I)
+
+
+def test_pages_tell_the_present():
+    history = [
+        f"{file.relative_to(ROOT)}:{number}: {line.strip()}"
+        for file in TEXTS
+        for number, line in enumerate(
+            file.read_text(encoding="utf-8").splitlines(), 1
+        )
+        if HISTORY.search(line)
+    ]
+    assert not history, "history for CHANGELOG.md:\n" + "\n".join(history)
