@@ -84,11 +84,22 @@ class _Bar:
 
 
 def progress_bar(delay: float = 1.0, stream=None) -> _Bar:
-    """A ``progress`` callable drawing a bar on stderr (needs tqdm)."""
+    """A ``progress`` callable drawing a bar on stderr (needs tqdm).
+
+    Args:
+        delay: Seconds a run lasts before the bar shows.
+        stream: Where the bar is drawn (default: standard error).
+
+    Returns:
+        A callable taking a ``Progress``, and a context manager that
+        closes the bar.
+
+    Raises:
+        ImportError: tqdm is not installed.
+    """
     return _Bar(delay, stream)
 
 
-# How often (seconds) a search reports its progress.
 PROGRESS_EVERY = 0.1
 """How often (seconds) a search reports its progress."""
 
