@@ -225,12 +225,38 @@ class Polyhex(_Planar):
 
 
 def polyiamond(board, pieces="hexiamonds", **options) -> ExactCover:
-    """The exact-cover problem of packing polyiamonds into ``board``."""
+    """The exact-cover problem of packing polyiamonds into ``board``.
+
+    Args:
+        board: A board of the grid (see the module doc), or its cells.
+        pieces: A set name (``IAMOND_SETS``) or a mapping name -> cells.
+        **options: ``one_sided`` and ``copies``, as ``Polyiamond`` takes them.
+
+    Returns:
+        The problem: one option per placement.
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
+    """
     return Polyiamond(board, pieces, **options).problem
 
 
 def polyhex(board, pieces="tetrahexes", **options) -> ExactCover:
-    """The exact-cover problem of packing polyhexes into ``board``."""
+    """The exact-cover problem of packing polyhexes into ``board``.
+
+    Args:
+        board: A board of the grid (see the module doc), or its cells.
+        pieces: A set name (``HEX_SETS``) or a mapping name -> cells.
+        **options: ``one_sided`` and ``copies``, as ``Polyhex`` takes them.
+
+    Returns:
+        The problem: one option per placement.
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
+    """
     return Polyhex(board, pieces, **options).problem
 
 
@@ -238,7 +264,16 @@ def render(
     tiling: Iterable[Placement], board: Iterable[Cell], lattice: Lattice
 ) -> str:
     """Rows of letters, one row of rhombi (hexagons) a line, indented one
-    character per row for the slant; ``.`` an uncovered board cell."""
+    character per row for the slant; ``.`` an uncovered board cell.
+
+    Args:
+        tiling: The placements, ``(name, cells)`` each.
+        board: The board's cells.
+        lattice: ``TRIANGULAR`` or ``HEXAGONAL``.
+
+    Returns:
+        The rows of letters.
+    """
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
     for letter, (_, piece) in zip(piece_letters(tiling), tiling):

@@ -276,6 +276,19 @@ class Polycube(Packing):
     mapping name -> int).  Counting works as for polyominoes (see
     ``dlx.problems.packing``); ``count(threads=N)`` spreads the main
     search over N threads.
+
+    Args:
+        board: A size ``"AxBxC"`` (layers x rows x columns), layers of ASCII
+            art, or an iterable of ``(layer, row, col)`` cells.
+        pieces: A set name (``PIECE_SET_NAMES``), pieces as ``parse_pieces``
+            reads them, or a mapping name -> cells.
+        one_sided: Pieces turn but are not mirrored (the default).
+        copies: How many times each piece is used (an int, or a mapping
+            name -> int).
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
     """
 
     lattice = CUBIC
@@ -293,7 +306,14 @@ class Polycube(Packing):
         self._setup(parse_box(board), shapes, one_sided, self.copies)
 
     def render(self, tiling: Tiling) -> str:
-        """A packing as letter grids, one per layer, side by side."""
+        """A packing as letter grids, one per layer, side by side.
+
+        Args:
+            tiling: The placements of a solution (``decode``'s).
+
+        Returns:
+            The grids, one line per row.
+        """
         return render(tiling, self.board)
 
     @staticmethod
@@ -314,7 +334,24 @@ def polycube(
     board, pieces="soma", *, one_sided: bool = True, copies=1
 ) -> ExactCover:
     """The exact-cover problem of packing ``pieces`` into ``board`` (every
-    placement; see ``Polycube`` for counting up to symmetry)."""
+    placement; see ``Polycube`` for counting up to symmetry).
+
+    Args:
+        board: A size ``"AxBxC"`` (layers x rows x columns), layers of ASCII
+            art, or an iterable of ``(layer, row, col)`` cells.
+        pieces: A set name (``PIECE_SET_NAMES``), pieces as ``parse_pieces``
+            reads them, or a mapping name -> cells.
+        one_sided: Pieces turn but are not mirrored (the default).
+        copies: How many times each piece is used (an int, or a mapping
+            name -> int).
+
+    Returns:
+        The problem: one option per placement.
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
+    """
     return Polycube(board, pieces, one_sided=one_sided, copies=copies).problem
 
 
@@ -323,7 +360,15 @@ def render(
 ) -> str:
     """A packing as one letter grid per layer, the layers side by side
     (layer 0 on the left) with two blanks between them: ``.`` an
-    uncovered board cell, ``#`` a cell off the board."""
+    uncovered board cell, ``#`` a cell off the board.
+
+    Args:
+        tiling: The placements, ``(name, cells)`` each.
+        board: The board's cells (default: the cells of the tiling).
+
+    Returns:
+        The grids, one line per row.
+    """
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
     for letter, (_, piece) in zip(piece_letters(tiling), tiling):

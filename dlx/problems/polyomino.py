@@ -263,6 +263,19 @@ class Polyomino(Packing):
     ``problem`` is the ``ExactCover`` with every placement; ``solutions``
     and ``count`` work up to symmetry by default (see
     ``dlx.problems.packing``).
+
+    Args:
+        board: A size ``"RxC"``, ASCII art (``.`` a cell, ``#`` or a blank a
+            hole) or an iterable of ``(row, col)`` cells.
+        pieces: A set name (``PIECE_SET_NAMES``), ASCII shapes (see
+            ``parse_shapes``) or a mapping name -> cells.
+        one_sided: Pieces turn but are not flipped.
+        copies: How many times each piece is used (an int, or a mapping
+            name -> int).
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
     """
 
     lattice = SQUARE
@@ -281,7 +294,14 @@ class Polyomino(Packing):
         self._setup(parse_board(board), shapes, one_sided, self.copies)
 
     def render(self, tiling: Tiling) -> str:
-        """A tiling as a letter grid (see ``render``)."""
+        """A tiling as a letter grid (see ``render``).
+
+        Args:
+            tiling: The placements of a solution (``decode``'s).
+
+        Returns:
+            The grid, one line per row.
+        """
         return render(tiling, self.board)
 
 
@@ -299,7 +319,15 @@ def cell_of(name: str) -> Cell:
 def tiling_of(problem: ExactCover, solution: Sequence[int]) -> Tiling:
     """The tiling of a solution of any problem built like ``polyomino``'s
     (also one read back from a DLX file): each option is a piece name
-    (``<name>.<copy>`` for copies) followed by cell names."""
+    (``<name>.<copy>`` for copies) followed by cell names.
+
+    Args:
+        problem: A problem built like ``polyomino``'s.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The placements: each piece's name and cells.
+    """
     tiling = []
     options = problem.options
     for number in solution:
@@ -314,7 +342,25 @@ def polyomino(
 ) -> ExactCover:
     """The exact-cover problem of packing ``pieces`` into ``board`` (every
     placement of every piece; see ``Polyomino`` for counting up to
-    symmetry and for decoding)."""
+    symmetry and for decoding).
+
+    Args:
+        board: A size ``"RxC"``, ASCII art (``.`` a cell, ``#`` or a blank a
+            hole) or an iterable of ``(row, col)`` cells.
+        pieces: A set name (``PIECE_SET_NAMES``), ASCII shapes (see
+            ``parse_shapes``) or a mapping name -> cells.
+        one_sided: Pieces turn but are not flipped.
+        copies: How many times each piece is used (an int, or a mapping
+            name -> int).
+
+    Returns:
+        The problem: one option per placement, the board's cells and the
+            pieces primary.
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
+    """
     return Polyomino(board, pieces, one_sided=one_sided, copies=copies).problem
 
 
@@ -350,7 +396,15 @@ def render(
     """A tiling as a letter grid.  Each cell shows its piece's name when
     that is one character (a second copy of a piece gets the lower-case
     letter, further copies and longer names get free letters); board
-    cells left uncovered show ``.``, cells off the board ``#``."""
+    cells left uncovered show ``.``, cells off the board ``#``.
+
+    Args:
+        tiling: The placements, ``(name, cells)`` each.
+        board: The board's cells (default: the cells of the tiling).
+
+    Returns:
+        The grid, one line per row.
+    """
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
     for letter, (_, piece) in zip(piece_letters(tiling), tiling):

@@ -54,7 +54,17 @@ def pieces(spec) -> dict[str, tuple]:
     """Shapes by name from ``spec``: a set name (``"dominoes"``,
     ``"trominoes"``, ..., ``"hexominoes"``, singular or plural, or the
     number of cells), ASCII shapes (text with a newline, as
-    ``polyomino.parse_shapes`` reads them), or a mapping name -> shape."""
+    ``polyomino.parse_shapes`` reads them), or a mapping name -> shape.
+
+    Args:
+        spec: A set name or size, ASCII shapes, or a mapping.
+
+    Returns:
+        The shapes by name, each its cells.
+
+    Raises:
+        ValueError: An unknown set or a bad shape.
+    """
     size: int | None
     if isinstance(spec, int) and not isinstance(spec, bool):
         size = spec
@@ -97,7 +107,21 @@ def tiling(
     """The exact cover whose solutions are the tilings of ``board`` (a size
     like ``"8x8"``, ASCII art with ``.`` cells and ``#`` holes, or cells) by
     ``shapes`` (see ``pieces``), each used any number of times, turned and
-    (unless ``one_sided``) flipped."""
+    (unless ``one_sided``) flipped.
+
+    Args:
+        board: A size like ``"8x8"``, ASCII art (``.`` cells, ``#`` holes) or
+            an iterable of cells.
+        shapes: The pieces, as ``pieces`` reads them.
+        one_sided: Pieces turn but are not flipped.
+
+    Returns:
+        The problem: one option per placement, the board's cells primary.
+
+    Raises:
+        ValueError: A bad board or shapes (saying which), or a board of
+            more than 1,000,000 cells.
+    """
     cells = parse_board(board)
     name = cell_namer(cells, "rc")
     order = sweep_order(cells)
@@ -126,7 +150,15 @@ def tiling(
 
 def render(problem: ExactCover, solution: Sequence[int]) -> str:
     """A tiling as a letter grid: each placement gets a letter that none of
-    its neighbours has (``#`` off the board)."""
+    its neighbours has (``#`` off the board).
+
+    Args:
+        problem: The problem ``tiling`` made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The grid, one line per row.
+    """
     placements = [
         tuple(cell_of(str(x)) for x in problem.options[k]) for k in solution
     ]
