@@ -328,6 +328,12 @@ class Result:
     ``error``: the reason for ``"invalid"``, else None.  ``count``: the
     solutions found, at most the batch's ``limit``.  A ``Result`` is true
     when the status is ``"solved"``.
+
+    Args:
+        status: One of ``STATUSES``.
+        grid: The first solution found, if any.
+        error: Why the puzzle is ``"invalid"``.
+        count: The solutions found.
     """
 
     __slots__ = ("status", "error", "count", "_grid", "_batch", "_k")

@@ -84,7 +84,18 @@ def _corners(points: Iterable[tuple[int, int]], lattice: Lattice) -> frozenset:
 
 def parse_board(spec, lattice: Lattice) -> frozenset:
     """A board of ``lattice`` (``TRIANGULAR`` or ``HEXAGONAL``) from a
-    spec (see the module doc), moved into normal position."""
+    spec (see the module doc), moved into normal position.
+
+    Args:
+        spec: A board spec, or its cells.
+        lattice: ``TRIANGULAR`` or ``HEXAGONAL``.
+
+    Returns:
+        The board's cells.
+
+    Raises:
+        ValueError: A bad spec, or more than 1,000,000 cells.
+    """
     if not isinstance(spec, str):
         cells = [tuple(x) for x in spec]
         if not cells or any(
@@ -141,7 +152,18 @@ def _check(spec: str, count: int):
 
 
 def piece_set(name: str, lattice: Lattice) -> dict[str, Shape]:
-    """A named set of free polyforms of ``lattice`` (see the module doc)."""
+    """A named set of free polyforms of ``lattice`` (see the module doc).
+
+    Args:
+        name: A set name (``IAMOND_SETS`` or ``HEX_SETS``).
+        lattice: ``TRIANGULAR`` or ``HEXAGONAL``.
+
+    Returns:
+        The pieces by name.
+
+    Raises:
+        ValueError: An unknown name for that lattice.
+    """
     key = name.strip().lower()
     sets = IAMOND_SETS if lattice is TRIANGULAR else HEX_SETS
     suffix = "iamonds" if lattice is TRIANGULAR else "hexes"
@@ -233,7 +255,7 @@ def polyiamond(board, pieces="hexiamonds", **options) -> ExactCover:
         **options: ``one_sided`` and ``copies``, as ``Polyiamond`` takes them.
 
     Returns:
-        The problem: one option per placement.
+        The problem, one option per placement.
 
     Raises:
         ValueError: A bad board, piece set, shape or ``copies`` (saying
@@ -251,7 +273,7 @@ def polyhex(board, pieces="tetrahexes", **options) -> ExactCover:
         **options: ``one_sided`` and ``copies``, as ``Polyhex`` takes them.
 
     Returns:
-        The problem: one option per placement.
+        The problem, one option per placement.
 
     Raises:
         ValueError: A bad board, piece set, shape or ``copies`` (saying

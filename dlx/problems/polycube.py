@@ -117,7 +117,17 @@ def parse_box(spec: str | Iterable[Cell]) -> frozenset:
     """A board from ``"AxBxC"`` (layers x rows x columns), from layers of
     ASCII art separated by blank lines (``.`` a cell, ``#`` or a blank a
     hole), or from an iterable of ``(layer, row, col)`` cells; moved to
-    start at 0 in every coordinate."""
+    start at 0 in every coordinate.
+
+    Args:
+        spec: ``"AxBxC"``, ASCII layers, or ``(layer, row, col)`` cells.
+
+    Returns:
+        The box's cells.
+
+    Raises:
+        ValueError: A bad size or picture, or more than 1,000,000 cells.
+    """
     if not isinstance(spec, str):
         cells = [tuple(x) for x in spec]
         if not cells or any(len(x) != 3 for x in cells):
@@ -171,7 +181,17 @@ def parse_box(spec: str | Iterable[Cell]) -> frozenset:
 def parse_pieces(text: str) -> dict[str, Shape]:
     """Pieces written one a line: a name, then each cell as three digits
     (layer, row, column), e.g. ``V 000 001 010``.  Blank lines and lines
-    starting with ``|`` are skipped."""
+    starting with ``|`` are skipped.
+
+    Args:
+        text: The pieces, one a line.
+
+    Returns:
+        The pieces by name, each its normalized cells.
+
+    Raises:
+        ValueError: A bad line (naming it).
+    """
     pieces: dict[str, Shape] = {}
     for number, line in enumerate(text_lines(text), start=1):
         words = line.split()
@@ -201,7 +221,17 @@ def parse_pieces(text: str) -> dict[str, Shape]:
 
 
 def piece_set(name: str) -> dict[str, Shape]:
-    """A named set of polycubes (see ``PIECE_SET_NAMES``)."""
+    """A named set of polycubes (see ``PIECE_SET_NAMES``).
+
+    Args:
+        name: One of ``PIECE_SET_NAMES``.
+
+    Returns:
+        The pieces by name.
+
+    Raises:
+        ValueError: An unknown name.
+    """
     key = name.strip().lower().replace("_", "-")
     if key == "soma":
         return parse_pieces(_SOMA)
@@ -346,7 +376,7 @@ def polycube(
             name -> int).
 
     Returns:
-        The problem: one option per placement.
+        The problem, one option per placement.
 
     Raises:
         ValueError: A bad board, piece set, shape or ``copies`` (saying

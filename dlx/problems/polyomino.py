@@ -97,7 +97,14 @@ def _transform(cell: Cell, k: int) -> Cell:
 
 
 def normalize(cells: Iterable[Cell]) -> Shape:
-    """The cells moved so that the smallest row and column are 0, sorted."""
+    """The cells moved so that the smallest row and column are 0, sorted.
+
+    Args:
+        cells: ``(row, col)`` cells.
+
+    Returns:
+        The cells, moved and sorted.
+    """
     return SQUARE.normalize(cells)
 
 
@@ -105,13 +112,28 @@ def orientations(
     shape: Iterable[Cell], one_sided: bool = False
 ) -> list[Shape]:
     """The distinct orientations of a shape (rotations, and reflections
-    unless ``one_sided``), in order of first appearance."""
+    unless ``one_sided``), in order of first appearance.
+
+    Args:
+        shape: The cells ``(row, col)`` of a piece.
+        one_sided: Rotations only.
+
+    Returns:
+        Each orientation, normalized.
+    """
     return SQUARE.orientations(shape, one_sided)
 
 
 def free_polyominoes(n: int) -> list[Shape]:
     """The free polyominoes of ``n`` cells, each by its canonical form (the
-    smallest of its orientations, comparing sorted cell lists), sorted."""
+    smallest of its orientations, comparing sorted cell lists), sorted.
+
+    Args:
+        n: The number of cells (a positive integer).
+
+    Returns:
+        The shapes, each in its canonical form.
+    """
     return SQUARE.polyforms(n)
 
 
@@ -128,7 +150,19 @@ def _board_size(spec: str) -> tuple[int, int] | None:
 
 def parse_board(spec: str | Iterable[Cell]) -> frozenset:
     """A board from ``"RxC"``, from ASCII art (``.`` cell, ``#`` or blank
-    hole), or from an iterable of cells; moved to start at row/col 0."""
+    hole), or from an iterable of cells; moved to start at row/col 0.
+
+    Args:
+        spec: ``"RxC"``, ASCII art, or ``(row, col)`` cells.
+
+    Returns:
+        The board's cells.
+
+    Raises:
+        ValueError: A bad size or a character that is neither a cell nor
+            a hole (naming its line and column), or more than 1,000,000
+            cells.
+    """
     if not isinstance(spec, str):
         cells = [tuple(x) for x in spec]
         if not cells:
@@ -170,7 +204,17 @@ def parse_board(spec: str | Iterable[Cell]) -> frozenset:
 def parse_shapes(text: str) -> dict[str, Shape]:
     """Pieces drawn in ASCII: every character other than ``.`` and blanks
     is a cell of the piece it names; pictures are separated by blank
-    lines and each piece is drawn once."""
+    lines and each piece is drawn once.
+
+    Args:
+        text: The pictures.
+
+    Returns:
+        The pieces by name, each its normalized cells.
+
+    Raises:
+        ValueError: A piece drawn twice, or no piece at all.
+    """
     pieces: dict[str, list[Cell]] = {}
     done: set[str] = set()
     picture: set[str] = set()
@@ -195,7 +239,17 @@ def parse_shapes(text: str) -> dict[str, Shape]:
 
 
 def piece_set(name: str) -> dict[str, Shape]:
-    """A named set of pieces: pentominoes, tetrominoes or hexominoes."""
+    """A named set of pieces: pentominoes, tetrominoes or hexominoes.
+
+    Args:
+        name: One of ``PIECE_SET_NAMES``.
+
+    Returns:
+        The pieces by name.
+
+    Raises:
+        ValueError: An unknown name.
+    """
     key = name.strip().lower()
     if key in ("pentominoes", "pentomino", "5"):
         return parse_shapes(_PENTOMINOES)
@@ -326,7 +380,7 @@ def tiling_of(problem: ExactCover, solution: Sequence[int]) -> Tiling:
         solution: One of its solutions (option numbers).
 
     Returns:
-        The placements: each piece's name and cells.
+        The placements, each a piece's name and its cells.
     """
     tiling = []
     options = problem.options
@@ -354,7 +408,7 @@ def polyomino(
             name -> int).
 
     Returns:
-        The problem: one option per placement, the board's cells and the
+        The problem, one option per placement, the board's cells and the
             pieces primary.
 
     Raises:

@@ -42,7 +42,7 @@ def queens(n: int) -> ExactCover:
         n: The board's side (a positive integer).
 
     Returns:
-        The problem: rows and columns primary, diagonals secondary.
+        The problem, rows and columns primary and diagonals secondary.
 
     Raises:
         ValueError: ``n`` is not a positive integer, or makes more than

@@ -116,7 +116,7 @@ def tiling(
         one_sided: Pieces turn but are not flipped.
 
     Returns:
-        The problem: one option per placement, the board's cells primary.
+        The problem, one option per placement, the board's cells primary.
 
     Raises:
         ValueError: A bad board or shapes (saying which), or a board of

@@ -59,7 +59,7 @@ def timetable(
         slots: ``{slot: cost}``, or a list of slots costing nothing.
 
     Returns:
-        The problem, for ``best``: exams primary, each (slot, room) and
+        The problem for ``best``, exams primary, each (slot, room) and
         each (slot, student) secondary.
 
     Raises:

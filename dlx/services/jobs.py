@@ -90,7 +90,7 @@ def job_budget(plan: Split, workers: int) -> int:
         workers: How many workers run the jobs.
 
     Returns:
-        The node budget (0: none).
+        The node budget, 0 for none.
     """
     if not plan.estimated_nodes:
         return 0
