@@ -9,8 +9,12 @@
   module or attribute: a module that moved leaves no stale path behind.
 * The pages and docstrings tell the present: the history of a change
   (which issue, what it used to do) is CHANGELOG.md's.
+* Every public function and method of ``dlx``, ``dlx.jobs``,
+  ``dlx.formats``, ``sudoku`` and the problem builders has the google
+  sections (``Args``, ``Returns``/``Yields``) from which mkdocstrings
+  renders its parameter table.
 
-Both checks are static (no site is built): they read the pages'
+The checks are static (no site is built): they read the pages'
 directives and the modules' source as mkdocstrings does, with its
 options of mkdocs.yml (``filters: ["!^_"]``, ``show_if_no_docstring:
 false``): a module's members are rendered where they are defined, and
