@@ -1,7 +1,7 @@
 """The options of long counts, shared by the ``dlx`` commands (and
 ``sudoku``): ``--jobs``, ``--scheduler``, ``--checkpoint``,
 ``--progress``, and the estimate (``--estimate``, ``--probes``,
-``--seed``).  The work itself is ``dlx.jobs`` and ``dlx.estimate``.
+``--seed``).  The work itself is ``dlx.jobs`` and ``dlx.services.estimate``.
 """
 
 from __future__ import annotations

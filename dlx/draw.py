@@ -82,6 +82,8 @@ def line(
     width: float,
     stroke: str = BORDER,
 ) -> str:
+    """A line element from ``(x1, y1)`` to ``(x2, y2)``, ``width`` wide,
+    in ``stroke`` (a CSS colour; the borders' by default)."""
     return (
         f'<line x1="{fmt(x1)}" y1="{fmt(y1)}" x2="{fmt(x2)}" '
         f'y2="{fmt(y2)}" stroke="{stroke}" stroke-width="{fmt(width)}" '

@@ -69,16 +69,22 @@ __all__ = [
     "MAX_COLOR_LENGTH",
 ]
 
-#: The longest item name Knuth's DLX1 accepts.
 MAX_NAME_LENGTH = 8
-#: The longest color Knuth's DLX2 accepts.
+"""The longest item name Knuth's DLX1 accepts."""
 MAX_COLOR_LENGTH = 1
+"""The longest color Knuth's DLX2 accepts."""
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 
 
 class DLXFormatError(ValueError):
-    """Text that is not a valid DLX problem; ``line`` is its 1-based line."""
+    """Text that is not a valid DLX problem; ``line`` is its 1-based line.
+
+    Args:
+        message: What is wrong (kept as ``reason``).
+        line: The 1-based line it is on, if any.
+        source: The file's name, put in front of the message.
+    """
 
     def __init__(
         self, message: str, line: int | None = None, source: str | None = None
@@ -130,7 +136,14 @@ def text_lines(text: str) -> list[str]:
     """The lines of ``text``: a leading byte-order mark dropped, split at
     "\\n" only (not at form feeds and other separators ``splitlines``
     knows), a trailing "\\r" (CRLF) removed from each.  The DLX reader and
-    the polyomino board and shape readers share it."""
+    the polyomino board and shape readers share it.
+
+    Args:
+        text: The text, as read from a file.
+
+    Returns:
+        Its lines, without their ends.
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
     return [
@@ -460,6 +473,19 @@ def loads(
     ``source`` (a file name) is put in front of error messages.  Names
     of any length are read unless ``max_name_length`` is given
     (``MAX_NAME_LENGTH``, 8, is Knuth's limit).
+
+    Args:
+        text: The problem in Knuth's DLX format.
+        max_name_length: The longest item name accepted (None: any).
+        source: A file name for the error messages.
+
+    Returns:
+        The problem, its options numbered from 0 in the order of the text.
+
+    Raises:
+        TypeError: ``text`` is not a ``str``.
+        DLXFormatError: The first problem of the text (a ``ValueError``),
+            naming its line.
     """
     if not isinstance(text, str):
         raise TypeError(f"loads expects a str, got {type(text).__name__}")
@@ -490,7 +516,20 @@ def loads(
 
 def load(path_or_file: PathOrFile, **kwargs: Any) -> ExactCover:
     """The problem in a file (a path, or a text file object; ``"-"`` is
-    standard input).  See ``loads``."""
+    standard input).  See ``loads``.
+
+    Args:
+        path_or_file: A path, ``"-"`` or a text file open for reading.
+        **kwargs: ``max_name_length``, as ``loads`` takes it.
+
+    Returns:
+        The problem.
+
+    Raises:
+        DLXFormatError: The first problem of the file (naming the file
+            and the line), or a file that is not UTF-8 text.
+        OSError: The file cannot be read.
+    """
     if isinstance(path_or_file, (str, os.PathLike)):
         name = os.fspath(path_or_file)
         if name == "-":
@@ -563,6 +602,21 @@ def dumps(
     ``|``, ``:``, non-ASCII, too long, or two names or two colors with the
     same text) or an option is empty (an all-zero row of ``from_matrix``:
     the file could not keep its number).
+
+    Args:
+        problem: The problem to write.
+        comment: Text written first, each line as a ``|`` comment.
+        max_name_length: The longest item name allowed (None: any; the
+            default, 8, is Knuth's limit).
+        max_color_length: The longest color allowed (None: any; the
+            default, 1, is Knuth's limit).
+
+    Returns:
+        The text, one line of items and one line per option.
+
+    Raises:
+        ValueError: A name or color that cannot be written, or an empty
+            option.
     """
     if not problem.primary:
         raise ValueError("cannot write a problem with no primary items")
@@ -622,7 +676,19 @@ def dumps(
 
 
 def dump(problem: ExactCover, file: PathOrFile, **kwargs: Any) -> None:
-    """Write ``problem`` to ``file`` (a path or a text file object)."""
+    """Write ``problem`` to ``file`` (a path or a text file object).
+
+    Args:
+        problem: The problem to write.
+        file: A path (written anew, UTF-8) or a text file open for
+            writing.
+        **kwargs: ``comment``, ``max_name_length``, ``max_color_length``,
+            as ``dumps`` takes them.
+
+    Raises:
+        ValueError: As ``dumps``.
+        OSError: The path cannot be written.
+    """
     text = dumps(problem, **kwargs)
     if isinstance(file, (str, os.PathLike)):
         with open(file, "w", encoding="utf-8", newline="\n") as handle:

@@ -117,6 +117,20 @@ class ExactCover:
 
     A string given as a whole list of items (as above) is read one character
     per item; give a list to use longer names.
+
+    Args:
+        primary: The primary items' names (each covered exactly once, or
+            within its bounds); any hashable values, each named once.
+        secondary: The secondary items' names (each covered at most once,
+            or by options that agree on its color).
+        bounds: ``{item: (u, v)}`` or ``{item: v}`` (for ``v..v``): a
+            primary item covered at least ``u`` and at most ``v`` times,
+            ``0 <= u <= v``, ``v >= 1`` (Knuth's DLX3); other primary
+            items stay ``1..1``.
+
+    Raises:
+        ValueError: An item named twice or not hashable, or a bad bound
+            (naming the item).
     """
 
     def __init__(
@@ -190,6 +204,29 @@ class ExactCover:
         offending option of an item out of range or listed twice, or of a
         misplaced color.  No Python object is made per option: see
         ``docs/bulk.md``.
+
+        Args:
+            indptr: Where each option starts in ``indices``: ``noptions +
+                1`` non-decreasing offsets from 0 to ``len(indices)``.
+            indices: The options' item numbers, from 0.
+            n_primary: How many primary items (an int >= 0).
+            n_secondary: How many secondary items (an int >= 0).
+            colors: One integer per entry of ``indices`` (0: no color),
+                on secondary items only.
+            names: One name per item, primary first (default: the item
+                numbers).
+            bounds: As ``ExactCover`` takes them.
+            costs: One whole number per option, 0 to 2**63 - 1.
+
+        Returns:
+            The new problem, its options numbered from 0 in row order.
+
+        Raises:
+            TypeError: ``n_primary``, ``n_secondary`` or ``costs`` of the
+                wrong type.
+            ValueError: A bad count, ``names`` of the wrong length, or the
+                first bad option (an item out of range or listed twice, a
+                misplaced color, a cost out of range).
         """
         n_primary = _count("n_primary", n_primary)
         n_secondary = _count("n_secondary", n_secondary)
@@ -212,7 +249,22 @@ class ExactCover:
         """Add options given as compressed sparse rows (as
         ``from_arrays`` takes them: items numbered from 0 in the order of
         ``items``, with their ``colors`` and ``costs``); returns their
-        numbers.  All or nothing: when one is bad, none is added."""
+        numbers.  All or nothing: when one is bad, none is added.
+
+        Args:
+            indptr: Where each option starts in ``indices``.
+            indices: The options' item numbers, from 0.
+            colors: One integer per entry of ``indices`` (0: no color).
+            costs: One whole number per option, 0 to 2**63 - 1.
+
+        Returns:
+            The new options' numbers.
+
+        Raises:
+            TypeError: ``costs`` that are not whole numbers.
+            ValueError: The first bad option (an item out of range or
+                listed twice, a misplaced color, a cost out of range).
+        """
         return self._add_rows(indptr, indices, colors, costs=costs)
 
     def _add_rows(
@@ -265,6 +317,19 @@ class ExactCover:
         last ``secondary`` columns are secondary items.  An all-zero row
         is an option that covers nothing: it keeps its number and is
         never part of a solution.
+
+        Args:
+            matrix: A 2-D 0/1 array (rows: options, columns: items) or a
+                ``scipy.sparse`` matrix or array.
+            secondary: How many of the last columns are secondary items,
+                from 0 to the number of columns.
+
+        Returns:
+            The problem, option ``i`` being row ``i``.
+
+        Raises:
+            ValueError: A matrix that is not 2-D, an entry other than 0
+                or 1 (naming it), or ``secondary`` out of range.
         """
         indptr, indices, ncols = matrix_rows(matrix)
         if not 0 <= secondary <= ncols:
@@ -289,6 +354,22 @@ class ExactCover:
         ``colors`` gives secondary items of the option a color (any
         hashable): ``{item: color}``.  ``cost`` (a whole number from 0 to
         2**63 - 1) is what the option costs in ``best``.
+
+        Args:
+            items: The option's item names, each once (a string is read as
+                one item per character when every character is an item).
+            colors: ``{item: color}`` for secondary items of the option.
+            cost: What the option costs, 0 to 2**63 - 1.
+
+        Returns:
+            The option's number (options are numbered from 0 in the order
+            they are added).
+
+        Raises:
+            TypeError: A cost that is not an integer.
+            ValueError: An empty option, an unknown or repeated item, a
+                color on a primary item or one not in the option, or a cost
+                out of range.
         """
         index = len(self)
         return self._add(
@@ -303,7 +384,21 @@ class ExactCover:
     ) -> list[int]:
         """Add several options; returns their numbers.  ``costs``, when
         given, has one cost per option (see ``add_option``).  All or
-        nothing: when one is bad, none is added."""
+        nothing: when one is bad, none is added.
+
+        Args:
+            options: Each option's item names (as ``add_option`` takes
+                them).
+            costs: One cost per option, each 0 to 2**63 - 1.
+
+        Returns:
+            The new options' numbers.
+
+        Raises:
+            TypeError: A cost that is not an integer.
+            ValueError: The first bad option (as ``add_option``), or
+                ``costs`` of another length than ``options``.
+        """
         first = len(self)
         checked = [
             self._checked_option(first + k, items, None)
@@ -423,7 +518,11 @@ class ExactCover:
         return tuple(self.cost_array().tolist())
 
     def cost_array(self) -> np.ndarray:
-        """Each option's cost, as an int64 array (0 unless given)."""
+        """Each option's cost, as an int64 array (0 unless given).
+
+        Returns:
+            A new array of ``len(self)`` costs.
+        """
         costs = np.zeros(len(self), np.int64)
         if self._costs:
             costs[np.fromiter(self._costs, np.int64, len(self._costs))] = (
@@ -449,7 +548,14 @@ class ExactCover:
         return {self.items[k - 1]: uv for k, uv in self._bounds.items()}
 
     def option_colors(self, option: int) -> dict:
-        """``{item: color}`` for the colored items of ``option``."""
+        """``{item: color}`` for the colored items of ``option``.
+
+        Args:
+            option: An option number.
+
+        Returns:
+            The colors of the option's colored items (empty without any).
+        """
         colored = self._store.option_colors(option)
         if not colored:
             return {}
@@ -461,7 +567,14 @@ class ExactCover:
 
     def option_line(self, option: int) -> str:
         """Option ``option`` as a line of Knuth's format writes it: its
-        items' names, a colored one as ``name:color``."""
+        items' names, a colored one as ``name:color``.
+
+        Args:
+            option: An option number.
+
+        Returns:
+            The option's items, separated by spaces.
+        """
         colors = self.option_colors(option)
         return " ".join(
             str(x) if x not in colors else f"{x}:{colors[x]}"
@@ -471,7 +584,14 @@ class ExactCover:
     def solution_colors(self, solution: Iterable[int]) -> dict:
         """``{item: color}``: the color each secondary item ends with in
         ``solution`` (a list of option numbers); uncolored items are left
-        out."""
+        out.
+
+        Args:
+            solution: Option numbers, as a search returns them.
+
+        Returns:
+            The color of each colored item of the solution's options.
+        """
         colors = {}
         for k in solution:
             colors.update(self.option_colors(k))
@@ -489,7 +609,11 @@ class ExactCover:
     def csr(self) -> CSR:
         """The problem as the model keeps it: options as compressed sparse
         rows, item numbers from 0 in a compact type (see ``CSR``); what
-        the engines build from.  No copy of the options is made."""
+        the engines build from.  No copy of the options is made.
+
+        Returns:
+            The options' arrays, with the colors and bounds.
+        """
         indptr, indices = self._store.arrays()
         return CSR(
             len(self.items),
@@ -502,7 +626,11 @@ class ExactCover:
 
     def structure(self) -> Structure:
         """The problem as numbers (item numbers from 1 and sizes, int64),
-        built once from ``csr()``, and again after a change."""
+        built once from ``csr()``, and again after a change.
+
+        Returns:
+            The arrays, with the colors, bounds and costs.
+        """
         if self._structure is None:
             c = self.csr()
             members = c.indices.astype(np.int64)
@@ -520,7 +648,16 @@ class ExactCover:
 
     def built(self, key: str, build):
         """The arrays ``build(self)`` makes, kept under ``key`` until the
-        problem changes (``Engine.arrays`` asks for them)."""
+        problem changes (``Engine.arrays`` asks for them).
+
+        Args:
+            key: What the arrays are kept under (one per engine layout).
+            build: Makes them from the problem, called once per change.
+
+        Returns:
+            What ``build(self)`` returned, the first time or since the
+            last change.
+        """
         arrays = self._arrays.get(key)
         if arrays is None:
             arrays = self._arrays[key] = build(self)
@@ -560,7 +697,18 @@ class ExactCover:
     def given_options(self, given: Iterable[int]) -> list[int]:
         """``given`` checked: option numbers, each once, in the order first
         met (a TypeError for a non-integer, a ValueError for an option that
-        does not exist or covers nothing)."""
+        does not exist or covers nothing).
+
+        Args:
+            given: Option numbers (repeats are dropped).
+
+        Returns:
+            The option numbers, each once, in the order first met.
+
+        Raises:
+            TypeError: A number that is not an integer.
+            ValueError: An option that does not exist or covers nothing.
+        """
         options = []
         for option in dict.fromkeys(given):
             if isinstance(option, (bool, np.bool_)) or not isinstance(
@@ -584,7 +732,14 @@ class ExactCover:
     def check_given_array(self, flat: np.ndarray) -> None:
         """``given_options``'s checks over a flat int64 array of option
         numbers at once (a batch's givens): a ValueError names the first
-        that does not exist or covers nothing."""
+        that does not exist or covers nothing.
+
+        Args:
+            flat: Option numbers (int64).
+
+        Raises:
+            ValueError: An option that does not exist or covers nothing.
+        """
         noptions = len(self)
         if not len(flat):
             return
@@ -604,6 +759,13 @@ class ExactCover:
 
         A matrix has no room for colors or bounds: a problem with either
         is refused with a ``ValueError`` (``dlx.dumps`` writes it whole).
+
+        Returns:
+            An int8 array of ``len(self)`` rows and ``len(self.items)``
+            columns.
+
+        Raises:
+            ValueError: The problem has colors or bounds.
         """
         if self._store.colored:
             k = next(k for k in range(len(self)) if self.option_colors(k))
@@ -860,8 +1022,23 @@ class ExactCover:
     def reduce(self, **options):
         """This problem made smaller by Knuth's DLX-PRE rules, with the map
         back to its options: a ``dlx.services.reduce.Reduction`` (see
-        ``dlx.services.reduce.reduce`` for ``given``, ``rounds``,
-        ``time_limit``, ``max_work`` and ``rules``)."""
+        ``dlx.services.reduce.reduce``).
+
+        Args:
+            **options: ``given`` (option numbers committed first),
+                ``rounds`` (an int >= 0, or None: until no rule applies),
+                ``time_limit`` (seconds), ``max_work`` (entries looked at)
+                and ``rules`` (names of ``dlx.services.reduce.RULES``), as
+                ``dlx.services.reduce.reduce`` takes them.
+
+        Returns:
+            The reduced problem and the map back to this one's options.
+
+        Raises:
+            TypeError: An argument of the wrong type.
+            ValueError: A bad value (naming the argument), or a bad given
+                option.
+        """
         from .services.reduce import reduce
 
         return reduce(self, **options)

@@ -36,7 +36,14 @@ __all__ = ["Budget", "Stopped"]
 class Stopped(BudgetExhausted):
     """A generator or a rating stopped before its end: ``reason`` is
     ``"time_limit"`` (it ran out) or ``"stop"`` (the stop was set);
-    ``count`` is the puzzles finished by then (0 for one puzzle)."""
+    ``count`` is the puzzles finished by then (0 for one puzzle).
+
+    Args:
+        what: The job's name, for the message (``"generate"``, ...).
+        reason: ``"time_limit"`` or ``"stop"``.
+        seconds: The time limit, for the message.
+        count: The puzzles finished by then.
+    """
 
     def __init__(
         self, what: str, reason: str, seconds: float | None, count: int = 0

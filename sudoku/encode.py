@@ -37,6 +37,8 @@ from dlx.shorten import shorten
 from .grid import ALPHABET, InvalidPuzzle
 
 RULES = ("jigsaw", "x", "windoku", "anti-knight", "anti-king")
+"""The variant rules beyond the standard one (``sudoku.VARIANTS``); join
+several with ``+``."""
 ALIASES = {
     "irregular": "jigsaw",
     "diagonal": "x",
@@ -67,6 +69,15 @@ class Variant:
     ``regions``: a grid of region letters (text, one row a line or all on
     one line; nested lists; an array), ``n`` regions of ``n`` cells each,
     which replace the boxes.  ``Variant("")`` is classic Sudoku.
+
+    Args:
+        rules: Rule names joined by ``+`` or ``,`` (or a sequence of
+            them, or a ``Variant``).
+        regions: The jigsaw's region map (only with ``jigsaw``).
+
+    Raises:
+        InvalidVariant: An unknown rule, a jigsaw without a region map
+            (or a map without a jigsaw), or a bad map.
     """
 
     __slots__ = ("rules", "regions", "size")
@@ -123,7 +134,14 @@ class Variant:
 
     def fits(self, n: int) -> None:
         """Raise ``InvalidPuzzle`` unless the rules work on an ``n x n``
-        grid (the puzzle does not fit its region map)."""
+        grid (the puzzle does not fit its region map).
+
+        Args:
+            n: The grid's side.
+
+        Raises:
+            InvalidPuzzle: The region map is for another size.
+        """
         if self.size is not None and self.size != n:
             raise InvalidPuzzle(
                 f"the puzzle is {n}x{n} but the region map is "
@@ -135,7 +153,14 @@ class Variant:
         """``(kinds, cells)``: every unit of ``n`` cells that must hold
         each digit once, as rows of ``cells`` (shape ``(units, n)``) with
         ``kinds[u]`` naming it (``row``, ``column``, ``box``, ``region``,
-        ``diagonal``, ``window``)."""
+        ``diagonal``, ``window``).
+
+        Args:
+            box: The grid's box shape ``(rows, cols)``.
+
+        Returns:
+            The units' kinds and their cells.
+        """
         rows, cols = box
         n = rows * cols
         self.fits(n)
@@ -164,7 +189,14 @@ class Variant:
     def cliques(self, box: tuple[int, int]) -> tuple[list[str], np.ndarray]:
         """``(kinds, cells)`` of the secondary cliques (``-1`` padded rows
         of cell numbers): cells that may hold a digit at most once and do
-        not already share a unit.  ``kinds``: ``king``, ``knight``."""
+        not already share a unit.  ``kinds``: ``king``, ``knight``.
+
+        Args:
+            box: The grid's box shape ``(rows, cols)``.
+
+        Returns:
+            The cliques' kinds and their cells.
+        """
         rows, cols = box
         n = rows * cols
         kinds: list[str] = []
@@ -205,7 +237,14 @@ class Variant:
         return kinds, np.concatenate(parts).astype(np.int64)
 
     def region_of(self, box: tuple[int, int]) -> np.ndarray:
-        """The box (or jigsaw region) number of every cell, flat."""
+        """The box (or jigsaw region) number of every cell, flat.
+
+        Args:
+            box: The grid's box shape ``(rows, cols)``.
+
+        Returns:
+            ``n * n`` region numbers, in reading order.
+        """
         rows, cols = box
         n = rows * cols
         if self.regions is not None:

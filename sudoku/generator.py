@@ -325,7 +325,32 @@ def generate_many(
     stop: Any = None,
 ) -> list[Grid]:
     """``count`` puzzles as ``generate`` makes them, made together (much
-    faster per puzzle than ``count`` calls)."""
+    faster per puzzle than ``count`` calls).
+
+    Args:
+        count: How many puzzles (an int >= 0).
+        size: As ``generate`` takes it.
+        box: As ``generate`` takes it.
+        difficulty: As ``generate`` takes it.
+        symmetry: As ``generate`` takes it.
+        seed: As ``generate`` takes it.
+        variant: As ``generate`` takes it.
+        threads: How many threads share the searches.
+        time_limit: The most seconds for the whole batch.
+        stop: Anything with ``is_set()`` that ends the work when set.
+
+    Returns:
+        ``count`` minimal puzzles, each with exactly one solution.
+
+    Raises:
+        TypeError: An argument of the wrong type.
+        ValueError: An argument out of range.
+        UnknownLevel: An unknown ``difficulty``.
+        InvalidVariant: An unknown variant.
+        GenerationFailed: A puzzle of ``difficulty`` did not turn up.
+        sudoku.Stopped: ``time_limit`` ran out or ``stop`` was set
+            (``count`` says how many puzzles were done).
+    """
     count = whole_positive("count", count) if count != 0 else 0
     box, symmetry, difficulty, variant = checked_arguments(
         size, box, symmetry, difficulty, variant
@@ -373,6 +398,28 @@ def generate(
     ``threading.Event``) end the work early with ``sudoku.Stopped``: they
     are looked at between its steps and bound each of its searches (see
     ``sudoku.budget``).
+
+    Args:
+        size: The grid's side, 4 to 25.
+        box: The box shape ``(rows, cols)``, ``rows * cols == size``.
+        difficulty: One of ``sudoku.LEVELS`` (None: any).
+        symmetry: ``"none"``, ``"rotational"`` or ``"mirror"``.
+        seed: A whole number >= 0, a sequence of them, or numpy's
+            ``SeedSequence``/``Generator`` (None: unpredictable).
+        variant: Extra rules, as ``sudoku.solve`` takes them.
+        time_limit: The most seconds.
+        stop: Anything with ``is_set()`` that ends the work when set.
+
+    Returns:
+        A minimal puzzle with exactly one solution.
+
+    Raises:
+        TypeError: An argument of the wrong type.
+        ValueError: A size, box, symmetry or seed out of range.
+        UnknownLevel: An unknown ``difficulty``.
+        InvalidVariant: An unknown variant.
+        GenerationFailed: No puzzle of ``difficulty`` turned up.
+        sudoku.Stopped: ``time_limit`` ran out or ``stop`` was set.
     """
     return generate_many(
         1,

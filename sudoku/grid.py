@@ -57,6 +57,8 @@ import numpy as np
 from dlx.shorten import shorten
 
 ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""The digits as one character each: ``1``-``9``, then ``A``-``Z`` (up to
+35)."""
 BLANKS = ".0_-*"
 _DECORATION = " \t|+"
 _RULE_CHARS = set("-=+| \t")
@@ -75,7 +77,17 @@ def grid_phrase(n: int) -> str:
 
 # -- box shapes ---------------------------------------------------------------
 def default_box(n: int) -> tuple[int, int]:
-    """The box shape used for an ``n x n`` grid when none is given."""
+    """The box shape used for an ``n x n`` grid when none is given.
+
+    Args:
+        n: The grid's side.
+
+    Returns:
+        ``(rows, cols)``, as near square as ``n`` allows, rows <= cols.
+
+    Raises:
+        InvalidPuzzle: ``n`` has no factor pair other than ``1 x n``.
+    """
     rows = math.isqrt(n)
     while n % rows:
         rows -= 1
@@ -160,6 +172,15 @@ class Grid:
     cell.  ``str(grid)`` is the canonical one-line form (``.`` for empty
     cells; comma-separated numbers beyond 35x35); ``grid.format()`` writes
     the grid in the layout of the text it was parsed from.
+
+    Args:
+        cells: The ``n x n`` digits (0 for an empty cell): nested lists
+            or an array.
+        box: The box shape ``(rows, cols)`` (default: ``default_box``).
+
+    Raises:
+        InvalidPuzzle: Cells that do not make a grid of that box shape,
+            or digits out of range.
     """
 
     __slots__ = ("cells", "box", "_layout")
@@ -180,7 +201,16 @@ class Grid:
         box: tuple[int, int],
         layout: Layout | None = None,
     ) -> Grid:
-        """Trusted constructor: ``cells`` is already checked."""
+        """Trusted constructor: ``cells`` is already checked.
+
+        Args:
+            cells: A valid ``n x n`` int array (not copied).
+            box: Its box shape.
+            layout: The layout of the text it came from, for ``format``.
+
+        Returns:
+            The grid, unchecked.
+        """
         grid = object.__new__(cls)
         cells.flags.writeable = False
         grid.cells = cells
@@ -199,17 +229,39 @@ class Grid:
         return int(np.count_nonzero(self.cells))
 
     def is_complete(self) -> bool:
-        """True when no cell is empty."""
+        """True when no cell is empty.
+
+        Returns:
+            Whether every cell holds a digit.
+        """
         return bool(self.cells.all())
 
     def with_cells(self, cells: np.ndarray) -> Grid:
-        """A grid of the same shape and layout holding ``cells``."""
+        """A grid of the same shape and layout holding ``cells``.
+
+        Args:
+            cells: An ``n x n`` int array of the same size.
+
+        Returns:
+            The new grid.
+        """
         cells = np.array(cells, dtype=np.int64).reshape(self.cells.shape)
         return Grid.trusted(cells, self.box, self._layout)
 
     def format(self, style: str | None = None) -> str:
         """The grid as text: ``style`` is ``"line"``, ``"grid"`` (pretty),
-        ``"csv"``, or None for the layout it was parsed from."""
+        ``"csv"``, or None for the layout it was parsed from.
+
+        Args:
+            style: ``"line"``, ``"grid"`` (or ``"pretty"``), ``"csv"``, or
+                None (``"same"`` on the command line).
+
+        Returns:
+            The text, without a final newline.
+
+        Raises:
+            ValueError: An unknown style.
+        """
         if style in (None, "same", "input"):
             if self._layout is None:
                 return format_line(self)
@@ -224,7 +276,11 @@ class Grid:
         return writer(self)
 
     def pretty(self) -> str:
-        """The grid drawn with box borders (``format_pretty``)."""
+        """The grid drawn with box borders (``format_pretty``).
+
+        Returns:
+            The text, one line per row.
+        """
         return format_pretty(self)
 
     def __str__(self) -> str:
@@ -257,14 +313,30 @@ def _chars(cells: np.ndarray, blank: str = ".") -> str:
 
 def format_line(grid: Grid, blank: str = ".") -> str:
     """One line, a character per cell (``.`` empty); comma-separated
-    numbers for grids larger than 35x35."""
+    numbers for grids larger than 35x35.
+
+    Args:
+        grid: The grid.
+        blank: The character of an empty cell.
+
+    Returns:
+        The line.
+    """
     if grid.n > _MAX_CHAR_SIZE:
         return ",".join(map(str, grid.cells.ravel().tolist()))
     return _chars(grid.cells, blank)
 
 
 def format_csv(grid: Grid, blank: str = "0") -> str:
-    """One comma-separated row per line, 0 for an empty cell."""
+    """One comma-separated row per line, 0 for an empty cell.
+
+    Args:
+        grid: The grid.
+        blank: What an empty cell is written as.
+
+    Returns:
+        The text, one line per row.
+    """
     return "\n".join(
         ",".join(str(v) if v else blank for v in row)
         for row in grid.cells.tolist()
@@ -272,7 +344,14 @@ def format_csv(grid: Grid, blank: str = "0") -> str:
 
 
 def format_pretty(grid: Grid) -> str:
-    """The grid with spaces between cells and lines between boxes."""
+    """The grid with spaces between cells and lines between boxes.
+
+    Args:
+        grid: The grid.
+
+    Returns:
+        The text, one line per row and a rule between bands of boxes.
+    """
     n = grid.n
     rows, cols = grid.box
     if n > _MAX_CHAR_SIZE:
@@ -303,6 +382,7 @@ _WRITERS = {
     "csv": format_csv,
 }
 FORMATS = ("line", "grid", "csv")
+"""The layouts ``Grid.format`` and ``sudoku solve --format`` write."""
 
 
 def _format_like(grid: Grid, layout: Layout) -> str:
@@ -364,6 +444,19 @@ def parse(source: Any, box: tuple[int, int] | None = None) -> Grid:
     the size is inferred from the number of cells.  Raises
     ``InvalidPuzzle`` with a one-sentence reason when the input is not a
     grid.  Conflicting givens are *not* checked here (see ``conflicts``).
+
+    Args:
+        source: Text (one character per cell, a grid over several lines,
+            or separated numbers), nested lists, a numpy array or a
+            ``Grid``.
+        box: The box shape ``(rows, cols)`` (default: inferred from the
+            number of cells).
+
+    Returns:
+        The grid, remembering the layout of its text for ``format``.
+
+    Raises:
+        InvalidPuzzle: Input that is not a grid, with the reason.
     """
     if box is not None:
         box = check_box(box)
@@ -747,6 +840,12 @@ def conflicts(
     Each entry is ``((r1, c1), (r2, c2), digit, unit)`` with 0-based cells
     in reading order and ``unit`` one of ``"row"``, ``"column"``, ``"box"``;
     the list is sorted by the first cell, then the second.
+
+    Args:
+        grid: The grid.
+
+    Returns:
+        The clashing pairs (empty when the givens agree).
     """
     cells = grid.cells
     n = grid.n
@@ -827,7 +926,19 @@ def is_valid_solution(
     Both take any input ``parse`` accepts (text, nested lists, arrays,
     a ``Grid``); ``box`` fixes the box shape of ``solution`` (by default
     its own, or the inferred one).  A puzzle of another size is not kept,
-    so the answer is False; unreadable input raises ``InvalidPuzzle``."""
+    so the answer is False; unreadable input raises ``InvalidPuzzle``.
+
+    Args:
+        solution: The filled grid, in any input ``parse`` accepts.
+        puzzle: The puzzle whose givens it must keep (None: any).
+        box: The box shape of ``solution``.
+
+    Returns:
+        Whether ``solution`` solves ``puzzle``.
+
+    Raises:
+        InvalidPuzzle: Input that is not a grid.
+    """
     solution = parse(solution, box)
     s = solution.cells
     n = solution.n

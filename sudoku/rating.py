@@ -40,6 +40,7 @@ from .grid import Grid, InvalidPuzzle, cells_conflict, parse
 from .solver import Symmetry, givens_conflict, parse_batch, search_stack
 
 LEVELS = ("easy", "medium", "hard", "expert", "extreme")
+"""The difficulty levels, easiest first."""
 # Lower score bound of each level after the first.
 LEVEL_BOUNDS = (2.0, 5.0, 8.0, 11.0)
 SAMPLES = 6  # relabellings averaged by the rating
@@ -226,7 +227,24 @@ def rate(
     Raises ``InvalidPuzzle`` for bad input or clashing givens and
     ``ValueError`` when the puzzle does not have exactly one solution.
     ``time_limit`` and ``stop`` end it early with ``sudoku.Stopped`` (see
-    ``sudoku.budget``)."""
+    ``sudoku.budget``).
+
+    Args:
+        puzzle: Any input ``sudoku.parse`` reads.
+        box: The box shape (default: inferred from the size).
+        variant: Extra rules, as ``sudoku.solve`` takes them.
+        samples: How many relabellings the rating averages over.
+        time_limit: The most seconds.
+        stop: Anything with ``is_set()`` that ends the work when set.
+
+    Returns:
+        The puzzle's score, level and mean search nodes.
+
+    Raises:
+        InvalidPuzzle: Input that is not a grid, or clashing givens.
+        ValueError: A puzzle without exactly one solution.
+        sudoku.Stopped: ``time_limit`` ran out or ``stop`` was set.
+    """
     budget = Budget("rate", time_limit, stop)
     variant = as_variant(variant)
     samples = whole_positive("samples", samples)
@@ -270,7 +288,23 @@ def rate_many(
 ) -> list[Rating | str]:
     """Rate many puzzles at once: a ``Rating`` per puzzle, or a string
     saying why it has none (``invalid: ...``, ``multiple``,
-    ``nosolution``).  ``time_limit`` and ``stop``: as for ``rate``."""
+    ``nosolution``).  ``time_limit`` and ``stop``: as for ``rate``.
+
+    Args:
+        puzzles: Puzzles as ``sudoku.parse`` reads them.
+        box: The box shape of every puzzle (default: inferred).
+        variant: Extra rules, as ``sudoku.solve`` takes them.
+        samples: How many relabellings each rating averages over.
+        threads: How many threads share the searches.
+        time_limit: The most seconds for the whole batch.
+        stop: Anything with ``is_set()`` that ends the work when set.
+
+    Returns:
+        A ``Rating`` per puzzle, or why it has none.
+
+    Raises:
+        sudoku.Stopped: ``time_limit`` ran out or ``stop`` was set.
+    """
     budget = Budget("rate_many", time_limit, stop)
     variant = as_variant(variant)
     samples = whole_positive("samples", samples)

@@ -156,7 +156,27 @@ def solve(
     ``is_unique``.)  Raises ``InvalidPuzzle`` for bad input and
     ``dlx.BudgetExhausted`` when ``max_nodes``/``time_limit`` run out.
     ``variant``: extra rules (``"x"``, ``"anti-knight"``, a
-    ``sudoku.Variant``...; see ``sudoku.encode``)."""
+    ``sudoku.Variant``...; see ``sudoku.encode``).
+
+    Args:
+        puzzle: Any input ``sudoku.parse`` reads: text (one line, a grid
+            over several lines, CSV), nested lists, a numpy array or a
+            ``Grid``.
+        box: The box shape ``(rows, cols)`` (default: inferred from the
+            size).
+        max_nodes: The most search nodes (None: no bound).
+        time_limit: The most seconds (None: no bound).
+        variant: Extra rules: a name (``"x"``, ``"windoku"``, rules joined
+            by ``+``) or a ``sudoku.Variant`` (None: standard rules).
+
+    Returns:
+        The first solution found, or None when there is none.
+
+    Raises:
+        InvalidPuzzle: Input that is not a grid, or clashing givens.
+        InvalidVariant: An unknown variant.
+        dlx.BudgetExhausted: ``max_nodes`` or ``time_limit`` ran out.
+    """
     variant = as_variant(variant)
     grid = _checked(puzzle, box, variant)
     if max_nodes is None and time_limit is None:
@@ -195,6 +215,28 @@ def count(
     ``checkpoint``, ``progress``; see ``dlx.ExactCover.count``) count it
     as independent jobs, on every core or a cluster, with a progress bar
     and a checkpoint; they count every solution (no ``limit`` or budget).
+
+    Args:
+        puzzle: Any input ``sudoku.parse`` reads: text (one line, a grid
+            over several lines, CSV), nested lists, a numpy array or a
+            ``Grid``.
+        box: The box shape ``(rows, cols)`` (default: inferred from the
+            size).
+        limit: Count at most this many (a positive integer; None: all).
+        max_nodes: The most search nodes (None: no bound).
+        time_limit: The most seconds (None: no bound).
+        variant: Extra rules, as ``solve`` takes them.
+        **long_count: ``jobs``, ``executor``, ``checkpoint``,
+            ``progress``, ... as ``dlx.ExactCover.count`` takes them.
+
+    Returns:
+        The number of solutions (``limit`` when it stopped there).
+
+    Raises:
+        ValueError: A ``limit`` that is not a positive integer or None.
+        InvalidPuzzle: Input that is not a grid, or clashing givens.
+        InvalidVariant: An unknown variant.
+        dlx.BudgetExhausted: ``max_nodes`` or ``time_limit`` ran out.
     """
     checked_limit = _check_limit(limit)
     variant = as_variant(variant)
@@ -231,7 +273,26 @@ def is_unique(
     variant: Any = None,
 ) -> bool:
     """True when ``puzzle`` has exactly one solution (the search stops at
-    the second)."""
+    the second).
+
+    Args:
+        puzzle: Any input ``sudoku.parse`` reads: text (one line, a grid
+            over several lines, CSV), nested lists, a numpy array or a
+            ``Grid``.
+        box: The box shape ``(rows, cols)`` (default: inferred from the
+            size).
+        max_nodes: The most search nodes (None: no bound).
+        time_limit: The most seconds (None: no bound).
+        variant: Extra rules, as ``solve`` takes them.
+
+    Returns:
+        Whether the puzzle has exactly one solution.
+
+    Raises:
+        InvalidPuzzle: Input that is not a grid, or clashing givens.
+        InvalidVariant: An unknown variant.
+        dlx.BudgetExhausted: ``max_nodes`` or ``time_limit`` ran out.
+    """
     return (
         count(
             puzzle,
@@ -252,6 +313,7 @@ MULTIPLE = "multiple"
 INVALID = "invalid"
 UNKNOWN = "unknown"
 STATUSES = (SOLVED, NO_SOLUTION, MULTIPLE, INVALID, UNKNOWN)
+"""What a ``Result``'s ``status`` can be."""
 
 
 class Result:
@@ -266,6 +328,12 @@ class Result:
     ``error``: the reason for ``"invalid"``, else None.  ``count``: the
     solutions found, at most the batch's ``limit``.  A ``Result`` is true
     when the status is ``"solved"``.
+
+    Args:
+        status: One of ``STATUSES``.
+        grid: The first solution found, if any.
+        error: Why the puzzle is ``"invalid"``.
+        count: The solutions found.
     """
 
     __slots__ = ("status", "error", "count", "_grid", "_batch", "_k")
@@ -350,6 +418,27 @@ def solve_cells(
     among that many threads (0, the default: one per core).  ``variant``:
     extra rules, as in ``solve``.  ``time_limit`` (seconds) and ``stop``
     end the batch early with ``sudoku.Stopped`` (see ``sudoku.budget``).
+
+    Args:
+        cells: A ``(B, n, n)`` int array, 0 for an empty cell.
+        box: The box shape (default: inferred from ``n``).
+        limit: Stop each search after this many solutions (a positive
+            integer; None: count them all).
+        max_nodes: The most search nodes per puzzle (status
+            ``"unknown"`` when they run out).
+        threads: How many threads share the batch (0: one per core).
+        variant: Extra rules for every puzzle, as ``solve`` takes them.
+        time_limit: The most seconds for the batch.
+        stop: Anything with ``is_set()`` that ends the batch when set.
+
+    Returns:
+        Each puzzle's status, count and first solution, as arrays.
+
+    Raises:
+        ValueError: ``cells`` of the wrong shape or values, or a bad
+            ``limit``.
+        InvalidVariant: An unknown variant.
+        sudoku.Stopped: ``time_limit`` ran out or ``stop`` was set.
     """
     budget = Budget("solve_cells", time_limit, stop)
     limit = _check_limit(limit)
@@ -680,6 +769,29 @@ def solve_many(
     ``error``.  ``variant``: extra rules for every puzzle, as in
     ``solve``.  ``time_limit`` (seconds) and ``stop`` end the batch early
     with ``sudoku.Stopped`` (see ``sudoku.budget``).
+
+    Args:
+        puzzles: Puzzles as ``sudoku.parse`` reads them (not one string:
+            a list of lines), or a ``(B, n, n)`` numpy array.
+        box: The box shape of every puzzle (default: inferred from each
+            puzzle's size).
+        limit: Stop each search after this many solutions (a positive
+            integer; None: count them all).
+        max_nodes: The most search nodes per puzzle.
+        threads: How many threads share the engine call (0: one per
+            core).
+        variant: Extra rules for every puzzle, as ``solve`` takes them.
+        time_limit: The most seconds for the batch.
+        stop: Anything with ``is_set()`` that ends the batch when set.
+
+    Returns:
+        One ``Result`` per puzzle, in order.
+
+    Raises:
+        TypeError: One string instead of a list of puzzles.
+        ValueError: A bad ``limit``.
+        InvalidVariant: An unknown variant.
+        sudoku.Stopped: ``time_limit`` ran out or ``stop`` was set.
     """
     budget = Budget("solve_many", time_limit, stop)
     limit = _check_limit(limit)

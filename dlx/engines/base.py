@@ -34,21 +34,27 @@ from typing import Any
 
 import numpy as np
 
-#: The kinds of problem (which Knuth program reads it): plain exact cover
-#: (DLX1), colors on secondary items (DLX2, XCC), bounds on primary items
-#: (DLX3, MCC; colors may come too).
 EXACT = "exact cover"
+"""The kind of a plain exact-cover problem (Knuth's DLX1)."""
 COLORS = "colors"
+"""The kind of a problem with colors on secondary items (DLX2, XCC)."""
 MULTIPLICITIES = "multiplicities"
+"""The kind of a problem with bounds on primary items (DLX3, MCC; colors may
+come too)."""
 KINDS = (EXACT, COLORS, MULTIPLICITIES)
+"""Every kind of problem, simplest first."""
 
-#: What a run's ``step`` returns (the codes of every resumable kernel).
-EXHAUSTED = 0  # the whole tree has been explored
-PAUSED = 1  # stopped after the requested number of solutions
-OUT_OF_NODES = 2  # stopped at the node bound
+EXHAUSTED = 0
+"""What a run's ``step`` returns (the codes of every resumable kernel) when
+the whole tree has been explored."""
+PAUSED = 1
+"""What a run's ``step`` returns when it stopped after the requested number
+of solutions."""
+OUT_OF_NODES = 2
+"""What a run's ``step`` returns when it stopped at the node bound."""
 
-#: No bound (nodes, solutions).
 NO_LIMIT = np.iinfo(np.int64).max
+"""No bound (nodes, solutions): the largest int64."""
 
 
 class Unsupported(ValueError):

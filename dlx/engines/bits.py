@@ -345,7 +345,7 @@ def run_batch(
     (the search always runs on worker threads, so that this one notices
     Ctrl-C), each chunk given ``arrays.batch_arrays()`` first (``arrays``:
     ``BitsArrays`` or the lane engine's ``LaneArrays``).  Returns
-    ``(counts, first, work, stopped_by)`` as ``dlx.links.run_batch``
+    ``(counts, first, work, stopped_by)`` as ``dlx.engines.links.run_batch``
     does, ``first`` in option numbers."""
     given = np.ascontiguousarray(given, np.int32)
     starts = np.ascontiguousarray(starts, np.int64)

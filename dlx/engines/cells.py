@@ -235,7 +235,7 @@ _loaded: set = set()
 
 def load_kernels(*kernels: str, kind: str = EXACT) -> None:
     """Load (or compile) the kernels of ``kind`` once per process, outside
-    any timing, as ``dlx.links.load_kernels`` does: ``"search"`` (with the
+    any timing, as ``dlx.engines.links.load_kernels`` does: ``"search"`` (with the
     single steps commit/release/choose) and ``"batch"``."""
     wanted = {(kind, k) for k in kernels} - _loaded
     if not wanted:
@@ -285,7 +285,7 @@ def kind_of(cells: Cells) -> str:
 
 class CellsRun(Run):
     """One SSXC1 or SSXCC search over a private copy of ``cells``, for
-    ``dlx.search``, with the given options (first nodes) committed first.
+    ``dlx.services.search``, with the given options (first nodes) committed first.
 
     ``clash``: there is no solution and nothing to search (the givens
     overlap, or a primary item is in no option, where SSXC1 does not
@@ -388,7 +388,7 @@ class CellsRun(Run):
 
     def step(self, want: int, stop_at: int, store: bool):
         """One kernel call (more if the save stack must grow): see
-        ``dlx.search``."""
+        ``dlx.services.search``."""
         keep = want if store else 0
         found = []
         while True:
@@ -440,7 +440,7 @@ def run_batch(
 ):
     """Run the kernel's ``solve_batch`` over CSR instances, in chunks on
     ``threads`` threads (each with its own copy of the arrays), as
-    ``dlx.links.run_batch`` does for DLX1; same results and stops."""
+    ``dlx.engines.links.run_batch`` does for DLX1; same results and stops."""
     depth = cells.nprimary + 1  # levels of a search: one per primary item
     nbatch = len(starts) - 1
     first = np.full((nbatch, depth), -1, np.int32)

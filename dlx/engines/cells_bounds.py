@@ -167,7 +167,7 @@ _loaded: set = set()
 def load_kernels(*kernels: str, kind: str = MULTIPLICITIES) -> None:
     """Load (or compile) the kernels once per process, outside any timing:
     ``"search"`` (with commit/release/unwind) and ``"batch"``.  (``kind``,
-    as ``dlx.cells.load_kernels`` takes it, can only be bounds here.)"""
+    as ``dlx.engines.cells.load_kernels`` takes it, can only be bounds here.)"""
     wanted = set(kernels) - _loaded
     if not wanted:
         return
@@ -204,7 +204,7 @@ def load_kernels(*kernels: str, kind: str = MULTIPLICITIES) -> None:
 
 class McRun(Run):
     """One SSMCC search over a private copy of ``cells``, for
-    ``dlx.search``, with the given options (first nodes) included first.
+    ``dlx.services.search``, with the given options (first nodes) included first.
     ``clash``: nothing to search (the givens clash, or an item has fewer
     options than its lower bound); ``covered`` is always False: the
     kernel finds the solution of an empty problem itself."""
@@ -257,7 +257,7 @@ class McRun(Run):
 
     def step(self, want: int, stop_at: int, store: bool):
         """One kernel call (more if the save stack must grow): see
-        ``dlx.search``."""
+        ``dlx.services.search``."""
         keep = want if store else 0
         found = []
         width = self.cells.stages
@@ -333,7 +333,7 @@ def run_batch(
     event=None,
 ):
     """``solve_batch`` over CSR instances on ``threads`` threads, as
-    ``dlx.cells.run_batch`` does for SSXC1; same results and stops.
+    ``dlx.engines.cells.run_batch`` does for SSXC1; same results and stops.
     Instances whose givens share a secondary item without sharing its
     color are answered -1 here (see ``McCells.givens_clash``)."""
     nbatch = len(starts) - 1

@@ -44,7 +44,7 @@ class CostArrays:
     the net ``cost``
     of each node, each item's list sorted by net cost; ``tax`` per item and
     ``total_tax`` (a Python int: a solution costs ``total_tax`` plus its
-    net costs); ``option_of``/``option_start`` as in ``dlx.links.Links``;
+    net costs); ``option_of``/``option_start`` as in ``dlx.engines.links.Links``;
     ``depth``, the most levels a search takes, plus one."""
 
     __slots__ = (

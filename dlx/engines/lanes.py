@@ -72,7 +72,7 @@ def fits(problem) -> bool:
     if problem.kind != EXACT:
         return False
     # A mask is at least PAD words: a big problem is turned away before
-    # its structure is read (issue 30's problems are built from arrays).
+    # its structure is read (such problems are built from arrays).
     if len(problem) * K.PAD * 8 > MAX_MASK_BYTES:
         return False
     return problem.built("lanes-fit", _fit)

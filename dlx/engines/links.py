@@ -318,7 +318,7 @@ def run_batch(
 
     Returns ``counts``, ``first`` (option nodes of the first solution,
     ``-1`` padded), ``work`` (nodes, search updates, given updates) and
-    what stopped it early (see ``dlx.search.wait``: ``"deadline"`` for
+    what stopped it early (see ``dlx.engines.threads.wait``: ``"deadline"`` for
     ``deadline``, a ``time.perf_counter()`` value, ``"interrupt"`` for
     Ctrl-C, ``"stopped"`` for the stop ``event``, None): every instance
     cut short has ``counts`` ``K.STOPPED``.
@@ -367,7 +367,7 @@ def run_batch(
 
 
 class LinksRun(Run):
-    """One DLX1 search over a private copy of ``links``, for ``dlx.search``.
+    """One DLX1 search over a private copy of ``links``, for ``dlx.services.search``.
 
     The given options are committed first; ``clash`` tells that they
     overlap (no solution), ``covered`` that they already cover every
@@ -407,7 +407,7 @@ class LinksRun(Run):
         )
 
     def step(self, want: int, stop_at: int, store: bool):
-        """One kernel call: see ``dlx.search``."""
+        """One kernel call: see ``dlx.services.search``."""
         keep = want if store else 0
         out = np.zeros((keep, self.depth), np.int32)
         out_len = np.zeros(keep, np.int32)

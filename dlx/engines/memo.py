@@ -23,14 +23,16 @@ from .colors import (
 )
 from .links import Links, commit_givens, load_kernels
 
-#: The table's default size limit: 256 MiB.
 DEFAULT_MEMO_BYTES = 256 << 20
+"""The memo table's default size limit: 256 MiB."""
 #: The table starts with this many slots and doubles up to its limit.
 _FIRST_SLOTS = 1 << 12
 #: Bits per limb of a count (a sum of two limbs and a carry fits an int64).
 LIMB_BITS = 62
 
 CHOICE_RULES = ("auto", "mrv", "first")
+"""What ``choose=`` takes: ``"mrv"`` (Knuth's minimum remaining values),
+``"first"`` (the first active item) or ``"auto"``."""
 #: memo="auto" with MRV decides after this many nodes ...
 PROBE_NODES = 100_000
 #: ... to keep the memo if by then it saved this many times the nodes it

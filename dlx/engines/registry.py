@@ -25,9 +25,6 @@ from .lanes import Lanes, fits as lanes_fit
 from .links import DLX1
 from .memo import Memo
 
-#: Every engine, by the family ``algorithm=`` names and the kinds it reads.
-#: The engines with ``costs`` serve ``best`` (the cheapest solutions), the
-#: others every other search.
 ENGINES: tuple[Engine, ...] = (
     DLX1(),
     DLX2(),
@@ -41,10 +38,15 @@ ENGINES: tuple[Engine, ...] = (
     CostsEngine(),
     BoundedCostsEngine(),
 )
+"""Every engine, by the family ``algorithm=`` names and the kinds it reads;
+the engines with ``costs`` serve ``best`` (the cheapest solutions), the
+others every other search."""
 BY_NAME = {engine.name: engine for engine in ENGINES}
+"""The engines by their ``name`` (Knuth's program: ``DLX1``, ``SSXC1``,
+...)."""
 
-#: What ``algorithm=`` takes on every search method.
 ALGORITHMS = ("links", "cells", "bits", "auto")
+"""What ``algorithm=`` takes on every search method."""
 
 #: How a kind of problem is named in a sentence.
 KIND_PHRASE = {

@@ -7,7 +7,7 @@ saved sizes.  Every function here is a module-level ``@njit(cache=True)``
 kernel that calls only kernels of this module; none touches Python objects
 or raises.
 
-Layout (``dlx.cells.Cells`` builds it), for ``N`` items of which the first
+Layout (``dlx.engines.cells.Cells`` builds it), for ``N`` items of which the first
 ``N1`` are primary:
 
 * ``item`` (length ``N``): a permutation of the items, each given by its
@@ -42,7 +42,7 @@ indexes ``nd`` with its own node width).
 
 Knuth's toy matrix: items ``a b c d e | f g`` (N1=5, N=7), options
 ``c e f``, ``a d g``, ``b c f``, ``a d``, ``b g``, ``d e g``.  The arrays
-``dlx.cells.Cells`` builds for it (``python -m dlx.cells`` prints them;
+``dlx.engines.cells.Cells`` builds for it (``python -m dlx.engines.cells`` prints them;
 ``itm`` and ``loc`` are the two halves of ``nd``)::
 
     item       2  6 10 14 19 23 27     (second = 23: f and g are secondary)

@@ -22,7 +22,7 @@ Every function here but ``state_size`` is a module-level
 ``@njit(cache=True)`` kernel that calls only kernels of this module; none
 touches Python objects or raises.
 
-Layout (``dlx.cells.Cells`` builds it with member colors), as in
+Layout (``dlx.engines.cells.Cells`` builds it with member colors), as in
 ``dlx.kernels.cells`` but for two things: ``HEAD = 3`` header words in
 front of each item's set, ``set[x - 3]`` being its *tint* (the color a
 committed option gave secondary item ``x``, read only by ``commit_option``
@@ -35,8 +35,8 @@ shift).
 
 Knuth's DLX2 example (``dlx2.w``): items ``A B C | X Y`` (N1=3, N=5),
 options ``A B X:0 Y:0``, ``A C X:1 Y:1``, ``C X:0``, ``B X:1``, ``C Y:1``
-with colors ``0`` and ``1`` coded 1 and 2.  The arrays ``dlx.cells.Cells``
-builds for it (``python -m dlx.cells`` prints them; ``itm``, ``loc`` and
+with colors ``0`` and ``1`` coded 1 and 2.  The arrays ``dlx.engines.cells.Cells``
+builds for it (``python -m dlx.engines.cells`` prints them; ``itm``, ``loc`` and
 ``clr`` are words 0, 1 and 2 of each node in ``nd``)::
 
     item       3  8 13 19 | 26      (second = 19: X and Y are secondary)

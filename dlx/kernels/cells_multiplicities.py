@@ -17,7 +17,7 @@ set holds exactly the options it still needs (``size == bound - slack``)
 is *forced*: it is pushed on ``force`` once per option it needs, and the
 following nodes include those options without branching or saving.
 
-Layout (``dlx.cells_mcc.McCells`` builds it), as ``dlx.kernels.cells``
+Layout (``dlx.engines.cells_bounds.McCells`` builds it), as ``dlx.kernels.cells``
 with ``HEAD = 4`` header words per item and three words per node:
 
 * ``item``: the items' set indices, the first ``active`` of them active;
@@ -39,7 +39,7 @@ options without a primary item are in no set.
 
 Knuth's example from ``dlx3.w``: items ``A B 2:3|C | X Y``, options
 ``A B X:0 Y:0``, ``A C X:1 Y:1``, ``C X:0``, ``B X:1``, ``C Y:1``
-(``python -m dlx.cells_mcc`` prints the arrays)::
+(``python -m dlx.engines.cells_bounds`` prints the arrays)::
 
     item         4 10 16 23 31      (second = 23: X and Y are secondary)
 

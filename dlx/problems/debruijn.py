@@ -33,18 +33,38 @@ __all__ = ["debruijn", "sequence", "render", "known_count", "SYMBOLS"]
 #: to build, and far longer to search): as the boards of dlx.problems.
 MAX_OPTIONS = 1_000_000
 
-#: The symbols, in order (k <= 36).
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
+"""The symbols, in order (``k`` <= 36)."""
 
 
 def known_count(n: int, k: int = 2) -> int:
     """``(k!)**(k**(n-1)) / k**n``, the number of de Bruijn sequences up to
-    rotation."""
+    rotation.
+
+    Args:
+        n: The length of the words.
+        k: How many symbols.
+
+    Returns:
+        The exact count.
+    """
     return factorial(k) ** (k ** (n - 1)) // k**n
 
 
 def debruijn(n: int, k: int = 2) -> ExactCover:
-    """De Bruijn sequences of order ``n`` over ``k`` symbols, as XCC."""
+    """De Bruijn sequences of order ``n`` over ``k`` symbols, as XCC.
+
+    Args:
+        n: The length of the words (an integer >= 1).
+        k: How many symbols (2 to 36).
+
+    Returns:
+        The problem, counted up to rotation.
+
+    Raises:
+        ValueError: ``n`` or ``k`` out of range, or more than 1,000,000
+            options.
+    """
     for name, value, low in (("n", n, 1), ("k", k, 2)):
         if (
             isinstance(value, bool)
@@ -80,7 +100,15 @@ def debruijn(n: int, k: int = 2) -> ExactCover:
 
 
 def sequence(problem: ExactCover, solution: Sequence[int]) -> str:
-    """The sequence, from position 0 (where ``0...0`` starts)."""
+    """The sequence, from position 0 (where ``0...0`` starts).
+
+    Args:
+        problem: The problem the builder made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The ``k**n`` symbols.
+    """
     symbols = {}
     for k in solution:
         for item, color in problem.option_colors(k).items():
@@ -89,5 +117,13 @@ def sequence(problem: ExactCover, solution: Sequence[int]) -> str:
 
 
 def render(problem: ExactCover, solution: Sequence[int]) -> str:
-    """The sequence as a line of symbols."""
+    """The sequence as a line of symbols.
+
+    Args:
+        problem: The problem the builder made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The sequence as text.
+    """
     return sequence(problem, solution)

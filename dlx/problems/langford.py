@@ -30,7 +30,19 @@ __all__ = ["langford", "sequence", "render"]
 
 def langford(n: int, distinct: bool = True) -> ExactCover:
     """Langford pairs of ``1..n``; ``distinct`` counts each arrangement and
-    its reverse once."""
+    its reverse once.
+
+    Args:
+        n: The largest digit (a positive integer).
+        distinct: Count an arrangement and its reverse once.
+
+    Returns:
+        The problem (no solution unless ``n % 4`` is 0 or 3).
+
+    Raises:
+        ValueError: ``n`` is not a positive integer, or makes more than
+            1,000,000 options.
+    """
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive integer, got {shorten(n)}")
     if n * (n + 1) > MAX_OPTIONS:  # (about n * n options)
@@ -50,7 +62,15 @@ def langford(n: int, distinct: bool = True) -> ExactCover:
 
 
 def sequence(problem: ExactCover, solution: Sequence[int]) -> list[int]:
-    """The arrangement: the digit in each of the ``2n`` slots."""
+    """The arrangement: the digit in each of the ``2n`` slots.
+
+    Args:
+        problem: The problem the builder made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The ``2n`` digits in order.
+    """
     slots = {}
     options = problem.options
     for number in solution:
@@ -61,5 +81,13 @@ def sequence(problem: ExactCover, solution: Sequence[int]) -> list[int]:
 
 
 def render(problem: ExactCover, solution: Sequence[int]) -> str:
-    """The arrangement as digits separated by spaces."""
+    """The arrangement as digits separated by spaces.
+
+    Args:
+        problem: The problem the builder made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The arrangement as text.
+    """
     return " ".join(map(str, sequence(problem, solution)))

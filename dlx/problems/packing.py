@@ -83,9 +83,12 @@ __all__ = [
 ]
 
 Placement = tuple[str, tuple[Cell, ...]]
+"""One piece on the board: its name and its cells."""
 Tiling = tuple[Placement, ...]
+"""A solution as the placements of its pieces."""
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""The labels of the pieces of a generated set, in order."""
 
 
 @dataclass(frozen=True)

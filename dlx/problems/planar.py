@@ -61,7 +61,9 @@ IAMOND_SETS = {
     "hexiamonds": 6,
     "heptiamonds": 7,
 }
+"""The polyiamond sets by name, with their size (triangles a piece)."""
 HEX_SETS = {"trihexes": 3, "tetrahexes": 4, "pentahexes": 5, "hexahexes": 6}
+"""The polyhex sets by name, with their size (hexagons a piece)."""
 MAX_BOARD_CELLS = 1_000_000
 
 
@@ -82,7 +84,18 @@ def _corners(points: Iterable[tuple[int, int]], lattice: Lattice) -> frozenset:
 
 def parse_board(spec, lattice: Lattice) -> frozenset:
     """A board of ``lattice`` (``TRIANGULAR`` or ``HEXAGONAL``) from a
-    spec (see the module doc), moved into normal position."""
+    spec (see the module doc), moved into normal position.
+
+    Args:
+        spec: A board spec, or its cells.
+        lattice: ``TRIANGULAR`` or ``HEXAGONAL``.
+
+    Returns:
+        The board's cells.
+
+    Raises:
+        ValueError: A bad spec, or more than 1,000,000 cells.
+    """
     if not isinstance(spec, str):
         cells = [tuple(x) for x in spec]
         if not cells or any(
@@ -139,7 +152,18 @@ def _check(spec: str, count: int):
 
 
 def piece_set(name: str, lattice: Lattice) -> dict[str, Shape]:
-    """A named set of free polyforms of ``lattice`` (see the module doc)."""
+    """A named set of free polyforms of ``lattice`` (see the module doc).
+
+    Args:
+        name: A set name (``IAMOND_SETS`` or ``HEX_SETS``).
+        lattice: ``TRIANGULAR`` or ``HEXAGONAL``.
+
+    Returns:
+        The pieces by name.
+
+    Raises:
+        ValueError: An unknown name for that lattice.
+    """
     key = name.strip().lower()
     sets = IAMOND_SETS if lattice is TRIANGULAR else HEX_SETS
     suffix = "iamonds" if lattice is TRIANGULAR else "hexes"
@@ -223,12 +247,38 @@ class Polyhex(_Planar):
 
 
 def polyiamond(board, pieces="hexiamonds", **options) -> ExactCover:
-    """The exact-cover problem of packing polyiamonds into ``board``."""
+    """The exact-cover problem of packing polyiamonds into ``board``.
+
+    Args:
+        board: A board of the grid (see the module doc), or its cells.
+        pieces: A set name (``IAMOND_SETS``) or a mapping name -> cells.
+        **options: ``one_sided`` and ``copies``, as ``Polyiamond`` takes them.
+
+    Returns:
+        The problem, one option per placement.
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
+    """
     return Polyiamond(board, pieces, **options).problem
 
 
 def polyhex(board, pieces="tetrahexes", **options) -> ExactCover:
-    """The exact-cover problem of packing polyhexes into ``board``."""
+    """The exact-cover problem of packing polyhexes into ``board``.
+
+    Args:
+        board: A board of the grid (see the module doc), or its cells.
+        pieces: A set name (``HEX_SETS``) or a mapping name -> cells.
+        **options: ``one_sided`` and ``copies``, as ``Polyhex`` takes them.
+
+    Returns:
+        The problem, one option per placement.
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
+    """
     return Polyhex(board, pieces, **options).problem
 
 
@@ -236,7 +286,16 @@ def render(
     tiling: Iterable[Placement], board: Iterable[Cell], lattice: Lattice
 ) -> str:
     """Rows of letters, one row of rhombi (hexagons) a line, indented one
-    character per row for the slant; ``.`` an uncovered board cell."""
+    character per row for the slant; ``.`` an uncovered board cell.
+
+    Args:
+        tiling: The placements, ``(name, cells)`` each.
+        board: The board's cells.
+        lattice: ``TRIANGULAR`` or ``HEXAGONAL``.
+
+    Returns:
+        The rows of letters.
+    """
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
     for letter, (_, piece) in zip(piece_letters(tiling), tiling):

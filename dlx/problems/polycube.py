@@ -64,13 +64,14 @@ __all__ = [
 ]
 
 PIECE_SET_NAMES = ("soma", "bedlam", "flat-pentacubes", "pentacubes")
+"""The named piece sets ``pieces`` takes."""
 
-#: The box each piece set fills when no board is given.
 DEFAULT_BOXES = {
     "soma": "3x3x3",
     "bedlam": "4x4x4",
     "flat-pentacubes": "3x4x5",
 }
+"""The box each piece set fills when no board is given."""
 
 #: The largest board ``parse_box`` builds from a size like ``"AxBxC"``.
 MAX_BOARD_CELLS = 1_000_000
@@ -116,7 +117,17 @@ def parse_box(spec: str | Iterable[Cell]) -> frozenset:
     """A board from ``"AxBxC"`` (layers x rows x columns), from layers of
     ASCII art separated by blank lines (``.`` a cell, ``#`` or a blank a
     hole), or from an iterable of ``(layer, row, col)`` cells; moved to
-    start at 0 in every coordinate."""
+    start at 0 in every coordinate.
+
+    Args:
+        spec: ``"AxBxC"``, ASCII layers, or ``(layer, row, col)`` cells.
+
+    Returns:
+        The box's cells.
+
+    Raises:
+        ValueError: A bad size or picture, or more than 1,000,000 cells.
+    """
     if not isinstance(spec, str):
         cells = [tuple(x) for x in spec]
         if not cells or any(len(x) != 3 for x in cells):
@@ -170,7 +181,17 @@ def parse_box(spec: str | Iterable[Cell]) -> frozenset:
 def parse_pieces(text: str) -> dict[str, Shape]:
     """Pieces written one a line: a name, then each cell as three digits
     (layer, row, column), e.g. ``V 000 001 010``.  Blank lines and lines
-    starting with ``|`` are skipped."""
+    starting with ``|`` are skipped.
+
+    Args:
+        text: The pieces, one a line.
+
+    Returns:
+        The pieces by name, each its normalized cells.
+
+    Raises:
+        ValueError: A bad line (naming it).
+    """
     pieces: dict[str, Shape] = {}
     for number, line in enumerate(text_lines(text), start=1):
         words = line.split()
@@ -200,7 +221,17 @@ def parse_pieces(text: str) -> dict[str, Shape]:
 
 
 def piece_set(name: str) -> dict[str, Shape]:
-    """A named set of polycubes (see ``PIECE_SET_NAMES``)."""
+    """A named set of polycubes (see ``PIECE_SET_NAMES``).
+
+    Args:
+        name: One of ``PIECE_SET_NAMES``.
+
+    Returns:
+        The pieces by name.
+
+    Raises:
+        ValueError: An unknown name.
+    """
     key = name.strip().lower().replace("_", "-")
     if key == "soma":
         return parse_pieces(_SOMA)
@@ -275,6 +306,19 @@ class Polycube(Packing):
     mapping name -> int).  Counting works as for polyominoes (see
     ``dlx.problems.packing``); ``count(threads=N)`` spreads the main
     search over N threads.
+
+    Args:
+        board: A size ``"AxBxC"`` (layers x rows x columns), layers of ASCII
+            art, or an iterable of ``(layer, row, col)`` cells.
+        pieces: A set name (``PIECE_SET_NAMES``), pieces as ``parse_pieces``
+            reads them, or a mapping name -> cells.
+        one_sided: Pieces turn but are not mirrored (the default).
+        copies: How many times each piece is used (an int, or a mapping
+            name -> int).
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
     """
 
     lattice = CUBIC
@@ -292,7 +336,14 @@ class Polycube(Packing):
         self._setup(parse_box(board), shapes, one_sided, self.copies)
 
     def render(self, tiling: Tiling) -> str:
-        """A packing as letter grids, one per layer, side by side."""
+        """A packing as letter grids, one per layer, side by side.
+
+        Args:
+            tiling: The placements of a solution (``decode``'s).
+
+        Returns:
+            The grids, one line per row.
+        """
         return render(tiling, self.board)
 
     @staticmethod
@@ -313,7 +364,24 @@ def polycube(
     board, pieces="soma", *, one_sided: bool = True, copies=1
 ) -> ExactCover:
     """The exact-cover problem of packing ``pieces`` into ``board`` (every
-    placement; see ``Polycube`` for counting up to symmetry)."""
+    placement; see ``Polycube`` for counting up to symmetry).
+
+    Args:
+        board: A size ``"AxBxC"`` (layers x rows x columns), layers of ASCII
+            art, or an iterable of ``(layer, row, col)`` cells.
+        pieces: A set name (``PIECE_SET_NAMES``), pieces as ``parse_pieces``
+            reads them, or a mapping name -> cells.
+        one_sided: Pieces turn but are not mirrored (the default).
+        copies: How many times each piece is used (an int, or a mapping
+            name -> int).
+
+    Returns:
+        The problem, one option per placement.
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
+    """
     return Polycube(board, pieces, one_sided=one_sided, copies=copies).problem
 
 
@@ -322,7 +390,15 @@ def render(
 ) -> str:
     """A packing as one letter grid per layer, the layers side by side
     (layer 0 on the left) with two blanks between them: ``.`` an
-    uncovered board cell, ``#`` a cell off the board."""
+    uncovered board cell, ``#`` a cell off the board.
+
+    Args:
+        tiling: The placements, ``(name, cells)`` each.
+        board: The board's cells (default: the cells of the tiling).
+
+    Returns:
+        The grids, one line per row.
+    """
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
     for letter, (_, piece) in zip(piece_letters(tiling), tiling):

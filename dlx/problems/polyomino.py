@@ -86,6 +86,7 @@ IIII  OO  TTT  LLL  .SS
 """
 
 PIECE_SET_NAMES = ("pentominoes", "tetrominoes", "hexominoes")
+"""The named piece sets ``pieces`` takes."""
 
 
 # -- geometry -----------------------------------------------------------
@@ -96,7 +97,14 @@ def _transform(cell: Cell, k: int) -> Cell:
 
 
 def normalize(cells: Iterable[Cell]) -> Shape:
-    """The cells moved so that the smallest row and column are 0, sorted."""
+    """The cells moved so that the smallest row and column are 0, sorted.
+
+    Args:
+        cells: ``(row, col)`` cells.
+
+    Returns:
+        The cells, moved and sorted.
+    """
     return SQUARE.normalize(cells)
 
 
@@ -104,13 +112,28 @@ def orientations(
     shape: Iterable[Cell], one_sided: bool = False
 ) -> list[Shape]:
     """The distinct orientations of a shape (rotations, and reflections
-    unless ``one_sided``), in order of first appearance."""
+    unless ``one_sided``), in order of first appearance.
+
+    Args:
+        shape: The cells ``(row, col)`` of a piece.
+        one_sided: Rotations only.
+
+    Returns:
+        Each orientation, normalized.
+    """
     return SQUARE.orientations(shape, one_sided)
 
 
 def free_polyominoes(n: int) -> list[Shape]:
     """The free polyominoes of ``n`` cells, each by its canonical form (the
-    smallest of its orientations, comparing sorted cell lists), sorted."""
+    smallest of its orientations, comparing sorted cell lists), sorted.
+
+    Args:
+        n: The number of cells (a positive integer).
+
+    Returns:
+        The shapes, each in its canonical form.
+    """
     return SQUARE.polyforms(n)
 
 
@@ -127,7 +150,19 @@ def _board_size(spec: str) -> tuple[int, int] | None:
 
 def parse_board(spec: str | Iterable[Cell]) -> frozenset:
     """A board from ``"RxC"``, from ASCII art (``.`` cell, ``#`` or blank
-    hole), or from an iterable of cells; moved to start at row/col 0."""
+    hole), or from an iterable of cells; moved to start at row/col 0.
+
+    Args:
+        spec: ``"RxC"``, ASCII art, or ``(row, col)`` cells.
+
+    Returns:
+        The board's cells.
+
+    Raises:
+        ValueError: A bad size or a character that is neither a cell nor
+            a hole (naming its line and column), or more than 1,000,000
+            cells.
+    """
     if not isinstance(spec, str):
         cells = [tuple(x) for x in spec]
         if not cells:
@@ -169,7 +204,17 @@ def parse_board(spec: str | Iterable[Cell]) -> frozenset:
 def parse_shapes(text: str) -> dict[str, Shape]:
     """Pieces drawn in ASCII: every character other than ``.`` and blanks
     is a cell of the piece it names; pictures are separated by blank
-    lines and each piece is drawn once."""
+    lines and each piece is drawn once.
+
+    Args:
+        text: The pictures.
+
+    Returns:
+        The pieces by name, each its normalized cells.
+
+    Raises:
+        ValueError: A piece drawn twice, or no piece at all.
+    """
     pieces: dict[str, list[Cell]] = {}
     done: set[str] = set()
     picture: set[str] = set()
@@ -194,7 +239,17 @@ def parse_shapes(text: str) -> dict[str, Shape]:
 
 
 def piece_set(name: str) -> dict[str, Shape]:
-    """A named set of pieces: pentominoes, tetrominoes or hexominoes."""
+    """A named set of pieces: pentominoes, tetrominoes or hexominoes.
+
+    Args:
+        name: One of ``PIECE_SET_NAMES``.
+
+    Returns:
+        The pieces by name.
+
+    Raises:
+        ValueError: An unknown name.
+    """
     key = name.strip().lower()
     if key in ("pentominoes", "pentomino", "5"):
         return parse_shapes(_PENTOMINOES)
@@ -262,6 +317,19 @@ class Polyomino(Packing):
     ``problem`` is the ``ExactCover`` with every placement; ``solutions``
     and ``count`` work up to symmetry by default (see
     ``dlx.problems.packing``).
+
+    Args:
+        board: A size ``"RxC"``, ASCII art (``.`` a cell, ``#`` or a blank a
+            hole) or an iterable of ``(row, col)`` cells.
+        pieces: A set name (``PIECE_SET_NAMES``), ASCII shapes (see
+            ``parse_shapes``) or a mapping name -> cells.
+        one_sided: Pieces turn but are not flipped.
+        copies: How many times each piece is used (an int, or a mapping
+            name -> int).
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
     """
 
     lattice = SQUARE
@@ -280,7 +348,14 @@ class Polyomino(Packing):
         self._setup(parse_board(board), shapes, one_sided, self.copies)
 
     def render(self, tiling: Tiling) -> str:
-        """A tiling as a letter grid (see ``render``)."""
+        """A tiling as a letter grid (see ``render``).
+
+        Args:
+            tiling: The placements of a solution (``decode``'s).
+
+        Returns:
+            The grid, one line per row.
+        """
         return render(tiling, self.board)
 
 
@@ -298,7 +373,15 @@ def cell_of(name: str) -> Cell:
 def tiling_of(problem: ExactCover, solution: Sequence[int]) -> Tiling:
     """The tiling of a solution of any problem built like ``polyomino``'s
     (also one read back from a DLX file): each option is a piece name
-    (``<name>.<copy>`` for copies) followed by cell names."""
+    (``<name>.<copy>`` for copies) followed by cell names.
+
+    Args:
+        problem: A problem built like ``polyomino``'s.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The placements, each a piece's name and its cells.
+    """
     tiling = []
     options = problem.options
     for number in solution:
@@ -313,7 +396,25 @@ def polyomino(
 ) -> ExactCover:
     """The exact-cover problem of packing ``pieces`` into ``board`` (every
     placement of every piece; see ``Polyomino`` for counting up to
-    symmetry and for decoding)."""
+    symmetry and for decoding).
+
+    Args:
+        board: A size ``"RxC"``, ASCII art (``.`` a cell, ``#`` or a blank a
+            hole) or an iterable of ``(row, col)`` cells.
+        pieces: A set name (``PIECE_SET_NAMES``), ASCII shapes (see
+            ``parse_shapes``) or a mapping name -> cells.
+        one_sided: Pieces turn but are not flipped.
+        copies: How many times each piece is used (an int, or a mapping
+            name -> int).
+
+    Returns:
+        The problem, one option per placement, the board's cells and the
+            pieces primary.
+
+    Raises:
+        ValueError: A bad board, piece set, shape or ``copies`` (saying
+            which), or a board of more than 1,000,000 cells.
+    """
     return Polyomino(board, pieces, one_sided=one_sided, copies=copies).problem
 
 
@@ -349,7 +450,15 @@ def render(
     """A tiling as a letter grid.  Each cell shows its piece's name when
     that is one character (a second copy of a piece gets the lower-case
     letter, further copies and longer names get free letters); board
-    cells left uncovered show ``.``, cells off the board ``#``."""
+    cells left uncovered show ``.``, cells off the board ``#``.
+
+    Args:
+        tiling: The placements, ``(name, cells)`` each.
+        board: The board's cells (default: the cells of the tiling).
+
+    Returns:
+        The grid, one line per row.
+    """
     tiling = sorted(tiling)
     grid: dict[Cell, str] = {}
     for letter, (_, piece) in zip(piece_letters(tiling), tiling):

@@ -36,7 +36,18 @@ def organ_pipe(n: int) -> list[int]:
 
 
 def queens(n: int) -> ExactCover:
-    """The n-queens problem: one option per square of the board."""
+    """The n-queens problem: one option per square of the board.
+
+    Args:
+        n: The board's side (a positive integer).
+
+    Returns:
+        The problem, rows and columns primary and diagonals secondary.
+
+    Raises:
+        ValueError: ``n`` is not a positive integer, or makes more than
+            1,000,000 options.
+    """
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be a positive integer, got {shorten(n)}")
     if n * n > MAX_OPTIONS:
@@ -61,7 +72,15 @@ def queens(n: int) -> ExactCover:
 
 
 def positions(problem: ExactCover, solution: Sequence[int]) -> list[int]:
-    """The column of the queen in each row (a permutation of 0..n-1)."""
+    """The column of the queen in each row (a permutation of 0..n-1).
+
+    Args:
+        problem: The problem the builder made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The queens' columns, row by row.
+    """
     where = {}
     options = problem.options
     for number in solution:
@@ -73,7 +92,15 @@ def positions(problem: ExactCover, solution: Sequence[int]) -> list[int]:
 
 
 def render(problem: ExactCover, solution: Sequence[int]) -> str:
-    """The board, one line per row: ``Q`` for a queen, ``.`` otherwise."""
+    """The board, one line per row: ``Q`` for a queen, ``.`` otherwise.
+
+    Args:
+        problem: The problem the builder made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The board as text.
+    """
     cols = positions(problem, solution)
     n = len(cols)
     return "\n".join(

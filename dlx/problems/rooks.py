@@ -26,7 +26,19 @@ __all__ = ["rooks", "render"]
 
 
 def rooks(n: int, k: int) -> ExactCover:
-    """``k`` rooks in every row and column of an ``n x n`` board."""
+    """``k`` rooks in every row and column of an ``n x n`` board.
+
+    Args:
+        n: The board's side (a positive integer).
+        k: Rooks per row and column (1 to ``n``).
+
+    Returns:
+        The problem, rows and columns with bounds ``k..k`` (MCC).
+
+    Raises:
+        ValueError: ``n`` or ``k`` out of range, or more than 1,000,000
+            options.
+    """
     for name, value in (("n", n), ("k", k)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(
@@ -48,7 +60,15 @@ def rooks(n: int, k: int) -> ExactCover:
 
 
 def render(problem: ExactCover, solution: Sequence[int]) -> str:
-    """The board, ``R`` for a rook and ``.`` for an empty square."""
+    """The board, ``R`` for a rook and ``.`` for an empty square.
+
+    Args:
+        problem: The problem the builder made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The board as text.
+    """
     n = len(problem.primary) // 2
     board = [["."] * n for _ in range(n)]
     for k in solution:

@@ -14,7 +14,7 @@ by column otherwise.  Branching on the first uncovered cell then sweeps the
 board like a transfer matrix, and the uncovered cells always form a
 frontier about as wide as the shorter side, which keeps the number of
 distinct subproblems of ``count(memo=True)`` small (``choose="auto"``
-finds this out by itself: see ``dlx.memo.choose_rule``).
+finds this out by itself: see ``dlx.services.memo.choose_rule``).
 
 Cells are named as in ``dlx.problems.polyomino`` (``<row><col>``, one
 character per coordinate, or ``r<row>c<col>`` on large boards).
@@ -39,7 +39,6 @@ from .polyomino import (
 
 __all__ = ["tiling", "pieces", "render", "PIECE_SETS"]
 
-#: Named sets, for ``pieces``: the free polyominoes of each size.
 PIECE_SETS = {
     "monominoes": 1,
     "dominoes": 2,
@@ -48,13 +47,24 @@ PIECE_SETS = {
     "pentominoes": 5,
     "hexominoes": 6,
 }
+"""Named sets, for ``pieces``: the free polyominoes of each size."""
 
 
 def pieces(spec) -> dict[str, tuple]:
     """Shapes by name from ``spec``: a set name (``"dominoes"``,
     ``"trominoes"``, ..., ``"hexominoes"``, singular or plural, or the
     number of cells), ASCII shapes (text with a newline, as
-    ``polyomino.parse_shapes`` reads them), or a mapping name -> shape."""
+    ``polyomino.parse_shapes`` reads them), or a mapping name -> shape.
+
+    Args:
+        spec: A set name or size, ASCII shapes, or a mapping.
+
+    Returns:
+        The shapes by name, each its cells.
+
+    Raises:
+        ValueError: An unknown set or a bad shape.
+    """
     size: int | None
     if isinstance(spec, int) and not isinstance(spec, bool):
         size = spec
@@ -97,7 +107,21 @@ def tiling(
     """The exact cover whose solutions are the tilings of ``board`` (a size
     like ``"8x8"``, ASCII art with ``.`` cells and ``#`` holes, or cells) by
     ``shapes`` (see ``pieces``), each used any number of times, turned and
-    (unless ``one_sided``) flipped."""
+    (unless ``one_sided``) flipped.
+
+    Args:
+        board: A size like ``"8x8"``, ASCII art (``.`` cells, ``#`` holes) or
+            an iterable of cells.
+        shapes: The pieces, as ``pieces`` reads them.
+        one_sided: Pieces turn but are not flipped.
+
+    Returns:
+        The problem, one option per placement, the board's cells primary.
+
+    Raises:
+        ValueError: A bad board or shapes (saying which), or a board of
+            more than 1,000,000 cells.
+    """
     cells = parse_board(board)
     name = cell_namer(cells, "rc")
     order = sweep_order(cells)
@@ -126,7 +150,15 @@ def tiling(
 
 def render(problem: ExactCover, solution: Sequence[int]) -> str:
     """A tiling as a letter grid: each placement gets a letter that none of
-    its neighbours has (``#`` off the board)."""
+    its neighbours has (``#`` off the board).
+
+    Args:
+        problem: The problem ``tiling`` made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The grid, one line per row.
+    """
     placements = [
         tuple(cell_of(str(x)) for x in problem.options[k]) for k in solution
     ]

@@ -50,7 +50,21 @@ def timetable(
     students}``) in one of ``rooms`` (``{room: (capacity, cost)}``) at one
     of ``slots`` (``{slot: cost}``, or a list of slots costing nothing),
     no room or student booked twice at a slot; each option costs its
-    room's cost plus its slot's."""
+    room's cost plus its slot's.
+
+    Args:
+        exams: ``{exam: students}``.
+        rooms: ``{room: (capacity, cost)}``: an exam fits a room that holds
+            its students.
+        slots: ``{slot: cost}``, or a list of slots costing nothing.
+
+    Returns:
+        The problem for ``best``, exams primary, each (slot, room) and
+        each (slot, student) secondary.
+
+    Raises:
+        ValueError: A cost out of range (naming the option).
+    """
     if not isinstance(slots, Mapping):
         slots = dict.fromkeys(slots, 0)
     slot_names = [_name(s, "slot") for s in slots]
@@ -77,7 +91,15 @@ def timetable(
 
 
 def schedule(problem: ExactCover, solution: Iterable[int]) -> list:
-    """The bookings of a solution as ``(slot, room, exam)``, sorted."""
+    """The bookings of a solution as ``(slot, room, exam)``, sorted.
+
+    Args:
+        problem: The problem ``timetable`` made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The bookings.
+    """
     booked = []
     for k in solution:
         exam, where, *_ = problem.options[k]
@@ -87,7 +109,15 @@ def schedule(problem: ExactCover, solution: Iterable[int]) -> list:
 
 
 def render(problem: ExactCover, solution: Iterable[int]) -> str:
-    """A solution as a table: slot, room and exam, one booking a line."""
+    """A solution as a table: slot, room and exam, one booking a line.
+
+    Args:
+        problem: The problem ``timetable`` made.
+        solution: One of its solutions (option numbers).
+
+    Returns:
+        The table as text.
+    """
     rows = schedule(problem, solution)
     widths = [max(len(row[c]) for row in rows) for c in range(2)]
     return "\n".join(

@@ -42,6 +42,16 @@ class Checkpoint:
     whose ``rest`` (the jobs it handed back, ``(path, share)`` each) is
     recorded in the same line as its figures, so a job's rest is known
     exactly when its figures are.
+
+    Args:
+        path: The checkpoint's file (created when missing).
+        problem_fingerprint: The problem's ``problem_digest``.
+        plan: The ``Split`` whose jobs are recorded.
+
+    Raises:
+        CheckpointError: A file of another problem or split, or not a
+            checkpoint.
+        OSError: The file cannot be read or written.
     """
 
     def __init__(self, path, problem_fingerprint: str, plan):
@@ -66,7 +76,17 @@ class Checkpoint:
     @staticmethod
     def read_header(path) -> dict | None:
         """The header of the checkpoint at ``path``, or None if there is no
-        file; CheckpointError if it is not a checkpoint."""
+        file; CheckpointError if it is not a checkpoint.
+
+        Args:
+            path: The checkpoint's file.
+
+        Returns:
+            The header's fields, or None without a file.
+
+        Raises:
+            CheckpointError: The file is not a checkpoint.
+        """
         path = os.fspath(path)
         if not os.path.exists(path):
             return None
@@ -95,7 +115,18 @@ class Checkpoint:
     ) -> int:
         """The solutions of the jobs recorded at ``path`` for this problem,
         engine, given options and cutoff (0 without such a checkpoint):
-        what a count interrupted before it read the file holds already."""
+        what a count interrupted before it read the file holds already.
+
+        Args:
+            path: The checkpoint's file.
+            problem_fingerprint: The problem's ``problem_digest``.
+            engine: The engine's name.
+            given: The given options.
+            mrv_cutoff: The search rule's cutoff.
+
+        Returns:
+            The solutions recorded (0 without a matching checkpoint).
+        """
         try:
             header = None if path is None else Checkpoint.read_header(path)
         except (CheckpointError, OSError):
@@ -205,7 +236,12 @@ class Checkpoint:
                 os.fsync(torn.fileno())
 
     def record(self, path: tuple, result: JobResult) -> None:
-        """Record a finished job durably (flushed and fsynced)."""
+        """Record a finished job durably (flushed and fsynced).
+
+        Args:
+            path: The job's path.
+            result: Its figures and the rest it handed back.
+        """
         rest = [(tuple(p), s) for p, s in result.rest]
         self.done[tuple(path)] = JobResult(
             result.solutions, result.nodes, result.updates, 0.0, rest

@@ -44,14 +44,13 @@ from .search import BudgetExhausted, Stats, thread_count, whole_number
 
 __all__ = ["count", "WAYS", "TAKES"]
 
-#: The four ways, as a sentence names them.
 WAYS = {
     "serial": "a count",
     "threads": "a count on threads",
     "jobs": "a count in jobs",
     "memo": "a memoized count",
 }
-#: The arguments beyond the way's own that each way takes (the table).
+"""The four ways of counting, as a sentence names them."""
 TAKES = {
     "serial": {
         "limit",
@@ -66,6 +65,7 @@ TAKES = {
     "jobs": {"mrv_cutoff", "algorithm", "progress"},
     "memo": {"max_nodes", "time_limit", "stop"},
 }
+"""The arguments beyond the way's own that each way takes."""
 #: Each argument's value when it is not given.
 DEFAULTS = {
     "limit": None,

@@ -70,6 +70,9 @@ MIN_BUDGET = 1 << 18
 # in one, and only splits the tree when that does not finish it: a small
 # tree is over before a pool would start.
 SERIAL_PROBE_NODES = 20_000
+"""A count on several processes or threads first searches this many nodes in
+one, and only splits the tree when that does not finish it: a small tree is
+over before a pool would start."""
 
 
 def workers_of(jobs) -> int:
@@ -80,7 +83,15 @@ def workers_of(jobs) -> int:
 def job_budget(plan: Split, workers: int) -> int:
     """The node budget of a job run by ``workers`` workers (0: none):
     ``BUDGET_PER_WORKER`` pieces per worker of the estimated tree, at
-    least ``MIN_BUDGET`` nodes."""
+    least ``MIN_BUDGET`` nodes.
+
+    Args:
+        plan: The split, with its estimate of the tree.
+        workers: How many workers run the jobs.
+
+    Returns:
+        The node budget, 0 for none.
+    """
     if not plan.estimated_nodes:
         return 0
     # (An empty 9x9 Sudoku's tree is estimated far beyond int64.)
@@ -128,6 +139,34 @@ def count(
     engines with an ``exact_split``, the same count, nodes and updates as
     one search from the root) and returns the count.  Ctrl-C raises
     ``dlx.Interrupted`` with the partial count (the jobs finished so far).
+
+    Args:
+        problem: The ``ExactCover`` to count.
+        given: Option numbers chosen before the search.
+        mrv_cutoff: The search rule's cutoff, as ``ExactCover.count``
+            takes it.
+        jobs: How many processes (0: one per core; 1: this process);
+            ignored with ``executor``.
+        executor: Any ``concurrent.futures.Executor`` to run the jobs.
+        split_jobs: How many jobs to split into (None: the default).
+        checkpoint: A path recording finished jobs; the same call
+            resumes from it.
+        progress: A callable given a ``Progress`` after each job, or True
+            for a bar on stderr.
+        plan: A split made before (its engine and jobs are used).
+        budget: The nodes a job explores before handing back its rest
+            (None: ``job_budget``; 0: never).
+        algorithm: Which engine's tree is split.
+
+    Returns:
+        The number of solutions.
+
+    Raises:
+        TypeError: An argument of the wrong type.
+        ValueError: An argument out of range, or a bad given option.
+        CheckpointError: A checkpoint of another problem or split.
+        dlx.Unsupported: The engine cannot split the problem's kind.
+        dlx.Interrupted: Ctrl-C, with the partial count.
     """
     workers = (
         executor_workers(executor)

@@ -37,8 +37,8 @@ __all__ = [
     "DEFAULT_MEMO_BYTES",
 ]
 
-#: The memo engine.
 MEMO = Memo()
+"""The memo engine."""
 
 
 @dataclass

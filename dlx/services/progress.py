@@ -84,17 +84,29 @@ class _Bar:
 
 
 def progress_bar(delay: float = 1.0, stream=None) -> _Bar:
-    """A ``progress`` callable drawing a bar on stderr (needs tqdm)."""
+    """A ``progress`` callable drawing a bar on stderr (needs tqdm).
+
+    Args:
+        delay: Seconds a run lasts before the bar shows.
+        stream: Where the bar is drawn (default: standard error).
+
+    Returns:
+        A callable taking a ``Progress``, and a context manager that
+        closes the bar.
+
+    Raises:
+        ImportError: tqdm is not installed.
+    """
     return _Bar(delay, stream)
 
 
-# How often (seconds) a search reports its progress.
 PROGRESS_EVERY = 0.1
+"""How often (seconds) a search reports its progress."""
 
 
 @contextlib.contextmanager
 def slice_progress(progress):
-    """A hook for ``dlx.search.run`` (called between slices) that hands
+    """A hook for ``dlx.services.search.run`` (called between slices) that hands
     ``progress`` a ``Progress`` a few times a second; ``progress=True``
     draws a bar for as long as the context lasts."""
     bar = None

@@ -75,8 +75,9 @@ RULE_CODES = {
     "free-secondary": K.FREE_SECONDARY,
 }
 RULES = tuple(RULE_CODES)
-#: The rules of Knuth's DLX-PRE.
+"""Every rule ``reduce`` may apply, by name."""
 DLX_PRE_RULES = ("no-primary", "empty-item", "implied-item", "blocking-option")
+"""The rules of Knuth's DLX-PRE."""
 #: What removed an option or item, by kernel code ("given": covered by a
 #: given option or clashing with one).
 _NAMES = {code: name for name, code in RULE_CODES.items()}

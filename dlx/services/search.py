@@ -71,6 +71,11 @@ class BudgetExhausted(RuntimeError):
 
     ``count`` is the number of solutions found before the stop and
     ``stats`` the work done; no solution was lost, but there may be more.
+
+    Args:
+        message: What ran out, in one sentence.
+        count: The solutions found before the stop.
+        stats: The work done (``stats.complete`` is False).
     """
 
     # Set only where a search for the cheapest solutions stopped
@@ -92,6 +97,10 @@ class Interrupted(KeyboardInterrupt):
     Like ``BudgetExhausted`` it carries the partial ``count`` and the
     ``stats`` of the work done; being a ``KeyboardInterrupt``, it still
     stops a program that does not catch it.
+
+    Args:
+        count: The solutions found before the interrupt.
+        stats: The work done.
     """
 
     best: list  # as for BudgetExhausted

@@ -51,9 +51,11 @@ __all__ = [
 # estimated far above the mean are split again, see BALANCE_*): with the
 # largest run first, a few per worker keep every worker busy to the end.
 JOBS_PER_WORKER = 16
+"""How many jobs per worker a split aims at by default."""
 # ... and never fewer than this, so that a checkpoint saves work often and
 # a run resumed on a machine with more cores still balances.
 MIN_JOBS = 256
+"""The fewest jobs a split makes by default."""
 # The split estimates every job with this many of Knuth's probes and
 # splits again any job estimated above BALANCE_FACTOR times the mean (at
 # most BALANCE_ROUNDS times): trees are irregular (6x10 pentominoes: a
@@ -110,7 +112,11 @@ class Split:
 
     def digest(self) -> str:
         """A fingerprint of the split (its engine, jobs and search rule).
-        DLX1's is the one checkpoints of format 2 recorded."""
+        DLX1's is the one checkpoints of format 2 recorded.
+
+        Returns:
+            A hex digest.
+        """
         h = hashlib.sha256()
         if self.engine == "dlx1":
             h.update(
@@ -137,7 +143,17 @@ class Split:
 
     def run(self, problem, job: Job, budget: int = 0) -> JobResult:
         """Count ``job`` of this split of ``problem`` here (see
-        ``Engine.run_job``): the figures of its subtree."""
+        ``Engine.run_job``): the figures of its subtree.
+
+        Args:
+            problem: The problem this split was made of.
+            job: One of ``jobs``.
+            budget: The most nodes before the rest is handed back as new
+                jobs (0: run to the end).
+
+        Returns:
+            The job's solutions, nodes and updates, and its rest.
+        """
         engine = BY_NAME[self.engine]
         arrays = engine.arrays(problem)
         return engine.run_job(
@@ -161,7 +177,14 @@ def splitting_engine(problem, algorithm="auto") -> Engine:
 def problem_digest(problem) -> str:
     """A fingerprint of a problem's structure (items and options, their
     colors and bounds, not their names): the same count for the same
-    fingerprint."""
+    fingerprint.
+
+    Args:
+        problem: An ``ExactCover``.
+
+    Returns:
+        A hex digest.
+    """
     s = problem.structure()
     h = hashlib.sha256()
     h.update(f"{type(problem).__name__} {s.nitems} {s.nprimary}".encode())
@@ -199,6 +222,26 @@ def split(
     splits that job again).  The jobs come in the order the search meets
     them.  ``engine`` (default: the one ``algorithm`` picks) walks the
     tree.
+
+    Args:
+        problem: The ``ExactCover`` to split.
+        jobs: The fewest jobs wanted (an int >= 0; 0 counts as 1).
+        given: Option numbers chosen before the search.
+        path: The node to split, as a job's path (default: the root).
+        mrv_cutoff: The search rule's cutoff, as ``count`` takes it.
+        probes: Knuth's probes per job for the balancing estimate (0:
+            no estimate, no second split).
+        seed: The probes' seed (an int >= 0).
+        algorithm: Which engine's tree, as ``count`` takes it.
+        engine: The engine itself (overrides ``algorithm``).
+
+    Returns:
+        The top of the tree and the jobs on its frontier.
+
+    Raises:
+        TypeError: An argument of the wrong type.
+        ValueError: A negative count, or a bad given option.
+        dlx.Unsupported: The engine cannot split the problem's kind.
     """
     target = whole_number("jobs", jobs) or 1
     probes = whole_number("probes", probes)

@@ -12,7 +12,7 @@ cheapest ones by weights chosen after the search, how many use each
 option).
 
 ``ExactCover.zdd()`` builds it with the memoized search of
-``count(memo=True)`` (``dlx.memo``), as Nishino, Yasuda, Minato and
+``count(memo=True)`` (``dlx.services.memo``), as Nishino, Yasuda, Minato and
 Nagata's DXZ and Knuth's DLX6 do: each subproblem (its set of active
 items, and with colors the colors of its secondary items) is a memo entry
 that remembers its ZDD node beside its count.  A search-tree node that
@@ -60,9 +60,9 @@ __all__ = ["ZDD", "ZddStats", "build", "DEFAULT_ZDD_BYTES"]
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 
-#: The default limit on the diagram's own memory (its node and unique
-#: tables): 1 GiB, some 50 million nodes.
 DEFAULT_ZDD_BYTES = 1 << 30
+"""The default limit on the diagram's own memory (its node and unique
+tables): 1 GiB, some 50 million nodes."""
 #: Bytes a node costs while the search builds it: var, lo, hi (int32
 #: each) and two int32 slots of the unique table (kept at most half full).
 BUILD_NODE_BYTES = 12 + 8
@@ -79,6 +79,18 @@ class ZDD:
     the others); without it option ``k`` is written ``k + 1``.  ``costs``
     (optional) are the options' costs, the default weights of ``best`` and
     ``worst``.
+
+    Args:
+        var: Each node's option number (int32; entries 0 and 1 unused).
+        lo: Each node's ``lo`` child, a smaller node number.
+        hi: Each node's ``hi`` child, a smaller node number, never 0.
+        root: The root node (0: no solution; 1: only the empty one).
+        numbering: Each option's number in a ZDDREAD file (-1: none).
+        costs: Each option's cost, the default weights.
+
+    Raises:
+        ValueError: ``var``, ``lo`` and ``hi`` of different lengths (or
+            fewer than the two sinks), or a root that is not a node.
     """
 
     def __init__(self, var, lo, hi, root: int, *, numbering=None, costs=None):
@@ -140,12 +152,20 @@ class ZDD:
         return self._counts
 
     def count(self) -> int:
-        """How many sets (solutions): an exact int of any size."""
+        """How many sets (solutions): an exact int of any size.
+
+        Returns:
+            The number of solutions.
+        """
         return self._node_counts()[self.root]
 
     def counts_by_size(self) -> list[int]:
         """The generating function by size: entry ``k`` is the number of
-        solutions with ``k`` options (``[]`` when there is none)."""
+        solutions with ``k`` options (``[]`` when there is none).
+
+        Returns:
+            The counts by size, up to the largest solution's.
+        """
         lo, hi = self.lo.tolist(), self.hi.tolist()
         polys: list = [[], [1]]
         for v in range(2, self.root + 1):
@@ -161,7 +181,19 @@ class ZDD:
     def option_counts(self, noptions: int | None = None) -> list[int]:
         """Entry ``k``: how many solutions use option ``k`` (0 for an
         option never used, the count for one in every solution), for
-        ``noptions`` options (default: up to the largest used)."""
+        ``noptions`` options (default: up to the largest used).
+
+        Args:
+            noptions: How many entries (at least one past the largest
+                option in the diagram; None: just that many).
+
+        Returns:
+            How many solutions use each option.
+
+        Raises:
+            ValueError: ``noptions`` too small for an option in the
+                diagram.
+        """
         counts = self._node_counts()
         var, lo, hi = self.var.tolist(), self.lo.tolist(), self.hi.tolist()
         top = max(var[2 : self.root + 1], default=-1) + 1
@@ -209,7 +241,19 @@ class ZDD:
         """``n`` solutions drawn uniformly at random (independently, so
         one may come twice), each a sorted list of option numbers;
         reproducible for a given ``seed``.  A ZDD with no solution has
-        none to draw: ValueError."""
+        none to draw: ValueError.
+
+        Args:
+            n: How many solutions to draw (an int >= 0).
+            seed: The seed of ``random.Random`` (None: unpredictable).
+
+        Returns:
+            ``n`` solutions, each a sorted list of option numbers.
+
+        Raises:
+            TypeError: ``n`` not an integer.
+            ValueError: ``n`` < 0, or a diagram with no solution.
+        """
         n = search.whole_number("n", n)
         counts = self._node_counts()
         total = counts[self.root]
@@ -240,11 +284,38 @@ class ZDD:
         """The ``k`` solutions of least total weight, cheapest first, as
         ``(total, solution)`` pairs (ties in an order fixed by the
         diagram).  ``weights[option]`` is a number for each option
-        (a sequence or a mapping; None: the options' ``costs``)."""
+        (a sequence or a mapping; None: the options' ``costs``).
+
+        Args:
+            k: How many solutions (an int >= 0).
+            weights: A number for each option in the diagram (a sequence
+                or a mapping); None: the options' ``costs``.
+
+        Returns:
+            Up to ``k`` ``(total, solution)`` pairs, cheapest first, each
+            solution a sorted list of option numbers.
+
+        Raises:
+            TypeError: ``k`` not an integer.
+            ValueError: ``k`` < 0, no weight (or not a number) for an
+                option in the diagram, or no weights and no costs.
+        """
         return self._extreme(k, weights, 1)
 
     def worst(self, k: int = 1, weights=None) -> list[tuple]:
-        """As ``best``, the ``k`` solutions of greatest total weight."""
+        """As ``best``, the ``k`` solutions of greatest total weight.
+
+        Args:
+            k: How many solutions (an int >= 0).
+            weights: As ``best`` takes them.
+
+        Returns:
+            Up to ``k`` ``(total, solution)`` pairs, dearest first.
+
+        Raises:
+            TypeError: ``k`` not an integer.
+            ValueError: As ``best``.
+        """
         return self._extreme(k, weights, -1)
 
     def _extreme(self, k, weights, sign) -> list[tuple]:
@@ -323,7 +394,16 @@ class ZDD:
     # -- files ---------------------------------------------------------------
     def write(self, file: PathOrFile) -> None:
         """Write the diagram in ZDDREAD's text format (see the module
-        docstring) to a path or a text file."""
+        docstring) to a path or a text file.
+
+        Args:
+            file: A path (written anew) or a text file open for writing.
+
+        Raises:
+            ValueError: With DLX6's numbering, an option in the diagram
+                that has no primary item (so no number in the file).
+            OSError: The path cannot be written.
+        """
         var = self.var.tolist()
         if self.numbering is not None:
             numbering = self.numbering.tolist()
@@ -364,7 +444,21 @@ class ZDD:
         it is read: duplicate nodes become one, a node whose ``hi`` is the
         0 sink is its ``lo``, nodes the root does not reach are dropped.
         Option ``v`` of the file is option ``v - 1``, or with ``problem``
-        (an ``ExactCover``) the option DLX6 numbers ``v`` in it."""
+        (an ``ExactCover``) the option DLX6 numbers ``v`` in it.
+
+        Args:
+            file: A path or a text file open for reading.
+            problem: The problem DLX6 read, to number the options as it
+                did (only options with a primary item count).
+
+        Returns:
+            The diagram, reduced.
+
+        Raises:
+            ValueError: A line that is not ``id: (~v?lo:hi)`` or breaks
+                the format (naming the file and the line).
+            OSError: The path cannot be read.
+        """
         if isinstance(file, (str, os.PathLike)):
             with open(file) as f:
                 text = f.read()
@@ -466,7 +560,16 @@ class ZDD:
         when none is set yet, and must hold them all otherwise.  The
         diagram is rebuilt node by node in Graphillion's own order (one
         union and one join a node), so it costs far less than the
-        solutions when they are many."""
+        solutions when they are many.
+
+        Returns:
+            A ``graphillion.setset`` of the solutions.
+
+        Raises:
+            ImportError: Graphillion is not installed.
+            ValueError: Graphillion's universe lacks an option of the
+                diagram.
+        """
         from graphillion import setset
 
         used = sorted(set(self.var[2 : self.root + 1].tolist()))
@@ -529,7 +632,7 @@ def dlx6_numbering(problem) -> np.ndarray:
 
 @dataclass
 class ZddStats(memo.MemoStats):
-    """The work of ``ExactCover.zdd``: ``dlx.memo.MemoStats`` (the search
+    """The work of ``ExactCover.zdd``: ``dlx.services.memo.MemoStats`` (the search
     and its memo) and ``zdd_nodes``, the nodes of the diagram."""
 
     zdd_nodes: int = 0
@@ -589,7 +692,7 @@ def build(
 ) -> ZDD:
     """The ZDD of the solutions of ``problem`` (see ``ExactCover.zdd``).
 
-    ``limb_bits`` (62 as in ``dlx.memo.count``) and ``min_cost`` are that
+    ``limb_bits`` (62 as in ``dlx.services.memo.count``) and ``min_cost`` are that
     function's test knobs: narrow limbs make counts overflow and the
     search restart; entries whose search took fewer nodes are not kept.
     """
