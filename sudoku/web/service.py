@@ -97,19 +97,26 @@ class Cancelled(Exception):
 
 
 class Budget:
-    """The time a search may take, and a flag to drop it early (the app
-    sets ``cancel`` when the client disconnects)."""
+    """The time a request may take from its arrival (``start``, a
+    ``time.perf_counter()``; by default now), waiting for a worker
+    included, and a flag to drop it early (the app sets ``cancel`` when
+    the client disconnects)."""
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float, start: float | None = None):
         self.seconds = seconds
-        self.start = time.perf_counter()
+        self.start = time.perf_counter() if start is None else start
         self.cancel = threading.Event()
+
+    def left(self) -> float:
+        """Seconds to the deadline (negative past it)."""
+        return self.start + self.seconds - time.perf_counter()
 
     def remaining(self) -> float:
         """Seconds left; raises ``Cancelled`` once the client is gone."""
         if self.cancel.is_set():
             raise Cancelled()
-        return max(0.0, self.start + self.seconds - time.perf_counter())
+        return max(0.0, self.left())
+
 
     def ms(self) -> float:
         return round((time.perf_counter() - self.start) * 1000, 1)
