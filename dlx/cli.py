@@ -52,11 +52,21 @@ from .cli_count import (
     memo_options,
 )
 from .cli_input import looks_like_a_file_name, no_such_file
+from .cli_paths import (
+    INPUT,
+    OUTPUT,
+    TEXT_OR_FILE,
+    PathUsageError,
+    check_paths,
+    names_file,
+    replacing,
+)
 from .engines import ALGORITHMS, Unsupported, engine_for
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
 from .services.search import Interrupted
 from .shorten import shorten
+from .textfile import NotText, read_text
 
 __all__ = ["main"]
 
@@ -126,16 +136,20 @@ def _add_output_options(
 
 
 def _add_svg_option(parser: argparse.ArgumentParser):
-    parser.add_argument(
-        "--svg",
-        metavar="FILE",
-        help="also draw the first solution printed as an SVG picture in FILE",
+    names_file(
+        parser.add_argument(
+            "--svg",
+            metavar="FILE",
+            help="also draw the first solution printed as an SVG picture "
+            "in FILE",
+        ),
+        OUTPUT,
     )
 
 
 def _write_svg(args, picture: str):
     try:
-        with open(args.svg, "w", encoding="utf-8") as handle:
+        with replacing(args.svg) as handle:
             handle.write(picture)
     except OSError as error:
         raise UsageError(
@@ -169,10 +183,13 @@ def build_parser() -> argparse.ArgumentParser:
         "are understood. Solutions are printed as their option "
         "lines.",
     )
-    solve.add_argument(
-        "file",
-        metavar="FILE|-",
-        help="the problem file, or - for standard input",
+    names_file(
+        solve.add_argument(
+            "file",
+            metavar="FILE|-",
+            help="the problem file, or - for standard input",
+        ),
+        INPUT,
     )
     solve.add_argument(
         "--algorithm",
@@ -202,10 +219,13 @@ def build_parser() -> argparse.ArgumentParser:
         "a problem in Knuth's DLX format, and the time it would "
         "take on one core, by Knuth's random probes.",
     )
-    estimate.add_argument(
-        "file",
-        metavar="FILE|-",
-        help="the problem file, or - for standard input",
+    names_file(
+        estimate.add_argument(
+            "file",
+            metavar="FILE|-",
+            help="the problem file, or - for standard input",
+        ),
+        INPUT,
     )
     add_estimate_options(estimate, flag=False)
     estimate.set_defaults(estimate=True, dlx=False)
@@ -220,19 +240,25 @@ def build_parser() -> argparse.ArgumentParser:
     pento.add_argument(
         "size", nargs="?", metavar="RxC", help="a rectangular board, e.g. 6x10"
     )
-    pento.add_argument(
-        "--board",
-        metavar="FILE",
-        help="the board as ASCII art: '.' a cell, '#' a hole",
+    names_file(
+        pento.add_argument(
+            "--board",
+            metavar="FILE",
+            help="the board as ASCII art: '.' a cell, '#' a hole",
+        ),
+        INPUT,
     )
-    pento.add_argument(
-        "--pieces",
-        default="pentominoes",
-        metavar="SET|FILE",
-        help="pentominoes (default), tetrominoes, "
-        "hexominoes (named h01..h35), or a file of "
-        "ASCII shapes (each character other than '.' "
-        "and blanks is a cell of the piece it names)",
+    names_file(
+        pento.add_argument(
+            "--pieces",
+            default="pentominoes",
+            metavar="SET|FILE",
+            help="pentominoes (default), tetrominoes, "
+            "hexominoes (named h01..h35), or a file of "
+            "ASCII shapes (each character other than '.' "
+            "and blanks is a cell of the piece it names)",
+        ),
+        TEXT_OR_FILE,
     )
     pento.add_argument(
         "--one-sided",
@@ -266,21 +292,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="soma (default; box 3x3x3), bedlam (4x4x4), "
         "flat-pentacubes (3x4x5) or pentacubes",
     )
-    cube.add_argument(
-        "--pieces",
-        metavar="SET|FILE",
-        help="a piece set, or a file with one piece a line: "
-        "its name, then each cell as three digits "
-        "(layer, row, column)",
+    names_file(
+        cube.add_argument(
+            "--pieces",
+            metavar="SET|FILE",
+            help="a piece set, or a file with one piece a line: "
+            "its name, then each cell as three digits "
+            "(layer, row, column)",
+        ),
+        TEXT_OR_FILE,
     )
     cube.add_argument(
         "--box", metavar="AxBxC", help="the box: layers x rows x columns"
     )
-    cube.add_argument(
-        "--board",
-        metavar="FILE",
-        help="the board as layers of ASCII art separated by "
-        "blank lines: '.' a cell, '#' a hole",
+    names_file(
+        cube.add_argument(
+            "--board",
+            metavar="FILE",
+            help="the board as layers of ASCII art separated by "
+            "blank lines: '.' a cell, '#' a hole",
+        ),
+        INPUT,
     )
     cube.add_argument(
         "--mirror",
@@ -401,21 +433,27 @@ def build_parser() -> argparse.ArgumentParser:
         "--count --memo counts far beyond what visiting every "
         "tiling allows.",
     )
-    tiling.add_argument(
-        "pieces",
-        metavar="PIECES",
-        help="dominoes, trominoes, tetrominoes, "
-        "pentominoes, hexominoes (every free "
-        "polyomino of that size), monominoes, or a "
-        "file of ASCII shapes",
+    names_file(
+        tiling.add_argument(
+            "pieces",
+            metavar="PIECES",
+            help="dominoes, trominoes, tetrominoes, "
+            "pentominoes, hexominoes (every free "
+            "polyomino of that size), monominoes, or a "
+            "file of ASCII shapes",
+        ),
+        TEXT_OR_FILE,
     )
     tiling.add_argument(
         "size", nargs="?", metavar="RxC", help="a rectangular board, e.g. 8x8"
     )
-    tiling.add_argument(
-        "--board",
-        metavar="FILE",
-        help="the board as ASCII art: '.' a cell, '#' a hole",
+    names_file(
+        tiling.add_argument(
+            "--board",
+            metavar="FILE",
+            help="the board as ASCII art: '.' a cell, '#' a hole",
+        ),
+        INPUT,
     )
     tiling.add_argument(
         "--one-sided",
@@ -432,13 +470,9 @@ def _read_text(name: str) -> str:
     """A board or pieces file (``-`` is standard input), without a leading
     byte-order mark; a file that cannot be opened is a usage error."""
     try:
-        if name == "-":
-            text = sys.stdin.read()
-        else:
-            with open(name, encoding="utf-8", newline="") as handle:
-                text = handle.read()
-    except UnicodeDecodeError:
-        raise InputError(f"{name}: not a UTF-8 text file") from None
+        text = read_text(name, newline="")
+    except NotText as error:
+        raise InputError(str(error)) from None
     except OSError as error:
         raise UsageError(f"cannot read {name}: {error.strerror}") from None
     return text[1:] if text.startswith("\ufeff") else text
@@ -844,6 +878,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         args.argv = sys.argv[1:] if argv is None else list(argv)
+        check_paths(parser, args)  # before any work
         if args.command in ("solve", "estimate"):
             status = _solve(args)
         elif args.command == "reduce":
@@ -880,7 +915,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as stop:
         print(interrupted_message("dlx", stop), file=sys.stderr)
         return 130
-    except (UsageError, CountUsageError) as error:
+    except (UsageError, CountUsageError, PathUsageError) as error:
         print(f"dlx: error: {error}", file=sys.stderr)
         return 2
     except (InputError, ValueError, OSError) as error:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 
+from .cli_paths import RESUMED, names_file
 from .shorten import shorten
 
 __all__ = [
@@ -69,11 +69,14 @@ def add_count_options(parser: argparse.ArgumentParser) -> None:
         "ADDRESS (e.g. tcp://10.0.0.5:8786; needs "
         "pip install 'dlx-toolkit[dask]')",
     )
-    group.add_argument(
-        "--checkpoint",
-        metavar="FILE",
-        help="record each finished job in FILE; the same "
-        "command after a crash or Ctrl-C resumes from it",
+    names_file(
+        group.add_argument(
+            "--checkpoint",
+            metavar="FILE",
+            help="record each finished job in FILE; the same "
+            "command after a crash or Ctrl-C resumes from it",
+        ),
+        RESUMED,
     )
     group.add_argument(
         "--progress",
@@ -145,12 +148,7 @@ def count_options(args, every_core: bool = True):
         options["jobs"] = jobs
     if args.checkpoint is not None:
         options["checkpoint"] = args.checkpoint
-    if args.checkpoint is not None:
-        folder = os.path.dirname(os.path.abspath(args.checkpoint))
-        if not os.path.isdir(folder):
-            raise CountUsageError(
-                f"--checkpoint {args.checkpoint}: no such directory {folder}"
-            )
+    # (its directory was checked with the other files: cli_paths)
     if args.scheduler is None:
         yield options
         return

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .cli_paths import INPUT, names_file
 from .formats import DLXFormatError, dumps, load
 from .services.reduce import DLX_PRE_RULES, RULES, Reduction, best_of, reduce
 
@@ -108,10 +109,13 @@ def add_reduce_command(commands) -> None:
         "item, as DLX-PRE numbers them); a summary goes to "
         "standard error.",
     )
-    parser.add_argument(
-        "file",
-        metavar="FILE|-",
-        help="the problem file, or - for standard input",
+    names_file(
+        parser.add_argument(
+            "file",
+            metavar="FILE|-",
+            help="the problem file, or - for standard input",
+        ),
+        INPUT,
     )
     _add_budget(parser)
 

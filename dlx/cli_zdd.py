@@ -20,9 +20,11 @@ from __future__ import annotations
 import sys
 
 from .cli_count import CountUsageError
+from .cli_paths import INPUT, OUTPUT, names_file, replacing
 from .formats import DLXFormatError, load
 from .services.search import BudgetExhausted
 from .services.zdd import ZDD
+from .textfile import read_text
 
 __all__ = [
     "ZddUsageError",
@@ -39,13 +41,16 @@ class ZddUsageError(CountUsageError):
 
 def add_zdd_option(solve) -> None:
     """``--zdd OUT`` for ``dlx solve``."""
-    solve.add_argument(
-        "--zdd",
-        metavar="OUT",
-        help="write the ZDD of every solution to OUT "
-        "(Knuth's ZDDREAD text, as DLX6 writes it) and "
-        "print the count; --choose and --memo-mb as "
-        "with --memo",
+    names_file(
+        solve.add_argument(
+            "--zdd",
+            metavar="OUT",
+            help="write the ZDD of every solution to OUT "
+            "(Knuth's ZDDREAD text, as DLX6 writes it) and "
+            "print the count; --choose and --memo-mb as "
+            "with --memo",
+        ),
+        OUTPUT,
     )
 
 
@@ -60,7 +65,9 @@ def add_zdd_command(commands) -> None:
         "primary item); --problem prints them as lines of the "
         "problem file.",
     )
-    zdd.add_argument("file", metavar="ZDD", help="the ZDD file")
+    names_file(
+        zdd.add_argument("file", metavar="ZDD", help="the ZDD file"), INPUT
+    )
     what = zdd.add_mutually_exclusive_group(required=True)
     what.add_argument(
         "--count",
@@ -92,16 +99,23 @@ def add_zdd_command(commands) -> None:
         metavar="S",
         help="random seed of --sample",
     )
-    zdd.add_argument(
-        "--weights",
-        metavar="W",
-        help="a file of numbers: the k-th is option k's "
-        "weight (for --best and --worst)",
+    names_file(
+        zdd.add_argument(
+            "--weights",
+            metavar="W",
+            help="a file of numbers: the k-th is option k's "
+            "weight (for --best and --worst)",
+        ),
+        INPUT,
     )
-    zdd.add_argument(
-        "--problem",
-        metavar="FILE",
-        help="the problem in DLX format: print solutions as its option lines",
+    names_file(
+        zdd.add_argument(
+            "--problem",
+            metavar="FILE",
+            help="the problem in DLX format: print solutions as its "
+            "option lines",
+        ),
+        INPUT,
     )
 
 
@@ -147,7 +161,8 @@ def solve_zdd(args, problem) -> int:
             file=sys.stderr,
         )
         return 130 if interrupted else 1
-    z.write(args.zdd)
+    with replacing(args.zdd) as out:  # the old file stays on a failure
+        z.write(out)
     count = z.count()
     print(count)
     if args.stats:
@@ -158,8 +173,7 @@ def solve_zdd(args, problem) -> int:
 def _weights(path: str) -> list:
     """Option k's weight at index k - 1, from a file of numbers."""
     try:
-        with open(path) as f:
-            words = f.read().split()
+        words = read_text(path).split()
     except OSError as error:
         raise ZddUsageError(f"cannot read {path}: {error.strerror}") from None
     out: list[int | float] = []
@@ -240,6 +254,13 @@ def run(args) -> int:
         from .services.zdd import dlx6_numbering
 
         numbering = dlx6_numbering(problem)
+        numbered = int((numbering > 0).sum())
+        if len(weights) != numbered:
+            raise ValueError(
+                f"{args.weights}: {len(weights)} weights for the "
+                f"{numbered} options of {args.problem} (those with a "
+                f"primary item): give one weight an option"
+            )
         weights = [
             weights[n - 1] if 0 < n <= len(weights) else None
             for n in numbering.tolist()

@@ -373,14 +373,19 @@ def _option_of(indptr: np.ndarray, position: int) -> int:
 
 
 def checked_csr(
-    indptr: Any, indices: Any, nitems: int, repeats: bool = True
+    indptr: Any,
+    indices: Any,
+    nitems: int,
+    repeats: bool = True,
+    first: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(indptr, indices)`` checked and copied into the compact types,
     or ValueError naming the first offending option: ``indptr`` must
     start at 0, never decrease and end at ``len(indices)``; every item
     number must be in ``0 .. nitems - 1``, and no option may list an
     item twice (checked unless ``repeats`` is False: a matrix's rows
-    cannot)."""
+    cannot).  The options are named by the numbers they will have in
+    the problem: ``first`` (the options it has already) and up."""
     indptr = _integers("indptr", indptr)
     indices = _integers("indices", indices)
     if not len(indptr):
@@ -395,7 +400,7 @@ def checked_csr(
     if len(down):
         j = int(down[0])
         raise ValueError(
-            f"option {j}: indptr[{j + 1}] = {indptr[j + 1]} "
+            f"option {first + j}: indptr[{j + 1}] = {indptr[j + 1]} "
             f"is less than indptr[{j}] = {indptr[j]}"
         )
     if indptr[-1] != len(indices):
@@ -407,14 +412,13 @@ def checked_csr(
         lo, hi = indices.min(), indices.max()
         if lo < 0 or hi >= nitems:
             t = int(np.flatnonzero((indices < 0) | (indices >= nitems))[0])
+            j = first + _option_of(indptr, t)
             raise ValueError(
-                f"option {_option_of(indptr, t)}: item "
-                f"{indices[t]} is out of range (the items are "
-                f"numbered 0 to {nitems - 1})"
+                f"option {j}: item {indices[t]} is out of range (the "
+                f"items are numbered 0 to {nitems - 1})"
                 if nitems
-                else f"option {_option_of(indptr, t)}: item "
-                f"{indices[t]} is out of range (there are no "
-                f"items)"
+                else f"option {j}: item {indices[t]} is out of range "
+                f"(there are no items)"
             )
     indptr = indptr.astype(offset_dtype(len(indices)))
     indices = indices.astype(item_dtype(nitems))
@@ -425,18 +429,22 @@ def checked_csr(
         option, t = B.first_repeat(*rows, np.full(nitems, -1, np.int64))
         if option >= 0:
             raise ValueError(
-                f"option {option}: item {indices[t]} appears twice"
+                f"option {first + option}: item {indices[t]} appears twice"
             )
     return indptr, indices
 
 
 def checked_colors(
-    colors: Any, indptr: np.ndarray, indices: np.ndarray, nprimary: int
+    colors: Any,
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    nprimary: int,
+    first: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(positions, values)`` of the nonzero entries of ``colors`` (one
     integer per member of ``indices``, 0 for none), or ValueError naming
-    the first offending option: a color must be >= 0 and sit on a
-    secondary item."""
+    the first offending option (numbered from ``first``, as in
+    ``checked_csr``): a color must be >= 0 and sit on a secondary item."""
     colors = _integers("colors", colors)
     if len(colors) != len(indices):
         raise ValueError(
@@ -455,7 +463,7 @@ def checked_colors(
                 at[primary[0]] if len(primary) else len(colors),
             )
         )
-        j = _option_of(indptr, t)
+        j = first + _option_of(indptr, t)
         if colors[t] < 0:
             raise ValueError(
                 f"option {j}: color {colors[t]} for item "

@@ -57,6 +57,7 @@ import numpy as np
 
 from .problem import ExactCover
 from .shorten import shorten
+from .textfile import NotText, read_text
 from .validate import MAX_BOUND
 
 __all__ = [
@@ -531,25 +532,17 @@ def load(path_or_file: PathOrFile, **kwargs: Any) -> ExactCover:
         OSError: The file cannot be read.
     """
     if isinstance(path_or_file, (str, os.PathLike)):
-        name = os.fspath(path_or_file)
+        name: str | None = os.fspath(path_or_file)
         if name == "-":
-            import sys
-
-            return loads(sys.stdin.read(), source="<stdin>", **kwargs)
-        with open(name, encoding="utf-8", newline="") as handle:
-            try:
-                text = handle.read()
-            except UnicodeDecodeError:
-                raise DLXFormatError(
-                    "not a UTF-8 text file", None, name
-                ) from None
-        return loads(text, source=name, **kwargs)
-    source = getattr(path_or_file, "name", None)
-    return loads(
-        path_or_file.read(),
-        source=source if isinstance(source, str) else None,
-        **kwargs,
-    )
+            name = "<stdin>"
+    else:
+        found = getattr(path_or_file, "name", None)
+        name = found if isinstance(found, str) else None
+    try:
+        text = read_text(path_or_file, name=name or "the input", newline="")
+    except NotText as error:
+        raise DLXFormatError(error.reason, None, name) from None
+    return loads(text, source=name, **kwargs)
 
 
 def _checked_names(names: Iterable, max_length: int | None) -> list[str]:

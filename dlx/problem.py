@@ -270,15 +270,16 @@ class ExactCover:
     def _add_rows(
         self, indptr, indices, colors, repeats=True, costs=None
     ) -> range:
+        # Errors name options by their numbers in the problem.
         indptr, indices = checked_csr(
-            indptr, indices, len(self.items), repeats
+            indptr, indices, len(self.items), repeats, first=len(self)
         )
         if costs is not None:
             costs = _checked_costs(costs, len(indptr) - 1, len(self))
         at = code = None
         if colors is not None:
             at, values = checked_colors(
-                colors, indptr, indices, len(self.primary)
+                colors, indptr, indices, len(self.primary), first=len(self)
             )
             code = self._codes_of(values)
         first = len(self)

@@ -60,10 +60,17 @@ class Stopped(BudgetExhausted):
 
 
 class Budget:
-    """A deadline and a stop flag for one job called ``what``."""
+    """A deadline and a stop flag for one job called ``what``: its time
+    limit counts from ``start`` (a ``time.perf_counter()``; by default
+    now)."""
 
     def __init__(
-        self, what: str, time_limit: float | None = None, stop: Any = None
+        self,
+        what: str,
+        time_limit: float | None = None,
+        stop: Any = None,
+        *,
+        start: float | None = None,
     ) -> None:
         self.what = what
         self.seconds = _seconds(time_limit)
@@ -73,10 +80,9 @@ class Budget:
                 f"threading.Event), got {type(stop).__name__}"
             )
         self.stop = stop
+        self.start = time.perf_counter() if start is None else start
         self.deadline = (
-            None
-            if self.seconds is None
-            else time.perf_counter() + self.seconds
+            None if self.seconds is None else self.start + self.seconds
         )
 
     def check(self, count: int = 0) -> None:
@@ -85,6 +91,13 @@ class Budget:
             raise Stopped(self.what, "stop", self.seconds, count)
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise Stopped(self.what, "time_limit", self.seconds, count)
+
+    def left(self) -> float | None:
+        """Seconds to the deadline (negative past it; None: no limit),
+        whatever the stop."""
+        if self.deadline is None:
+            return None
+        return self.deadline - time.perf_counter()
 
     def remaining(self) -> float | None:
         """Seconds left (None: no limit), after ``check``."""

@@ -37,12 +37,10 @@ import argparse
 import contextlib
 import itertools
 import os
-import stat
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
-from typing import TextIO, cast
+from typing import TextIO
 
 from dlx import BudgetExhausted
 from dlx.cli import silence_stdout
@@ -51,6 +49,14 @@ from dlx.cli_count import (
     add_count_options,
     count_options,
     interrupted_message,
+)
+from dlx.cli_paths import (
+    OUTPUT,
+    TEXT_OR_FILE,
+    PathUsageError,
+    check_paths,
+    names_file,
+    replacing,
 )
 from dlx.jobs import CheckpointError
 from dlx.shorten import shorten
@@ -111,7 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Solve PUZZLE (the grid itself), FILE (one puzzle per "
         "line, or one multi-line grid) or - (standard input).",
     )
-    solve.add_argument("source", nargs="?", metavar="PUZZLE|FILE|-")
+    names_file(
+        solve.add_argument("source", nargs="?", metavar="PUZZLE|FILE|-"),
+        TEXT_OR_FILE,
+    )
     solve.add_argument(
         "--example",
         action="store_true",
@@ -163,18 +172,25 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="solve a batch on N threads (0: one per core; the default)",
     )
-    solve.add_argument(
-        "-o",
-        "--output",
-        metavar="FILE",
-        help="write results to FILE instead of stdout",
+    names_file(  # replaced at the end: it may be the input file
+        solve.add_argument(
+            "-o",
+            "--output",
+            metavar="FILE",
+            help="write results to FILE instead of stdout",
+        ),
+        OUTPUT,
+        may_be_input=True,
     )
-    solve.add_argument(
-        "--svg",
-        metavar="FILE",
-        help="also draw the solved grid as an SVG picture "
-        "in FILE (givens bold on grey); one PUZZLE or "
-        "--example only",
+    names_file(
+        solve.add_argument(
+            "--svg",
+            metavar="FILE",
+            help="also draw the solved grid as an SVG picture "
+            "in FILE (givens bold on grey); one PUZZLE or "
+            "--example only",
+        ),
+        OUTPUT,
     )
     solve.add_argument(
         "-q",
@@ -194,7 +210,10 @@ def build_parser() -> argparse.ArgumentParser:
         "with a progress bar on a terminal; --checkpoint FILE resumes "
         "after a crash.  FILE or - counts each puzzle of a file.",
     )
-    counter.add_argument("source", nargs="?", metavar="PUZZLE|FILE|-")
+    names_file(
+        counter.add_argument("source", nargs="?", metavar="PUZZLE|FILE|-"),
+        TEXT_OR_FILE,
+    )
     counter.add_argument(
         "--limit",
         type=_positive,
@@ -281,12 +300,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
+        check_paths(parser, args)  # before any work
         if args.command == "serve":
             return serve.run(args)
         if args.command in cli_generate.COMMANDS:
             return cli_generate.run(args, UsageError)
         return run_solve(args)
-    except (UsageError, CountUsageError) as error:
+    except (UsageError, CountUsageError, PathUsageError) as error:
         print(f"sudoku: {_for_cli(str(error))}", file=sys.stderr)
         return 2
     except CheckpointError as error:
@@ -385,54 +405,21 @@ def output_to(path: str | None) -> Iterator[TextIO]:
     """Standard output, or the file ``path``.  A regular file is written
     under a temporary name beside it and renamed into place at the end, so
     ``-o`` may name the input file, and a failure or an interrupt leaves
-    the old file as it was."""
+    the old file as it was (a device or a pipe is written in place)."""
     if path is None or path == "-":
         yield sys.stdout
         sys.stdout.flush()
         return
-    if os.path.exists(path) and not os.path.isfile(path):
-        if os.path.isdir(path):
-            raise UsageError(f"cannot write {path}: it is a directory")
-        try:  # a device or a pipe: written in place
-            stream: TextIO = open(path, "w", encoding="utf-8")
-        except OSError as error:
-            raise UsageError(
-                f"cannot write {path}: {error.strerror}"
-            ) from None
-        with stream:
-            yield stream
-        return
-    folder, name = os.path.split(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise UsageError(f"cannot write {path}: it is a directory")
     try:
-        # (a text-mode temporary file: a TextIO in all but name)
-        stream = cast(
-            TextIO,
-            tempfile.NamedTemporaryFile(
-                "w",
-                encoding="utf-8",
-                dir=folder,
-                prefix=f".{name}.",
-                suffix=".part",
-                delete=False,
-            ),
-        )
+        writing = replacing(path)
+        stream = writing.__enter__()
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None
-    try:
-        with stream:
-            yield stream
-        try:
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-        except OSError:  # a new file: the usual mode for this user
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(stream.name, mode)
-        os.replace(stream.name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(stream.name)
-        raise
+    with contextlib.ExitStack() as stack:
+        stack.push(writing)
+        yield stream
 
 
 # -- one puzzle ---------------------------------------------------------------
@@ -688,7 +675,7 @@ def write_svg(path: str, grid: Grid, puzzle: Grid) -> None:
     from .draw import grid_svg
 
     try:
-        with open(path, "w", encoding="utf-8") as handle:
+        with replacing(path) as handle:
             handle.write(grid_svg(grid, puzzle))
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None

@@ -14,6 +14,8 @@ import sys
 import time
 
 from dlx.cli_input import looks_like_a_file_name, no_such_file
+from dlx.cli_paths import TEXT_OR_FILE, names_file
+from dlx.textfile import read_text
 
 from . import generator as G, rating as R
 from .encode import RULES, InvalidVariant, Variant
@@ -50,12 +52,15 @@ def add_variant_options(parser: argparse.ArgumentParser) -> None:
         help=f"extra rules: {', '.join(RULES)}, joined "
         f"with + (e.g. x+anti-knight)",
     )
-    parser.add_argument(
-        "--regions",
-        default=None,
-        metavar="MAP|FILE",
-        help="the jigsaw region map: a grid of region "
-        "letters, inline (one line) or in a file",
+    names_file(
+        parser.add_argument(
+            "--regions",
+            default=None,
+            metavar="MAP|FILE",
+            help="the jigsaw region map: a grid of region "
+            "letters, inline (one line) or in a file",
+        ),
+        TEXT_OR_FILE,
     )
 
 
@@ -67,8 +72,7 @@ def variant_of(args):
     regions = args.regions
     from_file = regions is not None and os.path.isfile(regions)
     if from_file:
-        with open(regions, encoding="utf-8-sig") as f:
-            regions = f.read()
+        regions = read_text(regions, encoding="utf-8-sig")  # NotText: why
     elif regions is not None and os.path.isdir(regions):
         raise InvalidVariant(no_such_file("--regions", regions))
     rules = args.variant
@@ -169,7 +173,9 @@ def add_commands(commands, positive, count, box) -> None:
         + ", ".join(R.LEVELS)
         + ".",
     )
-    rate.add_argument("source", metavar="PUZZLE|FILE|-")
+    names_file(
+        rate.add_argument("source", metavar="PUZZLE|FILE|-"), TEXT_OR_FILE
+    )
     rate.add_argument(
         "--box",
         type=box,

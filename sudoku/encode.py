@@ -27,6 +27,7 @@ columns, boxes, in that order), so the classic search is unchanged.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -461,11 +462,35 @@ def clashes(
     return np.asarray((seen.reshape(batch, len(labels)) > 1).any(axis=1))
 
 
-def clash_message(
+@dataclass(frozen=True)
+class Clash:
+    """Two givens of an ``n x n`` grid that break a rule: their ``cells``
+    (0-based ``(row, column)``, in reading order), the ``digit`` both
+    hold, and ``how`` they clash (``"in the same row"``, ``"a knight's
+    move apart"``); ``message`` is the sentence."""
+
+    cells: tuple[tuple[int, int], tuple[int, int]]
+    digit: int
+    how: str
+    n: int
+
+    @property
+    def message(self) -> str:
+        (r1, c1), (r2, c2) = self.cells
+        shown = (
+            ALPHABET[self.digit - 1] if self.n <= len(ALPHABET) else self.digit
+        )
+        return (
+            f"givens conflict: r{r1 + 1}c{c1 + 1} and r{r2 + 1}c{c2 + 1} "
+            f"both hold {shown} {self.how}"
+        )
+
+
+def first_clash(
     cells: np.ndarray, box: tuple[int, int], variant: Variant
-) -> str | None:
-    """One sentence naming the first two givens of an ``n x n`` grid that
-    break a rule of ``variant``, or None."""
+) -> Clash | None:
+    """The first two givens of an ``n x n`` grid that break a rule of
+    ``variant``, or None."""
     items, _, labels = option_items(box, variant)
     n = cells.shape[0]
     owner: dict[int, int] = {}
@@ -476,20 +501,25 @@ def clash_message(
                 continue
             if item in owner:
                 other = owner[item]
-                shown = ALPHABET[digit - 1] if n <= len(ALPHABET) else digit
                 where = labels[item]
                 if where.endswith("move"):
-                    how = f"{where.split()[0]}'s move apart"
-                    how = f"a {how}"
+                    how = f"a {where.split()[0]}'s move apart"
                 else:
                     how = f"in the same {where.rsplit(' ', 1)[0]}"
-                return (
-                    f"givens conflict: r{other // n + 1}c{other % n + 1}"
-                    f" and r{cell // n + 1}c{cell % n + 1} both hold "
-                    f"{shown} {how}"
+                return Clash(
+                    (divmod(other, n), divmod(cell, n)), digit, how, n
                 )
             owner[item] = cell
     return None
+
+
+def clash_message(
+    cells: np.ndarray, box: tuple[int, int], variant: Variant
+) -> str | None:
+    """One sentence naming the first two givens of an ``n x n`` grid that
+    break a rule of ``variant`` (``first_clash``), or None."""
+    found = first_clash(cells, box, variant)
+    return None if found is None else found.message
 
 
 def broken_rule(
@@ -511,6 +541,8 @@ __all__ = [
     "option_items",
     "as_variant",
     "clashes",
+    "Clash",
+    "first_clash",
     "clash_message",
     "broken_rule",
     "windows",

@@ -120,7 +120,7 @@ def decode(options: Iterable[int], n: int) -> np.ndarray:
     return cells.reshape(n, n)
 
 
-def _givens(grid: Grid) -> list[int]:
+def grid_givens(grid: Grid) -> list[int]:
     """The option numbers of one grid's givens (see ``given_options``)."""
     return given_options(grid.cells[None])[0].tolist()
 
@@ -185,7 +185,7 @@ def solve(
         )
         return grid.with_cells(solutions[0]) if counts[0] else None
     found = problem_for(grid.box, variant).solve(
-        given=_givens(grid),
+        given=grid_givens(grid),
         max_nodes=max_nodes,
         time_limit=time_limit,
         mrv_cutoff=MRV_CUTOFF,
@@ -244,7 +244,7 @@ def count(
     if long_count:
         return problem_for(grid.box, variant).count(
             limit,
-            given=_givens(grid),
+            given=grid_givens(grid),
             max_nodes=max_nodes,
             time_limit=time_limit,
             mrv_cutoff=MRV_CUTOFF,
@@ -257,7 +257,7 @@ def count(
         return int(counts[0])
     return problem_for(grid.box, variant).count(
         limit,
-        given=_givens(grid),
+        given=grid_givens(grid),
         max_nodes=max_nodes,
         time_limit=time_limit,
         mrv_cutoff=MRV_CUTOFF,

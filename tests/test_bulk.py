@@ -5,6 +5,7 @@ compressed rows are those of their definitions; bad arrays get one
 ValueError naming the first offending option."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -266,9 +267,30 @@ def test_bad_arrays_name_the_first_offending_option(indptr, indices, message):
         ExactCover.from_arrays(indptr, indices, 3, 1)
     p = ExactCover(range(3), [3])
     p.add_option([0])
-    with pytest.raises(ValueError, match=message):
+    # Options are named by their numbers in the problem: option 0 is
+    # there already, so the arrays' first option is option 1.
+    shifted = re.sub(
+        r"option (\d+)", lambda m: f"option {int(m[1]) + 1}", message
+    )
+    with pytest.raises(ValueError, match=shifted):
         p.add_arrays(indptr, indices)
     assert p.options == ((0,),) and p.count() == 0  # all or nothing
+
+
+def test_added_arrays_name_options_as_the_problem_numbers_them():
+    p = ExactCover(range(4), ["x"])
+    p.add_options([[0], [1], [2]])
+    with pytest.raises(ValueError, match="option 3: item 5 is out of range"):
+        p.add_arrays([0, 1], [5])
+    with pytest.raises(ValueError, match="option 4: item 1 appears twice"):
+        p.add_arrays([0, 1, 3], [0, 1, 1])
+    with pytest.raises(ValueError, match="option 4: color 2 for primary"):
+        p.add_arrays([0, 1, 3], [4, 4, 0], colors=[1, 0, 2])
+    with pytest.raises(ValueError, match="option 3: color -1 for item 4"):
+        p.add_arrays([0, 1], [4], colors=[-1])
+    with pytest.raises(ValueError, match=r"option 4: indptr\[2\] = 0"):
+        p.add_arrays([0, 1, 0], [0])
+    assert p.add_arrays([0, 2], [3, 4], colors=[0, 7]) == range(3, 4)
 
 
 @pytest.mark.parametrize(

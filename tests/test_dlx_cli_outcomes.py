@@ -106,7 +106,7 @@ def test_solutions_exit_0(capsys, tmp_path, extra, out):
         (["queens", "-3"], ""),
         (["queens", "8", "--all-symmetries"], "unrecognized"),
         (["pentomino"], "one of them"),
-        (["pentomino", "6x10", "--board", "b.txt"], "one of them"),
+        (["pentomino", "6x10", "--board", __file__], "one of them"),
         (["pentomino", "6x10", "--copies", "0"], "not positive"),
         (
             ["pentomino", "6x10", "--pieces", "heptominoes"],

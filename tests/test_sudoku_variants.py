@@ -313,3 +313,26 @@ def test_variant_spelling():
     assert Variant("x") == Variant("diagonal")
     assert hash(Variant("x")) == hash(Variant("diagonal"))
     assert sudoku.count("." * 16, variant="classic") == 288
+
+
+def test_the_first_clash_is_structured_and_its_sentence_is_the_message():
+    from sudoku.encode import clash_message, first_clash
+
+    grid = sudoku.parse("1" + "." * 9 + "1" + "." * 70)  # r1c1 and r2c2
+    x = Variant("x")
+    found = first_clash(grid.cells, grid.box, x)
+    assert found is not None
+    assert found.cells == ((0, 0), (1, 1)) and found.digit == 1
+    assert found.how == "in the same box"
+    assert found.message == clash_message(grid.cells, grid.box, x)
+    assert found.message == (
+        "givens conflict: r1c1 and r2c2 both hold 1 in the same box"
+    )
+    knight = Variant("anti-knight")
+    grid = sudoku.parse(".." + "1" + "." * 10 + "1" + "." * 67)  # r1c3, r2c5
+    found = first_clash(grid.cells, grid.box, knight)
+    assert found is not None
+    assert found.cells == ((0, 2), (1, 4)) and found.how == (
+        "a knight's move apart"
+    )
+    assert first_clash(sudoku.parse("." * 81).cells, (3, 3), x) is None

@@ -622,21 +622,84 @@ def test_many_simultaneous_requests_are_all_answered(client):
         assert is_valid_solution(data["solution"], puzzle)
 
 
-def test_saturated_server_answers_503_then_recovers():
+def _held(monkeypatch, name):
+    """Make ``service.<name>`` wait until the returned event is set (at
+    most 20 s) before it works; ``started`` is set when one begins.  To
+    call before ``create_app``, which takes the service's functions."""
+    import threading
+
+    release, started = threading.Event(), threading.Event()
+    real = getattr(service, name)
+
+    def held(params, settings, budget):
+        started.set()
+        while not release.wait(0.01):
+            budget.remaining()  # Cancelled once its request is dropped
+        return real(params, settings, budget)
+
+    monkeypatch.setattr(service, name, held)
+    return release, started
+
+
+def _status_until(c, ok):
+    deadline = time.time() + 10
+    while not ok(status := c.get("/api/status").json()):
+        assert time.time() < deadline, status
+        time.sleep(0.01)
+    return status
+
+
+def test_saturated_server_answers_503_then_recovers(monkeypatch):
+    release, _ = _held(monkeypatch, "count")
     app = create_app(Settings(workers=1, queue=1), warm_up=False)
     with TestClient(app) as c, ThreadPoolExecutor(2) as pool:
-        slow = {"puzzle": "." * 81, "limit": None, "time_limit": 1.0}
-        held = [pool.submit(c.post, "/api/count", json=slow) for _ in range(2)]
-        deadline = time.time() + 5
-        while c.get("/api/status").json()["waiting"] < 1:
-            assert time.time() < deadline
-        r = c.post("/api/solve", json={"puzzle": ESCARGOT})
-        data = assert_error(r, 503)
-        assert r.headers["retry-after"] == "1" and "busy" in data["error"]
+        try:
+            slow = {"puzzle": ESCARGOT, "time_limit": 30}
+            held = [
+                pool.submit(c.post, "/api/count", json=slow) for _ in range(2)
+            ]
+            _status_until(c, lambda s: s["running"] == s["waiting"] == 1)
+            r = c.post("/api/solve", json={"puzzle": ESCARGOT})
+            data = assert_error(r, 503)
+            assert r.headers["retry-after"] == "1" and "busy" in data["error"]
+        finally:
+            release.set()
         assert [h.result().status_code for h in held] == [200, 200]
         assert (
             c.post("/api/solve", json={"puzzle": ESCARGOT}).status_code == 200
         )
+
+
+def test_a_request_that_cannot_start_in_its_time_limit_answers_503(
+    monkeypatch,
+):
+    """Every worker busy: a request's time limit counts its wait, and a
+    request still waiting at its deadline is answered then (503), not
+    when a worker frees up."""
+    release, started = _held(monkeypatch, "solve")
+    app = create_app(Settings(workers=1, queue=4), warm_up=False)
+    with TestClient(app) as c, ThreadPoolExecutor(1) as pool:
+        try:
+            busy = pool.submit(
+                c.post,
+                "/api/solve",
+                json={"puzzle": ESCARGOT, "time_limit": 30},
+            )
+            assert started.wait(10)
+            r = c.post(
+                "/api/count", json={"puzzle": "." * 81, "time_limit": 0.2}
+            )
+            data = assert_error(r, 503)
+            assert r.headers["retry-after"] == "1"
+            assert data["error"] == (
+                "the server is busy: no worker was free to start its search "
+                "within the request's time limit of 0.2 s; try again shortly"
+            )
+            # Dropped from the queue, not left to run later.
+            assert c.get("/api/status").json()["waiting"] == 0
+        finally:
+            release.set()
+        assert busy.result().json()["status"] == "solved"
 
 
 def test_a_client_that_leaves_drops_its_waiting_search():

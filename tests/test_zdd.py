@@ -455,8 +455,10 @@ def test_best_and_worst_by_weights():
     assert [w for w, _ in z.best(36, horizontal)] == all_w
     assert [w for w, _ in z.worst(5, horizontal)] == all_w[::-1][:5]
     assert z.best(3, dict.fromkeys(range(len(p)), 0.5))[0][0] == 4.0
-    with pytest.raises(ValueError, match="no weight for option"):
+    with pytest.raises(ValueError, match="weights has 2 entries for 24"):
         z.best(1, [1, 2])
+    with pytest.raises(ValueError, match="no weight for option"):
+        ZDD(z.var, z.lo, z.hi, z.root).best(1, [1, 2])  # options unknown
     with pytest.raises(ValueError, match="not a number"):
         z.best(1, ["x"] * len(p))
     # By default, the options' costs: none were given, so all are 0.
@@ -518,9 +520,67 @@ def test_read_reduces_and_checks():
         ("2: (~1?0:1)\n2: (~1?0:1)\n", "defined twice"),
         ("2: (~0?0:1)\n3: (~1?0:1)\n", "after the root"),
         ("2: (~0?1:1)\n", "dummy root"),
+        # An option twice on a path: a "solution" [0, 0] (on the hi
+        # side), or an option both left out and taken (lo, then hi).
+        (
+            "2: (~1?0:1)\n3: (~1?0:2)\n4: (~0?0:3)\n",
+            r"ZDD text:2: option 1 appears again below node 3: no path",
+        ),
+        (
+            "2: (~1?0:1)\n3: (~2?2:1)\n4: (~1?3:1)\n5: (~0?0:4)\n",
+            r"ZDD text:3: option 1 appears again below node 4",
+        ),
+        (
+            "2: (~2?0:1)\n3: (~1?0:2)\n4: (~3?3:2)\n5: (~2?0:4)\n"
+            "6: (~0?0:5)\n",
+            r"ZDD text:4: option 2 appears again below node 5",
+        ),
     ]:
         with pytest.raises(ValueError, match=message):
             ZDD.read(io.StringIO(bad))
+
+
+def test_read_accepts_options_in_any_order_on_different_paths():
+    # Option 1 above option 2 on one path, 2 above 1 on another (DLX6
+    # writes such diagrams: each path in its search's order).
+    text = (
+        "2: (~2?0:1)\n3: (~1?0:2)\n4: (~1?0:1)\n5: (~2?0:4)\n"
+        "6: (~3?3:5)\n7: (~0?0:6)\n"
+    )
+    z = ZDD.read(io.StringIO(text))
+    assert sorted(z) == [[0, 1], [0, 1, 2]] and len(z) == 5
+
+
+def test_read_names_a_file_that_is_not_text(tmp_path):
+    path = tmp_path / "binary.zdd"
+    path.write_bytes(b"\x92\x00\x01")
+    with pytest.raises(ValueError) as error:
+        ZDD.read(path)
+    assert str(error.value) == (
+        f"{path}: not a UTF-8 text file (byte 0x92 at position 0)"
+    )
+
+
+def test_weights_are_one_an_option():
+    p = ExactCover("AB")
+    p.add_options(["A", "B", "AB"])
+    z = p.zdd()
+    assert z.best(1, [1, 1, 5]) == [(2, [0, 1])]
+    for weights, message in [
+        ([1, 1, 5, 7], "weights has 4 entries for 3 options"),
+        ([1, 1], "weights has 2 entries for 3 options"),
+        ({0: 1, 1: 1, 2: 5, 3: 0}, "a weight for 3, which is not an option"),
+        ({0: 1, 1: 1, 2: 5, "A": 0}, "a weight for 'A', which is not an"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            z.best(1, weights)
+        with pytest.raises(ValueError, match=message):
+            z.worst(1, weights)
+    # Read with its problem, the diagram knows the options too.
+    saved = io.StringIO()
+    z.write(saved)
+    with pytest.raises(ValueError, match="4 entries for 3 options"):
+        ZDD.read(io.StringIO(saved.getvalue()), p).best(1, [1, 1, 5, 7])
 
 
 # -- Knuth's DLX6 -------------------------------------------------------------

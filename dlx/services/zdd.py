@@ -44,7 +44,7 @@ import heapq
 import os
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sized
 from dataclasses import dataclass
 from typing import IO, Any, Union
 
@@ -53,6 +53,7 @@ import numpy as np
 from ..engines import refuse
 from ..kernels import memo as M
 from ..shorten import shorten
+from ..textfile import read_text
 from . import memo, search
 from .search import BudgetExhausted
 
@@ -363,7 +364,9 @@ class ZDD:
         return out
 
     def _weights(self, weights):
-        """``weights`` checked: indexable by every option in the ZDD."""
+        """``weights`` checked: indexable by every option in the ZDD, and
+        when the diagram knows its problem's options (``numbering``), one
+        weight an option exactly (a mapping: none for another option)."""
         if weights is None:
             weights = self.costs
             if weights is None:
@@ -372,6 +375,25 @@ class ZDD:
                 )
         if isinstance(weights, np.ndarray):
             weights = weights.tolist()
+        if self.numbering is not None:
+            noptions = len(self.numbering)
+            if isinstance(weights, Mapping):
+                for key in weights:
+                    if (
+                        isinstance(key, (bool, np.bool_))
+                        or not isinstance(key, (int, np.integer))
+                        or not 0 <= key < noptions
+                    ):
+                        raise ValueError(
+                            f"weights has a weight for {shorten(key)}, "
+                            f"which is not an option (they are numbered "
+                            f"0 to {noptions - 1})"
+                        )
+            elif isinstance(weights, Sized) and len(weights) != noptions:
+                raise ValueError(
+                    f"weights has {len(weights)} entries for {noptions} "
+                    f"options: give one weight an option"
+                )
         used = set(self.var[2 : self.root + 1].tolist())
         for option in used:
             try:
@@ -456,16 +478,16 @@ class ZDD:
 
         Raises:
             ValueError: A line that is not ``id: (~v?lo:hi)`` or breaks
-                the format (naming the file and the line).
+                the format, or a path that meets an option twice (naming
+                the file and the line), or a file that is not UTF-8 text.
             OSError: The path cannot be read.
         """
-        if isinstance(file, (str, os.PathLike)):
-            with open(file) as f:
-                text = f.read()
-            source = str(file)
-        else:
-            text = file.read()
-            source = getattr(file, "name", "ZDD text")
+        source = (
+            os.fspath(file)
+            if isinstance(file, (str, os.PathLike))
+            else getattr(file, "name", "ZDD text")
+        )
+        text = read_text(file, name=str(source))  # NotText names it
         numbering = None
         back = None
         if problem is not None:
@@ -476,6 +498,7 @@ class ZDD:
         var: list = [-1, -1]
         lo: list = [0, 0]
         hi: list = [0, 0]
+        made: list = [(0, "", "")] * 2  # each node's line, id, option
         root = None
         last_line = 0
         for number, line in enumerate(text.splitlines(), 1):
@@ -536,10 +559,18 @@ class ZDD:
                 var.append(v)
                 lo.append(kids[0])
                 hi.append(kids[1])
+                made.append((number, m[1], m[2]))
             ids[node] = n
         if root is None:
             raise ValueError(
                 f"{source}: no root line (~0?0:r) after line {last_line}"
+            )
+        twice = _repeated_option(var, lo, hi)
+        if twice is not None:
+            line, node, option = made[twice]
+            raise ValueError(
+                f"{source}:{line}: option {option} appears again below "
+                f"node {node}: no path of a ZDD has an option twice"
             )
         var, lo, hi, root = _reachable(
             np.array(var, np.int64),
@@ -596,6 +627,31 @@ _LINE = re.compile(
     r"([0-9a-fA-F]+):\s*\(~(\d+)\?([0-9a-fA-F]+):"
     r"([0-9a-fA-F]+)\)"
 )
+
+
+def _repeated_option(var: list, lo: list, hi: list) -> int | None:
+    """The first node (children before parents) whose option appears
+    again below it, on its ``lo`` or its ``hi`` side, or None: in a ZDD
+    no path meets an option twice (any order of the options on a path is
+    fine; DLX6's is the search's).  Each node's set of options below it
+    is a bit set, dropped once its last parent has been seen, so only
+    the sets of the diagram's frontier are alive at once."""
+    parents = [0] * len(var)
+    for k in range(2, len(var)):
+        parents[lo[k]] += 1
+        parents[hi[k]] += 1
+    below: dict[int, int] = {0: 0, 1: 0}
+    for k in range(2, len(var)):
+        a, b = lo[k], hi[k]
+        under = below[a] | below[b]
+        if under >> var[k] & 1:
+            return k
+        for child in (a, b):
+            parents[child] -= 1
+            if parents[child] == 0 and child > 1:
+                del below[child]
+        below[k] = under | (1 << var[k])
+    return None
 
 
 def _reachable(var, lo, hi, root):

@@ -8,14 +8,19 @@ the work is done in ``sudoku.web.service``).
 
 Errors are JSON ``{"error": "<one sentence>"}``: 400 bad input, 404/405
 unknown route or method, 413 body over the limit,
-503 every worker busy and the queue full (with ``Retry-After``), 500 a bug
-(never with a stack trace).  A search that outlasts its time budget is
-answered 200 with ``"status": "stopped"``.
+503 every worker busy and the queue full, or busy for the whole of a
+request's time limit (with ``Retry-After``), 500 a bug (never with a stack
+trace).  A search that outlasts its time budget is answered 200 with
+``"status": "stopped"``.
 
 Searches run on a bounded thread pool (the engine's kernels release the
 GIL), never on the event loop.  At most ``workers + queue`` are admitted at
-once.  While one runs the app watches its client: when the client goes
-away the search's budget is cancelled.
+once.  A request's time limit runs from its arrival, its wait for a worker
+included: one still waiting at its deadline, every worker busy, is dropped
+and answered 503 then; one that started stops itself at the deadline (the
+engine's time limit) with its partial answer.  While one waits or runs
+the app watches its client: when the client goes away the search's budget
+is cancelled.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -129,6 +135,11 @@ class Runner:
         future.add_done_callback(lambda _: self._release(budget))
         return future
 
+    def saturated(self) -> bool:
+        """Is every worker running a search?"""
+        with self.lock:
+            return self.running >= self.settings.workers
+
     def status(self) -> dict:
         with self.lock:
             return {
@@ -143,6 +154,17 @@ class Runner:
             for budget in self.budgets:
                 budget.cancel.set()
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def too_late(budget: Budget) -> RequestError:
+    """The 503 of a request whose time limit ran out before a worker was
+    free to start its search."""
+    return RequestError(
+        f"the server is busy: no worker was free to start its search "
+        f"within the request's time limit of {budget.seconds:g} s; try "
+        f"again shortly",
+        status=503,
+    )
 
 
 def error(message: str, status: int, **extra) -> JSONResponse:
@@ -193,10 +215,11 @@ def _searching(job: Callable) -> Callable:
     """A route running ``job(params, settings, budget)`` on the pool."""
 
     async def endpoint(request: Request) -> Response:
+        arrived = time.perf_counter()  # the time limit runs from here
         settings = request.app.state.settings
         runner = request.app.state.runner
         params = await read_json(request, settings)
-        budget = Budget(service.time_limit_of(params, settings))
+        budget = Budget(service.time_limit_of(params, settings), arrived)
         runner.admit(budget)
         # The answer is also turned into JSON on the worker, not on the
         # event loop (a batch's answer is large).
@@ -208,7 +231,10 @@ def _searching(job: Callable) -> Callable:
             lambda f: f.cancelled() or f.exception()
         )  # always retrieved
         while True:
-            done, _ = await asyncio.wait({waiting}, timeout=DISCONNECT_POLL)
+            # Wake at the deadline as well as to poll the client.
+            left = budget.left()
+            wake = DISCONNECT_POLL if left <= 0 else min(DISCONNECT_POLL, left)
+            done, _ = await asyncio.wait({waiting}, timeout=wake)
             if done:
                 return Response(
                     waiting.result(), media_type="application/json"
@@ -216,6 +242,11 @@ def _searching(job: Callable) -> Callable:
             if await request.is_disconnected():
                 budget.cancel.set()
                 raise Cancelled()
+            # Out of time before a worker was free: answered now.  (With
+            # a worker free, the search is about to start: it stops at
+            # once with its partial answer, as any search at its limit.)
+            if budget.left() <= 0 and runner.saturated() and future.cancel():
+                raise too_late(budget)
 
     return endpoint
 

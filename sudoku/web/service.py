@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import random
-import re
 import threading
 import time
 from dataclasses import dataclass
@@ -32,8 +31,8 @@ from dlx.problems import langford as langford_builder, queens as queens_builder
 from dlx.problems.polyomino import Polyomino, piece_set
 from dlx.shorten import shorten
 
-from ..budget import Stopped
-from ..encode import RULES, Variant, as_variant, clash_message
+from ..budget import Budget as JobBudget, Stopped
+from ..encode import RULES, Variant, as_variant, first_clash
 from ..generator import GenerationFailed, generate as make_puzzle
 from ..grid import (
     ALPHABET,
@@ -45,7 +44,14 @@ from ..grid import (
     parse,
 )
 from ..rating import LEVELS, rate as rate_puzzle
-from ..solver import MRV_CUTOFF, STATUSES, Symmetry, given_options, problem_for
+from ..solver import (
+    MRV_CUTOFF,
+    STATUSES,
+    Symmetry,
+    decode,
+    grid_givens,
+    problem_for,
+)
 
 
 # -- settings and errors -------------------------------------------------------
@@ -96,22 +102,30 @@ class Cancelled(Exception):
     """The client went away: the search was dropped."""
 
 
-class Budget:
-    """The time a search may take, and a flag to drop it early (the app
-    sets ``cancel`` when the client disconnects)."""
+class Budget(JobBudget):
+    """A request's budget: its time limit counts from its arrival
+    (``start``), the wait for a worker included, and its stop is
+    ``cancel``, the event the app sets when the client disconnects.
+    ``remaining()`` is 0 once the time is up (a search then stops at once
+    with what it has) and raises ``Cancelled`` once the client is gone."""
 
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.start = time.perf_counter()
-        self.cancel = threading.Event()
+    def __init__(self, seconds: float, start: float | None = None):
+        super().__init__("request", seconds, threading.Event(), start=start)
+        self.cancel: threading.Event = self.stop
+
+    def left(self) -> float:
+        """Seconds to the deadline (negative past it)."""
+        assert self.deadline is not None  # a request always has a limit
+        return self.deadline - time.perf_counter()
 
     def remaining(self) -> float:
         """Seconds left; raises ``Cancelled`` once the client is gone."""
         if self.cancel.is_set():
             raise Cancelled()
-        return max(0.0, self.start + self.seconds - time.perf_counter())
+        return max(0.0, self.left())
 
     def ms(self) -> float:
+        """Milliseconds since the request arrived."""
         return round((time.perf_counter() - self.start) * 1000, 1)
 
 
@@ -125,13 +139,8 @@ def _field(params: dict, name: str, kinds, default=None, *, what: str = ""):
     ):
         raise RequestError(f"'{name}' must be {what}, got {shorten(value)}")
     if not isinstance(value, kinds):
-        raise RequestError(f"'{name}' must be {what}, got {_short(value)}")
+        raise RequestError(f"'{name}' must be {what}, got {shorten(value)}")
     return value
-
-
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _only(params: dict, *names: str) -> None:
@@ -140,7 +149,7 @@ def _only(params: dict, *names: str) -> None:
     for key in params:
         if key not in names and key != "time_limit":
             raise RequestError(
-                f"unknown field {_short(key)} (this request "
+                f"unknown field {shorten(key)} (this request "
                 f"takes {', '.join(names + ('time_limit',))})"
             )
 
@@ -191,7 +200,7 @@ def _box(params: dict) -> tuple[int, int] | None:
         else:
             raise RequestError(
                 f"'box' must look like \"3x3\" (rows x "
-                f"columns), got {_short(value)}"
+                f"columns), got {shorten(value)}"
             )
     if not (
         isinstance(value, list)
@@ -202,7 +211,7 @@ def _box(params: dict) -> tuple[int, int] | None:
         )
     ):
         raise RequestError(
-            f"'box' must be \"RxC\" or [rows, columns], got {_short(value)}"
+            f"'box' must be \"RxC\" or [rows, columns], got {shorten(value)}"
         )
     return value[0], value[1]
 
@@ -212,7 +221,7 @@ def _format(params: dict) -> str | None:
     if value not in ("same",) + FORMATS:
         raise RequestError(
             f"'format' must be one of same, "
-            f"{', '.join(FORMATS)}; got {_short(value)}"
+            f"{', '.join(FORMATS)}; got {shorten(value)}"
         )
     return None if value == "same" else value
 
@@ -228,7 +237,7 @@ def _variant(params: dict):
     regions = params.get("regions")
     if regions is not None and not isinstance(regions, (str, list)):
         raise RequestError(
-            f"'regions' must be text or a list of rows, got {_short(regions)}"
+            f"'regions' must be text or a list of rows, got {shorten(regions)}"
         )
     if value in ("standard", "classic", ""):
         if regions is not None:
@@ -253,7 +262,7 @@ def read_grid(params: dict, settings: Settings, *, check: bool = True):
     source = params["puzzle"]
     if not isinstance(source, (str, list)):
         raise RequestError(
-            f"'puzzle' must be text or a list of rows, got {_short(source)}"
+            f"'puzzle' must be text or a list of rows, got {shorten(source)}"
         )
     box = _box(params)
     variant = _variant(params)
@@ -289,11 +298,10 @@ def clash(grid: Grid, variant) -> tuple[str | None, list[list[int]]]:
     the cells to highlight, as ``[row, col]`` (0-based)."""
     if variant is None:
         return conflict_message(grid), _conflict_cells(grid)
-    message = clash_message(grid.cells, grid.box, variant)
-    if message is None:
+    found = first_clash(grid.cells, grid.box, variant)
+    if found is None:
         return None, []
-    cells = re.findall(r"r(\d+)c(\d+)", message)
-    return message, [[int(r) - 1, int(c) - 1] for r, c in cells]
+    return found.message, [list(cell) for cell in found.cells]
 
 
 def _too_big(n: int, settings: Settings) -> str:
@@ -420,24 +428,15 @@ def _stopped_message(budget: Budget) -> str:
     return f"stopped at the time budget of {budget.seconds:g} s"
 
 
-def _decode(grid: Grid, options: list[int]) -> Grid:
-    cells = np.zeros(grid.n * grid.n, np.int64)
-    cell, digit = np.divmod(np.asarray(options, np.int64), grid.n)
-    cells[cell] = digit + 1
-    return grid.with_cells(cells.reshape(grid.n, grid.n))
-
-
 def _search_grid(
     grid: Grid, variant, budget: Budget, limit: int | None, store: bool
 ) -> Found:
-    given = given_options(grid.cells[None])[0].tolist()
-    problem = problem_for(grid.box, variant)
     return run_search(
-        problem,
+        problem_for(grid.box, variant),
         budget,
         limit=limit,
         store=store,
-        given=given,
+        given=grid_givens(grid),
         mrv_cutoff=MRV_CUTOFF,
     )
 
@@ -454,7 +453,7 @@ def solve(params: dict, settings: Settings, budget: Budget) -> dict:
     grid, variant = read_grid(params, settings)
     fmt = _format(params)
     found = _search_grid(grid, variant, budget, 2, True)
-    grids = [_decode(grid, s) for s in found.solutions]
+    grids = [grid.with_cells(decode(s, grid.n)) for s in found.solutions]
     answer = _grid_fields(grid, variant)
     answer.update(
         count=found.count,
@@ -580,7 +579,7 @@ def hint(params: dict, settings: Settings, budget: Budget) -> dict:
         answer["status"] = "complete"
         answer["message"] = "no hint: every cell is filled"
         return answer
-    solution = _decode(grid, found.solutions[0])
+    solution = grid.with_cells(decode(found.solutions[0], grid.n))
     r, c, left = _most_constrained(grid)
     digit = _digit(grid.n, int(solution.cells[r, c]))
     answer.update(
@@ -810,7 +809,7 @@ def random_puzzle(params: dict, settings: Settings) -> dict:
     name = _field(params, "set", str, "easy", what="a set name")
     if name not in BUNDLED:
         raise RequestError(
-            f"no bundled set {_short(name)} (sets: {', '.join(BUNDLED)})"
+            f"no bundled set {shorten(name)} (sets: {', '.join(BUNDLED)})"
         )
     seed = _field(params, "seed", int, None, what="an integer")
     rng = random.Random(seed) if seed is not None else _rng
@@ -883,7 +882,7 @@ def _problem_of(params: dict):
     builder = _field(params, "builder", str, "dlx", what="a builder name")
     if builder not in BUILDERS:
         raise RequestError(
-            f"unknown builder {_short(builder)} (choose {', '.join(BUILDERS)})"
+            f"unknown builder {shorten(builder)} (choose {', '.join(BUILDERS)})"
         )
     if builder == "dlx":
         text = params.get("problem")
@@ -950,7 +949,7 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
     )
     if mode not in ("count", "solutions", "best"):
         raise RequestError(
-            f"'mode' must be count, solutions or best, got {_short(mode)}"
+            f"'mode' must be count, solutions or best, got {shorten(mode)}"
         )
     if mode == "count":
         limit = _positive(params, "limit", None, MAX_LIMIT)
