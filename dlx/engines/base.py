@@ -145,6 +145,13 @@ class Engine:
     algorithm = ""
     #: The kinds of problem it searches.
     kinds: frozenset = frozenset()
+    #: ``algorithm=`` may name its family (the registry's
+    #: ``algorithm_names`` reads this; memo counting is asked for by
+    #: ``memo=True`` instead).
+    named = True
+    #: The line the command line's ``--algorithm`` help gives it (empty:
+    #: none, as for the engines of ``best``, which no flag picks).
+    about = ""
     # -- capabilities (what a service may ask of it) ----------------------
     #: ``solutions()``: it streams solutions (memo counting does not).
     streams = True

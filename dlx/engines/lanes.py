@@ -523,6 +523,7 @@ class Lanes(Bits):
 
     name = "lanes"
     program = "bitset Algorithm X over item lanes"
+    about = ""  # the bitset family's, said once by Bits
 
     arrays_class = LaneArrays
     run_class = LanesRun

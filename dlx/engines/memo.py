@@ -399,6 +399,7 @@ class Memo(Engine):
     program = "memo counting"
     algorithm = "memo"
     kinds = frozenset({EXACT, COLORS})
+    named = False  # memo=True asks for it
     streams = False
     batches = False
     splits = False

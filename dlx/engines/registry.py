@@ -5,7 +5,9 @@ problem's kind: ``"links"`` is Knuth's dancing links (DLX1, DLX2 with
 colors, DLX3 with bounds), ``"cells"`` his dancing cells (SSXC1, SSXCC,
 SSMCC), ``"memo"`` memoized counting, and ``"auto"`` picks links or cells
 by the problem's shape (measured: see ``hide_work``).  A new engine is
-one line of ``ENGINES`` (and a rule here if ``"auto"`` should pick it).
+one line of ``ENGINES`` (and a rule here if ``"auto"`` should pick it):
+the names ``algorithm=`` takes and the command line's help for them are
+read from it (``algorithm_names``, ``algorithm_help``).
 ``refuse`` words every refusal of a service the problem's engine lacks,
 so that the Python API, the CLIs and the web API say the same sentence.
 """
@@ -43,8 +45,33 @@ ENGINES: tuple[Engine, ...] = (
 )
 BY_NAME = {engine.name: engine for engine in ENGINES}
 
-#: What ``algorithm=`` takes on every search method.
-ALGORITHMS = ("links", "cells", "bits", "auto")
+
+def algorithm_names() -> tuple[str, ...]:
+    """What ``algorithm=`` takes on every search method, read from
+    ``ENGINES``: the family of each engine that is ``named`` (in their
+    order), then ``"auto"``."""
+    names: list[str] = []
+    for engine in ENGINES:
+        if engine.named and engine.algorithm not in names:
+            names.append(engine.algorithm)
+    return (*names, "auto")
+
+
+def algorithm_help() -> str:
+    """What each of ``algorithm_names`` means, in one line (the command
+    line's help): each family with the ``about`` of its engines."""
+    said: dict[str, list[str]] = {}
+    for engine in ENGINES:
+        if engine.named and engine.about:
+            said.setdefault(engine.algorithm, []).append(engine.about)
+    return "; ".join(
+        [f"{name}: {', '.join(abouts)}" for name, abouts in said.items()]
+        + ["auto (default): the faster for the problem's shape"]
+    )
+
+
+#: What ``algorithm=`` takes on every search method (``algorithm_names``).
+ALGORITHMS = algorithm_names()
 
 #: How a kind of problem is named in a sentence.
 KIND_PHRASE = {
@@ -141,17 +168,18 @@ CELLS_RULES = {
 
 
 def check_algorithm(algorithm) -> str:
-    """``algorithm`` checked: one of ``ALGORITHMS`` (a TypeError for
-    another type, a ValueError for another name)."""
+    """``algorithm`` checked: one of ``algorithm_names()`` (a TypeError
+    for another type, a ValueError for another name)."""
+    names = algorithm_names()
     if not isinstance(algorithm, str):
         raise TypeError(
-            f"algorithm must be one of {', '.join(ALGORITHMS)}; "
+            f"algorithm must be one of {', '.join(names)}; "
             f"got {shorten(algorithm)}"
         )
-    if algorithm not in ALGORITHMS:
+    if algorithm not in names:
         raise ValueError(
             f"algorithm must be one of "
-            f"{', '.join(ALGORITHMS)}; got {shorten(algorithm)}"
+            f"{', '.join(names)}; got {shorten(algorithm)}"
         )
     return algorithm
 
