@@ -176,6 +176,14 @@ class Engine:
     #: kept under on the problem (None: the engine's name).
     arrays_key: str | None = None
 
+    # -- choosing --------------------------------------------------------
+    def fits(self, problem) -> bool:
+        """Whether it takes ``problem`` (an ``ExactCover`` of one of its
+        ``kinds``) beyond its kind: a limit of size or shape.  The registry
+        passes over an engine that does not fit to the next of its family
+        (``dlx.engines.registry.engine_of``)."""
+        return True
+
     # -- building --------------------------------------------------------
     def build(self, problem):
         """The engine's arrays for ``problem`` (an ``ExactCover``), from

@@ -530,6 +530,11 @@ class Lanes(Bits):
     load_kernels = staticmethod(load_kernels)
     run_batch = staticmethod(run_batch)
 
+    def fits(self, problem) -> bool:
+        """See ``fits``: else the count-based engine of the family takes
+        the problem."""
+        return fits(problem)
+
     def option_nodes(self, arrays, options):
         """Options are their own nodes here."""
         return np.asarray(options, np.int32)

@@ -403,6 +403,7 @@ class Memo(Engine):
     streams = False
     batches = False
     splits = False
+    exact_split = False
     cutoff = False
     #: Its arrays are DLX1's (DLX2's with colors), built once for both.
     arrays_key = "links"

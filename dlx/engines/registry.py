@@ -23,13 +23,15 @@ from .cells_bounds import SSMCC
 from .cells_colors import SSXCC
 from .colors import DLX2
 from .costs import BoundedCostsEngine, CostsEngine
-from .lanes import Lanes, fits as lanes_fit
+from .lanes import Lanes
 from .links import DLX1
 from .memo import Memo
 
 #: Every engine, by the family ``algorithm=`` names and the kinds it reads.
 #: The engines with ``costs`` serve ``best`` (the cheapest solutions), the
-#: others every other search.
+#: others every other search.  Of a family's engines for a kind, the first
+#: that ``fits`` the problem searches it (the item lanes before the
+#: count-based bitset engine).
 ENGINES: tuple[Engine, ...] = (
     DLX1(),
     DLX2(),
@@ -37,8 +39,8 @@ ENGINES: tuple[Engine, ...] = (
     SSXC1(),
     SSXCC(),
     SSMCC(),
-    Bits(),
     Lanes(),
+    Bits(),
     Memo(),
     CostsEngine(),
     BoundedCostsEngine(),
@@ -214,23 +216,25 @@ def engine_for(problem, algorithm="auto", purpose: str = "search") -> Engine:
     """The engine that searches ``problem`` (an ``ExactCover``) with
     ``algorithm`` (see ``family``) for ``purpose``.  The bitset family
     has two engines: item lanes (``dlx.engines.lanes``) where the problem
-    fits them (``lanes_fit``: items of at most 63 options, masks of at
+    fits them (``Lanes.fits``: items of at most 63 options, masks of at
     most 2 MB, as a 9x9 Sudoku), else per-item counts
     (``dlx.engines.bits``)."""
     name = family(problem, algorithm, purpose)
-    if name == "bits" and purpose != "best" and lanes_fit(problem):
-        return BY_NAME["lanes"]
-    return engine_of(name, problem.kind, costs=purpose == "best")
+    return engine_of(name, problem.kind, purpose == "best", problem)
 
 
-def engine_of(algorithm: str, kind: str, costs: bool = False) -> Engine:
+def engine_of(
+    algorithm: str, kind: str, costs: bool = False, problem=None
+) -> Engine:
     """The engine of family ``algorithm`` for problems of ``kind``; with
-    ``costs``, the one that finds the cheapest solutions."""
+    ``costs``, the one that finds the cheapest solutions; with
+    ``problem``, the first that ``fits`` it."""
     for engine in ENGINES:
         if (
             engine.algorithm == algorithm
             and kind in engine.kinds
             and engine.costs == costs
+            and (problem is None or engine.fits(problem))
         ):
             return engine
     service = "the cheapest solutions (best)" if costs else "searching"
