@@ -532,7 +532,7 @@ def test_solve_batch_checks_its_numbers_like_count(kwargs, message):
 @pytest.fixture
 def always_split(monkeypatch):
     """Make count(threads=N) split even the smallest tree."""
-    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
 
 
 @pytest.mark.parametrize("n", [1, 4, 8, 9])

@@ -64,13 +64,12 @@ def only(engine):
     """The registry with ``engine`` alone: every search method, with
     ``algorithm="auto"``, gets it (or the registry's refusal), and splits
     split even the smallest tree."""
-    from dlx.services import best as best_service, jobs as job_service
+    from dlx.services import runner
 
     saved = (
         registry.ENGINES,
         registry.family,
-        job_service.SERIAL_PROBE_NODES,
-        best_service.SERIAL_PROBE_NODES,
+        runner.SERIAL_PROBE_NODES,
     )
     decide = registry.family
 
@@ -80,15 +79,14 @@ def only(engine):
 
     registry.ENGINES = (engine,)
     registry.family = family
-    job_service.SERIAL_PROBE_NODES = best_service.SERIAL_PROBE_NODES = 0
+    runner.SERIAL_PROBE_NODES = 0
     try:
         yield
     finally:
         (
             registry.ENGINES,
             registry.family,
-            job_service.SERIAL_PROBE_NODES,
-            best_service.SERIAL_PROBE_NODES,
+            runner.SERIAL_PROBE_NODES,
         ) = saved
 
 

@@ -87,14 +87,14 @@ def expected(case):
 def always_split():
     """Counts and best on threads and processes split even the smallest
     tree."""
-    from dlx.services import best as best_service, jobs as job_service
+    from dlx.services import runner
 
-    old = job_service.SERIAL_PROBE_NODES, best_service.SERIAL_PROBE_NODES
-    job_service.SERIAL_PROBE_NODES = best_service.SERIAL_PROBE_NODES = 0
+    old = runner.SERIAL_PROBE_NODES
+    runner.SERIAL_PROBE_NODES = 0
     try:
         yield
     finally:
-        job_service.SERIAL_PROBE_NODES, best_service.SERIAL_PROBE_NODES = old
+        runner.SERIAL_PROBE_NODES = old
 
 
 def resumed(p, given, algorithm):
