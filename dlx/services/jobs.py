@@ -1,7 +1,8 @@
 """Counts that take hours: a split's jobs run anywhere, checkpointed.
 
 ``count`` splits the tree (``dlx.services.split``), runs the jobs in this
-process, on a process pool or on any executor (``dlx.services.pool``),
+process, or on a process pool or any executor (``dlx.services.runner``,
+the runner of every split search's jobs, over ``dlx.services.pool``),
 records each in a checkpoint (``dlx.services.checkpoint``) and reports
 progress (``dlx.services.progress``); the figures add up to one search's
 (see ``dlx.services.split``).  It works for every engine that splits.
