@@ -55,6 +55,19 @@ def served(engines):
     ]
 
 
+def on_random_problems(engines, **strategies):
+    """A test run for each ``(engine, kind)`` of ``engines`` (``served``)
+    on a few random problems (``data``, and ``strategies``)."""
+
+    def decorate(test):
+        test = given(data=st.data(), **strategies)(test)
+        return pytest.mark.parametrize("engine, kind", served(engines))(
+            FEW(test)
+        )
+
+    return decorate
+
+
 def ids(engines):
     return [pytest.param(e, id=e.name) for e in engines]
 
@@ -183,9 +196,7 @@ def test_a_kind_not_served_is_refused(engine, kind):
 
 
 # -- what every searching engine offers ----------------------------------------
-@pytest.mark.parametrize("engine, kind", served(SEARCHING))
-@FEW
-@given(data=st.data())
+@on_random_problems(SEARCHING)
 def test_counts_with_givens_are_the_reference(engine, kind, data):
     p, truth, forced = draw(data, engine, kind)
     with only(engine):
@@ -197,9 +208,7 @@ def test_counts_with_givens_are_the_reference(engine, kind, data):
             assert p.count(given=forced, mrv_cutoff=1) == len(truth)
 
 
-@pytest.mark.parametrize("engine, kind", served(SEARCHING))
-@FEW
-@given(data=st.data())
+@on_random_problems(SEARCHING)
 def test_a_node_budget_and_a_stop_event_stop_it(engine, kind, data):
     p, truth, forced = draw(data, engine, kind)
     how = asked(engine)
@@ -222,9 +231,7 @@ def test_a_node_budget_and_a_stop_event_stop_it(engine, kind, data):
             assert "stop event" in str(stopped)
 
 
-@pytest.mark.parametrize("engine, kind", served(SEARCHING))
-@FEW
-@given(data=st.data())
+@on_random_problems(SEARCHING)
 def test_streams_every_solution_or_refuses(engine, kind, data):
     p, truth, forced = draw(data, engine, kind)
     with only(engine):
@@ -235,9 +242,7 @@ def test_streams_every_solution_or_refuses(engine, kind, data):
             refused(listing, f"listing solutions {REFUSED}")
 
 
-@pytest.mark.parametrize("engine, kind", served(SEARCHING))
-@FEW
-@given(data=st.data())
+@on_random_problems(SEARCHING)
 def test_batches_or_refuses(engine, kind, data):
     p, truth, forced = draw(data, engine, kind)
     with only(engine):
@@ -253,9 +258,7 @@ def test_batches_or_refuses(engine, kind, data):
         assert tuple(sorted(first + list(forced))) in truth
 
 
-@pytest.mark.parametrize("engine, kind", served(SEARCHING))
-@FEW
-@given(data=st.data())
+@on_random_problems(SEARCHING)
 def test_splits_count_the_same_or_refuses(engine, kind, data):
     p, truth, forced = draw(data, engine, kind)
     with only(engine):
@@ -280,11 +283,7 @@ def test_splits_count_the_same_or_refuses(engine, kind, data):
         ) == len(truth)
 
 
-@pytest.mark.parametrize(
-    "engine, kind", served([e for e in SEARCHING if e.splits])
-)
-@FEW
-@given(data=st.data())
+@on_random_problems([e for e in SEARCHING if e.splits])
 def test_its_top_and_probes_walk_its_tree(engine, kind, data):
     p, truth, forced = draw(data, engine, kind)
     arrays = engine.arrays(p)
@@ -311,11 +310,7 @@ def test_its_top_and_probes_walk_its_tree(engine, kind, data):
         assert (probes[:, 2] == 0).all()
 
 
-@pytest.mark.parametrize(
-    "engine, kind", served([e for e in SEARCHING if e.splits])
-)
-@FEW
-@given(data=st.data())
+@on_random_problems([e for e in SEARCHING if e.splits])
 def test_a_job_cut_short_hands_back_its_rest_or_runs_to_its_end(
     engine, kind, data
 ):
@@ -337,9 +332,7 @@ def test_a_job_cut_short_hands_back_its_rest_or_runs_to_its_end(
 
 
 # -- what every engine with costs offers ---------------------------------------
-@pytest.mark.parametrize("engine, kind", served(COSTING))
-@FEW
-@given(data=st.data(), k=st.integers(1, 4))
+@on_random_problems(COSTING, k=st.integers(1, 4))
 def test_the_cheapest_are_the_reference(engine, kind, data, k):
     p, truth, forced = draw(data, engine, kind, priced=True)
     ways = [{}]
