@@ -61,7 +61,7 @@ from .cli_paths import (
     names_file,
     replacing,
 )
-from .engines import ALGORITHMS, Unsupported, engine_for
+from .engines import Unsupported, algorithm_help, algorithm_names, engine_for
 from .formats import DLXFormatError, dumps, load
 from .problem import ExactCover, Stats
 from .services.search import Interrupted
@@ -193,15 +193,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--algorithm",
-        choices=ALGORITHMS,
+        choices=algorithm_names(),
         default="auto",
-        help="links: Knuth's DLX1 (dancing links; DLX2 "
-        "with colors, DLX3 with bounds); cells: his SSXC1 "
-        "(dancing cells; SSXCC with colors, SSMCC with "
-        "bounds); bits: Algorithm X over bitsets (plain "
-        "exact cover up to 8,192 options, one process); "
-        "auto (default): the faster for the problem's "
-        "shape",
+        help=algorithm_help(),
     )
     _add_output_options(solve, symmetric=False, memo=True)
     add_best_option(solve)

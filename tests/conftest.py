@@ -2,19 +2,40 @@
 
 import pytest
 
+from dlx.engines import Unsupported, registry
 
-@pytest.fixture(params=["links", "cells"])
+#: Every family ``algorithm=`` names, from the registry (``"auto"`` aside):
+#: a new engine's family is in every test that runs per algorithm.
+FAMILIES = [name for name in registry.algorithm_names() if name != "auto"]
+
+
+def family_serves(name, problem, purpose="search") -> bool:
+    """Does family ``name`` have an engine for ``problem``'s kind that
+    offers ``purpose`` (``registry.family``'s word: search, batch, split
+    or best)?"""
+    try:
+        engine = registry.engine_of(
+            name, problem.kind, costs=purpose == "best"
+        )
+    except Unsupported:
+        return False
+    return {"batch": engine.batches, "split": engine.splits}.get(purpose, True)
+
+
+@pytest.fixture(params=FAMILIES)
 def each_algorithm(request, monkeypatch):
     """Run a test once per search family: ``algorithm="auto"`` (the
-    default of every search method) means this one while it runs (for
-    every kind of problem: DLX1, DLX2, DLX3 with links; SSXC1, SSXCC,
-    SSMCC with cells), since the registry is the one place that decides."""
-    from dlx.engines import registry
-
+    default of every search method) means this one while it runs, where
+    the family serves the problem and the search (links: DLX1, DLX2, DLX3;
+    cells: SSXC1, SSXCC, SSMCC; bits: plain exact cover, no splits), and
+    what "auto" decides elsewhere, since the registry is the one place
+    that decides."""
     decide = registry.family
 
     def forced(problem, algorithm="auto", purpose="search"):
-        if algorithm == "auto":
+        if algorithm == "auto" and family_serves(
+            request.param, problem, purpose
+        ):
             algorithm = request.param
         return decide(problem, algorithm, purpose)
 

@@ -5,7 +5,8 @@ threshold, and the checks on the argument."""
 import pytest
 
 from dlx import ExactCover
-from dlx.engines import COLORS, EXACT, MULTIPLICITIES
+from dlx.engines import COLORS, ENGINES, EXACT, MULTIPLICITIES, registry
+from dlx.engines.bits import Bits
 from dlx.engines.registry import (
     BITS_UP_TO,
     BOUNDS_CELLS_FROM,
@@ -17,6 +18,8 @@ from dlx.engines.registry import (
 from dlx.problems import debruijn, queens, rooks
 from dlx.problems.langford import langford
 from dlx.problems.polyomino import Polyomino
+
+from conftest import FAMILIES
 
 
 def shape(problem):
@@ -73,7 +76,7 @@ def test_auto_follows_the_measured_rule_for_each_kind(build, kind, expected):
     # as it is.
     small = kind == EXACT and len(problem) <= BITS_UP_TO
     assert family(problem, "auto", "batch") == ("bits" if small else "links")
-    for name in ("links", "cells"):
+    for name in FAMILIES:
         assert family(problem, name) == name
         assert family(problem, name, "batch") == name
 
@@ -100,6 +103,34 @@ def test_the_thresholds_sit_between_the_measured_shapes():
 def test_a_bad_algorithm_is_refused(algorithm, error):
     with pytest.raises(error, match="links, cells, bits, auto"):
         family(queens.queens(4), algorithm)
+
+
+def test_the_names_algorithm_takes_come_from_the_registry(monkeypatch):
+    # Every family of an engine that algorithm= may name, then "auto";
+    # memo counting is memo=True, not a name.
+    named = {e.algorithm for e in ENGINES if e.named}
+    assert set(registry.algorithm_names()) == named | {"auto"}
+    assert "memo" not in registry.algorithm_names()
+    assert registry.algorithm_names()[-1] == "auto"
+    # The command line offers the same names, each with its engines' line.
+    from dlx.cli import build_parser
+
+    solve = build_parser()._subparsers._group_actions[0].choices["solve"]
+    (flag,) = [a for a in solve._actions if "--algorithm" in a.option_strings]
+    assert tuple(flag.choices) == registry.algorithm_names()
+    for engine in ENGINES:
+        assert engine.about in flag.help
+    # A new engine's family is taken, and said, with nothing else to edit.
+
+    class Fresh(Bits):
+        name = "fresh"
+        algorithm = "fresh"
+        about = "a fresh engine"
+
+    monkeypatch.setattr(registry, "ENGINES", (*ENGINES, Fresh()))
+    assert registry.algorithm_names()[-2:] == ("fresh", "auto")
+    assert "fresh: a fresh engine" in registry.algorithm_help()
+    assert family(ExactCover(["a"]), "fresh") == "fresh"
 
 
 def test_an_empty_problem_has_no_hide_work():

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from dlx import BudgetExhausted, ExactCover, Interrupted, Unsupported
 from dlx.cli import main
 from dlx.engines import engine_for
-from dlx.services import best as best_service
+from dlx.services import runner
 from dlx.services.best import Cheapest
 from dlx.services.split import split
 
@@ -71,11 +71,11 @@ class split_always:
     """Within it, a split search splits even the smallest tree."""
 
     def __enter__(self):
-        self.saved = best_service.SERIAL_PROBE_NODES
-        best_service.SERIAL_PROBE_NODES = 0
+        self.saved = runner.SERIAL_PROBE_NODES
+        runner.SERIAL_PROBE_NODES = 0
 
     def __exit__(self, *exc):
-        best_service.SERIAL_PROBE_NODES = self.saved
+        runner.SERIAL_PROBE_NODES = self.saved
 
 
 # -- the cost engines' trees, cut into jobs ---------------------------------

@@ -56,7 +56,7 @@ def flavor(request, monkeypatch):
     """Each bitset engine in turn behind ``algorithm="bits"``: the
     count-based one with the lane engine's ``fits`` made false."""
     if request.param == "bits":
-        monkeypatch.setattr(registry, "lanes_fit", lambda problem: False)
+        monkeypatch.setattr(L.Lanes, "fits", lambda self, problem: False)
     return FLAVORS[request.param]
 
 

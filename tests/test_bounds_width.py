@@ -106,7 +106,7 @@ def test_huge_bounds_in_every_search_method(algorithm, monkeypatch):
         sum(0 in s and 3 in s for s in expected),
     ]
     # Threads split the tree at its top (a tiny probe budget forces it).
-    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 1)
+    monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 1)
     assert p.count(algorithm=algorithm, threads=2) == len(expected)
 
 

@@ -546,7 +546,7 @@ def test_threaded_count_is_its_split_plus_each_subtree_alone(
     from dlx.jobs import split
     from dlx.services.parallel import JOBS_PER_THREAD
 
-    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
     one = problem.count(algorithm="cells")
     assert problem.count(threads=2, algorithm="cells") == one
     threaded = problem.stats

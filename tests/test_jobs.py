@@ -280,7 +280,7 @@ def test_split_refuses_bad_arguments():
 @pytest.fixture
 def always_split(monkeypatch):
     """Make count(jobs=N) split even the smallest tree."""
-    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
 
 
 def test_count_on_processes_is_the_one_search(always_split):

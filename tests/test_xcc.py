@@ -791,7 +791,7 @@ def test_parallel_count_with_bounds_does_the_same_search(
 ):
     # Every subtree handed out at some level (per_thread sets how deep),
     # counted on two threads: the count, nodes and updates of one thread.
-    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
     monkeypatch.setattr("dlx.services.parallel.JOBS_PER_THREAD", per_thread)
     nitems, nprimary, options, colors, bounds = case
     p = build(nitems, nprimary, options, colors, bounds)
@@ -821,7 +821,7 @@ def test_parallel_count_with_bounds_does_the_same_search(
 def test_parallel_count_with_bounds_on_larger_trees(monkeypatch):
     from dlx.problems import rooks
 
-    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
     p = rooks.rooks(6, 3)  # OEIS A001501; dlx3's figures for this file
     assert p.count(threads=2, algorithm="links") == 297200
     assert (p.stats.nodes, p.stats.updates) == (921078, 3196671)
@@ -845,7 +845,7 @@ def test_parallel_count_with_bounds_stops_at_its_time_limit():
     ["rooks-5-3.dlx", "random-1.dlx", "optionless.dlx", "too-few-options.dlx"],
 )
 def test_parallel_ssmcc_count_is_the_count(name, monkeypatch):
-    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
     p = load(ssmcc_file(name))
     assert p.kind == MULTIPLICITIES
     one = p.count(algorithm="cells")
@@ -873,7 +873,7 @@ def test_parallel_ssmcc_count_is_the_count(name, monkeypatch):
 def test_parallel_count_with_colors_does_the_same_search(
     n, monkeypatch, each_algorithm
 ):
-    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
     p = knuth_queens_colored(n)
     one = p.count()
     serial = (p.stats.nodes, p.stats.updates)
@@ -898,7 +898,7 @@ def test_parallel_count_with_colors_does_the_same_search(
 def test_parallel_count_with_colors_counts_shallow_solutions(monkeypatch):
     # One option covers every primary item: a solution at depth 1, found
     # while the top levels are split, beside the 4 of 6 queens.
-    monkeypatch.setattr("dlx.services.jobs.SERIAL_PROBE_NODES", 0)
+    monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
     p = knuth_queens_colored(6)
     p.add_option(list(p.primary))
     assert p.count() == 5

@@ -151,6 +151,13 @@ class Engine:
     algorithm = ""
     #: The kinds of problem it searches.
     kinds: frozenset = frozenset()
+    #: ``algorithm=`` may name its family (the registry's
+    #: ``algorithm_names`` reads this; memo counting is asked for by
+    #: ``memo=True`` instead).
+    named = True
+    #: The line the command line's ``--algorithm`` help gives it (empty:
+    #: none, as for the engines of ``best``, which no flag picks).
+    about = ""
     # -- capabilities (what a service may ask of it) ----------------------
     #: ``solutions()``: it streams solutions (memo counting does not).
     streams = True
@@ -174,6 +181,14 @@ class Engine:
     #: Engines that search the same arrays share them: the key they are
     #: kept under on the problem (None: the engine's name).
     arrays_key: str | None = None
+
+    # -- choosing --------------------------------------------------------
+    def fits(self, problem) -> bool:
+        """Whether it takes ``problem`` (an ``ExactCover`` of one of its
+        ``kinds``) beyond its kind: a limit of size or shape.  The registry
+        passes over an engine that does not fit to the next of its family
+        (``dlx.engines.registry.engine_of``)."""
+        return True
 
     # -- building --------------------------------------------------------
     def build(self, problem):

@@ -394,6 +394,10 @@ class Bits(Engine):
     program = "bitset Algorithm X"
     algorithm = "bits"
     kinds = frozenset({EXACT})
+    about = (
+        f"Algorithm X over bitsets (plain exact cover up to "
+        f"{MAX_OPTIONS:,} options, one process)"
+    )
     streams = True
     batches = True
     splits = False

@@ -185,6 +185,7 @@ class DLX3(Engine):
     program = "DLX3"
     algorithm = "links"
     kinds = frozenset({MULTIPLICITIES})
+    about = "DLX3 with bounds"
 
     def build(self, problem) -> Bounded:
         csr = problem.csr()

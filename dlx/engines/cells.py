@@ -544,6 +544,7 @@ class SSXC1(Engine):
     program = "SSXC1"
     algorithm = "cells"
     kinds = frozenset({EXACT})
+    about = "Knuth's SSXC1 (dancing cells)"
     exact_split = False
     cutoff = False  # SSXC1 always takes the first item with one option
 

@@ -451,6 +451,7 @@ class SSMCC(Engine):
     program = "SSMCC"
     algorithm = "cells"
     kinds = frozenset({MULTIPLICITIES})
+    about = "SSMCC with bounds"
     exact_split = False
     cutoff = False
 

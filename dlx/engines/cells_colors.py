@@ -18,6 +18,7 @@ class SSXCC(SSXC1):
     name = "ssxcc"
     program = "SSXCC"
     kinds = frozenset({COLORS})
+    about = "SSXCC with colors"
 
     def build(self, problem) -> Cells:
         return Cells.from_csr(problem.csr())

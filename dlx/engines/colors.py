@@ -235,6 +235,7 @@ class DLX2(Engine):
     program = "DLX2"
     algorithm = "links"
     kinds = frozenset({COLORS})
+    about = "DLX2 with colors"
     arrays_key = "links"
 
     def build(self, problem) -> Links:

@@ -523,11 +523,17 @@ class Lanes(Bits):
 
     name = "lanes"
     program = "bitset Algorithm X over item lanes"
+    about = ""  # the bitset family's, said once by Bits
 
     arrays_class = LaneArrays
     run_class = LanesRun
     load_kernels = staticmethod(load_kernels)
     run_batch = staticmethod(run_batch)
+
+    def fits(self, problem) -> bool:
+        """See ``fits``: else the count-based engine of the family takes
+        the problem."""
+        return fits(problem)
 
     def option_nodes(self, arrays, options):
         """Options are their own nodes here."""

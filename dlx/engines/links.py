@@ -582,6 +582,7 @@ class DLX1(Engine):
     program = "DLX1"
     algorithm = "links"
     kinds = frozenset({EXACT})
+    about = "Knuth's DLX1 (dancing links)"
     hands_back = True
     #: DLX1's arrays are DLX2's and the memo's: built once for all three.
     arrays_key = "links"

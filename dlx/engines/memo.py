@@ -401,9 +401,11 @@ class Memo(Engine):
     program = "memo counting"
     algorithm = "memo"
     kinds = frozenset({EXACT, COLORS})
+    named = False  # memo=True asks for it
     streams = False
     batches = False
     splits = False
+    exact_split = False
     cutoff = False
     #: Its arrays are DLX1's (DLX2's with colors), built once for both.
     arrays_key = "links"

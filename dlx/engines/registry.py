@@ -5,7 +5,9 @@ problem's kind: ``"links"`` is Knuth's dancing links (DLX1, DLX2 with
 colors, DLX3 with bounds), ``"cells"`` his dancing cells (SSXC1, SSXCC,
 SSMCC), ``"memo"`` memoized counting, and ``"auto"`` picks links or cells
 by the problem's shape (measured: see ``hide_work``).  A new engine is
-one line of ``ENGINES`` (and a rule here if ``"auto"`` should pick it).
+one line of ``ENGINES`` (and a rule here if ``"auto"`` should pick it):
+the names ``algorithm=`` takes and the command line's help for them are
+read from it (``algorithm_names``, ``algorithm_help``).
 ``refuse`` words every refusal of a service the problem's engine lacks,
 so that the Python API, the CLIs and the web API say the same sentence.
 """
@@ -21,7 +23,7 @@ from .cells_bounds import SSMCC
 from .cells_colors import SSXCC
 from .colors import DLX2
 from .costs import BoundedCostsEngine, CostsEngine
-from .lanes import Lanes, fits as lanes_fit
+from .lanes import Lanes
 from .links import DLX1
 from .memo import Memo
 
@@ -32,21 +34,48 @@ ENGINES: tuple[Engine, ...] = (
     SSXC1(),
     SSXCC(),
     SSMCC(),
-    Bits(),
     Lanes(),
+    Bits(),
     Memo(),
     CostsEngine(),
     BoundedCostsEngine(),
 )
 """Every engine, by the family ``algorithm=`` names and the kinds it reads;
 the engines with ``costs`` serve ``best`` (the cheapest solutions), the
-others every other search."""
+others every other search.  Of a family's engines for a kind, the first
+that ``fits`` the problem searches it (the item lanes before the
+count-based bitset engine)."""
 BY_NAME = {engine.name: engine for engine in ENGINES}
 """The engines by their ``name`` (Knuth's program: ``DLX1``, ``SSXC1``,
 ...)."""
 
-ALGORITHMS = ("links", "cells", "bits", "auto")
-"""What ``algorithm=`` takes on every search method."""
+
+def algorithm_names() -> tuple[str, ...]:
+    """What ``algorithm=`` takes on every search method, read from
+    ``ENGINES``: the family of each engine that is ``named`` (in their
+    order), then ``"auto"``."""
+    names: list[str] = []
+    for engine in ENGINES:
+        if engine.named and engine.algorithm not in names:
+            names.append(engine.algorithm)
+    return (*names, "auto")
+
+
+def algorithm_help() -> str:
+    """What each of ``algorithm_names`` means, in one line (the command
+    line's help): each family with the ``about`` of its engines."""
+    said: dict[str, list[str]] = {}
+    for engine in ENGINES:
+        if engine.named and engine.about:
+            said.setdefault(engine.algorithm, []).append(engine.about)
+    return "; ".join(
+        [f"{name}: {', '.join(abouts)}" for name, abouts in said.items()]
+        + ["auto (default): the faster for the problem's shape"]
+    )
+
+
+ALGORITHMS = algorithm_names()
+"""What ``algorithm=`` takes on every search method (``algorithm_names``)."""
 
 #: How a kind of problem is named in a sentence.
 KIND_PHRASE = {
@@ -143,17 +172,18 @@ CELLS_RULES = {
 
 
 def check_algorithm(algorithm) -> str:
-    """``algorithm`` checked: one of ``ALGORITHMS`` (a TypeError for
-    another type, a ValueError for another name)."""
+    """``algorithm`` checked: one of ``algorithm_names()`` (a TypeError
+    for another type, a ValueError for another name)."""
+    names = algorithm_names()
     if not isinstance(algorithm, str):
         raise TypeError(
-            f"algorithm must be one of {', '.join(ALGORITHMS)}; "
+            f"algorithm must be one of {', '.join(names)}; "
             f"got {shorten(algorithm)}"
         )
-    if algorithm not in ALGORITHMS:
+    if algorithm not in names:
         raise ValueError(
             f"algorithm must be one of "
-            f"{', '.join(ALGORITHMS)}; got {shorten(algorithm)}"
+            f"{', '.join(names)}; got {shorten(algorithm)}"
         )
     return algorithm
 
@@ -188,23 +218,25 @@ def engine_for(problem, algorithm="auto", purpose: str = "search") -> Engine:
     """The engine that searches ``problem`` (an ``ExactCover``) with
     ``algorithm`` (see ``family``) for ``purpose``.  The bitset family
     has two engines: item lanes (``dlx.engines.lanes``) where the problem
-    fits them (``lanes_fit``: items of at most 63 options, masks of at
+    fits them (``Lanes.fits``: items of at most 63 options, masks of at
     most 2 MB, as a 9x9 Sudoku), else per-item counts
     (``dlx.engines.bits``)."""
     name = family(problem, algorithm, purpose)
-    if name == "bits" and purpose != "best" and lanes_fit(problem):
-        return BY_NAME["lanes"]
-    return engine_of(name, problem.kind, costs=purpose == "best")
+    return engine_of(name, problem.kind, purpose == "best", problem)
 
 
-def engine_of(algorithm: str, kind: str, costs: bool = False) -> Engine:
+def engine_of(
+    algorithm: str, kind: str, costs: bool = False, problem=None
+) -> Engine:
     """The engine of family ``algorithm`` for problems of ``kind``; with
-    ``costs``, the one that finds the cheapest solutions."""
+    ``costs``, the one that finds the cheapest solutions; with
+    ``problem``, the first that ``fits`` it."""
     for engine in ENGINES:
         if (
             engine.algorithm == algorithm
             and kind in engine.kinds
             and engine.costs == costs
+            and (problem is None or engine.fits(problem))
         ):
             return engine
     service = "the cheapest solutions (best)" if costs else "searching"

@@ -49,7 +49,6 @@ when each job learns of a better threshold.  There are no checkpoints for
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import hashlib
 import mmap
 import multiprocessing
@@ -58,21 +57,16 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from ..engines import BY_NAME, Unsupported, engine_for, refuse
 from ..engines.base import EXHAUSTED, NO_LIMIT
 from ..engines.threads import run_tasks
-from . import search
+from . import runner, search
 from .pool import (
     Payload,
-    dask_client,
-    executor_workers,
     problem_for,
-    process_pool,
-    release,
 )
 from .progress import Progress, progress_bar, slice_progress
 from .search import (
@@ -91,7 +85,6 @@ __all__ = [
     "best_jobs",
     "WAYS",
     "TAKES",
-    "SERIAL_PROBE_NODES",
     "JOBS_PER_THREAD",
 ]
 
@@ -108,22 +101,15 @@ TAKES = {
     "jobs": {"time_limit", "stop", "progress"},
 }
 
-# A split search first searches this many nodes in one run and splits the
-# tree only when that does not finish it (as a count does, see
-# dlx.services.jobs): a small tree is over before threads or a pool
-# would start, and the solutions found seed the threshold of the jobs.
-SERIAL_PROBE_NODES = 20_000
 # Jobs per thread: many more than threads, taken in the order the search
 # meets them (cheapest options first), since they differ a lot in size.
 JOBS_PER_THREAD = 64
 # A job on a thread runs in slices of this many nodes, between which it
 # looks at the stop flag (the deadline, the stop event, Ctrl-C).
 THREAD_SLICE_NODES = 1 << 14
-# On an executor other than our own process pool (Dask: a task costs
-# milliseconds of the scheduler's time) jobs go in batches, this many
-# batches per worker; a batch searches its jobs in turn, each under the
-# threshold the ones before it left.
-TASKS_PER_WORKER = 16
+# (On an executor other than our own process pool jobs go in batches,
+# runner.TASKS_PER_WORKER per worker: a batch searches its jobs in turn,
+# each under the threshold the ones before it left.)
 
 
 class Cheapest:
@@ -370,11 +356,7 @@ def best(
         return on_threads(
             problem, engine, k, given, nthreads, time_limit, stop
         )
-    workers = (
-        executor_workers(executor)
-        if executor is not None
-        else (whole_number("jobs", jobs) or (os.cpu_count() or 1))
-    )
+    workers = runner.worker_count(executor, jobs)
     return in_jobs(
         problem,
         engine,
@@ -454,7 +436,7 @@ class _Split:
         return max(0.0, self.deadline - time.perf_counter())
 
     def probe(self, stop):
-        """The first ``SERIAL_PROBE_NODES`` nodes in one search: its answer
+        """The first ``runner.SERIAL_PROBE_NODES`` nodes in one search: its answer
         when that is the whole search, else None (what it found kept)."""
         try:
             return serial(
@@ -462,7 +444,7 @@ class _Split:
                 self.engine,
                 self.k,
                 self.given,
-                SERIAL_PROBE_NODES,
+                runner.SERIAL_PROBE_NODES,
                 self.left(),
                 stop,
                 None,
@@ -470,7 +452,7 @@ class _Split:
             )
         except BudgetExhausted as budget:
             self.add(budget.best, budget.stats, given_in=True)
-            if budget.stats.nodes < SERIAL_PROBE_NODES:
+            if budget.stats.nodes < runner.SERIAL_PROBE_NODES:
                 raise self.stopped(budget) from budget
         except Interrupted as ctrl_c:
             self.add(ctrl_c.best, ctrl_c.stats, given_in=True)
@@ -693,75 +675,51 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
     if not jobs:
         return
     payload = Payload(s.problem, priced_digest(s.problem))
-    own = executor is None
-    paths = [job.path for job in jobs]
-    shares = [job.share for job in jobs]
     key = shared = None
     window = max(1, workers)
-    if own:
-        batches = [[i] for i in range(len(paths))]
-        if "fork" in multiprocessing.get_all_start_methods():
-            # (process_pool forks where it can.)  Set before the pool
-            # starts its workers, which inherit it.
-            key = f"{payload.digest}:{os.getpid()}:{id(s)}"
-            shared = _in_shared_memory[key] = _shared_threshold(
-                s.cheapest.threshold()
-            )
-            window = 2 * max(1, workers)
-        executor = process_pool(min(workers, max(1, len(paths))), payload)
-        handle: Any = payload.digest  # installed in every worker
-    else:
-        client = dask_client(executor)
-        handle = (
-            client.scatter(payload, broadcast=True)
-            if client is not None
-            else payload
+    if executor is None and "fork" in multiprocessing.get_all_start_methods():
+        # (Our own pool forks where it can.)  Set before the pool starts
+        # its workers, which inherit it.
+        key = f"{payload.digest}:{os.getpid()}:{id(s)}"
+        shared = _in_shared_memory[key] = _shared_threshold(
+            s.cheapest.threshold()
         )
-        tasks = max(1, min(len(paths), TASKS_PER_WORKER * max(1, workers)))
-        # Batch b takes jobs b, b + tasks, ...: the first batches hold the
-        # first (cheapest) jobs.
-        batches = [list(range(b, len(paths), tasks)) for b in range(tasks)]
-    batches.reverse()  # popped from the end: in order
-    futures: dict = {}
-    fraction, done = 0.0, 0
+        window = 2 * max(1, workers)
+    fraction, finished = 0.0, 0
     name, given = s.engine.name, tuple(s.given)
-    complete = False
+
+    def task(handle, batch):
+        paths = [job.path for job in batch]
+        threshold = s.cheapest.threshold()  # of the moment
+        return best_jobs, handle, name, given, paths, s.k, threshold, key
+
+    def done(batch, result) -> list:
+        nonlocal fraction, finished
+        s.add(result.best, result)
+        if shared is not None:  # the k cheapest of all, shared
+            shared[0] = min(int(shared[0]), s.cheapest.threshold())
+        fraction += sum(job.share for job in batch)
+        finished += len(batch)
+        _report(s, progress, fraction, finished, len(jobs))
+        return []
+
+    def check() -> None:
+        if s.deadline is not None and time.perf_counter() >= s.deadline:
+            raise s.stopped("time")
+        if stop is not None and stop.is_set():
+            raise s.stopped("stopped")
+
     try:
-        while batches or futures:
-            while batches and len(futures) < window:
-                batch = batches.pop()
-                future = executor.submit(
-                    best_jobs,
-                    handle,
-                    name,
-                    given,
-                    [paths[i] for i in batch],
-                    s.k,
-                    s.cheapest.threshold(),
-                    key,
-                )
-                futures[future] = batch
-            timeout = (
-                0.1 if (s.deadline is not None or stop is not None) else None
-            )
-            ready, _ = cf.wait(
-                futures, timeout=timeout, return_when=cf.FIRST_COMPLETED
-            )
-            for future in ready:
-                batch = futures.pop(future)
-                result = future.result()
-                s.add(result.best, result)
-                if shared is not None:  # the k cheapest of all, shared
-                    shared[0] = min(int(shared[0]), s.cheapest.threshold())
-                fraction += sum(shares[i] for i in batch)
-                done += len(batch)
-                _report(s, progress, fraction, done, len(paths))
-            if s.deadline is not None and time.perf_counter() >= s.deadline:
-                raise s.stopped("time")
-            if stop is not None and stop.is_set():
-                raise s.stopped("stopped")
-        complete = True
+        runner.run(
+            payload,
+            jobs,
+            workers=workers,
+            executor=executor,
+            task=task,
+            done=done,
+            window=window,
+            poll=0.1 if (s.deadline is not None or stop is not None) else None,
+            check=check,
+        )
     finally:
-        release(executor, futures, own, complete)
-        if own:
-            _in_shared_memory.pop(key, None)
+        _in_shared_memory.pop(key, None)

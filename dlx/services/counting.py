@@ -260,8 +260,8 @@ def serial(
 def threaded(problem, engine, given, threads, cutoff, time_limit, stop) -> int:
     """A count on threads; a small tree is counted on one before threads
     would pay off."""
-    from .jobs import SERIAL_PROBE_NODES
     from .parallel import count_parallel
+    from .runner import SERIAL_PROBE_NODES
 
     if not engine.splits:  # refused before any work
         raise refuse("a count on threads", problem.kind, engine)

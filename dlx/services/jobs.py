@@ -1,7 +1,8 @@
 """Counts that take hours: a split's jobs run anywhere, checkpointed.
 
 ``count`` splits the tree (``dlx.services.split``), runs the jobs in this
-process, on a process pool or on any executor (``dlx.services.pool``),
+process, or on a process pool or any executor (``dlx.services.runner``,
+the runner of every split search's jobs, over ``dlx.services.pool``),
 records each in a checkpoint (``dlx.services.checkpoint``) and reports
 progress (``dlx.services.progress``); the figures add up to one search's
 (see ``dlx.services.split``).  It works for every engine that splits.
@@ -16,25 +17,15 @@ figures still add up exactly, and a job whose size the estimate missed
 
 from __future__ import annotations
 
-import collections
 import concurrent.futures as cf
-import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from ..engines import BY_NAME
 from ..engines.base import NO_LIMIT, JobResult
+from . import runner
 from .checkpoint import Checkpoint
-from .pool import (
-    Payload,
-    dask_client,
-    executor_workers,
-    process_pool,
-    release,
-    run_jobs,
-    run_piece,
-)
+from .pool import Payload, run_jobs
 from .progress import Progress, progress_bar, slice_progress
 from .search import BudgetExhausted, Interrupted, Stats, run, whole_number
 from .split import (
@@ -47,14 +38,8 @@ from .split import (
     splitting_engine,
 )
 
-__all__ = ["count", "job_budget", "SERIAL_PROBE_NODES"]
+__all__ = ["count", "job_budget"]
 
-# On an executor of our choosing (a process pool) each job is one task.
-# Elsewhere a task costs more (a Dask task takes milliseconds of the
-# scheduler's time), so jobs go in batches, this many per worker; each
-# batch takes every so many jobs of the largest-first order, so batches
-# are alike in size.
-TASKS_PER_WORKER = 16
 # On a pool of workers a job stops after a node budget and hands back its
 # unexplored rest as new jobs: the budget is the tree's estimated nodes
 # over BUDGET_PER_WORKER pieces per worker, so that the last pieces to
@@ -66,18 +51,6 @@ BUDGET_PER_WORKER = 32
 # piece's own cost (a copy of the arrays, its givens chosen, a task sent)
 # is lost in it.
 MIN_BUDGET = 1 << 18
-# A count on several processes or threads first searches this many nodes
-# in one, and only splits the tree when that does not finish it: a small
-# tree is over before a pool would start.
-SERIAL_PROBE_NODES = 20_000
-"""A count on several processes or threads first searches this many nodes in
-one, and only splits the tree when that does not finish it: a small tree is
-over before a pool would start."""
-
-
-def workers_of(jobs) -> int:
-    """``jobs`` checked: how many processes (0: one per core)."""
-    return whole_number("jobs", jobs) or (os.cpu_count() or 1)
 
 
 def job_budget(plan: Split, workers: int) -> int:
@@ -168,11 +141,7 @@ def count(
         dlx.Unsupported: The engine cannot split the problem's kind.
         dlx.Interrupted: Ctrl-C, with the partial count.
     """
-    workers = (
-        executor_workers(executor)
-        if executor is not None
-        else workers_of(jobs)
-    )
+    workers = runner.worker_count(executor, jobs)
     budget = whole_number("budget", budget, optional=True)
     given = problem.given_options(given)
     engine = (
@@ -189,7 +158,7 @@ def count(
         try:  # a small tree is over before a process pool would start
             return problem.count(
                 given=given,
-                max_nodes=SERIAL_PROBE_NODES,
+                max_nodes=runner.SERIAL_PROBE_NODES,
                 algorithm=engine.algorithm,
                 mrv_cutoff=mrv_cutoff,
             )
@@ -261,8 +230,10 @@ def count(
         else:
             stack.extend((j, True) for j in reversed(absorb(job, result)))
 
-    def report():
+    def report(seconds=None):
         assert callable(progress)  # True became a bar above
+        if seconds is None:
+            seconds = time.perf_counter() - start
         progress(
             Progress(
                 min(fraction, 1.0),
@@ -270,7 +241,7 @@ def count(
                 total,
                 stats.solutions,
                 stats.nodes,
-                time.perf_counter() - start,
+                seconds,
             )
         )
 
@@ -304,16 +275,7 @@ def count(
         return report
 
     if progress and done:  # resumed: show what the checkpoint holds
-        progress(
-            Progress(
-                min(fraction, 1.0),
-                done,
-                total,
-                stats.solutions,
-                stats.nodes,
-                0.0,
-            )
-        )
+        report(0.0)
     try:
         run_all(
             problem,
@@ -349,23 +311,23 @@ def run_here(problem, engine, plan: Split, job: Job, progress) -> JobResult:
     root, else in one call."""
     arrays = engine.arrays(problem)
     given_nodes = engine.option_nodes(arrays, plan.given)
-    runner = engine.start_job(
+    started = engine.start_job(
         arrays, given_nodes, tuple(job.path), plan.mrv_cutoff
     )
-    if runner is None:
+    if started is None:
         return engine.run_job(
             arrays, given_nodes, tuple(job.path), plan.mrv_cutoff
         )
-    base = int(runner.counters[1])
-    if runner.clash:
+    base = int(started.counters[1])
+    if started.clash:
         return JobResult(0, 0, 0)
-    if runner.covered:
+    if started.covered:
         return JobResult(1, 1, 0)
     stats = Stats(complete=False)
     stats.updates = base
     with slice_progress(progress) as hook:
         for _ in run(
-            runner,
+            started,
             stats,
             limit=None,
             max_nodes=None,
@@ -404,88 +366,38 @@ def run_all(
     (else by Knuth's measure: a shallower job stands for more of the
     tree), so the last jobs to finish are small ones.  Only about two
     tasks per worker are out at a time, so that a job handed back runs
-    next, not after every job submitted before it.
+    next, not after every job submitted before it (``runner.run``).
     """
     if not pending and not handed_back:
         return
     cutoff = plan.mrv_cutoff
-    queue = collections.deque(
-        [job] for job in sorted(handed_back, key=lambda j: -j.share)
-    )
+    first = sorted(handed_back, key=lambda j: -j.share)
     order = sorted(pending, key=lambda job: (-job.size, -job.share))
     if executor is None and workers <= 1:
-        queue.extend([job] for job in order)
-        while queue:  # here, one after the other, each to its end
-            job = queue.popleft()[0]
+        for job in first + order:  # here, one after the other, to its end
             finished(job, run_here(problem, engine, plan, job, within(job)))
         return
-    payload = Payload(problem, fingerprint)
-    own = executor is None
-    if own:
-        queue.extend([job] for job in order)
-        executor = process_pool(min(workers, len(queue)), payload)
-        handle: Any = fingerprint  # installed in every worker by install()
-    else:
-        client = dask_client(executor)
-        # A Dask cluster gets the problem once per worker; other
-        # executors get the payload with every job (a thread pool shares
-        # it in memory).
-        # (A fresh key each time: the same problem scattered again under
-        # the key of a future just released hung distributed's scatter.)
-        handle = (
-            client.scatter(payload, broadcast=True, hash=False)
-            if client is not None
-            else payload
-        )
-        # A task costs milliseconds there: the split's jobs go in
-        # batches, each taking every so many jobs of the largest-first
-        # order, so batches are alike in size.
-        tasks = min(len(order), TASKS_PER_WORKER * max(1, workers))
-        queue.extend(order[k::tasks] for k in range(tasks))
-    window = 2 * max(1, workers)
-    futures: dict = {}
-    complete = False
     name, given = engine.name, tuple(plan.given)
 
-    def submit():
-        while queue and len(futures) < window:
-            batch = queue.popleft()
-            if own:
-                future = executor.submit(
-                    run_piece,
-                    handle,
-                    name,
-                    given,
-                    batch[0].path,
-                    cutoff,
-                    budget,
-                )
-            else:
-                future = executor.submit(
-                    run_jobs,
-                    handle,
-                    name,
-                    given,
-                    [job.path for job in batch],
-                    cutoff,
-                    budget,
-                )
-            futures[future] = batch
+    def task(handle, batch):
+        paths = [job.path for job in batch]
+        return run_jobs, handle, name, given, paths, cutoff, budget
 
-    try:
-        submit()
-        while futures:
-            ready, _ = cf.wait(futures, return_when=cf.FIRST_COMPLETED)
-            back = []
-            for future in ready:
-                batch = futures.pop(future)
-                results = [future.result()] if own else future.result()
-                for job, result in zip(batch, results):
-                    back += finished(job, result)
-            # Handed back: to the front of the queue, shallowest first.
-            for job in sorted(back, key=lambda j: j.share):
-                queue.appendleft([job])
-            submit()
-        complete = True
-    finally:
-        release(executor, futures, own, complete)
+    def done(batch, results) -> list:
+        back = []
+        for job, result in zip(batch, results):
+            back += finished(job, result)
+        return back
+
+    runner.run(
+        Payload(problem, fingerprint),
+        order,
+        workers=workers,
+        executor=executor,
+        task=task,
+        done=done,
+        window=2 * max(1, workers),
+        first=first,
+        # Handed back: shallowest first.
+        back_order=lambda back: sorted(back, key=lambda j: j.share)[::-1],
+    )
