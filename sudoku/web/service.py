@@ -538,6 +538,8 @@ def count(params: dict, settings: Settings, budget: Budget) -> dict:
     answer.update(
         count=total,
         limit=limit,
+        # Whole, as /api/exact-cover says it: not stopped, not capped.
+        complete=not found.stopped and (limit is None or total < limit),
         verdict=verdict,
         nodes=found.nodes,
         ms=budget.ms(),
