@@ -16,7 +16,8 @@
   dlx zdd OUT --sample N      answer from a saved ZDD (dlx solve FILE --zdd OUT)
 
 Solutions go to standard output (the first one by default; --all or
---limit N for more); --count prints how many instead, the count alone on
+--limit N for more, each after a line 'solution N:', with ' cost C' where
+options have costs); --count prints how many instead, the count alone on
 the last line.  Pentomino and Langford counts are up to symmetry (the
 board's rotations and reflections; reversal) unless --all-symmetries;
 so are polycube counts.
@@ -53,7 +54,14 @@ from .cli_count import (
 )
 from .cli_input import looks_like_a_file_name, no_such_file
 from .engines import ALGORITHMS, Unsupported, engine_for
-from .formats import DLXFormatError, dumps, load
+from .formats import (
+    DLXFormatError,
+    costs_of,
+    dumps,
+    load,
+    solution_header,
+    solution_lines,
+)
 from .problem import ExactCover, Stats
 from .services.search import Interrupted
 from .shorten import shorten
@@ -454,22 +462,34 @@ def _limit(args) -> int | None:
 
 def _report(
     args,
-    pictures: Iterable[str],
+    pictures: Iterable[tuple[str, int | None]],
     count: Callable[[], int],
     stats: Callable[[], Stats],
 ) -> int:
-    """Print pictures or the count; returns the exit status."""
+    """Print the solutions (``(picture, cost)`` each: ``cost`` their
+    options' costs added up, None for a problem without costs) or the
+    count; returns the exit status.  A listing (``--all``, ``--limit``)
+    heads each solution with ``solution N:`` (``formats.solution_header``)
+    and a blank line before all but the first, so that every solution is
+    delimited whatever its size; the first solution alone is printed
+    bare, unless it is empty."""
     found = 0
+    listing = args.all or args.limit is not None
     try:
         if args.count:
             found = count()
             print(found)
         else:
-            for picture in pictures:
-                if found and "\n" in picture:  # a blank line between them
-                    print()
-                print(picture, flush=args.all)
+            for picture, cost in pictures:
                 found += 1
+                if listing or not picture:
+                    if found > 1:
+                        print()
+                    print(solution_header(found, cost))
+                if picture:
+                    print(picture, flush=args.all)
+                elif args.all:
+                    sys.stdout.flush()
             if not found:
                 print("no solution", file=sys.stderr)
     except KeyboardInterrupt as stop:
@@ -513,7 +533,14 @@ def _run_problem(
     solutions = problem.solutions(_limit(args), algorithm=algorithm)
     if svg is not None and args.svg:
         solutions = _drawing_first(args, lambda s: svg(problem, s), solutions)
-    pictures = (draw(problem, solution) for solution in solutions)
+    costs = costs_of(problem)  # once: the property lists every option's
+    pictures = (
+        (
+            draw(problem, solution),
+            None if costs is None else sum(costs[k] for k in solution),
+        )
+        for solution in solutions
+    )
     try:
         memo = memo_options(args)
     except ValueError as error:
@@ -566,8 +593,10 @@ def _solve(args) -> int:
     if getattr(args, "zdd", None) is not None:
         return cli_zdd.solve_zdd(args, problem)
 
-    def draw(problem, solution):  # as the file wrote them, with colors
-        return "\n".join(problem.option_line(k) for k in solution)
+    costs = costs_of(problem)  # read once, not per line
+
+    def draw(problem, solution):  # as the file wrote them: colors, costs
+        return "\n".join(solution_lines(problem, solution, costs))
 
     if getattr(args, "reduce", False):
         from .cli_reduce import reducing
@@ -660,7 +689,7 @@ def _run_packing(args, puzzle) -> int:
     tilings = puzzle.solutions(distinct, limit=_limit(args))
     if args.svg:
         tilings = _drawing_first(args, puzzle.svg, tilings)
-    pictures = map(puzzle.render, tilings)
+    pictures = ((puzzle.render(tiling), None) for tiling in tilings)
     return _report(
         args,
         pictures,
