@@ -533,14 +533,13 @@ def _run_problem(
     solutions = problem.solutions(_limit(args), algorithm=algorithm)
     if svg is not None and args.svg:
         solutions = _drawing_first(args, lambda s: svg(problem, s), solutions)
-    costs = costs_of(problem)  # once: the property lists every option's
-    pictures = (
-        (
-            draw(problem, solution),
-            None if costs is None else sum(costs[k] for k in solution),
-        )
-        for solution in solutions
-    )
+
+    def pictures():  # each with its cost (None when options cost nothing)
+        costs = costs_of(problem)  # once: the property lists every option's
+        for solution in solutions:
+            cost = None if costs is None else sum(costs[k] for k in solution)
+            yield draw(problem, solution), cost
+
     try:
         memo = memo_options(args)
     except ValueError as error:
@@ -551,7 +550,7 @@ def _run_problem(
     count = lambda: _count(
         args, problem.count, memo, algorithm=algorithm, splits=splits
     )
-    return _report(args, pictures, count, lambda: problem.stats)
+    return _report(args, pictures(), count, lambda: problem.stats)
 
 
 def _count(
@@ -593,10 +592,12 @@ def _solve(args) -> int:
     if getattr(args, "zdd", None) is not None:
         return cli_zdd.solve_zdd(args, problem)
 
-    costs = costs_of(problem)  # read once, not per line
+    priced: list = []  # costs_of(problem), read for the first line drawn
 
     def draw(problem, solution):  # as the file wrote them: colors, costs
-        return "\n".join(solution_lines(problem, solution, costs))
+        if not priced:
+            priced.append(costs_of(problem))
+        return "\n".join(solution_lines(problem, solution, priced[0]))
 
     if getattr(args, "reduce", False):
         from .cli_reduce import reducing
