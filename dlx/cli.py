@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable
 
@@ -729,11 +728,7 @@ def _polycube(args, parser) -> int:
                 _not_a_file("SET" if args.set else "--pieces", name, error)
             )
     board = args.box
-    if board is not None and not re.fullmatch(
-        r"\s*[1-9]\d*\s*x\s*[1-9]\d*\s*x"
-        r"\s*[1-9]\d*\s*",
-        board,
-    ):
+    if board is not None and not _is_box(board):
         raise UsageError(
             f"--box must be a box like 3x4x5 (layers x rows x "
             f"columns, each at least 1), got {shorten(board)}; "
@@ -757,6 +752,18 @@ def _polycube(args, parser) -> int:
             parser.error(str(error))
         raise InputError(str(error)) from None
     return _run_packing(args, puzzle)
+
+
+def _is_box(text: str) -> bool:
+    """``text`` is a box of at least one cell, ``AxBxC`` (the builders'
+    rule for sizes: ``lattice.parse_size``)."""
+    from .problems.lattice import parse_size
+
+    try:
+        size = parse_size(text, "LAYERSxROWSxCOLS")
+    except ValueError:  # a size of another number of dimensions
+        return False
+    return size is not None and min(size) >= 1
 
 
 def _not_a_file(option: str, text: str, error: ValueError) -> str:

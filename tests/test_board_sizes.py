@@ -69,3 +69,9 @@ def test_a_board_file_holding_a_wrong_size(tmp_path, capsys):
     board.write_text("6x10x2\n")
     assert main(["pentomino", "--board", str(board)]) == 1
     assert "is not a size ROWSxCOLS" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("box", ["3x3", "3x3x3x3", "3", "0x3x3"])
+def test_the_box_option_wants_three_dimensions(box, capsys):
+    assert main(["polycube", "soma", "--box", box]) == 2
+    assert "--box must be a box like 3x4x5" in capsys.readouterr().err
