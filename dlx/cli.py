@@ -480,15 +480,15 @@ def _report(
             print(found)
         else:
             for picture, cost in pictures:
-                found += 1
                 if listing or not picture:
-                    if found > 1:
+                    if found:
                         print()
-                    print(solution_header(found, cost))
+                    print(solution_header(found + 1, cost))
                 if picture:
                     print(picture, flush=args.all)
                 elif args.all:
                     sys.stdout.flush()
+                found += 1  # printed
             if not found:
                 print("no solution", file=sys.stderr)
     except KeyboardInterrupt as stop:
