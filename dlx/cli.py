@@ -16,7 +16,8 @@
   dlx zdd OUT --sample N      answer from a saved ZDD (dlx solve FILE --zdd OUT)
 
 Solutions go to standard output (the first one by default; --all or
---limit N for more); --count prints how many instead, the count alone on
+--limit N for more, each after a line 'solution N:', with ' cost C' where
+options have costs); --count prints how many instead, the count alone on
 the last line.  Pentomino and Langford counts are up to symmetry (the
 board's rotations and reflections; reversal) unless --all-symmetries;
 so are polycube counts.
@@ -36,7 +37,6 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable
 
@@ -62,7 +62,14 @@ from .cli_paths import (
     replacing,
 )
 from .engines import Unsupported, algorithm_help, algorithm_names, engine_for
-from .formats import DLXFormatError, dumps, load
+from .formats import (
+    DLXFormatError,
+    costs_of,
+    dumps,
+    load,
+    solution_header,
+    solution_lines,
+)
 from .problem import ExactCover, Stats
 from .services.search import Interrupted
 from .shorten import shorten
@@ -482,22 +489,34 @@ def _limit(args) -> int | None:
 
 def _report(
     args,
-    pictures: Iterable[str],
+    pictures: Iterable[tuple[str, int | None]],
     count: Callable[[], int],
     stats: Callable[[], Stats],
 ) -> int:
-    """Print pictures or the count; returns the exit status."""
+    """Print the solutions (``(picture, cost)`` each: ``cost`` their
+    options' costs added up, None for a problem without costs) or the
+    count; returns the exit status.  A listing (``--all``, ``--limit``)
+    heads each solution with ``solution N:`` (``formats.solution_header``)
+    and a blank line before all but the first, so that every solution is
+    delimited whatever its size; the first solution alone is printed
+    bare, unless it is empty."""
     found = 0
+    listing = args.all or args.limit is not None
     try:
         if args.count:
             found = count()
             print(found)
         else:
-            for picture in pictures:
-                if found and "\n" in picture:  # a blank line between them
-                    print()
-                print(picture, flush=args.all)
-                found += 1
+            for picture, cost in pictures:
+                if listing or not picture:
+                    if found:
+                        print()
+                    print(solution_header(found + 1, cost))
+                if picture:
+                    print(picture, flush=args.all)
+                elif args.all:
+                    sys.stdout.flush()
+                found += 1  # printed
             if not found:
                 print("no solution", file=sys.stderr)
     except KeyboardInterrupt as stop:
@@ -541,7 +560,13 @@ def _run_problem(
     solutions = problem.solutions(_limit(args), algorithm=algorithm)
     if svg is not None and args.svg:
         solutions = _drawing_first(args, lambda s: svg(problem, s), solutions)
-    pictures = (draw(problem, solution) for solution in solutions)
+
+    def pictures():  # each with its cost (None when options cost nothing)
+        costs = costs_of(problem)  # once: the property lists every option's
+        for solution in solutions:
+            cost = None if costs is None else sum(costs[k] for k in solution)
+            yield draw(problem, solution), cost
+
     try:
         memo = memo_options(args)
     except ValueError as error:
@@ -552,7 +577,7 @@ def _run_problem(
     count = lambda: _count(
         args, problem.count, memo, algorithm=algorithm, splits=splits
     )
-    return _report(args, pictures, count, lambda: problem.stats)
+    return _report(args, pictures(), count, lambda: problem.stats)
 
 
 def _count(
@@ -594,8 +619,12 @@ def _solve(args) -> int:
     if getattr(args, "zdd", None) is not None:
         return cli_zdd.solve_zdd(args, problem)
 
-    def draw(problem, solution):  # as the file wrote them, with colors
-        return "\n".join(problem.option_line(k) for k in solution)
+    priced: list = []  # costs_of(problem), read for the first line drawn
+
+    def draw(problem, solution):  # as the file wrote them: colors, costs
+        if not priced:
+            priced.append(costs_of(problem))
+        return "\n".join(solution_lines(problem, solution, priced[0]))
 
     if getattr(args, "reduce", False):
         from .cli_reduce import reducing
@@ -688,7 +717,7 @@ def _run_packing(args, puzzle) -> int:
     tilings = puzzle.solutions(distinct, limit=_limit(args))
     if args.svg:
         tilings = _drawing_first(args, puzzle.svg, tilings)
-    pictures = map(puzzle.render, tilings)
+    pictures = ((puzzle.render(tiling), None) for tiling in tilings)
     return _report(
         args,
         pictures,
@@ -727,11 +756,7 @@ def _polycube(args, parser) -> int:
                 _not_a_file("SET" if args.set else "--pieces", name, error)
             )
     board = args.box
-    if board is not None and not re.fullmatch(
-        r"\s*[1-9]\d*\s*x\s*[1-9]\d*\s*x"
-        r"\s*[1-9]\d*\s*",
-        board,
-    ):
+    if board is not None and not _is_box(board):
         raise UsageError(
             f"--box must be a box like 3x4x5 (layers x rows x "
             f"columns, each at least 1), got {shorten(board)}; "
@@ -755,6 +780,18 @@ def _polycube(args, parser) -> int:
             parser.error(str(error))
         raise InputError(str(error)) from None
     return _run_packing(args, puzzle)
+
+
+def _is_box(text: str) -> bool:
+    """``text`` is a box of at least one cell, ``AxBxC`` (the builders'
+    rule for sizes: ``lattice.parse_size``)."""
+    from .problems.lattice import parse_size
+
+    try:
+        size = parse_size(text, "LAYERSxROWSxCOLS")
+    except ValueError:  # a size of another number of dimensions
+        return False
+    return size is not None and min(size) >= 1
 
 
 def _not_a_file(option: str, text: str, error: ValueError) -> str:

@@ -12,7 +12,8 @@ solutions; ``--seed S``), ``--best K``/``--worst K`` with ``--weights W``
 (a file of numbers, the k-th the weight of option k).  Options are
 DLX6's numbers (from 1, counting the options that have a primary item);
 with ``--problem FILE`` each solution is printed as its option lines, as
-``dlx solve`` prints them.
+``dlx solve --all`` prints them: after a line ``solution N:`` (``--sample``)
+or ``weight W`` (``--best``, ``--worst``), a blank line between two.
 """
 
 from __future__ import annotations
@@ -21,7 +22,13 @@ import sys
 
 from .cli_count import CountUsageError
 from .cli_paths import INPUT, OUTPUT, names_file, replacing
-from .formats import DLXFormatError, load
+from .formats import (
+    DLXFormatError,
+    costs_of,
+    load,
+    solution_header,
+    solution_lines,
+)
 from .services.search import BudgetExhausted
 from .services.zdd import ZDD
 from .textfile import read_text
@@ -221,25 +228,25 @@ def run(args) -> int:
         print(count)
         return 0 if count else 1
 
+    shown = 0
+    costs = None if problem is None else costs_of(problem)
+
     def show(solution, total=None):
+        nonlocal shown
+        shown += 1
         if problem is None:
-            # As in the file: DLX6's numbers.
+            # As in the file: DLX6's numbers, one solution a line.
             print(
                 ("" if total is None else f"{total}: ")
                 + " ".join(str(k + 1) for k in solution)
             )
-        else:
-            if total is not None:
-                print(f"weight {total}")
-            for k in solution:
-                colors = problem.option_colors(k)
-                print(
-                    " ".join(
-                        str(x) if x not in colors else f"{x}:{colors[x]}"
-                        for x in problem.options[k]
-                    )
-                )
+            return
+        # As dlx solve prints a listing (formats.read_solutions reads it).
+        if shown > 1:
             print()
+        print(solution_header(shown) if total is None else f"weight {total}")
+        for line in solution_lines(problem, solution, costs):
+            print(line)
 
     if args.sample is not None:
         if not z.count():

@@ -42,6 +42,10 @@ colors are the strings of the file; ``dumps``/``dump`` write one back
 (names and colors are written with ``str``), so ``loads(dumps(p))`` has
 the same items, options, colors, bounds and solutions as ``p`` when
 ``p``'s names and colors are strings.
+
+``solution_lines`` and ``solution_header`` print solutions as the ``dlx``
+command does, and ``read_solutions`` (with ``solution_options``) reads
+that output back.
 """
 
 from __future__ import annotations
@@ -68,6 +72,11 @@ __all__ = [
     "dump",
     "MAX_NAME_LENGTH",
     "MAX_COLOR_LENGTH",
+    "costs_of",
+    "solution_lines",
+    "solution_header",
+    "read_solutions",
+    "solution_options",
 ]
 
 MAX_NAME_LENGTH = 8
@@ -688,3 +697,150 @@ def dump(problem: ExactCover, file: PathOrFile, **kwargs: Any) -> None:
             handle.write(text)
     else:
         file.write(text)
+
+
+# -- printed solutions ----------------------------------------------------
+# How the ``dlx`` command prints solutions, and reading that back.  Each
+# solution of a listing (``--all``, ``--limit N``) comes after a header
+# line ``solution N:`` (``solution N: cost C`` when the problem has
+# costs), with a blank line before every header but the first, so that
+# every solution is delimited whatever its size (an empty one is its
+# header alone).  ``--best`` heads each with ``cost C``, ``dlx zdd
+# --best``/``--worst`` with ``weight W``.  The solution itself is its
+# option lines (``solution_lines``).  No option line looks like
+# ``solution N:``, since no item name holds a ``:``.
+_HEADER = re.compile(
+    r"solution (?P<number>\d+):(?: cost (?P<total>\d+))?"
+    r"|cost (?P<cost>\d+)|weight (?P<weight>\S+)"
+)
+
+
+def costs_of(problem: ExactCover) -> tuple | None:
+    """Each option's cost, read once for printing many solutions, or None
+    when no option has a cost (its lines then carry no cost token).
+
+    Args:
+        problem: the problem whose solutions are printed.
+
+    Returns:
+        ``problem.costs``, or None when every cost is 0.
+    """
+    costs = problem.costs
+    return costs if any(costs) else None
+
+
+def solution_lines(
+    problem: ExactCover, solution: Iterable[int], costs: Any = None
+) -> list[str]:
+    """The lines ``dlx`` prints for a solution: each option's line as
+    Knuth's format writes it (``ExactCover.option_line``: colored items
+    as ``name:color``), followed by its cost as one ``|n`` token when it
+    is not 0, as in ``--best`` (``C |1`` and ``C |4`` stay apart).
+
+    Args:
+        solution: option numbers.
+        costs: each option's cost (``costs_of(problem)``, read once), or
+            None for no cost tokens.
+
+    Returns:
+        One line per option, in the solution's order.
+    """
+    if costs is None:
+        return [problem.option_line(k) for k in solution]
+    return [
+        problem.option_line(k) + (f" |{costs[k]}" if costs[k] else "")
+        for k in solution
+    ]
+
+
+def solution_header(number: int, cost: int | None = None) -> str:
+    """The line before solution ``number`` (from 1) of a listing:
+    ``solution 3:``, or ``solution 3: cost 7`` (its options' costs added
+    up) when the problem has costs."""
+    return f"solution {number}:" + ("" if cost is None else f" cost {cost}")
+
+
+def read_solutions(text: str) -> list[tuple[Any, list[str]]]:
+    """The solutions ``dlx`` printed, read back: one ``(cost, lines)``
+    each, in order, ``lines`` the option lines as printed (with colors and
+    cost tokens) and ``cost`` the header's cost (``solution N: cost C``
+    or ``--best``'s ``cost C``), weight (``dlx zdd``'s ``weight W``) or
+    None.  Text without headers is one solution (``dlx solve`` without
+    ``--all``: the first one alone), or none when it has no line.  Blank
+    lines are ignored.  Identical options print identical lines:
+    ``solution_options`` picks among them.
+
+    Args:
+        text: the standard output of ``dlx solve`` (``--all``,
+            ``--limit N``, ``--best K``, ``--reduce``...), of a builder
+            (``dlx queens 8 --all``: each picture's lines) or of
+            ``dlx zdd ... --problem FILE``.
+
+    Returns:
+        One ``(cost, lines)`` per solution.
+
+    Raises:
+        ValueError: solutions numbered out of order, or lines before the
+            first header.
+    """
+    found: list[tuple[Any, list[str]]] = []
+    loose: list[str] = []  # lines before any header
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.rstrip("\r")
+        if not line.strip():
+            continue
+        header = _HEADER.fullmatch(line)
+        if header is None:
+            (found[-1][1] if found else loose).append(line)
+            continue
+        if loose:
+            raise ValueError(
+                f"line {number}: a header after option lines that have none"
+            )
+        if (
+            header["number"] is not None
+            and int(header["number"]) != len(found) + 1
+        ):
+            raise ValueError(
+                f"line {number}: solution {header['number']} where "
+                f"solution {len(found) + 1} was due"
+            )
+        value = header["total"] or header["cost"] or header["weight"]
+        if value is not None:
+            try:
+                value = int(value)
+            except ValueError:
+                value = float(value)
+        found.append((value, []))
+    return found if found else ([(None, loose)] if loose else [])
+
+
+def solution_options(
+    problem: ExactCover, lines: Iterable[str], costs: Any = None
+) -> list[int]:
+    """The option numbers of a solution read back (``read_solutions``),
+    sorted: each line is an option of ``problem`` as ``solution_lines``
+    prints it; the i-th of identical lines is the i-th of the options
+    that print so (identical options are interchangeable).
+
+    Args:
+        lines: a solution's option lines.
+        costs: as for ``solution_lines``: ``costs_of(problem)``.
+
+    Raises:
+        ValueError: a line that is no option of ``problem`` (or more of
+            one than it has).
+    """
+    numbers: dict[str, list[int]] = {}
+    printed = solution_lines(problem, range(len(problem.options)), costs)
+    for k, line in enumerate(printed):
+        numbers.setdefault(line, []).append(k)
+    seen: dict[str, int] = {}
+    options = []
+    for line in lines:
+        same = numbers.get(line, [])
+        if seen.get(line, 0) >= len(same):
+            raise ValueError(f"{shorten(line)} is not an option left")
+        options.append(same[seen.get(line, 0)])
+        seen[line] = seen.get(line, 0) + 1
+    return sorted(options)

@@ -5,7 +5,8 @@ writes it and the web page's "solve many" shows it.
 ``without_comment`` reads an entry, ``batch_entry`` writes the answer to
 one puzzle (its solution, or the puzzle with a tag: ``multiple``,
 ``nosolution``, ``invalid``, ``unknown``; ``unique`` and counts when asked
-for), ``TAGS`` names the statuses.
+for), ``TAGS`` names the statuses, ``count_text`` writes a count (``5+``
+when it stopped at the limit).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ __all__ = [
     "ECHO_MAX",
     "without_comment",
     "batch_entry",
+    "count_text",
     "entry",
     "echo",
     "render",
@@ -60,6 +62,13 @@ def render(grid: Grid, style: str) -> str:
     return grid.format(None if style == "same" else style)
 
 
+def count_text(count: int, limit: int | None) -> str:
+    """A count as ``sudoku solve --count`` prints it: ``288``, or ``5+``
+    (at least 5) when the count stopped at ``limit``, so that a capped
+    count never looks exact."""
+    return f"{count}+" if limit is not None and count >= limit else str(count)
+
+
 def batch_entry(
     number: int,
     text: str | InvalidPuzzle,
@@ -73,7 +82,7 @@ def batch_entry(
     style = args.format
     if args.count:
         tag = {INVALID: "invalid", UNKNOWN: "unknown"}.get(
-            result.status, str(result.count)
+            result.status, count_text(result.count, args.limit)
         )
     elif args.unique:
         tag = "unique" if result.status == SOLVED else TAGS[result.status]

@@ -20,7 +20,8 @@ entry per puzzle in input order (a PUZZLE given on the command line is
 answered alone: its solution, a bare count or verdict).  With the line format a
 puzzle that is not simply solved is written ``<grid> <tag>``, where the tag
 is ``multiple``, ``nosolution``, ``invalid`` or ``unknown``, and the grid
-is the first solution (``multiple``) or the puzzle itself.
+is the first solution (``multiple``) or the puzzle itself.  A count that
+stopped at ``--limit N`` is written ``N+`` (at least N), alone or as a tag.
 
 A batch reports progress on stderr once it runs for more than a second,
 and ends with a summary: solved, no solution, multiple, invalid, and
@@ -62,7 +63,13 @@ from dlx.jobs import CheckpointError
 from dlx.shorten import shorten
 
 from . import cli_generate, grid as G, reader
-from .batch_text import TAGS, batch_entry, render, without_comment
+from .batch_text import (
+    TAGS,
+    batch_entry,
+    count_text,
+    render,
+    without_comment,
+)
 from .cli_io import UsageError, names_input, open_input
 from .grid import Grid, InvalidPuzzle, parse
 from .solver import (
@@ -447,7 +454,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
                     file=sys.stderr,
                 )
                 return 130
-            print(total, file=out)
+            print(count_text(total, args.limit), file=out)
             return 0 if total else 1
         result = solve_many(
             [puzzle],

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from dlx.cli import main
+from dlx.formats import read_solutions
 
 DATA = Path(__file__).parent / "data"
 TOY = str(DATA / "toy.dlx")
@@ -74,8 +75,10 @@ def test_solve_all_and_limit(capsys, tmp_path):
     path.write_text("a b\na b\na\nb\n")
     status, out, _ = run(capsys, "solve", str(path), "--all")
     assert status == 0
-    assert out.split("\n\n") == ["a b", "a\nb\n"]
+    assert out.split("\n\n") == ["solution 1:\na b", "solution 2:\na\nb\n"]
     status, out, _ = run(capsys, "solve", str(path), "--limit", "1")
+    assert out == "solution 1:\na b\n"
+    status, out, _ = run(capsys, "solve", str(path))  # the first, alone
     assert out == "a b\n"
 
 
@@ -88,13 +91,13 @@ def test_solve_colors_and_bounds(capsys):
         capsys, "solve", example, "--all", "--stats", "--algorithm", "links"
     )
     assert status == 0
-    assert out.splitlines() == ["A C X:1 Y:1", "B X:1", "C Y:1"]
+    assert out.splitlines() == ["solution 1:", "A C X:1 Y:1", "B X:1", "C Y:1"]
     assert err.startswith("Altogether 1 solution, 14 updates, 6 nodes,")
     # On dancing cells, SSMCC: ssmcc's own figures.
     status, out, err = run(
         capsys, "solve", example, "--all", "--stats", "--algorithm", "cells"
     )
-    assert out.splitlines() == ["A C X:1 Y:1", "B X:1", "C Y:1"]
+    assert out.splitlines() == ["solution 1:", "A C X:1 Y:1", "B X:1", "C Y:1"]
     assert err.startswith("Altogether 1 solution, 13 updates, 5 nodes,")
     words = str(DATA / "dlx2" / "words-3x3.dlx")
     status, out, err = run(
@@ -265,26 +268,26 @@ def test_counts(capsys, argv, count):
 
 def test_queens_pictures(capsys):
     status, out, _ = run(capsys, "queens", "8", "--limit", "2")
-    boards = out.strip().split("\n\n")
+    boards = [rows for _, rows in read_solutions(out)]
     assert status == 0 and len(boards) == 2
-    for board in boards:
-        rows = board.splitlines()
+    for rows in boards:
         assert len(rows) == 8 and all(r.count("Q") == 1 for r in rows)
 
 
 def test_langford_sequences(capsys):
     status, out, _ = run(capsys, "langford", "7", "--all")
-    lines = out.splitlines()
-    assert status == 0 and len(lines) == 26
-    assert all(len(line.split()) == 14 for line in lines)
+    found = [lines for _, lines in read_solutions(out)]
+    assert status == 0 and len(found) == 26
+    assert all(
+        len(lines) == 1 and len(lines[0].split()) == 14 for lines in found
+    )
 
 
 def test_pentomino_pictures(capsys):
     status, out, _ = run(capsys, "pentomino", "3x20", "--all")
-    grids = out.strip().split("\n\n")
+    grids = [rows for _, rows in read_solutions(out)]
     assert status == 0 and len(grids) == 2
-    for grid in grids:
-        rows = grid.splitlines()
+    for rows in grids:
         assert [len(r) for r in rows] == [20, 20, 20]
         assert sorted("".join(rows)) == sorted("FILNPTUVWXYZ" * 5)
 
@@ -529,7 +532,8 @@ def test_ctrl_c_prints_the_partial_count(jobs, tmp_path):
 def test_debruijn_and_rooks_commands(capsys):
     status, out, _ = run(capsys, "debruijn", "3", "--all")
     # (in the order of the algorithm auto picks)
-    assert status == 0 and sorted(out.split()) == ["00010111", "00011101"]
+    found = sorted(lines for _, lines in read_solutions(out))
+    assert status == 0 and found == [["00010111"], ["00011101"]]
     status, out, _ = run(capsys, "rooks", "5", "2", "--count")
     assert status == 0 and last_line(out) == "2040"
     status, out, _ = run(capsys, "rooks", "3", "2", "--limit", "1")

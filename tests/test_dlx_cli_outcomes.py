@@ -85,9 +85,9 @@ def test_no_solution_exits_1(capsys, tmp_path, extra, status, out):
     [
         ([], "a b\n"),
         (["--count"], "2\n"),
-        (["--all"], "a b\n\na x\nb\n"),
-        (["--limit", "1"], "a b\n"),
-        (["--limit", "2"], "a b\n\na x\nb\n"),
+        (["--all"], "solution 1:\na b\n\nsolution 2:\na x\nb\n"),
+        (["--limit", "1"], "solution 1:\na b\n"),
+        (["--limit", "2"], "solution 1:\na b\n\nsolution 2:\na x\nb\n"),
     ],
 )
 def test_solutions_exit_0(capsys, tmp_path, extra, out):
@@ -274,7 +274,8 @@ def test_interrupted_listing_says_how_many_were_printed(capsys, monkeypatch):
 
     monkeypatch.setattr(ExactCover, "solutions", two_then_stop)
     status, out, err = run(capsys, "queens", "4", "--all")
-    assert status == 130 and out == "Q\n.\n"  # options 0 and 1, drawn
+    # options 0 and 1, drawn, each under its header
+    assert status == 130 and out == "solution 1:\nQ\n\nsolution 2:\n.\n"
     assert err == (
         "dlx: interrupted: 2 solutions printed so far (a partial list)\n"
     )

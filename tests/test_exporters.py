@@ -109,7 +109,10 @@ def test_solutions_are_shown_with_their_colors(tmp_path, capsys):
     path.write_text(text)
     assert main(["solve", str(path), "--all"]) == 0
     shown = capsys.readouterr().out.split("\n\n")
-    assert shown == ["A X:0\nB X:0", "A X:1\nB X:1\n"]
+    assert shown == [
+        "solution 1:\nA X:0\nB X:0",
+        "solution 2:\nA X:1\nB X:1\n",
+    ]
 
 
 def test_the_web_api_shows_colors():

@@ -71,8 +71,8 @@ def test_the_issues_line_is_solved_by_the_command(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == "2"
     assert main(["solve", str(path), "--all"]) == 0
     assert capsys.readouterr().out.split("\n\n") == [
-        "A B X\nC Y",
-        "A X\nB C Y\n",
+        "solution 1:\nA B X\nC Y",
+        "solution 2:\nA X\nB C Y\n",
     ]
 
 

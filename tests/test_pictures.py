@@ -2,7 +2,6 @@
 borders between pieces only, and (rendered by headless Chromium when it
 is installed) look like the committed reference picture."""
 
-import shutil
 import struct
 import subprocess
 import xml.etree.ElementTree as ET
@@ -10,6 +9,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from system_browser import chromium
 
 import sudoku
 from dlx.cli import main as dlx_main
@@ -219,20 +219,8 @@ def coarse(rows, cells=(6, 20)):
     return out
 
 
-def chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-@pytest.mark.skipif(
-    chromium() is None,
-    reason="no headless Chromium to render SVG with "
-    "(.ci/run installs Debian's chromium)",
-)
 def test_rendered_picture_looks_like_the_reference(tmp_path):
+    browser = chromium()  # skips (or fails in CI) without one
     puzzle = Polyomino("3x20")
     svg = puzzle.svg(min(puzzle.solutions()))
     (tmp_path / "p.svg").write_text(svg)
@@ -241,7 +229,7 @@ def test_rendered_picture_looks_like_the_reference(tmp_path):
     shot = tmp_path / "p.png"
     subprocess.run(
         [
-            chromium(),
+            browser,
             "--headless",
             "--no-sandbox",
             "--disable-gpu",

@@ -585,7 +585,7 @@ def test_dlx_solve_reduce_prints_original_options(tmp_path):
     path.write_text("A B C D E | F G\nC E F\nA D G\nB C F\nA D\nB G\nD E G\n")
     status, out, err = run("solve", "--reduce", "--all", "--stats", str(path))
     assert status == 0
-    assert out == "C E F\nA D\nB G\n"
+    assert out == "solution 1:\nC E F\nA D\nB G\n"
     assert err.startswith("Removed 3 options and 4 items")
     status, out, _ = run("solve", "--reduce", "--count", str(path))
     assert (status, out) == (0, "1\n")

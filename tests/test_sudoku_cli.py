@@ -59,7 +59,7 @@ def test_one_puzzle_outcomes(capsys):
     assert code == 0 and solved(out, SPECIAL[10][0]) and "more than one" in err
     assert run(capsys, "solve", "." * 16, "--count")[:2] == (0, "288\n")
     assert (
-        run(capsys, "solve", "." * 16, "--count", "--limit", "7")[1] == "7\n"
+        run(capsys, "solve", "." * 16, "--count", "--limit", "7")[1] == "7+\n"
     )
     assert run(capsys, "solve", TOP[0], "--unique")[:2] == (0, "unique\n")
     assert run(capsys, "solve", SPECIAL[10][0], "--unique")[:2] == (
@@ -77,7 +77,7 @@ def test_one_puzzle_outcomes(capsys):
             "--limit",
             "3",
         )[1]
-        == "3\n"
+        == "3+\n"
     )
 
 

@@ -52,7 +52,7 @@ def test_help_exits_0(capsys, argv):
         ([CLASH, "--unique"], 1, ""),
         (["." * 16, "--count"], 0, "288\n"),
         ([NONE, "--count"], 1, "0\n"),
-        ([SEVERAL, "--count", "--limit", "2"], 0, "2\n"),
+        ([SEVERAL, "--count", "--limit", "2"], 0, "2+\n"),
         (["." * 81, "--max-nodes", "3", "--count"], 1, ""),
         (["." * 81, "--max-nodes", "3", "--unique"], 1, "unknown\n"),
     ],
@@ -319,8 +319,12 @@ def test_batch_tags_in_every_mode(capsys, tmp_path):
         capsys, "solve", path, "--count", "--limit", "5", "-q"
     )
     tags = [line.split()[-1] for line in out.splitlines()]
-    assert code == 1 and tags[:2] == ["1", "0"] and int(tags[2]) >= 2
-    assert tags[3:] == ["invalid", "5"]
+    assert (
+        code == 1
+        and tags[:2] == ["1", "0"]
+        and tags[2] in ("2", "3", "4", "5+")
+    )
+    assert tags[3:] == ["invalid", "5+"]
     code, out, err = run(
         capsys, "solve", path, "--count", "--max-nodes", "3", "-q"
     )

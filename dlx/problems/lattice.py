@@ -26,8 +26,11 @@ their normal forms are equal.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from ..shorten import shorten
 
 Cell = tuple[int, ...]
 Shape = tuple[Cell, ...]
@@ -216,3 +219,26 @@ HEXAGONAL = _sixfold(
 TRIANGULAR = _sixfold(
     "triangular", 3, (((1, 1), (1, -2), (-2, 1)), ((-1, -1), (-1, 2), (2, -1)))
 )
+
+
+# -- sizes ----------------------------------------------------------------
+# A size: whole numbers joined by 'x' (blanks around them allowed), such as
+# 6x10 or 3x4x5; a lone number is a size of one dimension.  No board art
+# is one (art is '.', '#' and blanks), so text of this shape is always
+# read as a size, and one of the wrong number of dimensions is refused as
+# such rather than read as art.
+_SIZE = re.compile(r"\s*\d+(?:\s*[xX]\s*\d+)*\s*")
+
+
+def parse_size(spec: str, shape: str) -> tuple[int, ...] | None:
+    """The numbers of a size such as ``"6x10"``, or None when ``spec`` is
+    not written as a size at all (it may be board art, or a name).
+    ``shape`` names the dimensions expected, joined by ``x`` (e.g.
+    ``"ROWSxCOLS"``); a size with another number of them is a
+    ValueError: ``'6x10x2' is not a size ROWSxCOLS``."""
+    if not _SIZE.fullmatch(spec):
+        return None
+    numbers = tuple(int(n) for n in re.findall(r"\d+", spec))
+    if len(numbers) != shape.count("x") + 1:
+        raise ValueError(f"{shorten(spec.strip())} is not a size {shape}")
+    return numbers

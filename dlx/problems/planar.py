@@ -38,7 +38,14 @@ from collections.abc import Iterable
 
 from ..problem import ExactCover
 from ..shorten import shorten
-from .lattice import HEXAGONAL, TRIANGULAR, Cell, Lattice, Shape
+from .lattice import (
+    HEXAGONAL,
+    TRIANGULAR,
+    Cell,
+    Lattice,
+    Shape,
+    parse_size,
+)
 from .packing import Packing, Placement, Tiling, copies_from
 from .polyomino import piece_letters
 
@@ -107,10 +114,10 @@ def parse_board(spec, lattice: Lattice) -> frozenset:
             )
         return frozenset(lattice.normalize(cells))
     text = spec.strip().lower()
-    size = re.fullmatch(r"(\d+)\s*x\s*(\d+)", text)
+    size = parse_size(text, "ROWSxCOLS")
     shape = re.fullmatch(r"(hexagon|triangle)[\s:]*(\d+)", text)
     if size:
-        rows, cols = int(size.group(1)), int(size.group(2))
+        rows, cols = size
         count = rows * cols * (2 if lattice is TRIANGULAR else 1)
         _check(spec, count)
         extra = 0 if lattice is HEXAGONAL else 1

@@ -48,7 +48,7 @@ from collections.abc import Collection, Iterable
 from ..formats import text_lines
 from ..problem import ExactCover
 from ..shorten import shorten
-from .lattice import CUBIC, Cell, Shape
+from .lattice import CUBIC, Cell, Shape, parse_size
 from .packing import Packing, Placement, Tiling, copies_from
 from .polyomino import piece_letters, piece_set as polyomino_set
 
@@ -105,12 +105,10 @@ Z 000 001 010 110
 
 
 # -- parsing --------------------------------------------------------------
-def _box_size(spec: str) -> tuple[int, int, int] | None:
-    size = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*[xX]\s*(\d+)\s*", spec)
-    if not size:
-        return None
-    rows, cols, layers = (int(g) for g in size.groups())
-    return rows, cols, layers
+def _box_size(spec: str) -> tuple[int, ...] | None:
+    """(layers, rows, columns) of a box given as ``"AxBxC"``, else None (a
+    size of another number of dimensions is a ValueError)."""
+    return parse_size(spec, "LAYERSxROWSxCOLS")
 
 
 def parse_box(spec: str | Iterable[Cell]) -> frozenset:

@@ -46,7 +46,7 @@ from collections.abc import Iterable, Sequence
 from ..formats import text_lines
 from ..problem import ExactCover
 from ..shorten import shorten
-from .lattice import SQUARE
+from .lattice import SQUARE, parse_size
 from .packing import (
     DIGITS as _DIGITS,
     Packing,
@@ -142,10 +142,10 @@ def free_polyominoes(n: int) -> list[Shape]:
 MAX_BOARD_CELLS = 1_000_000
 
 
-def _board_size(spec: str) -> tuple[int, int] | None:
-    """(rows, columns) of a board given as ``"RxC"``, else None."""
-    size = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", spec)
-    return (int(size.group(1)), int(size.group(2))) if size else None
+def _board_size(spec: str) -> tuple[int, ...] | None:
+    """(rows, columns) of a board given as ``"RxC"``, else None (a size
+    of another number of dimensions is a ValueError)."""
+    return parse_size(spec, "ROWSxCOLS")
 
 
 def parse_board(spec: str | Iterable[Cell]) -> frozenset:

@@ -27,6 +27,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from dlx import BudgetExhausted, DLXFormatError, ExactCover, loads
+from dlx.formats import costs_of, solution_lines
 from dlx.problems import langford as langford_builder, queens as queens_builder
 from dlx.problems.polyomino import Polyomino, piece_set
 from dlx.shorten import shorten
@@ -537,6 +538,8 @@ def count(params: dict, settings: Settings, budget: Budget) -> dict:
     answer.update(
         count=total,
         limit=limit,
+        # Whole, as /api/exact-cover says it: not stopped, not capped.
+        complete=not found.stopped and (limit is None or total < limit),
         verdict=verdict,
         nodes=found.nodes,
         ms=budget.ms(),
@@ -896,9 +899,11 @@ def _problem_of(params: dict):
         except DLXFormatError as error:
             raise RequestError(str(error)) from None
 
-        def picture(solution):  # option lines, colors included
+        costs = costs_of(problem)  # read once, not per line
+
+        def picture(solution):  # option lines as dlx prints them
             return {
-                "text": "\n".join(problem.option_line(k) for k in solution)
+                "text": "\n".join(solution_lines(problem, solution, costs))
             }
 
         return problem, picture, False
@@ -1013,14 +1018,6 @@ def _cheapest(params, problem, picture, distinct, budget, k) -> dict:
             for cost, s in found.solutions
         ],
     }
-    if answer["builder"] == "dlx":  # the option lines with their costs
-        costs_of = problem.costs
-        for solution in answer["solutions"]:
-            solution["text"] = "\n".join(
-                problem.option_line(k)
-                + (f" |{costs_of[k]}" if costs_of[k] else "")
-                for k in solution["options"]
-            )
     costs = [cost for cost, _ in found.solutions]
     span = (
         ""
