@@ -756,7 +756,15 @@ def solution_lines(
 def solution_header(number: int, cost: int | None = None) -> str:
     """The line before solution ``number`` (from 1) of a listing:
     ``solution 3:``, or ``solution 3: cost 7`` (its options' costs added
-    up) when the problem has costs."""
+    up) when the problem has costs.
+
+    Args:
+        number: the solution's place in the listing, from 1.
+        cost: its cost, or None when the problem has no costs.
+
+    Returns:
+        The header line, without its newline.
+    """
     return f"solution {number}:" + ("" if cost is None else f" cost {cost}")
 
 
@@ -824,8 +832,12 @@ def solution_options(
     that print so (identical options are interchangeable).
 
     Args:
+        problem: the problem whose options were printed.
         lines: a solution's option lines.
         costs: as for ``solution_lines``: ``costs_of(problem)``.
+
+    Returns:
+        The option numbers, ascending.
 
     Raises:
         ValueError: a line that is no option of ``problem`` (or more of
