@@ -52,6 +52,7 @@ from dlx.cli_count import (
     count_options,
     interrupted_message,
 )
+from dlx.cli_flags import add_time_limit_option
 from dlx.jobs import CheckpointError
 from dlx.shorten import shorten
 
@@ -182,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="no progress or summary on stderr",
     )
+    add_time_limit_option(solve)
     serve.add_parser(commands)
     cli_generate.add_variant_options(solve)
     cli_generate.add_commands(commands, _positive, _count, _box)
@@ -210,6 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="box shape, e.g. 2x3 (default: inferred)",
     )
     add_count_options(counter)
+    add_time_limit_option(counter)
     cli_generate.add_variant_options(counter)
     counter.set_defaults(
         example=False,
@@ -335,6 +338,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 ("--limit", args.limit),
                 ("--box", args.box),
                 ("--max-nodes", args.max_nodes),
+                ("--time-limit", args.time_limit is not None),
             )
             if used
         ]
@@ -360,6 +364,8 @@ def run_solve(args: argparse.Namespace) -> int:
     if not names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
+    if args.time_limit is not None:
+        _check_time_limit(args)
     if args.checkpoint is not None or args.scheduler is not None:
         raise UsageError(
             "--checkpoint and --scheduler count one PUZZLE "
@@ -435,13 +441,51 @@ def output_to(path: str | None) -> Iterator[TextIO]:
         raise
 
 
+def _check_time_limit(args) -> None:
+    """``--time-limit`` with the long-count flags, checked as the count
+    checks them (a count in jobs has no time limit): ``dlx.options``'s
+    sentence, as a usage error."""
+    from dlx.options import check
+
+    spread = {
+        option: value
+        for option, value in (
+            ("jobs", args.jobs),
+            ("checkpoint", args.checkpoint),
+        )
+        if value is not None
+    }
+    if args.scheduler is not None:
+        spread["executor"] = argparse.Namespace(submit=print)
+    try:
+        check(
+            "count",
+            names={
+                "time_limit": "--time-limit",
+                "jobs": "--jobs",
+                "checkpoint": "--checkpoint",
+                "executor": "--scheduler",
+            },
+            time_limit=args.time_limit,
+            **spread,
+        )
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
 # -- one puzzle ---------------------------------------------------------------
 def solve_one(text: str, args, out: TextIO) -> int:
     try:
         puzzle = parse(text, args.box)
         if args.count:
+            if args.time_limit is not None:
+                _check_time_limit(args)
             try:
-                if args.limit is None and args.max_nodes is None:
+                if (
+                    args.limit is None
+                    and args.max_nodes is None
+                    and args.time_limit is None
+                ):
                     # A whole count: the engine's long-count machinery.
                     with count_options(args) as options:
                         total = count(puzzle, variant=args.variant, **options)
@@ -450,6 +494,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
                         puzzle,
                         args.limit,
                         max_nodes=args.max_nodes,
+                        time_limit=args.time_limit,
                         variant=args.variant,
                     )
             except KeyboardInterrupt as stop:  # Interrupted, or before it
@@ -460,6 +505,17 @@ def solve_one(text: str, args, out: TextIO) -> int:
                     file=sys.stderr,
                 )
                 return 130
+            except BudgetExhausted as stop:
+                if args.time_limit is None:
+                    raise
+                # As an interrupt prints it, naming the time limit.
+                print(f"{stop.count} (partial: stopped)", file=out)
+                said = interrupted_message("sudoku", stop, counted=stop.count)
+                print(
+                    said.replace("interrupted", "time limit reached", 1),
+                    file=sys.stderr,
+                )
+                return 1
             print(total, file=out)
             return 0 if total else 1
         result = solve_many(
@@ -467,6 +523,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
             limit=2 if args.unique else 1,
             max_nodes=args.max_nodes,
             variant=args.variant,
+            time_limit=args.time_limit,
         )[0]
     except InvalidPuzzle as error:
         print(
@@ -608,6 +665,11 @@ def solve_batch(
     """Solve ``(line number, line)`` entries chunk by chunk, writing as it
     goes; ``total`` (an estimate, or None) is for progress reports."""
     limit = args.limit if args.count else 2
+    deadline = (
+        None
+        if args.time_limit is None
+        else time.perf_counter() + args.time_limit
+    )
     entries = iter(entries)
     summary = Summary(total, args.quiet)
     failed = False
@@ -622,7 +684,24 @@ def solve_batch(
             for _, line in chunk
         ]
         try:
-            results = _solve_texts(texts, args, limit)
+            results = _solve_texts(
+                texts,
+                args,
+                limit,
+                None
+                if deadline is None
+                else max(0.0, deadline - time.perf_counter()),
+            )
+        except BudgetExhausted:
+            # --time-limit: what was written stays, marked partial.
+            out.flush()
+            summary.finish(interrupted=True)
+            print(
+                "sudoku: time limit reached: the puzzles above are done, "
+                "the rest are not (a partial list)",
+                file=sys.stderr,
+            )
+            return 1
         except KeyboardInterrupt:
             # What was written stays (on standard output; a file given
             # with -o is left as it was); the summary says it is partial.
@@ -651,7 +730,9 @@ def solve_batch(
     return 1 if failed else 0
 
 
-def _solve_texts(texts: list, args, limit) -> list[Result]:
+def _solve_texts(
+    texts: list, args, limit, time_limit: float | None = None
+) -> list[Result]:
     """``solve_many`` over a chunk in which some entries may already be
     known to be invalid (an ``InvalidPuzzle`` in place of the text)."""
     good = [k for k, text in enumerate(texts) if isinstance(text, str)]
@@ -662,6 +743,7 @@ def _solve_texts(texts: list, args, limit) -> list[Result]:
         max_nodes=args.max_nodes,
         threads=args.threads,
         variant=args.variant,
+        time_limit=time_limit,
     )
     if len(good) == len(texts):
         return solved

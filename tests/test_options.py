@@ -239,3 +239,31 @@ def test_every_pair_of_dlx_solve_flags_works_or_is_refused(
             if line.startswith("cost ")
         ]
         assert costs == expected("best", {"k": 2})
+
+
+# -- the web API -----------------------------------------------------------
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"builder": "queens", "n": 6, "distinct": True}, "'distinct' does"),
+        ({"builder": "dlx", "problem": "A\nA\n", "n": 4}, "'n' does not"),
+        ({"builder": "pentomino", "problem": "A\nA\n"}, "'problem' does"),
+    ],
+)
+def test_web_fields_that_do_not_apply_are_refused(params, message):
+    from sudoku.web.service import RequestError, Settings, exact_cover
+
+    with pytest.raises(RequestError, match=message):
+        exact_cover(params, Settings(), None)
+
+
+def test_web_search_fields_come_from_the_spec():
+    from sudoku.web.service import MODE_SEARCHES
+
+    for search in MODE_SEARCHES.values():
+        fields = {
+            o.web_field
+            for o in OPTIONS.values()
+            if o.web_field and search in o.searches
+        }
+        assert {"limit", "time_limit"} <= fields
