@@ -267,3 +267,70 @@ def test_web_search_fields_come_from_the_spec():
             if o.web_field and search in o.searches
         }
         assert {"limit", "time_limit"} <= fields
+
+
+# -- --time-limit and refusals from every flag (issue 34, items 8, 11) ----
+def big_problem(tmp_path) -> str:
+    """Domino tilings of 8x8: 12,988,816, too many for no time at all."""
+    from dlx import dumps
+    from dlx.problems.tiling import tiling
+
+    path = tmp_path / "big.dlx"
+    path.write_text(dumps(tiling("8x8")))
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "flags, partial",
+    [
+        (["--count"], r"^\d+ \(partial: stopped\)$"),
+        (["--all"], None),
+        (["--best", "2"], None),
+    ],
+)
+def test_time_limit_hands_back_the_partial_answer(
+    flags, partial, tmp_path, capsys
+):
+    import re
+
+    status = main(
+        ["solve", big_problem(tmp_path), *flags, "--time-limit", "0"]
+    )
+    out, err = capsys.readouterr()
+    if "--best" in flags and status == 0:  # found and proven at once
+        return
+    assert status == 1
+    assert (
+        "time limit reached" in err and "partial" in err or "not proven" in err
+    )
+    if partial:
+        assert re.match(partial, out.splitlines()[-1])
+
+
+def test_sudoku_time_limit_hands_back_the_partial_count(capsys):
+    from sudoku.cli import main as sudoku_main
+
+    status = sudoku_main(["solve", "." * 81, "--count", "--time-limit", "0"])
+    out, err = capsys.readouterr()
+    assert status == 1 and out.endswith("(partial: stopped)\n")
+    assert "time limit reached" in err
+    status = sudoku_main(
+        ["count", "." * 81, "--time-limit", "1", "--jobs", "2"]
+    )
+    assert status == 2
+    assert "a count in jobs cannot be combined with --time-limit" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("flags", [["--zdd", "{out}"], ["--count", "--memo"]])
+def test_not_available_is_a_usage_error_from_every_flag(
+    flags, tmp_path, capsys
+):
+    path = tmp_path / "bounds.dlx"
+    path.write_text("2:3|A B\nA\nA B\nB\n")
+    argv = ["solve", str(path)] + [
+        f.format(out=tmp_path / "o.zdd") for f in flags
+    ]
+    assert main(argv) == 2
+    assert "is not available for a problem with" in capsys.readouterr().err
