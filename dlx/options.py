@@ -632,9 +632,10 @@ _SPREAD = ("threads", "jobs", "executor", "checkpoint", "split_jobs")
 
 
 def table() -> str:
-    """The Markdown table of which options each way of ``count`` and
-    ``best`` takes (``docs/engines.md`` shows it)."""
-    lines = []
+    """The Markdown tables of every option (``ranges``) and of which
+    options each way of ``count`` and ``best`` takes (``docs/engines.md``
+    shows them)."""
+    lines = [ranges()]
     for search, ways in WAYS.items():
         keys = [
             key
@@ -655,7 +656,12 @@ def table() -> str:
         chosen = "; ".join(
             f"`{w.name}` when "
             + (
-                " or ".join(f"`{k}`" for k in w.chosen_by) + " is given"
+                (
+                    "`threads` > 1"
+                    if w.chosen_by == ("threads",)
+                    else " or ".join(f"`{k}`" for k in w.chosen_by)
+                    + " is given"
+                )
                 if w.chosen_by
                 else "no other is"
             )
@@ -668,16 +674,18 @@ def table() -> str:
 
 def ranges() -> str:
     """The Markdown table of every option: its range, the searches that
-    take it, its flag and its line of documentation."""
+    take it, its ``dlx solve`` flag, its web field and its line of
+    documentation."""
     lines = [
-        "| option | value | searches | `dlx solve` | |",
-        "|---|---|---|---|---|",
+        "| option | value | searches | `dlx solve` | web | |",
+        "|---|---|---|---|---|---|",
     ]
     for key, option in OPTIONS.items():
         searches = ", ".join(s for s in SEARCHES if s in option.searches)
         lines.append(
             f"| `{key}` | {option.range()} | {searches} | "
             f"{'`' + option.flag + '`' if option.flag else ''} | "
+            f"{'`' + option.web_field + '`' if option.web_field else ''} | "
             f"{option.doc} |"
         )
     return "\n".join(lines) + "\n"
