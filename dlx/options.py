@@ -25,7 +25,7 @@ dlx.engines.base.Unsupported: a count on threads cannot be combined with limit
 >>> check("count", split_jobs=0)
 Traceback (most recent call last):
     ...
-dlx.engines.base.Unsupported: split_jobs must be a positive integer, got 0
+ValueError: split_jobs must be a positive integer, got 0
 >>> checked = check("count", limit=5)
 >>> checked.way, checked.values["limit"]
 ('serial', 5)
@@ -33,7 +33,6 @@ dlx.engines.base.Unsupported: split_jobs must be a positive integer, got 0
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -42,8 +41,8 @@ from typing import Any
 import numpy as np
 
 from .engines import ALGORITHMS, Unsupported
-from .engines.base import NO_LIMIT
 from .engines.memo import CHOICE_RULES
+from .services.search import seconds, stop_event, whole_number
 from .shorten import shorten
 
 __all__ = [
@@ -55,6 +54,7 @@ __all__ = [
     "WAYS",
     "check",
     "table",
+    "ranges",
 ]
 
 #: The searches, as a sentence names them when they do not take an option.
@@ -422,47 +422,18 @@ class Checked:
     values: dict
 
 
-def _is_whole(value: object) -> bool:
-    return not isinstance(value, (bool, np.bool_)) and isinstance(
-        value, (int, np.integer)
-    )
-
-
 def _value(option: Option, value: Any, name: str) -> Any:
     """``value`` of ``option`` checked: a TypeError for a wrong type, an
     ``Unsupported`` for a value out of range, each naming ``name``."""
     if value is None and option.none:
         return None
     kind = option.kind
+    # The checks every service shares (dlx.services.search), so that a
+    # number is refused in the same words wherever it is met.
     if kind in ("whole", "positive"):
-        if not _is_whole(value):
-            raise TypeError(
-                f"{name} must be an integer, got {shorten(value)}"[:200]
-            )
-        if value < (1 if kind == "positive" else 0):
-            raise Unsupported(
-                f"{name} must be a "
-                f"{'positive' if kind == 'positive' else 'non-negative'} "
-                f"integer, got {shorten(value)}"[:200]
-            )
-        # No count, node or level number reaches int64's limit, so a
-        # larger value means the same as that limit.
-        return min(int(value), NO_LIMIT)
+        return whole_number(name, value, positive=kind == "positive")
     if kind == "seconds":
-        if isinstance(value, (bool, np.bool_)) or not isinstance(
-            value, (int, float, np.integer, np.floating)
-        ):
-            raise TypeError(
-                f"{name} must be a number of seconds, got {shorten(value)}"[
-                    :200
-                ]
-            )
-        if not value >= 0:  # also refuses NaN
-            raise Unsupported(
-                f"{name} must be a non-negative number of seconds, "
-                f"got {shorten(value)}"
-            )
-        return None if math.isinf(value) else float(value)
+        return seconds(name, value)
     if kind == "choice":
         if not isinstance(value, str) or value not in option.choices:
             error = Unsupported if isinstance(value, str) else TypeError
@@ -472,12 +443,7 @@ def _value(option: Option, value: Any, name: str) -> Any:
             )
         return value
     if kind == "event":
-        if not callable(getattr(value, "is_set", None)):
-            raise TypeError(
-                f"{name} must be an event with is_set() (such as a "
-                f"threading.Event), got {shorten(value)}"[:200]
-            )
-        return value
+        return stop_event(value)
     if kind == "memo":
         if isinstance(value, str) and value == "auto":
             return value
