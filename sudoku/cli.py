@@ -361,11 +361,10 @@ def run_solve(args: argparse.Namespace) -> int:
         args.variant = cli_generate.variant_of(args)
     except (ValueError, TypeError) as error:
         raise UsageError(str(error)) from None
+    _check_count_flags(args)
     if not names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
-    if args.time_limit is not None:
-        _check_time_limit(args)
     if args.checkpoint is not None or args.scheduler is not None:
         raise UsageError(
             "--checkpoint and --scheduler count one PUZZLE "
@@ -441,10 +440,11 @@ def output_to(path: str | None) -> Iterator[TextIO]:
         raise
 
 
-def _check_time_limit(args) -> None:
-    """``--time-limit`` with the long-count flags, checked as the count
-    checks them (a count in jobs has no time limit): ``dlx.options``'s
-    sentence, as a usage error."""
+def _check_count_flags(args) -> None:
+    """The count's flags checked as ``ExactCover.count`` checks them
+    (``dlx.options``: a count in jobs takes no ``--limit``,
+    ``--max-nodes`` or ``--time-limit``), and the long-count flags
+    refused without ``--count``: one sentence, a usage error."""
     from dlx.options import check
 
     spread = {
@@ -452,23 +452,39 @@ def _check_time_limit(args) -> None:
         for option, value in (
             ("jobs", args.jobs),
             ("checkpoint", args.checkpoint),
+            ("executor", args.scheduler),
+            ("progress", args.progress or None),
         )
         if value is not None
     }
-    if args.scheduler is not None:
+    names = {
+        "time_limit": "--time-limit",
+        "max_nodes": "--max-nodes",
+        "limit": "--limit",
+        "jobs": "--jobs",
+        "checkpoint": "--checkpoint",
+        "executor": "--scheduler",
+        "progress": "--progress",
+    }
+    if not args.count:
+        if spread:
+            raise UsageError(f"{names[next(iter(spread))]} goes with --count")
+        return
+    if "executor" in spread:  # an address: a stand-in executor to check
         spread["executor"] = argparse.Namespace(submit=print)
-    try:
-        check(
-            "count",
-            names={
-                "time_limit": "--time-limit",
-                "jobs": "--jobs",
-                "checkpoint": "--checkpoint",
-                "executor": "--scheduler",
-            },
-            time_limit=args.time_limit,
-            **spread,
+    budgets = {
+        option: value
+        for option, value in (
+            ("limit", args.limit),
+            ("max_nodes", args.max_nodes),
+            ("time_limit", args.time_limit),
         )
+        if value is not None
+    }
+    if not spread or not budgets:
+        return  # one count here, or the long count: both run
+    try:
+        check("count", names=names, **budgets, **spread)
     except ValueError as error:
         raise UsageError(str(error)) from None
 
@@ -478,8 +494,6 @@ def solve_one(text: str, args, out: TextIO) -> int:
     try:
         puzzle = parse(text, args.box)
         if args.count:
-            if args.time_limit is not None:
-                _check_time_limit(args)
             try:
                 if (
                     args.limit is None
