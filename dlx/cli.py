@@ -569,7 +569,13 @@ def _estimate(args, problem: ExactCover) -> int:
     from .services.estimate import DEFAULT_PROBES
 
     probes = DEFAULT_PROBES if args.probes is None else args.probes
-    print(problem.estimate(probes, seed=args.seed or 0))
+    print(
+        problem.estimate(
+            probes,
+            seed=args.seed or 0,
+            algorithm=getattr(args, "algorithm", "auto"),
+        )
+    )
     return 0
 
 
