@@ -9,9 +9,11 @@ order they were added, and solutions are lists of those numbers.
 
 from __future__ import annotations
 
+import os
 import threading
-from collections.abc import Hashable, Iterable, Iterator, Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -29,6 +31,11 @@ from .services import search
 from .services.batch import BatchResult
 from .services.search import BudgetExhausted, Interrupted, Stats
 from .shorten import shorten
+
+if TYPE_CHECKING:
+    from .services.estimate import Estimate
+    from .services.reduce import Reduction
+    from .services.zdd import ZDD
 
 __all__ = [
     "ExactCover",
@@ -640,8 +647,8 @@ class ExactCover:
         time_limit: float | None = None,
         mrv_cutoff: int = 0,
         algorithm: str = "auto",
-        stop=None,
-        reduce=False,
+        stop: Any = None,
+        reduce: bool | dict = False,
     ) -> list[int] | None:
         """The first solution (option numbers, ascending), or None.
 
@@ -720,16 +727,16 @@ class ExactCover:
         threads: int = 1,
         mrv_cutoff: int = 0,
         algorithm: str = "auto",
-        memo=False,
+        memo: bool | str = False,
         memo_bytes: int | None = None,
         choose: str = "auto",
         jobs: int | None = None,
-        executor=None,
-        checkpoint=None,
-        progress=None,
+        executor: Executor | None = None,
+        checkpoint: str | os.PathLike | None = None,
+        progress: bool | Callable | None = None,
         split_jobs: int | None = None,
-        stop=None,
-        reduce=False,
+        stop: Any = None,
+        reduce: bool | dict = False,
     ) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
@@ -809,12 +816,12 @@ class ExactCover:
         time_limit: float | None = None,
         threads: int = 1,
         jobs: int | None = None,
-        executor=None,
+        executor: Executor | None = None,
         split_jobs: int | None = None,
-        checkpoint=None,
-        progress=None,
-        stop=None,
-        reduce=False,
+        checkpoint: str | os.PathLike | None = None,
+        progress: bool | Callable | None = None,
+        stop: Any = None,
+        reduce: bool | dict = False,
     ) -> list[tuple[int, list[int]]]:
         """The ``k`` cheapest solutions, cheapest first (Knuth's DLX5: see
         ``dlx.services.best``); ties in any order.
@@ -873,7 +880,7 @@ class ExactCover:
         memo_bytes: int | None = None,
         zdd_bytes: int | None = None,
         choose: str = "auto",
-    ):
+    ) -> ZDD:
         """Every solution at once: a ``dlx.ZDD`` built by the memoized
         search of ``count(memo=True)`` (see ``dlx.services.zdd``).
 
@@ -908,7 +915,7 @@ class ExactCover:
             **values,
         )
 
-    def reduce(self, **options):
+    def reduce(self, **options: Any) -> Reduction:
         """This problem made smaller by Knuth's DLX-PRE rules, with the map
         back to its options.
 
@@ -936,7 +943,7 @@ class ExactCover:
         given: Iterable[int] = (),
         mrv_cutoff: int = 0,
         algorithm: str = "auto",
-    ):
+    ) -> Estimate:
         """Knuth's Monte Carlo estimate of what ``count()`` would do:
         ``probes`` random root-to-leaf walks of the tree of the engine
         ``algorithm`` picks.
@@ -971,8 +978,8 @@ class ExactCover:
         time_limit: float | None = None,
         mrv_cutoff: int = 0,
         algorithm: str = "auto",
-        stop=None,
-        reduce=False,
+        stop: Any = None,
+        reduce: bool | dict = False,
     ) -> Iterator[list[int]]:
         """Stream solutions lazily, each a sorted list of option numbers.
 
@@ -1042,15 +1049,15 @@ class ExactCover:
 
     def solve_batch(
         self,
-        givens,
+        givens: Any,
         *,
-        starts=None,
+        starts: Any = None,
         limit: int = 2,
         max_nodes: int | None = None,
         threads: int = 1,
         mrv_cutoff: int = 0,
         algorithm: str = "auto",
-        stop=None,
+        stop: Any = None,
         time_limit: float | None = None,
     ) -> BatchResult:
         """Solve many instances of this problem in one jitted call.
