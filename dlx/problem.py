@@ -695,16 +695,8 @@ class ExactCover:
                 together (``dlx.options``), or a given option that does
                 not exist; one sentence.
         """
-        for solution in self.solutions(
-            1,
-            given=given,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            mrv_cutoff=mrv_cutoff,
-            algorithm=algorithm,
-            stop=stop,
-            reduce=reduce,
-        ):
+        options = {k: v for k, v in locals().items() if k in OPTIONS}
+        for solution in self.solutions(1, **options):
             return solution
         return None
 
