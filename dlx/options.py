@@ -311,6 +311,13 @@ OPTIONS: dict[str, Option] = {
 }
 
 
+#: Each search's options with their defaults.
+_DEFAULTS = {
+    search: {k: o.default for k, o in OPTIONS.items() if search in o.searches}
+    for search in SEARCHES
+}
+
+
 @dataclass(frozen=True)
 class Way:
     """One way a search runs: ``says`` names it in a sentence; it is
@@ -527,24 +534,21 @@ def check(
         option = OPTIONS.get(key)
         if option is None or search not in option.searches:
             raise Unsupported(f"{SEARCHES[search]} does not take {name(key)}")
-    values: dict[str, Any] = {}
-    for key, option in OPTIONS.items():
-        if search not in option.searches:
-            continue
-        if key not in given:
-            values[key] = option.default
-            continue
-        value = _value(option, given[key], name(key))
+    values = dict(_DEFAULTS[search])
+    for key in given:
+        value = _value(OPTIONS[key], given[key], name(key))
         if search == "solve_batch" and key == "limit" and value == 0:
             # a batch's instances each stop at ``limit`` >= 1 solutions
             raise Unsupported(f"{name(key)} must be a positive integer, got 0")
         if key == "threads" and value == 0:
             value = os.cpu_count() or 1
         values[key] = value
+    # The options that ask for something, in OPTIONS's order (a default
+    # asks for nothing).
     asked = [
         key
-        for key, option in OPTIONS.items()
-        if key in values and _given(option, values[key])
+        for key in OPTIONS
+        if key in given and _given(OPTIONS[key], values[key])
     ]
     for key in asked:
         sentence = OPTIONS[key].refused.get(search)

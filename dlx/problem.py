@@ -706,7 +706,11 @@ class ExactCover:
         return check(
             search_name,
             self,
-            **{k: v for k, v in arguments.items() if k in OPTIONS},
+            **{
+                k: v
+                for k, v in arguments.items()
+                if k in OPTIONS and not _is_default(v, OPTIONS[k].default)
+            },
         )
 
     def count(
@@ -1091,6 +1095,14 @@ class ExactCover:
 
         values = self._checked("solve_batch", locals()).values
         return solve_batch(self, givens, starts=starts, **values)
+
+
+def _is_default(value, default) -> bool:
+    """Whether a method's argument is its option's default (which needs
+    no check: ``dlx.options`` fills it in)."""
+    return value is default or (
+        type(value) is type(default) and bool(value == default)
+    )
 
 
 #: A given option that covers nothing (an all-zero row of a matrix).
