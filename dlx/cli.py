@@ -51,6 +51,7 @@ from .cli_count import (
     interrupted_message,
     memo_options,
 )
+from .cli_flags import add_time_limit_option, check_flags
 from .cli_input import looks_like_a_file_name, no_such_file
 from .cli_paths import (
     INPUT,
@@ -71,7 +72,7 @@ from .formats import (
     solution_lines,
 )
 from .problem import ExactCover, Stats
-from .services.search import Interrupted
+from .services.search import BudgetExhausted, Interrupted
 from .shorten import shorten
 from .textfile import NotText, read_text
 
@@ -205,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=algorithm_help(),
     )
     _add_output_options(solve, symmetric=False, memo=True)
+    add_time_limit_option(solve)
     add_best_option(solve)
     cli_zdd.add_zdd_option(solve)
     cli_zdd.add_zdd_command(commands)
@@ -519,21 +521,26 @@ def _report(
                 found += 1  # printed
             if not found:
                 print("no solution", file=sys.stderr)
-    except KeyboardInterrupt as stop:
-        # Ctrl-C: what was found so far, marked partial (the count's line
-        # is not a bare number, so no script takes it for the answer).
-        # The engine's Interrupted carries its count; Ctrl-C between two
-        # solutions of a listing leaves the number printed.
+    except (KeyboardInterrupt, BudgetExhausted) as stop:
+        # Ctrl-C or --time-limit: what was found so far, marked partial
+        # (the count's line is not a bare number, so no script takes it
+        # for the answer).  The engine's Interrupted carries its count;
+        # Ctrl-C between two solutions of a listing leaves the number
+        # printed.
+        budget = isinstance(stop, BudgetExhausted)
+        why = "stopped" if budget else "interrupted"
         if args.count:  # before the search started, nothing was counted
             found = getattr(stop, "count", 0)
-            print(f"{found} (partial: interrupted)", flush=True)
+            print(f"{found} (partial: {why})", flush=True)
             said = interrupted_message("dlx", stop, counted=found)
         else:
             said = interrupted_message("dlx", stop, printed=found)
+        if budget:  # the same words, naming the budget (--time-limit)
+            said = said.replace("interrupted", "time limit reached", 1)
         print(said, file=sys.stderr)
-        if args.stats and isinstance(stop, Interrupted):
+        if args.stats and isinstance(stop, (Interrupted, BudgetExhausted)):
             print(stop.stats, file=sys.stderr)
-        return 130
+        return 1 if budget else 130
     if args.stats:
         print(stats(), file=sys.stderr)
     return 0 if found else 1
@@ -557,7 +564,10 @@ def _run_problem(
         return _estimate(args, problem)
     assert draw is not None  # only --dlx comes without one
     algorithm = getattr(args, "algorithm", "auto")
-    solutions = problem.solutions(_limit(args), algorithm=algorithm)
+    time_limit = getattr(args, "time_limit", None)
+    solutions = problem.solutions(
+        _limit(args), algorithm=algorithm, time_limit=time_limit
+    )
     if svg is not None and args.svg:
         solutions = _drawing_first(args, lambda s: svg(problem, s), solutions)
 
@@ -575,7 +585,12 @@ def _run_problem(
     # tree, else this process.
     splits = engine_for(problem, algorithm, "split").splits
     count = lambda: _count(
-        args, problem.count, memo, algorithm=algorithm, splits=splits
+        args,
+        problem.count,
+        memo,
+        algorithm=algorithm,
+        # a count in jobs has no time limit: with one, this process
+        splits=splits and time_limit is None,
     )
     return _report(args, pictures(), count, lambda: problem.stats)
 
@@ -595,6 +610,8 @@ def _count(
         options.update(memo or {})
         if algorithm != "auto":
             options["algorithm"] = algorithm
+        if getattr(args, "time_limit", None) is not None:
+            options["time_limit"] = args.time_limit
         try:
             return count(**options)
         except Unsupported as error:
@@ -602,7 +619,16 @@ def _count(
 
 
 def _estimate(args, problem: ExactCover) -> int:
-    print(problem.estimate(args.probes, seed=args.seed))
+    from .services.estimate import DEFAULT_PROBES
+
+    probes = DEFAULT_PROBES if args.probes is None else args.probes
+    print(
+        problem.estimate(
+            probes,
+            seed=args.seed or 0,
+            algorithm=getattr(args, "algorithm", "auto"),
+        )
+    )
     return 0
 
 
@@ -910,6 +936,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         args.argv = sys.argv[1:] if argv is None else list(argv)
         check_paths(parser, args)  # before any work
+        if args.command not in ("reduce", "zdd"):
+            check_flags(args)  # before any work: dlx.options's sentences
         if args.command in ("solve", "estimate"):
             status = _solve(args)
         elif args.command == "reduce":
@@ -946,7 +974,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as stop:
         print(interrupted_message("dlx", stop), file=sys.stderr)
         return 130
-    except (UsageError, CountUsageError, PathUsageError) as error:
+    except (UsageError, CountUsageError, PathUsageError, Unsupported) as error:
+        # Unsupported: options that do not go together, or a service the
+        # problem's engine does not offer: a usage error from every flag.
         print(f"dlx: error: {error}", file=sys.stderr)
         return 2
     except (InputError, ValueError, OSError) as error:

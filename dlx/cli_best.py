@@ -19,13 +19,9 @@ from collections.abc import Callable
 
 from .cli_count import count_options
 from .engines import Unsupported
-from .services.search import Interrupted
+from .services.search import BudgetExhausted, Interrupted
 
 __all__ = ["add_best_option", "run_best"]
-
-# Options of `dlx solve` that --best does not go with (it has its own
-# search: all of DLX5's tree, printing at the end).
-_OTHERS = ("count", "all", "limit", "estimate", "memo")
 
 
 def _positive(text: str) -> int:
@@ -57,24 +53,19 @@ def run_best(
     args, problem, line: Callable[[int], str], usage_error: type
 ) -> int:
     """Search and print; ``line(k)`` is option ``k`` as the file wrote
-    it.  A clashing option of the command line raises ``usage_error``."""
-    clash = [name for name in _OTHERS if getattr(args, name, None)]
-    if clash:
-        raise usage_error(f"--best cannot go with --{clash[0]}")
-    if getattr(args, "checkpoint", None) is not None:
-        raise usage_error(
-            "--best cannot go with --checkpoint (a search "
-            "for the cheapest solutions keeps no "
-            "checkpoints)"
-        )
+    it.  What the search refuses raises ``usage_error``."""
+    # Which flags go with --best was checked before (dlx.cli_flags).
     try:
         with count_options(args, every_core=False) as options:
             if "jobs" not in options and "executor" not in options:
                 options.pop("progress", None)  # one search: no bar
+            if getattr(args, "time_limit", None) is not None:
+                options["time_limit"] = args.time_limit
             found = problem.best(args.best, **options)
     except Unsupported as error:
         raise usage_error(str(error)) from None
-    except Interrupted as stop:
+    except (Interrupted, BudgetExhausted) as stop:
+        budget = isinstance(stop, BudgetExhausted)
         _print(
             getattr(stop, "best", []),
             lambda k: (
@@ -82,14 +73,15 @@ def run_best(
             ),
         )
         print(
-            f"dlx: interrupted: the {len(getattr(stop, 'best', []))} "
+            f"dlx: {'time limit reached' if budget else 'interrupted'}: the "
+            f"{len(getattr(stop, 'best', []))} "
             f"solution(s) printed are the cheapest found so far, not "
             f"proven optimal",
             file=sys.stderr,
         )
         if args.stats:
             print(stop.stats, file=sys.stderr)
-        return 130
+        return 1 if budget else 130
     costs = problem.costs
 
     def priced(k):  # the option line, its cost as one token

@@ -47,6 +47,18 @@ def _positive_whole(text: str) -> int:
     return value
 
 
+def _mebibytes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(
+            f"expected a non-negative number of MiB, got {shorten(text)}"
+        )
+    return value
+
+
 def add_count_options(parser: argparse.ArgumentParser) -> None:
     """``--jobs``, ``--scheduler``, ``--checkpoint``, ``--progress``."""
     group = parser.add_argument_group(
@@ -104,14 +116,14 @@ def add_estimate_options(
     parser.add_argument(
         "--probes",
         type=_positive_whole,
-        default=DEFAULT_PROBES,
+        default=None,
         metavar="N",
         help=f"probes of the estimate (default {DEFAULT_PROBES:,})",
     )
     parser.add_argument(
         "--seed",
         type=_whole,
-        default=0,
+        default=None,
         metavar="S",
         help="random seed of the estimate (default 0)",
     )
@@ -192,7 +204,7 @@ def add_memo_options(parser) -> None:
     )
     group.add_argument(
         "--memo-mb",
-        type=float,
+        type=_mebibytes,
         default=None,
         metavar="MB",
         help=f"the table's size limit in MiB (default "
@@ -202,25 +214,14 @@ def add_memo_options(parser) -> None:
 
 def memo_options(args) -> dict | None:
     """The ``count`` keywords the memo options ask for, None without
-    ``--memo`` (or for a command without them); a ValueError for options
-    that need ``--memo``/``--count``."""
+    ``--memo`` (or for a command without them); their combinations are
+    checked before (``dlx.cli_flags.check_flags``)."""
     if not hasattr(args, "memo"):
         return None
-    if not args.memo:
-        if args.choose is not None or args.memo_mb is not None:
-            raise ValueError("--choose and --memo-mb need --memo")
+    if not args.memo:  # --choose and --memo-mb need it (dlx.cli_flags)
         return None
-    if not args.count:
-        raise ValueError(
-            "--memo needs --count (a memoized search counts, "
-            "it does not list solutions)"
-        )
     kwargs = {"memo": True, "choose": args.choose or "auto"}
     if args.memo_mb is not None:
-        if not args.memo_mb >= 0:
-            raise ValueError(
-                f"--memo-mb must be a non-negative number, got {args.memo_mb}"
-            )
         kwargs["memo_bytes"] = int(args.memo_mb * (1 << 20))
     return kwargs
 

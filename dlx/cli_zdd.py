@@ -128,28 +128,12 @@ def add_zdd_command(commands) -> None:
 
 def solve_zdd(args, problem) -> int:
     """``dlx solve FILE --zdd OUT``; returns the exit status."""
-    spread = [
-        name
-        for name, on in (
-            ("--all", args.all),
-            ("--limit", args.limit),
-            ("--estimate", args.estimate),
-            ("--algorithm", args.algorithm != "auto"),
-        )
-        if on
-    ]
-    if spread:
-        raise ZddUsageError(
-            f"--zdd builds the ZDD of every solution; it "
-            f"cannot go with {' or '.join(spread)}"
-        )
+    # What goes with --zdd was checked before (dlx.cli_flags).
     kwargs = {"choose": args.choose or "auto"}
     if args.memo_mb is not None:
-        if not args.memo_mb >= 0:
-            raise ZddUsageError(
-                f"--memo-mb must be a non-negative number, got {args.memo_mb}"
-            )
         kwargs["memo_bytes"] = int(args.memo_mb * (1 << 20))
+    if args.time_limit is not None:
+        kwargs["time_limit"] = args.time_limit
     try:
         z = problem.zdd(**kwargs)
     except (KeyboardInterrupt, BudgetExhausted) as stop:

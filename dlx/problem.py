@@ -9,10 +9,11 @@ order they were added, and solutions are lists of those numbers.
 
 from __future__ import annotations
 
-import functools
+import os
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import NamedTuple
+from concurrent.futures import Executor
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -25,10 +26,16 @@ from .compact import (
     matrix_rows,
 )
 from .engines import COLORS, EXACT, MULTIPLICITIES
+from .options import OPTIONS, Checked, check
 from .services import search
 from .services.batch import BatchResult
 from .services.search import BudgetExhausted, Interrupted, Stats
 from .shorten import shorten
+
+if TYPE_CHECKING:
+    from .services.estimate import Estimate
+    from .services.reduce import Reduction
+    from .services.zdd import ZDD
 
 __all__ = [
     "ExactCover",
@@ -792,6 +799,9 @@ class ExactCover:
         return a
 
     # -- solving ---
+    # Each search method checks its options once, from the spec of
+    # dlx.options (types, ranges, which go together), and hands the
+    # checked values down: the services below take them as they come.
     def solve(
         self,
         *,
@@ -800,48 +810,71 @@ class ExactCover:
         time_limit: float | None = None,
         mrv_cutoff: int = 0,
         algorithm: str = "auto",
-        stop=None,
-        reduce=False,
+        stop: Any = None,
+        reduce: bool | dict = False,
     ) -> list[int] | None:
         """The first solution (option numbers, ascending), or None.
 
-        ``given`` lists options that every solution must contain: they are
-        chosen before the search and are part of the answer.  Raises
-        ``BudgetExhausted`` if ``max_nodes`` or ``time_limit`` (seconds)
-        stops the search before it finds a solution or proves there is none,
-        or once ``stop`` (an event with ``is_set()``, such as a
-        ``threading.Event``: every search method takes one) is set, and
-        ``Interrupted`` on Ctrl-C.
+        The item to branch on is the first active primary item with the
+        fewest options (Knuth's MRV rule), and the scan for it stops at
+        the first item with at most ``mrv_cutoff`` options: 0 is DLX1's
+        rule exactly; 1 branches on the first forced item at once, often
+        faster on Sudoku-like problems.  ``algorithm="cells"`` always stops
+        at the first item with one option, as SSXC1 does.  Every engine
+        finds the same solutions, in its own order; ``stats`` counts nodes
+        and updates as the chosen program counts them.
 
-        ``mrv_cutoff`` (every search method has it): the item to branch on
-        is the first active primary item with the fewest options, and the
-        scan for it stops at the first item with at most ``mrv_cutoff``
-        options.  0 (the default) is DLX1's rule exactly; 1 branches on the
-        first forced item at once, which is often faster on Sudoku-like
-        problems though it may visit more nodes.  ``algorithm="cells"``
-        always stops at the first item with one option, as SSXC1 does.
+        Args:
+            given: options every solution must contain (option numbers):
+                chosen before the search, and part of the answer.
+            max_nodes: stop after this many search-tree nodes (a whole
+                number >= 0, or None for no bound).
+            time_limit: stop after this many seconds (a number >= 0, or
+                None).
+            mrv_cutoff: stop the scan for the item to branch on at an item
+                with at most this many options (a whole number >= 0).
+            algorithm: the engine: ``"links"`` is Knuth's DLX1 (dancing
+                links; DLX2 with colors, DLX3 with bounds), ``"cells"`` his
+                SSXC1 (dancing cells; SSXCC, SSMCC), ``"bits"`` Algorithm X
+                over bitsets, ``"auto"`` the one measured faster for
+                problems of this shape (see ``dlx.engines.registry``).
+            stop: an event with ``is_set()`` (such as a
+                ``threading.Event``): the search stops once it is set, as
+                at a budget.
+            reduce: True (or a dict of ``dlx.services.reduce.reduce``'s
+                keywords) searches the problem reduced by Knuth's DLX-PRE
+                rules: the same solutions, as original option numbers.
 
-        ``algorithm`` (every search method has it): ``"links"`` is Knuth's
-        DLX1 (dancing links; DLX2 with colors, DLX3 with bounds),
-        ``"cells"`` his SSXC1 (dancing cells: sparse sets; SSXCC with
-        colors, SSMCC with bounds), ``"auto"`` (the default) picks the one
-        that measured faster for problems of this shape (see
-        ``dlx.engines.registry``).  Both find the same solutions, in their
-        own order; ``stats`` counts nodes and updates as the chosen
-        program counts them.
+        Returns:
+            The first solution found, or None when there is none.
+
+        Raises:
+            BudgetExhausted: ``max_nodes``, ``time_limit`` or ``stop``
+                stopped the search before it found a solution or proved
+                there is none.
+            Interrupted: Ctrl-C stopped it.
+            TypeError: an option of the wrong type.
+            ValueError: an option out of range, options that do not go
+                together (``dlx.options``), or a given option that does
+                not exist; one sentence.
         """
-        for solution in self.solutions(
-            1,
-            given=given,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            mrv_cutoff=mrv_cutoff,
-            algorithm=algorithm,
-            stop=stop,
-            reduce=reduce,
-        ):
+        options = {k: v for k, v in locals().items() if k in OPTIONS}
+        for solution in self.solutions(1, **options):
             return solution
         return None
+
+    def _checked(self, search_name: str, arguments: dict) -> Checked:
+        """The search options among a method's ``arguments`` (its
+        ``locals()``), checked once by ``dlx.options.check``."""
+        return check(
+            search_name,
+            self,
+            **{
+                k: v
+                for k, v in arguments.items()
+                if k in OPTIONS and not _is_default(v, OPTIONS[k].default)
+            },
+        )
 
     def count(
         self,
@@ -853,82 +886,85 @@ class ExactCover:
         threads: int = 1,
         mrv_cutoff: int = 0,
         algorithm: str = "auto",
-        memo=False,
+        memo: bool | str = False,
         memo_bytes: int | None = None,
         choose: str = "auto",
         jobs: int | None = None,
-        executor=None,
-        checkpoint=None,
-        progress=None,
+        executor: Executor | None = None,
+        checkpoint: str | os.PathLike | None = None,
+        progress: bool | Callable | None = None,
         split_jobs: int | None = None,
-        stop=None,
-        reduce=False,
+        stop: Any = None,
+        reduce: bool | dict = False,
     ) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
-        ``count(limit=2) == 1`` proves a solution unique.  Raises
-        ``BudgetExhausted`` (with the partial ``count``) when a budget stops
-        the search first, and ``Interrupted`` (likewise) on Ctrl-C.
-        ``threads`` > 1 (0: one per core) splits the top of the search tree
-        into subtrees counted in parallel; it counts the whole tree, so it
-        combines with ``time_limit`` but not with ``limit`` or
-        ``max_nodes``.  The count, nodes and updates are the same as with
-        one thread (with ``algorithm="cells"``, the count: each subtree
-        breaks SSXC1's ties in its own item order).
+        ``count(limit=2) == 1`` proves a solution unique.  A count runs one
+        of four ways, chosen by the options given: memoized (``memo``,
+        ``memo_bytes`` or ``choose``), in jobs (``jobs``, ``executor``,
+        ``checkpoint`` or ``split_jobs``; see ``dlx.jobs``), on threads
+        (``threads`` > 1), or in one search; which options each way takes
+        is the table of ``dlx.options`` (``docs/engines.md``), and any
+        other combination is refused before any work.
 
-        ``memo=True`` remembers the count of every subproblem (keyed by its
-        set of active items) in a table of at most ``memo_bytes`` bytes
-        (default 256 MiB), so counts in the billions and beyond cost far
-        fewer nodes when subproblems repeat (tilings of boards); ``choose``
-        is its item choice rule (``"mrv"``, ``"first"`` or ``"auto"``) and
-        ``stats`` becomes a ``dlx.memo.MemoStats``.  ``memo="auto"`` keeps
-        the memo only where it pays (see ``dlx.memo.count``).  A memoized
-        count combines with ``given``, ``max_nodes`` and ``time_limit``,
-        not with ``limit``, ``threads``, ``mrv_cutoff``, an ``algorithm``
-        other than ``"auto"``, or bounds (colors it counts, see
-        ``dlx.memo``).
+        Args:
+            limit: count at most this many (a whole number >= 0, or None
+                for all).
+            given: as for ``solve``.
+            max_nodes: as for ``solve``.
+            time_limit: as for ``solve``.
+            threads: split the top of the tree into subtrees counted on
+                this many threads (a whole number >= 0; 0: one per core).
+                The count, nodes and updates are those of one thread (with
+                ``algorithm="cells"``, the count).
+            mrv_cutoff: as for ``solve``.
+            algorithm: as for ``solve``.
+            memo: True remembers the count of every subproblem (keyed by
+                its set of active items), so counts in the billions cost
+                far fewer nodes where subproblems repeat (tilings);
+                ``"auto"`` keeps the memo only where it pays (see
+                ``dlx.services.memo``); ``stats`` becomes a
+                ``dlx.services.memo.MemoStats``.  Colors are counted,
+                bounds are refused.
+            memo_bytes: the memo's table size limit in bytes (a whole
+                number >= 0, or None: 256 MiB).
+            choose: the memo's item choice rule: ``"mrv"``, ``"first"`` or
+                ``"auto"``.
+            jobs: count the tree as independent jobs on this many
+                processes (a whole number >= 0; 0: one per core, 1: in
+                this process).
+            executor: run the jobs on any ``concurrent.futures.Executor``
+                (a Dask cluster's too).
+            checkpoint: a file recording each finished job, so that the
+                same call resumes after a crash.
+            progress: True draws a bar on stderr; a callable receives a
+                ``dlx.jobs.Progress`` a few times a second.
+            split_jobs: how many jobs the tree is split into (a whole
+                number >= 1, or None: a few per worker).
+            stop: as for ``solve``.
+            reduce: as for ``solve``.
 
-        For long counts (see ``dlx.jobs``): ``jobs=N`` counts the tree as
-        independent jobs on N processes (0: one per core), ``executor=``
-        on any ``concurrent.futures.Executor`` (a Dask cluster's too),
-        ``checkpoint=FILE`` records each finished job so that the same
-        call resumes after a crash, and ``split_jobs`` sets how many jobs.
-        ``progress=True`` draws a bar on stderr, and a callable receives a
-        ``dlx.jobs.Progress`` as the count goes (a few times a second),
-        with or without jobs.  Which arguments go together: the table in
-        ``dlx.services.counting``.
+        Returns:
+            The number of solutions (at most ``limit``).
 
-        ``reduce=True`` (every search method has it; or a dict of
-        ``dlx.services.reduce.reduce``'s keywords) searches the problem
-        reduced by Knuth's DLX-PRE rules (see ``reduce``): the same
-        solutions, as original option numbers.
+        Raises:
+            BudgetExhausted: a budget or ``stop`` stopped the count first;
+                its ``count`` is the partial count.
+            Interrupted: Ctrl-C stopped it, with the partial ``count``.
+            TypeError: an option of the wrong type.
+            ValueError: as for ``solve``; also a service the problem's
+                engine does not offer (a memo with bounds).
         """
-        count: Callable[..., int]
-        if reduce:
+        checked = self._checked("count", locals())
+        values = checked.values
+        reduced = values.pop("reduce")
+        if reduced:
             from .services.reduce import count as reduced_count
 
-            count = functools.partial(reduced_count, reduce=reduce)
-        else:
-            from .services.counting import count
-        return count(
-            self,
-            limit,
-            given=given,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            threads=threads,
-            mrv_cutoff=mrv_cutoff,
-            algorithm=algorithm,
-            memo=memo,
-            memo_bytes=memo_bytes,
-            choose=choose,
-            jobs=jobs,
-            executor=executor,
-            checkpoint=checkpoint,
-            progress=progress,
-            split_jobs=split_jobs,
-            stop=stop,
-        )
+            return reduced_count(self, reduce=reduced, **values)
+        from .services.counting import count as count_way
+
+        return count_way(self, checked.way, **values)
 
     def best(
         self,
@@ -939,58 +975,60 @@ class ExactCover:
         time_limit: float | None = None,
         threads: int = 1,
         jobs: int | None = None,
-        executor=None,
+        executor: Executor | None = None,
         split_jobs: int | None = None,
-        checkpoint=None,
-        progress=None,
-        stop=None,
-        reduce=False,
+        checkpoint: str | os.PathLike | None = None,
+        progress: bool | Callable | None = None,
+        stop: Any = None,
+        reduce: bool | dict = False,
     ) -> list[tuple[int, list[int]]]:
-        """The ``k`` cheapest solutions, cheapest first, as ``(cost,
-        option numbers)`` pairs (ties in any order; fewer when there are
-        fewer solutions, ``[]`` when none).  Knuth's DLX5: see
-        ``dlx.services.best`` (budgets, ``stop`` and Ctrl-C raise
-        ``BudgetExhausted``/``Interrupted`` with ``best``, what was found,
-        not proven optimal).  ``threads`` > 1 splits the search over
-        threads that share the best found so far; ``jobs=N`` over N
-        processes (0: one per core, 1: jobs in this process) and
-        ``executor=`` over any ``concurrent.futures.Executor`` (Dask's
-        too), each job given the best found so far when it is sent.  No
-        checkpoints.  ``progress``: as for ``count``."""
-        if reduce:  # see count(reduce=...)
+        """The ``k`` cheapest solutions, cheapest first (Knuth's DLX5: see
+        ``dlx.services.best``); ties in any order.
+
+        The search runs in one process, on threads that share the best
+        found so far (``threads`` > 1), or in jobs (``jobs``,
+        ``executor`` or ``split_jobs``), each job given the best found so
+        far when it is sent; which options each way takes is the table of
+        ``dlx.options``.
+
+        Args:
+            k: how many solutions (a whole number >= 1).
+            given: as for ``solve``.
+            max_nodes: as for ``solve`` (one search only).
+            time_limit: as for ``solve``.
+            threads: as for ``count``.
+            jobs: as for ``count``.
+            executor: as for ``count``.
+            split_jobs: as for ``count``.
+            checkpoint: refused: a search for the cheapest solutions keeps
+                no checkpoints (``time_limit`` hands back what it found).
+            progress: as for ``count``.
+            stop: as for ``solve``.
+            reduce: as for ``solve``.
+
+        Returns:
+            ``(cost, option numbers)`` pairs, cheapest first: fewer when
+            there are fewer solutions, ``[]`` when there is none.
+
+        Raises:
+            BudgetExhausted: a budget or ``stop`` stopped the search; its
+                ``best`` is what was found (not proven optimal).
+            Interrupted: Ctrl-C stopped it, with ``best`` likewise.
+            TypeError: an option of the wrong type.
+            ValueError: as for ``count``.
+        """
+        checked = self._checked("best", locals())
+        values = checked.values
+        reduced = values.pop("reduce")
+        if checked.way == "jobs" and values["jobs"] is None:
+            values["jobs"] = 1  # split_jobs alone: jobs in this process
+        if reduced:
             from .services.reduce import best as reduced_best
 
-            return reduced_best(
-                self,
-                k,
-                given=given,
-                max_nodes=max_nodes,
-                time_limit=time_limit,
-                threads=threads,
-                jobs=jobs,
-                executor=executor,
-                split_jobs=split_jobs,
-                checkpoint=checkpoint,
-                progress=progress,
-                stop=stop,
-                reduce=reduce,
-            )
-        from .services.best import best
+            return reduced_best(self, reduce=reduced, **values)
+        from .services.best import best as cheapest
 
-        return best(
-            self,
-            k,
-            given=given,
-            max_nodes=max_nodes,
-            time_limit=time_limit,
-            threads=threads,
-            jobs=jobs,
-            executor=executor,
-            split_jobs=split_jobs,
-            checkpoint=checkpoint,
-            progress=progress,
-            stop=stop,
-        )
+        return cheapest(self, **values)
 
     def zdd(
         self,
@@ -1001,26 +1039,42 @@ class ExactCover:
         memo_bytes: int | None = None,
         zdd_bytes: int | None = None,
         choose: str = "auto",
-    ):
+    ) -> ZDD:
         """Every solution at once: a ``dlx.ZDD`` built by the memoized
-        search of ``count(memo=True)`` (see ``dlx.services.zdd``; ``memo_bytes``
-        and ``choose`` as there, ``zdd_bytes`` limits the diagram: default
-        1 GiB).  Raises ``BudgetExhausted`` when ``max_nodes``,
-        ``time_limit`` or ``zdd_bytes`` stops it, ``Interrupted`` on
-        Ctrl-C: a partial diagram is never returned."""
+        search of ``count(memo=True)`` (see ``dlx.services.zdd``).
+
+        Args:
+            given: as for ``solve``.
+            max_nodes: as for ``solve``.
+            time_limit: as for ``solve``.
+            memo_bytes: as for ``count``.
+            zdd_bytes: the diagram's size limit in bytes (a whole number
+                >= 0, or None: 1 GiB).
+            choose: as for ``count``.
+
+        Returns:
+            A ``dlx.ZDD`` of every solution.
+
+        Raises:
+            BudgetExhausted: ``max_nodes``, ``time_limit`` or ``zdd_bytes``
+                stopped it: a partial diagram is never returned.
+            Interrupted: Ctrl-C stopped it.
+            TypeError: an option of the wrong type.
+            ValueError: as for ``count`` (a problem with bounds has no
+                memo).
+        """
         from .services.zdd import build
 
+        values = self._checked("zdd", locals()).values
         return build(
             self,
-            given,
-            max_nodes,
-            time_limit,
-            memo_bytes=memo_bytes,
-            zdd_bytes=zdd_bytes,
-            choose=choose,
+            values.pop("given"),
+            values.pop("max_nodes"),
+            values.pop("time_limit"),
+            **values,
         )
 
-    def reduce(self, **options):
+    def reduce(self, **options: Any) -> Reduction:
         """This problem made smaller by Knuth's DLX-PRE rules, with the map
         back to its options: a ``dlx.services.reduce.Reduction`` (see
         ``dlx.services.reduce.reduce``).
@@ -1052,22 +1106,31 @@ class ExactCover:
         given: Iterable[int] = (),
         mrv_cutoff: int = 0,
         algorithm: str = "auto",
-    ):
+    ) -> Estimate:
         """Knuth's Monte Carlo estimate of what ``count()`` would do:
-        nodes, updates and solutions with standard errors, and the time
-        (a ``dlx.services.estimate.Estimate``).  ``probes`` random
-        root-to-leaf walks of the tree of the engine ``algorithm`` picks,
-        reproducible for a given ``seed``."""
+        ``probes`` random root-to-leaf walks of the tree of the engine
+        ``algorithm`` picks.
+
+        Args:
+            probes: how many walks (a whole number >= 1).
+            seed: their random seed (a whole number >= 0): the same seed,
+                the same estimate.
+            given: as for ``solve``.
+            mrv_cutoff: as for ``solve``.
+            algorithm: as for ``solve``.
+
+        Returns:
+            A ``dlx.services.estimate.Estimate``: nodes, updates and
+            solutions with standard errors, and the time.
+
+        Raises:
+            TypeError: an option of the wrong type.
+            ValueError: as for ``solve``.
+        """
         from .services.estimate import estimate
 
-        return estimate(
-            self,
-            probes,
-            seed=seed,
-            given=given,
-            mrv_cutoff=mrv_cutoff,
-            algorithm=algorithm,
-        )
+        values = self._checked("estimate", locals()).values
+        return estimate(self, values.pop("probes"), **values)
 
     def solutions(
         self,
@@ -1078,44 +1141,57 @@ class ExactCover:
         time_limit: float | None = None,
         mrv_cutoff: int = 0,
         algorithm: str = "auto",
-        stop=None,
-        reduce=False,
+        stop: Any = None,
+        reduce: bool | dict = False,
     ) -> Iterator[list[int]]:
         """Stream solutions lazily, each a sorted list of option numbers.
 
         The jitted search pauses after each batch of solutions and resumes
         where it stopped, so taking the first few is cheap whatever the
-        total.  Raises ``BudgetExhausted`` when a budget (or ``stop``)
-        stops the search (after yielding every solution found before the
-        stop), and ``Interrupted`` on Ctrl-C.
+        total.  The options are checked at the call, before the first
+        solution is asked for.
+
+        Args:
+            limit: at most this many solutions (a whole number >= 0, or
+                None for all).
+            given: as for ``solve``.
+            max_nodes: as for ``solve``.
+            time_limit: as for ``solve``.
+            mrv_cutoff: as for ``solve``.
+            algorithm: as for ``solve``.
+            stop: as for ``solve``.
+            reduce: as for ``solve``.
+
+        Returns:
+            An iterator of solutions.
+
+        Raises:
+            BudgetExhausted: a budget or ``stop`` stopped the search (after
+                every solution found before the stop was yielded).
+            Interrupted: Ctrl-C stopped it.
+            TypeError: an option of the wrong type.
+            ValueError: as for ``solve``; also an engine that cannot list
+                solutions.
         """
-        if reduce:
+        values = self._checked("solutions", locals()).values
+        reduced = values.pop("reduce")
+        if reduced:
             from .services.reduce import solutions
 
-            return solutions(
-                self,
-                limit,
-                given=given,
-                max_nodes=max_nodes,
-                time_limit=time_limit,
-                mrv_cutoff=mrv_cutoff,
-                algorithm=algorithm,
-                stop=stop,
-                reduce=reduce,
-            )
+            return solutions(self, reduce=reduced, **values)
         from .engines import engine_for, refuse
 
-        limit = search.whole_number("limit", limit, optional=True)
-        max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
-        time_limit = search.seconds("time_limit", time_limit)
-        cutoff = search.whole_number("mrv_cutoff", mrv_cutoff)
-        stop = search.stop_event(stop)
-        given = self.given_options(given)
-        engine = engine_for(self, algorithm)
+        engine = engine_for(self, values["algorithm"])
         if not engine.streams:
             raise refuse("listing solutions", self.kind, engine)
         return self._stream(
-            engine, limit, given, max_nodes, time_limit, cutoff, stop
+            engine,
+            values["limit"],
+            values["given"],
+            values["max_nodes"],
+            values["time_limit"],
+            values["mrv_cutoff"],
+            values["stop"],
         )
 
     def _stream(
@@ -1136,47 +1212,64 @@ class ExactCover:
 
     def solve_batch(
         self,
-        givens,
+        givens: Any,
         *,
-        starts=None,
+        starts: Any = None,
         limit: int = 2,
         max_nodes: int | None = None,
         threads: int = 1,
         mrv_cutoff: int = 0,
         algorithm: str = "auto",
-        stop=None,
+        stop: Any = None,
         time_limit: float | None = None,
     ) -> BatchResult:
         """Solve many instances of this problem in one jitted call.
 
         Instance ``b`` must contain the options ``givens[b]`` (option
-        numbers; one listed twice counts once).  With ``starts``, ``givens``
-        is instead one flat int array in CSR form: instance ``b`` has
-        ``givens[starts[b]:starts[b + 1]]`` (build it with numpy for
-        millions of instances).  Each instance is searched until ``limit``
-        solutions (``limit=2`` checks uniqueness) and its first solution is
-        kept.  ``max_nodes`` bounds the search of each instance.
-        ``threads`` > 1 shares the instances among that many threads (0: one
-        per core); the answers do not depend on it.  Ctrl-C stops every
-        thread at once and raises ``Interrupted``; ``stop`` (an event)
-        stops them too, and ``time_limit`` (seconds for the whole batch)
-        when it runs out, raising ``BudgetExhausted``.  Returns a
-        ``dlx.services.batch.BatchResult``.
+        numbers; one listed twice counts once).  Each instance is searched
+        until ``limit`` solutions (``limit=2`` checks uniqueness) and its
+        first solution is kept.
+
+        Args:
+            givens: one list of option numbers per instance; or, with
+                ``starts``, one flat int array in CSR form (instance ``b``
+                has ``givens[starts[b]:starts[b + 1]]``: build it with
+                numpy for millions of instances).
+            starts: see ``givens``.
+            limit: solutions per instance (a whole number >= 1).
+            max_nodes: bounds the search of each instance (a whole number
+                >= 0, or None).
+            threads: share the instances among this many threads (a whole
+                number >= 0; 0: one per core); the answers do not depend
+                on it.
+            mrv_cutoff: as for ``solve``.
+            algorithm: as for ``solve``.
+            stop: as for ``solve``: stops every thread.
+            time_limit: seconds for the whole batch (a number >= 0, or
+                None).
+
+        Returns:
+            A ``dlx.services.batch.BatchResult``.
+
+        Raises:
+            BudgetExhausted: ``time_limit`` or ``stop`` ended the batch.
+            Interrupted: Ctrl-C stopped every thread.
+            TypeError: an option of the wrong type.
+            ValueError: an option out of range, or a given option that
+                does not exist.
         """
         from .services.batch import solve_batch
 
-        return solve_batch(
-            self,
-            givens,
-            starts=starts,
-            limit=limit,
-            max_nodes=max_nodes,
-            threads=threads,
-            mrv_cutoff=mrv_cutoff,
-            algorithm=algorithm,
-            stop=stop,
-            time_limit=time_limit,
-        )
+        values = self._checked("solve_batch", locals()).values
+        return solve_batch(self, givens, starts=starts, **values)
+
+
+def _is_default(value, default) -> bool:
+    """Whether a method's argument is its option's default (which needs
+    no check: ``dlx.options`` fills it in)."""
+    return value is default or (
+        type(value) is type(default) and bool(value == default)
+    )
 
 
 #: A given option that covers nothing (an all-zero row of a matrix).

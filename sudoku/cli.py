@@ -51,6 +51,7 @@ from dlx.cli_count import (
     count_options,
     interrupted_message,
 )
+from dlx.cli_flags import add_time_limit_option
 from dlx.cli_paths import (
     OUTPUT,
     TEXT_OR_FILE,
@@ -205,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="no progress or summary on stderr",
     )
+    add_time_limit_option(solve)
     serve.add_parser(commands)
     cli_generate.add_variant_options(solve)
     cli_generate.add_commands(commands, _positive, _count, _box)
@@ -236,6 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="box shape, e.g. 2x3 (default: inferred)",
     )
     add_count_options(counter)
+    add_time_limit_option(counter)
     cli_generate.add_variant_options(counter)
     counter.set_defaults(
         example=False,
@@ -362,6 +365,7 @@ def run_solve(args: argparse.Namespace) -> int:
                 ("--limit", args.limit),
                 ("--box", args.box),
                 ("--max-nodes", args.max_nodes),
+                ("--time-limit", args.time_limit is not None),
             )
             if used
         ]
@@ -384,6 +388,7 @@ def run_solve(args: argparse.Namespace) -> int:
         args.variant = cli_generate.variant_of(args)
     except (ValueError, TypeError) as error:
         raise UsageError(str(error)) from None
+    _check_count_flags(args)
     if not names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
@@ -429,13 +434,66 @@ def output_to(path: str | None) -> Iterator[TextIO]:
         yield stream
 
 
+def _check_count_flags(args) -> None:
+    """The count's flags checked as ``ExactCover.count`` checks them
+    (``dlx.options``: a count in jobs takes no ``--limit``,
+    ``--max-nodes`` or ``--time-limit``), and the long-count flags
+    refused without ``--count``: one sentence, a usage error."""
+    from dlx.options import check
+
+    spread = {
+        option: value
+        for option, value in (
+            ("jobs", args.jobs),
+            ("checkpoint", args.checkpoint),
+            ("executor", args.scheduler),
+            ("progress", args.progress or None),
+        )
+        if value is not None
+    }
+    names = {
+        "time_limit": "--time-limit",
+        "max_nodes": "--max-nodes",
+        "limit": "--limit",
+        "jobs": "--jobs",
+        "checkpoint": "--checkpoint",
+        "executor": "--scheduler",
+        "progress": "--progress",
+    }
+    if not args.count:
+        if spread:
+            raise UsageError(f"{names[next(iter(spread))]} goes with --count")
+        return
+    if "executor" in spread:  # an address: a stand-in executor to check
+        spread["executor"] = argparse.Namespace(submit=print)
+    budgets = {
+        option: value
+        for option, value in (
+            ("limit", args.limit),
+            ("max_nodes", args.max_nodes),
+            ("time_limit", args.time_limit),
+        )
+        if value is not None
+    }
+    if not spread or not budgets:
+        return  # one count here, or the long count: both run
+    try:
+        check("count", names=names, **budgets, **spread)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
 # -- one puzzle ---------------------------------------------------------------
 def solve_one(text: str, args, out: TextIO) -> int:
     try:
         puzzle = parse(text, args.box)
         if args.count:
             try:
-                if args.limit is None and args.max_nodes is None:
+                if (
+                    args.limit is None
+                    and args.max_nodes is None
+                    and args.time_limit is None
+                ):
                     # A whole count: the engine's long-count machinery.
                     with count_options(args) as options:
                         total = count(puzzle, variant=args.variant, **options)
@@ -444,6 +502,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
                         puzzle,
                         args.limit,
                         max_nodes=args.max_nodes,
+                        time_limit=args.time_limit,
                         variant=args.variant,
                     )
             except KeyboardInterrupt as stop:  # Interrupted, or before it
@@ -454,6 +513,17 @@ def solve_one(text: str, args, out: TextIO) -> int:
                     file=sys.stderr,
                 )
                 return 130
+            except BudgetExhausted as stop:
+                if args.time_limit is None:
+                    raise
+                # As an interrupt prints it, naming the time limit.
+                print(f"{stop.count} (partial: stopped)", file=out)
+                said = interrupted_message("sudoku", stop, counted=stop.count)
+                print(
+                    said.replace("interrupted", "time limit reached", 1),
+                    file=sys.stderr,
+                )
+                return 1
             print(count_text(total, args.limit), file=out)
             return 0 if total else 1
         result = solve_many(
@@ -461,6 +531,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
             limit=2 if args.unique else 1,
             max_nodes=args.max_nodes,
             variant=args.variant,
+            time_limit=args.time_limit,
         )[0]
     except InvalidPuzzle as error:
         print(
@@ -602,6 +673,11 @@ def solve_batch(
     """Solve ``(line number, line)`` entries chunk by chunk, writing as it
     goes; ``total`` (an estimate, or None) is for progress reports."""
     limit = args.limit if args.count else 2
+    deadline = (
+        None
+        if args.time_limit is None
+        else time.perf_counter() + args.time_limit
+    )
     entries = iter(entries)
     summary = Summary(total, args.quiet)
     failed = False
@@ -616,7 +692,24 @@ def solve_batch(
             for _, line in chunk
         ]
         try:
-            results = _solve_texts(texts, args, limit)
+            results = _solve_texts(
+                texts,
+                args,
+                limit,
+                None
+                if deadline is None
+                else max(0.0, deadline - time.perf_counter()),
+            )
+        except BudgetExhausted:
+            # --time-limit: what was written stays, marked partial.
+            out.flush()
+            summary.finish(interrupted=True)
+            print(
+                "sudoku: time limit reached: the puzzles above are done, "
+                "the rest are not (a partial list)",
+                file=sys.stderr,
+            )
+            return 1
         except KeyboardInterrupt:
             # What was written stays (on standard output; a file given
             # with -o is left as it was); the summary says it is partial.
@@ -645,7 +738,9 @@ def solve_batch(
     return 1 if failed else 0
 
 
-def _solve_texts(texts: list, args, limit) -> list[Result]:
+def _solve_texts(
+    texts: list, args, limit, time_limit: float | None = None
+) -> list[Result]:
     """``solve_many`` over a chunk in which some entries may already be
     known to be invalid (an ``InvalidPuzzle`` in place of the text)."""
     good = [k for k, text in enumerate(texts) if isinstance(text, str)]
@@ -656,6 +751,7 @@ def _solve_texts(texts: list, args, limit) -> list[Result]:
         max_nodes=args.max_nodes,
         threads=args.threads,
         variant=args.variant,
+        time_limit=time_limit,
     )
     if len(good) == len(texts):
         return solved

@@ -410,4 +410,4 @@ def test_the_dlx_command_splits_with_jobs(tmp_path, capsys):
         )
         == 2
     )
-    assert "--best cannot go with --checkpoint" in capsys.readouterr().err
+    assert "cannot be checkpointed" in capsys.readouterr().err

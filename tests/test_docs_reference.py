@@ -199,14 +199,6 @@ DOTTED = re.compile(r"(?<![\w./-])((?:dlx|sudoku)(?:\.[A-Za-z_]\w*)+)")
 # A file name, not a path: [Sudoku](sudoku.md), problem.dlx.
 SUFFIXES = {"md", "py", "txt", "toml", "json", "svg", "png", "html", "dlx"}
 
-# Stale paths in docstrings that another branch rewrites (ExactCover's
-# search methods, dlx/problem.py): the lead removes this list on merging.
-KNOWN = {
-    ("dlx/problem.py", "dlx.memo.MemoStats"),
-    ("dlx/problem.py", "dlx.memo.count"),
-    ("dlx/problem.py", "dlx.memo"),
-}
-
 
 def resolves(path: str) -> bool:
     """Whether ``path`` is a module, or an attribute chain from one."""
@@ -248,7 +240,7 @@ def test_every_dotted_path_resolves():
     stale = [
         f"{file}:{line}: {path}"
         for file, line, path in mentioned()
-        if (file, path) not in KNOWN and not resolves(path)
+        if not resolves(path)
     ]
     assert not stale, "paths that name nothing:\n" + "\n".join(stale)
 
@@ -272,20 +264,6 @@ def test_pages_tell_the_present():
 
 # -- parameter tables: Args / Returns / Yields ------------------------------
 
-# ExactCover's search methods: their sections come with the options spec
-# (another branch); the lead removes this list on merging it.
-SEARCH_METHODS = {
-    "dlx.problem.ExactCover." + name
-    for name in (
-        "solve",
-        "count",
-        "best",
-        "solutions",
-        "zdd",
-        "estimate",
-        "solve_batch",
-    )
-}
 # The packages whose public names the reference must show with
 # parameter tables (google style: mkdocstrings renders the sections).
 DOCUMENTED = ["dlx", "dlx.jobs", "dlx.formats", "sudoku"]
@@ -384,7 +362,6 @@ def test_public_functions_have_their_sections():
     missing = [
         f"{name}: {', '.join(lacks)}"
         for name, function, doc in _callables()
-        if name not in SEARCH_METHODS
         for lacks in [_missing_sections(function, doc)]
         if lacks
     ]

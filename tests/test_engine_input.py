@@ -2,6 +2,7 @@
 problem left exactly as it was."""
 
 import re
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -353,7 +354,7 @@ def test_count_takes_the_arguments_of_its_way(way, name):
             "a count in jobs cannot be combined with threads or limit",
         ),
         (
-            dict(executor=object(), max_nodes=9),
+            dict(executor=SimpleNamespace(submit=print), max_nodes=9),
             "a count in jobs cannot be combined with max_nodes",
         ),
     ],

@@ -180,12 +180,15 @@ def test_solve_count_with_memo(capsys, tmp_path):
 @pytest.mark.parametrize(
     "argv,message",
     [
-        (["tiling", "dominoes", "8x8", "--memo"], "--memo needs --count"),
+        (["tiling", "dominoes", "8x8", "--memo"], "--memo goes with --count"),
         (
             ["tiling", "dominoes", "8x8", "--count", "--choose", "mrv"],
-            "need --memo",
+            "--choose needs --memo",
         ),
-        (["solve", TOY, "--count", "--memo-mb", "3"], "need --memo"),
+        (
+            ["solve", TOY, "--count", "--memo-mb", "3"],
+            "--memo-mb needs --memo",
+        ),
         (
             [
                 "tiling",
@@ -196,14 +199,14 @@ def test_solve_count_with_memo(capsys, tmp_path):
                 "--memo-mb",
                 "-1",
             ],
-            "--memo-mb must be",
+            "expected a non-negative number of MiB",
         ),
         (["tiling", "bogus", "8x8"], "unknown piece set"),
         (["tiling", "dominoes"], "give a board size"),
         (["tiling", "dominoes", "0x3"], "has no cells"),
         (
             ["tiling", "dominoes", "8x8", "--count", "--memo", "--jobs", "2"],
-            "a memoized count cannot be combined with jobs",
+            "a memoized count cannot be combined with --jobs",
         ),
     ],
 )

@@ -29,18 +29,9 @@ The merge is exact: a threshold is always the ``k``-th cost of ``k``
 distinct solutions found, so no solution cheaper than the true ``k``-th
 is ever pruned, and a job's heap never drops one (that would take ``k``
 cheaper ones in the job); the ``k`` cheapest of the union are the ``k``
-cheapest of the problem (ties arbitrary, as in DLX5).  Which arguments
-each way takes (``WAYS``, ``TAKES``):
-
-==============  ======  =======  ====
-argument        serial  threads  jobs
-==============  ======  =======  ====
-``given``       yes     yes      yes
-``max_nodes``   yes     no       no
-``time_limit``  yes     yes      yes
-``stop``        yes     yes      yes
-``progress``    yes     no       yes
-==============  ======  =======  ====
+cheapest of the problem (ties arbitrary, as in DLX5).  Which options
+each way takes is declared once, in ``dlx.options`` (its table is in
+``docs/engines.md``).
 
 A split search's nodes and updates are not one search's: they depend on
 when each job learns of a better threshold.  There are no checkpoints for

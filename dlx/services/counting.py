@@ -1,4 +1,4 @@
-"""``ExactCover.count``: its arguments checked in one place, and routed.
+"""``ExactCover.count``, routed: the way its checked options chose.
 
 A count runs one of four ways, each a service written once for every
 engine that offers it:
@@ -12,21 +12,9 @@ engine that offers it:
 * ``memo``: a memoized count (``dlx.services.memo``), when ``memo``,
   ``memo_bytes`` or ``choose`` is given.
 
-Which arguments each way takes (every other combination is refused with
-one sentence naming the way and the arguments, before any work):
-
-==============  ======  =======  ====  ====
-argument        serial  threads  jobs  memo
-==============  ======  =======  ====  ====
-``limit``       yes     no       no    no
-``given``       yes     yes      yes   yes
-``max_nodes``   yes     no       no    yes
-``time_limit``  yes     yes      no    yes
-``stop``        yes     yes      no    yes
-``mrv_cutoff``  yes     yes      yes   no
-``algorithm``   yes     yes      yes   ``"auto"``
-``progress``    yes     no       yes   no
-==============  ======  =======  ====  ====
+Which options each way takes is declared once, in ``dlx.options``
+(``WAYS``; its table is in ``docs/engines.md``): ``ExactCover.count``
+checks them there, once, and hands ``count`` the way and the values.
 
 What the problem's engine cannot do (a memo for a kind it has no key
 for, say) is refused by ``dlx.engines.refuse``, in the same words from
@@ -38,123 +26,37 @@ from __future__ import annotations
 import time
 from contextlib import AbstractContextManager, nullcontext
 
-from ..engines import Unsupported, engine_for, family, refuse
+from ..engines import engine_for, refuse
 from . import search
-from .search import BudgetExhausted, Stats, thread_count, whole_number
+from .search import BudgetExhausted, Stats
 
-__all__ = ["count", "WAYS", "TAKES"]
-
-WAYS = {
-    "serial": "a count",
-    "threads": "a count on threads",
-    "jobs": "a count in jobs",
-    "memo": "a memoized count",
-}
-"""The four ways of counting, as a sentence names them."""
-TAKES = {
-    "serial": {
-        "limit",
-        "max_nodes",
-        "time_limit",
-        "stop",
-        "mrv_cutoff",
-        "algorithm",
-        "progress",
-    },
-    "threads": {"time_limit", "stop", "mrv_cutoff", "algorithm"},
-    "jobs": {"mrv_cutoff", "algorithm", "progress"},
-    "memo": {"max_nodes", "time_limit", "stop"},
-}
-"""The arguments beyond the way's own that each way takes."""
-#: Each argument's value when it is not given.
-DEFAULTS = {
-    "limit": None,
-    "max_nodes": None,
-    "time_limit": None,
-    "stop": None,
-    "mrv_cutoff": 0,
-    "algorithm": "auto",
-    "progress": None,
-}
+__all__ = ["count"]
 
 
 def count(
     problem,
-    limit=None,
+    way: str,
     *,
-    given=(),
-    max_nodes=None,
-    time_limit=None,
-    threads=1,
-    mrv_cutoff=0,
-    algorithm="auto",
-    memo=False,
-    memo_bytes=None,
-    choose="auto",
-    jobs=None,
-    executor=None,
-    checkpoint=None,
-    progress=None,
-    split_jobs=None,
-    stop=None,
+    limit,
+    given,
+    max_nodes,
+    time_limit,
+    threads,
+    mrv_cutoff,
+    algorithm,
+    memo,
+    memo_bytes,
+    choose,
+    jobs,
+    executor,
+    checkpoint,
+    progress,
+    split_jobs,
+    stop,
 ) -> int:
-    """See ``ExactCover.count``."""
-    # Each argument on its own.
-    limit = whole_number("limit", limit, optional=True)
-    max_nodes = whole_number("max_nodes", max_nodes, optional=True)
-    time_limit = search.seconds("time_limit", time_limit)
-    nthreads = thread_count(threads)
-    cutoff = whole_number("mrv_cutoff", mrv_cutoff)
-    family(problem, algorithm)  # a known name
-    stop = search.stop_event(stop)
-    given = problem.given_options(given)
-    # The way, and what it takes.
-    if memo is not False or memo_bytes is not None or choose != "auto":
-        way = "memo"
-    elif (
-        jobs is not None
-        or executor is not None
-        or checkpoint is not None
-        or split_jobs is not None
-    ):
-        way = "jobs"
-    elif nthreads > 1:
-        way = "threads"
-    else:
-        way = "serial"
-    values = {
-        "limit": limit,
-        "max_nodes": max_nodes,
-        "time_limit": time_limit,
-        "stop": stop,
-        "mrv_cutoff": cutoff,
-        "algorithm": algorithm,
-        "progress": progress or None,
-    }
-    clashes = [
-        name
-        for name, value in values.items()
-        if name not in TAKES[way] and value != DEFAULTS[name]
-    ]
-    spread = [
-        name
-        for name, value in (
-            ("threads", nthreads > 1),
-            ("jobs", jobs is not None),
-            ("executor", executor is not None),
-            ("checkpoint", checkpoint is not None),
-            ("split_jobs", split_jobs is not None),
-        )
-        if value
-    ]
-    if way == "memo":
-        clashes = spread + clashes
-    elif way == "jobs" and nthreads > 1:
-        clashes = ["threads"] + clashes
-    if clashes:
-        raise Unsupported(
-            f"{WAYS[way]} cannot be combined with {' or '.join(clashes)}"
-        )
+    """See ``ExactCover.count``: ``way`` and the values come checked from
+    ``dlx.options.check`` (``given``: option numbers, ``threads``: the
+    number of threads)."""
     if way == "memo":
         from . import memo as memo_count
 
@@ -191,7 +93,7 @@ def count(
         return job_count.count(
             problem,
             given=given,
-            mrv_cutoff=cutoff,
+            mrv_cutoff=mrv_cutoff,
             jobs=1 if jobs is None else jobs,
             executor=executor,
             checkpoint=checkpoint,
@@ -204,20 +106,19 @@ def count(
             problem,
             engine_for(problem, algorithm, "split"),
             given,
-            nthreads,
-            cutoff,
+            threads,
+            mrv_cutoff,
             time_limit,
             stop,
         )
-    engine = engine_for(problem, algorithm)
     return serial(
         problem,
-        engine,
+        engine_for(problem, algorithm),
         limit,
         given,
         max_nodes,
         time_limit,
-        cutoff,
+        mrv_cutoff,
         progress,
         stop,
     )

@@ -930,6 +930,46 @@ def _problem_of(params: dict):
     )
 
 
+#: The fields of /api/exact-cover that each builder reads.
+BUILDER_FIELDS = {
+    "dlx": ("problem",),
+    "queens": ("n",),
+    "langford": ("n", "distinct"),
+    "pentomino": ("board", "pieces", "distinct"),
+}
+#: /api/exact-cover's modes: the search each runs (``dlx.options``).
+MODE_SEARCHES = {"count": "count", "solutions": "solutions", "best": "best"}
+
+
+def check_applicable(params: dict, mode: str) -> None:
+    """Refuse, in one sentence, a field of an /api/exact-cover request
+    that would do nothing: another builder's, or a search field (a web
+    field of ``dlx.options``) that the ``mode``'s search does not take.
+    (Unknown fields are refused by ``_only``.)"""
+    from dlx.options import OPTIONS, SEARCHES
+
+    builder = params.get("builder") or "dlx"
+    if isinstance(builder, str) and builder in BUILDER_FIELDS:
+        for key in params:
+            owners = [b for b, keys in BUILDER_FIELDS.items() if key in keys]
+            if owners and key not in BUILDER_FIELDS[builder]:
+                raise RequestError(
+                    f"'{key}' does not apply to the {builder} builder "
+                    f"(it is for {' and '.join(owners)})"
+                )
+    search = MODE_SEARCHES[mode]
+    taken = {
+        o.web_field
+        for o in OPTIONS.values()
+        if o.web_field is not None and search in o.searches
+    }
+    for option in OPTIONS.values():
+        if option.web_field in params and option.web_field not in taken:
+            raise RequestError(
+                f"{SEARCHES[search]} does not take '{option.web_field}'"
+            )
+
+
 def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
     """POST /api/exact-cover: count the solutions of a problem (``mode``
     count, up to ``limit``), list the first ``limit`` (``mode``
@@ -956,6 +996,7 @@ def exact_cover(params: dict, settings: Settings, budget: Budget) -> dict:
         raise RequestError(
             f"'mode' must be count, solutions or best, got {shorten(mode)}"
         )
+    check_applicable(params, mode)
     if mode == "count":
         limit = _positive(params, "limit", None, MAX_LIMIT)
     else:

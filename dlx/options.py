@@ -1,0 +1,661 @@
+"""The options of a search, declared once: what each is, which searches
+take it, what it needs or excludes, its flag and its web field.
+
+Every entry point reads this table: ``ExactCover``'s search methods check
+their arguments with ``check`` once, at the boundary, and hand the checked
+values down; ``dlx solve`` refuses its conflicting flags with
+``check_flags``; the web API names its fields from it; and the
+documentation's table of which options go together is ``table()``'s
+rendering (``docs/engines.md``, kept equal by ``tests/test_options.py``).
+
+A search is one of ``SEARCHES`` (the ``ExactCover`` method of that name).
+Some run more than one *way*: a count runs serially, on threads, in jobs
+or memoized; a search for the cheapest solutions serially, on threads or
+in jobs.  The way is chosen by the options given (``Way.chosen_by``, the
+first way that matches, in ``WAYS``'s order), and each way takes only
+some options (``Way.takes``).  A mistake is refused with one sentence,
+``Unsupported`` (a ValueError) or a TypeError for a value of the wrong
+type, the same words from Python, the command line and the web API, each
+naming the option as its caller spells it (``names``).
+
+>>> check("count", limit=5, threads=2)
+Traceback (most recent call last):
+    ...
+dlx.engines.base.Unsupported: a count on threads cannot be combined with limit
+>>> check("count", split_jobs=0)
+Traceback (most recent call last):
+    ...
+ValueError: split_jobs must be a positive integer, got 0
+>>> checked = check("count", limit=5)
+>>> checked.way, checked.values["limit"]
+('serial', 5)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .engines import ALGORITHMS, Unsupported
+from .engines.memo import CHOICE_RULES
+from .services.search import seconds, stop_event, whole_number
+from .shorten import shorten
+
+__all__ = [
+    "Option",
+    "Way",
+    "Checked",
+    "OPTIONS",
+    "SEARCHES",
+    "WAYS",
+    "check",
+    "table",
+    "ranges",
+]
+
+#: The searches, as a sentence names them when they do not take an option.
+SEARCHES = {
+    "solve": "solve()",
+    "solutions": "solutions()",
+    "count": "count()",
+    "best": "best()",
+    "zdd": "zdd()",
+    "estimate": "estimate()",
+    "solve_batch": "solve_batch()",
+}
+
+# The kinds of value (``Option.kind``), and how each is documented.
+KINDS = {
+    "whole": "a whole number >= 0",
+    "positive": "a whole number >= 1",
+    "seconds": "a number of seconds >= 0",
+    "choice": "one of",
+    "given": "option numbers",
+    "event": "an event with is_set()",
+    "memo": "True, False or 'auto'",
+    "reduce": "True, False or a dict of reduce()'s keywords",
+    "progress": "True, False, None or a callable",
+    "executor": "a concurrent.futures.Executor",
+    "path": "a file name",
+    "rules": "rule names",
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a search.
+
+    ``kind``: its type and range (a key of ``KINDS``; ``choices`` for a
+    choice); ``none``: None is also taken (and is the default unless
+    ``default`` says otherwise); ``searches``: the searches that take it;
+    ``needs``: ``{search: option}``, an option it needs in that search;
+    ``flag``: its ``dlx solve`` flag(s), ``web_field``: its web field (None:
+    none); ``doc``: its line of documentation."""
+
+    name: str
+    kind: str
+    doc: str
+    searches: frozenset
+    default: Any = None
+    none: bool = False
+    choices: tuple = ()
+    needs: Mapping = field(default_factory=dict)
+    flag: str | None = None
+    web_field: str | None = None
+    # A search whose own sentence refuses it (``{search: sentence}``,
+    # ``{name}`` the option as the caller names it).
+    refused: Mapping = field(default_factory=dict)
+
+    def range(self) -> str:
+        """Its type and range, as the docs and the sentences say them."""
+        if self.kind == "choice":
+            text = "one of " + ", ".join(repr(c) for c in self.choices)
+        else:
+            text = KINDS[self.kind]
+        return text + (" or None" if self.none else "")
+
+
+def _searches(*names: str) -> frozenset:
+    return frozenset(names)
+
+
+_LISTING = ("solve", "solutions", "count")
+_BUDGETED = ("solve", "solutions", "count", "best", "zdd", "solve_batch")
+
+#: Every search option, in the order sentences name them.
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        Option(
+            "k",
+            "positive",
+            "how many of the cheapest solutions",
+            _searches("best"),
+            default=1,
+            flag="--best",
+            web_field="limit",
+        ),
+        Option(
+            "limit",
+            "whole",
+            "stop after this many solutions (solve_batch: per instance, "
+            "at least 1, default 2)",
+            _searches("solutions", "count", "solve_batch"),
+            none=True,
+            flag="--limit",
+            web_field="limit",
+        ),
+        Option(
+            "given",
+            "given",
+            "options every solution must contain",
+            _searches(
+                "solve", "solutions", "count", "best", "zdd", "estimate"
+            ),
+            default=(),
+        ),
+        Option(
+            "max_nodes",
+            "whole",
+            "stop after this many search-tree nodes",
+            _searches(*_BUDGETED),
+            none=True,
+        ),
+        Option(
+            "time_limit",
+            "seconds",
+            "stop after this many seconds; the partial answer is raised "
+            "with BudgetExhausted",
+            _searches(*_BUDGETED),
+            none=True,
+            flag="--time-limit",
+            web_field="time_limit",
+        ),
+        Option(
+            "stop",
+            "event",
+            "stop once this event is set, as a budget does",
+            _searches(*_LISTING, "best", "solve_batch"),
+            none=True,
+        ),
+        Option(
+            "threads",
+            "whole",
+            "threads of one process (0: one per core)",
+            _searches("count", "best", "solve_batch"),
+            default=1,
+        ),
+        Option(
+            "mrv_cutoff",
+            "whole",
+            "branch on the first item with at most this many options",
+            _searches(*_LISTING, "estimate", "solve_batch"),
+            default=0,
+        ),
+        Option(
+            "algorithm",
+            "choice",
+            "the engine (see dlx.engines.registry)",
+            _searches(*_LISTING, "estimate", "solve_batch"),
+            default="auto",
+            choices=ALGORITHMS,
+            flag="--algorithm",
+        ),
+        Option(
+            "memo",
+            "memo",
+            "remember the count of every subproblem",
+            _searches("count"),
+            default=False,
+            flag="--memo",
+        ),
+        Option(
+            "memo_bytes",
+            "whole",
+            "the memo's table size limit in bytes (default 256 MiB)",
+            _searches("count", "zdd"),
+            none=True,
+            needs={"count": "memo"},
+            flag="--memo-mb",
+        ),
+        Option(
+            "choose",
+            "choice",
+            "the memo's item choice rule",
+            _searches("count", "zdd"),
+            default="auto",
+            choices=CHOICE_RULES,
+            needs={"count": "memo"},
+            flag="--choose",
+        ),
+        Option(
+            "zdd_bytes",
+            "whole",
+            "the diagram's size limit in bytes (default 1 GiB)",
+            _searches("zdd"),
+            none=True,
+        ),
+        Option(
+            "jobs",
+            "whole",
+            "processes that run the jobs (0: one per core; 1: this one)",
+            _searches("count", "best"),
+            none=True,
+            flag="--jobs",
+        ),
+        Option(
+            "executor",
+            "executor",
+            "a concurrent.futures.Executor that runs the jobs (Dask's too)",
+            _searches("count", "best"),
+            none=True,
+            flag="--scheduler",
+        ),
+        Option(
+            "checkpoint",
+            "path",
+            "a file recording each finished job; the same call resumes",
+            _searches("count", "best"),
+            none=True,
+            flag="--checkpoint",
+            refused={
+                "best": "a search for the cheapest solutions cannot be "
+                "checkpointed ({name} is for counts); a time limit "
+                "hands back what it found"
+            },
+        ),
+        Option(
+            "split_jobs",
+            "positive",
+            "how many jobs the tree is split into",
+            _searches("count", "best"),
+            none=True,
+        ),
+        Option(
+            "progress",
+            "progress",
+            "a bar on stderr (True), or a callable given a Progress",
+            _searches("count", "best"),
+            none=True,
+            flag="--progress",
+        ),
+        Option(
+            "reduce",
+            "reduce",
+            "search the problem reduced by Knuth's DLX-PRE rules",
+            _searches("solve", "solutions", "count", "best"),
+            default=False,
+            flag="--reduce",
+        ),
+        Option(
+            "probes",
+            "positive",
+            "random root-to-leaf probes",
+            _searches("estimate"),
+            default=10_000,
+            flag="--probes",
+        ),
+        Option(
+            "seed",
+            "whole",
+            "the probes' random seed",
+            _searches("estimate"),
+            default=0,
+            flag="--seed",
+        ),
+    )
+}
+
+
+#: Each search's options with their defaults.
+_DEFAULTS = {
+    search: {k: o.default for k, o in OPTIONS.items() if search in o.searches}
+    for search in SEARCHES
+}
+
+
+@dataclass(frozen=True)
+class Way:
+    """One way a search runs: ``says`` names it in a sentence; it is
+    chosen when any of ``chosen_by`` is given (an empty tuple: the way
+    taken when no other is), and takes ``takes`` besides those."""
+
+    search: str
+    name: str
+    says: str
+    chosen_by: tuple
+    takes: frozenset
+
+
+#: The ways of the searches that have several, in the order they are
+#: tried (the first whose ``chosen_by`` is given); the others run one way.
+WAYS: dict[str, tuple[Way, ...]] = {
+    "count": (
+        Way(
+            "count",
+            "memo",
+            "a memoized count",
+            ("memo", "memo_bytes", "choose"),
+            _searches("given", "max_nodes", "time_limit", "stop", "reduce"),
+        ),
+        Way(
+            "count",
+            "jobs",
+            "a count in jobs",
+            ("jobs", "executor", "checkpoint", "split_jobs"),
+            _searches(
+                "given", "mrv_cutoff", "algorithm", "progress", "reduce"
+            ),
+        ),
+        Way(
+            "count",
+            "threads",
+            "a count on threads",
+            ("threads",),
+            _searches(
+                "given",
+                "time_limit",
+                "stop",
+                "mrv_cutoff",
+                "algorithm",
+                "reduce",
+            ),
+        ),
+        Way(
+            "count",
+            "serial",
+            "a count",
+            (),
+            _searches(
+                "limit",
+                "given",
+                "max_nodes",
+                "time_limit",
+                "stop",
+                "mrv_cutoff",
+                "algorithm",
+                "progress",
+                "reduce",
+            ),
+        ),
+    ),
+    "best": (
+        Way(
+            "best",
+            "jobs",
+            "a search for the cheapest solutions in jobs",
+            ("jobs", "executor", "split_jobs"),
+            _searches(
+                "k", "given", "time_limit", "stop", "progress", "reduce"
+            ),
+        ),
+        Way(
+            "best",
+            "threads",
+            "a search for the cheapest solutions on threads",
+            ("threads",),
+            _searches("k", "given", "time_limit", "stop", "reduce"),
+        ),
+        Way(
+            "best",
+            "serial",
+            "a search for the cheapest solutions",
+            (),
+            _searches(
+                "k",
+                "given",
+                "max_nodes",
+                "time_limit",
+                "stop",
+                "progress",
+                "reduce",
+            ),
+        ),
+    ),
+}
+
+
+@dataclass
+class Checked:
+    """What ``check`` hands down: the way chosen and every option of the
+    search, checked (``values``, defaults filled in)."""
+
+    search: str
+    way: str
+    values: dict
+
+
+def _value(option: Option, value: Any, name: str) -> Any:
+    """``value`` of ``option`` checked: a TypeError for a wrong type, an
+    ``Unsupported`` for a value out of range, each naming ``name``."""
+    if value is None and option.none:
+        return None
+    kind = option.kind
+    # The checks every service shares (dlx.services.search), so that a
+    # number is refused in the same words wherever it is met.
+    if kind in ("whole", "positive"):
+        return whole_number(name, value, positive=kind == "positive")
+    if kind == "seconds":
+        return seconds(name, value)
+    if kind == "choice":
+        if not isinstance(value, str) or value not in option.choices:
+            error = Unsupported if isinstance(value, str) else TypeError
+            raise error(
+                f"{name} must be one of {', '.join(option.choices)}; "
+                f"got {shorten(value)}"
+            )
+        return value
+    if kind == "event":
+        return stop_event(value)
+    if kind == "memo":
+        if isinstance(value, str) and value == "auto":
+            return value
+        if isinstance(value, (bool, np.bool_)):
+            return bool(value)
+        raise Unsupported(
+            f"{name} must be True, False or 'auto', got {shorten(value)}"
+        )
+    if kind == "progress":
+        if value is None or isinstance(value, bool) or callable(value):
+            return value
+        raise TypeError(
+            f"{name} must be True, False, None or a callable, got "
+            f"{shorten(value)}"[:200]
+        )
+    if kind == "executor":
+        if not callable(getattr(value, "submit", None)):
+            raise TypeError(
+                f"{name} must be a concurrent.futures.Executor, got "
+                f"{shorten(value)}"[:200]
+            )
+        return value
+    if kind == "path":
+        if not isinstance(value, (str, os.PathLike)):
+            raise TypeError(
+                f"{name} must be a file name, got {shorten(value)}"[:200]
+            )
+        return value
+    if kind == "reduce":
+        if isinstance(value, (bool, np.bool_, dict)):
+            return value if isinstance(value, dict) else bool(value)
+        raise TypeError(
+            f"{name} must be True, False or a dict of reduce's "
+            f"keywords, got {shorten(value)}"[:200]
+        )
+    # given: option numbers, checked against the problem (given_options)
+    try:
+        return list(value)
+    except TypeError:
+        raise TypeError(
+            f"{name} must be option numbers, got {shorten(value)}"[:200]
+        ) from None
+
+
+def _given(option: Option, value: Any) -> bool:
+    """Whether ``value`` asks for something (is not the default)."""
+    if option.name == "threads":
+        return value not in (0, 1) and value is not None
+    if option.name == "progress":
+        return bool(value)
+    if option.name == "given":
+        return bool(value)
+    default = option.default
+    if isinstance(value, np.ndarray) or isinstance(default, np.ndarray):
+        return True
+    return not (value is default or value == default)
+
+
+def check(
+    search: str,
+    problem: Any = None,
+    *,
+    names: Mapping[str, str] | None = None,
+    **given: Any,
+) -> Checked:
+    """The options ``given`` to ``search`` (a key of ``SEARCHES``),
+    checked once: each on its own (type and range), then together (the
+    way they choose, what it takes, what each needs).  With a
+    ``problem``, ``given`` (the option numbers) is checked against it.
+
+    ``names`` maps an option to the name its caller knows it by (a flag,
+    a web field); the sentence names it so.  Returns a ``Checked``;
+    raises ``Unsupported`` (a ValueError) or a TypeError, one sentence.
+    """
+    names = names or {}
+
+    def name(option: str) -> str:
+        return names.get(option, option)
+
+    for key in given:
+        option = OPTIONS.get(key)
+        if option is None or search not in option.searches:
+            raise Unsupported(f"{SEARCHES[search]} does not take {name(key)}")
+    values = dict(_DEFAULTS[search])
+    for key in given:
+        value = _value(OPTIONS[key], given[key], name(key))
+        if search == "solve_batch" and key == "limit" and value == 0:
+            # a batch's instances each stop at ``limit`` >= 1 solutions
+            raise Unsupported(f"{name(key)} must be a positive integer, got 0")
+        if key == "threads" and value == 0:
+            value = os.cpu_count() or 1
+        values[key] = value
+    # The options that ask for something, in OPTIONS's order (a default
+    # asks for nothing).
+    asked = [
+        key
+        for key in OPTIONS
+        if key in given and _given(OPTIONS[key], values[key])
+    ]
+    for key in asked:
+        sentence = OPTIONS[key].refused.get(search)
+        if sentence is not None:
+            raise Unsupported(sentence.format(name=name(key)))
+    way = _way(search, asked, name)
+    for key in asked:
+        needed = OPTIONS[key].needs.get(search)
+        if needed is not None and needed not in asked:
+            raise Unsupported(f"{name(key)} needs {name(needed)}")
+    if problem is not None and "given" in values:
+        values["given"] = problem.given_options(values["given"])
+    return Checked(search, way, values)
+
+
+def _way(search: str, asked: list, name: Callable[[str], str]) -> str:
+    """The way ``asked`` (the options given) chooses, or ``Unsupported``
+    naming those the way does not take: first the ones that would choose
+    another way, then the others, in ``OPTIONS``'s order."""
+    ways = WAYS.get(search)
+    if ways is None:
+        return "serial"
+    way = next(
+        w for w in ways if not w.chosen_by or set(w.chosen_by) & set(asked)
+    )
+    choosers = [
+        key
+        for w in ways
+        for key in w.chosen_by
+        if w is not way and key not in way.chosen_by
+    ]
+    clashes = [key for key in _SPREAD if key in asked and key in choosers]
+    clashes += [
+        key
+        for key in asked
+        if key not in choosers
+        and key not in way.chosen_by
+        and key not in way.takes
+    ]
+    if clashes:
+        raise Unsupported(
+            f"{way.says} cannot be combined with "
+            f"{' or '.join(name(k) for k in clashes)}"
+        )
+    return way.name
+
+
+# The options that choose where a search runs, in the order a sentence
+# names them when they clash with the way chosen.
+_SPREAD = ("threads", "jobs", "executor", "checkpoint", "split_jobs")
+
+
+def table() -> str:
+    """The Markdown tables of every option (``ranges``) and of which
+    options each way of ``count`` and ``best`` takes (``docs/engines.md``
+    shows them)."""
+    lines = [ranges()]
+    for search, ways in WAYS.items():
+        keys = [
+            key
+            for key, option in OPTIONS.items()
+            if search in option.searches
+            and not any(key in w.chosen_by for w in ways)
+        ]
+        lines.append(
+            f"| `{search}()` option | "
+            + " | ".join(w.name for w in ways)
+            + " |"
+        )
+        lines.append("|---" * (len(ways) + 1) + "|")
+        for key in keys:
+            cells = ["yes" if key in w.takes else "no" for w in ways]
+            lines.append(f"| `{key}` | " + " | ".join(cells) + " |")
+        lines.append("")
+        chosen = "; ".join(
+            f"`{w.name}` when "
+            + (
+                (
+                    "`threads` > 1"
+                    if w.chosen_by == ("threads",)
+                    else " or ".join(f"`{k}`" for k in w.chosen_by)
+                    + " is given"
+                )
+                if w.chosen_by
+                else "no other is"
+            )
+            for w in ways
+        )
+        lines.append(f"A `{search}()` runs {chosen}.")
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def ranges() -> str:
+    """The Markdown table of every option: its range, the searches that
+    take it, its ``dlx solve`` flag, its web field and its line of
+    documentation."""
+    lines = [
+        "| option | value | searches | `dlx solve` | web | |",
+        "|---|---|---|---|---|---|",
+    ]
+    for key, option in OPTIONS.items():
+        searches = ", ".join(s for s in SEARCHES if s in option.searches)
+        lines.append(
+            f"| `{key}` | {option.range()} | {searches} | "
+            f"{'`' + option.flag + '`' if option.flag else ''} | "
+            f"{'`' + option.web_field + '`' if option.web_field else ''} | "
+            f"{option.doc} |"
+        )
+    return "\n".join(lines) + "\n"
