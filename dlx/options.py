@@ -57,7 +57,6 @@ __all__ = [
     "ranges",
 ]
 
-#: The searches, as a sentence names them when they do not take an option.
 SEARCHES = {
     "solve": "solve()",
     "solutions": "solutions()",
@@ -67,6 +66,7 @@ SEARCHES = {
     "estimate": "estimate()",
     "solve_batch": "solve_batch()",
 }
+"""The searches, as a sentence names them when they do not take an option."""
 
 # The kinds of value (``Option.kind``), and how each is documented.
 KINDS = {
@@ -126,7 +126,6 @@ def _searches(*names: str) -> frozenset:
 _LISTING = ("solve", "solutions", "count")
 _BUDGETED = ("solve", "solutions", "count", "best", "zdd", "solve_batch")
 
-#: Every search option, in the order sentences name them.
 OPTIONS: dict[str, Option] = {
     o.name: o
     for o in (
@@ -309,6 +308,7 @@ OPTIONS: dict[str, Option] = {
         ),
     )
 }
+"""Every search option, in the order sentences name them."""
 
 
 #: Each search's options with their defaults.
@@ -331,8 +331,6 @@ class Way:
     takes: frozenset
 
 
-#: The ways of the searches that have several, in the order they are
-#: tried (the first whose ``chosen_by`` is given); the others run one way.
 WAYS: dict[str, tuple[Way, ...]] = {
     "count": (
         Way(
@@ -417,6 +415,8 @@ WAYS: dict[str, tuple[Way, ...]] = {
         ),
     ),
 }
+"""The ways of the searches that have several, in the order they are
+tried (the first whose ``chosen_by`` is given); the others run one way."""
 
 
 @dataclass
