@@ -67,6 +67,11 @@ def run_best(
             "for the cheapest solutions keeps no "
             "checkpoints)"
         )
+
+    def priced(k):  # the option line, its cost as one token
+        cost = problem.cost_of(k)  # O(1): see test_costs_in_loops
+        return line(k) + (f" |{cost}" if cost else "")
+
     try:
         with count_options(args, every_core=False) as options:
             if "jobs" not in options and "executor" not in options:
@@ -75,12 +80,7 @@ def run_best(
     except Unsupported as error:
         raise usage_error(str(error)) from None
     except Interrupted as stop:
-        _print(
-            getattr(stop, "best", []),
-            lambda k: (
-                line(k) + (f" |{problem.costs[k]}" if problem.costs[k] else "")
-            ),
-        )
+        _print(getattr(stop, "best", []), priced)
         print(
             f"dlx: interrupted: the {len(getattr(stop, 'best', []))} "
             f"solution(s) printed are the cheapest found so far, not "
@@ -90,11 +90,6 @@ def run_best(
         if args.stats:
             print(stop.stats, file=sys.stderr)
         return 130
-    costs = problem.costs
-
-    def priced(k):  # the option line, its cost as one token
-        return line(k) + (f" |{costs[k]}" if costs[k] else "")
-
     _print(found, priced)
     if not found:
         print("no solution", file=sys.stderr)
