@@ -285,7 +285,10 @@ def best(
     cheapest first: ``(cost, option numbers)`` each, the numbers sorted
     and the ``given`` options among them; fewer when the problem has
     fewer solutions, ``[]`` when it has none.  Ties are broken in no
-    particular order, as in DLX5.
+    particular order, as in DLX5.  ``k`` is any positive int, however
+    large: memory grows with the solutions found, never with ``k``
+    (``dlx.engines.costs.GrowingHeap``).  Costs are exact Python ints,
+    sums past 2**63 included (``dear``).
 
     ``problem.stats`` records the search (DLX5's nodes and updates;
     ``solutions``: the solutions found that beat the threshold of their
