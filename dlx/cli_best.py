@@ -55,6 +55,11 @@ def run_best(
     """Search and print; ``line(k)`` is option ``k`` as the file wrote
     it.  What the search refuses raises ``usage_error``."""
     # Which flags go with --best was checked before (dlx.cli_flags).
+
+    def priced(k):  # the option line, its cost as one token
+        cost = problem.cost_of(k)  # O(1): see test_costs_in_loops
+        return line(k) + (f" |{cost}" if cost else "")
+
     try:
         with count_options(args, every_core=False) as options:
             if "jobs" not in options and "executor" not in options:
@@ -66,12 +71,7 @@ def run_best(
         raise usage_error(str(error)) from None
     except (Interrupted, BudgetExhausted) as stop:
         budget = isinstance(stop, BudgetExhausted)
-        _print(
-            getattr(stop, "best", []),
-            lambda k: (
-                line(k) + (f" |{problem.costs[k]}" if problem.costs[k] else "")
-            ),
-        )
+        _print(getattr(stop, "best", []), priced)
         print(
             f"dlx: {'time limit reached' if budget else 'interrupted'}: the "
             f"{len(getattr(stop, 'best', []))} "
@@ -82,11 +82,6 @@ def run_best(
         if args.stats:
             print(stop.stats, file=sys.stderr)
         return 1 if budget else 130
-    costs = problem.costs
-
-    def priced(k):  # the option line, its cost as one token
-        return line(k) + (f" |{costs[k]}" if costs[k] else "")
-
     _print(found, priced)
     if not found:
         print("no solution", file=sys.stderr)

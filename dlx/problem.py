@@ -163,6 +163,9 @@ class ExactCover:
         # Costs (DLX5): the options whose cost is not 0, {option: cost}
         # (most problems have none, and bulk ones pay nothing for them).
         self._costs: dict = {}
+        # What costs and cost_array() made, kept until _changed().
+        self._cost_tuple: tuple | None = None
+        self._cost_cache: np.ndarray | None = None
 
         # What the engines build from, and built (``built``): kept until
         # the problem changes.
@@ -522,21 +525,50 @@ class ExactCover:
 
     @property
     def costs(self) -> tuple:
-        """``costs[i]`` is the cost of option ``i`` (0 unless given)."""
-        return tuple(self.cost_array().tolist())
+        """``costs[i]`` is the cost of option ``i`` (0 unless given), a
+        Python int.  Made once and kept until the problem changes, so
+        that reading ``costs[k]`` in a loop costs O(1), not O(options);
+        ``cost_of(k)`` reads one cost without making the tuple."""
+        if self._cost_tuple is None:
+            self._cost_tuple = tuple(self.cost_array().tolist())
+        return self._cost_tuple
 
-    def cost_array(self) -> np.ndarray:
-        """Each option's cost, as an int64 array (0 unless given).
+    def cost_of(self, option: int) -> int:
+        """The cost of one option, in O(1).
+
+        Args:
+            option: An option number (negative counts from the end).
 
         Returns:
-            A new array of ``len(self)`` costs.
+            Its cost, a Python int (0 unless given).
+
+        Raises:
+            IndexError: No such option.
         """
-        costs = np.zeros(len(self), np.int64)
-        if self._costs:
-            costs[np.fromiter(self._costs, np.int64, len(self._costs))] = (
-                np.fromiter(self._costs.values(), np.int64, len(self._costs))
+        if not -len(self) <= option < len(self):
+            raise IndexError(
+                f"option {option} is out of range (0 to {len(self) - 1})"
             )
-        return costs
+        return self._costs.get(option % len(self), 0)
+
+    def cost_array(self) -> np.ndarray:
+        """Each option's cost, as a read-only int64 array (0 unless
+        given), made once and kept until the problem changes.
+
+        Returns:
+            The array of ``len(self)`` costs (read-only: copy it to change
+            it).
+        """
+        if self._cost_cache is None:
+            costs = np.zeros(len(self), np.int64)
+            if self._costs:
+                where = np.fromiter(self._costs, np.int64, len(self._costs))
+                costs[where] = np.fromiter(
+                    self._costs.values(), np.int64, len(self._costs)
+                )
+            costs.setflags(write=False)
+            self._cost_cache = costs
+        return self._cost_cache
 
     def __len__(self) -> int:
         return len(self._store)
@@ -672,6 +704,8 @@ class ExactCover:
         return arrays
 
     def _changed(self) -> None:
+        self._cost_tuple = None
+        self._cost_cache = None
         self._structure = None
         self._arrays = {}
         self._options_view = None
@@ -691,7 +725,14 @@ class ExactCover:
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        for transient in ("_structure", "_arrays", "_runs", "_options_view"):
+        for transient in (
+            "_structure",
+            "_arrays",
+            "_runs",
+            "_options_view",
+            "_cost_tuple",
+            "_cost_cache",
+        ):
             state.pop(transient, None)
         return state
 
@@ -701,6 +742,8 @@ class ExactCover:
         self._arrays = {}
         self._runs = threading.local()
         self._options_view = None
+        self._cost_tuple = None
+        self._cost_cache = None
 
     def given_options(self, given: Iterable[int]) -> list[int]:
         """``given`` checked: option numbers, each once, in the order first
@@ -1279,8 +1322,8 @@ EMPTY_GIVEN = (
 )
 
 
-#: The largest cost of an option (and of a solution): DLX5's costs are
-#: 64-bit, and the kernel's sums stay below this.
+#: The largest cost of an option (a solution's, a sum, may be larger:
+#: ``best`` prices it exactly, in Python ints; see docs/costs.md).
 MAX_COST = (1 << 63) - 1
 
 

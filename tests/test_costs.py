@@ -367,14 +367,19 @@ def test_bounded_taxes_only_fixed_items():
     ]
 
 
-def test_costs_too_large_to_sum():
+def test_costs_whose_sums_pass_64_bits():
     p = ExactCover("ab")
     big = (1 << 63) - 1
     p.add_options(["a", "b"], costs=[big, 1])
     p.add_options(["a", "b"], costs=[0, 0])
-    # Taxes are 0: a solution could cost big + 1.
-    with pytest.raises(ValueError, match="too large"):
-        p.best()
+    # Taxes are 0: a solution could cost big + 1, exact all the same
+    # (tests/test_costs_exact.py has the rest).
+    assert p.best(4) == [
+        (0, [2, 3]),
+        (1, [1, 2]),
+        (big, [0, 3]),
+        (big + 1, [0, 1]),
+    ]
     q = ExactCover("ab")
     q.add_options(["a", "b"], costs=[big, big])
     # Taxed to net 0 each: fine, and the sum is a Python int.

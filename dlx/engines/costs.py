@@ -59,6 +59,7 @@ class CostArrays:
         "option_start",
         "nprimary",
         "depth",
+        "wide",
     )
 
     def __init__(self, links: Links, costs):
@@ -104,8 +105,13 @@ class CostArrays:
         # The options of a solution have disjoint primary items: share
         # each option's net cost among its primary items (rounded up), and
         # a solution's net cost is at most the sum over primary items of
-        # their largest share.  Below INF, the kernel's sums never
-        # overflow.
+        # their largest share.  When that sum may reach INF the problem is
+        # ``wide``: some solutions may cost INF or more beyond the taxes.
+        # The kernel never overflows all the same (a partial solution
+        # only grows by options cheaper than ``cut - curcost``, so its
+        # net cost stays below ``cut`` <= INF), but it cannot see those
+        # solutions: ``dlx.services.best`` finds them another way when
+        # fewer than k are below INF.
         linked = member & (ulink != np.arange(total))
         items = top[linked]
         prim = items <= nprimary
@@ -115,12 +121,7 @@ class CostArrays:
         share = cost[nodes] // width + (cost[nodes] % width > 0)
         most = np.zeros(nitems + 1, np.int64)
         np.maximum.at(most, items[prim], share)
-        if sum(int(c) for c in most) >= INF:
-            raise ValueError(
-                "the costs are too large: a solution could "
-                "cost 2**63 - 1 or more beyond the items' "
-                "taxes (DLX5 sums 64-bit costs)"
-            )
+        self.wide = sum(int(c) for c in most) >= INF
 
     @classmethod
     def of(cls, problem) -> CostArrays:
@@ -194,7 +195,85 @@ def load_kernels() -> None:
     _loaded = True
 
 
-class CostRun(Run):
+class GrowingHeap:
+    """The heap of the ``k`` cheapest solutions found by a run of a cost
+    kernel, in memory that grows with the solutions found, never with
+    ``k`` (any positive int: ``best(10**20)`` is fine).
+
+    The kernels keep a max-heap of net costs (``heap_cost``, ``INF`` for
+    an empty entry), the rows of ``best_nodes`` holding each entry's
+    options (``heap_slot``, ``best_len``), and take the heap's size for
+    ``k``: its root, the dearest, is their threshold once no entry is
+    ``INF``.  So while the heap holds fewer than ``k`` entries the run
+    pauses the kernel before it fills the last one (``want``), and then
+    doubles the heap: the entries, sorted dearest first, are a max-heap
+    again, the new empty ones at the top.  The root stays ``INF`` until
+    ``k`` solutions are known, as with a heap of ``k`` entries, so the
+    search (its nodes, its pruning) is the same."""
+
+    k: int
+    counters: np.ndarray
+    heap_cost: np.ndarray
+    heap_slot: np.ndarray
+    best_nodes: np.ndarray
+    best_len: np.ndarray
+
+    #: The first heap's rows hold up to this many option numbers in all.
+    FIRST_NODES = 1 << 16
+
+    def start_heap(self, k: int, depth: int) -> None:
+        size = min(k, max(2, self.FIRST_NODES // max(depth, 1)))
+        self.heap_cost = np.full(size, INF, np.int64)
+        self.heap_slot = np.arange(size, dtype=np.int32)
+        self.best_nodes = np.zeros((size, depth), np.int32)
+        self.best_len = np.zeros(size, np.int32)
+
+    def grow_heap(self) -> None:
+        """Double the heap (up to ``k`` entries), keeping its entries."""
+        size = len(self.heap_cost)
+        new = min(self.k, 2 * size)
+        nodes = np.zeros((new, self.best_nodes.shape[1]), np.int32)
+        nodes[:size] = self.best_nodes
+        lengths = np.zeros(new, np.int32)
+        lengths[:size] = self.best_len
+        cost = np.full(new, INF, np.int64)
+        cost[:size] = self.heap_cost
+        slot = np.arange(new, dtype=np.int32)
+        slot[:size] = self.heap_slot
+        order = np.argsort(cost, kind="stable")[::-1]  # dearest first
+        self.heap_cost = np.ascontiguousarray(cost[order])
+        self.heap_slot = np.ascontiguousarray(slot[order])
+        self.best_nodes, self.best_len = nodes, lengths
+
+    def kernel(self, want: int, stop_at: int) -> int:
+        raise NotImplementedError
+
+    def grown_search(self, want: int, stop_at: int, paused: int) -> int:
+        """``kernel(want, stop_at)``, the heap grown as it fills: the
+        kernel's status (``paused`` only for the caller's ``want``)."""
+        while True:
+            size = len(self.heap_cost)
+            ask = want
+            if size < self.k:
+                # Every solution recorded takes an entry until the heap
+                # is full (the counter counts them): keep one empty.
+                room = size - 1 - int(self.counters[2])
+                if room <= 0:
+                    self.grow_heap()
+                    continue
+                ask = room if want == 0 else min(want, room)
+            before = int(self.counters[2])
+            status = self.kernel(ask, stop_at)
+            if status != paused or ask == want:
+                return status
+            got = int(self.counters[2]) - before
+            if want:
+                if got >= want:
+                    return status
+                want -= got
+
+
+class CostRun(GrowingHeap, Run):
     """One DLX5 search for the ``k`` cheapest solutions over a private copy
     of ``arrays``, the given options (first nodes) committed.
 
@@ -237,16 +316,17 @@ class CostRun(Run):
         self.counters[1] = updates
         self.base = base  # the givens' net cost
         self.covered = not self.clash and work[1][0] == 0
+        if base >= INF and not self.covered:
+            # (a wide problem's) every solution here costs INF or more
+            # beyond the taxes: none for the kernel, see CostArrays.
+            self.clash = True
         depth = arrays.depth
         self.choice = np.zeros(depth, np.int32)
         self.partcost = np.zeros(depth, np.int64)
         self.thresh0 = np.zeros(depth, np.int64)
         self.thresh = np.zeros(depth, np.int64)
-        self.state = np.array([0, K.FORWARD, INF, base], np.int64)
-        self.heap_cost = np.full(k, INF, np.int64)
-        self.heap_slot = np.arange(k, dtype=np.int32)
-        self.best_nodes = np.zeros((k, depth), np.int32)
-        self.best_len = np.zeros(k, np.int32)
+        self.state = np.array([0, K.FORWARD, INF, min(base, INF)], np.int64)
+        self.start_heap(k, depth)
         self.shared = (
             np.full(1, INF, np.int64) if threshold is None else threshold
         )
@@ -260,24 +340,7 @@ class CostRun(Run):
         it pauses at each solution found, to hand it back."""
         if store:
             want = 1
-        status = K.search(
-            *self.work,
-            self.choice,
-            self.partcost,
-            self.thresh0,
-            self.thresh,
-            self.state,
-            self.heap_cost,
-            self.heap_slot,
-            self.best_nodes,
-            self.best_len,
-            self.shared,
-            self.stop,
-            want,
-            stop_at,
-            self.counters,
-            self.lenthresh,
-        )
+        status = self.grown_search(want, stop_at, K.PAUSED)
         found = []
         if store and status == K.PAUSED:
             found = [
@@ -299,7 +362,7 @@ class CostRun(Run):
         if self.covered:
             return [(self.base + self.arrays.total_tax, list(path))]
         found = []
-        for h in range(self.k):
+        for h in range(len(self.heap_cost)):
             net = int(self.heap_cost[h])
             if net >= INF:
                 continue
@@ -310,6 +373,26 @@ class CostRun(Run):
             )
         found.sort(key=lambda pair: pair[0])
         return found
+
+    def kernel(self, want: int, stop_at: int) -> int:
+        return K.search(
+            *self.work,
+            self.choice,
+            self.partcost,
+            self.thresh0,
+            self.thresh,
+            self.state,
+            self.heap_cost,
+            self.heap_slot,
+            self.best_nodes,
+            self.best_len,
+            self.shared,
+            self.stop,
+            want,
+            stop_at,
+            self.counters,
+            self.lenthresh,
+        )
 
     def explored(self) -> float:
         return 0.0
@@ -432,6 +515,7 @@ class BoundedCostArrays:
         "option_start",
         "nprimary",
         "depth",
+        "wide",
     )
 
     def __init__(self, s):
@@ -481,18 +565,13 @@ class BoundedCostArrays:
         share = cost[nodes] // width + (cost[nodes] % width > 0)
         most = np.zeros(nitems + 1, np.int64)
         np.maximum.at(most, items[prim], share)
-        if (
+        self.wide = (
             sum(
                 int(c) * int(self.bound[k])
                 for k, c in enumerate(most[: nprimary + 1])
             )
             >= INF
-        ):
-            raise ValueError(
-                "the costs are too large: a solution could "
-                "cost 2**63 - 1 or more beyond the items' "
-                "taxes (DLX5 sums 64-bit costs)"
-            )
+        )
 
     def copy_arrays(self):
         """Fresh copies of the mutable arrays, in kernel argument order
@@ -510,7 +589,7 @@ class BoundedCostArrays:
         )
 
 
-class BoundedCostRun(Run):
+class BoundedCostRun(GrowingHeap, Run):
     """``CostRun`` for ``BoundedCostArrays``: the same attributes,
     ``step`` and ``best``."""
 
@@ -548,13 +627,12 @@ class BoundedCostRun(Run):
             base += cost
         self.counters[1] = updates
         self.base = base
+        if base >= INF:  # as in CostRun
+            self.clash = True
         self.choice = np.zeros(depth, np.int32)
         self.partcost = np.zeros(depth, np.int64)
-        self.state = np.array([0, B.FORWARD, INF, base], np.int64)
-        self.heap_cost = np.full(k, INF, np.int64)
-        self.heap_slot = np.arange(k, dtype=np.int32)
-        self.best_nodes = np.zeros((k, depth), np.int32)
-        self.best_len = np.zeros(k, np.int32)
+        self.state = np.array([0, B.FORWARD, INF, min(base, INF)], np.int64)
+        self.start_heap(k, depth)
         self.shared = (
             np.full(1, INF, np.int64) if threshold is None else threshold
         )
@@ -568,7 +646,18 @@ class BoundedCostRun(Run):
             want = 1
         if self.clash:
             return self.B.EXHAUSTED, []
-        status = self.B.search(
+        status = self.grown_search(want, stop_at, self.B.PAUSED)
+        found = []
+        if store and status == self.B.PAUSED:
+            nodes = self.choice[: self.state[0]]
+            nodes = nodes[nodes > len(self.arrays.llink) - 2]
+            found = [self.arrays.option_of[nodes].tolist()]
+        return status, found
+
+    best = CostRun.best
+
+    def kernel(self, want: int, stop_at: int) -> int:
+        return self.B.search(
             *self.work,
             self.arrays.cost,
             self.choice,
@@ -584,14 +673,6 @@ class BoundedCostRun(Run):
             stop_at,
             self.counters,
         )
-        found = []
-        if store and status == self.B.PAUSED:
-            nodes = self.choice[: self.state[0]]
-            nodes = nodes[nodes > len(self.arrays.llink) - 2]
-            found = [self.arrays.option_of[nodes].tolist()]
-        return status, found
-
-    best = CostRun.best
 
 
 def replay(B, arrays: BoundedCostArrays, work, path):

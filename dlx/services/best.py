@@ -41,6 +41,7 @@ when each job learns of a better threshold.  There are no checkpoints for
 from __future__ import annotations
 
 import hashlib
+import heapq
 import mmap
 import multiprocessing
 import os
@@ -136,7 +137,8 @@ class Cheapest:
             top = self._sorted()
         if len(top) < self.k:
             return int(NO_LIMIT)
-        return top[-1][0] - self.total_tax
+        # (a wide problem's k-th may cost NO_LIMIT or more: no threshold)
+        return min(top[-1][0] - self.total_tax, int(NO_LIMIT))
 
 
 @dataclass
@@ -260,7 +262,10 @@ def best(
     cheapest first: ``(cost, option numbers)`` each, the numbers sorted
     and the ``given`` options among them; fewer when the problem has
     fewer solutions, ``[]`` when it has none.  Ties are broken in no
-    particular order, as in DLX5.
+    particular order, as in DLX5.  ``k`` is any positive int, however
+    large: memory grows with the solutions found, never with ``k``
+    (``dlx.engines.costs.GrowingHeap``).  Costs are exact Python ints,
+    sums past 2**63 included (``dear``).
 
     ``problem.stats`` records the search (DLX5's nodes and updates;
     ``solutions``: the solutions found that beat the threshold of their
@@ -312,6 +317,53 @@ def best(
             f"{WAYS[way]} cannot be combined with {' or '.join(clashes)}"
         )
     engine = engine or engine_for(problem, purpose="best")
+    start = time.perf_counter()
+    found = _cheapest(
+        problem,
+        engine,
+        way,
+        k,
+        given,
+        max_nodes,
+        time_limit,
+        nthreads,
+        jobs,
+        executor,
+        split_jobs,
+        progress,
+        stop,
+        threshold,
+    )
+    if (
+        len(found) < k
+        and threshold is None  # (else others may hold the cheaper ones)
+        and getattr(engine.arrays(problem), "wide", False)
+    ):
+        left = None
+        if time_limit is not None:
+            left = max(0.0, time_limit - (time.perf_counter() - start))
+        return dear(problem, k, given, found, left, stop)
+    return found
+
+
+def _cheapest(
+    problem,
+    engine,
+    way,
+    k,
+    given,
+    max_nodes,
+    time_limit,
+    nthreads,
+    jobs,
+    executor,
+    split_jobs,
+    progress,
+    stop,
+    threshold,
+) -> list:
+    """The ``k`` cheapest solutions of net cost below ``NO_LIMIT`` (all
+    of them unless the problem is ``wide``) in ``way``."""
     if way == "serial":
         if progress:
             with slice_progress(progress) as hook:
@@ -360,6 +412,48 @@ def best(
         stop,
         progress,
     )
+
+
+def dear(problem, k, given, found, time_limit, stop) -> list:
+    """The ``k`` cheapest solutions of a ``wide`` problem of which the
+    cost kernel found only ``found``, fewer than ``k``: then these are all
+    the solutions of net cost below ``NO_LIMIT`` (the threshold never
+    fell), and the others cost ``NO_LIMIT`` or more beyond the taxes,
+    past what the kernel's 64-bit sums reach.  Every solution is listed
+    (a plain search, without DLX5's pruning) and priced exactly in Python
+    ints; the ``k`` cheapest are kept, in memory that grows with the
+    solutions, never with ``k``.  Budgets, ``stop`` and Ctrl-C as in
+    ``serial``: ``best`` holds the cheapest known when stopped."""
+    costs = problem.costs  # Python ints, made once
+    heap: list = []  # max-heap of (-cost, options): the k cheapest
+    seen: set = set()
+
+    def keep(cost: int, options: tuple) -> None:
+        if options in seen:
+            return
+        if len(heap) < k:
+            heapq.heappush(heap, (-cost, options))
+            seen.add(options)
+        elif cost < -heap[0][0]:
+            _, dropped = heapq.heapreplace(heap, (-cost, options))
+            seen.discard(dropped)
+            seen.add(options)
+
+    def ranked() -> list:
+        return [(-c, list(o)) for c, o in sorted(heap, reverse=True)]
+
+    for cost, options in found:
+        keep(cost, tuple(sorted(options)))
+    try:
+        for solution in problem.solutions(
+            given=given, time_limit=time_limit, stop=stop
+        ):
+            keep(sum(costs[o] for o in solution), tuple(solution))
+    except (BudgetExhausted, Interrupted) as stopped:
+        stopped.best = ranked()
+        stopped.proven = False
+        raise
+    return ranked()
 
 
 def serial(
