@@ -90,6 +90,22 @@ def test_probes_leave_the_links_as_they_were():
     assert all(np.array_equal(a, b) for a, b in zip(arrays, before))
 
 
+@pytest.mark.parametrize("slice_", [1, 7, 1024])
+def test_probes_in_slices_are_the_probes_of_one_call(monkeypatch, slice_):
+    # The kernel runs a slice of the probes a call (so that Ctrl-C is seen
+    # between two), each slice going on with the random numbers of the
+    # last: whatever the slice, the probes and so the estimate are one
+    # call's.
+    p = queens(12)
+    monkeypatch.setattr("dlx.engines.links.PROBES_A_CALL", 10**9)
+    whole = probe_figures(p, 3000, seed=5, algorithm="links")
+    monkeypatch.setattr("dlx.engines.links.PROBES_A_CALL", slice_)
+    sliced = probe_figures(p, 3000, seed=5, algorithm="links")
+    assert all(np.array_equal(a, b) for a, b in zip(whole, sliced))
+    other = probe_figures(p, 3000, seed=6, algorithm="links")
+    assert not np.array_equal(whole[0], other[0])
+
+
 def test_estimate_is_reproducible_and_sized(monkeypatch):
     monkeypatch.setattr("dlx.services.estimate.RATE_NODES", 100)
     p = queens(9)

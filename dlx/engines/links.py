@@ -91,6 +91,10 @@ def check_nodes(total: int) -> None:
 #: each run builds its own from the model's rows (see ``Links``).
 KEEP_NODES = 1 << 22
 
+# The probes of an estimate made in one kernel call: between two calls
+# Ctrl-C is seen (a probe of a big problem takes about a millisecond).
+PROBES_A_CALL = 1024
+
 
 class Links:
     """The DLX1 arrays of one problem (see ``dlx.kernels.links``).
@@ -676,7 +680,16 @@ class DLX1(Engine):
         commit_givens(given_nodes, copy)
         out = np.zeros((probes, 3), np.float64)
         choice = np.zeros(arrays.nprimary + 1, np.int32)
-        K.estimate(*copy, choice, cutoff, seed, out)
+        # In slices, each going on with the random numbers of the one
+        # before (the same probes as one call): Ctrl-C is seen between two.
+        for start in range(0, probes, PROBES_A_CALL):
+            K.estimate(
+                *copy,
+                choice,
+                cutoff,
+                seed if start == 0 else -1,
+                out[start : start + PROBES_A_CALL],
+            )
         return out
 
 

@@ -553,10 +553,14 @@ def estimate(
 ):
     """``out.shape[0]`` independent probes, seeded by ``seed``: row ``k``
     of ``out`` receives probe ``k``'s ``(nodes, updates, solutions)``.
+    A negative ``seed`` goes on with the thread's random numbers where the
+    last call left them, so that probes made in several calls are the
+    probes of one.
 
     The root list must hold at least one primary item.
     """
-    np.random.seed(seed)
+    if seed >= 0:
+        np.random.seed(seed)
     for k in range(out.shape[0]):
         out[k, 0] = 0.0
         out[k, 1] = 0.0
