@@ -392,10 +392,20 @@ def run_solve(args: argparse.Namespace) -> int:
     if not names_input(args.source):
         with output_to(args.output) as out:
             return solve_one(args.source, args, out)
-    if args.checkpoint is not None or args.scheduler is not None:
+    spread = [
+        flag
+        for flag, value in (
+            ("--jobs", args.jobs),
+            ("--checkpoint", args.checkpoint),
+            ("--scheduler", args.scheduler),
+            ("--progress", args.progress or None),
+        )
+        if value is not None
+    ]
+    if spread:  # a batch runs on --threads: these would do nothing
         raise UsageError(
-            "--checkpoint and --scheduler count one PUZZLE "
-            "given on the command line, not a FILE"
+            f"{spread[0]} counts one PUZZLE given on the command line, "
+            f"not a FILE (a FILE's puzzles share --threads)"
         )
     with open_input(args.source) as (stream, total):
         found = reader.entries(reader.read_lines(stream), args.box)
@@ -498,13 +508,17 @@ def solve_one(text: str, args, out: TextIO) -> int:
                     with count_options(args) as options:
                         total = count(puzzle, variant=args.variant, **options)
                 else:
-                    total = count(
-                        puzzle,
-                        args.limit,
-                        max_nodes=args.max_nodes,
-                        time_limit=args.time_limit,
-                        variant=args.variant,
-                    )
+                    # One count here (a budget or a limit: no jobs, as
+                    # _check_count_flags made sure), its bar if asked for.
+                    with count_options(args, every_core=False) as options:
+                        total = count(
+                            puzzle,
+                            args.limit,
+                            max_nodes=args.max_nodes,
+                            time_limit=args.time_limit,
+                            variant=args.variant,
+                            **{k: v for k, v in options.items() if v},
+                        )
             except KeyboardInterrupt as stop:  # Interrupted, or before it
                 partial = getattr(stop, "count", 0)
                 print(f"{partial} (partial: interrupted)", file=out)

@@ -324,3 +324,45 @@ def test_checkpoint_is_for_one_puzzle(capsys, tmp_path):
         capsys, "count", str(path), "--checkpoint", str(tmp_path / "c")
     )
     assert status == 2 and "one PUZZLE" in err
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--jobs", "0"],
+        ["--jobs", "2"],
+        ["--checkpoint", "cp.json"],
+        ["--scheduler", "tcp://127.0.0.1:1"],
+        ["--progress"],
+    ],
+)
+def test_a_files_count_refuses_what_only_one_puzzle_takes(
+    capsys, tmp_path, monkeypatch, flags
+):
+    # A FILE's puzzles are counted as a batch on --threads: the flags of
+    # one long count would do nothing there, so they are refused.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.txt").write_text("." * 16 + "\n")
+    code, _, err = run(capsys, "solve", "p.txt", "--count", *flags)
+    assert code == 2
+    assert (
+        f"sudoku: {flags[0]} counts one PUZZLE given on the command line, "
+        f"not a FILE" in err
+    )
+
+
+def test_a_capped_count_takes_its_progress_bar(capsys, monkeypatch):
+    # --progress beside --limit (one count in this process) reaches the
+    # count instead of being dropped.
+    seen = {}
+
+    def count(puzzle, limit=None, **options):
+        seen.update(options, limit=limit)
+        return 5
+
+    monkeypatch.setattr("sudoku.cli.count", count)
+    code, out, _ = run(
+        capsys, "solve", "." * 16, "--count", "--limit", "5", "--progress"
+    )
+    assert (code, out.strip()) == (0, "5+")
+    assert seen["limit"] == 5 and seen["progress"] is True
