@@ -150,9 +150,8 @@ def cli_count(p, given, algorithm):
                 ["solve", path, "--count", *here, "--algorithm", algorithm]
             )
     if not serves(algorithm, p, "search"):
-        # (The exit status is 1 here, 2 for the same refusal of --memo:
-        # the spec of options makes every refusal a usage error.)
-        assert status and "is not available for" in err.getvalue()
+        # A refusal is a usage error, from every flag alike.
+        assert status == 2 and "is not available for" in err.getvalue()
         return None
     count = int(out.getvalue().split()[-1])
     assert status == (0 if count else 1)
