@@ -71,11 +71,27 @@ def module_tree(name: str) -> ast.Module:
     return ast.parse(inspect.getsource(module))
 
 
+def top_level(tree: ast.Module) -> list[ast.stmt]:
+    """A module's statements, with those of its ``if TYPE_CHECKING:``
+    block (where a package that loads its names on first use says what
+    they are)."""
+    statements: list[ast.stmt] = []
+    for node in tree.body:
+        statements.append(node)
+        if (
+            isinstance(node, ast.If)
+            and isinstance(node.test, ast.Name)
+            and node.test.id == "TYPE_CHECKING"
+        ):
+            statements.extend(node.body)
+    return statements
+
+
 def origin(module: str, name: str) -> tuple[str, str]:
     """``(module, name)`` where ``module.name`` is defined: the
     ``from … import`` chain of the source followed back to its assignment,
     ``def`` or ``class`` (or to a submodule)."""
-    for node in module_tree(module).body:
+    for node in top_level(module_tree(module)):
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if (alias.asname or alias.name) == name:
