@@ -33,6 +33,7 @@ ValueError: split_jobs must be a positive integer, got 0
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -525,6 +526,11 @@ def check(
     a web field); the sentence names it so.  Returns a ``Checked``;
     raises ``Unsupported`` (a ValueError) or a TypeError, one sentence.
     """
+    if not given:  # every option its default: nothing to check together
+        values = dict(_DEFAULTS[search])
+        if problem is not None and "given" in values:
+            values["given"] = problem.given_options(values["given"])
+        return Checked(search, _default_way(search), values)
     names = names or {}
 
     def name(option: str) -> str:
@@ -562,6 +568,12 @@ def check(
     if problem is not None and "given" in values:
         values["given"] = problem.given_options(values["given"])
     return Checked(search, way, values)
+
+
+@functools.cache
+def _default_way(search: str) -> str:
+    """The way ``search`` runs when no option is given."""
+    return _way(search, [], str)
 
 
 def _way(search: str, asked: list, name: Callable[[str], str]) -> str:

@@ -174,6 +174,8 @@ CELLS_RULES = {
 def check_algorithm(algorithm) -> str:
     """``algorithm`` checked: one of ``algorithm_names()`` (a TypeError
     for another type, a ValueError for another name)."""
+    if algorithm == "auto" and isinstance(algorithm, str):
+        return algorithm  # every search's default: no names to read
     names = algorithm_names()
     if not isinstance(algorithm, str):
         raise TypeError(
