@@ -7,7 +7,7 @@ DLX5's kernel (``dlx/kernels/costs.py``) lost two thirds of its time to
 the atomic increments and decrements numba wraps around each call of a
 helper that takes arrays (its pruning pass does not remove them across
 loops with several exits), and is compiled with ``_nrt=False``.  This
-copies ``dlx/kernels/colors.py`` and ``dlx/kernels/multiplicities.py``
+copies ``dlx/kernels/colors.py`` and ``dlx/kernels/bounds.py``
 into a temporary folder, adds ``_nrt=False`` to every kernel there that
 allocates no array (all but the batch and split drivers), imports both
 versions and counts bench/xcc.py's problems (and, with ``--files``, the
@@ -78,9 +78,9 @@ def module(path: Path, name: str):
 
 
 def kernels(folder: str):
-    """``{"colors": (as is, nrt off), "multiplicities": (...)}``."""
+    """``{"colors": (as is, nrt off), "bounds": (...)}``."""
     found = {}
-    for stem in ("colors", "multiplicities"):
+    for stem in ("colors", "bounds"):
         source = (ROOT / "dlx" / "kernels" / f"{stem}.py").read_text()
         changed = without_nrt(source)
         assert changed.count("_nrt=False") >= 8, stem
@@ -156,11 +156,7 @@ def main(argv=None) -> int:
             problem = build()
             if problem.kind not in ("colors", "multiplicities"):
                 continue
-            stem = (
-                "multiplicities"
-                if problem.kind == "multiplicities"
-                else "colors"
-            )
+            stem = "bounds" if problem.kind == "multiplicities" else "colors"
             runs = counter(problem, pairs[stem])
             first = [run() for run in runs]  # compiles
             assert first[0][1] == first[1][1], (name, first)
@@ -174,7 +170,7 @@ def main(argv=None) -> int:
                         assert figures == first[0][1], (name, figures)
                         best[side] = min(best[side], seconds)
             count, nodes, updates = first[0][1]
-            program = "DLX3" if stem == "multiplicities" else "DLX2"
+            program = "DLX3" if stem == "bounds" else "DLX2"
             print(
                 f"| {name} | {program} | {nodes:,} | {updates:,} | "
                 f"{best[0]:.4f} | "

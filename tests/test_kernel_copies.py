@@ -23,12 +23,12 @@ SAME = {
     "take_out": {"cells", "cells_colors"},
     "save_sizes": {"cells", "cells_colors"},
     "restore_sizes": {"cells", "cells_colors"},
-    "grown": {"cells", "cells_colors", "cells_multiplicities"},
-    "commit_option": {"multiplicities", "costs_bounds"},
+    "grown": {"cells", "cells_colors", "cells_bounds"},
+    "commit_option": {"bounds", "costs_bounds"},
     "cttz": {"bits", "lanes"},
 }
 # DLX2's and DLX3's purify hide the same way: one copy more.
-SAME_TOO = {"hide": {"colors", "multiplicities"}}
+SAME_TOO = {"hide": {"colors", "bounds"}}
 
 # Functions of the same name that differ on purpose, with the reason.
 VARIANTS = {

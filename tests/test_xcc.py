@@ -16,11 +16,11 @@ from dlx.engines.cells_bounds import SSMCC as SSMCCEngine, McRun
 from dlx.engines.colors import kernel_arrays as dlx2_arrays
 from dlx.formats import load
 from dlx.kernels import (
+    bounds as M,
+    cells_bounds as MC,
     cells_colors as CC,
-    cells_multiplicities as MC,
     colors as C,
     links as K,
-    multiplicities as M,
 )
 
 from arrays import links_of
@@ -209,7 +209,7 @@ def runner(problem, kind=None, **kw):
 
 
 class SsmccRun:
-    """One SSMCC search (``dlx.kernels.cells_multiplicities``) driven like
+    """One SSMCC search (``dlx.kernels.cells_bounds``) driven like
     ``Run``: the givens committed by ``dlx.cells_mcc.McRun``, the search
     called here (``py``: its plain-Python ``py_func``)."""
 

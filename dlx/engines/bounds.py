@@ -3,7 +3,7 @@
 An MCC problem (TAOCP 7.2.2.1) lets a primary item carry bounds ``u..v``:
 a solution covers it at least ``u`` and at most ``v`` times; secondary
 items may carry colors as in DLX2.  DLX3's arrays are DLX2's plus
-``bound`` and ``slack`` per primary item (``dlx.kernels.multiplicities``);
+``bound`` and ``slack`` per primary item (``dlx.kernels.bounds``);
 ``Bounded`` holds them, ``BoundsTop`` walks the top of the tree and
 ``DLX3`` is the engine.
 
@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from ..kernels import multiplicities as M
+from ..kernels import bounds as M
 from .base import MULTIPLICITIES, NO_LIMIT, Engine, JobResult, Top
 from .colors import XccRun, commit_givens, tiny_links, warm_batch, warm_search
 from .links import Links, option_numbers, run_batch

@@ -1,6 +1,6 @@
 """SSMCC, Knuth's dancing cells with multiplicities: the engine.
 
-``McCells`` builds the arrays of ``dlx.kernels.cells_multiplicities``
+``McCells`` builds the arrays of ``dlx.kernels.cells_bounds``
 (Knuth's SSMCC: multiplicities and colors) for a problem with bounds,
 ``McRun`` is one search over a private copy, ``run_batch`` runs
 ``solve_batch`` on threads, ``McTop`` walks the top of the tree and
@@ -22,7 +22,7 @@ import threading
 
 import numpy as np
 
-from ..kernels import cells_multiplicities as M
+from ..kernels import cells_bounds as M
 from .base import MULTIPLICITIES, NO_LIMIT, Engine, Run, Top
 from .cells import Cells, run_to_end
 from .links import option_numbers
@@ -32,7 +32,7 @@ from .threads import batch_chunks, flat_paths, run_tasks
 class McCells:
     """SSMCC's sparse sets for one problem: ``item``, ``set``, ``nd``
     (``itm, loc, clr`` a node) and ``second`` as
-    ``dlx.kernels.cells_multiplicities`` describes them; ``active`` items
+    ``dlx.kernels.cells_bounds`` describes them; ``active`` items
     at the start (optionless items are left out, as SSMCC does),
     ``option_of`` (each node's option, -1 for spacers), ``option_start``
     (each option's first node).  ``uncoverable``: some primary item has

@@ -492,7 +492,7 @@ class CostsEngine(Engine):
 # -- bounds: DLX3 with DLX5's costs (dlx.kernels.costs_bounds) --------------
 class BoundedCostArrays:
     """The arrays of ``dlx.kernels.costs_bounds`` for a problem with
-    bounds: DLX3's (``dlx.kernels.multiplicities``), each item's list
+    bounds: DLX3's (``dlx.kernels.bounds``), each item's list
     sorted by net cost, the net ``cost`` of each node, ``tax`` per item
     (on the items of fixed multiplicity only) and ``total_tax``, what a
     solution pays beyond its net costs (each tax times its item's

@@ -567,7 +567,7 @@ def search(
     return status
 
 
-# -- givens: dlx.kernels.multiplicities's, unchanged ----------------------
+# -- givens: dlx.kernels.bounds's, unchanged ----------------------
 @njit(cache=True)
 def commit_option(
     p,

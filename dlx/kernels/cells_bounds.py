@@ -1,7 +1,7 @@
 """Dancing cells with multiplicities and colors: Knuth's SSMCC.
 
 Exact cover with bounds ``u..v`` on primary items and colors on secondary
-items (an MCC problem, as DLX3 solves it: ``dlx.kernels.multiplicities``)
+items (an MCC problem, as DLX3 solves it: ``dlx.kernels.bounds``)
 by sparse sets, as SSMCC (``ssmcc.w``, Knuth's SSXCC-BINARY with Filip
 Stappers' multiplicities) does it.  Every function here is a module-level
 ``@njit(cache=True)`` kernel calling only kernels of this module; none
