@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .cli_flags import seconds
 from .cli_paths import INPUT, names_file
 from .formats import DLXFormatError, dumps, load
 from .services.reduce import DLX_PRE_RULES, RULES, Reduction, best_of, reduce
@@ -33,18 +34,6 @@ def _whole(text: str) -> int:
             f"expected a whole number, got {text!r}"
         )
     return int(text)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds, got {text!r}"
-        )
-    return value
 
 
 def _rules(text: str) -> tuple:
@@ -74,7 +63,7 @@ def _add_budget(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--reduce-time",
-        type=_seconds,
+        type=seconds,
         metavar="SECONDS",
         help="at most this long",
     )
