@@ -1,8 +1,18 @@
 """Shared fixtures."""
 
+import signal
+
 import pytest
 
 from dlx.engines import Unsupported, registry
+
+# A shell that starts the suite in the background (``pytest &`` in a
+# script, nohup) hands it SIGINT ignored, and the processes it starts too:
+# every test of Ctrl-C would then wait for an interrupt that never comes.
+# Python's own handler makes the suite and its children (a caught signal
+# is the default again after exec) take Ctrl-C as a terminal gives it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 #: Every family ``algorithm=`` names, from the registry (``"auto"`` aside):
 #: a new engine's family is in every test that runs per algorithm.
