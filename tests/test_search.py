@@ -76,7 +76,7 @@ def test_ctrl_c_stops_every_kind_of_run_at_once(run):
         run(p)
     elapsed = time.perf_counter() - t0
     timer.join()
-    assert elapsed < 2.0  # the whole count takes tens of seconds
+    assert elapsed < 5.0  # the whole count takes tens of seconds
     assert isinstance(stop.value, KeyboardInterrupt)
     assert stop.value.stats.complete is False
     assert stop.value.count == stop.value.stats.solutions

@@ -1108,7 +1108,9 @@ def test_ctrl_c_stops_every_kind_of_ssmcc_run_at_once(run):
         run(p)
     elapsed = time.perf_counter() - t0
     timer.join()
-    assert elapsed < 2.0
+    # At once against minutes of search; the margin is for two shared
+    # cores (a fresh CI run once took 2.24 s here, 0.3 s anywhere else).
+    assert elapsed < 5.0
     assert stop.value.stats.complete is False
     assert stop.value.count == stop.value.stats.solutions
     assert p.stats is stop.value.stats
