@@ -337,3 +337,17 @@ def test_no_input_reaches_a_500(client, cost, limit, mode):
     assert r.headers["content-type"] == "application/json"
     if r.status_code == 400:
         assert isinstance(r.json()["error"], str) and r.json()["error"]
+
+
+@pytest.mark.parametrize("way", list(WAYS))
+def test_a_given_option_without_primary_items_counts_in_the_width(way):
+    # The option of the secondary item alone is never chosen by the
+    # search, only given; its cost alone reaches the kernel's limit, so
+    # no solution through it is seen by the kernel: the wide search must
+    # price them (it found none when only primary items were weighed).
+    p = ExactCover(["A"], secondary=["s"])
+    p.add_options([["A"], ["s"], ["A"]], costs=[MAX - 8, MAX, MAX - 9])
+    assert p.best(2, given=[1], **WAYS[way]) == [
+        (2 * MAX - 9, [1, 2]),
+        (2 * MAX - 8, [0, 1]),
+    ]

@@ -37,7 +37,22 @@ INF = int(K.INF)
 SMALL = 1 << 15
 
 
-class CostArrays:
+class Reach:
+    """``reach``: the most a solution's searched options may cost beyond
+    the taxes (the sum over primary items of their largest share)."""
+
+    reach: int
+    cost: np.ndarray
+
+    def wide_with(self, given_nodes) -> bool:
+        """Whether a solution through the options at ``given_nodes`` may
+        cost INF or more beyond the taxes, past what the kernel sees: the
+        givens' net cost counts too (an option without primary items is
+        only ever given, and has no share in ``reach``)."""
+        return self.reach + sum(int(self.cost[p]) for p in given_nodes) >= INF
+
+
+class CostArrays(Reach):
     """DLX5's arrays for one problem: DLX2's, with each node's ``ulink``,
     ``dlink``, ``top`` and ``color`` side by side in ``nd`` (node ``q``'s
     at ``4q`` to ``4q + 3``: one cache line, as in DLX5's node struct),
@@ -121,7 +136,8 @@ class CostArrays:
         share = cost[nodes] // width + (cost[nodes] % width > 0)
         most = np.zeros(nitems + 1, np.int64)
         np.maximum.at(most, items[prim], share)
-        self.wide = sum(int(c) for c in most) >= INF
+        self.reach = sum(int(c) for c in most)
+        self.wide = self.reach >= INF
 
     @classmethod
     def of(cls, problem) -> CostArrays:
@@ -490,7 +506,7 @@ class CostsEngine(Engine):
 
 
 # -- bounds: DLX3 with DLX5's costs (dlx.kernels.costs_bounds) --------------
-class BoundedCostArrays:
+class BoundedCostArrays(Reach):
     """The arrays of ``dlx.kernels.costs_bounds`` for a problem with
     bounds: DLX3's (``dlx.kernels.bounds``), each item's list
     sorted by net cost, the net ``cost`` of each node, ``tax`` per item
@@ -565,13 +581,11 @@ class BoundedCostArrays:
         share = cost[nodes] // width + (cost[nodes] % width > 0)
         most = np.zeros(nitems + 1, np.int64)
         np.maximum.at(most, items[prim], share)
-        self.wide = (
-            sum(
-                int(c) * int(self.bound[k])
-                for k, c in enumerate(most[: nprimary + 1])
-            )
-            >= INF
+        self.reach = sum(
+            int(c) * int(self.bound[k])
+            for k, c in enumerate(most[: nprimary + 1])
         )
+        self.wide = self.reach >= INF
 
     def copy_arrays(self):
         """Fresh copies of the mutable arrays, in kernel argument order

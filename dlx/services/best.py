@@ -337,7 +337,7 @@ def best(
     if (
         len(found) < k
         and threshold is None  # (else others may hold the cheaper ones)
-        and getattr(engine.arrays(problem), "wide", False)
+        and wide(engine, problem, given)
     ):
         left = None
         if time_limit is not None:
@@ -412,6 +412,13 @@ def _cheapest(
         stop,
         progress,
     )
+
+
+def wide(engine, problem, given) -> bool:
+    """Whether some solution through ``given`` may cost more than the cost
+    kernel's 64-bit sums reach (see ``dlx.engines.costs.Reach``)."""
+    arrays = engine.arrays(problem)
+    return arrays.wide_with(engine.option_nodes(arrays, given))
 
 
 def dear(problem, k, given, found, time_limit, stop) -> list:
