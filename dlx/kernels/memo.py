@@ -1343,6 +1343,7 @@ def count3(
             lvl[level, PBASE] = ptop
             if lvl[level, CONT] != 0:
                 # Item[level]'s branching goes on after the parent's option.
+                i = item[level]
                 p = dlink[U(lvl[level, AFTER])]
                 go = G_TRY3
             else:
