@@ -424,24 +424,48 @@ def test_choose_auto_sweeps_boards_and_uses_mrv_elsewhere():
 # -- budgets --------------------------------------------------------------------
 
 
-def test_node_budget_gives_a_partial_count():
-    p = queens(9)
+# Budgets, time limits and Ctrl-C: without bounds and with them.
+BUDGETED = [
+    pytest.param(lambda: queens(9), 352, id="queens"),
+    pytest.param(lambda: rooks(6, 3), 297200, id="rooks"),
+]
+
+
+@pytest.mark.parametrize("make,count", BUDGETED)
+def test_node_budget_gives_a_partial_count(make, count):
+    p = make()
     with pytest.raises(BudgetExhausted) as stop:
         p.count(memo=True, max_nodes=500)
-    assert 0 <= stop.value.count < 352
+    assert 0 <= stop.value.count < count
     assert stop.value.stats.nodes == 500 and not stop.value.stats.complete
-    assert p.count(memo=True, max_nodes=10**6) == 352
+    assert p.count(memo=True, max_nodes=10**6) == count
 
 
-def test_time_limit_stops_a_memoized_count():
-    # Langford-like chains of distinct subproblems: no memo saves this.
-    p = queens(16)
+@pytest.mark.parametrize(
+    "make",
+    [
+        # Langford-like chains of distinct subproblems: no memo saves this.
+        pytest.param(lambda: queens(16), id="queens"),
+        pytest.param(lambda: rooks(12, 6), id="rooks"),
+    ],
+)
+def test_time_limit_stops_a_memoized_count(make):
+    p = make()
     with pytest.raises(BudgetExhausted, match="time_limit"):
         p.count(memo=True, time_limit=0.2)
     assert p.stats.seconds < 5
 
 
-def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(monkeypatch):
+@pytest.mark.parametrize(
+    "make,count",
+    [
+        pytest.param(lambda: queens(12), 14200, id="queens"),
+        pytest.param(lambda: rooks(8, 2), 187530840, id="rooks"),
+    ],
+)
+def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(
+    monkeypatch, make, count
+):
     calls = []
     record = memo_engine.MemoRun.record
 
@@ -454,21 +478,28 @@ def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(monkeypatch):
     monkeypatch.setattr(
         memo_engine.MemoRun, "record", interrupt_on_the_third_slice
     )
-    p = queens(12)
+    p = make()
     with pytest.raises(Interrupted) as stop:
         p.count(memo=True)
-    assert 0 <= stop.value.count < 14200
+    assert 0 <= stop.value.count < count
     assert stop.value.count == stop.value.stats.solutions
     assert not stop.value.stats.complete and stop.value.stats.nodes > 0
     assert isinstance(stop.value.stats, MemoStats)
 
 
-def test_partial_counts_only_grow():
+@pytest.mark.parametrize(
+    "make,count",
+    [
+        pytest.param(lambda: dominoes(6, 6), 6728, id="dominoes"),
+        pytest.param(lambda: rooks(5, 2), 2040, id="rooks"),
+    ],
+)
+def test_partial_counts_only_grow(make, count):
     # The partial count after each slice is a lower bound that rises to
     # the count: the finished subtrees' counts are never taken back.
     seen = []
-    p = dominoes(6, 6)
-    for budget in (5, 20, 60, 120, 200):
+    p = make()
+    for budget in (5, 20, 60, 120, 200, 400, 800):
         try:
             seen.append(
                 memo_count.count(
@@ -477,8 +508,8 @@ def test_partial_counts_only_grow():
             )
         except BudgetExhausted as stop:
             seen.append(stop.count)
-    assert seen == sorted(seen) and seen[-1] <= 6728
-    assert memo_count.count(p, choose="mrv", memo_bytes=0) == 6728
+    assert seen == sorted(seen) and seen[-1] <= count
+    assert memo_count.count(p, choose="mrv", memo_bytes=0) == count
 
 
 def test_colors_and_bounds_are_counted_other_algorithms_refused():
