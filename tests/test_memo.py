@@ -303,14 +303,14 @@ def test_bounded_counts_past_two_to_the_64():
     # 45 items of bounds 1..2, each with two options of its own and one
     # shared with the next: every count is exact, whatever its size.
     n = 45
-    p = ExactCover(range(n + 1), bounds={i: (1, 2) for i in range(n + 1)})
+    p = ExactCover(range(n + 1), bounds=dict.fromkeys(range(n + 1), (1, 2)))
     for i in range(n):
         p.add_options([[i], [i], [i, i + 1]])
     p.add_option([n])
     # Item i's own options and the shared ones around it: a transfer
     # matrix over "is option (i, i+1) taken".
     ways = {0: 1, 1: 0}  # "shared option into item i taken?": count
-    for i in range(n):
+    for _ in range(n):
         new = {0: 0, 1: 0}
         for into, c in ways.items():
             for out in (0, 1):

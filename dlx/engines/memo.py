@@ -216,7 +216,8 @@ class MemoRun(Run):
 
     def _start_bounded(self) -> bool:
         """_start with bounds: the givens chosen by ``give3``."""
-        lo, hi, bitems = self.bounds
+        assert self.bounds is not None
+        lo, hi, _ = self.bounds
         self.used = np.zeros(len(lo), np.int32)
         color = self.links.color
         self.color = (
