@@ -4,7 +4,8 @@
 ``ExactCover.count(memo=True)`` runs it (through ``dlx.services.memo``,
 which validates and reports).  The kernel remembers the
 number of completions of every subproblem, keyed by its set of active
-items, in a bounded table; this module sizes and grows the table, picks the
+items (with bounds, and each bounded item's uses: ``count3``), in a
+bounded table; this module sizes and grows the table, picks the
 item choice rule, runs the kernel in slices (so that a time limit and
 Ctrl-C are honoured) and turns the limbs of the count into an ``int``.
 """

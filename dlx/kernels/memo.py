@@ -17,6 +17,11 @@ secondary item is in the key only while an active option uses it, and
 with colors (DLX2's ``purify``) the key also holds, per such item, the
 color it is purified to (``colors_key``; ``keyinfo`` says where).
 
+With bounds (DLX3's multiplicities) the search is ``count3``, below:
+the key then also holds, per bounded item still active, how many chosen
+options cover it, and nodes are looked up only where no item is
+part-way through its branching (see the comment above ``bounds_key``).
+
 Arrays (besides DLX1's ``llink rlink ulink dlink top length``, used as in
 ``dlx.kernels.links``, ``COVERED`` offset included):
 
