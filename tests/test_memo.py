@@ -525,6 +525,17 @@ def test_colors_and_bounds_are_counted_other_algorithms_refused():
         toy().count(memo=True, algorithm="cells")
 
 
+def test_huge_upper_bounds():
+    for v in (10**9, 10**12):
+        p = ExactCover(["a", "b"], bounds={"a": (0, v)})
+        p.add_options([["a"], ["a", "b"], ["b"]])
+        assert p.count(memo=True) == 4  # b once; a any number of times
+        assert sorted(p.zdd()) == [[0, 1], [0, 2], [1], [2]]
+    p = ExactCover(["a", "b"], bounds={"a": (5, 10**9)})
+    p.add_options([["a"], ["a", "b"], ["b"]])
+    assert p.count(memo=True) == 0
+
+
 def test_givens_that_clash_or_finish():
     p = toy()
     assert p.count(memo=True, given=[0, 2]) == 0

@@ -402,9 +402,12 @@ def _bounds_arrays(links: Links, bounds: dict):
     n = len(links.llink)
     lo = np.ones(n, np.int32)
     hi = np.ones(n, np.int32)
+    # No item is covered more times than there are options: bounds past
+    # that (10**9 says "any number") fit int32 once cut to it.
+    most = len(links.option_start)
     for k, (u, v) in bounds.items():
-        lo[k] = u
-        hi[k] = v
+        lo[k] = min(u, most + 1)
+        hi[k] = min(v, most)
     return lo, hi, np.array(bounded_items(bounds), np.int64)
 
 
