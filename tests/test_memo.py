@@ -534,6 +534,12 @@ def test_huge_upper_bounds():
     p = ExactCover(["a", "b"], bounds={"a": (5, 10**9)})
     p.add_options([["a"], ["a", "b"], ["b"]])
     assert p.count(memo=True) == 0
+    # Bounds past the number of options: u out of reach, given or not.
+    for u in (2, 3):
+        q = ExactCover(["a", "b"], bounds={"a": (u, u)})
+        q.add_option(["a", "b"])
+        assert q.count(memo=True) == q.count(memo=True, given=[0]) == 0
+        assert q.zdd().count() == q.zdd(given=[0]).count() == 0
 
 
 def test_givens_that_clash_or_finish():

@@ -403,11 +403,13 @@ def _bounds_arrays(links: Links, bounds: dict):
     lo = np.ones(n, np.int32)
     hi = np.ones(n, np.int32)
     # No item is covered more times than there are options: bounds past
-    # that (10**9 says "any number") fit int32 once cut to it.
-    most = len(links.option_start)
+    # that (10**9 says "any number") are cut to one more, to fit int32.
+    # u <= v still holds (an item finished at v uses has its u), and a u
+    # past the options stays out of reach.
+    beyond = len(links.option_start) + 1
     for k, (u, v) in bounds.items():
-        lo[k] = min(u, most + 1)
-        hi[k] = min(v, most)
+        lo[k] = min(u, beyond)
+        hi[k] = min(v, beyond)
     return lo, hi, np.array(bounded_items(bounds), np.int64)
 
 
