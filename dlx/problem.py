@@ -996,7 +996,7 @@ class ExactCover:
             Interrupted: Ctrl-C stopped it, with the partial ``count``.
             TypeError: an option of the wrong type.
             ValueError: as for ``solve``; also a service the problem's
-                engine does not offer (a memo with bounds).
+                engine does not offer.
         """
         checked = self._checked("count", locals())
         values = checked.values

@@ -334,14 +334,17 @@ def test_a_refusal_is_the_same_sentence_everywhere(tmp_path, capsys):
     p = ExactCover(["A"], bounds={"A": (1, 2)})
     p.add_options([["A"], ["A"]])
     with pytest.raises(Unsupported) as refused:
-        p.count(memo=True)
+        p.count(algorithm="bits")
     sentence = str(refused.value)
     assert sentence.startswith(
-        "memoized counting is not available for a problem with bounds"
+        "searching with algorithm='bits' is not available for a problem "
+        "with bounds"
     )
     path = tmp_path / "bounded.dlx"
     path.write_text(dumps(p))
-    assert dlx_main(["solve", str(path), "--count", "--memo"]) == 2
+    assert (
+        dlx_main(["solve", str(path), "--count", "--algorithm", "bits"]) == 2
+    )
     assert capsys.readouterr().err.strip() == f"dlx: error: {sentence}"
     # A combination no way of counting takes: refused before any work.
     with pytest.raises(Unsupported) as refused:

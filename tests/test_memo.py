@@ -5,16 +5,18 @@ import os
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from dlx import BudgetExhausted, ExactCover, Interrupted, Stats
-from dlx.engines import memo as memo_engine
+from dlx.engines import MULTIPLICITIES, memo as memo_engine
 from dlx.kernels import memo as M
+from dlx.problems.rooks import rooks
 from dlx.services import memo as memo_count
 from dlx.services.memo import MemoStats
 
-from reference import domino_tilings, exact_covers
+from reference import domino_tilings, exact_covers, generalized_covers
 from test_engine import queens, small_problems, toy
+from test_xcc import build, colored_problems
 
 HERE = os.path.dirname(__file__)
 
@@ -95,6 +97,92 @@ def test_memo_count_with_given_options(case, data, variant):
     assert p.count(given=forced, memo=True) == p.count(given=forced)
 
 
+# The kinds of problem the memo counts (and builds the ZDD of): the
+# property tests below and in test_zdd run on each.
+KINDS = ["plain", "colors", "bounds", "bounds+colors"]
+
+
+@st.composite
+def kinded_problems(draw, kind):
+    """``(problem, given, truth)`` of ``kind`` (``test_xcc``'s random
+    problems, their colors dropped where the kind has none), ``truth``
+    the reference's solutions holding ``given``."""
+    bounded = "bounds" in kind
+    nitems, nprimary, options, colors, bounds = draw(
+        colored_problems(bounded=bounded)
+    )
+    if "colors" not in kind:
+        colors = [{} for _ in options]
+    p = build(nitems, nprimary, options, colors, bounds)
+    assume((p.kind == MULTIPLICITIES) == bounded)
+    forced = (
+        draw(
+            st.lists(st.integers(0, len(options) - 1), max_size=2, unique=True)
+        )
+        if options
+        else []
+    )
+    truth = generalized_covers(
+        options, nprimary, nitems, colors, bounds, forced
+    )
+    return p, forced, truth
+
+
+def sliced_count(p, forced, step, **variant):
+    """The memo engine's count run ``step`` nodes at a time, as
+    ``dlx.services.memo.count`` sets it up: every slice resumes the
+    kernel where the last one stopped."""
+    engine = memo_count.MEMO
+    arrays = engine.arrays(p)
+    nwords, keyinfo = memo_count.key_layout(p)
+    run = engine.start(
+        arrays,
+        engine.option_nodes(arrays, p.given_options(forced)),
+        nwords=nwords,
+        keyinfo=keyinfo,
+        bounds=memo_count.memo_bounds(p),
+        rule=M.FIRST if variant.get("choose") == "first" else M.MRV,
+        memo_bytes=variant.get("memo_bytes", memo_engine.DEFAULT_MEMO_BYTES),
+    )
+    if run.clash or run.covered:
+        return 0 if run.clash else 1
+    stop_at = 0
+    while True:
+        stop_at += step
+        status, _ = run.step(0, stop_at, False)
+        if status == memo_engine.EXHAUSTED:
+            return run.counters[2]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.data(), st.sampled_from(VARIANTS))
+def test_memo_count_of_every_kind_matches_reference(kind, data, variant):
+    p, forced, truth = data.draw(kinded_problems(kind))
+    assert memo(p, given=forced, **variant) == len(truth)
+    assert p.stats.solutions == len(truth) and p.stats.complete
+    assert p.count(memo=True, given=forced) == len(truth)
+    assert p.count(given=forced) == len(truth)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.data(), st.integers(1, 5), st.sampled_from(VARIANTS[:4]))
+def test_memo_count_in_slices_of_a_few_nodes(kind, data, step, variant):
+    # Every slice ends the kernel call and the next resumes it: the
+    # search's state lives in its arrays, none in the kernel's locals.
+    p, forced, truth = data.draw(kinded_problems(kind))
+    assert sliced_count(p, forced, step, **variant) == len(truth)
+
+
 @st.composite
 def repetitive_problems(draw):
     """Problems where subproblems repeat: several small independent blocks
@@ -153,6 +241,13 @@ def test_the_kernel_logic_runs_unjitted():
         assert memo(dominoes(2, 3), memo_bytes=0) == 3
     finally:
         M.count = original
+    original = M.count3
+    try:
+        M.count3 = original.py_func
+        assert memo(rooks(4, 2), choose="first", limb_bits=3) == 90
+        assert memo(rooks(3, 2), memo_bytes=0) == 6
+    finally:
+        M.count3 = original
 
 
 # -- known counts -------------------------------------------------------------
@@ -186,7 +281,52 @@ def test_large_domino_tilings_a099390(rows, cols, count):
     assert dominoes(rows, cols).count(memo=True) == count
 
 
+@pytest.mark.parametrize(
+    "k,counts",
+    [
+        (2, [1, 0, 1, 6, 90, 2040, 67950]),  # OEIS A001499
+        (3, [1, 0, 0, 1, 24, 2040, 297200]),  # OEIS A001501
+    ],
+)
+@pytest.mark.parametrize("choose", ["mrv", "first"])
+def test_rooks_with_bounds_a001499_a001501(k, counts, choose):
+    for n in range(k, len(counts)):
+        p = rooks(n, k)
+        assert p.count(memo=True, choose=choose) == counts[n], n
+        assert p.stats.memo_hits > 0 or n == k
+
+
 # -- exact past 2**63 -----------------------------------------------------------
+
+
+def test_bounded_counts_past_two_to_the_64():
+    # 45 items of bounds 1..2, each with two options of its own and one
+    # shared with the next: every count is exact, whatever its size.
+    n = 45
+    p = ExactCover(range(n + 1), bounds=dict.fromkeys(range(n + 1), (1, 2)))
+    for i in range(n):
+        p.add_options([[i], [i], [i, i + 1]])
+    p.add_option([n])
+    # Item i's own options and the shared ones around it: a transfer
+    # matrix over "is option (i, i+1) taken".
+    ways = {0: 1, 1: 0}  # "shared option into item i taken?": count
+    for _ in range(n):
+        new = {0: 0, 1: 0}
+        for into, c in ways.items():
+            for out in (0, 1):
+                # Uses of i: into + out + own options (0..2), in 1..2.
+                for own, m in ((0, 1), (1, 2), (2, 1)):
+                    if 1 <= into + out + own <= 2:
+                        new[out] += c * m
+        ways = new
+    # Item n: its own option alone, or beside the shared one (or not).
+    expected = ways[0] + ways[1] * 2
+    assert expected > 2**64
+    for choose in ("mrv", "first"):
+        found = p.count(memo=True, choose=choose)
+        assert type(found) is int and found == expected
+        assert p.stats.memo_limbs >= 2
+    assert p.zdd().count() == expected
 
 
 def test_counts_past_two_to_the_64():
@@ -284,24 +424,48 @@ def test_choose_auto_sweeps_boards_and_uses_mrv_elsewhere():
 # -- budgets --------------------------------------------------------------------
 
 
-def test_node_budget_gives_a_partial_count():
-    p = queens(9)
+# Budgets, time limits and Ctrl-C: without bounds and with them.
+BUDGETED = [
+    pytest.param(lambda: queens(9), 352, id="queens"),
+    pytest.param(lambda: rooks(6, 3), 297200, id="rooks"),
+]
+
+
+@pytest.mark.parametrize("make,count", BUDGETED)
+def test_node_budget_gives_a_partial_count(make, count):
+    p = make()
     with pytest.raises(BudgetExhausted) as stop:
         p.count(memo=True, max_nodes=500)
-    assert 0 <= stop.value.count < 352
+    assert 0 <= stop.value.count < count
     assert stop.value.stats.nodes == 500 and not stop.value.stats.complete
-    assert p.count(memo=True, max_nodes=10**6) == 352
+    assert p.count(memo=True, max_nodes=10**6) == count
 
 
-def test_time_limit_stops_a_memoized_count():
-    # Langford-like chains of distinct subproblems: no memo saves this.
-    p = queens(16)
+@pytest.mark.parametrize(
+    "make",
+    [
+        # Langford-like chains of distinct subproblems: no memo saves this.
+        pytest.param(lambda: queens(16), id="queens"),
+        pytest.param(lambda: rooks(12, 6), id="rooks"),
+    ],
+)
+def test_time_limit_stops_a_memoized_count(make):
+    p = make()
     with pytest.raises(BudgetExhausted, match="time_limit"):
         p.count(memo=True, time_limit=0.2)
     assert p.stats.seconds < 5
 
 
-def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(monkeypatch):
+@pytest.mark.parametrize(
+    "make,count",
+    [
+        pytest.param(lambda: queens(12), 14200, id="queens"),
+        pytest.param(lambda: rooks(8, 2), 187530840, id="rooks"),
+    ],
+)
+def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(
+    monkeypatch, make, count
+):
     calls = []
     record = memo_engine.MemoRun.record
 
@@ -314,21 +478,28 @@ def test_ctrl_c_stops_a_memoized_count_with_its_partial_count(monkeypatch):
     monkeypatch.setattr(
         memo_engine.MemoRun, "record", interrupt_on_the_third_slice
     )
-    p = queens(12)
+    p = make()
     with pytest.raises(Interrupted) as stop:
         p.count(memo=True)
-    assert 0 <= stop.value.count < 14200
+    assert 0 <= stop.value.count < count
     assert stop.value.count == stop.value.stats.solutions
     assert not stop.value.stats.complete and stop.value.stats.nodes > 0
     assert isinstance(stop.value.stats, MemoStats)
 
 
-def test_partial_counts_only_grow():
+@pytest.mark.parametrize(
+    "make,count",
+    [
+        pytest.param(lambda: dominoes(6, 6), 6728, id="dominoes"),
+        pytest.param(lambda: rooks(5, 2), 2040, id="rooks"),
+    ],
+)
+def test_partial_counts_only_grow(make, count):
     # The partial count after each slice is a lower bound that rises to
     # the count: the finished subtrees' counts are never taken back.
     seen = []
-    p = dominoes(6, 6)
-    for budget in (5, 20, 60, 120, 200):
+    p = make()
+    for budget in (5, 20, 60, 120, 200, 400, 800):
         try:
             seen.append(
                 memo_count.count(
@@ -337,24 +508,38 @@ def test_partial_counts_only_grow():
             )
         except BudgetExhausted as stop:
             seen.append(stop.count)
-    assert seen == sorted(seen) and seen[-1] <= 6728
-    assert memo_count.count(p, choose="mrv", memo_bytes=0) == 6728
+    assert seen == sorted(seen) and seen[-1] <= count
+    assert memo_count.count(p, choose="mrv", memo_bytes=0) == count
 
 
-def test_bounds_and_other_algorithms_are_refused():
+def test_colors_and_bounds_are_counted_other_algorithms_refused():
     colored = ExactCover(["A", "B"], ["X"])
     colored.add_option(["A", "X"], colors={"X": 0})
     colored.add_option(["B", "X"], colors={"X": 0})
     assert colored.count(memo=True) == 1  # colors are counted (test_zdd)
     bounded = ExactCover(["A", "B"], bounds={"A": (1, 2)})
     bounded.add_options([["A"], ["A", "B"]])
-    with pytest.raises(
-        ValueError,
-        match="memoized counting is not available for a problem with bounds",
-    ):
-        bounded.count(memo=True)
+    assert bounded.count(memo=True) == bounded.count() == 2
+    assert bounded.count(memo="auto") == 2
     with pytest.raises(ValueError, match="combined with algorithm"):
         toy().count(memo=True, algorithm="cells")
+
+
+def test_huge_upper_bounds():
+    for v in (10**9, 10**12):
+        p = ExactCover(["a", "b"], bounds={"a": (0, v)})
+        p.add_options([["a"], ["a", "b"], ["b"]])
+        assert p.count(memo=True) == 4  # b once; a any number of times
+        assert sorted(p.zdd()) == [[0, 1], [0, 2], [1], [2]]
+    p = ExactCover(["a", "b"], bounds={"a": (5, 10**9)})
+    p.add_options([["a"], ["a", "b"], ["b"]])
+    assert p.count(memo=True) == 0
+    # Bounds past the number of options: u out of reach, given or not.
+    for u in (2, 3):
+        q = ExactCover(["a", "b"], bounds={"a": (u, u)})
+        q.add_option(["a", "b"])
+        assert q.count(memo=True) == q.count(memo=True, given=[0]) == 0
+        assert q.zdd().count() == q.zdd(given=[0]).count() == 0
 
 
 def test_givens_that_clash_or_finish():

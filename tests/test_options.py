@@ -323,14 +323,33 @@ def test_sudoku_time_limit_hands_back_the_partial_count(capsys):
     )
 
 
-@pytest.mark.parametrize("flags", [["--zdd", "{out}"], ["--count", "--memo"]])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--algorithm", "bits"],
+        ["--count", "--algorithm", "bits"],
+        ["--estimate", "--algorithm", "bits"],
+    ],
+)
 def test_not_available_is_a_usage_error_from_every_flag(
     flags, tmp_path, capsys
 ):
     path = tmp_path / "bounds.dlx"
     path.write_text("2:3|A B\nA\nA B\nB\n")
-    argv = ["solve", str(path)] + [
-        f.format(out=tmp_path / "o.zdd") for f in flags
-    ]
+    argv = ["solve", str(path)] + flags
     assert main(argv) == 2
     assert "is not available for a problem with" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flags", [["--zdd", "{out}"], ["--count", "--memo"]])
+def test_memo_and_zdd_flags_take_bounds(flags, tmp_path, capsys):
+    path = tmp_path / "bounds.dlx"
+    path.write_text("2:3|A B\nA\nA B\nB\nA\n")
+    out = tmp_path / "o.zdd"
+    argv = ["solve", str(path)] + [f.format(out=out) for f in flags]
+    assert main(argv) == 0
+    if "--memo" in flags:
+        assert capsys.readouterr().out.splitlines()[-1] == "4"
+    else:
+        assert main(["zdd", str(out), "--count"]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == "4"

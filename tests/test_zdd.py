@@ -12,11 +12,12 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import dlx
 from dlx import ZDD, BudgetExhausted, ExactCover, Interrupted
 from dlx.engines import memo as memo_engine
+from dlx.problems.rooks import rooks
 from dlx.services import memo as memo_count, zdd as Z
 
 from reference import exact_covers, generalized_covers
 from test_engine import small_problems, toy
-from test_xcc import build, colored_problems
+from test_memo import KINDS, kinded_problems
 
 HERE = os.path.dirname(__file__)
 DLX6 = os.path.join(HERE, "data", "dlx6")
@@ -122,35 +123,21 @@ def test_zdd_matches_reference(case, variant, data):
     assert z.count() == p.count(given=forced)
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @settings(
-    max_examples=250,
+    max_examples=80,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-@given(colored_problems(), st.sampled_from(VARIANTS), st.data())
-def test_zdd_with_colors_matches_reference(case, variant, data):
-    nitems, nprimary, options, colors, _ = case
-    p = build(nitems, nprimary, options, colors)
-    forced = (
-        data.draw(
-            st.lists(
-                st.integers(0, max(0, len(options) - 1)),
-                max_size=2,
-                unique=True,
-            )
-        )
-        if options
-        else []
-    )
-    expected = generalized_covers(
-        options, nprimary, nitems, colors, given=forced
-    )
+@given(st.sampled_from(VARIANTS), st.data())
+def test_zdd_of_every_kind_matches_reference(kind, variant, data):
+    # Colors and bounds (and both): the same search as the memoized count.
+    p, forced, expected = data.draw(kinded_problems(kind))
     z = build_zdd(p, forced, **variant)
     check_against(z, expected, p)
     assert z.count() == p.count(given=forced)
-    # Memoized counting on colored problems is the same search.
     assert memo_count.count(p, forced, **variant) == len(expected)
-    assert p.count(memo=True, given=forced) == len(expected)
+    assert sorted(map(tuple, p.solutions(given=forced))) == expected
 
 
 def test_colors_share_subproblems():
@@ -203,15 +190,18 @@ def test_colors_share_subproblems():
         assert r.count(memo=True, choose=choose, memo_bytes=0) == 5
 
 
-def test_bounds_are_refused():
-    p = ExactCover(["A", "B"], bounds={"A": (1, 2)})
-    p.add_options([["A"], ["A", "B"]])
-    with pytest.raises(
-        ValueError,
-        match="the ZDD of the solutions is not "
-        "available for a problem with bounds",
-    ):
-        p.zdd()
+def test_bounds_rooks_and_their_samples():
+    # 2 rooks in every row and column of 5 x 5 (OEIS A001499): the ZDD's
+    # solutions, samples and cheapest are the plain search's.
+    p = rooks(5, 2)
+    z = p.zdd()
+    assert z.count() == 2040 == p.count()
+    solutions = sorted(map(tuple, p.solutions()))
+    assert sorted(map(tuple, z)) == solutions
+    assert all(tuple(s) in set(solutions) for s in z.sample(20, seed=3))
+    weights = [k % 7 for k in range(len(p))]
+    cheapest = min(sum(weights[k] for k in s) for s in solutions)
+    assert z.best(1, weights)[0][0] == cheapest
 
 
 def test_the_kernel_logic_runs_unjitted():
@@ -226,6 +216,14 @@ def test_the_kernel_logic_runs_unjitted():
         assert z.count() == 36
     finally:
         M.count = original
+    original = M.count3
+    try:
+        M.count3 = original.py_func
+        z = build_zdd(rooks(4, 2), choose="first", limb_bits=3)
+        assert z.count() == 90
+        assert build_zdd(rooks(3, 2), memo_bytes=0).count() == 6
+    finally:
+        M.count3 = original
 
 
 # -- givens, edges, budgets ---------------------------------------------------

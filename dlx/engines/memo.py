@@ -4,7 +4,8 @@
 ``ExactCover.count(memo=True)`` runs it (through ``dlx.services.memo``,
 which validates and reports).  The kernel remembers the
 number of completions of every subproblem, keyed by its set of active
-items, in a bounded table; this module sizes and grows the table, picks the
+items (with bounds, and each bounded item's uses: ``count3``), in a
+bounded table; this module sizes and grows the table, picks the
 item choice rule, runs the kernel in slices (so that a time limit and
 Ctrl-C are honoured) and turns the limbs of the count into an ``int``.
 """
@@ -16,7 +17,15 @@ import math
 import numpy as np
 
 from ..kernels import colors as C, memo as M
-from .base import COLORS, EXACT, EXHAUSTED, OUT_OF_NODES, Engine, Run
+from .base import (
+    COLORS,
+    EXACT,
+    EXHAUSTED,
+    MULTIPLICITIES,
+    OUT_OF_NODES,
+    Engine,
+    Run,
+)
 from .colors import (
     commit_givens as commit_colored,
     load_kernels as load_colors_kernels,
@@ -42,14 +51,20 @@ PROBE_NODES = 100_000
 PROBE_GAIN = 1.8
 
 
-def _limbs_for(length: np.ndarray, llink, rlink, limb_bits: int) -> int:
+def _limbs_for(
+    length: np.ndarray, llink, rlink, limb_bits: int, noptions=None
+) -> int:
     """Limbs enough for any count of the problem on these arrays.
 
     A subproblem has at most prod(max(1, options of i)) solutions over its
     active primary items i (by induction: branching on i multiplies by at
     most its options, and covering never adds options), and every
-    partial sum the kernel keeps is at most its node's count.
+    partial sum the kernel keeps is at most its node's count.  With
+    bounds (``noptions`` given) a solution is any set of options: at
+    most ``2**noptions``.
     """
+    if noptions is not None:
+        return max(1, -(-(noptions + 1) // limb_bits))
     bits = 1
     i = int(rlink[0])
     while i != 0:
@@ -95,9 +110,16 @@ class MemoRun(Run):
         probe: bool,
         keyinfo=None,
         zdd=None,
+        bounds=None,
     ):
         load_memo_kernels()
         self.links = links
+        # With bounds ({item: (u, v)}, items from 1) the search is
+        # ``dlx.kernels.memo.count3``: per item its bounds (1..1 for an
+        # unbounded primary item) and the bounded items in key order.
+        self.bounds = _bounds_arrays(links, bounds) if bounds else None
+        if self.bounds is not None:
+            load_bounds_kernels()
         # With colors (keyinfo[2] > 0) the key holds the secondary items'
         # colors; with a ZDD (``dlx.services.zdd.NodeStore``) each entry
         # its node.
@@ -118,6 +140,14 @@ class MemoRun(Run):
         self.memo_bytes = memo_bytes
         self.limb_bits = limb_bits
         self.depth = links.nprimary + 1
+        if self.bounds is not None:
+            # A level per item chosen, and one more per option taken
+            # below its item's capacity (see ``Bounded.depth``).
+            noptions = len(links.option_start)
+            spent = links.nprimary + sum(
+                max(v - 1, 0) for _, v in bounds.values()
+            )
+            self.depth = min(spent, links.nprimary + noptions) + 2
         self.counters = [0, 0, 0]
         self.clash = not self._start()
         self.covered = not self.clash and self.arrays[1][0] == 0
@@ -126,7 +156,11 @@ class MemoRun(Run):
             return
         # Counts start with one limb and widen on overflow, up to a bound.
         self.enough_limbs = _limbs_for(
-            self.arrays[5], self.arrays[0], self.arrays[1], limb_bits
+            self.arrays[5],
+            self.arrays[0],
+            self.arrays[1],
+            limb_bits,
+            None if self.bounds is None else len(links.option_start),
         )
         self.limbs = 1
         self.most_slots = slots_within(memo_bytes, self._entry_bytes())
@@ -134,7 +168,11 @@ class MemoRun(Run):
         self.tstats = np.zeros(6, np.int64)
         # DLX6's verbs where the problem has secondary items (see
         # dlx.kernels.memo), the plain ones elsewhere.
-        dlx6 = self.keyinfo[2] > 0 or len(links.llink) - 2 > links.nprimary
+        dlx6 = (
+            self.keyinfo[2] > 0
+            or len(links.llink) - 2 > links.nprimary
+            or self.bounds is not None
+        )
         self.config = np.array(
             [rule, limb_bits, 0, 0, min_cost, 0 if zdd is None else 1, dlx6],
             np.int64,
@@ -147,6 +185,8 @@ class MemoRun(Run):
     def _start(self) -> bool:
         """Fresh links with the givens chosen; False when they clash."""
         self.arrays = self.links.copy_arrays()
+        if self.bounds is not None:
+            return self._start_bounded()
         if self.keyinfo[2]:
             # With colors, the givens are chosen with DLX2's kernels
             # (compiled here, only when needed: they take seconds).
@@ -175,6 +215,45 @@ class MemoRun(Run):
         )
         return True
 
+    def _start_bounded(self) -> bool:
+        """_start with bounds: the givens chosen by ``give3``."""
+        assert self.bounds is not None
+        lo, hi, _ = self.bounds
+        self.used = np.zeros(len(lo), np.int32)
+        color = self.links.color
+        self.color = (
+            np.zeros(len(self.arrays[4]), np.int32)
+            if color is None
+            else color.copy()
+        )
+        self.active = np.zeros(self.nwords, np.int64)
+        updates = 0
+        for p in self.given_nodes:
+            u = M.give3(
+                p,
+                *self.arrays,
+                self.color,
+                self.active,
+                self.keyinfo,
+                lo,
+                hi,
+                self.used,
+            )
+            if u < 0:
+                self.given_updates = 0
+                return False
+            updates += u
+        self.given_updates = updates
+        M.init_active(
+            self.arrays[0],
+            self.arrays[1],
+            self.arrays[5],
+            self.color,
+            self.active,
+            self.keyinfo,
+        )
+        return True
+
     def _fresh_stack(self):
         d = self.depth
         self.choice = np.zeros(d, np.int32)
@@ -182,8 +261,12 @@ class MemoRun(Run):
         self.acc = np.zeros((d, self.limbs), np.int64)
         self.born = np.zeros(d, np.int64)
         self.hashes = np.zeros(d, np.uint64)
-        self.state = np.array([0, M.FORWARD, 0], np.int64)
+        self.state = np.array([0, M.FORWARD, 0, 0], np.int64)
         self.chain = np.zeros(d, np.int32)
+        if self.bounds is not None:
+            self.lvl = np.zeros((d, 4), np.int64)
+            self.pvar = np.zeros(len(self.links.option_start) + 1, np.int32)
+            self.pz = np.zeros(len(self.pvar), np.int32)
 
     def _entry_bytes(self) -> int:
         return 8 * (1 + self.nwords + self.limbs) + (4 if self.zdd else 0)
@@ -205,7 +288,17 @@ class MemoRun(Run):
             self.config[2] = 1 if 2 * len(table) <= self.most_slots else 0
             self.config[3] = len(table) // 2
             z = self.zdd or NO_ZDD
-            status = M.count(
+            kernel, extra = M.count, ()
+            if self.bounds is not None:
+                kernel = M.count3
+                extra = self.bounds[:2] + (
+                    self.used,
+                    self.bounds[2],
+                    self.lvl,
+                    self.pvar,
+                    self.pz,
+                )
+            status = kernel(
                 *self.arrays,
                 self.color,
                 self.active,
@@ -229,6 +322,7 @@ class MemoRun(Run):
                 z.hi,
                 z.unique,
                 z.made,
+                *extra,
             )
             if status == M.ROOM:
                 self.zdd.grow()
@@ -299,6 +393,30 @@ class MemoRun(Run):
         stats.memo_replaced = int(t[M.REPLACED])
         stats.memo_saved = int(t[M.SAVED])
         stats.memo_limbs = self.limbs
+
+
+def _bounds_arrays(links: Links, bounds: dict):
+    """``(lo, hi, bitems)`` for ``count3``: each item's bounds (1..1 for
+    a primary item without, never read for a secondary one) and the
+    items with other bounds, in order (``bounded_items``)."""
+    n = len(links.llink)
+    lo = np.ones(n, np.int32)
+    hi = np.ones(n, np.int32)
+    # No item is covered more times than there are options: bounds past
+    # that (10**9 says "any number") are cut to one more, to fit int32.
+    # u <= v still holds (an item finished at v uses has its u), and a u
+    # past the options stays out of reach.
+    beyond = len(links.option_start) + 1
+    for k, (u, v) in bounds.items():
+        lo[k] = min(u, beyond)
+        hi[k] = min(v, beyond)
+    return lo, hi, np.array(bounded_items(bounds), np.int64)
+
+
+def bounded_items(bounds: dict) -> list[int]:
+    """The items (from 1) whose bounds are not 1..1, in order: the key's
+    bound fields (``dlx.kernels.memo.bounds_key``)."""
+    return sorted(k for k, uv in bounds.items() if tuple(uv) != (1, 1))
 
 
 def slots_within(memo_bytes: int, entry_bytes: int) -> int:
@@ -377,6 +495,42 @@ def load_memo_kernels() -> None:
     _loaded = True
 
 
+_bounds_loaded = False
+
+
+def load_bounds_kernels() -> None:
+    """Compile (or load) ``count3`` and ``give3`` once, on a one-item
+    problem of bounds 0..2 with a secondary item, counting and building
+    a ZDD (only problems with bounds pay for them)."""
+    global _bounds_loaded
+    if _bounds_loaded:
+        return
+    _bounds_loaded = True
+    tiny = Links(
+        2,
+        1,
+        np.array([1, 2, 1], np.int64),
+        np.array([2, 1], np.int64),
+        np.array([0, 1, 0], np.int32),
+    )
+    keyinfo = np.array([1, 1, 1, 6, 2, 2, 5], np.int64)
+    for rule, build in ((M.MRV, 0), (M.FIRST, 1)):
+        run = MemoRun(
+            tiny,
+            [int(tiny.option_start[1])],
+            3,
+            1 << 12,
+            rule,
+            LIMB_BITS,
+            1,
+            False,
+            keyinfo,
+            Nodes(8) if build else None,
+            {1: (0, 2)},
+        )
+        run.step(0, 1 << 20, False)
+
+
 class Nodes:
     """Arrays for a ZDD's nodes as the kernel takes them (see
     ``dlx.services.zdd.NodeStore``, which grows them); empty, they stand
@@ -400,7 +554,7 @@ class Memo(Engine):
     name = "memo"
     program = "memo counting"
     algorithm = "memo"
-    kinds = frozenset({EXACT, COLORS})
+    kinds = frozenset({EXACT, COLORS, MULTIPLICITIES})
     named = False  # memo=True asks for it
     streams = False
     batches = False
@@ -430,12 +584,15 @@ class Memo(Engine):
         probe: bool = False,
         keyinfo=None,
         zdd=None,
+        bounds=None,
     ) -> MemoRun:
         """A memoized count below the givens (see ``MemoRun``): ``rule``
         is ``dlx.kernels.memo.MRV`` or ``FIRST``; ``nwords``: key words
         (0: enough for every item), ``keyinfo``: the key's layout with
         colors (``dlx.services.memo.key_layout``); ``zdd``: a node store,
-        to build the ZDD of the solutions in the same search."""
+        to build the ZDD of the solutions in the same search; ``bounds``:
+        the problem's ``{item: (u, v)}`` (``CSR.bounds``), whose key
+        fields ``keyinfo`` must then lay out."""
         nwords = nwords or (len(arrays.llink) + 63) // 64
         return MemoRun(
             arrays,
@@ -448,4 +605,5 @@ class Memo(Engine):
             probe,
             keyinfo,
             zdd,
+            bounds,
         )

@@ -17,6 +17,11 @@ secondary item is in the key only while an active option uses it, and
 with colors (DLX2's ``purify``) the key also holds, per such item, the
 color it is purified to (``colors_key``; ``keyinfo`` says where).
 
+With bounds (DLX3's multiplicities) the search is ``count3``, below:
+the key then also holds, per bounded item still active, how many chosen
+options cover it, and nodes are looked up only where no item is
+part-way through its branching (see the comment above ``bounds_key``).
+
 Arrays (besides DLX1's ``llink rlink ulink dlink top length``, used as in
 ``dlx.kernels.links``, ``COVERED`` offset included):
 
@@ -894,6 +899,801 @@ def count(
     state[0] = level
     state[1] = where
     state[2] = zres
+    counters[0] = nodes
+    counters[1] = updates
+    counters[2] = leaves
+    return status
+
+
+# -- multiplicities (MCC, DLX3's input) -----------------------------------------
+# With bounds u..v on primary items, the search branches on a bounded item
+# i one option at a time, in the order of i's list: take the first
+# undecided option p (``tweak`` it, as DLX3 does, then commit its other
+# items), or skip it (it stays tweaked while the level goes on), never
+# going back to an earlier one; the last branch (``finish6``) takes no
+# more options of i.  An item whose capacity is used up is finished too.
+# A node is looked up and stored only where no item is part-way through
+# its branching (``lvl[l, CONT]`` is 0): there the active options are
+# exactly those whose items are all active (an option leaves only when
+# one of its items is finished or covered), so the key is the active
+# items (DLX6's, colors included) and, per bounded item still active, how
+# many options already cover it (``used``; ``bounds_key``).  While i's
+# branching goes on, its tweaked options stay in its own list (so that
+# untweaking needs no record) and ``length[i]`` counts only the undecided
+# ones.
+#
+# The ZDD of a bounded item's level: with its take-branches p1, p2, ...
+# (p_j taken, p1..p_{j-1} skipped) and the last branch's Z_stop, it is
+# (p1 ? Z1 : (p2 ? Z2 : ... (p_k ? Z_k : Z_stop))): each ``lo`` side skips
+# its option, so no path meets an option twice.  The Z_j wait on a stack
+# (``pvar``, ``pz``, its top ``state[3]``) until the level ends; an option
+# is on it at most once (a skipped option is hidden from every other
+# list), so it holds at most one entry per option.
+
+CONT = 0  # lvl[l, CONT]: 1 while level l goes on with its parent's item
+PHASE = 1  # lvl[l, PHASE]: TAKE or STOP, the branch level l is in
+AFTER = 2  # lvl[l, AFTER]: the node after which level l's options begin
+PBASE = 3  # lvl[l, PBASE]: the ZDD stack's top when level l began
+TAKE = 0
+STOP = 1
+ENDING = 3  # state[1]: a bounded level's end, resumed after ROOM
+
+
+@njit(cache=True)
+def bounds_key(used, bitems, active, keyinfo):
+    """Write the key's bound fields from scratch (after ``colors_key``,
+    which clears every word past the bits): field ``k`` holds how many
+    chosen options cover bounded item ``bitems[k]`` while it is active, 0
+    once it is not.  ``keyinfo[4:7]`` is ``(first word, bits a field, lg
+    fields a word)``."""
+    start = keyinfo[4]
+    ubits = keyinfo[5]
+    ulg = keyinfo[6]
+    for w in range(start, active.shape[0]):
+        active[w] = 0
+    for k in range(bitems.shape[0]):
+        x = bitems[k]
+        if (active[x >> 6] >> (x & 63)) & 1:
+            w = start + (k >> ulg)
+            sh = (k & ((np.int64(1) << ulg) - 1)) * ubits
+            active[w] |= np.int64(used[x]) << sh
+
+
+@njit(cache=True)
+def finish6(
+    i, after, llink, rlink, ulink, dlink, top, length, color, active, keyinfo
+):
+    """Take bounded item i off the active list and hide its options that
+    follow node ``after`` in its list (the undecided ones): cover6 from
+    a point of the list."""
+    left = llink[U(i)]
+    right = rlink[U(i)]
+    rlink[U(left)] = right
+    llink[U(right)] = left
+    length[U(i)] += COVERED
+    active[i >> 6] &= ~(np.int64(1) << (i & 63))
+    updates = 1
+    p = dlink[U(after)]
+    while p != i:
+        updates += hide6(p, ulink, dlink, top, length, color, active, keyinfo)
+        p = dlink[U(p)]
+    return updates
+
+
+@njit(cache=True)
+def unfinish6(
+    i, after, llink, rlink, ulink, dlink, top, length, color, active, keyinfo
+):
+    """Inverse of finish6, bottom-up."""
+    p = ulink[U(i)]
+    while p != after:
+        unhide6(p, ulink, dlink, top, length, color, active, keyinfo)
+        p = ulink[U(p)]
+    left = llink[U(i)]
+    right = rlink[U(i)]
+    rlink[U(left)] = i
+    llink[U(right)] = i
+    length[U(i)] -= COVERED
+    active[i >> 6] |= np.int64(1) << (i & 63)
+
+
+@njit(cache=True)
+def use_item(
+    q,
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    active,
+    keyinfo,
+    lo,
+    hi,
+    used,
+):
+    """A chosen option's node q (its option already out of every other
+    list): cover its item, or count one more use of a bounded item and
+    cover it at its capacity; a colored secondary item is purified as in
+    ``cover_rest6``."""
+    x = top[U(q)]
+    if x <= keyinfo[1]:
+        if lo[x] != 1 or hi[x] != 1:
+            used[x] += 1
+            if used[x] < hi[x]:
+                return 0
+        return cover6(
+            x, llink, rlink, ulink, dlink, top, length, color, active, keyinfo
+        )
+    c = 0 if keyinfo[2] == 0 else color[U(q)]
+    if c == 0:
+        return cover6(
+            x, llink, rlink, ulink, dlink, top, length, color, active, keyinfo
+        )
+    if c > 0:
+        if color[U(x)] == c:
+            color[U(q)] = -1
+            return 0
+        return purify6(q, ulink, dlink, top, length, color, active, keyinfo)
+    return 0
+
+
+@njit(cache=True)
+def release_item(
+    q,
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    active,
+    keyinfo,
+    lo,
+    hi,
+    used,
+):
+    """Inverse of use_item."""
+    x = top[U(q)]
+    if x <= keyinfo[1]:
+        if lo[x] != 1 or hi[x] != 1:
+            if used[x] >= hi[x]:
+                uncover6(
+                    x,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                )
+            used[x] -= 1
+            return
+        uncover6(
+            x, llink, rlink, ulink, dlink, top, length, color, active, keyinfo
+        )
+        return
+    c = 0 if keyinfo[2] == 0 else color[U(q)]
+    if c == 0:
+        uncover6(
+            x, llink, rlink, ulink, dlink, top, length, color, active, keyinfo
+        )
+    elif c > 0:
+        unpurify6(q, ulink, dlink, top, length, color, active, keyinfo)
+
+
+@njit(cache=True)
+def commit3(
+    p,
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    active,
+    keyinfo,
+    lo,
+    hi,
+    used,
+):
+    """use_item on the nodes of p's option other than p, rightward."""
+    updates = 0
+    q = p + 1
+    while q != p:
+        if top[U(q)] <= 0:
+            q = ulink[U(q)]
+            continue
+        updates += use_item(
+            q,
+            llink,
+            rlink,
+            ulink,
+            dlink,
+            top,
+            length,
+            color,
+            active,
+            keyinfo,
+            lo,
+            hi,
+            used,
+        )
+        q += 1
+    return updates
+
+
+@njit(cache=True)
+def uncommit3(
+    p,
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    active,
+    keyinfo,
+    lo,
+    hi,
+    used,
+):
+    """Inverse of commit3, leftward."""
+    q = p - 1
+    while q != p:
+        if top[U(q)] <= 0:
+            q = dlink[U(q)]
+            continue
+        release_item(
+            q,
+            llink,
+            rlink,
+            ulink,
+            dlink,
+            top,
+            length,
+            color,
+            active,
+            keyinfo,
+            lo,
+            hi,
+            used,
+        )
+        q -= 1
+
+
+@njit(cache=True)
+def give3(
+    p,
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    active,
+    keyinfo,
+    lo,
+    hi,
+    used,
+):
+    """Choose the given option whose first node is p before the search,
+    as DLX3's ``commit_option`` does: its updates, or -1 (changing
+    nothing) when it does not fit the givens before it (an item no
+    longer active, a secondary item purified with another color).  The
+    caller sets the key afterwards (``init_active``)."""
+    q = p
+    while top[U(q)] > 0:
+        x = top[U(q)]
+        c = 0 if keyinfo[2] == 0 else color[U(q)]
+        if c >= 0:
+            free = rlink[llink[U(x)]] == x and (
+                keyinfo[2] == 0 or color[U(x)] == 0
+            )
+            if not (free or (x > keyinfo[1] and c > 0 and color[U(x)] == c)):
+                return -1
+        q += 1
+    # Out of every list (an option without a primary item is in none),
+    # then each of its items used.
+    updates = 0
+    q = p
+    while top[U(q)] > 0:
+        if dlink[U(q)] != q:
+            u = ulink[U(q)]
+            d = dlink[U(q)]
+            dlink[U(u)] = d
+            ulink[U(d)] = u
+            length[U(top[U(q)])] -= 1
+            updates += 1
+        q += 1
+    q = p
+    while top[U(q)] > 0:
+        updates += use_item(
+            q,
+            llink,
+            rlink,
+            ulink,
+            dlink,
+            top,
+            length,
+            color,
+            active,
+            keyinfo,
+            lo,
+            hi,
+            used,
+        )
+        q += 1
+    return updates
+
+
+@njit(cache=True)
+def choose3(rule, rlink, length, lo, used):
+    """The item to branch on: the first active primary item (FIRST), or
+    the one with the fewest branches, DLX3's ``length + 1 - need`` (DLX1's
+    MRV for an item of bounds 1..1; at most 0: no way to cover it)."""
+    i = rlink[0]
+    if rule == FIRST:
+        return i
+    best = i
+    fewest = np.int64(0x7FFFFFFF)
+    while i != 0:
+        need = lo[i] - used[i]
+        if need < 0:
+            need = 0
+        theta = np.int64(length[U(i)]) + 1 - need
+        if theta < fewest:
+            fewest = theta
+            best = i
+            if theta <= 0:
+                break
+        i = rlink[U(i)]
+    return best
+
+
+G_TRY0 = 0  # count3's steps: the next option of an item of bounds 1..1,
+G_TRY3 = 1  # the next branch of a bounded item,
+G_END3 = 2  # a bounded item's level is over,
+G_DONE = 3  # a level's count (and ZDD) is complete,
+G_NEXT = 4  # the loop goes on (where says how).
+
+
+@njit(cache=True)
+def count3(
+    llink,
+    rlink,
+    ulink,
+    dlink,
+    top,
+    length,
+    color,
+    active,
+    choice,
+    item,
+    acc,
+    born,
+    hashes,
+    state,
+    table,
+    tstats,
+    config,
+    keyinfo,
+    max_nodes,
+    counters,
+    option_of,
+    chain,
+    table_nodes,
+    zvar,
+    zlo,
+    zhi,
+    unique,
+    made,
+    lo,
+    hi,
+    used,
+    bitems,
+    lvl,
+    pvar,
+    pz,
+):
+    """``count`` for a problem with bounds (see the comment above
+    ``bounds_key``): the same arguments and statuses, DLX6's verbs always,
+    then ``lo hi used`` (per item; bounds 1..1 for an unbounded primary
+    item), ``bitems`` (the bounded items, in key order), ``lvl`` (int64
+    [depth, 4], see CONT ...), and the ZDD's stack ``pvar pz``; ``state``
+    is ``(level, where, zres, ptop)``, ``where`` also ENDING."""
+    rule = config[0]
+    shift = config[1]
+    mask = (np.int64(1) << shift) - 1
+    can_grow = config[2]
+    grow_at = config[3]
+    min_cost = config[4]
+    build = config[5]
+    colored = keyinfo[2]
+    nwords = active.shape[0]
+    level = state[0]
+    where = state[1]
+    zres = state[2]
+    ptop = state[3]
+    nodes = counters[0]
+    updates = counters[1]
+    leaves = counters[2]
+    status = EXHAUSTED
+    p = 0
+    i = 0
+    go = G_NEXT
+    if where == DONE:
+        return EXHAUSTED
+    while True:
+        if where == FORWARD:
+            if nodes >= max_nodes:
+                status = OUT_OF_NODES
+                break
+            if can_grow != 0 and tstats[USED] >= grow_at:
+                status = GROW
+                break
+            nodes += 1
+            born[level] = nodes
+            for k in range(acc.shape[1]):
+                acc[level, k] = 0
+            chain[level] = 0
+            lvl[level, PBASE] = ptop
+            if lvl[level, CONT] != 0:
+                # Item[level]'s branching goes on after the parent's option.
+                i = item[level]
+                p = dlink[U(lvl[level, AFTER])]
+                go = G_TRY3
+            else:
+                if colored != 0:
+                    colors_key(llink, rlink, length, color, active, keyinfo)
+                bounds_key(used, bitems, active, keyinfo)
+                h = U(key_hash(active, 0, nwords))
+                tstats[LOOKUPS] += 1
+                s = lookup(table, active, h)
+                if s >= 0:
+                    tstats[HITS] += 1
+                    tstats[SAVED] += table[s, 0]
+                    if level == 0:
+                        for k in range(acc.shape[1]):
+                            acc[0, k] = table[s, 1 + nwords + k]
+                        if build != 0:
+                            chain[0] = table_nodes[s]
+                        where = DONE
+                        break
+                    level -= 1
+                    if (
+                        add_limbs(
+                            acc, level, table, s, 1 + nwords, shift, mask
+                        )
+                        != 0
+                    ):
+                        status = OVERFLOW
+                        break
+                    if build != 0:
+                        zres = table_nodes[s]
+                    where = RECOVER
+                    continue
+                hashes[level] = h
+                i = choose3(rule, rlink, length, lo, used)
+                item[level] = i
+                if lo[i] == 1 and hi[i] == 1:
+                    updates += cover6(
+                        i,
+                        llink,
+                        rlink,
+                        ulink,
+                        dlink,
+                        top,
+                        length,
+                        color,
+                        active,
+                        keyinfo,
+                    )
+                    p = dlink[U(i)]
+                    go = G_TRY0
+                else:
+                    lvl[level, AFTER] = i
+                    p = dlink[U(i)]
+                    go = G_TRY3
+        elif where == RECOVER:
+            i = item[level]
+            if lo[i] == 1 and hi[i] == 1:
+                if zres != 0:
+                    if (
+                        made[0] >= zvar.shape[0]
+                        or 2 * made[0] >= unique.shape[0]
+                    ):
+                        status = ROOM
+                        break
+                    chain[level] = make_node(
+                        option_of[U(choice[level])],
+                        chain[level],
+                        zres,
+                        zvar,
+                        zlo,
+                        zhi,
+                        unique,
+                        made,
+                    )
+                    zres = 0
+                p = choice[level]
+                uncommit3(
+                    p,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                    lo,
+                    hi,
+                    used,
+                )
+                p = dlink[U(p)]
+                go = G_TRY0
+            elif lvl[level, PHASE] == STOP:
+                # zres (Z_stop) stays for the level's end.
+                p = choice[level]
+                unfinish6(
+                    i,
+                    p,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                )
+                p = dlink[U(p)]
+                go = G_END3
+            else:
+                p = choice[level]
+                if used[i] >= hi[i]:
+                    unfinish6(
+                        i,
+                        p,
+                        llink,
+                        rlink,
+                        ulink,
+                        dlink,
+                        top,
+                        length,
+                        color,
+                        active,
+                        keyinfo,
+                    )
+                uncommit3(
+                    p,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                    lo,
+                    hi,
+                    used,
+                )
+                used[i] -= 1
+                if build != 0 and zres != 0:
+                    pvar[ptop] = option_of[U(p)]
+                    pz[ptop] = zres
+                    ptop += 1
+                zres = 0
+                # p stays tweaked: skipped from here on.
+                p = dlink[U(p)]
+                go = G_TRY3
+        else:  # ENDING: a level's end, after the ZDD's arrays grew
+            i = item[level]
+            p = choice[level]
+            go = G_END3
+
+        if go == G_TRY3:
+            if used[i] + length[U(i)] < lo[i]:
+                go = G_END3  # too few options left to reach u
+            elif p == i or used[i] >= hi[i]:
+                # The last branch: no more options of i.
+                after = ulink[U(p)]
+                lvl[level, PHASE] = STOP
+                choice[level] = after
+                updates += finish6(
+                    i,
+                    after,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                )
+                go = G_NEXT
+            else:
+                lvl[level, PHASE] = TAKE
+                choice[level] = p
+                updates += hide6(
+                    p, ulink, dlink, top, length, color, active, keyinfo
+                )
+                length[U(i)] -= 1
+                used[i] += 1
+                updates += commit3(
+                    p,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                    lo,
+                    hi,
+                    used,
+                )
+                if used[i] >= hi[i]:
+                    updates += finish6(
+                        i,
+                        p,
+                        llink,
+                        rlink,
+                        ulink,
+                        dlink,
+                        top,
+                        length,
+                        color,
+                        active,
+                        keyinfo,
+                    )
+                    go = G_NEXT
+                else:
+                    level += 1
+                    lvl[level, CONT] = 1
+                    lvl[level, AFTER] = p
+                    item[level] = i
+                    where = FORWARD
+                    continue
+            if go == G_NEXT:
+                # i is finished: a leaf, or a node looked up.
+                if rlink[0] == 0:
+                    nodes += 1
+                    leaves += 1
+                    if add_one(acc, level, shift, mask) != 0:
+                        status = OVERFLOW
+                        break
+                    if build != 0:
+                        zres = 1
+                    where = RECOVER
+                else:
+                    level += 1
+                    lvl[level, CONT] = 0
+                    where = FORWARD
+                continue
+        if go == G_END3:
+            choice[level] = p
+            if build != 0:
+                base = lvl[level, PBASE]
+                if ptop > base:
+                    if (
+                        made[0] + ptop - base > zvar.shape[0]
+                        or 2 * (made[0] + ptop - base) >= unique.shape[0]
+                    ):
+                        status = ROOM
+                        where = ENDING
+                        break
+                    while ptop > base:
+                        ptop -= 1
+                        zres = make_node(
+                            pvar[ptop],
+                            zres,
+                            pz[ptop],
+                            zvar,
+                            zlo,
+                            zhi,
+                            unique,
+                            made,
+                        )
+                chain[level] = zres
+                zres = 0
+            # Untweak the options decided here, bottom-up.
+            a = lvl[level, AFTER]
+            r = ulink[U(p)]
+            while r != a:
+                unhide6(r, ulink, dlink, top, length, color, active, keyinfo)
+                length[U(i)] += 1
+                r = ulink[U(r)]
+            go = G_DONE
+        elif go == G_TRY0:
+            if p == i:
+                uncover6(
+                    i,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                )
+                go = G_DONE
+            else:
+                choice[level] = p
+                updates += commit3(
+                    p,
+                    llink,
+                    rlink,
+                    ulink,
+                    dlink,
+                    top,
+                    length,
+                    color,
+                    active,
+                    keyinfo,
+                    lo,
+                    hi,
+                    used,
+                )
+                if rlink[0] == 0:
+                    nodes += 1
+                    leaves += 1
+                    if add_one(acc, level, shift, mask) != 0:
+                        status = OVERFLOW
+                        break
+                    if build != 0:
+                        zres = 1
+                    where = RECOVER
+                else:
+                    level += 1
+                    lvl[level, CONT] = 0
+                    where = FORWARD
+                continue
+        # go == G_DONE: acc[level] is the level's count, chain[level] its ZDD.
+        if lvl[level, CONT] == 0:
+            cost = nodes - born[level] + 1
+            if cost >= min_cost:
+                if colored != 0:
+                    colors_key(llink, rlink, length, color, active, keyinfo)
+                bounds_key(used, bitems, active, keyinfo)
+                s = store(
+                    table, active, hashes[level], acc, level, cost, tstats
+                )
+                if build != 0:
+                    table_nodes[s] = chain[level]
+        if level == 0:
+            where = DONE
+            break
+        if add_limbs(acc, level - 1, acc, level, 0, shift, mask) != 0:
+            status = OVERFLOW
+            break
+        if build != 0:
+            zres = chain[level]
+        level -= 1
+        where = RECOVER
+    state[0] = level
+    state[1] = where
+    state[2] = zres
+    state[3] = ptop
     counters[0] = nodes
     counters[1] = updates
     counters[2] = leaves

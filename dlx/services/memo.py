@@ -13,13 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engines import refuse
+from ..engines import MULTIPLICITIES, refuse
 from ..engines.memo import (
     CHOICE_RULES,
     DEFAULT_MEMO_BYTES,
     LIMB_BITS,
     Memo,
     NotWorthIt,
+    bounded_items,
 )
 from ..kernels import memo as M
 from ..shorten import shorten
@@ -32,6 +33,7 @@ __all__ = [
     "choose_rule",
     "wanted",
     "key_layout",
+    "memo_bounds",
     "MEMO",
     "CHOICE_RULES",
     "DEFAULT_MEMO_BYTES",
@@ -150,21 +152,38 @@ def wanted(problem, memo, choose):
 def key_layout(problem) -> tuple[int, np.ndarray]:
     """The key's words and ``keyinfo`` (see ``dlx.kernels.memo``): one bit
     per item, then, with colors, a field per secondary item wide enough
-    for its color code (0 while it is not purified)."""
+    for its color code (0 while it is not purified), then, with bounds, a
+    field per bounded item wide enough for its upper bound (how many
+    chosen options cover it while it is active; ``bounds_key``)."""
     s = problem.structure()
     words = (s.nitems + 2 + 63) // 64
     cbits = lg = 0
     if s.colors is not None:
-        # Fields of a power of two bits (the kernel then needs no
-        # division), 2**lg of them to a word.
-        cbits = 1
-        while cbits < int(s.colors.max(initial=0)).bit_length():
-            cbits *= 2
-        lg = 6 - cbits.bit_length() + 1
+        cbits, lg = _fields(int(s.colors.max(initial=0)))
         words += -(-(s.nitems - s.nprimary) >> lg)
-    return words, np.array(
-        [(s.nitems + 2 + 63) // 64, s.nprimary, cbits, lg], np.int64
-    )
+    info = [(s.nitems + 2 + 63) // 64, s.nprimary, cbits, lg]
+    bounds = problem.csr().bounds if problem.kind == MULTIPLICITIES else {}
+    if bounds:
+        nbounded = len(bounded_items(bounds))
+        ubits, ulg = _fields(max(v for _, v in bounds.values()))
+        info += [words, ubits, ulg]
+        words += -(-nbounded >> ulg)
+    return words, np.array(info, np.int64)
+
+
+def _fields(largest: int) -> tuple[int, int]:
+    """Fields for values up to ``largest``: a power of two bits (the
+    kernel then needs no division), ``2**lg`` of them to a word."""
+    bits = 1
+    while bits < largest.bit_length():
+        bits *= 2
+    return bits, 6 - bits.bit_length() + 1
+
+
+def memo_bounds(problem) -> dict | None:
+    """What ``Memo.start`` takes as ``bounds``: the problem's
+    ``{item: (u, v)}`` when it has bounds, else None."""
+    return problem.csr().bounds if problem.kind == MULTIPLICITIES else None
 
 
 def _window(problem) -> int:
@@ -240,6 +259,7 @@ def count(
         min_cost=min_cost,
         probe=auto and choose == "mrv",
         keyinfo=keyinfo,
+        bounds=memo_bounds(problem),
     )
     stats = problem.stats = MemoStats(complete=False, choose=choose)
     stats.updates = run.counters[1]

@@ -789,6 +789,7 @@ def build(
         min_cost=min_cost,
         keyinfo=keyinfo,
         zdd=store,
+        bounds=memo.memo_bounds(problem),
     )
     stats = problem.stats = ZddStats(complete=False, choose=choose)
     stats.updates = run.counters[1]
