@@ -56,6 +56,8 @@ from .search import BudgetExhausted, Interrupted, Stats
 
 __all__ = [
     "count",
+    "falls_apart",
+    "by_parts",
     "Part",
     "PartsStats",
     "CUT_OPTIONS",
@@ -312,20 +314,6 @@ def _cut_item(part: Part, degree: np.ndarray, labels: np.ndarray) -> int:
 def _root(problem, given: list[int]) -> Part | None:
     """The problem as a part, its givens chosen (None when they clash)."""
     c = problem.csr()
-    part = _whole(
-        Part(
-            c.nprimary,
-            c.nitems,
-            c.indptr.astype(np.int64),
-            c.indices.astype(np.int64),
-            c.colors,
-        )
-    )
-    if not given:
-        return part
-    # The givens, renumbered as options of the part: a given without a
-    # primary item was dropped from it, and is chosen from the problem's
-    # own rows (it still takes its secondary items).
     full = Part(
         c.nprimary,
         c.nitems,
@@ -333,7 +321,9 @@ def _root(problem, given: list[int]) -> Part | None:
         c.indices.astype(np.int64),
         c.colors,
     )
-    return _choose(full, given)
+    # A given without a primary item is chosen too: it takes its
+    # secondary items.
+    return _choose(full, given) if given else _whole(full)
 
 
 # -- the driver -----------------------------------------------------------------
@@ -528,6 +518,25 @@ def _partial(e: BaseException, found: int) -> None:
 # -- the service ------------------------------------------------------------------
 
 
+def falls_apart(problem, given: list[int]) -> Part | None:
+    """The root check: the problem (its ``given`` options chosen) as a
+    ``Part`` when it falls apart or has a cut item, else None (it is
+    counted as a whole: also when the givens clash or cover everything,
+    or a primary item is in no option).  One pass over the members for
+    the components, and at most ``CUT_WORK`` more looking for a cut."""
+    root = _root(problem, given)
+    if root is None or root.nprimary == 0:
+        return None
+    degree = np.bincount(root.indices, minlength=root.nitems)
+    if not degree[: root.nprimary].all():
+        return None
+    labels = np.empty(root.nitems, np.int64)
+    n = K.label_components(root.indptr, root.indices, root.nitems, -1, labels)
+    if n == 1 and _cut_item(root, degree, labels) < 0:
+        return None
+    return root
+
+
 def count(
     problem,
     given=(),
@@ -568,19 +577,45 @@ def count(
     )
     if not isinstance(choose, str) or choose not in memo_count.CHOICE_RULES:
         return whole()  # refused there, in its words
-    root = _root(problem, problem.given_options(given))
-    if root is None or root.nprimary == 0:
-        return whole()  # the givens clash, or cover everything
-    degree = np.bincount(root.indices, minlength=root.nitems)
-    if not degree[: root.nprimary].all():
-        return whole()  # a primary item no option covers: no solution
-    labels = np.empty(root.nitems, np.int64)
-    if (
-        K.label_components(root.indptr, root.indices, root.nitems, -1, labels)
-        == 1
-        and _cut_item(root, degree, labels) < 0
-    ):
+    root = falls_apart(problem, problem.given_options(given))
+    if root is None:
         return whole()
+    return _drive(
+        problem, root, max_nodes, time_limit, memo_bytes, choose, auto, stop
+    )
+
+
+def by_parts(
+    problem,
+    given=(),
+    max_nodes=None,
+    time_limit=None,
+    *,
+    memo_bytes=None,
+    choose="auto",
+    auto=False,
+    stop=None,
+) -> int:
+    """``count``, by the driver whatever the root check says (a connected
+    problem without a cut item is then one part counted by the memo):
+    for the tests and the bench.  The givens must not clash."""
+    max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
+    time_limit = search.seconds("time_limit", time_limit)
+    memo_bytes = search.whole_number(
+        "memo_bytes",
+        memo_count.DEFAULT_MEMO_BYTES if memo_bytes is None else memo_bytes,
+    )
+    root = _root(problem, problem.given_options(given))
+    if root is None:
+        raise ValueError("the given options clash")
+    return _drive(
+        problem, root, max_nodes, time_limit, memo_bytes, choose, auto, stop
+    )
+
+
+def _drive(
+    problem, root, max_nodes, time_limit, memo_bytes, choose, auto, stop
+) -> int:
     driver = _Driver(
         problem, max_nodes, time_limit, memo_bytes, choose, auto, stop
     )
