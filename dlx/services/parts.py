@@ -290,10 +290,18 @@ def _components(part: Part, labels: np.ndarray, count: int) -> list[Part]:
     return out
 
 
-def _cut_item(part: Part, degree: np.ndarray, labels: np.ndarray) -> int:
-    """A cut item of a connected part (see the module docstring), or -1."""
+def _cut_item(part: Part, degree: np.ndarray) -> int:
+    """A cut item of a connected part (see the module docstring), or -1:
+    among the articulation items in at most ``CUT_OPTIONS`` options (one
+    linear pass), fewest options first, the first that passes the exact
+    test."""
+    joint = np.empty(part.nitems, np.bool_)
+    K.articulation_items(part.indptr, part.indices, part.nitems, joint)
+    joint[part.nprimary :] = False  # a branch covers a primary item
     primary = degree[: part.nprimary]
-    candidates = np.flatnonzero(primary <= CUT_OPTIONS)
+    candidates = np.flatnonzero(
+        joint[: part.nprimary] & (primary <= CUT_OPTIONS)
+    )
     if not len(candidates):
         return -1
     tries = min(CUT_CANDIDATES, max(1, CUT_WORK // max(1, len(part.indices))))
@@ -302,11 +310,7 @@ def _cut_item(part: Part, degree: np.ndarray, labels: np.ndarray) -> int:
     ]
     return int(
         K.find_cut(
-            part.indptr,
-            part.indices,
-            part.nitems,
-            candidates.astype(np.int64),
-            labels,
+            part.indptr, part.indices, part.nitems, candidates.astype(np.int64)
         )
     )
 
@@ -323,7 +327,19 @@ def _root(problem, given: list[int]) -> Part | None:
     )
     # A given without a primary item is chosen too: it takes its
     # secondary items.
-    return _choose(full, given) if given else _whole(full)
+    if given:
+        return _choose(full, given)
+    sizes = np.diff(full.indptr)
+    if (
+        len(sizes)
+        and sizes.all()
+        and (
+            np.minimum.reduceat(full.indices, full.indptr[:-1]) < c.nprimary
+        ).all()
+        and np.bincount(full.indices, minlength=c.nitems)[c.nprimary :].all()
+    ):
+        return full  # every option has a primary item, every item an option
+    return _whole(full)
 
 
 # -- the driver -----------------------------------------------------------------
@@ -398,7 +414,7 @@ class _Driver:
             item = (
                 -1
                 if self.stats.cuts >= MAX_CUTS
-                else (_cut_item(part, degree, labels))
+                else (_cut_item(part, degree))
             )
             if item >= 0:
                 total = self._branch(part, item)
@@ -518,12 +534,20 @@ def _partial(e: BaseException, found: int) -> None:
 # -- the service ------------------------------------------------------------------
 
 
-def falls_apart(problem, given: list[int]) -> Part | None:
+def falls_apart(problem, given: list[int], cached: bool = True) -> Part | None:
     """The root check: the problem (its ``given`` options chosen) as a
     ``Part`` when it falls apart or has a cut item, else None (it is
     counted as a whole: also when the givens clash or cover everything,
     or a primary item is in no option).  One pass over the members for
-    the components, and at most ``CUT_WORK`` more looking for a cut."""
+    the components, and at most ``CUT_WORK`` more looking for a cut;
+    without givens, made once per problem (until it changes) unless not
+    ``cached``."""
+    if not given and cached:
+        return problem.built("parts", lambda p: (_falls_apart(p, []),))[0]
+    return _falls_apart(problem, given)
+
+
+def _falls_apart(problem, given: list[int]) -> Part | None:
     root = _root(problem, given)
     if root is None or root.nprimary == 0:
         return None
@@ -532,7 +556,7 @@ def falls_apart(problem, given: list[int]) -> Part | None:
         return None
     labels = np.empty(root.nitems, np.int64)
     n = K.label_components(root.indptr, root.indices, root.nitems, -1, labels)
-    if n == 1 and _cut_item(root, degree, labels) < 0:
+    if n == 1 and _cut_item(root, degree) < 0:
         return None
     return root
 
