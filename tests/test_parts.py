@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import BudgetExhausted, ExactCover, Interrupted
 from dlx.engines import memo as memo_engine
+from dlx.kernels import parts as K
 from dlx.problems.tiling import rooms, tiling
 from dlx.services import parts
 from dlx.services.memo import MemoStats
@@ -292,3 +293,109 @@ def test_memo_auto_counts_each_part_its_own_way():
 def test_rooms_checks_its_arguments(kwargs, error, message):
     with pytest.raises(error, match=message):
         rooms(**kwargs)
+
+
+# -- the kernels ---------------------------------------------------------------
+
+
+def _pieces_of_graph(nitems, options, without):
+    """Connected pieces of the items-options graph without item
+    ``without``, by a plain search (items in no option left out)."""
+    nodes = {("i", x) for o in options for x in o if x != without}
+    nodes |= {("o", k) for k, o in enumerate(options) if o}
+    edges = {n: set() for n in nodes}
+    for k, o in enumerate(options):
+        for x in o:
+            if x != without:
+                edges[("o", k)].add(("i", x))
+                edges[("i", x)].add(("o", k))
+    seen, pieces_ = set(), 0
+    for n in nodes:
+        if n not in seen:
+            pieces_ += 1
+            todo = [n]
+            while todo:
+                m = todo.pop()
+                if m not in seen:
+                    seen.add(m)
+                    todo.extend(edges[m])
+    return pieces_
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 7).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.sets(st.integers(0, n - 1), min_size=1, max_size=3).map(
+                    sorted
+                ),
+                min_size=1,
+                max_size=8,
+            ),
+        )
+    )
+)
+def test_articulation_items_are_tarjans(case):
+    nitems, options = case
+    indptr = np.concatenate([[0], np.cumsum([len(o) for o in options])])
+    indices = np.array([x for o in options for x in o], np.int64)
+    out = np.empty(nitems, np.bool_)
+    K.articulation_items(indptr.astype(np.int64), indices, nitems, out)
+    before = _pieces_of_graph(nitems, options, None)
+    for x in range(nitems):
+        if any(x in o for o in options):
+            # Tarjan's sense: x is a node of the graph like any other (the
+            # exact test of find_cut judges the candidates).
+            after = _pieces_of_graph(nitems, options, x)
+            assert bool(out[x]) == (after > before), (x, options)
+        else:
+            assert not out[x]
+
+
+def _item_pieces(options):
+    """Connected pieces of the items the options hold, by a plain search."""
+    items = {x for o in options for x in o}
+    seen, count = set(), 0
+    for start in items:
+        if start not in seen:
+            count += 1
+            todo = [start]
+            while todo:
+                x = todo.pop()
+                if x not in seen:
+                    seen.add(x)
+                    todo.extend(y for o in options if x in o for y in o)
+    return count
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 7).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.sets(st.integers(0, n - 1), min_size=1, max_size=3).map(
+                    sorted
+                ),
+                min_size=1,
+                max_size=8,
+            ),
+        )
+    )
+)
+def test_find_cut_and_components_against_a_plain_search(case):
+    nitems, options = case
+    indptr = np.concatenate([[0], np.cumsum([len(o) for o in options])])
+    indptr = indptr.astype(np.int64)
+    indices = np.array([x for o in options for x in o], np.int64)
+    labels = np.empty(nitems, np.int64)
+    assert K.label_components(
+        indptr, indices, nitems, -1, labels
+    ) == _item_pieces(options)
+    for x in range(nitems):
+        rest = [o for o in options if x not in o]
+        cut = _item_pieces(rest) > 1
+        found = K.find_cut(indptr, indices, nitems, np.array([x], np.int64))
+        assert found == (x if cut else -1), (x, options)

@@ -123,7 +123,7 @@ class PartsStats(MemoStats):
     repeats: int = 0
     splits: int = 0
     cuts: int = 0
-    rules: set = field(default_factory=set)
+    rules: set = field(default_factory=set, repr=False, compare=False)
 
     def add(self, stats: Stats) -> None:
         """Add one part's search to the totals."""
