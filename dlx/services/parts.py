@@ -60,10 +60,6 @@ __all__ = [
     "by_parts",
     "Part",
     "PartsStats",
-    "CUT_OPTIONS",
-    "CUT_CANDIDATES",
-    "CUT_WORK",
-    "MAX_CUTS",
 ]
 
 #: Cut items are looked for among primary items in this many options or
