@@ -30,6 +30,7 @@ from ..problem import ExactCover
 from ..shorten import shorten
 from .packing import cell_namer
 from .polyomino import (
+    MAX_BOARD_CELLS,
     cell_of,
     free_polyominoes,
     orientations,
@@ -37,7 +38,7 @@ from .polyomino import (
     pieces_from,
 )
 
-__all__ = ["tiling", "pieces", "render", "PIECE_SETS"]
+__all__ = ["tiling", "rooms", "pieces", "render", "PIECE_SETS"]
 
 PIECE_SETS = {
     "monominoes": 1,
@@ -123,8 +124,12 @@ def tiling(
             more than 1,000,000 cells.
     """
     cells = parse_board(board)
+    return _tiling(cells, sweep_order(cells), shapes, one_sided)
+
+
+def _tiling(cells: frozenset, order: list, shapes, one_sided: bool):
+    """``tiling``'s problem over ``cells``, the items in ``order``."""
     name = cell_namer(cells, "rc")
-    order = sweep_order(cells)
     problem = ExactCover([name(x) for x in order])
     seen = set()
     placements = []
@@ -146,6 +151,72 @@ def tiling(
         [name(x) for x in sorted(p, key=rank.__getitem__)] for p in placements
     )
     return problem
+
+
+def rooms(
+    k: int = 4, n: int = 8, *, corridor: int = 2, shapes="dominoes"
+) -> ExactCover:
+    """Tilings of ``k`` rooms of ``n`` x ``n`` cells in a row, each joined
+    to the next by a corridor one cell wide and ``corridor`` cells long
+    (on row ``n // 2``), by ``shapes`` (see ``pieces``) used any number of
+    times.
+
+    Unlike ``tiling``, the cells are numbered row by row across the whole
+    floor, as one numbers a floor plan: branching on the first uncovered
+    cell then crosses every room, and a memo keyed on the whole remaining
+    problem sees every combination of the rooms' states.  Counted by
+    components (``count(memo=True)``: see ``dlx.services.parts``), each
+    room is counted once: with dominoes and even corridors every corridor
+    is one domino and the count is the rooms' counts multiplied,
+    ``rooms(4)`` 12,988,816**4 (the tilings of 8x8 to the fourth).
+
+    Args:
+        k: How many rooms (an int >= 1).
+        n: Each room's side (an int >= 1).
+        corridor: Each corridor's length in cells (an int >= 1).
+        shapes: The pieces, as ``pieces`` reads them.
+
+    Returns:
+        The problem, one option per placement, the cells primary.
+
+    Raises:
+        TypeError: A count that is not an integer (naming it).
+        ValueError: A count out of range (naming it), bad shapes, or a
+            floor of more than 1,000,000 cells.
+    """
+    for what, value, least in (
+        ("k", k, 1),
+        ("n", n, 1),
+        ("corridor", corridor, 1),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(
+                f"rooms: {what} must be an integer, got {shorten(value)}"
+            )
+        if value < least:
+            raise ValueError(
+                f"rooms: {what} must be at least {least}, got {value}"
+            )
+    if k * n * n + (k - 1) * corridor > MAX_BOARD_CELLS:
+        raise ValueError(
+            f"rooms: {k} rooms of {n}x{n} have more than "
+            f"{MAX_BOARD_CELLS} cells"
+        )
+    step = n + corridor
+    cells = frozenset(
+        [
+            (r, room * step + c)
+            for room in range(k)
+            for r in range(n)
+            for c in range(n)
+        ]
+        + [
+            (n // 2, room * step + n + j)
+            for room in range(k - 1)
+            for j in range(corridor)
+        ]
+    )
+    return _tiling(cells, sorted(cells), shapes, False)
 
 
 def render(problem: ExactCover, solution: Sequence[int]) -> str:

@@ -9,7 +9,8 @@ engine that offers it:
 * ``jobs``: the tree split into jobs run in this process, on processes
   or on any executor, with checkpoints (``dlx.services.jobs``), when
   ``jobs``, ``executor``, ``checkpoint`` or ``split_jobs`` is given;
-* ``memo``: a memoized count (``dlx.services.memo``), when ``memo``,
+* ``memo``: a memoized count (``dlx.services.memo``), by components
+  where the problem falls apart (``dlx.services.parts``), when ``memo``,
   ``memo_bytes`` or ``choose`` is given.
 
 Which options each way takes is declared once, in ``dlx.options``
@@ -58,10 +59,11 @@ def count(
     ``dlx.options.check`` (``given``: option numbers, ``threads``: the
     number of threads)."""
     if way == "memo":
-        from . import memo as memo_count
+        from . import memo as memo_count, parts
 
         use = memo_count.wanted(problem, memo, choose)
-        found = memo_count.count(
+        # By components where the problem falls apart, else the memo alone.
+        found = parts.count(
             problem,
             given,
             max_nodes,

@@ -1,0 +1,646 @@
+"""Counting by components: ``count(memo=True)`` on a problem that falls
+apart into parts no option joins.
+
+When the items of a (sub)problem fall into *components* (two items are in
+one when an option holds both, or through a chain of such options; an
+option joins all its items, primary and secondary), its solutions are
+the products of its components' solutions: its count is the product of
+theirs.  A memo keyed on the whole remaining problem
+(``dlx.services.memo``) sees every combination of the parts' states
+instead: dominoes on four 8x8 rooms joined by corridors
+(``dlx.problems.tiling.rooms``), numbered row by row across the floor,
+give it no answer in a minute; counted by components they take
+milliseconds.
+
+How a count runs (``count``):
+
+1. At the root (after the givens are chosen) one check: the components
+   (a union-find over the options' items, ``dlx.kernels.parts``) and, if
+   there is one, a *cut item*: a primary item in at most
+   ``CUT_OPTIONS`` options whose removal, with its options, leaves the
+   rest in two components or more (``CUT_CANDIDATES`` of the items in
+   fewest options are tried, within ``CUT_WORK`` members visited).  A
+   problem that is connected and has no cut item (the domino boards,
+   pentominoes, Langford pairs, Sudoku) is counted by the memo as a
+   whole, exactly as before: the check is all it costs.
+2. Otherwise the driver here counts it: a part that falls apart is the
+   product of its components' counts; a connected one with a cut item is
+   the sum, over the options of that item, of the counts of what is left
+   once that option is chosen (each of which falls apart); a connected
+   part without one is counted by the memo (or, with ``memo="auto"``,
+   by the plain search when the memo does not pay).  Every part's count
+   is remembered under its *shape* (its options over its items numbered
+   in order, with their colors), so identical rooms, copies of a
+   problem, and repeated states of the same part are counted once.
+
+Counts are Python integers (exact past 2**64).  ``max_nodes`` bounds the
+sum of the parts' nodes (and one per cut branching), ``time_limit`` and
+``stop`` the whole count; stopped, the partial count is the solutions of
+the branches finished (a lower bound, 0 while a product is unfinished).
+Problems with bounds, and ``zdd()``, stay on the whole-problem memo.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from ..engines import COLORS, EXACT, engine_for
+from ..kernels import parts as K
+from . import memo as memo_count, search
+from .memo import MemoStats
+from .search import BudgetExhausted, Interrupted, Stats
+
+__all__ = [
+    "count",
+    "falls_apart",
+    "by_parts",
+    "Part",
+    "PartsStats",
+]
+
+#: Cut items are looked for among primary items in this many options or
+#: fewer (a branch on one costs one count per option) ...
+CUT_OPTIONS = 4
+#: ... at most this many of them, those in fewest options first ...
+CUT_CANDIDATES = 64
+#: ... and at most this many members visited looking (a test is one
+#: union-find over the part's members).
+CUT_WORK = 2_000_000
+#: Branchings on a cut item per count, at most; past them every connected
+#: part goes to the memo as a whole.
+MAX_CUTS = 10_000
+
+
+class Part(NamedTuple):
+    """A (sub)problem as the driver keeps it: ``nitems`` items numbered
+    from 0, the first ``nprimary`` primary; option ``k``'s items are
+    ``indices[indptr[k]:indptr[k + 1]]`` (int64), with a color code per
+    member in ``colors`` (0: none) or None.  Every option has a primary
+    item and every secondary item is in an option."""
+
+    nprimary: int
+    nitems: int
+    indptr: np.ndarray
+    indices: np.ndarray
+    colors: np.ndarray | None
+
+    def shape(self) -> bytes:
+        """The key of the part's count: equal for two parts whose options
+        are the same over their items numbered in order."""
+        head = np.array(
+            [self.nprimary, self.nitems, len(self.indptr)], np.int64
+        ).tobytes()
+        body = np.diff(self.indptr).astype(np.int32).tobytes()
+        body += self.indices.astype(np.int32).tobytes()
+        if self.colors is not None:
+            body += self.colors.astype(np.int32).tobytes()
+        return head + body
+
+
+@dataclass
+class PartsStats(MemoStats):
+    """The work of a count by components (``ExactCover.stats`` after
+    ``count(memo=True)`` on a problem that falls apart).
+
+    As ``MemoStats``, summed over the parts (``nodes``, ``updates``, the
+    memo's lookups, hits, savings and replacements; its entries, size and
+    limbs the largest of one part's; ``choose`` the rules used), plus:
+    ``parts`` (connected parts counted by the memo or the search),
+    ``repeats`` (parts answered by an earlier part of the same shape),
+    ``splits`` (parts that fell apart into components) and ``cuts``
+    (branchings on a cut item).
+    """
+
+    parts: int = 0
+    repeats: int = 0
+    splits: int = 0
+    cuts: int = 0
+    rules: set = field(default_factory=set, repr=False, compare=False)
+
+    def add(self, stats: Stats) -> None:
+        """Add one part's search to the totals."""
+        self.nodes += stats.nodes
+        self.updates += stats.updates
+        if isinstance(stats, MemoStats):
+            self.memo_lookups += stats.memo_lookups
+            self.memo_hits += stats.memo_hits
+            self.memo_saved += stats.memo_saved
+            self.memo_replaced += stats.memo_replaced
+            self.memo_entries = max(self.memo_entries, stats.memo_entries)
+            self.memo_slots = max(self.memo_slots, stats.memo_slots)
+            self.memo_bytes = max(self.memo_bytes, stats.memo_bytes)
+            self.memo_limbs = max(self.memo_limbs, stats.memo_limbs)
+            self.rules.add(stats.choose)
+        else:
+            self.rules.add("plain")
+        self.choose = "/".join(sorted(self.rules))
+
+    def __str__(self) -> str:
+        return (
+            super().__str__().removesuffix(".")
+            + f"; components: {self.parts} parts counted, {self.repeats} "
+            f"repeated, {self.splits} splits, {self.cuts} cut branchings."
+        )
+
+
+# -- parts as arrays ----------------------------------------------------------
+
+
+def _restrict(
+    nprimary: int,
+    nitems: int,
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    colors: np.ndarray | None,
+    option_kept: np.ndarray,
+    item_kept: np.ndarray,
+) -> Part:
+    """The part made of the kept options over the kept items: items struck
+    out of the options that stay, options left without a primary item
+    dropped (no search chooses them), secondary items left in no option
+    dropped, the rest numbered in order."""
+    sizes = np.diff(indptr)
+    option_of = np.repeat(np.arange(len(sizes)), sizes)
+    member_kept = option_kept[option_of] & item_kept[indices]
+    has_primary = np.zeros(len(sizes), np.bool_)
+    has_primary[option_of[member_kept & (indices < nprimary)]] = True
+    member_kept &= has_primary[option_of]
+    used = np.zeros(nitems, np.bool_)
+    used[indices[member_kept]] = True
+    primary = np.flatnonzero(item_kept[:nprimary])
+    secondary = nprimary + np.flatnonzero(used[nprimary:])
+    number = np.full(nitems, -1, np.int64)
+    number[primary] = np.arange(len(primary))
+    number[secondary] = len(primary) + np.arange(len(secondary))
+    new_sizes = np.bincount(option_of[member_kept], minlength=len(sizes))[
+        has_primary
+    ]
+    new_indptr = np.zeros(len(new_sizes) + 1, np.int64)
+    np.cumsum(new_sizes, out=new_indptr[1:])
+    return Part(
+        len(primary),
+        len(primary) + len(secondary),
+        new_indptr,
+        number[indices[member_kept]],
+        None if colors is None else colors[member_kept],
+    )
+
+
+def _whole(part: Part) -> Part:
+    return _restrict(
+        part.nprimary,
+        part.nitems,
+        part.indptr,
+        part.indices,
+        part.colors,
+        np.ones(len(part.indptr) - 1, np.bool_),
+        np.ones(part.nitems, np.bool_),
+    )
+
+
+def _choose(part: Part, chosen) -> Part | None:
+    """What is left of ``part`` once the options ``chosen`` are chosen
+    (None when they clash): their items go, and with them every option
+    that holds one of their primary items, one of their uncolored
+    secondary items, or one of their colored secondary items in another
+    color (or none); an option that agrees on such a color stays, without
+    that item (it is purified: nothing else can conflict on it)."""
+    nprimary, nitems = part.nprimary, part.nitems
+    indptr, indices, colors = part.indptr, part.indices, part.colors
+    members = np.concatenate(
+        [np.arange(indptr[k], indptr[k + 1]) for k in chosen]
+    )
+    items = indices[members]
+    tint = (
+        np.zeros(len(members), np.int64)
+        if colors is None
+        else colors[members].astype(np.int64)
+    )
+    # state: -1 untouched, 0 taken (a primary item, or a secondary one
+    # without color), c > 0 purified to color c.
+    state = np.full(nitems, -1, np.int64)
+    for item, color in zip(items.tolist(), tint.tolist()):
+        was = int(state[item])
+        if was >= 0 and (item < nprimary or was == 0 or was != color):
+            return None
+        state[item] = 0 if item < nprimary else color
+    sizes = np.diff(indptr)
+    option_of = np.repeat(np.arange(len(sizes)), sizes)
+    at = state[indices]
+    member_tint = (
+        np.zeros(len(indices), np.int64)
+        if colors is None
+        else colors.astype(np.int64)
+    )
+    bad = (at == 0) | ((at > 0) & (member_tint != at))
+    option_kept = np.ones(len(sizes), np.bool_)
+    option_kept[option_of[bad]] = False
+    return _restrict(
+        nprimary, nitems, indptr, indices, colors, option_kept, state < 0
+    )
+
+
+def _components(part: Part, labels: np.ndarray, count: int) -> list[Part]:
+    """The part's components (``labels`` from ``label_components``), each
+    its options over its items numbered in order, smallest first."""
+    nprimary = part.nprimary
+    indptr, indices, colors = part.indptr, part.indices, part.colors
+    sizes = np.diff(indptr)
+    option_label = labels[indices[indptr[:-1]]]
+    by_label = np.argsort(option_label, kind="stable")
+    bounds = np.searchsorted(option_label[by_label], np.arange(count + 1))
+    # Each item's number within its component: its rank there (primary
+    # items come first in every component, as they do in the part).
+    item_order = np.argsort(labels, kind="stable")
+    item_bounds = np.searchsorted(labels[item_order], np.arange(count + 1))
+    rank = np.empty(part.nitems, np.int64)
+    rank[item_order] = np.arange(part.nitems) - np.repeat(
+        item_bounds[:-1], np.diff(item_bounds)
+    )
+    primaries = np.bincount(labels[:nprimary], minlength=count)
+    out = []
+    for c in range(count):
+        options = by_label[bounds[c] : bounds[c + 1]]
+        own = sizes[options]
+        starts = np.repeat(indptr[options], own)
+        offsets = np.arange(int(own.sum())) - np.repeat(
+            np.cumsum(own) - own, own
+        )
+        members = starts + offsets
+        new_indptr = np.zeros(len(options) + 1, np.int64)
+        np.cumsum(own, out=new_indptr[1:])
+        out.append(
+            Part(
+                int(primaries[c]),
+                int(item_bounds[c + 1] - item_bounds[c]),
+                new_indptr,
+                rank[indices[members]],
+                None if colors is None else colors[members],
+            )
+        )
+    out.sort(key=lambda p: len(p.indices))
+    return out
+
+
+def _cut_item(part: Part, degree: np.ndarray) -> int:
+    """A cut item of a connected part (see the module docstring), or -1:
+    among the articulation items in at most ``CUT_OPTIONS`` options (one
+    linear pass), fewest options first, the first that passes the exact
+    test."""
+    joint = np.empty(part.nitems, np.bool_)
+    K.articulation_items(part.indptr, part.indices, part.nitems, joint)
+    joint[part.nprimary :] = False  # a branch covers a primary item
+    primary = degree[: part.nprimary]
+    candidates = np.flatnonzero(
+        joint[: part.nprimary] & (primary <= CUT_OPTIONS)
+    )
+    if not len(candidates):
+        return -1
+    tries = min(CUT_CANDIDATES, max(1, CUT_WORK // max(1, len(part.indices))))
+    candidates = candidates[
+        np.argsort(primary[candidates], kind="stable")[:tries]
+    ]
+    return int(
+        K.find_cut(
+            part.indptr, part.indices, part.nitems, candidates.astype(np.int64)
+        )
+    )
+
+
+def _root(problem, given: list[int]) -> Part | None:
+    """The problem as a part, its givens chosen (None when they clash)."""
+    c = problem.csr()
+    full = Part(
+        c.nprimary,
+        c.nitems,
+        c.indptr.astype(np.int64),
+        c.indices.astype(np.int64),
+        c.colors,
+    )
+    # A given without a primary item is chosen too: it takes its
+    # secondary items.
+    if given:
+        return _choose(full, given)
+    sizes = np.diff(full.indptr)
+    if (
+        len(sizes)
+        and sizes.all()
+        and (
+            np.minimum.reduceat(full.indices, full.indptr[:-1]) < c.nprimary
+        ).all()
+        and np.bincount(full.indices, minlength=c.nitems)[c.nprimary :].all()
+    ):
+        return full  # every option has a primary item, every item an option
+    return _whole(full)
+
+
+# -- the driver -----------------------------------------------------------------
+
+
+class _Driver:
+    """One count by components: the parts' table, the budgets, the
+    totals."""
+
+    def __init__(
+        self, problem, max_nodes, time_limit, memo_bytes, choose, auto, stop
+    ):
+        self.make = type(problem).from_arrays
+        self.max_nodes = max_nodes
+        self.time_limit = time_limit
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.memo_bytes = memo_bytes
+        self.choose = choose
+        self.auto = auto
+        self.stop = stop
+        self.table: dict[bytes, int] = {}
+        self.stats = PartsStats(complete=False, choose=choose)
+
+    # The budgets, checked before each part.
+    def _why_stop(self) -> str | None:
+        if self.stop is not None and self.stop.is_set():
+            return "search stopped by its stop event"
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return f"search stopped at time_limit={self.time_limit} s"
+        if self.max_nodes is not None and self.stats.nodes >= self.max_nodes:
+            return f"search stopped after max_nodes={self.max_nodes} nodes"
+        return None
+
+    def _budget(self):
+        nodes = (
+            None
+            if self.max_nodes is None
+            else max(0, self.max_nodes - self.stats.nodes)
+        )
+        seconds = (
+            None
+            if self.deadline is None
+            else max(0.0, self.deadline - time.perf_counter())
+        )
+        return nodes, seconds
+
+    def count(self, part: Part) -> int:
+        """The part's count (a product, a sum over a cut item's options, or
+        the memo's count), remembered under its shape."""
+        if part.nprimary == 0:
+            return 1
+        degree = np.bincount(part.indices, minlength=part.nitems)
+        if not degree[: part.nprimary].all():
+            return 0  # a primary item no option covers
+        key = part.shape()
+        known = self.table.get(key)
+        if known is not None:
+            self.stats.repeats += 1
+            return known
+        why = self._why_stop()
+        if why is not None:
+            raise BudgetExhausted(why, 0, self.stats)
+        labels = np.empty(part.nitems, np.int64)
+        n = K.label_components(
+            part.indptr, part.indices, part.nitems, -1, labels
+        )
+        if n > 1:
+            self.stats.splits += 1
+            total = self._product(_components(part, labels, n))
+        else:
+            item = (
+                -1
+                if self.stats.cuts >= MAX_CUTS
+                else (_cut_item(part, degree))
+            )
+            if item >= 0:
+                total = self._branch(part, item)
+            else:
+                total = self._memo(part)
+        self.table[key] = total
+        return total
+
+    def _product(self, parts: list[Part]) -> int:
+        total = 1
+        for j, part in enumerate(parts):
+            try:
+                n = self.count(part)
+            except (BudgetExhausted, KeyboardInterrupt) as e:
+                # Solutions met so far: only once every other factor is
+                # known.
+                _partial(e, total * _found(e) if j == len(parts) - 1 else 0)
+                raise
+            total *= n
+            if not total:
+                return 0
+        return total
+
+    def _branch(self, part: Part, item: int) -> int:
+        self.stats.cuts += 1
+        self.stats.nodes += 1  # the branching, as a search counts it
+        option_of = np.repeat(
+            np.arange(len(part.indptr) - 1), np.diff(part.indptr)
+        )
+        holders = option_of[part.indices == item]
+        total = 0
+        for option in holders.tolist():
+            rest = _choose(part, [option])
+            if rest is None:
+                continue
+            try:
+                total += self.count(rest)
+            except (BudgetExhausted, KeyboardInterrupt) as e:
+                _partial(e, total + _found(e))
+                raise
+        return total
+
+    def _memo(self, part: Part) -> int:
+        """A connected part, counted by the memo as a whole."""
+        self.stats.parts += 1
+        sub = self.make(
+            part.indptr,
+            part.indices,
+            part.nprimary,
+            part.nitems - part.nprimary,
+            colors=part.colors,
+        )
+        nodes, seconds = self._budget()
+        try:
+            found = memo_count.count(
+                sub,
+                (),
+                nodes,
+                seconds,
+                memo_bytes=self.memo_bytes,
+                choose=self.choose,
+                auto=self.auto,
+                stop=self.stop,
+            )
+            if found is None:  # memo="auto": it does not pay here
+                self.stats.add(sub.stats)
+                nodes, seconds = self._budget()
+                found = sum(
+                    search.problem_search(
+                        sub,
+                        engine_for(sub),
+                        limit=None,
+                        given=[],
+                        max_nodes=nodes,
+                        time_limit=seconds,
+                        cutoff=0,
+                        store=False,
+                        stop=self.stop,
+                    )
+                )
+        except (BudgetExhausted, KeyboardInterrupt) as e:
+            self.stats.add(getattr(e, "stats", None) or sub.stats)
+            _partial(e, _found(e))
+            raise
+        self.stats.add(sub.stats)
+        return found
+
+    def run(self, root: Part) -> int:
+        stats = self.stats
+        try:
+            total = self.count(root)
+        except (BudgetExhausted, KeyboardInterrupt) as e:
+            found = _found(e)
+            stats.solutions = found
+            stats.seconds = time.perf_counter() - self.start
+            if isinstance(e, BudgetExhausted):
+                why = self._why_stop() or str(e).split(" with ")[0]
+                raise BudgetExhausted(
+                    f"{why} with {found} solution(s) found", found, stats
+                ) from None
+            raise Interrupted(found, stats) from None
+        stats.solutions = total
+        stats.complete = True
+        stats.seconds = time.perf_counter() - self.start
+        return total
+
+
+def _found(e: BaseException) -> int:
+    return int(getattr(e, "count", 0))
+
+
+def _partial(e: BaseException, found: int) -> None:
+    """Set the partial count a stop carries up to the next level."""
+    e.count = found  # type: ignore[attr-defined]
+
+
+# -- the service ------------------------------------------------------------------
+
+
+def falls_apart(problem, given: list[int], cached: bool = True) -> Part | None:
+    """The root check: the problem (its ``given`` options chosen) as a
+    ``Part`` when it falls apart or has a cut item, else None (it is
+    counted as a whole: also when the givens clash or cover everything,
+    or a primary item is in no option).  One pass over the members for
+    the components, and at most ``CUT_WORK`` more looking for a cut;
+    without givens, made once per problem (until it changes) unless not
+    ``cached``."""
+    if not given and cached:
+        return problem.built("parts", lambda p: (_falls_apart(p, []),))[0]
+    return _falls_apart(problem, given)
+
+
+def _falls_apart(problem, given: list[int]) -> Part | None:
+    root = _root(problem, given)
+    if root is None or root.nprimary == 0:
+        return None
+    degree = np.bincount(root.indices, minlength=root.nitems)
+    if not degree[: root.nprimary].all():
+        return None
+    labels = np.empty(root.nitems, np.int64)
+    n = K.label_components(root.indptr, root.indices, root.nitems, -1, labels)
+    if n == 1 and _cut_item(root, degree) < 0:
+        return None
+    return root
+
+
+def count(
+    problem,
+    given=(),
+    max_nodes=None,
+    time_limit=None,
+    *,
+    memo_bytes=None,
+    choose="auto",
+    auto=False,
+    stop=None,
+):
+    """Count the solutions of ``problem`` with a memo, by components where
+    it falls apart (see the module docstring); otherwise exactly
+    ``dlx.services.memo.count`` (same arguments, same result: None when
+    ``auto`` finds the memo of little use on a connected problem).
+    ``problem.stats`` becomes a ``PartsStats`` when the problem was
+    counted by parts."""
+
+    def whole():
+        return memo_count.count(
+            problem,
+            given,
+            max_nodes,
+            time_limit,
+            memo_bytes=memo_bytes,
+            choose=choose,
+            auto=auto,
+            stop=stop,
+        )
+
+    if problem.kind not in (EXACT, COLORS):
+        return whole()
+    max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
+    time_limit = search.seconds("time_limit", time_limit)
+    memo_bytes = search.whole_number(
+        "memo_bytes",
+        memo_count.DEFAULT_MEMO_BYTES if memo_bytes is None else memo_bytes,
+    )
+    if not isinstance(choose, str) or choose not in memo_count.CHOICE_RULES:
+        return whole()  # refused there, in its words
+    root = falls_apart(problem, problem.given_options(given))
+    if root is None:
+        return whole()
+    return _drive(
+        problem, root, max_nodes, time_limit, memo_bytes, choose, auto, stop
+    )
+
+
+def by_parts(
+    problem,
+    given=(),
+    max_nodes=None,
+    time_limit=None,
+    *,
+    memo_bytes=None,
+    choose="auto",
+    auto=False,
+    stop=None,
+) -> int:
+    """``count``, by the driver whatever the root check says (a connected
+    problem without a cut item is then one part counted by the memo):
+    for the tests and the bench.  The givens must not clash."""
+    max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
+    time_limit = search.seconds("time_limit", time_limit)
+    memo_bytes = search.whole_number(
+        "memo_bytes",
+        memo_count.DEFAULT_MEMO_BYTES if memo_bytes is None else memo_bytes,
+    )
+    root = _root(problem, problem.given_options(given))
+    if root is None:
+        raise ValueError("the given options clash")
+    return _drive(
+        problem, root, max_nodes, time_limit, memo_bytes, choose, auto, stop
+    )
+
+
+def _drive(
+    problem, root, max_nodes, time_limit, memo_bytes, choose, auto, stop
+) -> int:
+    driver = _Driver(
+        problem, max_nodes, time_limit, memo_bytes, choose, auto, stop
+    )
+    problem.stats = driver.stats
+    try:
+        return driver.run(root)
+    finally:
+        problem.stats = driver.stats

@@ -1,0 +1,401 @@
+"""Counting by components (dlx.services.parts): count(memo=True) on
+problems that fall apart, against the reference; the rooms of
+dlx.problems.tiling.rooms against their known products; givens that cut a
+problem apart; budgets, Ctrl-C and the stats."""
+
+import threading
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from dlx import BudgetExhausted, ExactCover, Interrupted
+from dlx.engines import memo as memo_engine
+from dlx.kernels import parts as K
+from dlx.problems.tiling import rooms, tiling
+from dlx.services import parts
+from dlx.services.memo import MemoStats
+from dlx.services.parts import PartsStats
+
+from reference import domino_tilings, generalized_covers
+
+KINDS = ["exact cover", "colors"]
+
+
+@st.composite
+def pieces(draw, kind, most_options):
+    """A small problem: (nprimary, nsecondary, options as item lists,
+    colors as {item: color} per option)."""
+    nprimary = draw(st.integers(1, 4))
+    nsecondary = draw(st.integers(0, 2))
+    nitems = nprimary + nsecondary
+    options, colors = [], []
+    for _ in range(draw(st.integers(1, most_options))):
+        items = sorted(
+            draw(st.sets(st.integers(0, nitems - 1), min_size=1, max_size=3))
+        )
+        tint = {}
+        if kind == "colors":
+            for i in items:
+                if i >= nprimary and draw(st.booleans()):
+                    tint[i] = draw(st.sampled_from("ab"))
+        options.append(items)
+        colors.append(tint)
+    return nprimary, nsecondary, options, colors
+
+
+@st.composite
+def glued(draw, kind):
+    """Copies and other pieces side by side, numbered so that the pieces'
+    items interleave (primary items first), some of them glued by options
+    that join two pieces (a glue item primary, the piece's items
+    secondary or primary): the problems the components are for."""
+    first = draw(pieces(kind, 4))
+    blocks = [first] * draw(st.integers(1, 2)) + [
+        draw(pieces(kind, 4)) for _ in range(draw(st.integers(0, 2)))
+    ]
+    glues = draw(st.integers(0, 2 if len(blocks) > 1 else 0))
+    nprimary = sum(b[0] for b in blocks) + glues
+    nsecondary = sum(b[1] for b in blocks)
+    # Item numbers: each piece's primary items, then the glue items, then
+    # each piece's secondary items.
+    starts_p, starts_s, p, s = [], [], 0, nprimary
+    for b in blocks:
+        starts_p.append(p)
+        starts_s.append(s)
+        p += b[0]
+        s += b[1]
+    options, colors = [], []
+    for b, sp, ss in zip(blocks, starts_p, starts_s):
+        for items, tint in zip(b[2], b[3]):
+            number = {i: sp + i if i < b[0] else ss + i - b[0] for i in items}
+            options.append(sorted(number.values()))
+            colors.append({number[i]: c for i, c in tint.items()})
+    for g in range(glues):
+        glue = sum(b[0] for b in blocks) + g
+        for _ in range(draw(st.integers(1, 2))):
+            a, b = draw(
+                st.lists(
+                    st.integers(0, len(blocks) - 1),
+                    min_size=2,
+                    max_size=2,
+                    unique=True,
+                )
+            )
+            options.append(sorted([glue, starts_p[a], starts_p[b]]))
+            colors.append({})
+    return nprimary, nprimary + nsecondary, options, colors
+
+
+def build(case):
+    nprimary, nitems, options, colors = case
+    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    for items, tint in zip(options, colors):
+        p.add_option(items, colors=tint)
+    return p
+
+
+def reference(case, forced=()):
+    nprimary, nitems, options, colors = case
+    return len(
+        generalized_covers(options, nprimary, nitems, colors, given=forced)
+    )
+
+
+# -- against the reference -----------------------------------------------------
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@pytest.mark.parametrize("kind", KINDS)
+@given(data=st.data())
+def test_count_by_parts_matches_the_reference(kind, data):
+    case = data.draw(glued(kind))
+    if len(case[2]) > 14:  # the reference tries every set of options
+        return
+    p = build(case)
+    expected = reference(case)
+    assert p.count(memo=True) == expected
+    assert p.stats.solutions == expected and p.stats.complete
+    # The driver itself, also where the root check would not split.
+    assert parts.by_parts(p) == expected
+    assert parts.by_parts(p, choose="first", memo_bytes=0) == expected
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@pytest.mark.parametrize("kind", KINDS)
+@given(data=st.data())
+def test_count_by_parts_with_givens(kind, data):
+    case = data.draw(glued(kind))
+    if len(case[2]) > 14:
+        return
+    forced = data.draw(
+        st.lists(st.integers(0, len(case[2]) - 1), max_size=2, unique=True)
+    )
+    p = build(case)
+    expected = reference(case, forced)
+    assert p.count(memo=True, given=forced) == expected
+    assert p.count(memo="auto", given=forced) == expected
+
+
+# -- rooms, copies, givens that cut -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "k,n,room", [(2, 4, 36), (3, 4, 36), (2, 6, 6728), (3, 2, 2)]
+)
+def test_rooms_multiply(k, n, room):
+    p = rooms(k, n)
+    if n <= 4:  # a plain count of 6728**2 solutions takes seconds
+        assert p.count() == room**k
+    assert p.count(memo=True) == room**k
+    s = p.stats
+    assert isinstance(s, PartsStats) and s.complete
+    # Every room alike is counted once: the others are repeats.
+    assert s.repeats >= k - 1 and s.cuts >= k - 1
+
+
+def test_rooms_past_two_to_the_64():
+    p = rooms(8, 6)
+    found = p.count(memo=True)
+    assert type(found) is int and found == 6728**8 > 2**64
+
+
+def test_odd_corridors_against_the_plain_count():
+    # A corridor of odd length takes a cell of a room: no longer a plain
+    # product, still a sum over the corridor's cut items.
+    for corridor in (1, 3):
+        p = rooms(2, 4, corridor=corridor)
+        assert p.count(memo=True) == p.count()
+
+
+def test_rooms_are_numbered_across_the_floor():
+    # Two 2 x 2 rooms and a corridor of one cell on row 1, in reading
+    # order.
+    p = rooms(2, 2, corridor=1)
+    assert p.primary == ("00", "01", "03", "04", "10", "11", "12", "13", "14")
+
+
+def test_a_given_that_cuts_the_board():
+    # Vertical dominoes down column 2 of a 6 x 5 board leave a 6 x 2 and
+    # a 6 x 2 board either side.
+    p = tiling("6x5")
+    down = [
+        k
+        for k, option in enumerate(p.options)
+        if sorted(option) in (["02", "12"], ["22", "32"], ["42", "52"])
+    ]
+    assert len(down) == 3
+    expected = domino_tilings(6, 2) ** 2
+    assert p.count(given=down) == expected
+    assert p.count(memo=True, given=down) == expected
+    assert isinstance(p.stats, PartsStats) and p.stats.splits >= 1
+
+
+def test_copies_of_a_problem_are_counted_once():
+    one = tiling("4x4")
+    s = one.structure()
+    copies = 5
+    sizes = np.tile(s.sizes, copies)
+    # Copy c's items are c, copies + c, 2 * copies + c, ...: interleaved.
+    members = np.concatenate(
+        [(s.members - 1) * copies + c for c in range(copies)]
+    )
+    p = ExactCover.from_arrays(
+        np.concatenate([[0], np.cumsum(sizes)]), members, copies * s.nitems
+    )
+    assert p.count(memo=True) == 36**copies
+    assert p.stats.parts == 1 and p.stats.repeats == copies - 1
+
+
+# -- connected problems: the memo as before -----------------------------------
+
+
+def test_connected_problems_go_to_the_memo_as_a_whole():
+    for p in (tiling("6x6"), tiling("4x7", "trominoes")):
+        assert parts.falls_apart(p, []) is None
+        p.count(memo=True)
+        assert type(p.stats) is MemoStats
+
+
+def test_bounds_stay_refused():
+    bounded = ExactCover(["A", "B", "C"], bounds={"A": (1, 2)})
+    bounded.add_options([["A"], ["B"], ["C"]])
+    with pytest.raises(ValueError, match="not available for a problem with"):
+        bounded.count(memo=True)
+
+
+# -- budgets and Ctrl-C -----------------------------------------------------------
+
+
+def test_a_node_budget_stops_a_count_by_parts():
+    p = rooms(3, 6)
+    with pytest.raises(BudgetExhausted, match="max_nodes=40") as stop:
+        p.count(memo=True, max_nodes=40)
+    s = stop.value.stats
+    assert isinstance(s, PartsStats) and not s.complete
+    assert s.nodes <= 40 and 0 <= stop.value.count <= 6728**3
+    assert p.count(memo=True, max_nodes=10**6) == 6728**3
+
+
+def test_a_time_limit_and_a_stop_event_stop_it():
+    p = rooms(3, 6)
+    with pytest.raises(BudgetExhausted, match="time_limit"):
+        p.count(memo=True, time_limit=0)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(BudgetExhausted, match="stop event"):
+        p.count(memo=True, stop=stop)
+
+
+def test_ctrl_c_stops_a_count_by_parts(monkeypatch):
+    record = memo_engine.MemoRun.record
+
+    def interrupt(run, stats):
+        record(run, stats)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(memo_engine.MemoRun, "record", interrupt)
+    p = rooms(3, 4)
+    with pytest.raises(Interrupted) as stop:
+        p.count(memo=True)
+    assert isinstance(stop.value.stats, PartsStats)
+    assert stop.value.count == stop.value.stats.solutions
+    assert not stop.value.stats.complete
+
+
+def test_memo_auto_counts_each_part_its_own_way():
+    p = rooms(2, 4)
+    assert p.count(memo="auto") == 36**2
+    assert "components" in str(p.stats)
+
+
+# -- the builder ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs,error,message",
+    [
+        (dict(k=0), ValueError, "k must be at least 1"),
+        (dict(n=0), ValueError, "n must be at least 1"),
+        (dict(corridor=0), ValueError, "corridor must be at least 1"),
+        (dict(k="2"), TypeError, "k must be an integer"),
+        (dict(k=10**6), ValueError, "more than 1000000 cells"),
+    ],
+)
+def test_rooms_checks_its_arguments(kwargs, error, message):
+    with pytest.raises(error, match=message):
+        rooms(**kwargs)
+
+
+# -- the kernels ---------------------------------------------------------------
+
+
+def _pieces_of_graph(nitems, options, without):
+    """Connected pieces of the items-options graph without item
+    ``without``, by a plain search (items in no option left out)."""
+    nodes = {("i", x) for o in options for x in o if x != without}
+    nodes |= {("o", k) for k, o in enumerate(options) if o}
+    edges = {n: set() for n in nodes}
+    for k, o in enumerate(options):
+        for x in o:
+            if x != without:
+                edges[("o", k)].add(("i", x))
+                edges[("i", x)].add(("o", k))
+    seen, pieces_ = set(), 0
+    for n in nodes:
+        if n not in seen:
+            pieces_ += 1
+            todo = [n]
+            while todo:
+                m = todo.pop()
+                if m not in seen:
+                    seen.add(m)
+                    todo.extend(edges[m])
+    return pieces_
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 7).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.sets(st.integers(0, n - 1), min_size=1, max_size=3).map(
+                    sorted
+                ),
+                min_size=1,
+                max_size=8,
+            ),
+        )
+    )
+)
+def test_articulation_items_are_tarjans(case):
+    nitems, options = case
+    indptr = np.concatenate([[0], np.cumsum([len(o) for o in options])])
+    indices = np.array([x for o in options for x in o], np.int64)
+    out = np.empty(nitems, np.bool_)
+    K.articulation_items(indptr.astype(np.int64), indices, nitems, out)
+    before = _pieces_of_graph(nitems, options, None)
+    for x in range(nitems):
+        if any(x in o for o in options):
+            # Tarjan's sense: x is a node of the graph like any other (the
+            # exact test of find_cut judges the candidates).
+            after = _pieces_of_graph(nitems, options, x)
+            assert bool(out[x]) == (after > before), (x, options)
+        else:
+            assert not out[x]
+
+
+def _item_pieces(options):
+    """Connected pieces of the items the options hold, by a plain search."""
+    items = {x for o in options for x in o}
+    seen, count = set(), 0
+    for start in items:
+        if start not in seen:
+            count += 1
+            todo = [start]
+            while todo:
+                x = todo.pop()
+                if x not in seen:
+                    seen.add(x)
+                    todo.extend(y for o in options if x in o for y in o)
+    return count
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 7).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.sets(st.integers(0, n - 1), min_size=1, max_size=3).map(
+                    sorted
+                ),
+                min_size=1,
+                max_size=8,
+            ),
+        )
+    )
+)
+def test_find_cut_and_components_against_a_plain_search(case):
+    nitems, options = case
+    indptr = np.concatenate([[0], np.cumsum([len(o) for o in options])])
+    indptr = indptr.astype(np.int64)
+    indices = np.array([x for o in options for x in o], np.int64)
+    labels = np.empty(nitems, np.int64)
+    assert K.label_components(
+        indptr, indices, nitems, -1, labels
+    ) == _item_pieces(options)
+    for x in range(nitems):
+        rest = [o for o in options if x not in o]
+        cut = _item_pieces(rest) > 1
+        found = K.find_cut(indptr, indices, nitems, np.array([x], np.int64))
+        assert found == (x if cut else -1), (x, options)
