@@ -60,7 +60,7 @@ from dlx.cli_paths import (
     names_file,
     replacing,
 )
-from dlx.jobs import CheckpointError
+from dlx.services.checkpoint import CheckpointError  # light: not dlx.jobs
 from dlx.shorten import shorten
 
 from . import cli_generate, grid as G, reader
