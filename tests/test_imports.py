@@ -75,8 +75,9 @@ def test_names_are_the_modules_own():
 
 
 # What a command that answers at once loads: no numba, numpy or kernel,
-# no engine module, no builder (the flags and their help come from light
-# modules: the registry's records, the options spec, dlx.services.defaults).
+# no engine module, no builder, no solver (the flags and their help come
+# from light modules: the registry's records, the options spec,
+# dlx.services.defaults, sudoku.constants).
 AT_ONCE = [
     ("dlx", "--version"),
     ("dlx", "--help"),
@@ -99,7 +100,18 @@ def test_version_help_and_usage_errors_load_nothing_heavy(argv):
         "dlx.engines.registry",
     }
     assert not ours(loaded, "dlx.problems")
-    assert not ours(loaded, "dlx.services.") - {"dlx.services.defaults"}
+    assert not ours(loaded, "sudoku.") - {
+        "sudoku.cli",
+        "sudoku.cli_generate",
+        "sudoku.cli_io",
+        "sudoku.constants",
+        "sudoku.web",
+        "sudoku.web.server",
+    }
+    assert ours(loaded, "dlx.services.") <= {
+        "dlx.services.defaults",
+        "dlx.services.checkpoint",  # its error (sudoku): json and os
+    }
 
 
 def test_a_tiny_solve_loads_dlx1_alone():
@@ -139,4 +151,24 @@ def test_the_registry_loads_an_engine_when_it_is_first_used():
         "dlx.engines.threads",
         "dlx.engines.links",  # SSXC1 builds on DLX1's node tables
         "dlx.engines.cells",
+    }
+
+
+def test_a_sudoku_solve_loads_the_solver_not_the_builders():
+    loaded = loaded_by(
+        "sudoku",
+        "solve",
+        "4.....8.5.3..........7......2.....6.....8.4......1......."
+        "6.3.7.5..2.....1.4......",
+    )
+    assert "sudoku.solver" in loaded
+    assert not ours(loaded, "dlx.problems")
+    assert not ours(loaded, "sudoku.web.service")
+    assert not ours(loaded, "dlx.kernels.") & {
+        "dlx.kernels.cells",
+        "dlx.kernels.colors",
+        "dlx.kernels.bounds",
+        "dlx.kernels.costs",
+        "dlx.kernels.memo",
+        "dlx.kernels.reduce",
     }
