@@ -172,3 +172,26 @@ def test_a_sudoku_solve_loads_the_solver_not_the_builders():
         "dlx.kernels.memo",
         "dlx.kernels.reduce",
     }
+
+
+def test_a_spawned_worker_loads_only_the_engine_its_jobs_run():
+    # Our own pool forks (the workers inherit what the parent loaded);
+    # where processes are spawned (macOS, Windows, or an executor given),
+    # a worker imports the job runner, the model to unpickle the problem,
+    # and the engine its jobs name: DLX1's kernels here, no other's.
+    loaded = loaded_after(
+        "import concurrent.futures as cf, json, multiprocessing as mp, sys\n"
+        "from dlx.problems.queens import queens\n"
+        "spawn = mp.get_context('spawn')\n"
+        "with cf.ProcessPoolExecutor(1, mp_context=spawn) as pool:\n"
+        "    assert queens(11).count(executor=pool, algorithm='links') == 2680\n"
+        "    held = pool.submit(eval, 'sorted(__import__(\"sys\").modules)')\n"
+        "    print(json.dumps(held.result()))\n"
+        "sys.exit()\n"
+    )
+    assert "dlx.services.pool" in loaded  # it ran jobs
+    assert ours(loaded, "dlx.kernels.") == {
+        "dlx.kernels.links",
+        "dlx.kernels.build",
+    }
+    assert not ours(loaded, "dlx.problems")
