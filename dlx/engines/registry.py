@@ -50,13 +50,12 @@ class Record(NamedTuple):
     fits: bool = False
 
 
-_LINKS = "links"
 RECORDS: tuple[Record | Engine, ...] = (
-    Record("dlx1", _LINKS, frozenset({EXACT}), "links", "DLX1",
+    Record("dlx1", "links", frozenset({EXACT}), "links", "DLX1",
            about="Knuth's DLX1 (dancing links)"),
-    Record("dlx2", _LINKS, frozenset({COLORS}), "colors", "DLX2",
+    Record("dlx2", "links", frozenset({COLORS}), "colors", "DLX2",
            about="DLX2 with colors"),
-    Record("dlx3", _LINKS, frozenset({MULTIPLICITIES}), "bounds", "DLX3",
+    Record("dlx3", "links", frozenset({MULTIPLICITIES}), "bounds", "DLX3",
            about="DLX3 with bounds"),
     Record("ssxc1", "cells", frozenset({EXACT}), "cells", "SSXC1",
            about="Knuth's SSXC1 (dancing cells)"),
@@ -70,9 +69,9 @@ RECORDS: tuple[Record | Engine, ...] = (
            "8,192 options, one process)"),
     Record("memo", "memo", frozenset({EXACT, COLORS}), "memo", "Memo",
            named=False),
-    Record("dlx5", _LINKS, frozenset({EXACT, COLORS}), "costs",
+    Record("dlx5", "links", frozenset({EXACT, COLORS}), "costs",
            "CostsEngine", costs=True),
-    Record("dlx3-costs", _LINKS, frozenset({MULTIPLICITIES}), "costs",
+    Record("dlx3-costs", "links", frozenset({MULTIPLICITIES}), "costs",
            "BoundedCostsEngine", costs=True),
 )  # fmt: skip
 """Every engine, by the family ``algorithm=`` names and the kinds it reads;
