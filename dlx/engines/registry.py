@@ -131,6 +131,9 @@ BY_NAME: Mapping[str, Engine] = Engines()
 
 
 ENGINES: tuple[Engine, ...]  # declared only: loaded by __getattr__ below
+"""Every engine of ``RECORDS``, each loaded (its module and kernels) when
+``ENGINES`` is first looked up: for tests and tools that walk them all;
+a search asks ``engine_for``, which loads only the one it picks."""
 
 
 def __getattr__(name: str) -> object:
