@@ -11,11 +11,19 @@ adds a row per command whose first run compiles into an empty cache
     python bench/startup.py                  # the table on stdout
     python bench/startup.py --reps 15 --markdown startup.md
     python bench/startup.py --cold           # and each with an empty cache
+    python bench/startup.py --tree OLD --tree NEW   # two checkouts, in turn
+    python bench/startup.py --workers        # and queens 15 on 1 and 2 jobs
 
 The commands are run as ``python -m dlx`` and ``python -m sudoku`` with
 the interpreter given by ``--python`` (default: this one), from a
 temporary directory, so they import the installed package as a user
-would.  Each must exit with the status written beside it.
+would, or, with ``--tree DIR`` (repeated: one column each, every command
+run for each tree in turn, so that a busy machine's drift falls alike on
+all), the packages of the checkout DIR (``PYTHONPATH``).  Each must exit
+with the status written beside it.  ``--workers`` adds whole runs of
+``dlx queens 15 --count`` on one process and on two (``--jobs``), and the
+ratio of their medians: the speed-up as a user sees it, start-up
+included (it needs two idle cores to mean anything).
 """
 
 from __future__ import annotations
@@ -50,6 +58,16 @@ COMMANDS: list[tuple[str, list[str], int, str | None]] = [
     ("sudoku (usage error)", ["-m", "sudoku", "solve", "--bogus"], 2, None),
     ("sudoku solve PUZZLE", ["-m", "sudoku", "solve", PUZZLE], 0, None),
 ]
+#: With --workers: a count on one process and on two.
+WORKERS: list[tuple[str, list[str], int, str | None]] = [
+    (
+        f"dlx queens 15 --count --jobs {jobs}",
+        ["-m", "dlx", "queens", "15", "--count", "--jobs", str(jobs)],
+        0,
+        None,
+    )
+    for jobs in (1, 2)
+]
 
 
 def run(python: str, argv: list[str], status: int, stdin, env) -> float:
@@ -76,48 +94,92 @@ def main(argv=None) -> int:
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--reps", type=int, default=9, help="runs of each")
     ap.add_argument("--cold", action="store_true", help="empty-cache rows")
+    ap.add_argument(
+        "--tree",
+        action="append",
+        default=None,
+        metavar="DIR",
+        help="a checkout whose packages to run (repeat to compare)",
+    )
+    ap.add_argument(
+        "--workers", action="store_true", help="queens 15 on 1 and 2 jobs"
+    )
     ap.add_argument("--markdown", default=None, help="write the table here")
     args = ap.parse_args(argv)
     if args.reps < 1:
         ap.error("--reps must be at least 1")
+    trees = args.tree or [None]
+    commands = COMMANDS + (WORKERS if args.workers else [])
 
-    env = dict(os.environ)
-    for _, command, status, stdin in COMMANDS:  # warm numba's cache
-        run(args.python, command, status, stdin, env)
-    times: dict[str, list[float]] = {name: [] for name, *_ in COMMANDS}
+    envs = {}
+    for tree in trees:
+        env = dict(os.environ)
+        if tree is not None:
+            tree = os.path.abspath(tree)
+            if not os.path.isdir(os.path.join(tree, "dlx")):
+                ap.error(f"--tree {tree}: no dlx package there")
+            env["PYTHONPATH"] = os.pathsep.join(
+                [tree] + [p for p in [env.get("PYTHONPATH")] if p]
+            )
+        envs[tree] = env
+    trees = list(envs)
+    for tree in trees:  # warm numba's cache
+        for _, command, status, stdin in commands:
+            run(args.python, command, status, stdin, envs[tree])
+    times = {(t, name): [] for t in trees for name, *_ in commands}
     for _ in range(args.reps):  # in turn, so that load spreads evenly
-        for name, command, status, stdin in COMMANDS:
-            times[name].append(run(args.python, command, status, stdin, env))
-    cold: dict[str, float] = {}
-    if args.cold:
-        for name, command, status, stdin in COMMANDS[1:]:
-            cache = tempfile.mkdtemp(prefix="numba-cold-")
-            try:
-                cold[name] = run(
-                    args.python,
-                    command,
-                    status,
-                    stdin,
-                    dict(env, NUMBA_CACHE_DIR=cache),
+        for name, command, status, stdin in commands:
+            for tree in trees:
+                times[tree, name].append(
+                    run(args.python, command, status, stdin, envs[tree])
                 )
-            finally:
-                shutil.rmtree(cache, ignore_errors=True)
+    cold: dict = {}
+    if args.cold:
+        for name, command, status, stdin in commands[1:]:
+            for tree in trees:
+                cache = tempfile.mkdtemp(prefix="numba-cold-")
+                try:
+                    cold[tree, name] = run(
+                        args.python,
+                        command,
+                        status,
+                        stdin,
+                        dict(envs[tree], NUMBA_CACHE_DIR=cache),
+                    )
+                finally:
+                    shutil.rmtree(cache, ignore_errors=True)
 
-    floor = statistics.median(times["python -c pass"])
-    lines = [
-        "| command | median (s) | min (s) | median over `python -c pass` (s)"
-        + (" | empty cache (s) |" if cold else " |"),
-        "|---|---|---|---" + ("|---|" if cold else "|"),
-    ]
-    for name, *_ in COMMANDS:
-        median = statistics.median(times[name])
-        row = (
-            f"| {name} | {median:.3f} | {min(times[name]):.3f} | "
-            f"{median - floor:+.3f} |"
-        )
+    label = {t: "" if t is None else f" {os.path.basename(t)}" for t in trees}
+    head = ["command"]
+    for t in trees:
+        head += [
+            f"median{label[t]} (s)",
+            f"min{label[t]} (s)",
+            f"over `python -c pass`{label[t]} (s)",
+        ]
         if cold:
-            row += f" {cold[name]:.2f} |" if name in cold else " |"
-        lines.append(row)
+            head.append(f"empty cache{label[t]} (s)")
+    lines = ["| " + " | ".join(head) + " |", "|---" * len(head) + "|"]
+    for name, *_ in commands:
+        row = [name]
+        for t in trees:
+            floor = statistics.median(times[t, "python -c pass"])
+            median = statistics.median(times[t, name])
+            row += [
+                f"{median:.3f}",
+                f"{min(times[t, name]):.3f}",
+                f"{median - floor:+.3f}",
+            ]
+            if cold:
+                row.append(f"{cold[t, name]:.2f}" if (t, name) in cold else "")
+        lines.append("| " + " | ".join(row) + " |")
+    if args.workers:
+        one, two = (name for name, *_ in WORKERS)
+        for t in trees:
+            ratio = statistics.median(times[t, one]) / statistics.median(
+                times[t, two]
+            )
+            lines.append(f"\njobs 1 / jobs 2{label[t]}: {ratio:.2f}x")
     table = "\n".join(lines)
     print(table)
     if args.markdown:

@@ -39,7 +39,13 @@ import io
 import os
 import sys
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
+# Only light modules at import: the parser is built for every command, and
+# --version, --help and usage errors answer before numpy, numba or a kernel
+# loads; the formats, the model and the services load when a command runs
+# (each builder in its own command), an engine's kernels when it searches.
+# tests/test_imports.py checks what each command loads.
 from . import cli_zdd
 from .cli_best import add_best_option, run_best
 from .cli_count import (
@@ -63,18 +69,11 @@ from .cli_paths import (
     replacing,
 )
 from .engines import Unsupported, algorithm_help, algorithm_names, engine_for
-from .formats import (
-    DLXFormatError,
-    costs_of,
-    dumps,
-    load,
-    solution_header,
-    solution_lines,
-)
-from .problem import ExactCover, Stats
-from .services.search import BudgetExhausted, Interrupted
 from .shorten import shorten
 from .textfile import NotText, read_text
+
+if TYPE_CHECKING:
+    from .problem import ExactCover, Stats
 
 __all__ = ["main"]
 
@@ -502,6 +501,9 @@ def _report(
     and a blank line before all but the first, so that every solution is
     delimited whatever its size; the first solution alone is printed
     bare, unless it is empty."""
+    from .formats import solution_header
+    from .services.search import BudgetExhausted, Interrupted
+
     found = 0
     listing = args.all or args.limit is not None
     try:
@@ -557,6 +559,8 @@ def _run_problem(
             f"--svg draws a solution; it cannot go with "
             f"{'--count' if args.count else '--dlx'}"
         )
+    from .formats import costs_of, dumps
+
     if getattr(args, "dlx", False):
         print(dumps(problem, comment=f"dlx {' '.join(args.argv)}"), end="")
         return 0
@@ -619,7 +623,7 @@ def _count(
 
 
 def _estimate(args, problem: ExactCover) -> int:
-    from .services.estimate import DEFAULT_PROBES
+    from .services.defaults import DEFAULT_PROBES
 
     probes = DEFAULT_PROBES if args.probes is None else args.probes
     print(
@@ -633,6 +637,8 @@ def _estimate(args, problem: ExactCover) -> int:
 
 
 def _solve(args) -> int:
+    from .formats import DLXFormatError, costs_of, load, solution_lines
+
     try:
         problem = load(args.file)  # long names too: the library's default
     except DLXFormatError as error:

@@ -19,7 +19,6 @@ from collections.abc import Callable
 
 from .cli_count import count_options
 from .engines import Unsupported
-from .services.search import BudgetExhausted, Interrupted
 
 __all__ = ["add_best_option", "run_best"]
 
@@ -55,6 +54,7 @@ def run_best(
     """Search and print; ``line(k)`` is option ``k`` as the file wrote
     it.  What the search refuses raises ``usage_error``."""
     # Which flags go with --best was checked before (dlx.cli_flags).
+    from .services.search import BudgetExhausted, Interrupted
 
     def priced(k):  # the option line, its cost as one token
         cost = problem.cost_of(k)  # O(1): see test_costs_in_loops

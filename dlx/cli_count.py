@@ -104,7 +104,7 @@ def add_estimate_options(
     parser: argparse.ArgumentParser, flag: bool = True
 ) -> None:
     """``--estimate`` (unless ``flag`` is False), ``--probes``, ``--seed``."""
-    from .services.estimate import DEFAULT_PROBES
+    from .services.defaults import DEFAULT_PROBES
 
     if flag:
         parser.add_argument(
@@ -191,7 +191,7 @@ def add_memo_options(parser) -> None:
         "of uncovered items): far faster where they "
         "repeat, as in tilings",
     )
-    from .services.memo import CHOICE_RULES, DEFAULT_MEMO_BYTES
+    from .engines.base import CHOICE_RULES, DEFAULT_MEMO_BYTES
 
     group.add_argument(
         "--choose",

@@ -67,7 +67,7 @@ def _given(args: argparse.Namespace, attribute: str) -> bool:
     if attribute == "algorithm":
         return value not in (None, "auto")
     if attribute == "rules":
-        from .services.reduce import RULES
+        from .services.defaults import RULES
 
         return value not in (None, RULES)
     return value is not None and value is not False

@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from .cli_flags import seconds
 from .cli_paths import INPUT, names_file
-from .formats import DLXFormatError, dumps, load
-from .services.reduce import DLX_PRE_RULES, RULES, Reduction, best_of, reduce
+
+# Only light modules at import: the parser is built for every command
+# (--help, --version); formats, services and kernels load when run.
+from .services.defaults import DLX_PRE_RULES, RULES
+
+if TYPE_CHECKING:
+    from .services.reduce import Reduction
 
 __all__ = [
     "add_reduce_command",
@@ -147,6 +153,8 @@ def numbered(problem) -> list[int]:
 def reduced_text(problem, reduction: Reduction) -> str:
     """The reduced problem in Knuth's format, with DLX-PRE's ``(from N)``
     comments."""
+    from .formats import dumps
+
     lines = dumps(
         reduction.problem, max_name_length=None, max_color_length=None
     ).splitlines()
@@ -159,6 +167,8 @@ def reduced_text(problem, reduction: Reduction) -> str:
 
 def _load(args):
     """The problem of ``args.file``, or an exit status after an error."""
+    from .formats import DLXFormatError, load
+
     try:
         return load(args.file, max_name_length=None)
     except DLXFormatError as error:
@@ -177,6 +187,8 @@ def run_reduce(args) -> int:
     problem = _load(args)
     if isinstance(problem, int):
         return problem
+    from .services.reduce import reduce
+
     reduction = reduce(problem, **_budget(args))
     try:
         text = reduced_text(problem, reduction)
@@ -229,12 +241,16 @@ class _Reducing:
         return self._reduction.problem.estimate(*args, **options)
 
     def best(self, k=1, **options):
+        from .services.reduce import best_of
+
         return best_of(self._reduction, self._problem, k, **options)
 
 
 def reducing(args, problem):
     """``problem`` as ``dlx solve --reduce`` searches it; the reduction's
     summary goes to standard error with ``--stats``."""
+    from .services.reduce import reduce
+
     reduction = reduce(problem, **_budget(args))
     if args.stats:
         print(reduction.summary(), file=sys.stderr)

@@ -22,15 +22,9 @@ import sys
 
 from .cli_count import CountUsageError
 from .cli_paths import INPUT, OUTPUT, names_file, replacing
-from .formats import (
-    DLXFormatError,
-    costs_of,
-    load,
-    solution_header,
-    solution_lines,
-)
-from .services.search import BudgetExhausted
-from .services.zdd import ZDD
+
+# Only light modules at import: the parser is built for every command
+# (--help, --version); formats, services and kernels load when run.
 from .textfile import read_text
 
 __all__ = [
@@ -134,6 +128,8 @@ def solve_zdd(args, problem) -> int:
         kwargs["memo_bytes"] = int(args.memo_mb * (1 << 20))
     if args.time_limit is not None:
         kwargs["time_limit"] = args.time_limit
+    from .services.search import BudgetExhausted
+
     try:
         z = problem.zdd(**kwargs)
     except (KeyboardInterrupt, BudgetExhausted) as stop:
@@ -195,6 +191,15 @@ def run(args) -> int:
         value = getattr(args, name)
         if value is not None and value < 0:
             raise ZddUsageError(f"--{name} must not be negative, got {value}")
+    from .formats import (
+        DLXFormatError,
+        costs_of,
+        load,
+        solution_header,
+        solution_lines,
+    )
+    from .services.zdd import ZDD
+
     problem = None
     if args.problem is not None:
         try:

@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import DTypeLike
 
-from .kernels import build as B
 from .shorten import shorten
 
 __all__ = [
@@ -426,6 +425,10 @@ def checked_csr(
         rows = (indptr, indices)
         if len(indices) <= SMALL:  # one compiled version for them all
             rows = (indptr.astype(np.int64), indices.astype(np.int32))
+        # The kernel (numba) loads here, not with the model: a command
+        # that builds no problem from arrays never pays for it.
+        from .kernels import build as B
+
         option, t = B.first_repeat(*rows, np.full(nitems, -1, np.int64))
         if option >= 0:
             raise ValueError(

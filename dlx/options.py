@@ -39,11 +39,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
+# Light imports only: the command lines build their flags from this spec
+# before any search, so numpy and the services (dlx.services.search, for
+# the shared number checks) load when a value is first checked.
 from .engines import ALGORITHMS, Unsupported
-from .engines.memo import CHOICE_RULES
-from .services.search import seconds, stop_event, whole_number
+from .engines.base import CHOICE_RULES
 from .shorten import shorten
 
 __all__ = [
@@ -435,6 +435,10 @@ def _value(option: Option, value: Any, name: str) -> Any:
     ``Unsupported`` for a value out of range, each naming ``name``."""
     if value is None and option.none:
         return None
+    import numpy as np
+
+    from .services.search import seconds, stop_event, whole_number
+
     kind = option.kind
     # The checks every service shares (dlx.services.search), so that a
     # number is refused in the same words wherever it is met.
@@ -505,6 +509,8 @@ def _given(option: Option, value: Any) -> bool:
     if option.name == "given":
         return bool(value)
     default = option.default
+    import numpy as np
+
     if isinstance(value, np.ndarray) or isinstance(default, np.ndarray):
         return True
     return not (value is default or value == default)

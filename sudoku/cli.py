@@ -41,9 +41,12 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from dlx import BudgetExhausted
+# Only light modules at import: the parser is built for every command, and
+# --version, --help and usage errors answer before numpy, numba or the
+# engine loads; the solver loads when a command runs (tests/test_imports.py
+# checks what each loads).
 from dlx.cli import silence_stdout
 from dlx.cli_count import (
     CountUsageError,
@@ -60,30 +63,17 @@ from dlx.cli_paths import (
     names_file,
     replacing,
 )
-from dlx.jobs import CheckpointError
+from dlx.services.checkpoint import CheckpointError  # light: not dlx.jobs
 from dlx.shorten import shorten
 
-from . import cli_generate, grid as G, reader
-from .batch_text import (
-    TAGS,
-    batch_entry,
-    count_text,
-    render,
-    without_comment,
-)
+from . import cli_generate
 from .cli_io import UsageError, names_input, open_input
-from .grid import Grid, InvalidPuzzle, parse
-from .solver import (
-    INVALID,
-    MULTIPLE,
-    NO_SOLUTION,
-    SOLVED,
-    UNKNOWN,
-    Result,
-    count,
-    solve_many,
-)
+from .constants import ALPHABET, BLANKS, FORMATS
 from .web import server as serve
+
+if TYPE_CHECKING:
+    from .grid import Grid, InvalidPuzzle
+    from .solver import Result
 
 EXAMPLE_NAME = "AI Escargot (Arto Inkala, 2006)"
 EXAMPLE = (
@@ -105,7 +95,7 @@ def _is_dashed_puzzle(arg: str) -> bool:
     return (
         arg.startswith("-")
         and len(arg) >= 16
-        and all(ch in G.BLANKS or ch.upper() in G.ALPHABET for ch in arg)
+        and all(ch in BLANKS or ch.upper() in ALPHABET for ch in arg)
     )
 
 
@@ -154,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     solve.add_argument(
         "--format",
-        choices=("same",) + G.FORMATS,
+        choices=("same",) + FORMATS,
         default="same",
         help="output layout: same as the "
         "input (default), line, grid (pretty) or csv",
@@ -347,6 +337,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    from . import reader
+
     if args.svg and (args.count or args.unique):
         raise UsageError(
             "--svg draws a solution; it cannot go with "
@@ -495,6 +487,20 @@ def _check_count_flags(args) -> None:
 
 # -- one puzzle ---------------------------------------------------------------
 def solve_one(text: str, args, out: TextIO) -> int:
+    from dlx import BudgetExhausted
+
+    from .batch_text import TAGS, count_text, render
+    from .grid import InvalidPuzzle, parse
+    from .solver import (
+        INVALID,
+        MULTIPLE,
+        NO_SOLUTION,
+        SOLVED,
+        UNKNOWN,
+        count,
+        solve_many,
+    )
+
     try:
         puzzle = parse(text, args.box)
         if args.count:
@@ -596,6 +602,8 @@ def solve_one(text: str, args, out: TextIO) -> int:
 def _has_several(puzzle: Grid, variant=None) -> bool:
     """Whether a second solution turns up within a modest search (proving
     uniqueness can cost far more than solving; ``--unique`` does that)."""
+    from .solver import MULTIPLE, solve_many
+
     check = solve_many(
         [puzzle], limit=2, max_nodes=UNIQUE_CHECK_NODES, variant=variant
     )[0]
@@ -611,6 +619,8 @@ class Summary:
     """Counts per status, timing and progress reports on stderr."""
 
     def __init__(self, total: int | None, quiet: bool):
+        from .batch_text import TAGS
+
         self.total = total
         self.quiet = quiet
         self.counts = dict.fromkeys(TAGS, 0)
@@ -656,6 +666,8 @@ class Summary:
         self.reported = True
 
     def finish(self, interrupted: bool = False) -> None:
+        from .solver import INVALID, MULTIPLE, NO_SOLUTION, SOLVED, UNKNOWN
+
         if self.quiet and not interrupted:
             return
         seconds = time.perf_counter() - self.start
@@ -686,6 +698,15 @@ def solve_batch(
 ) -> int:
     """Solve ``(line number, line)`` entries chunk by chunk, writing as it
     goes; ``total`` (an estimate, or None) is for progress reports."""
+    from dlx import BudgetExhausted
+
+    from . import reader
+    from .batch_text import batch_entry, without_comment
+    from .solver import INVALID, MULTIPLE, SOLVED
+
+    # What fails the batch (exit status 1): with --unique, anything but
+    # one solution; else a puzzle without a solution or not solved.
+    passed = (SOLVED,) if args.unique else (SOLVED, MULTIPLE)
     limit = args.limit if args.count else 2
     deadline = (
         None
@@ -743,7 +764,7 @@ def solve_batch(
                     f"sudoku: line {where}: {_for_cli(str(result.error))}",
                     file=sys.stderr,
                 )
-            failed |= _failed(result, args)
+            failed |= result.status not in passed
             lines.append(batch_entry(number, text, result, args, first_block))
             first_block = False
         out.write("".join(lines))
@@ -757,6 +778,8 @@ def _solve_texts(
 ) -> list[Result]:
     """``solve_many`` over a chunk in which some entries may already be
     known to be invalid (an ``InvalidPuzzle`` in place of the text)."""
+    from .solver import INVALID, Result, solve_many
+
     good = [k for k, text in enumerate(texts) if isinstance(text, str)]
     solved = solve_many(
         [texts[k] for k in good],
@@ -781,12 +804,6 @@ def _for_cli(message: str) -> str:
     return cli_generate.for_cli(message)
 
 
-def _failed(result: Result, args) -> bool:
-    if args.unique:
-        return result.status != SOLVED
-    return result.status not in (SOLVED, MULTIPLE)
-
-
 def write_svg(path: str, grid: Grid, puzzle: Grid) -> None:
     """Draw ``grid`` with ``puzzle``'s givens set apart into ``path``."""
     from .draw import grid_svg
@@ -800,6 +817,9 @@ def write_svg(path: str, grid: Grid, puzzle: Grid) -> None:
 
 # -- the example --------------------------------------------------------------
 def show_example(svg: str | None = None) -> int:
+    from .grid import parse
+    from .solver import solve_many
+
     puzzle = parse(EXAMPLE)
     solution = solve_many([puzzle])[0].grid
     assert solution is not None  # the example has its solution

@@ -17,9 +17,17 @@ from dlx.cli_input import looks_like_a_file_name, no_such_file
 from dlx.cli_paths import TEXT_OR_FILE, names_file
 from dlx.textfile import read_text
 
-from . import generator as G, rating as R
-from .encode import RULES, InvalidVariant, Variant
-from .grid import FORMATS, InvalidPuzzle, parse
+# Only light modules at import (the flags read sudoku.constants): the
+# generator, the rating and the engine load when a command runs.
+from .constants import (
+    FORMATS,
+    LEVELS,
+    MAX_SIZE,
+    MIN_SIZE,
+    RULES,
+    SAMPLES,
+    SYMMETRIES,
+)
 
 COMMANDS = ("generate", "rate")
 
@@ -69,6 +77,8 @@ def variant_of(args):
     ``ValueError`` with the reason."""
     if args.variant is None and args.regions is None:
         return None
+    from .encode import InvalidVariant, Variant
+
     regions = args.regions
     from_file = regions is not None and os.path.isfile(regions)
     if from_file:
@@ -117,7 +127,7 @@ def add_commands(commands, positive, count, box) -> None:
         "--size",
         type=positive,
         default=9,
-        help=f"grid size, {G.MIN_SIZE} to {G.MAX_SIZE} (default 9)",
+        help=f"grid size, {MIN_SIZE} to {MAX_SIZE} (default 9)",
     )
     gen.add_argument(
         "--box",
@@ -131,11 +141,11 @@ def add_commands(commands, positive, count, box) -> None:
         type=_level,
         default=None,
         metavar="LEVEL",
-        help=f"one of {', '.join(R.LEVELS)}",
+        help=f"one of {', '.join(LEVELS)}",
     )
     gen.add_argument(
         "--symmetry",
-        choices=G.SYMMETRIES,
+        choices=SYMMETRIES,
         default="none",
         help="keep the givens symmetric (default none)",
     )
@@ -170,7 +180,7 @@ def add_commands(commands, positive, count, box) -> None:
         description="Rate PUZZLE or each puzzle of FILE (one per line; - "
         "for stdin) by the search effort it takes, averaged over random "
         "relabellings: writes <puzzle> <level> <score>.  Levels: "
-        + ", ".join(R.LEVELS)
+        + ", ".join(LEVELS)
         + ".",
     )
     names_file(
@@ -186,9 +196,9 @@ def add_commands(commands, positive, count, box) -> None:
     rate.add_argument(
         "--samples",
         type=positive,
-        default=R.SAMPLES,
+        default=SAMPLES,
         metavar="K",
-        help=f"relabellings averaged (default {R.SAMPLES})",
+        help=f"relabellings averaged (default {SAMPLES})",
     )
     rate.add_argument(
         "--threads",
@@ -204,6 +214,8 @@ def add_commands(commands, positive, count, box) -> None:
 
 
 def _level(text: str) -> str:
+    from . import rating as R
+
     try:
         return R.check_level(text)
     except ValueError as error:
@@ -213,6 +225,8 @@ def _level(text: str) -> str:
 def run(args, usage_error) -> int:
     """Run ``generate`` or ``rate``; ``usage_error`` is the exception class
     for exit status 2."""
+    from .encode import InvalidVariant
+
     try:
         variant = variant_of(args)
     except (InvalidVariant, TypeError) as error:
@@ -227,11 +241,15 @@ def run(args, usage_error) -> int:
 
 
 def run_generate(args, variant, usage_error) -> int:
-    if not G.MIN_SIZE <= args.size <= G.MAX_SIZE:
+    if not MIN_SIZE <= args.size <= MAX_SIZE:
         raise usage_error(
-            f"--size must be between {G.MIN_SIZE} and "
-            f"{G.MAX_SIZE}, got {args.size}"
+            f"--size must be between {MIN_SIZE} and "
+            f"{MAX_SIZE}, got {args.size}"
         )
+    from . import generator as G, rating as R
+    from .encode import InvalidVariant
+    from .grid import InvalidPuzzle
+
     start = time.perf_counter()
     stats: dict = {}
     try:
@@ -278,7 +296,7 @@ def run_generate(args, variant, usage_error) -> int:
 
 
 def run_rate(args, variant, usage_error) -> int:
-    from . import reader
+    from . import rating as R, reader
     from .batch_text import without_comment
     from .cli_io import names_input, open_input
 
@@ -312,7 +330,7 @@ def run_rate(args, variant, usage_error) -> int:
         ),
     ):
         ratings[k] = rating
-    counts = dict.fromkeys(R.LEVELS + ("multiple", "nosolution", "invalid"), 0)
+    counts = dict.fromkeys(LEVELS + ("multiple", "nosolution", "invalid"), 0)
     lines = []
     for (number, _), text, rating in zip(entries, texts, ratings):
         shown = _one_line(text)
@@ -347,6 +365,8 @@ def _one_line(text) -> str:
     if not isinstance(text, str):
         return "?"
     if "\n" in text:
+        from .grid import InvalidPuzzle, parse
+
         try:
             return str(parse(text))
         except InvalidPuzzle:

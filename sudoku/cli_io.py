@@ -12,8 +12,6 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-from .grid import InvalidPuzzle, parse
-
 __all__ = ["UsageError", "names_input", "open_input", "count_lines"]
 
 
@@ -36,6 +34,8 @@ def names_input(source: str) -> bool:
         raise UsageError(f"no such file: {source}")
     if len(source) < 16 and re.fullmatch(r"[\w.~-]*[A-Za-z][\w.~-]*", source):
         # Shorter than any puzzle, and a word: a file name, most likely.
+        from .grid import InvalidPuzzle, parse  # numpy: not for --help
+
         try:
             parse(source)
         except InvalidPuzzle as error:

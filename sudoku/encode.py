@@ -35,11 +35,9 @@ import numpy as np
 from dlx import ExactCover
 from dlx.shorten import shorten
 
+from .constants import RULES
 from .grid import ALPHABET, InvalidPuzzle
 
-RULES = ("jigsaw", "x", "windoku", "anti-knight", "anti-king")
-"""The variant rules beyond the standard one (``sudoku.VARIANTS``); join
-several with ``+``."""
 ALIASES = {
     "irregular": "jigsaw",
     "diagonal": "x",

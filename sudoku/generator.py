@@ -27,6 +27,7 @@ import numpy as np
 from dlx.shorten import shorten
 
 from .budget import UNLIMITED, Budget
+from .constants import MAX_SIZE, MIN_SIZE, SYMMETRIES
 from .encode import Variant, as_variant
 from .grid import Grid, check_box, default_box
 from .rating import (
@@ -38,12 +39,8 @@ from .rating import (
 )
 from .solver import Symmetry, search_stack
 
-SYMMETRIES = ("none", "rotational", "mirror")
-# The sizes the generator makes (the command line's help and checks read
-# them here): a 25x25 puzzle takes about 20 s; larger ones are not
-# practical.
-MIN_SIZE = 4
-MAX_SIZE = 25
+# SYMMETRIES and the sizes it makes (MIN_SIZE to MAX_SIZE) are
+# sudoku.constants': the command line's flags read them without this module.
 # Candidates made per wanted puzzle and per round when a level is asked for,
 # and the most rounds before giving up.
 LEVEL_BATCH = 8

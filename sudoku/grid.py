@@ -56,10 +56,12 @@ import numpy as np
 
 from dlx.shorten import shorten
 
-ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-"""The digits as one character each: ``1``-``9``, then ``A``-``Z`` (up to
-35)."""
-BLANKS = ".0_-*"
+from .constants import (
+    ALPHABET,
+    BLANKS,
+    FORMATS as FORMATS,
+)  # FORMATS: its name here too
+
 _DECORATION = " \t|+"
 _RULE_CHARS = set("-=+| \t")
 _MAX_CHAR_SIZE = len(ALPHABET)
@@ -381,8 +383,6 @@ _WRITERS = {
     "pretty": format_pretty,
     "csv": format_csv,
 }
-FORMATS = ("line", "grid", "csv")
-"""The layouts ``Grid.format`` and ``sudoku solve --format`` write."""
 
 
 def _format_like(grid: Grid, layout: Layout) -> str:

@@ -35,15 +35,13 @@ import numpy as np
 from dlx.shorten import shorten
 
 from .budget import UNLIMITED, Budget
+from .constants import LEVELS, SAMPLES
 from .encode import Variant, as_variant, clashes
 from .grid import Grid, InvalidPuzzle, cells_conflict, parse
 from .solver import Symmetry, givens_conflict, parse_batch, search_stack
 
-LEVELS = ("easy", "medium", "hard", "expert", "extreme")
-"""The difficulty levels, easiest first."""
 # Lower score bound of each level after the first.
 LEVEL_BOUNDS = (2.0, 5.0, 8.0, 11.0)
-SAMPLES = 6  # relabellings averaged by the rating
 RATING_SEED = 13  # the relabellings are fixed: a rating is reproducible
 
 

@@ -127,7 +127,7 @@ def test_the_names_algorithm_takes_come_from_the_registry(monkeypatch):
         algorithm = "fresh"
         about = "a fresh engine"
 
-    monkeypatch.setattr(registry, "ENGINES", (*ENGINES, Fresh()))
+    monkeypatch.setattr(registry, "RECORDS", (*registry.RECORDS, Fresh()))
     assert registry.algorithm_names()[-2:] == ("fresh", "auto")
     assert "fresh: a fresh engine" in registry.algorithm_help()
     assert family(ExactCover(["a"]), "fresh") == "fresh"

@@ -185,7 +185,7 @@ def test_the_directives_are_found():
 
 def test_the_check_follows_imports_to_the_definition():
     assert origin("dlx", "ExactCover") == ("dlx.problem", "ExactCover")
-    assert origin("sudoku", "VARIANTS") == ("sudoku.encode", "RULES")
+    assert origin("sudoku", "VARIANTS") == ("sudoku.constants", "RULES")
     assert origin("dlx", "problems") == ("dlx.problems", "")
     assert has_docstring("dlx.problem", "ExactCover")
     assert not has_docstring("dlx.problem", "MAX_COST")

@@ -80,7 +80,7 @@ def only(engine):
     from dlx.services import runner
 
     saved = (
-        registry.ENGINES,
+        registry.RECORDS,
         registry.family,
         runner.SERIAL_PROBE_NODES,
     )
@@ -90,14 +90,14 @@ def only(engine):
         decide(problem, algorithm, purpose)  # a known name
         return engine.algorithm
 
-    registry.ENGINES = (engine,)
+    registry.RECORDS = (engine,)
     registry.family = family
     runner.SERIAL_PROBE_NODES = 0
     try:
         yield
     finally:
         (
-            registry.ENGINES,
+            registry.RECORDS,
             registry.family,
             runner.SERIAL_PROBE_NODES,
         ) = saved
@@ -389,3 +389,36 @@ def test_every_engine_declares_its_capabilities():
         assert not (engine.exact_split and not engine.splits)
         assert not (engine.hands_back and not engine.splits)
     assert NO_LIMIT > 0
+
+
+def test_every_record_says_what_its_engine_says():
+    # The registry chooses and names engines from data-only records (so
+    # that no engine module loads before it is used); the classes are the
+    # truth, and every concrete engine class of dlx.engines has a record.
+    import importlib
+    import inspect
+    import pkgutil
+
+    import dlx.engines
+    from dlx.engines.base import Engine
+
+    for record in registry.RECORDS:
+        module = importlib.import_module(f"dlx.engines.{record.module}")
+        engine = registry.BY_NAME[record.name]
+        assert type(engine) is getattr(module, record.cls)
+        for field in ("name", "algorithm", "kinds", "costs", "named", "about"):
+            assert getattr(record, field) == getattr(engine, field), (
+                record.name,
+                field,
+            )
+        assert record.fits == (type(engine).fits is not Engine.fits)
+    classes = set()
+    for info in pkgutil.iter_modules(dlx.engines.__path__):
+        module = importlib.import_module(f"dlx.engines.{info.name}")
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, Engine) and cls is not Engine and cls.name:
+                classes.add(cls)
+    assert classes == {
+        type(registry.BY_NAME[r.name]) for r in registry.RECORDS
+    }
+    assert [e.name for e in ENGINES] == [r.name for r in registry.RECORDS]

@@ -4,6 +4,7 @@ when a name that needs them is first used), and every public name still
 loads on first use.  Not a timed test: the modules a fresh interpreter
 holds after each import are the same on any machine."""
 
+import importlib
 import json
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import pytest
 HEAVY = ("numba", "numpy", "llvmlite")
 
 
-def loaded_after(code: str) -> set[str]:
+def loaded_after(code: str, stdin: str | None = None) -> set[str]:
     """The modules a fresh interpreter holds after running ``code``."""
     probe = f"{code}\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
     done = subprocess.run(
@@ -21,8 +22,25 @@ def loaded_after(code: str) -> set[str]:
         capture_output=True,
         text=True,
         check=True,
+        input=stdin,
     )
     return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def loaded_by(command: str, *argv: str, stdin: str | None = None) -> set:
+    """The modules a fresh interpreter holds after ``command`` (``dlx``
+    or ``sudoku``) ran with ``argv`` as its command line."""
+    return loaded_after(
+        f"from {command}.cli import main\nmain({list(argv)!r})", stdin
+    )
+
+
+def ours(loaded, prefix: str) -> set[str]:
+    return {m for m in loaded if m.startswith(prefix)}
+
+
+# Knuth's seven-item example (dlx1.w): plain exact cover, searched by DLX1.
+TINY = "a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n"
 
 
 @pytest.mark.parametrize("package", ["dlx", "sudoku"])
@@ -33,13 +51,13 @@ def test_import_loads_nothing_heavy(package):
     assert ours == sorted({"dlx", "dlx._version", package})
 
 
-@pytest.mark.parametrize("package", ["dlx", "sudoku"])
+@pytest.mark.parametrize("package", ["dlx", "sudoku", "dlx.problems"])
 def test_every_public_name_loads_on_first_use(package):
-    module = __import__(package)
+    module = importlib.import_module(package)
     for name in module.__all__:
         assert getattr(module, name) is not None, name
     assert set(module.__all__) <= set(dir(module))
-    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
         module.nothing  # noqa: B018 (the attribute look-up is the test)
 
 
@@ -54,3 +72,126 @@ def test_names_are_the_modules_own():
     assert dlx.Unsupported is Unsupported
     assert sudoku.VARIANTS is RULES
     assert dlx.problems.queens.queens(6).count() == 4
+
+
+# What a command that answers at once loads: no numba, numpy or kernel,
+# no engine module, no builder, no solver (the flags and their help come
+# from light modules: the registry's records, the options spec,
+# dlx.services.defaults, sudoku.constants).
+AT_ONCE = [
+    ("dlx", "--version"),
+    ("dlx", "--help"),
+    ("dlx", "solve", "--help"),
+    ("dlx", "solve", "--bogus"),
+    ("dlx", "queens", "--help"),
+    ("sudoku", "--version"),
+    ("sudoku", "--help"),
+    ("sudoku", "solve", "--bogus"),
+]
+
+
+@pytest.mark.parametrize("argv", AT_ONCE, ids=" ".join)
+def test_version_help_and_usage_errors_load_nothing_heavy(argv):
+    loaded = loaded_by(*argv)
+    assert not [m for m in loaded if m.split(".")[0] in HEAVY]
+    assert not ours(loaded, "dlx.kernels")
+    assert ours(loaded, "dlx.engines.") <= {
+        "dlx.engines.base",
+        "dlx.engines.registry",
+    }
+    assert not ours(loaded, "dlx.problems")
+    assert not ours(loaded, "sudoku.") - {
+        "sudoku.cli",
+        "sudoku.cli_generate",
+        "sudoku.cli_io",
+        "sudoku.constants",
+        "sudoku.web",
+        "sudoku.web.server",
+    }
+    assert ours(loaded, "dlx.services.") <= {
+        "dlx.services.defaults",
+        "dlx.services.checkpoint",  # its error (sudoku): json and os
+    }
+
+
+def test_a_tiny_solve_loads_dlx1_alone():
+    # dlx solve runs DLX1 on Knuth's example: its engine and kernels (and
+    # the node builder they need), no other engine's, no builder.
+    loaded = loaded_by("dlx", "solve", "-", stdin=TINY)
+    assert ours(loaded, "dlx.kernels.") == {
+        "dlx.kernels.links",
+        "dlx.kernels.build",
+    }
+    assert ours(loaded, "dlx.engines.") <= {
+        "dlx.engines.base",
+        "dlx.engines.registry",
+        "dlx.engines.threads",
+        "dlx.engines.links",
+    }
+    assert not ours(loaded, "dlx.problems")
+
+
+def test_a_builder_command_loads_its_own_builder():
+    loaded = loaded_by("dlx", "queens", "6")
+    assert ours(loaded, "dlx.problems.") == {"dlx.problems.queens"}
+    assert ours(loaded, "dlx.kernels.") == {
+        "dlx.kernels.links",
+        "dlx.kernels.build",
+    }
+
+
+def test_the_registry_loads_an_engine_when_it_is_first_used():
+    loaded = loaded_after(
+        "from dlx.engines import BY_NAME, algorithm_help, algorithm_names\n"
+        "algorithm_names(), algorithm_help(), BY_NAME['ssxc1']"
+    )
+    assert ours(loaded, "dlx.engines.") == {
+        "dlx.engines.base",
+        "dlx.engines.registry",
+        "dlx.engines.threads",
+        "dlx.engines.links",  # SSXC1 builds on DLX1's node tables
+        "dlx.engines.cells",
+    }
+
+
+def test_a_sudoku_solve_loads_the_solver_not_the_builders():
+    loaded = loaded_by(
+        "sudoku",
+        "solve",
+        "4.....8.5.3..........7......2.....6.....8.4......1......."
+        "6.3.7.5..2.....1.4......",
+    )
+    assert "sudoku.solver" in loaded
+    assert not ours(loaded, "dlx.problems")
+    assert not ours(loaded, "sudoku.web.service")
+    assert not ours(loaded, "dlx.kernels.") & {
+        "dlx.kernels.cells",
+        "dlx.kernels.colors",
+        "dlx.kernels.bounds",
+        "dlx.kernels.costs",
+        "dlx.kernels.memo",
+        "dlx.kernels.reduce",
+    }
+
+
+def test_a_spawned_worker_loads_only_the_engine_its_jobs_run():
+    # Our own pool forks (the workers inherit what the parent loaded);
+    # where processes are spawned (macOS, Windows, or an executor given),
+    # a worker imports the job runner, the model to unpickle the problem,
+    # and the engine its jobs name: DLX1's kernels here, no other's.
+    loaded = loaded_after(
+        "import concurrent.futures as cf, json, multiprocessing as mp, sys\n"
+        "from dlx.problems.queens import queens\n"
+        "spawn = mp.get_context('spawn')\n"
+        "with cf.ProcessPoolExecutor(1, mp_context=spawn) as pool:\n"
+        "    assert queens(11).count(executor=pool, algorithm='links') == 2680\n"
+        "    held = pool.submit(eval, 'sorted(__import__(\"sys\").modules)')\n"
+        "    print(json.dumps(held.result()))\n"
+        "sys.exit()\n"
+    )
+    assert "dlx.services.pool" in loaded  # it ran jobs
+    assert ours(loaded, "dlx.kernels.") == {
+        "dlx.kernels.links",
+        "dlx.kernels.build",
+    }
+    assert not ours(loaded, "dlx.problems")

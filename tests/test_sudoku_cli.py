@@ -360,7 +360,7 @@ def test_a_capped_count_takes_its_progress_bar(capsys, monkeypatch):
         seen.update(options, limit=limit)
         return 5
 
-    monkeypatch.setattr("sudoku.cli.count", count)
+    monkeypatch.setattr("sudoku.solver.count", count)  # loaded when run
     code, out, _ = run(
         capsys, "solve", "." * 16, "--count", "--limit", "5", "--progress"
     )

@@ -241,13 +241,13 @@ def test_progress_reports(capsys, monkeypatch, tty):
 
 
 def test_interrupted_count_prints_the_partial_count(capsys, monkeypatch):
-    import sudoku.cli as cli
+    import sudoku.solver as solver  # the command loads it when it runs
     from dlx import Interrupted, Stats
 
     def interrupted(*args, **kwargs):
         raise Interrupted(5, Stats(10, 20, 5, 0.5, False))
 
-    monkeypatch.setattr(cli, "count", interrupted)
+    monkeypatch.setattr(solver, "count", interrupted)
     code, out, err = run(capsys, "solve", "." * 81, "--count")
     assert code == 130 and out == "5 (partial: interrupted)\n"
     assert err == (
@@ -257,9 +257,10 @@ def test_interrupted_count_prints_the_partial_count(capsys, monkeypatch):
 
 def test_interrupted_batch_keeps_what_it_wrote(capsys, monkeypatch, tmp_path):
     import sudoku.cli as cli
+    import sudoku.solver as solver  # the command loads it when it runs
 
     calls = []
-    real = cli.solve_many
+    real = solver.solve_many
 
     def second_call_interrupted(*args, **kwargs):
         calls.append(1)
@@ -267,7 +268,7 @@ def test_interrupted_batch_keeps_what_it_wrote(capsys, monkeypatch, tmp_path):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "solve_many", second_call_interrupted)
+    monkeypatch.setattr(solver, "solve_many", second_call_interrupted)
     monkeypatch.setattr(cli, "CHUNK", 2)
     path = tmp_path / "p.txt"
     path.write_text("\n".join(TOP[:5]) + "\n")

@@ -1,6 +1,10 @@
 """The engines: one module per solver behind one interface
 (``dlx.engines.base.Engine``), and the registry that picks one
-(``dlx.engines.registry``)."""
+(``dlx.engines.registry``).  Importing the package loads no engine:
+each loads with its kernels when it is first used (``ENGINES``, every
+one of them, loads on first look-up)."""
+
+from typing import TYPE_CHECKING
 
 from .base import (
     COLORS,
@@ -14,7 +18,6 @@ from .base import (
 from .registry import (
     ALGORITHMS,
     BY_NAME,
-    ENGINES,
     algorithm_help,
     algorithm_names,
     engine_for,
@@ -22,6 +25,18 @@ from .registry import (
     family,
     refuse,
 )
+
+if TYPE_CHECKING:
+    from .registry import ENGINES
+
+
+def __getattr__(name: str) -> object:
+    if name == "ENGINES":  # every engine loaded (PEP 562)
+        from . import registry
+
+        return registry.ENGINES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Engine",

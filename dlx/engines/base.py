@@ -32,8 +32,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 EXACT = "exact cover"
 """The kind of a plain exact-cover problem (Knuth's DLX1)."""
 COLORS = "colors"
@@ -53,8 +51,18 @@ of solutions."""
 OUT_OF_NODES = 2
 """What a run's ``step`` returns when it stopped at the node bound."""
 
-NO_LIMIT = np.iinfo(np.int64).max
-"""No bound (nodes, solutions): the largest int64."""
+NO_LIMIT = 2**63 - 1
+"""No bound (nodes, solutions): the largest int64 (numpy's
+``iinfo(int64).max``; this module does not import numpy)."""
+
+
+DEFAULT_MEMO_BYTES = 256 << 20
+"""The memo table's default size limit: 256 MiB (memo counting,
+``dlx.engines.memo``; here so that the options spec and the command line
+read it without loading the memo's kernels)."""
+CHOICE_RULES = ("auto", "mrv", "first")
+"""What ``choose=`` takes (memo counting): ``"mrv"`` (Knuth's minimum
+remaining values), ``"first"`` (the first active item) or ``"auto"``."""
 
 
 class Unsupported(ValueError):

@@ -17,8 +17,10 @@ import math
 import numpy as np
 
 from ..kernels import colors as C, memo as M
-from .base import (
+from .base import (  # the memo's settings are light: the spec reads them
+    CHOICE_RULES as CHOICE_RULES,  # its name here too (dlx.services.memo)
     COLORS,
+    DEFAULT_MEMO_BYTES,
     EXACT,
     EXHAUSTED,
     MULTIPLICITIES,
@@ -32,16 +34,11 @@ from .colors import (
 )
 from .links import Links, commit_givens, load_kernels
 
-DEFAULT_MEMO_BYTES = 256 << 20
-"""The memo table's default size limit: 256 MiB."""
 #: The table starts with this many slots and doubles up to its limit.
 _FIRST_SLOTS = 1 << 12
 #: Bits per limb of a count (a sum of two limbs and a carry fits an int64).
 LIMB_BITS = 62
 
-CHOICE_RULES = ("auto", "mrv", "first")
-"""What ``choose=`` takes: ``"mrv"`` (Knuth's minimum remaining values),
-``"first"`` (the first active item) or ``"auto"``."""
 #: memo="auto" with MRV decides after this many nodes ...
 PROBE_NODES = 100_000
 #: ... to keep the memo if by then it saved this many times the nodes it

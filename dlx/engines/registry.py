@@ -5,59 +5,153 @@ problem's kind: ``"links"`` is Knuth's dancing links (DLX1, DLX2 with
 colors, DLX3 with bounds), ``"cells"`` his dancing cells (SSXC1, SSXCC,
 SSMCC), ``"memo"`` memoized counting, and ``"auto"`` picks links or cells
 by the problem's shape (measured: see ``hide_work``).  A new engine is
-one line of ``ENGINES`` (and a rule here if ``"auto"`` should pick it):
+one line of ``RECORDS`` (and a rule here if ``"auto"`` should pick it):
 the names ``algorithm=`` takes and the command line's help for them are
 read from it (``algorithm_names``, ``algorithm_help``).
 ``refuse`` words every refusal of a service the problem's engine lacks,
 so that the Python API, the CLIs and the web API say the same sentence.
+
+The registry holds each engine as a ``Record``, data only: choosing an
+engine, naming the families and refusing read the records, and an
+engine's module (with numba and its kernels) is imported when the engine
+is first used (``load``), so that a command that answers ``--help``, or
+runs one engine, loads no other engine's kernels.  The engine classes
+stay the truth: tests/test_engine_contract.py checks that every record
+says what its class says, and that every engine class has a record.
 """
 
 from __future__ import annotations
 
+import importlib
+import threading
+from collections.abc import Iterator, Mapping
+from typing import NamedTuple
+
 from ..shorten import shorten
 from .base import COLORS, EXACT, MULTIPLICITIES, Engine, Unsupported
-from .bits import Bits
-from .bounds import DLX3
-from .cells import SSXC1
-from .cells_bounds import SSMCC
-from .cells_colors import SSXCC
-from .colors import DLX2
-from .costs import BoundedCostsEngine, CostsEngine
-from .lanes import Lanes
-from .links import DLX1
-from .memo import Memo
 
-ENGINES: tuple[Engine, ...] = (
-    DLX1(),
-    DLX2(),
-    DLX3(),
-    SSXC1(),
-    SSXCC(),
-    SSMCC(),
-    Lanes(),
-    Bits(),
-    Memo(),
-    CostsEngine(),
-    BoundedCostsEngine(),
-)
+
+class Record(NamedTuple):
+    """What the registry knows of an engine without importing it: the
+    class attributes of the same names (``name``, ``algorithm``,
+    ``kinds``, ``costs``, ``named``, ``about``), ``fits``: whether its
+    class has a ``fits`` of its own (the registry must then load it to
+    choose), and where the class is (``module`` of ``dlx.engines``,
+    ``cls``)."""
+
+    name: str
+    algorithm: str
+    kinds: frozenset
+    module: str
+    cls: str
+    costs: bool = False
+    named: bool = True
+    about: str = ""
+    fits: bool = False
+
+
+RECORDS: tuple[Record | Engine, ...] = (
+    Record("dlx1", "links", frozenset({EXACT}), "links", "DLX1",
+           about="Knuth's DLX1 (dancing links)"),
+    Record("dlx2", "links", frozenset({COLORS}), "colors", "DLX2",
+           about="DLX2 with colors"),
+    Record("dlx3", "links", frozenset({MULTIPLICITIES}), "bounds", "DLX3",
+           about="DLX3 with bounds"),
+    Record("ssxc1", "cells", frozenset({EXACT}), "cells", "SSXC1",
+           about="Knuth's SSXC1 (dancing cells)"),
+    Record("ssxcc", "cells", frozenset({COLORS}), "cells_colors", "SSXCC",
+           about="SSXCC with colors"),
+    Record("ssmcc", "cells", frozenset({MULTIPLICITIES}), "cells_bounds",
+           "SSMCC", about="SSMCC with bounds"),
+    Record("lanes", "bits", frozenset({EXACT}), "lanes", "Lanes", fits=True),
+    Record("bits", "bits", frozenset({EXACT}), "bits", "Bits",
+           about="Algorithm X over bitsets (plain exact cover up to "
+           "8,192 options, one process)"),
+    Record("memo", "memo", frozenset({EXACT, COLORS, MULTIPLICITIES}), "memo",
+           "Memo", named=False),
+    Record("dlx5", "links", frozenset({EXACT, COLORS}), "costs",
+           "CostsEngine", costs=True),
+    Record("dlx3-costs", "links", frozenset({MULTIPLICITIES}), "costs",
+           "BoundedCostsEngine", costs=True),
+)  # fmt: skip
 """Every engine, by the family ``algorithm=`` names and the kinds it reads;
 the engines with ``costs`` serve ``best`` (the cheapest solutions), the
 others every other search.  Of a family's engines for a kind, the first
 that ``fits`` the problem searches it (the item lanes before the
 count-based bitset engine)."""
-BY_NAME = {engine.name: engine for engine in ENGINES}
+
+_engines: dict[str, Engine] = {}
+_loading = threading.Lock()
+
+
+def load(record: Record | Engine) -> Engine:
+    """The engine of ``record``, its module imported on first use (one
+    instance per process, shared by every caller).  An entry of
+    ``RECORDS`` may be an engine itself, already loaded (as a test that
+    reduces or extends the registry puts there)."""
+    if isinstance(record, Engine):
+        return record
+    engine = _engines.get(record.name)
+    if engine is None:
+        with _loading:
+            engine = _engines.get(record.name)
+            if engine is None:
+                module = importlib.import_module(
+                    f".{record.module}", __package__
+                )
+                engine = _engines[record.name] = getattr(module, record.cls)()
+    return engine
+
+
+def has_fit_test(record: Record | Engine) -> bool:
+    """Whether choosing ``record``'s engine asks its ``fits`` (a loaded
+    engine always is asked)."""
+    return record.fits if isinstance(record, Record) else True
+
+
+class Engines(Mapping):
+    """``BY_NAME``: the engines by their ``name`` (Knuth's program:
+    ``dlx1``, ``ssxc1``, ...), each loaded when it is first looked up."""
+
+    _records = {record.name: record for record in RECORDS}
+
+    def __getitem__(self, name: str) -> Engine:
+        return load(self._records[name])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+
+BY_NAME: Mapping[str, Engine] = Engines()
 """The engines by their ``name`` (Knuth's program: ``DLX1``, ``SSXC1``,
-...)."""
+...), each loaded on first look-up."""
+
+
+ENGINES: tuple[Engine, ...]  # declared only: loaded by __getattr__ below
+"""Every engine of ``RECORDS``, each loaded (its module and kernels) when
+``ENGINES`` is first looked up: for tests and tools that walk them all;
+a search asks ``engine_for``, which loads only the one it picks."""
+
+
+def __getattr__(name: str) -> object:
+    # ENGINES, every engine loaded: for tests and tools that walk them
+    # all (PEP 562: a search never needs it).
+    if name == "ENGINES":
+        return tuple(load(record) for record in RECORDS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def algorithm_names() -> tuple[str, ...]:
     """What ``algorithm=`` takes on every search method, read from
-    ``ENGINES``: the family of each engine that is ``named`` (in their
+    ``RECORDS``: the family of each engine that is ``named`` (in their
     order), then ``"auto"``."""
     names: list[str] = []
-    for engine in ENGINES:
-        if engine.named and engine.algorithm not in names:
-            names.append(engine.algorithm)
+    for record in RECORDS:
+        if record.named and record.algorithm not in names:
+            names.append(record.algorithm)
     return (*names, "auto")
 
 
@@ -65,9 +159,9 @@ def algorithm_help() -> str:
     """What each of ``algorithm_names`` means, in one line (the command
     line's help): each family with the ``about`` of its engines."""
     said: dict[str, list[str]] = {}
-    for engine in ENGINES:
-        if engine.named and engine.about:
-            said.setdefault(engine.algorithm, []).append(engine.about)
+    for record in RECORDS:
+        if record.named and record.about:
+            said.setdefault(record.algorithm, []).append(record.about)
     return "; ".join(
         [f"{name}: {', '.join(abouts)}" for name, abouts in said.items()]
         + ["auto (default): the faster for the problem's shape"]
@@ -232,15 +326,19 @@ def engine_of(
 ) -> Engine:
     """The engine of family ``algorithm`` for problems of ``kind``; with
     ``costs``, the one that finds the cheapest solutions; with
-    ``problem``, the first that ``fits`` it."""
-    for engine in ENGINES:
+    ``problem``, the first that ``fits`` it (only an engine whose record
+    says it has a test of its own is loaded to ask)."""
+    for record in RECORDS:
         if (
-            engine.algorithm == algorithm
-            and kind in engine.kinds
-            and engine.costs == costs
-            and (problem is None or engine.fits(problem))
+            record.algorithm == algorithm
+            and kind in record.kinds
+            and record.costs == costs
         ):
-            return engine
+            engine = load(record)
+            if problem is None or not has_fit_test(record):
+                return engine
+            if engine.fits(problem):
+                return engine
     service = "the cheapest solutions (best)" if costs else "searching"
     raise refuse(f"{service} with algorithm={algorithm!r}", kind)
 

@@ -29,20 +29,62 @@ picture.  The submodules are exported as modules (``queens.queens(8)``):
 their main functions share their names.
 """
 
-from . import (
-    debruijn,
-    langford,
-    planar,
-    polycube,
-    polyomino,
-    queens,
-    rooks,
-    tiling,
-    timetable,
+import importlib
+from typing import TYPE_CHECKING
+
+# Each builder loads on first use (PEP 562), so that a command loads its
+# own builder alone (``dlx queens`` no polyomino); ``from dlx.problems
+# import queens`` and ``dlx.problems.queens`` load that module.
+_MODULES = (
+    "debruijn",
+    "langford",
+    "planar",
+    "polycube",
+    "polyomino",
+    "queens",
+    "rooks",
+    "tiling",
+    "timetable",
 )
-from .planar import Polyhex, Polyiamond
-from .polycube import Polycube
-from .polyomino import Polyomino
+_CLASSES = {
+    "Polyhex": "planar",
+    "Polyiamond": "planar",
+    "Polycube": "polycube",
+    "Polyomino": "polyomino",
+}
+
+if TYPE_CHECKING:  # what the names are, for type checkers and readers
+    from . import (
+        debruijn,
+        langford,
+        planar,
+        polycube,
+        polyomino,
+        queens,
+        rooks,
+        tiling,
+        timetable,
+    )
+    from .planar import Polyhex, Polyiamond
+    from .polycube import Polycube
+    from .polyomino import Polyomino
+
+
+def __getattr__(name: str) -> object:
+    if name in _MODULES:
+        value = importlib.import_module(f".{name}", __name__)
+    elif name in _CLASSES:
+        module = importlib.import_module(f".{_CLASSES[name]}", __name__)
+        value = getattr(module, name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # the next look-up is a plain one
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "debruijn",

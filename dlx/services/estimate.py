@@ -23,13 +23,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engines import engine_for, engine_of, refuse
+from .defaults import DEFAULT_PROBES
 from .search import BudgetExhausted, whole_number
 
 __all__ = ["Estimate", "estimate"]
 
-# The probes of an estimate by default: on the counting benchmarks the
-# estimate of the node count is then within a few percent (bench/).
-DEFAULT_PROBES = 10_000
 # Nodes of the short real search that measures the search rate.
 RATE_NODES = 300_000
 

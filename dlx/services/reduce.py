@@ -51,6 +51,7 @@ import numpy as np
 from ..engines.base import EXACT
 from ..kernels import reduce as K
 from ..shorten import shorten
+from .defaults import DLX_PRE_RULES, RULES
 from .search import BudgetExhausted, seconds as check_seconds, whole_number
 
 __all__ = [
@@ -74,10 +75,8 @@ RULE_CODES = {
     "blocking-option": K.BLOCKING_OPTION,
     "free-secondary": K.FREE_SECONDARY,
 }
-RULES = tuple(RULE_CODES)
-"""Every rule ``reduce`` may apply, by name."""
-DLX_PRE_RULES = ("no-primary", "empty-item", "implied-item", "blocking-option")
-"""The rules of Knuth's DLX-PRE."""
+if tuple(RULE_CODES) != RULES:  # the names are dlx.services.defaults'
+    raise ImportError("dlx.services.defaults.RULES is not RULE_CODES' keys")
 #: What removed an option or item, by kernel code ("given": covered by a
 #: given option or clashing with one).
 _NAMES = {code: name for name, code in RULE_CODES.items()}
