@@ -225,11 +225,14 @@ def test_connected_problems_go_to_the_memo_as_a_whole():
         assert type(p.stats) is MemoStats
 
 
-def test_bounds_stay_refused():
+def test_bounds_go_to_the_memo_as_a_whole():
+    # Three parts no option joins, but the driver does not split a
+    # problem with bounds: the bounded memo counts it whole.
     bounded = ExactCover(["A", "B", "C"], bounds={"A": (1, 2)})
-    bounded.add_options([["A"], ["B"], ["C"]])
-    with pytest.raises(ValueError, match="not available for a problem with"):
-        bounded.count(memo=True)
+    bounded.add_options([["A"], ["A"], ["B"], ["C"]])
+    assert bounded.count(memo=True) == 3
+    assert type(bounded.stats) is MemoStats
+    assert bounded.count() == 3
 
 
 # -- budgets and Ctrl-C -----------------------------------------------------------
