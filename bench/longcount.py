@@ -108,7 +108,9 @@ def timed(run):
     return time.perf_counter() - t0, found
 
 
-def simulate(problem, workers: int, budgeted: bool, algorithm="auto"):
+def simulate(
+    problem, workers: int, budgeted: bool, algorithm="auto", nodes=None
+):
     """Split for ``workers`` as ``count(jobs=...)`` would and schedule the
     pieces on ``workers`` workers as its runner does, each piece's work
     being its true updates (every piece is run here, in turn, as a worker
@@ -119,7 +121,9 @@ def simulate(problem, workers: int, budgeted: bool, algorithm="auto"):
     nodes, as for a count long enough to need them) and hands back its
     rest, which goes to the front of the queue; else every job runs to its
     end, largest first by the split's estimate (the runner before budgets).
-    ``algorithm`` picks the engine whose tree is split.
+    ``algorithm`` picks the engine whose tree is split; ``nodes``, the
+    tree's true nodes, stand in for the estimate where the split makes
+    none (only DLX1's split probes its jobs).
     """
     import collections
     import heapq
@@ -133,7 +137,7 @@ def simulate(problem, workers: int, budgeted: bool, algorithm="auto"):
         max(
             1,
             int(
-                plan.estimated_nodes
+                (plan.estimated_nodes or nodes or 0)
                 / (job_service.BUDGET_PER_WORKER * workers)
             ),
         )
@@ -205,7 +209,9 @@ def engine_balance(args) -> str:
         for w in (100, 1000):
             b = {}
             for budgeted in (False, True):
-                b[budgeted] = simulate(problem, w, budgeted, algorithm)
+                b[budgeted] = simulate(
+                    problem, w, budgeted, algorithm, nodes=truth[1]
+                )
                 got = b[budgeted]["figures"]
                 exact = BY_NAME[b[budgeted]["engine"]].exact_split
                 assert (got if exact else got[0]) == (
@@ -225,7 +231,12 @@ def engine_balance(args) -> str:
         f"{dlx.__version__}.  The simulation of the table above (the same "
         f"columns; *after*: every job stops after its node budget and hands "
         f"back its rest) for a colored problem (DLX2), a bounded one (DLX3) "
-        f"and dancing cells (SSXC1).  The pieces' figures were checked to "
+        f"and dancing cells (SSXC1).  Only DLX1's split estimates its jobs, "
+        f"so the budget here is the tree's true nodes over "
+        f"{job_service.BUDGET_PER_WORKER} W (a real count of these engines "
+        f"hands back after `UNESTIMATED_BUDGET`, "
+        f"{job_service.UNESTIMATED_BUDGET:,} nodes), and *before* takes the "
+        f"jobs by Knuth's measure (no estimate).  The pieces' figures were checked to "
         f"add up to one search's count, nodes and updates (dancing cells: "
         f"the count; its pieces searched apart break ties otherwise).  "
         f"Work is each piece's updates, in its engine's own measure.",

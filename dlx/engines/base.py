@@ -118,6 +118,13 @@ class Run:
         None where the engine cannot tell)."""
         raise NotImplementedError
 
+    def leaf(self) -> bool:
+        """After ``step`` returned ``OUT_OF_NODES``: whether the node it was
+        about to enter is one the search counts in one node (a solution,
+        or a dead end), cheaper to enter than to hand back (False where the
+        engine cannot tell at once)."""
+        return False
+
     def skip(self) -> None:
         """After ``step`` returned ``OUT_OF_NODES``: leave the node it was
         about to enter unexplored, so that the next ``step`` goes on after
@@ -135,9 +142,10 @@ def count_job(run: Run, path: tuple, budget: int = 0) -> JobResult:
     about to enter and every branch still untried on its path.  The run
     finds them itself: it goes on with its bound at the nodes it has, so
     that it stops again on entering each next node, which becomes a job
-    (``Run.skip`` leaves it), while the moves into them (their parent's
-    updates) and the leaves it meets on the way are counted as one search
-    counts them.  So the job's figures and its rest's add up to the
+    (``Run.skip`` leaves it) unless it is a leaf (``Run.leaf``: entered
+    here, one node), while the moves into them (their parent's updates)
+    and the leaves are counted as one search counts them.  So the job's
+    figures and its rest's add up to the
     job's, node for node where the engine's ``exact_split`` holds.  The
     same for every engine: each says only where it stopped
     (``Run.stopped_at``) and how to leave that node (``Run.skip``).
@@ -156,10 +164,16 @@ def count_job(run: Run, path: tuple, budget: int = 0) -> JobResult:
         moves, degrees = run.stopped_at()
         stops.append(moves)
         run.skip()
-        # Every node entered from here on is left to a job of its own.
-        while run.step(0, int(run.counters[0]), False)[0] == OUT_OF_NODES:
+        # Every node entered from here on is left to a job of its own, but
+        # for a leaf: a job of one node would cost more than the node.
+        stop_at = int(run.counters[0])
+        while run.step(0, stop_at, False)[0] == OUT_OF_NODES:
+            if run.leaf():
+                stop_at = int(run.counters[0]) + 1
+                continue
             stops.append(run.stopped_at()[0])
             run.skip()
+            stop_at = int(run.counters[0])
     while status == OUT_OF_NODES and not stops:  # no budget: to its end
         status, _ = run.step(0, NO_LIMIT, False)
     solutions, nodes, updates = (int(x) for x in run.counters[[2, 0, 1]])

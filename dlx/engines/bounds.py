@@ -180,6 +180,13 @@ class BoundsJob(Run):
         level = int(self.state[0])
         return tuple(int(x) for x in self.choice[self.floor : level]), None
 
+    def leaf(self):
+        """A solution (no primary item left to settle) or a dead end (an
+        item with too few options left): M3 scores it at once."""
+        a = self.arrays
+        score, _ = M.choose_item(a[1], a[5], a[7], a[8], self.cutoff)
+        return bool(score <= 0 or score == M.INFINITY)
+
     def skip(self):
         """Leave the node as a frontier node is left (``search_split``'s
         ``FRONTIER``): back down to its parent's next move."""

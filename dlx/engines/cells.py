@@ -430,6 +430,10 @@ class CellsRun(Run):
             degrees.append(int(set_[int(nd[stride * node]) - 1]))
         return tuple(moves), degrees
 
+    def leaf(self):
+        """A solution: no primary item left to branch on."""
+        return self.active_primary() == 0
+
     def skip(self):
         """Resume at the kernel's backup, as after a leaf: up to the
         nearest level with an untried option (SSXCC's force stack is

@@ -327,6 +327,22 @@ class McRun(Run):
             moves.append(k if at in included else -1 - k)
         return tuple(moves), [1 if d == 1 else 2 for d in self.deg[:level]]
 
+    def leaf(self):
+        """A solution: no item left to branch on, none forced (scored on a
+        copy of the force stack: the pending forced moves are kept)."""
+        item, set_, nd, second = self.arrays
+        out = np.zeros(2, np.int64)
+        score = M.choose_item(
+            item,
+            set_,
+            int(self.state[M.ACTIVE]),
+            second,
+            self.force.copy(),
+            0,
+            out,
+        )
+        return bool(score == M.INF and out[1] == 0)
+
     def skip(self):
         """Resume at the kernel's backup, as after a solution: to the
         right branch of the latest left one (the force stack is empty

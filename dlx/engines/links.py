@@ -15,6 +15,7 @@ one job and hands back the rest when its node budget runs out, and
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -375,10 +376,12 @@ class LinksStops:
     ``state`` ``(level, where)``, the option node tried at each level in
     ``choice`` and the links first in their arrays."""
 
+    K: Any  # the kernel module (dlx.kernels.links or colors)
     arrays: tuple
     choice: np.ndarray
     state: np.ndarray
     option_of: NodeOptions
+    cutoff: int
 
     def stopped_at(self):
         """The kernel stops on entering a node (``state`` is ``(level,
@@ -398,6 +401,15 @@ class LinksStops:
             degrees.append(degree)
         return tuple(moves), degrees
 
+    def leaf(self):
+        """A dead end: the item the search would choose has no option left
+        (solutions never stop it: they are counted at their parent)."""
+        K = self.K
+        best = K.choose_item(
+            self.arrays[0], self.arrays[1], self.arrays[5], self.cutoff
+        )
+        return bool(self.arrays[5][best] == 0)
+
     def skip(self):
         """Resume at X6 one level up: undo the option tried there and try
         the next (the node entered below it is left out)."""
@@ -415,6 +427,7 @@ class LinksRun(LinksStops, Run):
 
     def __init__(self, links: Links, given_nodes: list[int], cutoff: int):
         load_kernels("search")
+        self.K = K
         self.arrays = links.copy_arrays()
         self.counters = np.zeros(3, np.int64)
         updates = commit_givens(given_nodes, self.arrays)
