@@ -6,6 +6,8 @@ split for 100 and 1,000 workers.
     python bench/longcount.py --big          # adds queens 16 and Langford 15
     python bench/longcount.py --quick --no-write   # a smoke run
     python bench/longcount.py --only pentomino-6x10-all --no-write
+    python bench/longcount.py --engines      # the cluster simulation of
+                                             # every engine: its own section
 
 Every contender runs in this one process, in turn, round after round;
 each figure is the best of the rounds.  The counts, nodes and updates of
@@ -30,14 +32,33 @@ import numpy as np  # noqa: E402
 
 import dlx  # noqa: E402
 from dlx import jobs as J  # noqa: E402
-from dlx.estimate import DEFAULT_PROBES, probe_figures  # noqa: E402
+from dlx.engines import BY_NAME  # noqa: E402
+from dlx.problems.debruijn import debruijn  # noqa: E402
 from dlx.problems.langford import langford  # noqa: E402
 from dlx.problems.polyomino import Polyomino  # noqa: E402
 from dlx.problems.queens import queens  # noqa: E402
+from dlx.problems.rooks import rooks  # noqa: E402
+from dlx.services import jobs as job_service, pool  # noqa: E402
+from dlx.services.estimate import DEFAULT_PROBES, probe_figures  # noqa: E402
 
 RESULTS = os.path.join(HERE, "RESULTS.md")
 BEGIN = "<!-- longcount.py: begin -->"
 END = "<!-- longcount.py: end -->"
+ENGINES_BEGIN = "<!-- longcount.py --engines: begin -->"
+ENGINES_END = "<!-- longcount.py --engines: end -->"
+
+# name -> (builder, algorithm, known count): the cluster simulation of
+# every kind of engine that hands back (--engines), beside DLX1's rows of
+# the main section.
+ENGINE_BALANCE = {
+    "colors-debruijn-3-3": (lambda: debruijn(3, 3), "links", 373_248),
+    "bounds-rooks-7-2": (lambda: rooks(7, 2), "links", 3_110_940),
+    "cells-pentomino-6x10": (
+        lambda: Polyomino("6x10").problem,
+        "cells",
+        9_356,
+    ),
+}
 
 
 def sudoku_grids(rows, cols):
@@ -87,29 +108,43 @@ def timed(run):
     return time.perf_counter() - t0, found
 
 
-def simulate(problem, workers: int, budgeted: bool):
+def simulate(
+    problem, workers: int, budgeted: bool, algorithm="auto", nodes=None
+):
     """Split for ``workers`` as ``count(jobs=...)`` would and schedule the
     pieces on ``workers`` workers as its runner does, each piece's work
-    being its true updates (every piece is run here, in turn).
+    being its true updates (every piece is run here, in turn, as a worker
+    runs it: ``dlx.services.pool.run_piece``).
 
     ``budgeted``: each job stops after the node budget ``job_budget``
     gives for ``workers`` workers (without its floor of ``MIN_BUDGET``
     nodes, as for a count long enough to need them) and hands back its
     rest, which goes to the front of the queue; else every job runs to its
     end, largest first by the split's estimate (the runner before budgets).
+    ``algorithm`` picks the engine whose tree is split; ``nodes``, the
+    tree's true nodes, stand in for the estimate where the split makes
+    none (only DLX1's split probes its jobs).
     """
     import collections
     import heapq
 
     t0 = time.perf_counter()
-    plan = J.split(problem, jobs=J.JOBS_PER_WORKER * workers)
+    plan = J.split(
+        problem, jobs=J.JOBS_PER_WORKER * workers, algorithm=algorithm
+    )
     split_seconds = time.perf_counter() - t0
     budget = (
-        int(plan.estimated_nodes / (J.BUDGET_PER_WORKER * workers))
+        max(
+            1,
+            int(
+                (plan.estimated_nodes or nodes or 0)
+                / (job_service.BUDGET_PER_WORKER * workers)
+            ),
+        )
         if budgeted
         else 0
     )
-    payload = J._Payload(problem, J.problem_digest(problem))
+    payload = pool.Payload(problem, J.problem_digest(problem))
     queue = collections.deque(
         sorted(plan.jobs, key=lambda j: (-j.size, -j.share))
     )
@@ -120,17 +155,22 @@ def simulate(problem, workers: int, budgeted: bool):
     while queue or running:
         while free and queue:  # a free worker takes the queue's front
             job = queue.popleft()
-            found, nodes, updates, _, rest = J.run_piece(
-                payload, job.given, plan.mrv_cutoff, budget
+            result = pool.run_piece(
+                payload,
+                plan.engine,
+                plan.given,
+                tuple(job.path),
+                plan.mrv_cutoff,
+                budget,
             )
             figures = [
-                figures[0] + found,
-                figures[1] + nodes,
-                figures[2] + updates,
+                figures[0] + result.solutions,
+                figures[1] + result.nodes,
+                figures[2] + result.updates,
             ]
-            pieces.append(updates)
-            back = [J.Job(tuple(g), job.share * f) for g, f in rest]
-            heapq.heappush(running, (now + updates, sequence, back))
+            pieces.append(result.updates)
+            back = [J.Job(tuple(g), job.share * f) for g, f in result.rest]
+            heapq.heappush(running, (now + result.updates, sequence, back))
             sequence += 1
             free -= 1
         now, _, back = heapq.heappop(running)
@@ -140,6 +180,7 @@ def simulate(problem, workers: int, budgeted: bool):
     pieces = np.array(pieces, float)
     total = pieces.sum()
     return dict(
+        engine=plan.engine,
         jobs=len(plan.jobs),
         pieces=len(pieces),
         split_seconds=split_seconds,
@@ -149,6 +190,75 @@ def simulate(problem, workers: int, budgeted: bool):
         efficiency=total / (workers * now),
         figures=tuple(figures),
     )
+
+
+def engine_balance(args) -> str:
+    """``--engines``: the cluster simulation (``simulate``) of a colored
+    problem, a bounded one and dancing cells, for 100 and 1,000 workers,
+    with and without budgets; the pieces' figures checked against one
+    search's (for dancing cells, whose pieces break ties otherwise, the
+    count).  Returns its section of RESULTS.md."""
+    rows = []
+    names = args.only.split(",") if args.only else list(ENGINE_BALANCE)
+    for name in names:
+        build, algorithm, known = ENGINE_BALANCE[name]
+        problem = build()
+        found = problem.count(algorithm=algorithm)
+        assert found == known, (name, found)
+        truth = figures(problem)
+        for w in (100, 1000):
+            b = {}
+            for budgeted in (False, True):
+                b[budgeted] = simulate(
+                    problem, w, budgeted, algorithm, nodes=truth[1]
+                )
+                got = b[budgeted]["figures"]
+                exact = BY_NAME[b[budgeted]["engine"]].exact_split
+                assert (got if exact else got[0]) == (
+                    truth if exact else truth[0]
+                ), (name, w, budgeted, got, truth)
+                print(
+                    f"balance {name} {w} budget={budgeted}: {b[budgeted]}",
+                    file=sys.stderr,
+                )
+            rows.append((name, truth, w, b[False], b[True]))
+    lines = [
+        ENGINES_BEGIN,
+        "### The split for a cluster, every engine (simulated)",
+        "",
+        f"Written by `{args.command}` on "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; dlx-toolkit "
+        f"{dlx.__version__}.  The simulation of the table above (the same "
+        f"columns; *after*: every job stops after its node budget and hands "
+        f"back its rest) for a colored problem (DLX2), a bounded one (DLX3) "
+        f"and dancing cells (SSXC1).  Only DLX1's split estimates its jobs, "
+        f"so the budget here is the tree's true nodes over "
+        f"{job_service.BUDGET_PER_WORKER} W (a real count of these engines "
+        f"hands back after `UNESTIMATED_BUDGET`, "
+        f"{job_service.UNESTIMATED_BUDGET:,} nodes), and *before* takes the "
+        f"jobs by Knuth's measure (no estimate).  The pieces' figures were checked to "
+        f"add up to one search's count, nodes and updates (dancing cells: "
+        f"the count; its pieces searched apart break ties otherwise).  "
+        f"Work is each piece's updates, in its engine's own measure.",
+        "",
+        "| problem | engine | solutions | nodes | workers | jobs | split (s) "
+        "| before: largest / mean | before: largest / share | before: "
+        "efficiency | budget (nodes) | pieces | after: largest / mean | "
+        "after: largest / share | after: efficiency |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "---:|---:|",
+    ]
+    for name, truth, w, old, new in rows:
+        lines.append(
+            f"| {name} | {new['engine']} | {truth[0]:,} | {truth[1]:,} | "
+            f"{w:,} | {old['jobs']:,} | {old['split_seconds']:.1f} | "
+            f"{old['largest']:.1f} | {old['largest_share']:.2f} | "
+            f"{old['efficiency']:.2f} | {new['budget']:,} | "
+            f"{new['pieces']:,} | {new['largest']:.1f} | "
+            f"{new['largest_share']:.2f} | {new['efficiency']:.2f} |"
+        )
+    lines.append(ENGINES_END)
+    return "\n".join(lines) + "\n"
 
 
 def main(argv=None):
@@ -177,11 +287,33 @@ def main(argv=None):
         action="store_true",
         help="skip the simulation of 100 and 1,000 workers",
     )
+    parser.add_argument(
+        "--engines",
+        action="store_true",
+        help="only the simulation of 100 and 1,000 workers for a colored "
+        "problem, a bounded one and dancing cells (its own section)",
+    )
     args = parser.parse_args(argv)
     args.command = " ".join(
         ["python bench/longcount.py"]
         + list(sys.argv[1:] if argv is None else argv)
     )
+    if args.engines:
+        unknown = [
+            n
+            for n in (args.only.split(",") if args.only else [])
+            if n not in ENGINE_BALANCE
+        ]
+        if unknown:
+            parser.error(
+                f"unknown problem {unknown[0]!r} for --engines; choose "
+                f"from {', '.join(ENGINE_BALANCE)}"
+            )
+        text = engine_balance(args)
+        print(text)
+        if not args.no_write:
+            write(text, ENGINES_BEGIN, ENGINES_END)
+        return
     args.load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
 
     timing = dict(QUICK if args.quick else LONG)
@@ -422,8 +554,9 @@ def report(
             f"the pieces are scheduled on W simulated workers as the runner "
             f"does.  *Before*: every job runs to its end, largest first by "
             f"the split's estimate.  *After*: a job stops after its node "
-            f"budget (the estimated nodes over {J.BUDGET_PER_WORKER} W, "
-            f"here without the floor of {J.MIN_BUDGET:,} nodes a real run "
+            f"budget (the estimated nodes over "
+            f"{job_service.BUDGET_PER_WORKER} W, here without the floor of "
+            f"{job_service.MIN_BUDGET:,} nodes a real run "
             f"keeps, as for a count long enough to need W workers) and "
             f"hands back its rest, which is run next.  `largest`: the "
             f"largest piece over the mean piece, and over a worker's fair "
@@ -464,12 +597,14 @@ def loaded_warning(load: float) -> str:
     )
 
 
-def write(text: str) -> None:
+def write(text: str, begin: str = BEGIN, end: str = END) -> None:
+    """Put ``text`` in RESULTS.md between ``begin`` and ``end`` (in place
+    of what was there), or at its end."""
     with open(RESULTS, encoding="utf-8") as f:
         old = f.read()
-    if BEGIN in old:
-        head, rest = old.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1].lstrip("\n")
+    if begin in old:
+        head, rest = old.split(begin, 1)
+        tail = rest.split(end, 1)[1].lstrip("\n")
         new = head + text + ("\n" + tail if tail else "")
     else:
         new = old.rstrip("\n") + "\n\n" + text

@@ -20,6 +20,7 @@ every engine with ``costs`` offers: ``best(k)`` and the givens.
 import contextlib
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
@@ -310,25 +311,65 @@ def test_its_top_and_probes_walk_its_tree(engine, kind, data):
         assert (probes[:, 2] == 0).all()
 
 
-@on_random_problems([e for e in SEARCHING if e.splits])
+@on_random_problems(
+    [e for e in SEARCHING if e.splits], budget=st.integers(1, 6)
+)
 def test_a_job_cut_short_hands_back_its_rest_or_runs_to_its_end(
-    engine, kind, data
+    engine, kind, data, budget
 ):
+    # Every job cut short by its budget, and every job it hands back in
+    # turn: the count (and where the engine's split is exact, the nodes
+    # and updates) adds up to the job run to its end, and Knuth's measure
+    # of the pieces to the whole.
     p, truth, forced = draw(data, engine, kind)
     arrays = engine.arrays(p)
     nodes = engine.option_nodes(arrays, forced)
     if engine.top(arrays, nodes, 0).clash:
         return
-
-    def counted(path):
-        result = engine.run_job(arrays, nodes, path, 0, budget=1)
+    whole = engine.run_job(arrays, nodes, (), 0)
+    assert whole.rest == [] and whole.solutions == len(truth)
+    figures, pieces, share = [0, 0, 0], 0, 0.0
+    stack = [((), 1.0)]
+    while stack:
+        path, part = stack.pop()
+        result = engine.run_job(arrays, nodes, path, 0, budget=budget)
         if not engine.hands_back:
             assert result.rest == []
-        return result.solutions + sum(
-            counted(tuple(rest)) for rest, _ in result.rest
-        )
+        for rest, _ in result.rest:  # deeper than the job: it ends
+            assert rest[: len(path)] == path and len(rest) > len(path)
+        figures[0] += result.solutions
+        figures[1] += result.nodes
+        figures[2] += result.updates
+        pieces += 1
+        share += part * (1 - sum(f for _, f in result.rest))
+        stack += [(tuple(g), part * f) for g, f in result.rest]
+    assert figures[0] == len(truth)
+    if engine.exact_split:
+        assert figures[1:] == [whole.nodes, whole.updates]
+    assert share == pytest.approx(1.0)
+    # Cut short whenever it enters more nodes than the budget (every node
+    # but a solution is entered).
+    if engine.hands_back and whole.nodes - whole.solutions > budget:
+        assert pieces > 1
 
-    assert counted(()) == len(truth)
+
+@on_random_problems(
+    [e for e in SEARCHING if e.hands_back], budget=st.integers(1, 6)
+)
+def test_a_count_on_workers_with_a_budget_is_one_search(
+    engine, kind, data, budget
+):
+    # Through jobs.count on an executor: the jobs handed back are run in
+    # turn, and the figures are one search's.
+    p, truth, forced = draw(data, engine, kind)
+    with only(engine), ThreadPoolExecutor(2) as pool:
+        p.count(given=forced)
+        one = (p.stats.nodes, p.stats.updates)
+        assert jobs.count(
+            p, given=forced, executor=pool, split_jobs=3, budget=budget
+        ) == len(truth)
+        if engine.exact_split:
+            assert (p.stats.nodes, p.stats.updates) == one
 
 
 # -- what every engine with costs offers ---------------------------------------

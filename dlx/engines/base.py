@@ -29,6 +29,7 @@ counts the whole tree (see ``dlx.services.split``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,6 +116,106 @@ class Run:
         """The share of the tree explored so far (Knuth's measure); 0.0
         where the engine cannot tell."""
         return 0.0
+
+    # Where the engine ``hands_back`` (``count_job``):
+    def stopped_at(self) -> tuple[tuple, list[int] | None]:
+        """After ``step`` returned ``OUT_OF_NODES``: ``(moves, degrees)``,
+        the moves from the run's root to the node it was about to enter
+        (a path's tail, in the engine's vocabulary: one move a level), and
+        how many branches each of those levels has (for Knuth's measure;
+        None where the engine cannot tell)."""
+        raise NotImplementedError
+
+    def leaf(self) -> bool:
+        """After ``step`` returned ``OUT_OF_NODES``: whether the node it was
+        about to enter is one the search counts in one node (a solution,
+        or a dead end), cheaper to enter than to hand back (False where the
+        engine cannot tell at once)."""
+        return False
+
+    def skip(self) -> None:
+        """After ``step`` returned ``OUT_OF_NODES``: leave the node it was
+        about to enter unexplored, so that the next ``step`` goes on after
+        that node's subtree, backtracking as the search does."""
+        raise NotImplementedError
+
+
+def count_job(run: Run, path: tuple, budget: int = 0) -> JobResult:
+    """Count the subtree of the job at ``path`` that ``run`` (started at its
+    root, ``Engine.start_job``) searches: to its end, or (``budget`` > 0)
+    for ``budget`` nodes, its unexplored rest then handed back as jobs
+    (``JobResult.rest``, for an engine that ``hands_back``).
+
+    The rest of a search stopped at its node bound is the node it was
+    about to enter and every branch still untried on its path.  The run
+    finds them itself: it goes on with its bound at the nodes it has, so
+    that it stops again on entering each next node, which becomes a job
+    (``Run.skip`` leaves it) unless it is a leaf (``Run.leaf``: entered
+    here, one node), while the moves into them (their parent's updates)
+    and the leaves are counted as one search counts them.  So the job's
+    figures and its rest's add up to the
+    job's, node for node where the engine's ``exact_split`` holds.  The
+    same for every engine: each says only where it stopped
+    (``Run.stopped_at``) and how to leave that node (``Run.skip``).
+    """
+    commit = int(run.counters[1])
+    if run.clash:
+        return JobResult(0, 0, 0)
+    if run.covered:
+        return JobResult(1, 1, 0)
+    t0 = time.perf_counter()
+    stop_at = min(int(budget), NO_LIMIT) if budget > 0 else NO_LIMIT
+    status, _ = run.step(0, stop_at, False)
+    stops: list[tuple] = []
+    degrees = None
+    if status == OUT_OF_NODES and budget > 0:
+        moves, degrees = run.stopped_at()
+        stops.append(moves)
+        run.skip()
+        # Every node entered from here on is left to a job of its own, but
+        # for a leaf: a job of one node would cost more than the node.
+        stop_at = int(run.counters[0])
+        while run.step(0, stop_at, False)[0] == OUT_OF_NODES:
+            if run.leaf():
+                stop_at = int(run.counters[0]) + 1
+                continue
+            stops.append(run.stopped_at()[0])
+            run.skip()
+            stop_at = int(run.counters[0])
+    while status == OUT_OF_NODES and not stops:  # no budget: to its end
+        status, _ = run.step(0, NO_LIMIT, False)
+    solutions, nodes, updates = (int(x) for x in run.counters[[2, 0, 1]])
+    return JobResult(
+        solutions,
+        nodes,
+        updates - commit,
+        time.perf_counter() - t0,
+        [
+            (tuple(path) + tuple(moves), share)
+            for moves, share in zip(stops, rest_shares(stops, degrees))
+        ],
+    )
+
+
+def rest_shares(stops: list, degrees) -> list[float]:
+    """Knuth's measure of each job handed back (``count_job``): a node
+    at depth ``m`` below the job's root, on the stopped path or a sibling
+    of a node on it, stands for the product of ``1 / degree`` of the
+    ``m`` levels above it.  A degree is at least the branches the rest
+    found at its level plus the one being explored (so the shares never
+    add up to more than the job's), and just that where ``degrees`` is
+    None."""
+    if not stops:
+        return []
+    deep = len(stops[0])
+    found = [1] * deep
+    for moves in stops[1:]:
+        found[len(moves) - 1] += 1
+    share = [1.0]
+    for level in range(deep):
+        degree = max(found[level], degrees[level] if degrees else 0)
+        share.append(share[-1] / degree)
+    return [share[len(moves)] for moves in stops]
 
 
 class Top:

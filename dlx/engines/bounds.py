@@ -4,8 +4,9 @@ An MCC problem (TAOCP 7.2.2.1) lets a primary item carry bounds ``u..v``:
 a solution covers it at least ``u`` and at most ``v`` times; secondary
 items may carry colors as in DLX2.  DLX3's arrays are DLX2's plus
 ``bound`` and ``slack`` per primary item (``dlx.kernels.bounds``);
-``Bounded`` holds them, ``BoundsTop`` walks the top of the tree and
-``DLX3`` is the engine.
+``Bounded`` holds them, ``BoundsTop`` walks the top of the tree,
+``BoundsJob`` searches one job (and hands back its rest when a node
+budget cuts it short) and ``DLX3`` is the engine.
 
 A DLX3 node is not a set of options: the options tried before on its
 level are *tweaked* away, and a *null move* gives an item up.  So a path
@@ -18,12 +19,17 @@ subtree, so split counts have the same nodes and updates.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ..kernels import bounds as M
-from .base import MULTIPLICITIES, NO_LIMIT, Engine, JobResult, Top
+from .base import (
+    MULTIPLICITIES,
+    NO_LIMIT,
+    Engine,
+    Run,
+    Top,
+    count_job,
+)
 from .colors import XccRun, commit_givens, tiny_links, warm_batch, warm_search
 from .links import Links, option_numbers, run_batch
 from .threads import flat_paths
@@ -125,6 +131,68 @@ def load_kernels(*parts: str) -> None:
     _loaded.update(wanted)
 
 
+class BoundsJob(Run):
+    """The subtree of one job of DLX3's tree, searched in slices: its path
+    replayed (``descend``, the moves' updates not its own) and searched
+    with the floor at its depth, as ``count_subtrees`` counts it, so that
+    a node bound can stop it and its rest be handed back
+    (``dlx.engines.base.count_job``).  A path handed back is the kernel's
+    own moves, ``choice[0..level-1]``: the tweaks of the options tried
+    before each move are implied by replaying it, so the jobs are exactly
+    the unexplored subtrees."""
+
+    def __init__(self, bounded: Bounded, given_nodes, path, cutoff: int):
+        load_kernels("search", "split")
+        self.arrays = bounded.copy_arrays()
+        self.counters = np.zeros(3, np.int64)
+        self.clash = commit_givens(M, given_nodes, self.arrays) < 0
+        self.choice = np.zeros(bounded.depth + 1, np.int32)
+        self.floor = len(path)
+        if not self.clash:
+            for level, move in enumerate(path):
+                M.descend(move, level, *self.arrays, self.choice)
+        self.state = np.array([self.floor, M.FORWARD], np.int64)
+        self.cutoff = cutoff
+        self.out = np.zeros((0, bounded.depth + 1), np.int32)
+        self.out_len = np.zeros(0, np.int32)
+
+    def step(self, want: int, stop_at: int, store: bool):
+        """One kernel call; a job's solutions are counted, not kept."""
+        status = M.search_split(
+            *self.arrays,
+            self.choice,
+            self.state,
+            self.out,
+            self.out_len,
+            want,
+            stop_at,
+            self.counters,
+            self.cutoff,
+            self.floor,
+            -1,
+        )
+        return status, []
+
+    def stopped_at(self):
+        """The moves below the job's root to the node the kernel was about
+        to enter (``state`` is ``(level, FORWARD)``); DLX3 does not tell
+        its degrees (tweaks take the options tried out of the lists)."""
+        level = int(self.state[0])
+        return tuple(int(x) for x in self.choice[self.floor : level]), None
+
+    def leaf(self):
+        """A solution (no primary item left to settle) or a dead end (an
+        item with too few options left): M3 scores it at once."""
+        a = self.arrays
+        score, _ = M.choose_item(a[1], a[5], a[7], a[8], self.cutoff)
+        return bool(score <= 0 or score == M.INFINITY)
+
+    def skip(self):
+        """Leave the node as a frontier node is left (``search_split``'s
+        ``FRONTIER``): back down to its parent's next move."""
+        self.state[1] = M.RECOVER
+
+
 class BoundsTop(Top):
     """DLX3's tree near the root: a node is expanded by replaying its path
     (``descend``) and searching with the floor at its depth and the
@@ -186,6 +254,7 @@ class DLX3(Engine):
     algorithm = "links"
     kinds = frozenset({MULTIPLICITIES})
     about = "DLX3 with bounds"
+    hands_back = True
 
     def build(self, problem) -> Bounded:
         csr = problem.csr()
@@ -286,16 +355,8 @@ class DLX3(Engine):
         raise NotImplementedError("DLX3's moves are replayed, not given")
 
     def start_job(self, arrays, given_nodes, path, cutoff):
-        return None  # a job is replayed and counted in one call
+        return None  # in-process jobs are counted in one call
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
-        t0 = time.perf_counter()
-        counts, work, _ = self.count_paths(
-            arrays, given_nodes, [path], 1, cutoff
-        )
-        return JobResult(
-            int(max(counts[0], 0)),
-            int(work[0, 0]),
-            int(work[0, 1]),
-            time.perf_counter() - t0,
-        )
+        run = BoundsJob(arrays, given_nodes, tuple(path), cutoff)
+        return count_job(run, tuple(path), budget)

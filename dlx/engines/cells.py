@@ -25,7 +25,6 @@ with an empty force stack.
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 
@@ -34,11 +33,10 @@ from .base import (
     COLORS,
     EXACT,
     NO_LIMIT,
-    OUT_OF_NODES,
     Engine,
-    JobResult,
     Run,
     Top,
+    count_job,
 )
 from .links import NodeOptions, check_nodes, kernel_rows, option_numbers
 from .threads import batch_chunks, flat_paths, run_tasks
@@ -419,6 +417,32 @@ class CellsRun(Run):
             keep -= stored
             self.grow()
 
+    def stopped_at(self):
+        """The kernel stops on entering a node (``state`` at ``LEVEL``,
+        ``FORWARD``): its path is the options of ``choice[0..level-1]``,
+        and a level's degree the size of its item's set then."""
+        K = self.K
+        set_, nd = self.arrays[1], self.arrays[2]
+        stride = 2 if K is C else K.NODE  # words a node in nd
+        moves, degrees = [], []
+        for node in self.choice[: int(self.state[K.LEVEL])].tolist():
+            moves.append(int(self.option_of[node]))
+            degrees.append(int(set_[int(nd[stride * node]) - 1]))
+        return tuple(moves), degrees
+
+    def leaf(self):
+        """A solution: no primary item left to branch on."""
+        return self.active_primary() == 0
+
+    def skip(self):
+        """Resume at the kernel's backup, as after a leaf: up to the
+        nearest level with an untried option (SSXCC's force stack is
+        empty there)."""
+        K = self.K
+        self.state[K.WHERE] = K.BACKUP
+        if K is not C:
+            self.state[K.FORCED] = 0
+
     def release(self):
         """Undo the search (when paused) and the givens: the arrays are as
         built again."""
@@ -517,26 +541,6 @@ class CellsTop(Top):
         return updates, children
 
 
-def run_to_end(run) -> JobResult:
-    """Search a dancing-cells run (givens committed) to its end: its own
-    figures, the givens' updates excluded."""
-    commit = int(run.counters[1])
-    if run.clash:
-        return JobResult(0, 0, 0)
-    if run.covered:
-        return JobResult(1, 1, 0)
-    t0 = time.perf_counter()
-    status = OUT_OF_NODES
-    while status == OUT_OF_NODES:
-        status, _ = run.step(0, NO_LIMIT, False)
-    return JobResult(
-        int(run.counters[2]),
-        int(run.counters[0]),
-        int(run.counters[1]) - commit,
-        time.perf_counter() - t0,
-    )
-
-
 class SSXC1(Engine):
     """Knuth's SSXC1: dancing cells (sparse sets), plain exact cover."""
 
@@ -546,6 +550,7 @@ class SSXC1(Engine):
     kinds = frozenset({EXACT})
     about = "Knuth's SSXC1 (dancing cells)"
     exact_split = False
+    hands_back = True
     cutoff = False  # SSXC1 always takes the first item with one option
 
     def build(self, problem) -> Cells:
@@ -626,7 +631,9 @@ class SSXC1(Engine):
         return counts, work, stopped_by
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
-        return run_to_end(self.start_job(arrays, given_nodes, path, cutoff))
+        run = self.start_job(arrays, given_nodes, path, cutoff)
+        assert run is not None  # Engine.start_job: a run at any path
+        return count_job(run, tuple(path), budget)
 
 
 def kind_of_engine(engine) -> str:

@@ -23,8 +23,8 @@ import threading
 import numpy as np
 
 from ..kernels import cells_bounds as M
-from .base import MULTIPLICITIES, NO_LIMIT, Engine, Run, Top
-from .cells import Cells, run_to_end
+from .base import MULTIPLICITIES, NO_LIMIT, Engine, Run, Top, count_job
+from .cells import Cells
 from .links import option_numbers
 from .threads import batch_chunks, flat_paths, run_tasks
 
@@ -312,6 +312,44 @@ class McRun(Run):
             return int(self.force[out[1] - 1])
         return 0 if score == M.INF else int(out[0])
 
+    def stopped_at(self):
+        """The kernel stops on entering a node (``state`` at ``LEVEL``,
+        ``FORWARD``): each level above it either included the option
+        ``choice[level]`` (a left branch: the levels ``levelstage[s]`` of
+        the stages ``s`` so far) or removed it (a right branch), so its
+        path is the signed options of the module's docstring, one a
+        level.  A level branches two ways, a forced move (degree 1) one."""
+        level, stage = int(self.state[M.LEVEL]), int(self.state[M.STAGE])
+        included = set(self.levelstage[:stage].tolist())
+        moves = []
+        for at, node in enumerate(self.choice[:level].tolist()):
+            k = int(self.option_of[node])
+            moves.append(k if at in included else -1 - k)
+        return tuple(moves), [1 if d == 1 else 2 for d in self.deg[:level]]
+
+    def leaf(self):
+        """A solution: no item left to branch on, none forced (scored on a
+        copy of the force stack: the pending forced moves are kept)."""
+        item, set_, nd, second = self.arrays
+        out = np.zeros(2, np.int64)
+        score = M.choose_item(
+            item,
+            set_,
+            int(self.state[M.ACTIVE]),
+            second,
+            self.force.copy(),
+            0,
+            out,
+        )
+        return bool(score == M.INF and out[1] == 0)
+
+    def skip(self):
+        """Resume at the kernel's backup, as after a solution: to the
+        right branch of the latest left one (the force stack is empty
+        there)."""
+        self.state[M.WHERE] = M.BACKUP
+        self.state[M.FORCED] = 0
+
     def release(self):
         """Undo the search (when paused) and the givens."""
         M.unwind(self.arrays[1], self.stack, self.state)
@@ -453,6 +491,7 @@ class SSMCC(Engine):
     kinds = frozenset({MULTIPLICITIES})
     about = "SSMCC with bounds"
     exact_split = False
+    hands_back = True
     cutoff = False
 
     def build(self, problem) -> McCells:
@@ -532,7 +571,9 @@ class SSMCC(Engine):
         return counts, work, stopped_by
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
-        return run_to_end(self.start_job(arrays, given_nodes, path, cutoff))
+        run = self.start_job(arrays, given_nodes, path, cutoff)
+        assert run is not None  # Engine.start_job: a run at any path
+        return count_job(run, tuple(path), budget)
 
 
 def _show(cells: McCells) -> str:  # pragma: no cover - a docstring helper

@@ -4,8 +4,9 @@ An XCC problem (TAOCP 7.2.2.1) lets an option give a secondary item a
 *color*; options of one solution may share a secondary item only if they
 all give it the same color.  DLX2's arrays are DLX1's (``Links``) with a
 ``color`` per node (``dlx.kernels.colors``); ``XccRun`` is one search (it
-serves DLX3 too, ``dlx.engines.bounds``), ``ColorsTop`` walks the top of
-the tree, and ``DLX2`` is the engine.  A colored option chosen commits
+serves DLX3 too, ``dlx.engines.bounds``), ``ColorsRun`` is DLX2's (it hands
+back the rest of a job cut short), ``ColorsTop`` walks the top of the
+tree, and ``DLX2`` is the engine.  A colored option chosen commits
 its colors by *purifying* (hiding the options of other colors), which
 DLX2 undoes exactly, so its split counts have the same nodes and updates
 as one search, as DLX1's do.
@@ -13,13 +14,11 @@ as one search, as DLX1's do.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ..kernels import colors as C
-from .base import COLORS, NO_LIMIT, OUT_OF_NODES, Engine, JobResult, Run, Top
-from .links import Links, option_numbers, run_batch
+from .base import COLORS, NO_LIMIT, Engine, Run, Top, count_job
+from .links import Links, LinksStops, option_numbers, run_batch
 from .threads import flat_paths
 
 _loaded: set = set()
@@ -187,6 +186,12 @@ class XccRun(Run):
         ]
 
 
+class ColorsRun(LinksStops, XccRun):
+    """One DLX2 search: an ``XccRun`` that can leave the node where its
+    node bound stopped it (DLX2 keeps DLX1's state and choices), so that
+    a job cut short hands back its rest."""
+
+
 class ColorsTop(Top):
     """DLX2's tree near the root, walked with its single steps, as
     ``dlx.engines.links.LinksTop`` walks DLX1's.  A committed option
@@ -236,6 +241,7 @@ class DLX2(Engine):
     algorithm = "links"
     kinds = frozenset({COLORS})
     about = "DLX2 with colors"
+    hands_back = True
     arrays_key = "links"
 
     def build(self, problem) -> Links:
@@ -246,7 +252,7 @@ class DLX2(Engine):
 
     def start(self, arrays, given_nodes, cutoff):
         load_kernels("search")
-        return XccRun(
+        return ColorsRun(
             C,
             kernel_arrays(arrays),
             arrays.option_of,
@@ -327,20 +333,6 @@ class DLX2(Engine):
         return counts, work, stopped_by
 
     def run_job(self, arrays, given_nodes, path, cutoff, budget=0):
-        """Count the subtree at ``path`` (option numbers) to its end (a
-        budget is not handed back: ``hands_back`` is False)."""
         run = self.start_job(arrays, given_nodes, path, cutoff)
         assert run is not None  # Engine.start_job: a run at any path
-        commit = int(run.counters[1])
-        if run.clash:
-            return JobResult(0, 0, 0)
-        if run.covered:
-            return JobResult(1, 1, 0)
-        t0 = time.perf_counter()
-        status = OUT_OF_NODES
-        while status == OUT_OF_NODES:
-            status, _ = run.step(0, NO_LIMIT, False)
-        solutions, nodes, updates = (int(x) for x in run.counters[[2, 0, 1]])
-        return JobResult(
-            solutions, nodes, updates - commit, time.perf_counter() - t0
-        )
+        return count_job(run, tuple(path), budget)

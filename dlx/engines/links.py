@@ -15,12 +15,12 @@ one job and hands back the rest when its node budget runs out, and
 from __future__ import annotations
 
 import threading
-import time
+from typing import Any
 
 import numpy as np
 
 from ..kernels import build as B, links as K
-from .base import EXACT, NO_LIMIT, OUT_OF_NODES, Engine, JobResult, Run, Top
+from .base import EXACT, NO_LIMIT, Engine, JobResult, Run, Top, count_job
 from .threads import batch_chunks, flat_paths, run_tasks
 
 
@@ -370,7 +370,53 @@ def run_batch(
     return counts, first, work, stopped_by
 
 
-class LinksRun(Run):
+class LinksStops:
+    """Where a DLX1 or DLX2 run stopped at its node bound, and how to
+    leave that node (``Run.stopped_at``, ``Run.skip``): both kernels keep
+    ``state`` ``(level, where)``, the option node tried at each level in
+    ``choice`` and the links first in their arrays."""
+
+    K: Any  # the kernel module (dlx.kernels.links or colors)
+    arrays: tuple
+    choice: np.ndarray
+    state: np.ndarray
+    option_of: NodeOptions
+    cutoff: int
+
+    def stopped_at(self):
+        """The kernel stops on entering a node (``state`` is ``(level,
+        FORWARD)``): its path is the options of ``choice[0..level-1]``, and
+        a level's degree the length of its item's list (untouched below
+        it: every option meeting the item is hidden elsewhere)."""
+        dlink, top = self.arrays[3], self.arrays[4]
+        moves, degrees = [], []
+        for k in range(int(self.state[0])):
+            p = int(self.choice[k])
+            best = int(top[p])
+            degree, q = 0, int(dlink[best])
+            while q != best:
+                degree += 1
+                q = int(dlink[q])
+            moves.append(int(self.option_of[p]))
+            degrees.append(degree)
+        return tuple(moves), degrees
+
+    def leaf(self):
+        """A dead end: the item the search would choose has no option left
+        (solutions never stop it: they are counted at their parent)."""
+        K = self.K
+        best = K.choose_item(
+            self.arrays[0], self.arrays[1], self.arrays[5], self.cutoff
+        )
+        return bool(self.arrays[5][best] == 0)
+
+    def skip(self):
+        """Resume at X6 one level up: undo the option tried there and try
+        the next (the node entered below it is left out)."""
+        self.state[:] = (int(self.state[0]) - 1, K.RECOVER)
+
+
+class LinksRun(LinksStops, Run):
     """One DLX1 search over a private copy of ``links``, for ``dlx.services.search``.
 
     The given options are committed first; ``clash`` tells that they
@@ -381,6 +427,7 @@ class LinksRun(Run):
 
     def __init__(self, links: Links, given_nodes: list[int], cutoff: int):
         load_kernels("search")
+        self.K = K
         self.arrays = links.copy_arrays()
         self.counters = np.zeros(3, np.int64)
         updates = commit_givens(given_nodes, self.arrays)
@@ -492,90 +539,19 @@ def run_job(
     links: Links, given_nodes, path: tuple, cutoff: int, budget: int = 0
 ) -> JobResult:
     """Count the subtree at ``path`` (option numbers below the givens) for
-    at most ``budget`` nodes (0: to its end); see ``Engine.run_job``.
+    at most ``budget`` nodes (0: to its end), handing back the rest; see
+    ``Engine.run_job`` and ``dlx.engines.base.count_job``.
 
     DLX1 restores its links exactly, so the subtree counted with the
     path's options given is the one search's subtree, node for node; the
     updates of committing them belong to the split, not to the job.
     """
-    load_kernels("search")
     run = LinksRun(
         links,
         list(given_nodes) + [int(links.option_start[k]) for k in path],
         cutoff,
     )
-    commit = int(run.counters[1])
-    if run.clash:
-        return JobResult(0, 0, 0)
-    if run.covered:
-        return JobResult(1, 1, 0)
-    t0 = time.perf_counter()
-    status = K.search(
-        *run.arrays,
-        run.choice,
-        run.state,
-        np.zeros((0, 1), np.int32),
-        np.zeros(0, np.int32),
-        0,
-        min(int(budget), NO_LIMIT) if budget else NO_LIMIT,
-        run.counters,
-        cutoff,
-    )
-    seconds = time.perf_counter() - t0
-    solutions, nodes, updates = (int(x) for x in run.counters[[2, 0, 1]])
-    result = JobResult(solutions, nodes, updates - commit, seconds)
-    if status == OUT_OF_NODES:
-        hand_back(run, tuple(path), result)
-    return result
-
-
-def hand_back(run: LinksRun, path: tuple, result: JobResult) -> None:
-    """Turn a search stopped at its node bound into jobs, undoing it.
-
-    The kernel stops on entering a node (``state`` is ``(level,
-    FORWARD)``): that node, whose path is ``choice[0..level-1]``, is a job,
-    and so is every option still untried at each level above it.  Trying
-    one of those costs its parent the updates of ``cover_rest`` (and a
-    leaf node when it completes a cover), which one search counts at the
-    parent: added to ``result`` here, with the jobs in ``result.rest``.
-    """
-    arrays = run.arrays
-    rlink, dlink, top = arrays[1], arrays[3], arrays[4]
-    option_of = run.option_of
-    choice = run.choice
-    level = int(run.state[0])
-    below = [int(option_of[choice[k]]) for k in range(level)]
-    shares = [1.0]
-    for k in range(level):  # Knuth's measure: 1 / the product of degrees
-        best = int(top[choice[k]])
-        degree = 0
-        q = int(dlink[best])
-        while q != best:
-            degree += 1
-            q = int(dlink[q])
-        shares.append(shares[-1] / degree)
-    result.rest.append((path + tuple(below), shares[level]))
-    for k in range(level - 1, -1, -1):
-        p = int(choice[k])
-        best = int(top[p])
-        K.uncover_rest(p, *arrays)
-        q = int(dlink[p])
-        while q != best:
-            result.updates += K.cover_rest(q, *arrays)
-            if rlink[0] == 0:  # a cover: a leaf, not a job
-                result.solutions += 1
-                result.nodes += 1
-            else:
-                result.rest.append(
-                    (
-                        path + tuple(below[:k]) + (int(option_of[q]),),
-                        shares[k + 1],
-                    )
-                )
-            K.uncover_rest(q, *arrays)
-            q = int(dlink[q])
-        K.uncover(best, *arrays)
-    run.state[:] = (0, K.DONE)
+    return count_job(run, tuple(path), budget)
 
 
 class DLX1(Engine):

@@ -51,6 +51,11 @@ BUDGET_PER_WORKER = 32
 # piece's own cost (a copy of the arrays, its givens chosen, a task sent)
 # is lost in it.
 MIN_BUDGET = 1 << 18
+# Where the split made no estimate of the tree (an engine whose subtrees
+# have no probes, DLX1's aside, or probes=0), a job hands back its rest
+# after this many nodes (a second or so of search), so that a job far
+# larger than the others still cannot hold up the end of a count.
+UNESTIMATED_BUDGET = 1 << 22
 
 
 def job_budget(plan: Split, workers: int) -> int:
@@ -100,7 +105,8 @@ def count(
     split into (default: ``JOBS_PER_WORKER`` per worker, at least
     ``MIN_JOBS``; a checkpoint keeps its own).  ``budget``: the nodes a
     job explores on a worker before it hands back its rest as new jobs
-    (default ``job_budget``, where the engine can hand back; 0: never;
+    (default ``job_budget``, or ``UNESTIMATED_BUDGET`` where the split
+    made no estimate, where the engine can hand back; 0: never;
     jobs run in this process run to their end).  ``checkpoint``: a file
     recording every finished job and every job handed back (see
     ``Checkpoint``); the same call after a crash resumes from it.
@@ -189,8 +195,10 @@ def count(
             )
             problem.stats = Stats(solutions=held, complete=False)
             raise Interrupted(held, problem.stats) from None
-    if budget is None:
-        budget = job_budget(plan, workers) if engine.hands_back else 0
+    if budget is None and engine.hands_back:
+        budget = job_budget(plan, workers) or UNESTIMATED_BUDGET
+    elif budget is None:
+        budget = 0
     log = None
     if checkpoint is not None:
         log = Checkpoint(checkpoint, fingerprint, plan)
