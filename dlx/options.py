@@ -22,10 +22,10 @@ naming the option as its caller spells it (``names``).
 Traceback (most recent call last):
     ...
 dlx.engines.base.Unsupported: a count on threads cannot be combined with limit
->>> check("count", split_jobs=0)
+>>> check("count", pieces=0)
 Traceback (most recent call last):
     ...
-ValueError: split_jobs must be a positive integer, got 0
+ValueError: pieces must be a positive integer, got 0
 >>> checked = check("count", limit=5)
 >>> checked.way, checked.values["limit"]
 ('serial', 5)
@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import os
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,8 @@ __all__ = [
     "check",
     "table",
     "ranges",
+    "RENAMED",
+    "renamed",
 ]
 
 SEARCHES = {
@@ -269,9 +272,9 @@ OPTIONS: dict[str, Option] = {
             },
         ),
         Option(
-            "split_jobs",
+            "pieces",
             "positive",
-            "how many jobs the tree is split into",
+            "how many pieces (jobs) the tree is split into",
             _searches("count", "best"),
             none=True,
         ),
@@ -311,6 +314,36 @@ OPTIONS: dict[str, Option] = {
 }
 """Every search option, in the order sentences name them."""
 
+RENAMED = {"split_jobs": "pieces"}
+"""Options renamed, by their old names: the old keyword still works, with
+a DeprecationWarning naming the new one (``renamed``).  ``split_jobs``
+was the pieces a tree is split into, beside ``jobs``, the processes."""
+
+
+def renamed(
+    arguments: dict,
+    stacklevel: int = 2,
+    names: Mapping[str, str] = RENAMED,
+) -> dict:
+    """``arguments`` (keywords by name) with every old name of ``names``
+    given (not None) moved to its new name, with a DeprecationWarning
+    naming the new one; a TypeError when the new one is given too.  An
+    old name left None is dropped.  ``stacklevel`` as for
+    ``warnings.warn``, counted from the caller of ``renamed``."""
+    for old, new in names.items():
+        if arguments.get(old) is None:
+            arguments.pop(old, None)
+            continue
+        if arguments.get(new) is not None:
+            raise TypeError(f"give {new}, not both {new} and {old}")
+        warnings.warn(
+            f"{old} is deprecated: use {new}",
+            DeprecationWarning,
+            stacklevel=stacklevel + 1,
+        )
+        arguments[new] = arguments.pop(old)
+    return arguments
+
 
 #: Each search's options with their defaults.
 _DEFAULTS = {
@@ -345,7 +378,7 @@ WAYS: dict[str, tuple[Way, ...]] = {
             "count",
             "jobs",
             "a count in jobs",
-            ("jobs", "executor", "checkpoint", "split_jobs"),
+            ("jobs", "executor", "checkpoint", "pieces"),
             _searches(
                 "given", "mrv_cutoff", "algorithm", "progress", "reduce"
             ),
@@ -387,7 +420,7 @@ WAYS: dict[str, tuple[Way, ...]] = {
             "best",
             "jobs",
             "a search for the cheapest solutions in jobs",
-            ("jobs", "executor", "split_jobs"),
+            ("jobs", "executor", "pieces"),
             _searches(
                 "k", "given", "time_limit", "stop", "progress", "reduce"
             ),
@@ -610,7 +643,7 @@ def _way(search: str, asked: list, name: Callable[[str], str]) -> str:
 
 # The options that choose where a search runs, in the order a sentence
 # names them when they clash with the way chosen.
-_SPREAD = ("threads", "jobs", "executor", "checkpoint", "split_jobs")
+_SPREAD = ("threads", "jobs", "executor", "checkpoint", "pieces")
 
 
 def table() -> str:

@@ -13,7 +13,7 @@ import pytest
 from dlx import ExactCover
 from dlx.cli import build_parser, main
 from dlx.cli_flags import check_flags
-from dlx.options import OPTIONS, SEARCHES, WAYS, check
+from dlx.options import OPTIONS, RENAMED, SEARCHES, WAYS, check
 
 from reference import exact_covers
 
@@ -49,7 +49,7 @@ def sample(name: str, tmp_path):
         "executor": None,  # see below: a real executor per call
         "checkpoint": str(tmp_path / f"c{next(_NUMBERS)}"),
         "progress": lambda progress: None,
-        "split_jobs": 2,
+        "pieces": 2,
         "reduce": True,
         "probes": 50,
         "seed": 1,
@@ -157,10 +157,27 @@ def test_every_number_is_checked_the_same_way(search, name, value):
     assert str(raised.value).startswith(f"{name} must be")
 
 
-def test_zero_jobs_to_split_into_is_refused_as_best_refuses_it():
+def test_zero_pieces_to_split_into_is_refused_as_best_refuses_it():
     for search in ("count", "best"):
-        with pytest.raises(ValueError, match="split_jobs must be a positive"):
-            getattr(problem(), search)(split_jobs=0)
+        with pytest.raises(ValueError, match="pieces must be a positive"):
+            getattr(problem(), search)(pieces=0)
+
+
+@pytest.mark.parametrize("search", ["count", "best"])
+def test_an_old_option_name_works_with_a_warning_naming_the_new_one(search):
+    for old, new in RENAMED.items():
+        method = getattr(problem(), search)
+        with pytest.warns(DeprecationWarning, match=f"use {new}") as caught:
+            found = method(**{old: 2})
+        assert caught[0].filename == __file__  # the caller's line
+        assert found == method(**{new: 2})
+        with (
+            pytest.raises(ValueError, match=f"{new} must be a positive"),
+            pytest.warns(DeprecationWarning),
+        ):
+            method(**{old: 0})
+        with pytest.raises(TypeError, match=f"not both {new} and {old}"):
+            method(**{old: 2, new: 2})
 
 
 def test_a_huge_limit_means_no_limit():
