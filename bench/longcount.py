@@ -208,7 +208,7 @@ def main(argv=None):
     # Warm up: compile or load every kernel, start the Dask cluster.
     queens(9).count()
     queens(9).estimate(100)
-    J.count(queens(9), jobs=2, pieces=8)
+    J.count(queens(9), jobs=2, split_into=8)
     client = cluster = None
     if not args.no_dask:
         try:
@@ -224,7 +224,7 @@ def main(argv=None):
                 dashboard_address=None,
             )
             client = Client(cluster)
-            J.count(queens(9), executor=client.get_executor(), pieces=8)
+            J.count(queens(9), executor=client.get_executor(), split_into=8)
 
     # The estimate of every counting benchmark, against the truth.
     estimates = {}

@@ -1,11 +1,11 @@
 """Long counts: the public names of the job services, in one place.
 
-A count that takes hours is split into pieces, its jobs (``split``), run
-on processes, threads or a Dask cluster (``count``, or
-``ExactCover.count`` with ``jobs=``, ``executor=``, ``checkpoint=``,
-``pieces=``), checkpointed (``Checkpoint``) and reported (``Progress``,
+A count that takes hours is split into jobs (``split``), run on
+processes, threads or a Dask cluster (``count``, or ``ExactCover.count``
+with ``jobs=``, ``executor=``, ``checkpoint=``, ``split_into=``),
+checkpointed (``Checkpoint``) and reported (``Progress``,
 ``progress_bar``).  ``jobs`` is always the processes that run the jobs,
-``pieces`` how many jobs the tree is cut into.  ``count`` and ``split``
+``split_into`` how many jobs the tree is split into.  ``count`` and ``split``
 check their arguments here, once (``dlx.options``), and hand them to
 ``dlx.services.jobs`` and ``dlx.services.split``.
 """
@@ -58,7 +58,7 @@ def count(
     mrv_cutoff: int = 0,
     jobs: int = 0,
     executor: cf.Executor | None = None,
-    pieces: int | None = None,
+    split_into: int | None = None,
     checkpoint: str | os.PathLike | None = None,
     progress: Callable[[Progress], None] | bool | None = None,
     plan: Split | None = None,
@@ -71,7 +71,7 @@ def count(
     ``executor``: any ``concurrent.futures.Executor`` (for a Dask cluster,
     ``distributed.Client(...).get_executor()``: the problem is sent to
     each worker once); by default ``jobs`` processes on this machine (0:
-    one per core; 1: in this process).  ``pieces``: how many jobs to
+    one per core; 1: in this process).  ``split_into``: how many jobs to
     split into (default: ``JOBS_PER_WORKER`` per worker, at least
     ``MIN_JOBS``; a checkpoint keeps its own).  ``budget``: the nodes a
     job explores on a worker before it hands back its rest as new jobs
@@ -96,7 +96,7 @@ def count(
         jobs: How many processes (0: one per core; 1: this process);
             ignored with ``executor``.
         executor: Any ``concurrent.futures.Executor`` to run the jobs.
-        pieces: How many jobs to split into (a whole number >= 1, or
+        split_into: How many jobs to split into (a whole number >= 1, or
             None: the default).
         checkpoint: A path recording finished jobs; the same call
             resumes from it.
@@ -106,7 +106,7 @@ def count(
         budget: The nodes a job explores before handing back its rest
             (None: ``job_budget``; 0: never).
         algorithm: Which engine's tree is split.
-        split_jobs: Deprecated: ``pieces``' old name (a
+        split_jobs: Deprecated: ``split_into``' old name (a
             DeprecationWarning).
 
     Returns:
@@ -120,15 +120,15 @@ def count(
         dlx.Unsupported: The engine cannot split the problem's kind.
         dlx.Interrupted: Ctrl-C, with the partial count.
     """
-    pieces = renamed({"pieces": pieces, "split_jobs": split_jobs}).get(
-        "pieces"
-    )
+    split_into = renamed(
+        {"split_into": split_into, "split_jobs": split_jobs}
+    ).get("split_into")
     options: dict[str, Any] = {
         "given": given,
         "mrv_cutoff": mrv_cutoff,
         "jobs": jobs,
         "executor": executor,
-        "pieces": pieces,
+        "split_into": split_into,
         "checkpoint": checkpoint,
         "progress": progress,
         "algorithm": algorithm,
@@ -147,7 +147,7 @@ def count(
 def split(
     problem: Any,
     *,
-    pieces: int | None = None,
+    split_into: int | None = None,
     given: Iterable[int] = (),
     path: tuple = (),
     mrv_cutoff: int = 0,
@@ -157,13 +157,13 @@ def split(
     engine: Engine | None = None,
     jobs: int | None = None,
 ) -> Split:
-    """Split ``problem``'s search tree into at least ``pieces`` subtrees,
-    its jobs (fewer only when the tree is smaller): see
+    """Split ``problem``'s search tree into at least ``split_into``
+    subtrees, its jobs (fewer only when the tree is smaller): see
     ``dlx.services.split.split``.
 
     Args:
         problem: The ``ExactCover`` to split.
-        pieces: The fewest jobs wanted (a whole number >= 1; None:
+        split_into: The fewest jobs wanted (a whole number >= 1; None:
             ``MIN_JOBS``).
         given: Option numbers chosen before the search.
         path: The node to split, as a job's path (default: the root).
@@ -173,7 +173,7 @@ def split(
         seed: The probes' seed (a whole number >= 0).
         algorithm: Which engine's tree, as ``count`` takes it.
         engine: The engine itself (overrides ``algorithm``).
-        jobs: Deprecated: ``pieces``' old name here (a
+        jobs: Deprecated: ``split_into``' old name here (a
             DeprecationWarning; ``jobs`` is the processes elsewhere).
 
     Returns:
@@ -184,20 +184,20 @@ def split(
         ValueError: A number out of range, or a bad given option.
         dlx.Unsupported: The engine cannot split the problem's kind.
     """
-    pieces = renamed(
-        {"pieces": pieces, "jobs": jobs}, names={"jobs": "pieces"}
-    ).get("pieces")
+    split_into = renamed(
+        {"split_into": split_into, "jobs": jobs}, names={"jobs": "split_into"}
+    ).get("split_into")
     values = check(
         "count",
         problem,
         given=given,
         mrv_cutoff=mrv_cutoff,
         algorithm=algorithm,
-        pieces=MIN_JOBS if pieces is None else pieces,
+        split_into=MIN_JOBS if split_into is None else split_into,
     ).values
     return _split.split(
         problem,
-        pieces=values["pieces"],
+        split_into=values["split_into"],
         given=values["given"],
         path=tuple(path),
         mrv_cutoff=values["mrv_cutoff"],

@@ -22,10 +22,10 @@ naming the option as its caller spells it (``names``).
 Traceback (most recent call last):
     ...
 dlx.engines.base.Unsupported: a count on threads cannot be combined with limit
->>> check("count", pieces=0)
+>>> check("count", split_into=0)
 Traceback (most recent call last):
     ...
-ValueError: pieces must be a positive integer, got 0
+ValueError: split_into must be a positive integer, got 0
 >>> checked = check("count", limit=5)
 >>> checked.way, checked.values["limit"]
 ('serial', 5)
@@ -272,9 +272,9 @@ OPTIONS: dict[str, Option] = {
             },
         ),
         Option(
-            "pieces",
+            "split_into",
             "positive",
-            "how many pieces (jobs) the tree is split into",
+            "how many jobs the tree is split into",
             _searches("count", "best"),
             none=True,
         ),
@@ -314,10 +314,11 @@ OPTIONS: dict[str, Option] = {
 }
 """Every search option, in the order sentences name them."""
 
-RENAMED = {"split_jobs": "pieces"}
+RENAMED = {"split_jobs": "split_into"}
 """Options renamed, by their old names: the old keyword still works, with
 a DeprecationWarning naming the new one (``renamed``).  ``split_jobs``
-was the pieces a tree is split into, beside ``jobs``, the processes."""
+(how many jobs a tree is split into) sat beside ``jobs`` (the processes
+that run them)."""
 
 
 def renamed(
@@ -378,7 +379,7 @@ WAYS: dict[str, tuple[Way, ...]] = {
             "count",
             "jobs",
             "a count in jobs",
-            ("jobs", "executor", "checkpoint", "pieces"),
+            ("jobs", "executor", "checkpoint", "split_into"),
             _searches(
                 "given", "mrv_cutoff", "algorithm", "progress", "reduce"
             ),
@@ -420,7 +421,7 @@ WAYS: dict[str, tuple[Way, ...]] = {
             "best",
             "jobs",
             "a search for the cheapest solutions in jobs",
-            ("jobs", "executor", "pieces"),
+            ("jobs", "executor", "split_into"),
             _searches(
                 "k", "given", "time_limit", "stop", "progress", "reduce"
             ),
@@ -643,7 +644,7 @@ def _way(search: str, asked: list, name: Callable[[str], str]) -> str:
 
 # The options that choose where a search runs, in the order a sentence
 # names them when they clash with the way chosen.
-_SPREAD = ("threads", "jobs", "executor", "checkpoint", "pieces")
+_SPREAD = ("threads", "jobs", "executor", "checkpoint", "split_into")
 
 
 def table() -> str:

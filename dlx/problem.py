@@ -937,7 +937,7 @@ class ExactCover:
         executor: Executor | None = None,
         checkpoint: str | os.PathLike | None = None,
         progress: bool | Callable | None = None,
-        pieces: int | None = None,
+        split_into: int | None = None,
         stop: Any = None,
         reduce: bool | dict = False,
         split_jobs: int | None = None,
@@ -947,7 +947,7 @@ class ExactCover:
         ``count(limit=2) == 1`` proves a solution unique.  A count runs one
         of four ways, chosen by the options given: memoized (``memo``,
         ``memo_bytes`` or ``choose``), in jobs (``jobs``, ``executor``,
-        ``checkpoint`` or ``pieces``; see ``dlx.jobs``), on threads
+        ``checkpoint`` or ``split_into``; see ``dlx.jobs``), on threads
         (``threads`` > 1), or in one search; which options each way takes
         is the table of ``dlx.options`` (``docs/engines.md``), and any
         other combination is refused before any work.
@@ -984,11 +984,12 @@ class ExactCover:
                 same call resumes after a crash.
             progress: True draws a bar on stderr; a callable receives a
                 ``dlx.jobs.Progress`` a few times a second.
-            pieces: how many pieces (jobs) the tree is split into (a
-                whole number >= 1, or None: a few per worker).
+            split_into: how many jobs the tree is split into (a whole
+                number >= 1, or None: a few per worker); ``jobs`` is the
+                processes that run them.
             stop: as for ``solve``.
             reduce: as for ``solve``.
-            split_jobs: deprecated: ``pieces``' old name (a
+            split_jobs: deprecated: ``split_into``' old name (a
                 DeprecationWarning).
 
         Returns:
@@ -1023,7 +1024,7 @@ class ExactCover:
         threads: int = 1,
         jobs: int | None = None,
         executor: Executor | None = None,
-        pieces: int | None = None,
+        split_into: int | None = None,
         checkpoint: str | os.PathLike | None = None,
         progress: bool | Callable | None = None,
         stop: Any = None,
@@ -1035,7 +1036,7 @@ class ExactCover:
 
         The search runs in one process, on threads that share the best
         found so far (``threads`` > 1), or in jobs (``jobs``,
-        ``executor`` or ``pieces``), each job given the best found so
+        ``executor`` or ``split_into``), each job given the best found so
         far when it is sent; which options each way takes is the table of
         ``dlx.options``.
 
@@ -1047,7 +1048,7 @@ class ExactCover:
             threads: as for ``count``.
             jobs: as for ``count``.
             executor: as for ``count``.
-            pieces: as for ``count``.
+            split_into: as for ``count``.
             checkpoint: refused: a search for the cheapest solutions keeps
                 no checkpoints (``time_limit`` hands back what it found).
             progress: as for ``count``.
@@ -1070,7 +1071,7 @@ class ExactCover:
         values = checked.values
         reduced = values.pop("reduce")
         if checked.way == "jobs" and values["jobs"] is None:
-            values["jobs"] = 1  # pieces alone: jobs in this process
+            values["jobs"] = 1  # split_into alone: jobs in this process
         if reduced:
             from .services.reduce import best as reduced_best
 

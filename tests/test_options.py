@@ -49,7 +49,7 @@ def sample(name: str, tmp_path):
         "executor": None,  # see below: a real executor per call
         "checkpoint": str(tmp_path / f"c{next(_NUMBERS)}"),
         "progress": lambda progress: None,
-        "pieces": 2,
+        "split_into": 2,
         "reduce": True,
         "probes": 50,
         "seed": 1,
@@ -157,10 +157,10 @@ def test_every_number_is_checked_the_same_way(search, name, value):
     assert str(raised.value).startswith(f"{name} must be")
 
 
-def test_zero_pieces_to_split_into_is_refused_as_best_refuses_it():
+def test_zero_jobs_to_split_into_is_refused_as_best_refuses_it():
     for search in ("count", "best"):
-        with pytest.raises(ValueError, match="pieces must be a positive"):
-            getattr(problem(), search)(pieces=0)
+        with pytest.raises(ValueError, match="split_into must be a positive"):
+            getattr(problem(), search)(split_into=0)
 
 
 @pytest.mark.parametrize("search", ["count", "best"])

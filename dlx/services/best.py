@@ -251,7 +251,7 @@ def best(
     threads=1,
     jobs: int | None = None,
     executor=None,
-    pieces: int | None = None,
+    split_into: int | None = None,
     checkpoint=None,
     progress=None,
     stop=None,
@@ -275,8 +275,8 @@ def best(
     ``dlx.jobs.Progress`` a few times a second (or after each job), or
     True for a bar on stderr.  ``threads`` > 1 (0: one per core),
     ``jobs`` (processes; 0: one per core, 1: jobs in this process) or
-    ``executor`` split the search (see the module docstring; ``pieces``:
-    how many pieces, or jobs).  ``threshold``: a one-element int64 array of net
+    ``executor`` split the search (see the module docstring; ``split_into``:
+    how many jobs).  ``threshold``: a one-element int64 array of net
     costs shared with other searches (see ``dlx.engines.costs.CostRun``).
     """
     k = whole_number("k", k, positive=True)
@@ -284,7 +284,7 @@ def best(
     time_limit = search.seconds("time_limit", time_limit)
     nthreads = thread_count(threads)
     stop = search.stop_event(stop)
-    pieces = whole_number("pieces", pieces, optional=True)
+    split_into = whole_number("split_into", split_into, optional=True)
     if checkpoint is not None:
         raise Unsupported(
             "a search for the cheapest solutions cannot be "
@@ -292,7 +292,7 @@ def best(
             "time_limit= hands back what it found"
         )
     given = problem.given_options(given)
-    if jobs is not None or executor is not None or pieces is not None:
+    if jobs is not None or executor is not None or split_into is not None:
         way = "jobs"
     elif nthreads > 1:
         way = "threads"
@@ -329,7 +329,7 @@ def best(
         nthreads,
         jobs,
         executor,
-        pieces,
+        split_into,
         progress,
         stop,
         threshold,
@@ -357,7 +357,7 @@ def _cheapest(
     nthreads,
     jobs,
     executor,
-    pieces,
+    split_into,
     progress,
     stop,
     threshold,
@@ -407,7 +407,7 @@ def _cheapest(
         given,
         workers,
         executor,
-        pieces,
+        split_into,
         time_limit,
         stop,
         progress,
@@ -555,13 +555,13 @@ class _Split:
             self.stats.updates += figures.updates
             self.stats.solutions += figures.solutions
 
-    def split(self, pieces: int):
-        """The top of the tree cut into about ``pieces`` jobs: the paths of
+    def split(self, split_into: int):
+        """The top of the tree cut into about ``split_into`` jobs: the paths of
         the solutions met (each a job of one leaf) and of the jobs, in
         the order the search meets them."""
         plan = split(
             self.problem,
-            pieces=pieces,
+            split_into=split_into,
             given=self.given,
             probes=0,
             engine=self.engine,
@@ -648,7 +648,7 @@ def in_jobs(
     given,
     workers,
     executor,
-    pieces,
+    split_into,
     time_limit,
     stop,
     progress,
@@ -661,7 +661,7 @@ def in_jobs(
         done = s.probe(stop)
         if done is not None:
             return done
-    target = pieces or max(MIN_JOBS, JOBS_PER_WORKER * workers)
+    target = split_into or max(MIN_JOBS, JOBS_PER_WORKER * workers)
     bar = None
     if progress is True:
         progress = bar = progress_bar()

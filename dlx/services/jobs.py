@@ -84,7 +84,7 @@ def count(
     mrv_cutoff: int = 0,
     jobs: int = 0,
     executor: cf.Executor | None = None,
-    pieces: int | None = None,
+    split_into: int | None = None,
     checkpoint=None,
     progress: Callable[[Progress], None] | bool | None = None,
     plan: Split | None = None,
@@ -94,7 +94,7 @@ def count(
     """Count every solution of ``problem`` as independent jobs: see
     ``dlx.jobs.count``, which checks a user's arguments once
     (``dlx.options``); here they come checked (``given``: option numbers,
-    each once; ``pieces``: None or a whole number >= 1)."""
+    each once; ``split_into``: None or a whole number >= 1)."""
     workers = runner.worker_count(executor, jobs)
     engine = (
         BY_NAME[plan.engine]
@@ -118,7 +118,7 @@ def count(
             pass
     fingerprint = problem_digest(problem)
     if plan is None:
-        target = pieces
+        target = split_into
         if target is None and checkpoint is not None:
             header = Checkpoint.read_header(checkpoint)
             if header is not None and header.get("problem") == fingerprint:
@@ -128,7 +128,7 @@ def count(
         try:
             plan = split(
                 problem,
-                pieces=target,
+                split_into=target,
                 given=given,
                 mrv_cutoff=mrv_cutoff,
                 engine=engine,

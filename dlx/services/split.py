@@ -14,7 +14,7 @@ runs them (``dlx.services.pool``).
 
     >>> from dlx.problems.queens import queens
     >>> p = queens(8)
-    >>> plan = split(p, pieces=20)
+    >>> plan = split(p, split_into=20)
     >>> len(plan.jobs) >= 20
     True
     >>> sum(plan.run(p, job).solutions for job in plan.jobs) + plan.solutions
@@ -200,7 +200,7 @@ def problem_digest(problem) -> str:
 def split(
     problem,
     *,
-    pieces: int = MIN_JOBS,
+    split_into: int = MIN_JOBS,
     given: Sequence[int] = (),
     path: tuple = (),
     mrv_cutoff: int = 0,
@@ -209,11 +209,11 @@ def split(
     algorithm: str = "auto",
     engine: Engine | None = None,
 ) -> Split:
-    """Split ``problem``'s search tree into at least ``pieces`` subtrees,
-    its jobs (fewer only when the tree is smaller).
+    """Split ``problem``'s search tree into at least ``split_into``
+    subtrees, its jobs (fewer only when the tree is smaller).
 
     Nodes are expanded nearest the root first until the frontier holds
-    ``pieces`` nodes; then, with ``probes`` > 0 and an engine that can
+    ``split_into`` nodes; then, with ``probes`` > 0 and an engine that can
     estimate a subtree, each is estimated by that many of Knuth's probes
     (seeded from ``seed``) and any estimated above ``BALANCE_FACTOR``
     times the mean is split again, a few rounds.  ``given``: options
@@ -225,7 +225,7 @@ def split(
 
     Args:
         problem: The ``ExactCover`` to split.
-        pieces: The fewest jobs wanted (a whole number >= 1).
+        split_into: The fewest jobs wanted (a whole number >= 1).
         given: Option numbers chosen before the search, checked
             (``ExactCover.given_options``).
         path: The node to split, as a job's path (default: the root).
@@ -242,7 +242,7 @@ def split(
     Raises:
         dlx.Unsupported: The engine cannot split the problem's kind.
     """
-    target, cutoff, given = pieces, mrv_cutoff, tuple(given)
+    target, cutoff, given = split_into, mrv_cutoff, tuple(given)
     if engine is None:
         engine = splitting_engine(problem, algorithm)
     arrays = engine.arrays(problem)
