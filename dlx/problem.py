@@ -1078,7 +1078,7 @@ class ExactCover:
             return reduced_best(self, reduce=reduced, **values)
         from .services.best import best as cheapest
 
-        return cheapest(self, **values)
+        return cheapest(self, checked.way, **values)
 
     def zdd(
         self,
