@@ -307,6 +307,41 @@ def always_split(monkeypatch):
     monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
 
 
+@pytest.mark.parametrize("probe", [True, False], ids=["probe", "split"])
+def test_given_is_checked_once_on_the_way_down(probe, monkeypatch):
+    """``given`` is checked (``ExactCover.given_options``) once, at the
+    boundary, and handed down checked: not again by the count in jobs,
+    the split, or the probe that counts a small tree at once."""
+    if not probe:  # the tree split and its jobs counted
+        monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
+    checked = []
+    given_options = ExactCover.given_options
+
+    def counted(self, given):
+        checked.append(list(given))
+        return given_options(self, given)
+
+    monkeypatch.setattr(ExactCover, "given_options", counted)
+    p = queens(7)
+    costly = ExactCover("abcdefg")
+    costly.add_options(
+        ["ce", "adg", "bcf", "adf", "bg", "deg"], costs=[1, 2, 3, 4, 5, 6]
+    )
+    calls = {
+        "count(jobs=2)": lambda: p.count(jobs=2, given=[3]),
+        "count(jobs=1)": lambda: p.count(jobs=1, split_into=9, given=[3]),
+        "count(threads=2)": lambda: p.count(threads=2, given=[3]),
+        "dlx.jobs.count": lambda: jobs.count(p, jobs=1, given=[3]),
+        "dlx.jobs.split": lambda: jobs.split(p, split_into=9, given=[3]),
+        "best(jobs=1)": lambda: costly.best(jobs=1, split_into=4, given=[0]),
+        "best(threads=2)": lambda: costly.best(threads=2, given=[0]),
+    }
+    for name, call in calls.items():
+        checked.clear()
+        call()
+        assert len(checked) == 1, name
+
+
 def test_count_on_processes_is_the_one_search(always_split):
     p = queens(9)
     truth = one_search(p)

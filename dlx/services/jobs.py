@@ -27,7 +27,7 @@ from . import runner
 from .checkpoint import Checkpoint
 from .pool import Payload, run_jobs
 from .progress import Progress, progress_bar, slice_progress
-from .search import BudgetExhausted, Interrupted, Stats, run
+from .search import BudgetExhausted, Interrupted, Stats, problem_search, run
 from .split import (
     JOBS_PER_WORKER,
     MIN_JOBS,
@@ -108,11 +108,19 @@ def count(
         and plan is None
     ):
         try:  # a small tree is over before a process pool would start
-            return problem.count(
-                given=given,
-                max_nodes=runner.SERIAL_PROBE_NODES,
-                algorithm=engine.algorithm,
-                mrv_cutoff=mrv_cutoff,
+            # (one search by the engine itself, with the checked givens:
+            # not back up through ExactCover.count, which checks again)
+            return sum(
+                problem_search(
+                    problem,
+                    engine,
+                    limit=None,
+                    given=list(given),
+                    max_nodes=runner.SERIAL_PROBE_NODES,
+                    time_limit=None,
+                    cutoff=mrv_cutoff,
+                    store=False,
+                )
             )
         except BudgetExhausted:
             pass
