@@ -18,6 +18,7 @@ import argparse
 
 from .engines import Unsupported
 from .options import OPTIONS, check
+from .services.search import seconds as search_seconds
 from .shorten import shorten
 
 __all__ = ["MODES", "FLAGS", "check_flags", "add_time_limit_option", "seconds"]
@@ -122,17 +123,16 @@ def check_flags(args: argparse.Namespace) -> None:
     check(search, names=names, **values)
 
 
-def seconds(text: str) -> float:
-    """A number of seconds >= 0 (argparse's type)."""
+def seconds(text: str) -> float | None:
+    """A time limit on the command line (argparse's type): a number of
+    seconds in the spec's range (``dlx.services.search.seconds``: >= 0;
+    ``inf``, no limit, is None)."""
     try:
-        value = float(text)
+        return search_seconds("", float(text))
     except ValueError:
-        value = -1.0
-    if not value >= 0:
         raise argparse.ArgumentTypeError(
             f"expected a number of seconds, got {shorten(text)}"
-        )
-    return value
+        ) from None
 
 
 def add_time_limit_option(parser: argparse.ArgumentParser) -> None:

@@ -5,6 +5,7 @@ answer is the reference's) or is refused in the spec's one sentence."""
 from __future__ import annotations
 
 import itertools
+import math
 import pathlib
 import threading
 
@@ -178,6 +179,54 @@ def test_an_old_option_name_works_with_a_warning_naming_the_new_one(search):
             method(**{old: 0})
         with pytest.raises(TypeError, match=f"not both {new} and {old}"):
             method(**{old: 2, new: 2})
+
+
+@pytest.mark.parametrize(
+    "search",
+    [
+        s
+        for s in sorted(OPTIONS["time_limit"].searches)
+        if s != "solve_batch"  # (a batch: tests/test_bulk.py)
+    ]
+    + ["count-threads"],
+)
+def test_an_infinite_time_limit_means_no_limit(search):
+    """``time_limit=inf`` is no limit, as a huge ``limit`` is (a
+    deadline's arithmetic overflowed: OverflowError)."""
+    values: dict = {}
+    if search == "count-threads":
+        search, values["threads"] = "count", 2
+    found = answer_of(search, problem(), {**values, "time_limit": math.inf})
+    assert found == answer_of(search, problem(), values)
+
+
+def test_every_time_limit_flag_reads_the_one_definition():
+    """Every flag of a time limit, in every command of ``dlx`` and
+    ``sudoku`` (``sudoku serve`` too), is read by ``dlx.cli_flags.seconds``
+    (the spec's range), not a copy of it with its own range."""
+    import argparse
+
+    from dlx.cli_flags import seconds
+    from sudoku.cli import build_parser as sudoku_parser
+
+    def actions(parser):
+        for action in parser._actions:
+            yield action
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from actions(sub)
+
+    timed = [
+        action
+        for parser in (build_parser(), sudoku_parser())
+        for action in actions(parser)
+        if any("time" in flag for flag in action.option_strings)
+    ]
+    assert {"--time-limit", "--max-time-limit", "--reduce-time"} <= {
+        flag for action in timed for flag in action.option_strings
+    }
+    for action in timed:
+        assert action.type is seconds, action.option_strings
 
 
 def test_a_huge_limit_means_no_limit():
