@@ -3,8 +3,9 @@ take it, what it needs or excludes, its flag and its web field.
 
 Every entry point reads this table: ``ExactCover``'s search methods check
 their arguments with ``check`` once, at the boundary, and hand the checked
-values down; ``dlx solve`` refuses its conflicting flags with
-``check_flags``; the web API names its fields from it; and the
+values down; the commands build each option's flag from its ``Flag``
+(name, help line, how it reads its value: ``dlx.cli_flags.add_flag``) and
+``dlx solve`` refuses its conflicting flags with ``check_flags``; the web API names its fields from it; and the
 documentation's table of which options go together is ``table()``'s
 rendering (``docs/engines.md``, kept equal by ``tests/test_options.py``).
 
@@ -42,13 +43,14 @@ from typing import Any
 
 import numpy as np
 
-from .engines import ALGORITHMS, Unsupported
+from .engines import ALGORITHMS, Unsupported, algorithm_help
 from .engines.memo import CHOICE_RULES
 from .services.search import seconds, stop_event, whole_number
 from .shorten import shorten
 
 __all__ = [
     "Option",
+    "Flag",
     "Way",
     "Checked",
     "OPTIONS",
@@ -86,7 +88,33 @@ KINDS = {
     "executor": "a concurrent.futures.Executor",
     "path": "a file name",
     "rules": "rule names",
+    # (flags only)
+    "mebibytes": "a number of MiB >= 0",
+    "address": "an address",
 }
+
+
+@dataclass(frozen=True)
+class Flag:
+    """An option's command-line flag (``dlx solve``'s, and the other
+    commands' that have it): its name and help line, and how it reads
+    its value: ``kind`` (a key of ``KINDS``; None: the option's own, a
+    flag may differ in its unit or range), ``metavar``; ``switch``: a
+    flag without a value (True: on when given; ``"both"``: also
+    ``--no-...``); ``default``: argparse's (None: not given).  ``help``
+    may be a function of no arguments (a line read from the registry).
+    ``dlx.cli_flags.add_flag`` adds it to a parser."""
+
+    name: str
+    help: str | Callable[[], str]
+    metavar: str | None = None
+    kind: str | None = None
+    switch: bool | str = False
+    default: Any = None
+
+    def help_line(self) -> str:
+        """Its help line, as ``--help`` shows it."""
+        return self.help() if callable(self.help) else self.help
 
 
 @dataclass(frozen=True)
@@ -97,8 +125,8 @@ class Option:
     choice); ``none``: None is also taken (and is the default unless
     ``default`` says otherwise); ``searches``: the searches that take it;
     ``needs``: ``{search: option}``, an option it needs in that search;
-    ``flag``: its ``dlx solve`` flag(s), ``web_field``: its web field (None:
-    none); ``doc``: its line of documentation."""
+    ``flag``: its command-line ``Flag``, ``web_field``: its web field
+    (None: none); ``doc``: its line of documentation."""
 
     name: str
     kind: str
@@ -108,7 +136,7 @@ class Option:
     none: bool = False
     choices: tuple = ()
     needs: Mapping = field(default_factory=dict)
-    flag: str | None = None
+    flag: Flag | None = None
     web_field: str | None = None
     # A search whose own sentence refuses it (``{search: sentence}``,
     # ``{name}`` the option as the caller names it).
@@ -139,7 +167,14 @@ OPTIONS: dict[str, Option] = {
             "how many of the cheapest solutions",
             _searches("best"),
             default=1,
-            flag="--best",
+            flag=Flag(
+                "--best",
+                "print the K cheapest solutions (options cost '|n' as in "
+                "Knuth's DLX5), cheapest first, each after a line 'cost N'; "
+                "with --jobs N or --scheduler, split into jobs that share "
+                "the best found so far",
+                metavar="K",
+            ),
             web_field="limit",
         ),
         Option(
@@ -149,7 +184,12 @@ OPTIONS: dict[str, Option] = {
             "at least 1, default 2)",
             _searches("solutions", "count", "solve_batch"),
             none=True,
-            flag="--limit",
+            flag=Flag(
+                "--limit",
+                "print at most N solutions (default 1)",
+                metavar="N",
+                kind="positive",
+            ),
             web_field="limit",
         ),
         Option(
@@ -175,7 +215,12 @@ OPTIONS: dict[str, Option] = {
             "with BudgetExhausted",
             _searches(*_BUDGETED),
             none=True,
-            flag="--time-limit",
+            flag=Flag(
+                "--time-limit",
+                "stop the search after SECONDS and print what it found so "
+                "far, marked as partial (exit status 1)",
+                metavar="SECONDS",
+            ),
             web_field="time_limit",
         ),
         Option(
@@ -206,7 +251,7 @@ OPTIONS: dict[str, Option] = {
             _searches(*_LISTING, "estimate", "solve_batch"),
             default="auto",
             choices=ALGORITHMS,
-            flag="--algorithm",
+            flag=Flag("--algorithm", algorithm_help, default="auto"),
         ),
         Option(
             "memo",
@@ -214,7 +259,12 @@ OPTIONS: dict[str, Option] = {
             "remember the count of every subproblem",
             _searches("count"),
             default=False,
-            flag="--memo",
+            flag=Flag(
+                "--memo",
+                "remember the count of every subproblem (set of uncovered "
+                "items): far faster where they repeat, as in tilings",
+                switch=True,
+            ),
         ),
         Option(
             "memo_bytes",
@@ -223,7 +273,12 @@ OPTIONS: dict[str, Option] = {
             _searches("count", "zdd"),
             none=True,
             needs={"count": "memo"},
-            flag="--memo-mb",
+            flag=Flag(
+                "--memo-mb",
+                "the table's size limit in MiB (default 256)",
+                metavar="MB",
+                kind="mebibytes",
+            ),
         ),
         Option(
             "choose",
@@ -233,7 +288,12 @@ OPTIONS: dict[str, Option] = {
             default="auto",
             choices=CHOICE_RULES,
             needs={"count": "memo"},
-            flag="--choose",
+            flag=Flag(
+                "--choose",
+                "the item to branch on: mrv (fewest options), first (sweep "
+                "the items in order) or auto (default: first when every "
+                "option is local in item order)",
+            ),
         ),
         Option(
             "zdd_bytes",
@@ -248,7 +308,12 @@ OPTIONS: dict[str, Option] = {
             "processes that run the jobs (0: one per core; 1: this one)",
             _searches("count", "best"),
             none=True,
-            flag="--jobs",
+            flag=Flag(
+                "--jobs",
+                "count on N processes (default 0: one per core; 1: in this "
+                "process)",
+                metavar="N",
+            ),
         ),
         Option(
             "executor",
@@ -256,7 +321,14 @@ OPTIONS: dict[str, Option] = {
             "a concurrent.futures.Executor that runs the jobs (Dask's too)",
             _searches("count", "best"),
             none=True,
-            flag="--scheduler",
+            flag=Flag(
+                "--scheduler",
+                "count on the Dask cluster whose scheduler is at ADDRESS "
+                "(e.g. tcp://10.0.0.5:8786; needs pip install "
+                "'dlx-toolkit[dask]')",
+                metavar="ADDRESS",
+                kind="address",
+            ),
         ),
         Option(
             "checkpoint",
@@ -264,7 +336,12 @@ OPTIONS: dict[str, Option] = {
             "a file recording each finished job; the same call resumes",
             _searches("count", "best"),
             none=True,
-            flag="--checkpoint",
+            flag=Flag(
+                "--checkpoint",
+                "record each finished job in FILE; the same command after "
+                "a crash or Ctrl-C resumes from it",
+                metavar="FILE",
+            ),
             refused={
                 "best": "a search for the cheapest solutions cannot be "
                 "checkpointed ({name} is for counts); a time limit "
@@ -284,7 +361,12 @@ OPTIONS: dict[str, Option] = {
             "a bar on stderr (True), or a callable given a Progress",
             _searches("count", "best"),
             none=True,
-            flag="--progress",
+            flag=Flag(
+                "--progress",
+                "a progress bar on stderr (default: when stderr is a "
+                "terminal and the count lasts over a second)",
+                switch="both",
+            ),
         ),
         Option(
             "reduce",
@@ -292,7 +374,12 @@ OPTIONS: dict[str, Option] = {
             "search the problem reduced by Knuth's DLX-PRE rules",
             _searches("solve", "solutions", "count", "best"),
             default=False,
-            flag="--reduce",
+            flag=Flag(
+                "--reduce",
+                "search the problem reduced by Knuth's DLX-PRE rules (see "
+                "dlx reduce); solutions are printed as the original options",
+                switch=True,
+            ),
         ),
         Option(
             "probes",
@@ -300,7 +387,11 @@ OPTIONS: dict[str, Option] = {
             "random root-to-leaf probes",
             _searches("estimate"),
             default=10_000,
-            flag="--probes",
+            flag=Flag(
+                "--probes",
+                "probes of the estimate (default 10,000)",
+                metavar="N",
+            ),
         ),
         Option(
             "seed",
@@ -308,7 +399,11 @@ OPTIONS: dict[str, Option] = {
             "the probes' random seed",
             _searches("estimate"),
             default=0,
-            flag="--seed",
+            flag=Flag(
+                "--seed",
+                "random seed of the estimate (default 0)",
+                metavar="S",
+            ),
         ),
     )
 }
@@ -700,7 +795,7 @@ def ranges() -> str:
         searches = ", ".join(s for s in SEARCHES if s in option.searches)
         lines.append(
             f"| `{key}` | {option.range()} | {searches} | "
-            f"{'`' + option.flag + '`' if option.flag else ''} | "
+            f"{'`' + option.flag.name + '`' if option.flag else ''} | "
             f"{'`' + option.web_field + '`' if option.web_field else ''} | "
             f"{option.doc} |"
         )

@@ -307,6 +307,48 @@ def test_every_pair_of_dlx_solve_flags_works_or_is_refused(
         assert costs == expected("best", {"k": 2})
 
 
+def test_every_flag_is_built_from_its_spec_entry(capsys):
+    """Every option with a flag is in ``dlx solve --help`` with the spec's
+    help line, and reads its value as the spec's kind says (the flag's
+    own kind where its unit differs: --memo-mb, --limit)."""
+    import re
+
+    from dlx.cli_flags import READERS
+    from dlx.services.estimate import DEFAULT_PROBES
+    from dlx.services.memo import DEFAULT_MEMO_BYTES
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["solve", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    parser = build_parser()
+    solve = next(
+        a for a in parser._actions if isinstance(a.choices, dict)
+    ).choices["solve"]
+    actions = {s: a for a in solve._actions for s in a.option_strings}
+    flagged = [o for o in OPTIONS.values() if o.flag is not None]
+    assert len(flagged) >= 14
+    for option in flagged:
+        flag = option.flag
+        line = " ".join(flag.help_line().split())
+        assert re.search(
+            re.escape(flag.name) + r".{0,60}? " + re.escape(line), shown
+        ), flag.name
+        action = actions[flag.name]
+        kind = flag.kind or option.kind
+        if not flag.switch:
+            assert action.type is READERS.get(kind), flag.name
+        if kind == "choice":
+            assert tuple(action.choices) == option.choices
+    # The defaults the help lines name are the code's.
+    assert f"(default {DEFAULT_MEMO_BYTES >> 20})" in (
+        OPTIONS["memo_bytes"].flag.help_line()
+    )
+    assert (
+        f"(default {DEFAULT_PROBES:,})" in OPTIONS["probes"].flag.help_line()
+    )
+    assert OPTIONS["probes"].default == DEFAULT_PROBES
+
+
 # -- the web API -----------------------------------------------------------
 @pytest.mark.parametrize(
     "params, message",
