@@ -6,8 +6,9 @@ their arguments with ``check`` once, at the boundary, and hand the checked
 values down; the commands build each option's flag from its ``Flag``
 (name, help line, how it reads its value: ``dlx.cli_flags.add_flag``) and
 ``dlx solve`` refuses its conflicting flags with ``check_flags``; the
-web API names its fields from it; and the documentation's table of which options go together is ``table()``'s
-rendering (``docs/engines.md``, kept equal by ``tests/test_options.py``).
+web API names its fields from it; and the documentation's table of
+which options go together is ``table()``'s rendering (``docs/engines.md``,
+kept equal by ``tests/test_options.py``).
 
 A search is one of ``SEARCHES`` (the ``ExactCover`` method of that name).
 Some run more than one *way*: a count runs serially, on threads, in jobs
