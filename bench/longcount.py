@@ -102,7 +102,7 @@ def simulate(problem, workers: int, budgeted: bool):
     import heapq
 
     t0 = time.perf_counter()
-    plan = J.split(problem, jobs=J.JOBS_PER_WORKER * workers)
+    plan = J.split(problem, split_into=J.JOBS_PER_WORKER * workers)
     split_seconds = time.perf_counter() - t0
     budget = (
         int(plan.estimated_nodes / (J.BUDGET_PER_WORKER * workers))

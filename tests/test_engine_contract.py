@@ -264,7 +264,7 @@ def test_splits_count_the_same_or_refuses(engine, kind, data):
     with only(engine):
         threads = lambda: p.count(given=forced, threads=2)
         here = lambda: p.count(given=forced, jobs=1, split_into=5)
-        plan = lambda: jobs.split(p, jobs=5, given=forced)
+        plan = lambda: jobs.split(p, split_into=5, given=forced)
         if not engine.splits:
             refused(threads, f"a count on threads {REFUSED}")
             refused(here, f"splitting the search into jobs {REFUSED}")
