@@ -130,7 +130,7 @@ def simulate(
 
     t0 = time.perf_counter()
     plan = J.split(
-        problem, jobs=J.JOBS_PER_WORKER * workers, algorithm=algorithm
+        problem, split_into=J.JOBS_PER_WORKER * workers, algorithm=algorithm
     )
     split_seconds = time.perf_counter() - t0
     budget = (
@@ -340,7 +340,7 @@ def main(argv=None):
     # Warm up: compile or load every kernel, start the Dask cluster.
     queens(9).count()
     queens(9).estimate(100)
-    J.count(queens(9), jobs=2, split_jobs=8)
+    J.count(queens(9), jobs=2, split_into=8)
     client = cluster = None
     if not args.no_dask:
         try:
@@ -356,7 +356,7 @@ def main(argv=None):
                 dashboard_address=None,
             )
             client = Client(cluster)
-            J.count(queens(9), executor=client.get_executor(), split_jobs=8)
+            J.count(queens(9), executor=client.get_executor(), split_into=8)
 
     # The estimate of every counting benchmark, against the truth.
     estimates = {}

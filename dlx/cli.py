@@ -57,7 +57,7 @@ from .cli_count import (
     interrupted_message,
     memo_options,
 )
-from .cli_flags import add_time_limit_option, check_flags
+from .cli_flags import add_flag, add_time_limit_option, check_flags
 from .cli_input import looks_like_a_file_name, no_such_file
 from .cli_paths import (
     INPUT,
@@ -68,7 +68,7 @@ from .cli_paths import (
     names_file,
     replacing,
 )
-from .engines import Unsupported, algorithm_help, algorithm_names, engine_for
+from .engines import Unsupported, engine_for
 from .shorten import shorten
 from .textfile import NotText, read_text
 
@@ -111,12 +111,7 @@ def _add_output_options(
     how_many.add_argument(
         "--all", action="store_true", help="print every solution"
     )
-    how_many.add_argument(
-        "--limit",
-        type=_positive,
-        metavar="N",
-        help="print at most N solutions (default 1)",
-    )
+    add_flag(how_many, "limit")
     if symmetric:
         parser.add_argument(
             "--all-symmetries",
@@ -198,12 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         INPUT,
     )
-    solve.add_argument(
-        "--algorithm",
-        choices=algorithm_names(),
-        default="auto",
-        help=algorithm_help(),
-    )
+    add_flag(solve, "algorithm")
     _add_output_options(solve, symmetric=False, memo=True)
     add_time_limit_option(solve)
     add_best_option(solve)

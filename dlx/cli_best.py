@@ -18,34 +18,15 @@ import sys
 from collections.abc import Callable
 
 from .cli_count import count_options
+from .cli_flags import add_flag
 from .engines import Unsupported
 
 __all__ = ["add_best_option", "run_best"]
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not an integer"
-        ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not positive")
-    return value
-
-
 def add_best_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--best",
-        type=_positive,
-        metavar="K",
-        help="print the K cheapest solutions (options "
-        "cost '|n' as in Knuth's DLX5), cheapest "
-        "first, each after a line 'cost N'; with "
-        "--jobs N or --scheduler, split into jobs that "
-        "share the best found so far",
-    )
+    """``--best K``, from its entry in the spec (``dlx.options``)."""
+    add_flag(parser, "k")
 
 
 def run_best(

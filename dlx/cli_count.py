@@ -10,8 +10,8 @@ import argparse
 import contextlib
 import sys
 
+from .cli_flags import add_flag
 from .cli_paths import RESUMED, names_file
-from .shorten import shorten
 
 __all__ = [
     "add_count_options",
@@ -30,35 +30,6 @@ class CountUsageError(Exception):
     """A long-count option that cannot be honoured (exit status 2)."""
 
 
-def _whole(text: str) -> int:
-    if not (text.isascii() and text.isdigit()):  # "²".isdigit() is True
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number, got {shorten(text)}"
-        )
-    return int(text)
-
-
-def _positive_whole(text: str) -> int:
-    value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(
-            f"expected a positive whole number, got {shorten(text)}"
-        )
-    return value
-
-
-def _mebibytes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(
-            f"expected a non-negative number of MiB, got {shorten(text)}"
-        )
-    return value
-
-
 def add_count_options(parser: argparse.ArgumentParser) -> None:
     """``--jobs``, ``--scheduler``, ``--checkpoint``, ``--progress``."""
     group = parser.add_argument_group(
@@ -66,46 +37,17 @@ def add_count_options(parser: argparse.ArgumentParser) -> None:
         "The tree is split into independent jobs; the count, nodes and "
         "updates are those of one search.",
     )
-    group.add_argument(
-        "--jobs",
-        type=_whole,
-        default=None,
-        metavar="N",
-        help="count on N processes (default 0: one per core; "
-        "1: in this process)",
-    )
-    group.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="count on the Dask cluster whose scheduler is at "
-        "ADDRESS (e.g. tcp://10.0.0.5:8786; needs "
-        "pip install 'dlx-toolkit[dask]')",
-    )
-    names_file(
-        group.add_argument(
-            "--checkpoint",
-            metavar="FILE",
-            help="record each finished job in FILE; the same "
-            "command after a crash or Ctrl-C resumes from it",
-        ),
-        RESUMED,
-    )
-    group.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="a progress bar on stderr (default: when stderr "
-        "is a terminal and the count lasts over a "
-        "second)",
-    )
+    # (Each flag from its entry in the spec, dlx.options.)
+    add_flag(group, "jobs")
+    add_flag(group, "executor")
+    names_file(add_flag(group, "checkpoint"), RESUMED)
+    add_flag(group, "progress")
 
 
 def add_estimate_options(
     parser: argparse.ArgumentParser, flag: bool = True
 ) -> None:
     """``--estimate`` (unless ``flag`` is False), ``--probes``, ``--seed``."""
-    from .services.defaults import DEFAULT_PROBES
-
     if flag:
         parser.add_argument(
             "--estimate",
@@ -113,20 +55,8 @@ def add_estimate_options(
             help="estimate the size of the search (Knuth's "
             "random probes) instead of solving",
         )
-    parser.add_argument(
-        "--probes",
-        type=_positive_whole,
-        default=None,
-        metavar="N",
-        help=f"probes of the estimate (default {DEFAULT_PROBES:,})",
-    )
-    parser.add_argument(
-        "--seed",
-        type=_whole,
-        default=None,
-        metavar="S",
-        help="random seed of the estimate (default 0)",
-    )
+    add_flag(parser, "probes")
+    add_flag(parser, "seed")
 
 
 def _progress(args):
@@ -184,32 +114,9 @@ def count_options(args, every_core: bool = True):
 def add_memo_options(parser) -> None:
     """``--memo``, ``--choose`` and ``--memo-mb`` for a ``dlx`` command."""
     group = parser.add_argument_group("memoized counting (with --count)")
-    group.add_argument(
-        "--memo",
-        action="store_true",
-        help="remember the count of every subproblem (set "
-        "of uncovered items): far faster where they "
-        "repeat, as in tilings",
-    )
-    from .engines.base import CHOICE_RULES, DEFAULT_MEMO_BYTES
-
-    group.add_argument(
-        "--choose",
-        choices=CHOICE_RULES,
-        default=None,
-        help="the item to branch on: mrv (fewest options), "
-        "first (sweep the items in order) or auto "
-        "(default: first when every option is local "
-        "in item order)",
-    )
-    group.add_argument(
-        "--memo-mb",
-        type=_mebibytes,
-        default=None,
-        metavar="MB",
-        help=f"the table's size limit in MiB (default "
-        f"{DEFAULT_MEMO_BYTES >> 20})",
-    )
+    add_flag(group, "memo")
+    add_flag(group, "choose")
+    add_flag(group, "memo_bytes")
 
 
 def memo_options(args) -> dict | None:

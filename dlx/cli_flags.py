@@ -15,12 +15,24 @@ does not take, or two that do not go together, is refused in the words
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from .engines import Unsupported
 from .options import OPTIONS, check
+from .services.search import seconds as search_seconds
 from .shorten import shorten
 
-__all__ = ["MODES", "FLAGS", "check_flags", "add_time_limit_option", "seconds"]
+__all__ = [
+    "MODES",
+    "FLAGS",
+    "check_flags",
+    "add_flag",
+    "add_time_limit_option",
+    "seconds",
+    "whole",
+    "positive",
+    "mebibytes",
+]
 
 #: The mode flags (``args`` attribute: flag, search), in the order a
 #: sentence names them; without one, a command lists solutions.
@@ -31,22 +43,18 @@ MODES = {
     "dlx": ("--dlx", None),
     "count": ("--count", "count"),
 }
-#: The other flags: ``args`` attribute: (flag, option).
+#: The other flags: ``args`` attribute: (flag, option), in the spec's
+#: order: every option's flag but the mode flags', and ``--all`` (no
+#: limit) after ``--limit``.
 FLAGS = {
-    "limit": ("--limit", "limit"),
-    "all": ("--all", "limit"),
-    "algorithm": ("--algorithm", "algorithm"),
-    "memo": ("--memo", "memo"),
-    "memo_mb": ("--memo-mb", "memo_bytes"),
-    "choose": ("--choose", "choose"),
-    "jobs": ("--jobs", "jobs"),
-    "scheduler": ("--scheduler", "executor"),
-    "checkpoint": ("--checkpoint", "checkpoint"),
-    "progress": ("--progress", "progress"),
-    "time_limit": ("--time-limit", "time_limit"),
-    "probes": ("--probes", "probes"),
-    "seed": ("--seed", "seed"),
-    "reduce": ("--reduce", "reduce"),
+    attribute: flags
+    for name, option in OPTIONS.items()
+    if option.flag is not None
+    and option.flag.name not in {flag for flag, _ in MODES.values()}
+    for attribute, flags in (
+        (option.flag.name[2:].replace("-", "_"), (option.flag.name, name)),
+        *([("all", ("--all", "limit"))] if name == "limit" else []),
+    )
 }
 #: Flags that only shape another flag's work: (flag, the flag it needs).
 NEEDS = {
@@ -122,27 +130,89 @@ def check_flags(args: argparse.Namespace) -> None:
     check(search, names=names, **values)
 
 
-def seconds(text: str) -> float:
-    """A number of seconds >= 0 (argparse's type)."""
+def whole(text: str) -> int:
+    """A whole number >= 0 (argparse's type)."""
+    if not (text.isascii() and text.isdigit()):  # "²".isdigit() is True
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number, got {shorten(text)}"
+        )
+    return int(text)
+
+
+def positive(text: str) -> int:
+    """A whole number >= 1 (argparse's type)."""
+    value = whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive whole number, got {shorten(text)}"
+        )
+    return value
+
+
+def mebibytes(text: str) -> float:
+    """A number of MiB >= 0 (argparse's type)."""
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value >= 0:
+    if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(
-            f"expected a number of seconds, got {shorten(text)}"
+            f"expected a non-negative number of MiB, got {shorten(text)}"
         )
     return value
+
+
+def seconds(text: str) -> float | None:
+    """A time limit on the command line (argparse's type): a number of
+    seconds in the spec's range (``dlx.services.search.seconds``: >= 0;
+    ``inf``, no limit, is None)."""
+    try:
+        return search_seconds("", float(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds, got {shorten(text)}"
+        ) from None
 
 
 def add_time_limit_option(parser: argparse.ArgumentParser) -> None:
     """``--time-limit SECONDS``: the search stops then, and what it found
     is printed, marked as partial."""
-    parser.add_argument(
-        "--time-limit",
-        type=seconds,
-        default=None,
-        metavar="SECONDS",
-        help="stop the search after SECONDS and print what it found "
-        "so far, marked as partial (exit status 1)",
-    )
+    add_flag(parser, "time_limit")
+
+
+#: How a flag reads its value, by kind (``dlx.options.KINDS``); the
+#: kinds not here take the text as it is (a file name, an address).
+READERS = {
+    "whole": whole,
+    "positive": positive,
+    "seconds": seconds,
+    "mebibytes": mebibytes,
+}
+
+
+def add_flag(parser: Any, name: str) -> argparse.Action:
+    """Add option ``name``'s flag to ``parser`` (a parser or a group of
+    one), built from its entry in the spec (``dlx.options.OPTIONS``):
+    the flag's name, help line, metavar, and the type or choices of its
+    kind.  Returns the argparse action (to mark a file name, say)."""
+    option = OPTIONS[name]
+    flag = option.flag
+    assert flag is not None, name
+    # (argparse formats help with %: a literal % is doubled.)
+    keywords: dict[str, Any] = {
+        "help": flag.help_line().replace("%", "%%"),
+        "default": flag.default,
+    }
+    kind = flag.kind or option.kind
+    if flag.switch == "both":
+        keywords["action"] = argparse.BooleanOptionalAction
+    elif flag.switch:
+        keywords["action"] = "store_true"
+        keywords["default"] = False
+    elif kind == "choice":
+        keywords["choices"] = option.choices
+    else:
+        keywords["metavar"] = flag.metavar
+        if kind in READERS:
+            keywords["type"] = READERS[kind]
+    return parser.add_argument(flag.name, **keywords)

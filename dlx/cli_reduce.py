@@ -15,7 +15,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from .cli_flags import seconds
+from .cli_flags import add_flag, seconds, whole
 from .cli_paths import INPUT, names_file
 
 # Only light modules at import: the parser is built for every command
@@ -32,14 +32,6 @@ __all__ = [
     "reducing",
     "numbered",
 ]
-
-
-def _whole(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number, got {text!r}"
-        )
-    return int(text)
 
 
 def _rules(text: str) -> tuple:
@@ -65,7 +57,7 @@ def _add_budget(parser: argparse.ArgumentParser) -> None:
         "way).",
     )
     group.add_argument(
-        "--rounds", type=_whole, metavar="N", help="at most N rounds"
+        "--rounds", type=whole, metavar="N", help="at most N rounds"
     )
     group.add_argument(
         "--reduce-time",
@@ -75,7 +67,7 @@ def _add_budget(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--max-work",
-        type=_whole,
+        type=whole,
         metavar="N",
         help="at most N work (entries looked at)",
     )
@@ -117,13 +109,7 @@ def add_reduce_command(commands) -> None:
 
 def add_reduce_option(parser: argparse.ArgumentParser) -> None:
     """``dlx solve --reduce`` (and the reduction's budget)."""
-    parser.add_argument(
-        "--reduce",
-        action="store_true",
-        help="search the problem reduced by Knuth's "
-        "DLX-PRE rules (see dlx reduce); solutions "
-        "are printed as the original options",
-    )
+    add_flag(parser, "reduce")  # from its entry in the spec
     _add_budget(parser)
 
 

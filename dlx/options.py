@@ -3,10 +3,12 @@ take it, what it needs or excludes, its flag and its web field.
 
 Every entry point reads this table: ``ExactCover``'s search methods check
 their arguments with ``check`` once, at the boundary, and hand the checked
-values down; ``dlx solve`` refuses its conflicting flags with
-``check_flags``; the web API names its fields from it; and the
-documentation's table of which options go together is ``table()``'s
-rendering (``docs/engines.md``, kept equal by ``tests/test_options.py``).
+values down; the commands build each option's flag from its ``Flag``
+(name, help line, how it reads its value: ``dlx.cli_flags.add_flag``) and
+``dlx solve`` refuses its conflicting flags with ``check_flags``; the
+web API names its fields from it; and the documentation's table of
+which options go together is ``table()``'s rendering (``docs/engines.md``,
+kept equal by ``tests/test_options.py``).
 
 A search is one of ``SEARCHES`` (the ``ExactCover`` method of that name).
 Some run more than one *way*: a count runs serially, on threads, in jobs
@@ -22,10 +24,10 @@ naming the option as its caller spells it (``names``).
 Traceback (most recent call last):
     ...
 dlx.engines.base.Unsupported: a count on threads cannot be combined with limit
->>> check("count", split_jobs=0)
+>>> check("count", split_into=0)
 Traceback (most recent call last):
     ...
-ValueError: split_jobs must be a positive integer, got 0
+ValueError: split_into must be a positive integer, got 0
 >>> checked = check("count", limit=5)
 >>> checked.way, checked.values["limit"]
 ('serial', 5)
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import os
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,12 +45,13 @@ from typing import Any
 # Light imports only: the command lines build their flags from this spec
 # before any search, so numpy and the services (dlx.services.search, for
 # the shared number checks) load when a value is first checked.
-from .engines import ALGORITHMS, Unsupported
+from .engines import ALGORITHMS, Unsupported, algorithm_help
 from .engines.base import CHOICE_RULES
 from .shorten import shorten
 
 __all__ = [
     "Option",
+    "Flag",
     "Way",
     "Checked",
     "OPTIONS",
@@ -56,6 +60,8 @@ __all__ = [
     "check",
     "table",
     "ranges",
+    "RENAMED",
+    "renamed",
 ]
 
 SEARCHES = {
@@ -83,7 +89,33 @@ KINDS = {
     "executor": "a concurrent.futures.Executor",
     "path": "a file name",
     "rules": "rule names",
+    # (flags only)
+    "mebibytes": "a number of MiB >= 0",
+    "address": "an address",
 }
+
+
+@dataclass(frozen=True)
+class Flag:
+    """An option's command-line flag (``dlx solve``'s, and the other
+    commands' that have it): its name and help line, and how it reads
+    its value: ``kind`` (a key of ``KINDS``; None: the option's own, a
+    flag may differ in its unit or range), ``metavar``; ``switch``: a
+    flag without a value (True: on when given; ``"both"``: also
+    ``--no-...``); ``default``: argparse's (None: not given).  ``help``
+    may be a function of no arguments (a line read from the registry).
+    ``dlx.cli_flags.add_flag`` adds it to a parser."""
+
+    name: str
+    help: str | Callable[[], str]
+    metavar: str | None = None
+    kind: str | None = None
+    switch: bool | str = False
+    default: Any = None
+
+    def help_line(self) -> str:
+        """Its help line, as ``--help`` shows it."""
+        return self.help() if callable(self.help) else self.help
 
 
 @dataclass(frozen=True)
@@ -94,8 +126,8 @@ class Option:
     choice); ``none``: None is also taken (and is the default unless
     ``default`` says otherwise); ``searches``: the searches that take it;
     ``needs``: ``{search: option}``, an option it needs in that search;
-    ``flag``: its ``dlx solve`` flag(s), ``web_field``: its web field (None:
-    none); ``doc``: its line of documentation."""
+    ``flag``: its command-line ``Flag``, ``web_field``: its web field
+    (None: none); ``doc``: its line of documentation."""
 
     name: str
     kind: str
@@ -105,7 +137,7 @@ class Option:
     none: bool = False
     choices: tuple = ()
     needs: Mapping = field(default_factory=dict)
-    flag: str | None = None
+    flag: Flag | None = None
     web_field: str | None = None
     # A search whose own sentence refuses it (``{search: sentence}``,
     # ``{name}`` the option as the caller names it).
@@ -136,7 +168,14 @@ OPTIONS: dict[str, Option] = {
             "how many of the cheapest solutions",
             _searches("best"),
             default=1,
-            flag="--best",
+            flag=Flag(
+                "--best",
+                "print the K cheapest solutions (options cost '|n' as in "
+                "Knuth's DLX5), cheapest first, each after a line 'cost N'; "
+                "with --jobs N or --scheduler, split into jobs that share "
+                "the best found so far",
+                metavar="K",
+            ),
             web_field="limit",
         ),
         Option(
@@ -146,7 +185,12 @@ OPTIONS: dict[str, Option] = {
             "at least 1, default 2)",
             _searches("solutions", "count", "solve_batch"),
             none=True,
-            flag="--limit",
+            flag=Flag(
+                "--limit",
+                "print at most N solutions (default 1)",
+                metavar="N",
+                kind="positive",
+            ),
             web_field="limit",
         ),
         Option(
@@ -172,7 +216,12 @@ OPTIONS: dict[str, Option] = {
             "with BudgetExhausted",
             _searches(*_BUDGETED),
             none=True,
-            flag="--time-limit",
+            flag=Flag(
+                "--time-limit",
+                "stop the search after SECONDS and print what it found so "
+                "far, marked as partial (exit status 1)",
+                metavar="SECONDS",
+            ),
             web_field="time_limit",
         ),
         Option(
@@ -203,7 +252,7 @@ OPTIONS: dict[str, Option] = {
             _searches(*_LISTING, "estimate", "solve_batch"),
             default="auto",
             choices=ALGORITHMS,
-            flag="--algorithm",
+            flag=Flag("--algorithm", algorithm_help, default="auto"),
         ),
         Option(
             "memo",
@@ -211,7 +260,12 @@ OPTIONS: dict[str, Option] = {
             "remember the count of every subproblem",
             _searches("count"),
             default=False,
-            flag="--memo",
+            flag=Flag(
+                "--memo",
+                "remember the count of every subproblem (set of uncovered "
+                "items): far faster where they repeat, as in tilings",
+                switch=True,
+            ),
         ),
         Option(
             "memo_bytes",
@@ -220,7 +274,12 @@ OPTIONS: dict[str, Option] = {
             _searches("count", "zdd"),
             none=True,
             needs={"count": "memo"},
-            flag="--memo-mb",
+            flag=Flag(
+                "--memo-mb",
+                "the table's size limit in MiB (default 256)",
+                metavar="MB",
+                kind="mebibytes",
+            ),
         ),
         Option(
             "choose",
@@ -230,7 +289,12 @@ OPTIONS: dict[str, Option] = {
             default="auto",
             choices=CHOICE_RULES,
             needs={"count": "memo"},
-            flag="--choose",
+            flag=Flag(
+                "--choose",
+                "the item to branch on: mrv (fewest options), first (sweep "
+                "the items in order) or auto (default: first when every "
+                "option is local in item order)",
+            ),
         ),
         Option(
             "zdd_bytes",
@@ -245,7 +309,12 @@ OPTIONS: dict[str, Option] = {
             "processes that run the jobs (0: one per core; 1: this one)",
             _searches("count", "best"),
             none=True,
-            flag="--jobs",
+            flag=Flag(
+                "--jobs",
+                "count on N processes (default 0: one per core; 1: in this "
+                "process)",
+                metavar="N",
+            ),
         ),
         Option(
             "executor",
@@ -253,7 +322,14 @@ OPTIONS: dict[str, Option] = {
             "a concurrent.futures.Executor that runs the jobs (Dask's too)",
             _searches("count", "best"),
             none=True,
-            flag="--scheduler",
+            flag=Flag(
+                "--scheduler",
+                "count on the Dask cluster whose scheduler is at ADDRESS "
+                "(e.g. tcp://10.0.0.5:8786; needs pip install "
+                "'dlx-toolkit[dask]')",
+                metavar="ADDRESS",
+                kind="address",
+            ),
         ),
         Option(
             "checkpoint",
@@ -261,7 +337,12 @@ OPTIONS: dict[str, Option] = {
             "a file recording each finished job; the same call resumes",
             _searches("count", "best"),
             none=True,
-            flag="--checkpoint",
+            flag=Flag(
+                "--checkpoint",
+                "record each finished job in FILE; the same command after "
+                "a crash or Ctrl-C resumes from it",
+                metavar="FILE",
+            ),
             refused={
                 "best": "a search for the cheapest solutions cannot be "
                 "checkpointed ({name} is for counts); a time limit "
@@ -269,7 +350,7 @@ OPTIONS: dict[str, Option] = {
             },
         ),
         Option(
-            "split_jobs",
+            "split_into",
             "positive",
             "how many jobs the tree is split into",
             _searches("count", "best"),
@@ -281,7 +362,12 @@ OPTIONS: dict[str, Option] = {
             "a bar on stderr (True), or a callable given a Progress",
             _searches("count", "best"),
             none=True,
-            flag="--progress",
+            flag=Flag(
+                "--progress",
+                "a progress bar on stderr (default: when stderr is a "
+                "terminal and the count lasts over a second)",
+                switch="both",
+            ),
         ),
         Option(
             "reduce",
@@ -289,7 +375,12 @@ OPTIONS: dict[str, Option] = {
             "search the problem reduced by Knuth's DLX-PRE rules",
             _searches("solve", "solutions", "count", "best"),
             default=False,
-            flag="--reduce",
+            flag=Flag(
+                "--reduce",
+                "search the problem reduced by Knuth's DLX-PRE rules (see "
+                "dlx reduce); solutions are printed as the original options",
+                switch=True,
+            ),
         ),
         Option(
             "probes",
@@ -297,7 +388,11 @@ OPTIONS: dict[str, Option] = {
             "random root-to-leaf probes",
             _searches("estimate"),
             default=10_000,
-            flag="--probes",
+            flag=Flag(
+                "--probes",
+                "probes of the estimate (default 10,000)",
+                metavar="N",
+            ),
         ),
         Option(
             "seed",
@@ -305,11 +400,46 @@ OPTIONS: dict[str, Option] = {
             "the probes' random seed",
             _searches("estimate"),
             default=0,
-            flag="--seed",
+            flag=Flag(
+                "--seed",
+                "random seed of the estimate (default 0)",
+                metavar="S",
+            ),
         ),
     )
 }
 """Every search option, in the order sentences name them."""
+
+RENAMED = {"split_jobs": "split_into"}
+"""Options renamed, by their old names: the old keyword still works, with
+a DeprecationWarning naming the new one (``renamed``).  ``split_jobs``
+(how many jobs a tree is split into) sat beside ``jobs`` (the processes
+that run them)."""
+
+
+def renamed(
+    arguments: dict,
+    stacklevel: int = 2,
+    names: Mapping[str, str] = RENAMED,
+) -> dict:
+    """``arguments`` (keywords by name) with every old name of ``names``
+    given (not None) moved to its new name, with a DeprecationWarning
+    naming the new one; a TypeError when the new one is given too.  An
+    old name left None is dropped.  ``stacklevel`` as for
+    ``warnings.warn``, counted from the caller of ``renamed``."""
+    for old, new in names.items():
+        if arguments.get(old) is None:
+            arguments.pop(old, None)
+            continue
+        if arguments.get(new) is not None:
+            raise TypeError(f"give {new}, not both {new} and {old}")
+        warnings.warn(
+            f"{old} is deprecated: use {new}",
+            DeprecationWarning,
+            stacklevel=stacklevel + 1,
+        )
+        arguments[new] = arguments.pop(old)
+    return arguments
 
 
 #: Each search's options with their defaults.
@@ -345,7 +475,7 @@ WAYS: dict[str, tuple[Way, ...]] = {
             "count",
             "jobs",
             "a count in jobs",
-            ("jobs", "executor", "checkpoint", "split_jobs"),
+            ("jobs", "executor", "checkpoint", "split_into"),
             _searches(
                 "given", "mrv_cutoff", "algorithm", "progress", "reduce"
             ),
@@ -387,7 +517,7 @@ WAYS: dict[str, tuple[Way, ...]] = {
             "best",
             "jobs",
             "a search for the cheapest solutions in jobs",
-            ("jobs", "executor", "split_jobs"),
+            ("jobs", "executor", "split_into"),
             _searches(
                 "k", "given", "time_limit", "stop", "progress", "reduce"
             ),
@@ -616,7 +746,7 @@ def _way(search: str, asked: list, name: Callable[[str], str]) -> str:
 
 # The options that choose where a search runs, in the order a sentence
 # names them when they clash with the way chosen.
-_SPREAD = ("threads", "jobs", "executor", "checkpoint", "split_jobs")
+_SPREAD = ("threads", "jobs", "executor", "checkpoint", "split_into")
 
 
 def table() -> str:
@@ -672,7 +802,7 @@ def ranges() -> str:
         searches = ", ".join(s for s in SEARCHES if s in option.searches)
         lines.append(
             f"| `{key}` | {option.range()} | {searches} | "
-            f"{'`' + option.flag + '`' if option.flag else ''} | "
+            f"{'`' + option.flag.name + '`' if option.flag else ''} | "
             f"{'`' + option.web_field + '`' if option.web_field else ''} | "
             f"{option.doc} |"
         )

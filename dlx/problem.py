@@ -26,7 +26,7 @@ from .compact import (
     matrix_rows,
 )
 from .engines import COLORS, EXACT, MULTIPLICITIES
-from .options import OPTIONS, Checked, check
+from .options import OPTIONS, RENAMED, Checked, check, renamed
 from .services import search
 from .services.batch import BatchResult
 from .services.search import BudgetExhausted, Interrupted, Stats
@@ -908,16 +908,17 @@ class ExactCover:
 
     def _checked(self, search_name: str, arguments: dict) -> Checked:
         """The search options among a method's ``arguments`` (its
-        ``locals()``), checked once by ``dlx.options.check``."""
-        return check(
-            search_name,
-            self,
-            **{
-                k: v
-                for k, v in arguments.items()
-                if k in OPTIONS and not _is_default(v, OPTIONS[k].default)
-            },
-        )
+        ``locals()``), checked once by ``dlx.options.check`` (an old name,
+        ``dlx.options.RENAMED``, taken with a DeprecationWarning)."""
+        options = {
+            k: v
+            for k, v in arguments.items()
+            if k in OPTIONS and not _is_default(v, OPTIONS[k].default)
+        }
+        for old in RENAMED:
+            if arguments.get(old) is not None:
+                options = renamed({**options, old: arguments[old]}, 3)
+        return check(search_name, self, **options)
 
     def count(
         self,
@@ -936,16 +937,17 @@ class ExactCover:
         executor: Executor | None = None,
         checkpoint: str | os.PathLike | None = None,
         progress: bool | Callable | None = None,
-        split_jobs: int | None = None,
+        split_into: int | None = None,
         stop: Any = None,
         reduce: bool | dict = False,
+        split_jobs: int | None = None,
     ) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
         ``count(limit=2) == 1`` proves a solution unique.  A count runs one
         of four ways, chosen by the options given: memoized (``memo``,
         ``memo_bytes`` or ``choose``), in jobs (``jobs``, ``executor``,
-        ``checkpoint`` or ``split_jobs``; see ``dlx.jobs``), on threads
+        ``checkpoint`` or ``split_into``; see ``dlx.jobs``), on threads
         (``threads`` > 1), or in one search; which options each way takes
         is the table of ``dlx.options`` (``docs/engines.md``), and any
         other combination is refused before any work.
@@ -982,10 +984,13 @@ class ExactCover:
                 same call resumes after a crash.
             progress: True draws a bar on stderr; a callable receives a
                 ``dlx.jobs.Progress`` a few times a second.
-            split_jobs: how many jobs the tree is split into (a whole
-                number >= 1, or None: a few per worker).
+            split_into: how many jobs the tree is split into (a whole
+                number >= 1, or None: a few per worker); ``jobs`` is the
+                processes that run them.
             stop: as for ``solve``.
             reduce: as for ``solve``.
+            split_jobs: deprecated: ``split_into``' old name (a
+                DeprecationWarning).
 
         Returns:
             The number of solutions (at most ``limit``).
@@ -1019,18 +1024,19 @@ class ExactCover:
         threads: int = 1,
         jobs: int | None = None,
         executor: Executor | None = None,
-        split_jobs: int | None = None,
+        split_into: int | None = None,
         checkpoint: str | os.PathLike | None = None,
         progress: bool | Callable | None = None,
         stop: Any = None,
         reduce: bool | dict = False,
+        split_jobs: int | None = None,
     ) -> list[tuple[int, list[int]]]:
         """The ``k`` cheapest solutions, cheapest first (Knuth's DLX5: see
         ``dlx.services.best``); ties in any order.
 
         The search runs in one process, on threads that share the best
         found so far (``threads`` > 1), or in jobs (``jobs``,
-        ``executor`` or ``split_jobs``), each job given the best found so
+        ``executor`` or ``split_into``), each job given the best found so
         far when it is sent; which options each way takes is the table of
         ``dlx.options``.
 
@@ -1042,12 +1048,13 @@ class ExactCover:
             threads: as for ``count``.
             jobs: as for ``count``.
             executor: as for ``count``.
-            split_jobs: as for ``count``.
+            split_into: as for ``count``.
             checkpoint: refused: a search for the cheapest solutions keeps
                 no checkpoints (``time_limit`` hands back what it found).
             progress: as for ``count``.
             stop: as for ``solve``.
             reduce: as for ``solve``.
+            split_jobs: as for ``count`` (deprecated).
 
         Returns:
             ``(cost, option numbers)`` pairs, cheapest first: fewer when
@@ -1064,14 +1071,14 @@ class ExactCover:
         values = checked.values
         reduced = values.pop("reduce")
         if checked.way == "jobs" and values["jobs"] is None:
-            values["jobs"] = 1  # split_jobs alone: jobs in this process
+            values["jobs"] = 1  # split_into alone: jobs in this process
         if reduced:
             from .services.reduce import best as reduced_best
 
             return reduced_best(self, reduce=reduced, **values)
         from .services.best import best as cheapest
 
-        return cheapest(self, **values)
+        return cheapest(self, checked.way, **values)
 
     def zdd(
         self,

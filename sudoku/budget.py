@@ -21,14 +21,11 @@ sudoku.budget.Stopped: generate stopped: its stop was set
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any
 
-import numpy as np
-
 from dlx import BudgetExhausted, Stats
-from dlx.shorten import shorten
+from dlx.services.search import seconds
 
 __all__ = ["Budget", "Stopped"]
 
@@ -73,7 +70,7 @@ class Budget:
         start: float | None = None,
     ) -> None:
         self.what = what
-        self.seconds = _seconds(time_limit)
+        self.seconds = seconds("time_limit", time_limit)
         if stop is not None and not callable(getattr(stop, "is_set", None)):
             raise TypeError(
                 f"stop must have an is_set() method (e.g. a "
@@ -105,24 +102,6 @@ class Budget:
         if self.deadline is None:
             return None
         return max(0.0, self.deadline - time.perf_counter())
-
-
-def _seconds(value: object) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(
-        value, (int, float, np.integer, np.floating)
-    ):
-        raise TypeError(
-            f"time_limit must be a number of seconds, got "
-            f"{type(value).__name__}"
-        )
-    if math.isnan(value) or value < 0:
-        raise ValueError(
-            f"time_limit must be a non-negative number of "
-            f"seconds, got {shorten(value)}"
-        )
-    return float(value)
 
 
 # A budget that never runs out (the default of every internal step).

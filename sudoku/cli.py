@@ -99,6 +99,17 @@ def _is_dashed_puzzle(arg: str) -> bool:
     )
 
 
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    """Every option of ``parser`` and of its commands."""
+    found: set[str] = set()
+    for action in parser._actions:
+        found.update(action.option_strings)
+        if isinstance(action.choices, dict):  # the commands' parsers
+            for command in action.choices.values():
+                found |= _option_strings(command)
+    return found
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sudoku",
@@ -287,7 +298,13 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     # A puzzle may start with "-" (a blank): mark it so that argparse does
     # not take it for an option (the mark is removed below).
-    dashed = [k for k, arg in enumerate(argv) if _is_dashed_puzzle(arg)]
+    # (An option of 16 letters, --max-time-limit, is no puzzle.)
+    options = _option_strings(parser)
+    dashed = [
+        k
+        for k, arg in enumerate(argv)
+        if _is_dashed_puzzle(arg) and arg.split("=")[0] not in options
+    ]
     for k in dashed:
         argv[k] = DASH_MARK + argv[k]
     try:

@@ -102,7 +102,7 @@ def test_jobs_partition_the_solutions(jobs, case, data):
         options, len(p.primary), len(p.items), costs, colors, bounds, chosen
     )
     engine = engine_for(p, purpose="best")
-    plan = split(p, jobs=jobs, given=chosen, probes=0, engine=engine)
+    plan = split(p, split_into=jobs, given=chosen, probes=0, engine=engine)
     arrays = engine.arrays(p)
     nodes = engine.option_nodes(arrays, chosen)
     everything = len(reference) + 1
@@ -123,14 +123,18 @@ def test_jobs_partition_the_solutions(jobs, case, data):
 def test_a_job_path_is_given_options_for_dlx5_and_signed_with_bounds():
     p = ExactCover("ab")
     p.add_options(["a", "b", "ab"], costs=[1, 2, 4])
-    plan = split(p, jobs=2, probes=0, engine=engine_for(p, purpose="best"))
+    plan = split(
+        p, split_into=2, probes=0, engine=engine_for(p, purpose="best")
+    )
     assert all(m >= 0 for job in plan.jobs for m in job.path)
     q = ExactCover("ab", bounds={"a": (1, 2)})
     q.add_options(["a", "a", "ab", "b"], costs=[1, 2, 4, 3])
-    plan = split(q, jobs=8, probes=0, engine=engine_for(q, purpose="best"))
+    plan = split(
+        q, split_into=8, probes=0, engine=engine_for(q, purpose="best")
+    )
     paths = plan.leaves + [job.path for job in plan.jobs]
     assert any(m < 0 for path in paths for m in path)  # an exclusion
-    assert [c for c, _ in q.best(10, jobs=1, split_jobs=8)] == [
+    assert [c for c, _ in q.best(10, jobs=1, split_into=8)] == [
         4,
         4,
         5,
@@ -166,8 +170,8 @@ def valid(p, options, colors, bounds, found):
 
 WAYS = {
     "threads": dict(threads=2),
-    "jobs-here": dict(jobs=1, split_jobs=8),
-    "executor": dict(executor=None, split_jobs=8),
+    "jobs-here": dict(jobs=1, split_into=8),
+    "executor": dict(executor=None, split_into=8),
 }
 
 
@@ -208,7 +212,7 @@ def test_processes_find_one_searchs_costs(case):
     p, options, colors, costs, bounds = case
     one = p.best(3)
     with split_always():
-        found = p.best(3, jobs=2, split_jobs=8)
+        found = p.best(3, jobs=2, split_into=8)
     assert [c for c, _ in found] == [c for c, _ in one]
     valid(p, options, colors, bounds, found)
 
@@ -255,7 +259,7 @@ def test_a_dask_cluster_finds_the_cheapest():
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
-        found = p.best(3, executor=client.get_executor(), split_jobs=64)
+        found = p.best(3, executor=client.get_executor(), split_into=64)
     assert [c for c, _ in found] == one
 
 
@@ -378,7 +382,7 @@ def test_progress_of_one_search_and_of_jobs():
     assert seen and seen[-1].nodes > 0  # a few times a second
     seen.clear()
     p = timetable()
-    p.best(1, jobs=1, split_jobs=20, progress=seen.append)
+    p.best(1, jobs=1, split_into=20, progress=seen.append)
     assert [s.jobs_done for s in seen] == list(range(1, len(seen) + 1))
     assert seen[-1].fraction == pytest.approx(1.0)
 

@@ -474,7 +474,7 @@ def test_refuses_colors_bounds_and_size(flavor):
         match="not available for a problem with "
         "plain exact cover searched by bitset Algorithm X",
     ):
-        ExactCover("a").count(jobs=1, split_jobs=2, algorithm="bits")
+        ExactCover("a").count(jobs=1, split_into=2, algorithm="bits")
     with pytest.raises(
         Unsupported,
         match="Knuth's estimate is not "

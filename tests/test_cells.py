@@ -554,7 +554,7 @@ def test_threaded_count_is_its_split_plus_each_subtree_alone(
     again = problem.stats
     assert (again.nodes, again.updates) == (threaded.nodes, threaded.updates)
     plan = split(
-        problem, jobs=JOBS_PER_THREAD * 2, probes=0, algorithm="cells"
+        problem, split_into=JOBS_PER_THREAD * 2, probes=0, algorithm="cells"
     )
     assert len(plan.jobs) > 1
     found, nodes, updates = plan.solutions, plan.nodes, plan.updates

@@ -85,7 +85,7 @@ def check_best(p, found, reference, k, given=()):
 WAYS = {
     "serial": {},
     "threads": {"threads": 2},
-    "jobs": {"jobs": 1, "split_jobs": 4},
+    "jobs": {"jobs": 1, "split_into": 4},
     "reduce": {"reduce": True},
 }
 

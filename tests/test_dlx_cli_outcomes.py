@@ -100,8 +100,8 @@ def test_solutions_exit_0(capsys, tmp_path, extra, out):
     [
         (["solve"], "required"),
         (["solve", "x.dlx", "--count", "--all"], "not allowed"),
-        (["solve", "x.dlx", "--limit", "0"], "not positive"),
-        (["solve", "x.dlx", "--limit", "x"], "not an integer"),
+        (["solve", "x.dlx", "--limit", "0"], "expected a positive whole"),
+        (["solve", "x.dlx", "--limit", "x"], "expected a whole number"),
         (["queens", "0"], "not positive"),
         (["queens", "-3"], ""),
         (["queens", "8", "--all-symmetries"], "unrecognized"),

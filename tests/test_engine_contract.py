@@ -264,8 +264,8 @@ def test_splits_count_the_same_or_refuses(engine, kind, data):
     p, truth, forced = draw(data, engine, kind)
     with only(engine):
         threads = lambda: p.count(given=forced, threads=2)
-        here = lambda: p.count(given=forced, jobs=1, split_jobs=5)
-        plan = lambda: jobs.split(p, jobs=5, given=forced)
+        here = lambda: p.count(given=forced, jobs=1, split_into=5)
+        plan = lambda: jobs.split(p, split_into=5, given=forced)
         if not engine.splits:
             refused(threads, f"a count on threads {REFUSED}")
             refused(here, f"splitting the search into jobs {REFUSED}")
@@ -378,7 +378,7 @@ def test_the_cheapest_are_the_reference(engine, kind, data, k):
     p, truth, forced = draw(data, engine, kind, priced=True)
     ways = [{}]
     if engine.splits:
-        ways += [{"threads": 2}, {"jobs": 1, "split_jobs": 5}]
+        ways += [{"threads": 2}, {"jobs": 1, "split_into": 5}]
     with only(engine):
         for way in ways:
             found = p.best(k, given=forced, **way)

@@ -350,7 +350,7 @@ def test_count_takes_the_arguments_of_its_way(way, name):
             "a count in jobs cannot be combined with threads",
         ),
         (
-            dict(split_jobs=4, threads=2, limit=1),
+            dict(split_into=4, threads=2, limit=1),
             "a count in jobs cannot be combined with threads or limit",
         ),
         (

@@ -102,20 +102,20 @@ def resumed(p, given, algorithm):
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "c.ckpt")
         whole = p.count(
-            given=given, checkpoint=path, split_jobs=6, algorithm=algorithm
+            given=given, checkpoint=path, split_into=6, algorithm=algorithm
         )
         lines = open(path).read().splitlines(keepends=True)
         with open(path, "w") as f:
             f.writelines(lines[:3])
         again = p.count(
-            given=given, checkpoint=path, split_jobs=6, algorithm=algorithm
+            given=given, checkpoint=path, split_into=6, algorithm=algorithm
         )
         assert again == whole
         return again
 
 
 def split_sums(p, given, algorithm):
-    plan = jobs.split(p, jobs=5, given=given, algorithm=algorithm)
+    plan = jobs.split(p, split_into=5, given=given, algorithm=algorithm)
     return plan.solutions + sum(
         plan.run(p, job).solutions for job in plan.jobs
     )
@@ -198,7 +198,7 @@ COUNTS = [
     (
         "count-jobs-here",
         "split",
-        lambda p, g, a: p.count(given=g, jobs=1, split_jobs=5, algorithm=a),
+        lambda p, g, a: p.count(given=g, jobs=1, split_into=5, algorithm=a),
     ),
     ("split-jobs", "split", split_sums),
     ("count-memo", None, memoized),
@@ -213,7 +213,7 @@ SLOW_COUNTS = [
     (
         "count-jobs-processes",
         "split",
-        lambda p, g, a: p.count(given=g, jobs=2, split_jobs=5, algorithm=a),
+        lambda p, g, a: p.count(given=g, jobs=2, split_into=5, algorithm=a),
     ),
     ("count-resumed", "split", resumed),
 ]
@@ -452,13 +452,13 @@ BESTS = [
     ("best-threads", lambda p, k, g: p.best(k, given=g, threads=2)),
     (
         "best-jobs-here",
-        lambda p, k, g: p.best(k, given=g, jobs=1, split_jobs=5),
+        lambda p, k, g: p.best(k, given=g, jobs=1, split_into=5),
     ),
 ]
 SLOW_BESTS = [
     (
         "best-jobs-processes",
-        lambda p, k, g: p.best(k, given=g, jobs=2, split_jobs=5),
+        lambda p, k, g: p.best(k, given=g, jobs=2, split_into=5),
     ),
 ]
 

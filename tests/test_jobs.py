@@ -86,7 +86,7 @@ def test_split_adds_up_to_the_whole_search(case, target, data):
     )
     truth = one_search(p, forced)
     assert truth[0] == len(exact_covers(options, nprimary, nitems, forced))
-    plan = jobs.split(p, jobs=target, given=forced, algorithm="links")
+    plan = jobs.split(p, split_into=target, given=forced, algorithm="links")
     assert split_sums(p, plan) == truth
     # Knuth's shares of the finished top and the jobs make the whole tree.
     assert plan.settled + sum(j.share for j in plan.jobs) == pytest.approx(1.0)
@@ -112,16 +112,16 @@ def test_split_adds_up_to_the_whole_search(case, target, data):
 @pytest.mark.parametrize("target", [1, 7, 100, 2000])
 def test_split_of_classics_adds_up(build, target):
     p = build()
-    plan = jobs.split(p, jobs=target, algorithm="links")
+    plan = jobs.split(p, split_into=target, algorithm="links")
     assert len(plan.jobs) >= target or not plan.jobs  # or the tree is done
     assert split_sums(p, plan) == one_search(p)
 
 
 def test_a_job_splits_again():
     p = queens(11)
-    plan = jobs.split(p, jobs=4, algorithm="links")
+    plan = jobs.split(p, split_into=4, algorithm="links")
     big = plan.jobs[0]
-    again = jobs.split(p, jobs=30, path=big.path, algorithm="links")
+    again = jobs.split(p, split_into=30, path=big.path, algorithm="links")
     assert len(again.jobs) >= 30
     assert all(j.path[: len(big.path)] == big.path for j in again.jobs)
     alone = plan.run(p, big)
@@ -132,7 +132,7 @@ def test_a_job_splits_again():
     )
     # DLX1's path is options: the job is the count with them given, but
     # for the updates of giving them, which belong to the split above it.
-    given = jobs.split(p, jobs=30, given=big.path, algorithm="links")
+    given = jobs.split(p, split_into=30, given=big.path, algorithm="links")
     assert split_sums(p, given) == one_search(p, big.path)
     assert given.updates - again.updates > 0
 
@@ -188,7 +188,7 @@ def test_pieces_cut_short_add_up_to_the_whole_search(
         else []
     )
     truth = one_search(p, forced)
-    plan = jobs.split(p, jobs=target, given=forced, algorithm="links")
+    plan = jobs.split(p, split_into=target, given=forced, algorithm="links")
     *sums, pieces, share = pieces_sums(p, plan, budget)
     assert tuple(sums) == truth
     assert share == pytest.approx(1.0)
@@ -220,7 +220,7 @@ def test_pieces_cut_short_add_up_to_the_whole_search(
 def test_pieces_of_classics_add_up(build, budget, algorithm):
     # Every engine that hands back (the registry's, by family and kind).
     p = build()
-    plan = jobs.split(p, jobs=5, algorithm=algorithm)
+    plan = jobs.split(p, split_into=5, algorithm=algorithm)
     engine = BY_NAME[plan.engine]
     assert engine.hands_back
     *sums, pieces, share = pieces_sums(p, plan, budget)
@@ -242,7 +242,7 @@ def test_count_with_a_budget_on_any_executor(always_split):
             jobs.count(
                 p,
                 executor=pool,
-                split_jobs=8,
+                split_into=8,
                 budget=200,
                 progress=seen.append,
                 algorithm="links",
@@ -253,14 +253,14 @@ def test_count_with_a_budget_on_any_executor(always_split):
     assert seen[-1].jobs > 8 + 50 and seen[-1].jobs_done == seen[-1].jobs
     assert seen[-1].fraction == pytest.approx(1.0)
     assert (
-        jobs.count(p, jobs=2, split_jobs=8, budget=500, algorithm="links"),
+        jobs.count(p, jobs=2, split_into=8, budget=500, algorithm="links"),
         p.stats.nodes,
         p.stats.updates,
     ) == truth
 
 
 def test_the_default_budget_cuts_long_jobs_only():
-    plan = jobs.split(queens(10), jobs=50)
+    plan = jobs.split(queens(10), split_into=50)
     assert plan.estimated_nodes == pytest.approx(
         one_search(queens(10))[1], rel=0.5
     )
@@ -269,7 +269,10 @@ def test_the_default_budget_cuts_long_jobs_only():
     assert jobs.job_budget(plan, 100) == 1e12 // (
         job_service.BUDGET_PER_WORKER * 100
     )
-    assert jobs.job_budget(jobs.split(queens(10), jobs=50, probes=0), 2) == 0
+    assert (
+        jobs.job_budget(jobs.split(queens(10), split_into=50, probes=0), 2)
+        == 0
+    )
     # A tree beyond int64 (an empty 9x9 Sudoku's is estimated at ~1e25
     # nodes): the budget stays a kernel's int64.
     plan.estimated_nodes = 1e30
@@ -284,17 +287,38 @@ def test_the_default_budget_cuts_long_jobs_only():
 def test_jobs_are_small_plain_data():
     import pickle
 
-    plan = jobs.split(queens(10), jobs=50)
+    plan = jobs.split(queens(10), split_into=50)
     job = plan.jobs[3]
     assert pickle.loads(pickle.dumps(job)) == job
     assert all(isinstance(k, int) for k in job.path)
 
 
 def test_split_refuses_bad_arguments():
-    with pytest.raises(ValueError, match="jobs must be"):
-        jobs.split(queens(5), jobs=-1)
+    for value in (-1, 0):  # 0 is refused, as count(split_into=0) is
+        with pytest.raises(ValueError, match="split_into must be a positive"):
+            jobs.split(queens(5), split_into=value)
+    with pytest.raises(ValueError, match="split_into must be a positive"):
+        jobs.count(queens(5), jobs=1, split_into=0)
     with pytest.raises(ValueError, match="does not exist"):
         jobs.split(queens(5), given=[99])
+    with pytest.raises(ValueError, match="does not exist"):
+        jobs.count(queens(5), jobs=1, given=[99])
+
+
+def test_the_old_names_of_split_into_work_with_a_warning():
+    """``split_into`` was ``split(jobs=)`` and ``count(split_jobs=)``:
+    the old keywords work, with a DeprecationWarning naming the new one
+    (``jobs`` is the processes everywhere else)."""
+    p = queens(6)
+    with pytest.warns(
+        DeprecationWarning, match="jobs is deprecated: use split_into"
+    ):
+        plan = jobs.split(p, jobs=7, probes=0)
+    assert plan.target == 7
+    with pytest.warns(DeprecationWarning, match="split_jobs is deprecated"):
+        assert jobs.count(p, jobs=1, split_jobs=7) == 4
+    with pytest.raises(TypeError, match="not both split_into and jobs"):
+        jobs.split(p, jobs=7, split_into=7)
 
 
 @pytest.fixture
@@ -303,12 +327,47 @@ def always_split(monkeypatch):
     monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
 
 
+@pytest.mark.parametrize("probe", [True, False], ids=["probe", "split"])
+def test_given_is_checked_once_on_the_way_down(probe, monkeypatch):
+    """``given`` is checked (``ExactCover.given_options``) once, at the
+    boundary, and handed down checked: not again by the count in jobs,
+    the split, or the probe that counts a small tree at once."""
+    if not probe:  # the tree split and its jobs counted
+        monkeypatch.setattr("dlx.services.runner.SERIAL_PROBE_NODES", 0)
+    checked = []
+    given_options = ExactCover.given_options
+
+    def counted(self, given):
+        checked.append(list(given))
+        return given_options(self, given)
+
+    monkeypatch.setattr(ExactCover, "given_options", counted)
+    p = queens(7)
+    costly = ExactCover("abcdefg")
+    costly.add_options(
+        ["ce", "adg", "bcf", "adf", "bg", "deg"], costs=[1, 2, 3, 4, 5, 6]
+    )
+    calls = {
+        "count(jobs=2)": lambda: p.count(jobs=2, given=[3]),
+        "count(jobs=1)": lambda: p.count(jobs=1, split_into=9, given=[3]),
+        "count(threads=2)": lambda: p.count(threads=2, given=[3]),
+        "dlx.jobs.count": lambda: jobs.count(p, jobs=1, given=[3]),
+        "dlx.jobs.split": lambda: jobs.split(p, split_into=9, given=[3]),
+        "best(jobs=1)": lambda: costly.best(jobs=1, split_into=4, given=[0]),
+        "best(threads=2)": lambda: costly.best(threads=2, given=[0]),
+    }
+    for name, call in calls.items():
+        checked.clear()
+        call()
+        assert len(checked) == 1, name
+
+
 def test_count_on_processes_is_the_one_search(always_split):
     p = queens(9)
     truth = one_search(p)
     assert p.count(jobs=2) == truth[0]
     assert (
-        p.count(jobs=2, split_jobs=40),
+        p.count(jobs=2, split_into=40),
         p.stats.nodes,
         p.stats.updates,
     ) == truth
@@ -328,7 +387,7 @@ def test_count_on_any_executor():
 
 def test_count_jobs_with_givens():
     p = queens(8)
-    assert p.count(given=[3], jobs=1, split_jobs=9) == p.count(given=[3])
+    assert p.count(given=[3], jobs=1, split_into=9) == p.count(given=[3])
     assert p.count(given=[0, 1], jobs=1) == 0  # same row: they clash
 
 
@@ -342,7 +401,7 @@ def test_count_jobs_refuses_budgets():
 def test_progress_reaches_the_whole_tree():
     seen = []
     p = queens(8)
-    assert p.count(progress=seen.append, split_jobs=30) == 92
+    assert p.count(progress=seen.append, split_into=30) == 92
     fractions = [s.fraction for s in seen]
     assert fractions == sorted(fractions) and fractions[-1] == pytest.approx(
         1.0
@@ -359,7 +418,7 @@ def test_ctrl_c_gives_the_partial_count(tmp_path):
             raise KeyboardInterrupt
 
     with pytest.raises(Interrupted) as stop:
-        p.count(progress=stop_early, split_jobs=30, checkpoint=tmp_path / "c")
+        p.count(progress=stop_early, split_into=30, checkpoint=tmp_path / "c")
     assert isinstance(stop.value, KeyboardInterrupt)
     assert 0 <= stop.value.count < 92 and not stop.value.stats.complete
     assert 0 < stop.value.stats.seconds < 600  # the time it ran
@@ -375,7 +434,7 @@ def test_checkpoint_resumes_without_counting_twice(tmp_path):
     p = queens(9)
     truth = one_search(p)
     ran = []
-    p.count(checkpoint=path, split_jobs=50, progress=ran.append)
+    p.count(checkpoint=path, split_into=50, progress=ran.append)
     total = ran[-1].jobs
     lines = path.read_text().splitlines()
     assert json.loads(lines[0])["jobs"] == total == len(lines) - 1
@@ -405,7 +464,7 @@ def test_checkpoint_of_another_problem_is_refused(tmp_path):
     with pytest.raises(jobs.CheckpointError, match="different problem"):
         queens(8).count(checkpoint=path)
     with pytest.raises(jobs.CheckpointError, match="different split"):
-        queens(7).count(checkpoint=path, split_jobs=3)
+        queens(7).count(checkpoint=path, split_into=3)
     with pytest.raises(jobs.CheckpointError, match="given options"):
         queens(7).count(checkpoint=path, given=[2])
     bad = tmp_path / "notes.txt"
@@ -423,7 +482,7 @@ def test_checkpoint_with_jobs_handed_back_resumes_exactly(tmp_path):
         jobs.count(
             p,
             executor=pool,
-            split_jobs=6,
+            split_into=6,
             budget=300,
             checkpoint=path,
             algorithm="links",
@@ -447,12 +506,12 @@ def test_checkpoint_with_jobs_handed_back_resumes_exactly(tmp_path):
     with pytest.raises(jobs.CheckpointError, match="different problem"):
         jobs.count(queens(8), checkpoint=path)
     with pytest.raises(jobs.CheckpointError, match="different split"):
-        jobs.count(p, checkpoint=path, split_jobs=40, algorithm="links")
+        jobs.count(p, checkpoint=path, split_into=40, algorithm="links")
 
 
 def test_damaged_checkpoint_is_refused(tmp_path):
     path = tmp_path / "c"
-    queens(7).count(checkpoint=path, split_jobs=20)
+    queens(7).count(checkpoint=path, split_into=20)
     lines = path.read_text().splitlines()
     lines[3] = "garbage"
     path.write_text("\n".join(lines) + "\n")
@@ -468,7 +527,7 @@ def slowly(progress):
     time.sleep(0.01)  # make the run last long enough to be killed
 p = eval(sys.argv[4])
 workers, budget = int(sys.argv[2]), int(sys.argv[3])
-print(jobs.count(p, checkpoint=sys.argv[1], split_jobs=150, progress=slowly,
+print(jobs.count(p, checkpoint=sys.argv[1], split_into=150, progress=slowly,
                  jobs=workers, budget=budget or None, algorithm=sys.argv[5]),
       p.stats.nodes, p.stats.updates, flush=True)
 """
@@ -615,7 +674,7 @@ def test_a_dask_cluster_counts():
     ):
         executor = client.get_executor()
         assert (
-            p.count(executor=executor, split_jobs=64, algorithm="links"),
+            p.count(executor=executor, split_into=64, algorithm="links"),
             p.stats.nodes,
             p.stats.updates,
         ) == truth
@@ -625,7 +684,7 @@ def test_a_dask_cluster_counts():
             jobs.count(
                 p,
                 executor=executor,
-                split_jobs=16,
+                split_into=16,
                 budget=60,
                 progress=seen.append,
                 algorithm="links",
@@ -680,7 +739,7 @@ def test_progress_inside_jobs_run_here(monkeypatch):
     monkeypatch.setattr("dlx.services.progress.PROGRESS_EVERY", 0.0)
     seen = []
     p = queens(11)
-    assert p.count(progress=seen.append, jobs=1, split_jobs=4) == 2680
+    assert p.count(progress=seen.append, jobs=1, split_into=4) == 2680
     fractions = [s.fraction for s in seen]
     assert len(seen) > 8 and fractions == sorted(fractions)
     assert seen[-1].solutions == 2680

@@ -5,6 +5,7 @@ answer is the reference's) or is refused in the spec's one sentence."""
 from __future__ import annotations
 
 import itertools
+import math
 import pathlib
 import threading
 
@@ -13,7 +14,7 @@ import pytest
 from dlx import ExactCover
 from dlx.cli import build_parser, main
 from dlx.cli_flags import check_flags
-from dlx.options import OPTIONS, SEARCHES, WAYS, check
+from dlx.options import OPTIONS, RENAMED, SEARCHES, WAYS, check
 
 from reference import exact_covers
 
@@ -49,7 +50,7 @@ def sample(name: str, tmp_path):
         "executor": None,  # see below: a real executor per call
         "checkpoint": str(tmp_path / f"c{next(_NUMBERS)}"),
         "progress": lambda progress: None,
-        "split_jobs": 2,
+        "split_into": 2,
         "reduce": True,
         "probes": 50,
         "seed": 1,
@@ -159,8 +160,73 @@ def test_every_number_is_checked_the_same_way(search, name, value):
 
 def test_zero_jobs_to_split_into_is_refused_as_best_refuses_it():
     for search in ("count", "best"):
-        with pytest.raises(ValueError, match="split_jobs must be a positive"):
-            getattr(problem(), search)(split_jobs=0)
+        with pytest.raises(ValueError, match="split_into must be a positive"):
+            getattr(problem(), search)(split_into=0)
+
+
+@pytest.mark.parametrize("search", ["count", "best"])
+def test_an_old_option_name_works_with_a_warning_naming_the_new_one(search):
+    for old, new in RENAMED.items():
+        method = getattr(problem(), search)
+        with pytest.warns(DeprecationWarning, match=f"use {new}") as caught:
+            found = method(**{old: 2})
+        assert caught[0].filename == __file__  # the caller's line
+        assert found == method(**{new: 2})
+        with (
+            pytest.raises(ValueError, match=f"{new} must be a positive"),
+            pytest.warns(DeprecationWarning),
+        ):
+            method(**{old: 0})
+        with pytest.raises(TypeError, match=f"not both {new} and {old}"):
+            method(**{old: 2, new: 2})
+
+
+@pytest.mark.parametrize(
+    "search",
+    [
+        s
+        for s in sorted(OPTIONS["time_limit"].searches)
+        if s != "solve_batch"  # (a batch: tests/test_bulk.py)
+    ]
+    + ["count-threads"],
+)
+def test_an_infinite_time_limit_means_no_limit(search):
+    """``time_limit=inf`` is no limit, as a huge ``limit`` is (a
+    deadline's arithmetic overflowed: OverflowError)."""
+    values: dict = {}
+    if search == "count-threads":
+        search, values["threads"] = "count", 2
+    found = answer_of(search, problem(), {**values, "time_limit": math.inf})
+    assert found == answer_of(search, problem(), values)
+
+
+def test_every_time_limit_flag_reads_the_one_definition():
+    """Every flag of a time limit, in every command of ``dlx`` and
+    ``sudoku`` (``sudoku serve`` too), is read by ``dlx.cli_flags.seconds``
+    (the spec's range), not a copy of it with its own range."""
+    import argparse
+
+    from dlx.cli_flags import seconds
+    from sudoku.cli import build_parser as sudoku_parser
+
+    def actions(parser):
+        for action in parser._actions:
+            yield action
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from actions(sub)
+
+    timed = [
+        action
+        for parser in (build_parser(), sudoku_parser())
+        for action in actions(parser)
+        if any("time" in flag for flag in action.option_strings)
+    ]
+    assert {"--time-limit", "--max-time-limit", "--reduce-time"} <= {
+        flag for action in timed for flag in action.option_strings
+    }
+    for action in timed:
+        assert action.type is seconds, action.option_strings
 
 
 def test_a_huge_limit_means_no_limit():
@@ -239,6 +305,48 @@ def test_every_pair_of_dlx_solve_flags_works_or_is_refused(
             if line.startswith("cost ")
         ]
         assert costs == expected("best", {"k": 2})
+
+
+def test_every_flag_is_built_from_its_spec_entry(capsys):
+    """Every option with a flag is in ``dlx solve --help`` with the spec's
+    help line, and reads its value as the spec's kind says (the flag's
+    own kind where its unit differs: --memo-mb, --limit)."""
+    import re
+
+    from dlx.cli_flags import READERS
+    from dlx.services.estimate import DEFAULT_PROBES
+    from dlx.services.memo import DEFAULT_MEMO_BYTES
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["solve", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    parser = build_parser()
+    solve = next(
+        a for a in parser._actions if isinstance(a.choices, dict)
+    ).choices["solve"]
+    actions = {s: a for a in solve._actions for s in a.option_strings}
+    flagged = [o for o in OPTIONS.values() if o.flag is not None]
+    assert len(flagged) >= 14
+    for option in flagged:
+        flag = option.flag
+        line = " ".join(flag.help_line().split())
+        assert re.search(
+            re.escape(flag.name) + r".{0,60}? " + re.escape(line), shown
+        ), flag.name
+        action = actions[flag.name]
+        kind = flag.kind or option.kind
+        if not flag.switch:
+            assert action.type is READERS.get(kind), flag.name
+        if kind == "choice":
+            assert tuple(action.choices) == option.choices
+    # The defaults the help lines name are the code's.
+    assert f"(default {DEFAULT_MEMO_BYTES >> 20})" in (
+        OPTIONS["memo_bytes"].flag.help_line()
+    )
+    assert (
+        f"(default {DEFAULT_PROBES:,})" in OPTIONS["probes"].flag.help_line()
+    )
+    assert OPTIONS["probes"].default == DEFAULT_PROBES
 
 
 # -- the web API -----------------------------------------------------------

@@ -235,10 +235,10 @@ def test_ctrl_c_while_a_job_is_recorded(tmp_path, monkeypatch, after):
     monkeypatch.setattr(jobs.Checkpoint, "record", record_then_stop)
     p = queens(9)
     with pytest.raises(Interrupted) as stop:
-        p.count(jobs=1, checkpoint=path, split_jobs=64)
+        p.count(jobs=1, checkpoint=path, split_into=64)
     assert stop.value.count >= held(path) > 0
     monkeypatch.setattr(jobs.Checkpoint, "record", record)
-    assert p.count(jobs=1, checkpoint=path, split_jobs=64) == 352
+    assert p.count(jobs=1, checkpoint=path, split_into=64) == 352
 
 
 def test_ctrl_c_before_the_recorded_jobs_are_added_up(tmp_path, monkeypatch):
@@ -257,7 +257,7 @@ def test_ctrl_c_before_the_recorded_jobs_are_added_up(tmp_path, monkeypatch):
 
     monkeypatch.setattr(jobs.Checkpoint, "record", record_then_stop)
     with pytest.raises(Interrupted):
-        p.count(jobs=1, checkpoint=path, split_jobs=64)
+        p.count(jobs=1, checkpoint=path, split_into=64)
     monkeypatch.setattr(jobs.Checkpoint, "record", record)
 
     def split_then_stop(*args, **kwargs):
@@ -265,7 +265,7 @@ def test_ctrl_c_before_the_recorded_jobs_are_added_up(tmp_path, monkeypatch):
 
     monkeypatch.setattr("dlx.services.jobs.split", split_then_stop)
     with pytest.raises(Interrupted) as stop:
-        p.count(jobs=1, checkpoint=path, split_jobs=64)
+        p.count(jobs=1, checkpoint=path, split_into=64)
     assert stop.value.count == held(path) > 0
 
 
@@ -287,12 +287,12 @@ def test_ctrl_c_before_the_recorded_jobs_are_added_up(tmp_path, monkeypatch):
 def test_a_hand_edited_record_is_refused(tmp_path, field, value):
     path = tmp_path / "q.ckpt"
     p = queens(8)
-    assert p.count(jobs=1, checkpoint=path, split_jobs=64) == 92
+    assert p.count(jobs=1, checkpoint=path, split_into=64) == 92
     lines = path.read_text().splitlines()
     entry = json.loads(lines[1])
     entry[field] = value
     lines[1] = json.dumps(entry)
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(jobs.CheckpointError, match=":2: ") as error:
-        p.count(jobs=1, checkpoint=path, split_jobs=64)
+        p.count(jobs=1, checkpoint=path, split_into=64)
     assert "damaged" in str(error.value)

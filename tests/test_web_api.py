@@ -789,6 +789,8 @@ def test_serve_command_line(capsys):
 
     assert main(["serve", "--port", "http"]) == 2
     assert main(["serve", "--time-limit", "90"]) == 2  # above the cap
+    assert main(["serve", "--time-limit", "0"]) == 2  # no time at all
+    assert main(["serve", "--max-time-limit", "inf"]) == 2  # no cap
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen(1)
@@ -799,7 +801,18 @@ def test_serve_command_line(capsys):
         taken.close()
     err = capsys.readouterr().err
     assert f"cannot listen on 127.0.0.1 port {port}" in err
-    assert "--time-limit is larger than --max-time-limit" in err
+    assert (
+        "time_limit (--time-limit, 90 s) is larger than max_time_limit "
+        "(--max-time-limit, 60 s)"
+    ) in err
+    assert (
+        "time_limit (--time-limit) must be a finite number of seconds "
+        "more than 0, got 0"
+    ) in err
+    assert (
+        "max_time_limit (--max-time-limit) must be a finite number of "
+        "seconds more than 0, got no limit"
+    ) in err
 
 
 def test_listening_socket_is_tcp_so_answers_are_not_delayed():

@@ -47,7 +47,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -65,8 +65,6 @@ from .search import (
     BudgetExhausted,
     Interrupted,
     Stats,
-    thread_count,
-    whole_number,
 )
 from .split import JOBS_PER_WORKER, MIN_JOBS, problem_digest, split
 
@@ -75,23 +73,8 @@ __all__ = [
     "Cheapest",
     "BestResult",
     "best_jobs",
-    "WAYS",
-    "TAKES",
     "JOBS_PER_THREAD",
 ]
-
-#: The ways a best search runs, as a sentence names them.
-WAYS = {
-    "serial": "a search for the cheapest solutions",
-    "threads": "a search for the cheapest solutions on threads",
-    "jobs": "a search for the cheapest solutions in jobs",
-}
-#: The arguments beyond the way's own that each way takes (the table).
-TAKES = {
-    "serial": {"max_nodes", "time_limit", "stop", "progress", "threshold"},
-    "threads": {"time_limit", "stop"},
-    "jobs": {"time_limit", "stop", "progress"},
-}
 
 # Jobs per thread: many more than threads, taken in the order the search
 # meets them (cheapest options first), since they differ a lot in size.
@@ -243,15 +226,16 @@ def best_jobs(
 
 def best(
     problem,
-    k: int = 1,
+    way: str = "serial",
     *,
-    given: Iterable[int] = (),
+    k: int = 1,
+    given: Sequence[int] = (),
     max_nodes: int | None = None,
     time_limit: float | None = None,
-    threads=1,
+    threads: int = 1,
     jobs: int | None = None,
     executor=None,
-    split_jobs: int | None = None,
+    split_into: int | None = None,
     checkpoint=None,
     progress=None,
     stop=None,
@@ -267,54 +251,29 @@ def best(
     (``dlx.engines.costs.GrowingHeap``).  Costs are exact Python ints,
     sums past 2**63 included (``dear``).
 
+    The arguments come checked, once, by ``dlx.options.check`` (which
+    ``ExactCover.best`` calls): ``way`` is the way it chose (``serial``,
+    ``threads`` or ``jobs``), ``given`` option numbers, ``threads`` the
+    number of threads, ``stop`` None or an event, and the options the
+    way does not take are None (``checkpoint`` always is).
+
     ``problem.stats`` records the search (DLX5's nodes and updates;
     ``solutions``: the solutions found that beat the threshold of their
     moment).  ``max_nodes``/``time_limit``/``stop``/Ctrl-C raise
     ``BudgetExhausted``/``Interrupted`` with ``best`` (what was found)
     and ``proven = False``.  ``progress``: a callable given a
     ``dlx.jobs.Progress`` a few times a second (or after each job), or
-    True for a bar on stderr.  ``threads`` > 1 (0: one per core),
-    ``jobs`` (processes; 0: one per core, 1: jobs in this process) or
-    ``executor`` split the search (see the module docstring; ``split_jobs``:
-    how many jobs).  ``threshold``: a one-element int64 array of net
-    costs shared with other searches (see ``dlx.engines.costs.CostRun``).
+    True for a bar on stderr.  ``threads`` > 1, ``jobs`` (processes; 0:
+    one per core, 1: jobs in this process) or ``executor`` split the
+    search (see the module docstring; ``split_into``: how many jobs).
+    ``threshold``: a one-element int64 array of net costs shared with
+    other searches, for a serial search only (see
+    ``dlx.engines.costs.CostRun``).
     """
-    k = whole_number("k", k, positive=True)
-    max_nodes = whole_number("max_nodes", max_nodes, optional=True)
-    time_limit = search.seconds("time_limit", time_limit)
-    nthreads = thread_count(threads)
-    stop = search.stop_event(stop)
-    split_jobs = whole_number("split_jobs", split_jobs, optional=True)
-    if checkpoint is not None:
+    if threshold is not None and way != "serial":
         raise Unsupported(
-            "a search for the cheapest solutions cannot be "
-            "checkpointed (checkpoint= is for counts); "
-            "time_limit= hands back what it found"
-        )
-    given = problem.given_options(given)
-    if jobs is not None or executor is not None or split_jobs is not None:
-        way = "jobs"
-    elif nthreads > 1:
-        way = "threads"
-    else:
-        way = "serial"
-    values = {
-        "max_nodes": max_nodes,
-        "time_limit": time_limit,
-        "stop": stop,
-        "progress": progress or None,
-        "threshold": threshold,
-    }
-    clashes = [
-        name
-        for name, value in values.items()
-        if value is not None and name not in TAKES[way]
-    ]
-    if way == "jobs" and nthreads > 1:
-        clashes.insert(0, "threads")
-    if clashes:
-        raise Unsupported(
-            f"{WAYS[way]} cannot be combined with {' or '.join(clashes)}"
+            "threshold is for a search in one process, not one "
+            + ("in jobs" if way == "jobs" else "on threads")
         )
     engine = engine or engine_for(problem, purpose="best")
     start = time.perf_counter()
@@ -326,10 +285,10 @@ def best(
         given,
         max_nodes,
         time_limit,
-        nthreads,
+        threads,
         jobs,
         executor,
-        split_jobs,
+        split_into,
         progress,
         stop,
         threshold,
@@ -354,10 +313,10 @@ def _cheapest(
     given,
     max_nodes,
     time_limit,
-    nthreads,
+    threads,
     jobs,
     executor,
-    split_jobs,
+    split_into,
     progress,
     stop,
     threshold,
@@ -396,9 +355,7 @@ def _cheapest(
             engine,
         )
     if way == "threads":
-        return on_threads(
-            problem, engine, k, given, nthreads, time_limit, stop
-        )
+        return on_threads(problem, engine, k, given, threads, time_limit, stop)
     workers = runner.worker_count(executor, jobs)
     return in_jobs(
         problem,
@@ -407,7 +364,7 @@ def _cheapest(
         given,
         workers,
         executor,
-        split_jobs,
+        split_into,
         time_limit,
         stop,
         progress,
@@ -562,13 +519,13 @@ class _Split:
             self.stats.updates += figures.updates
             self.stats.solutions += figures.solutions
 
-    def split(self, jobs: int):
-        """The top of the tree cut into about ``jobs`` jobs: the paths of
+    def split(self, split_into: int):
+        """The top of the tree cut into about ``split_into`` jobs: the paths of
         the solutions met (each a job of one leaf) and of the jobs, in
         the order the search meets them."""
         plan = split(
             self.problem,
-            jobs=jobs,
+            split_into=split_into,
             given=self.given,
             probes=0,
             engine=self.engine,
@@ -655,7 +612,7 @@ def in_jobs(
     given,
     workers,
     executor,
-    split_jobs,
+    split_into,
     time_limit,
     stop,
     progress,
@@ -668,7 +625,7 @@ def in_jobs(
         done = s.probe(stop)
         if done is not None:
             return done
-    target = split_jobs or max(MIN_JOBS, JOBS_PER_WORKER * workers)
+    target = split_into or max(MIN_JOBS, JOBS_PER_WORKER * workers)
     bar = None
     if progress is True:
         progress = bar = progress_bar()

@@ -8,7 +8,7 @@ engine that offers it:
   (``dlx.services.parallel``), when ``threads`` > 1;
 * ``jobs``: the tree split into jobs run in this process, on processes
   or on any executor, with checkpoints (``dlx.services.jobs``), when
-  ``jobs``, ``executor``, ``checkpoint`` or ``split_jobs`` is given;
+  ``jobs``, ``executor``, ``checkpoint`` or ``split_into`` is given;
 * ``memo``: a memoized count (``dlx.services.memo``), by components
   where the problem falls apart (``dlx.services.parts``), when ``memo``,
   ``memo_bytes`` or ``choose`` is given.
@@ -52,7 +52,7 @@ def count(
     executor,
     checkpoint,
     progress,
-    split_jobs,
+    split_into,
     stop,
 ) -> int:
     """See ``ExactCover.count``: ``way`` and the values come checked from
@@ -100,7 +100,7 @@ def count(
             executor=executor,
             checkpoint=checkpoint,
             progress=progress,
-            split_jobs=split_jobs,
+            split_into=split_into,
             algorithm=algorithm,
         )
     if way == "threads":

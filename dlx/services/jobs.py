@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..engines import BY_NAME
 from ..engines.base import NO_LIMIT, JobResult
@@ -27,7 +27,7 @@ from . import runner
 from .checkpoint import Checkpoint
 from .pool import Payload, run_jobs
 from .progress import Progress, progress_bar, slice_progress
-from .search import BudgetExhausted, Interrupted, Stats, run, whole_number
+from .search import BudgetExhausted, Interrupted, Stats, problem_search, run
 from .split import (
     JOBS_PER_WORKER,
     MIN_JOBS,
@@ -85,71 +85,22 @@ def job_budget(plan: Split, workers: int) -> int:
 def count(
     problem,
     *,
-    given: Iterable[int] = (),
+    given: Sequence[int] = (),
     mrv_cutoff: int = 0,
     jobs: int = 0,
     executor: cf.Executor | None = None,
-    split_jobs: int | None = None,
+    split_into: int | None = None,
     checkpoint=None,
     progress: Callable[[Progress], None] | bool | None = None,
     plan: Split | None = None,
     budget: int | None = None,
     algorithm: str = "auto",
 ) -> int:
-    """Count every solution of ``problem`` as independent jobs.
-
-    ``executor``: any ``concurrent.futures.Executor`` (for a Dask cluster,
-    ``distributed.Client(...).get_executor()``: the problem is sent to
-    each worker once); by default ``jobs`` processes on this machine (0:
-    one per core; 1: in this process).  ``split_jobs``: how many jobs to
-    split into (default: ``JOBS_PER_WORKER`` per worker, at least
-    ``MIN_JOBS``; a checkpoint keeps its own).  ``budget``: the nodes a
-    job explores on a worker before it hands back its rest as new jobs
-    (default ``job_budget``, or ``UNESTIMATED_BUDGET`` where the split
-    made no estimate, where the engine can hand back; 0: never;
-    jobs run in this process run to their end).  ``checkpoint``: a file
-    recording every finished job and every job handed back (see
-    ``Checkpoint``); the same call after a crash resumes from it.
-    ``progress``: a callable given a ``Progress`` after each job, or True
-    for a bar on stderr.  ``algorithm`` picks the engine whose tree is
-    split (``plan``, a split made before, names its own).
-
-    Sets ``problem.stats`` to the figures of the whole search (for the
-    engines with an ``exact_split``, the same count, nodes and updates as
-    one search from the root) and returns the count.  Ctrl-C raises
-    ``dlx.Interrupted`` with the partial count (the jobs finished so far).
-
-    Args:
-        problem: The ``ExactCover`` to count.
-        given: Option numbers chosen before the search.
-        mrv_cutoff: The search rule's cutoff, as ``ExactCover.count``
-            takes it.
-        jobs: How many processes (0: one per core; 1: this process);
-            ignored with ``executor``.
-        executor: Any ``concurrent.futures.Executor`` to run the jobs.
-        split_jobs: How many jobs to split into (None: the default).
-        checkpoint: A path recording finished jobs; the same call
-            resumes from it.
-        progress: A callable given a ``Progress`` after each job, or True
-            for a bar on stderr.
-        plan: A split made before (its engine and jobs are used).
-        budget: The nodes a job explores before handing back its rest
-            (None: ``job_budget``; 0: never).
-        algorithm: Which engine's tree is split.
-
-    Returns:
-        The number of solutions.
-
-    Raises:
-        TypeError: An argument of the wrong type.
-        ValueError: An argument out of range, or a bad given option.
-        CheckpointError: A checkpoint of another problem or split.
-        dlx.Unsupported: The engine cannot split the problem's kind.
-        dlx.Interrupted: Ctrl-C, with the partial count.
-    """
+    """Count every solution of ``problem`` as independent jobs: see
+    ``dlx.jobs.count``, which checks a user's arguments once
+    (``dlx.options``); here they come checked (``given``: option numbers,
+    each once; ``split_into``: None or a whole number >= 1)."""
     workers = runner.worker_count(executor, jobs)
-    budget = whole_number("budget", budget, optional=True)
-    given = problem.given_options(given)
     engine = (
         BY_NAME[plan.engine]
         if plan is not None
@@ -162,17 +113,25 @@ def count(
         and plan is None
     ):
         try:  # a small tree is over before a process pool would start
-            return problem.count(
-                given=given,
-                max_nodes=runner.SERIAL_PROBE_NODES,
-                algorithm=engine.algorithm,
-                mrv_cutoff=mrv_cutoff,
+            # (one search by the engine itself, with the checked givens:
+            # not back up through ExactCover.count, which checks again)
+            return sum(
+                problem_search(
+                    problem,
+                    engine,
+                    limit=None,
+                    given=list(given),
+                    max_nodes=runner.SERIAL_PROBE_NODES,
+                    time_limit=None,
+                    cutoff=mrv_cutoff,
+                    store=False,
+                )
             )
         except BudgetExhausted:
             pass
     fingerprint = problem_digest(problem)
     if plan is None:
-        target = split_jobs
+        target = split_into
         if target is None and checkpoint is not None:
             header = Checkpoint.read_header(checkpoint)
             if header is not None and header.get("problem") == fingerprint:
@@ -182,7 +141,7 @@ def count(
         try:
             plan = split(
                 problem,
-                jobs=target,
+                split_into=target,
                 given=given,
                 mrv_cutoff=mrv_cutoff,
                 engine=engine,

@@ -42,7 +42,7 @@ def count_parallel(
     try:
         plan = split(
             problem,
-            jobs=JOBS_PER_THREAD * threads,
+            split_into=JOBS_PER_THREAD * threads,
             given=given,
             mrv_cutoff=cutoff,
             probes=0,

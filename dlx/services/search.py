@@ -198,7 +198,10 @@ def stop_event(value):
 
 
 def seconds(name: str, value) -> float | None:
-    """A time limit: None, or a number of seconds >= 0."""
+    """A time limit: None, or a number of seconds >= 0; infinity is no
+    limit (None), as a huge count limit is none.  The one definition of
+    a time limit's range: the spec's (``dlx.options``), the command
+    lines' (``dlx.cli_flags.seconds``) and Sudoku's budgets read it."""
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(
@@ -212,6 +215,8 @@ def seconds(name: str, value) -> float | None:
             f"{name} must be a non-negative number of seconds, "
             f"got {shorten(value)}"
         )
+    if value == float("inf"):  # (a deadline's arithmetic overflowed)
+        return None
     return float(value)
 
 

@@ -14,7 +14,7 @@ runs them (``dlx.services.pool``).
 
     >>> from dlx.problems.queens import queens
     >>> p = queens(8)
-    >>> plan = split(p, jobs=20)
+    >>> plan = split(p, split_into=20)
     >>> len(plan.jobs) >= 20
     True
     >>> sum(plan.run(p, job).solutions for job in plan.jobs) + plan.solutions
@@ -29,14 +29,13 @@ from __future__ import annotations
 import collections
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..engines import BY_NAME, engine_for, refuse
 from ..engines.base import Engine, JobResult
-from .search import whole_number
 
 __all__ = [
     "Job",
@@ -201,8 +200,8 @@ def problem_digest(problem) -> str:
 def split(
     problem,
     *,
-    jobs: int = MIN_JOBS,
-    given: Iterable[int] = (),
+    split_into: int = MIN_JOBS,
+    given: Sequence[int] = (),
     path: tuple = (),
     mrv_cutoff: int = 0,
     probes: int = BALANCE_PROBES,
@@ -210,28 +209,30 @@ def split(
     algorithm: str = "auto",
     engine: Engine | None = None,
 ) -> Split:
-    """Split ``problem``'s search tree into at least ``jobs`` subtrees
-    (fewer only when the tree is smaller).
+    """Split ``problem``'s search tree into at least ``split_into``
+    subtrees, its jobs (fewer only when the tree is smaller).
 
     Nodes are expanded nearest the root first until the frontier holds
-    ``jobs`` nodes; then, with ``probes`` > 0 and an engine that can
+    ``split_into`` nodes; then, with ``probes`` > 0 and an engine that can
     estimate a subtree, each is estimated by that many of Knuth's probes
     (seeded from ``seed``) and any estimated above ``BALANCE_FACTOR``
     times the mean is split again, a few rounds.  ``given``: options
     chosen before the search; ``path``: the node to split (a job's path
     splits that job again).  The jobs come in the order the search meets
     them.  ``engine`` (default: the one ``algorithm`` picks) walks the
-    tree.
+    tree.  The arguments come checked (``dlx.jobs.split`` checks a
+    user's): this is the split every search that splits shares.
 
     Args:
         problem: The ``ExactCover`` to split.
-        jobs: The fewest jobs wanted (an int >= 0; 0 counts as 1).
-        given: Option numbers chosen before the search.
+        split_into: The fewest jobs wanted (a whole number >= 1).
+        given: Option numbers chosen before the search, checked
+            (``ExactCover.given_options``).
         path: The node to split, as a job's path (default: the root).
         mrv_cutoff: The search rule's cutoff, as ``count`` takes it.
         probes: Knuth's probes per job for the balancing estimate (0:
             no estimate, no second split).
-        seed: The probes' seed (an int >= 0).
+        seed: The probes' seed (a whole number >= 0).
         algorithm: Which engine's tree, as ``count`` takes it.
         engine: The engine itself (overrides ``algorithm``).
 
@@ -239,15 +240,9 @@ def split(
         The top of the tree and the jobs on its frontier.
 
     Raises:
-        TypeError: An argument of the wrong type.
-        ValueError: A negative count, or a bad given option.
         dlx.Unsupported: The engine cannot split the problem's kind.
     """
-    target = whole_number("jobs", jobs) or 1
-    probes = whole_number("probes", probes)
-    seed = whole_number("seed", seed)
-    cutoff = whole_number("mrv_cutoff", mrv_cutoff)
-    given = tuple(problem.given_options(given))
+    target, cutoff, given = split_into, mrv_cutoff, tuple(given)
     if engine is None:
         engine = splitting_engine(problem, algorithm)
     arrays = engine.arrays(problem)

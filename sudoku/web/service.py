@@ -16,6 +16,7 @@ was found so far (solutions, a partial count, nodes).
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import threading
@@ -76,11 +77,21 @@ class Settings:
     max_size: int = 25
 
     def __post_init__(self):
-        if not 0 < self.time_limit <= self.max_time_limit:
+        # A server's every search ends, so that its worker is freed: the
+        # time limits are more than 0 and finite (None: no limit).
+        for name in ("time_limit", "max_time_limit"):
+            value = getattr(self, name)
+            if value is None or not 0 < value < math.inf:
+                raise ValueError(
+                    f"{name} (--{name.replace('_', '-')}) must be a "
+                    f"finite number of seconds more than 0, got "
+                    f"{'no limit' if value is None else format(value, 'g')}"
+                )
+        if self.time_limit > self.max_time_limit:
             raise ValueError(
-                f"the default time limit must be in (0, "
-                f"{self.max_time_limit}] seconds, got "
-                f"{self.time_limit}"
+                f"time_limit (--time-limit, {self.time_limit:g} s) is "
+                f"larger than max_time_limit (--max-time-limit, "
+                f"{self.max_time_limit:g} s)"
             )
         if self.workers < 0 or self.queue < 0 or self.max_body < 1:
             raise ValueError(
