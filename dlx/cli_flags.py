@@ -19,7 +19,6 @@ from typing import Any
 
 from .engines import Unsupported
 from .options import OPTIONS, check
-from .services.search import seconds as search_seconds
 from .shorten import shorten
 
 __all__ = [
@@ -166,6 +165,9 @@ def seconds(text: str) -> float | None:
     """A time limit on the command line (argparse's type): a number of
     seconds in the spec's range (``dlx.services.search.seconds``: >= 0;
     ``inf``, no limit, is None)."""
+    # (the services load when a flag's value is read, not for --help)
+    from .services.search import seconds as search_seconds
+
     try:
         return search_seconds("", float(text))
     except ValueError:

@@ -366,7 +366,7 @@ def test_a_count_on_workers_with_a_budget_is_one_search(
         p.count(given=forced)
         one = (p.stats.nodes, p.stats.updates)
         assert jobs.count(
-            p, given=forced, executor=pool, split_jobs=3, budget=budget
+            p, given=forced, executor=pool, split_into=3, budget=budget
         ) == len(truth)
         if engine.exact_split:
             assert (p.stats.nodes, p.stats.updates) == one
