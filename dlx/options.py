@@ -4,7 +4,7 @@ take it, what it needs or excludes, its flag and its web field.
 Every entry point reads this table: ``ExactCover``'s search methods check
 their arguments with ``check`` once, at the boundary, and hand the checked
 values down; the commands build each option's flag from its ``Flag``
-(name, help line, how it reads its value: ``dlx.cli_flags.add_flag``) and
+(name, help line, how it reads its value: ``dlx.cli.flags.add_flag``) and
 ``dlx solve`` refuses its conflicting flags with ``check_flags``; the
 web API names its fields from it; and the documentation's table of
 which options go together is ``table()``'s rendering (``docs/engines.md``,
@@ -104,7 +104,7 @@ class Flag:
     flag without a value (True: on when given; ``"both"``: also
     ``--no-...``); ``default``: argparse's (None: not given).  ``help``
     may be a function of no arguments (a line read from the registry).
-    ``dlx.cli_flags.add_flag`` adds it to a parser."""
+    ``dlx.cli.flags.add_flag`` adds it to a parser."""
 
     name: str
     help: str | Callable[[], str]

@@ -47,15 +47,15 @@ from typing import TYPE_CHECKING, TextIO
 # --version, --help and usage errors answer before numpy, numba or the
 # engine loads; the solver loads when a command runs (tests/test_imports.py
 # checks what each loads).
-from dlx.cli import silence_stdout
-from dlx.cli_count import (
+from dlx.cli.command import silence_stdout
+from dlx.cli.count import (
     CountUsageError,
     add_count_options,
     count_options,
     interrupted_message,
 )
-from dlx.cli_flags import add_time_limit_option
-from dlx.cli_paths import (
+from dlx.cli.flags import add_time_limit_option
+from dlx.cli.paths import (
     OUTPUT,
     TEXT_OR_FILE,
     PathUsageError,

@@ -13,8 +13,8 @@ import os
 import sys
 import time
 
-from dlx.cli_input import looks_like_a_file_name, no_such_file
-from dlx.cli_paths import TEXT_OR_FILE, names_file
+from dlx.cli.input import looks_like_a_file_name, no_such_file
+from dlx.cli.paths import TEXT_OR_FILE, names_file
 from dlx.textfile import read_text
 
 # Only light modules at import (the flags read sudoku.constants): the

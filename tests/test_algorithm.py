@@ -113,7 +113,7 @@ def test_the_names_algorithm_takes_come_from_the_registry(monkeypatch):
     assert "memo" not in registry.algorithm_names()
     assert registry.algorithm_names()[-1] == "auto"
     # The command line offers the same names, each with its engines' line.
-    from dlx.cli import build_parser
+    from dlx.cli.command import build_parser
 
     solve = build_parser()._subparsers._group_actions[0].choices["solve"]
     (flag,) = [a for a in solve._actions if "--algorithm" in a.option_strings]

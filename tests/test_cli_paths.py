@@ -1,5 +1,5 @@
 """Every file a ``dlx`` or ``sudoku`` command line names is checked before
-the work starts (dlx/cli_paths.py): an output is never an input, its
+the work starts (dlx/cli/paths.py): an output is never an input, its
 directory exists, and a bad path is exit status 2 with one sentence.
 
 The tests enumerate the parsers, so that a new output flag (or a new
@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-import dlx.cli
+import dlx.cli.command
 import sudoku.cli
-from dlx.cli_paths import (
+from dlx.cli.paths import (
     INPUT,
     OUTPUT,
     RESUMED,
@@ -20,7 +20,7 @@ from dlx.cli_paths import (
     replacing,
 )
 
-TOOLS = {"dlx": dlx.cli, "sudoku": sudoku.cli}
+TOOLS = {"dlx": dlx.cli.command, "sudoku": sudoku.cli}
 
 # String-valued arguments that name no file (by metavar): every other one
 # must say which file it names (names_file), or this test fails.

@@ -405,12 +405,12 @@ def test_closed_pipe_stops_quietly():
 
 
 def test_interrupt_is_one_line(capsys, monkeypatch):
-    import dlx.cli
+    import dlx.cli.command
 
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(dlx.cli, "_queens", interrupted)
+    monkeypatch.setattr(dlx.cli.command, "_queens", interrupted)
     status, out, err = run(capsys, "queens", "8")
     assert status == 130 and out == "" and err == "dlx: interrupted\n"
 
@@ -497,9 +497,9 @@ def test_no_progress_bar_in_a_pipe():
 
 def test_scheduler_that_is_not_there(capsys, monkeypatch):
     pytest.importorskip("distributed")
-    from dlx import cli_count
+    from dlx.cli import count
 
-    monkeypatch.setattr(cli_count, "SCHEDULER_TIMEOUT", 1)
+    monkeypatch.setattr(count, "SCHEDULER_TIMEOUT", 1)
     status, out, err = run(
         capsys, "queens", "8", "--count", "--scheduler", "tcp://127.0.0.1:9"
     )
@@ -547,7 +547,7 @@ def test_debruijn_and_rooks_commands(capsys):
 def test_progress_bar_by_flag_or_on_a_terminal(monkeypatch):
     import argparse
 
-    from dlx.cli_count import _progress
+    from dlx.cli.count import _progress
 
     pytest.importorskip("tqdm")
     args = argparse.Namespace
@@ -564,7 +564,7 @@ def test_progress_without_tqdm(monkeypatch):
     # default the count just runs without a bar.
     import argparse
 
-    from dlx.cli_count import CountUsageError, _progress
+    from dlx.cli.count import CountUsageError, _progress
 
     monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm fails
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import dlx.cli_input
+import dlx.cli.input
 import dlx.shorten
 import sudoku.budget
 
@@ -20,7 +20,7 @@ def test_the_budgets_page():
     assert result.attempted > 5 and result.failed == 0
 
 
-@pytest.mark.parametrize("module", [dlx.shorten, dlx.cli_input, sudoku.budget])
+@pytest.mark.parametrize("module", [dlx.shorten, dlx.cli.input, sudoku.budget])
 def test_module_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0

@@ -7,7 +7,7 @@ text ("the region map has 11 cells"), in every command that takes one:
 import pytest
 
 from dlx.cli import main as dlx_main
-from dlx.cli_input import looks_like_a_file_name
+from dlx.cli.input import looks_like_a_file_name
 from sudoku.cli import main as sudoku_main
 
 # A 4x4 jigsaw map and a puzzle that fits it.

@@ -114,6 +114,23 @@ def test_version_help_and_usage_errors_load_nothing_heavy(argv):
     }
 
 
+@pytest.mark.parametrize(
+    "module", ["dlx.cli", "dlx.cli.flags", "dlx.cli.paths", "dlx.cli.input"]
+)
+def test_the_command_package_loads_the_command_only_when_it_runs(module):
+    # sudoku and its web server read the flags, paths and inputs modules:
+    # importing one imports the package dlx.cli first, which must not load
+    # the dlx command (dlx.cli.command) or anything heavy.
+    loaded = loaded_after(f"import {module}")
+    assert "dlx.cli.command" not in loaded
+    assert not [m for m in loaded if m.split(".")[0] in HEAVY]
+    assert ours(loaded, "dlx.cli.") <= {
+        "dlx.cli.flags",
+        "dlx.cli.paths",
+        "dlx.cli.input",
+    }
+
+
 def test_a_tiny_solve_loads_dlx1_alone():
     # dlx solve runs DLX1 on Knuth's example: its engine and kernels (and
     # the node builder they need), no other engine's, no builder.

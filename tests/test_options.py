@@ -12,8 +12,9 @@ import threading
 import pytest
 
 from dlx import ExactCover
-from dlx.cli import build_parser, main
-from dlx.cli_flags import check_flags
+from dlx.cli import main
+from dlx.cli.command import build_parser
+from dlx.cli.flags import check_flags
 from dlx.options import OPTIONS, RENAMED, SEARCHES, WAYS, check
 
 from reference import exact_covers
@@ -202,11 +203,11 @@ def test_an_infinite_time_limit_means_no_limit(search):
 
 def test_every_time_limit_flag_reads_the_one_definition():
     """Every flag of a time limit, in every command of ``dlx`` and
-    ``sudoku`` (``sudoku serve`` too), is read by ``dlx.cli_flags.seconds``
+    ``sudoku`` (``sudoku serve`` too), is read by ``dlx.cli.flags.seconds``
     (the spec's range), not a copy of it with its own range."""
     import argparse
 
-    from dlx.cli_flags import seconds
+    from dlx.cli.flags import seconds
     from sudoku.cli import build_parser as sudoku_parser
 
     def actions(parser):
@@ -313,7 +314,7 @@ def test_every_flag_is_built_from_its_spec_entry(capsys):
     own kind where its unit differs: --memo-mb, --limit)."""
     import re
 
-    from dlx.cli_flags import READERS
+    from dlx.cli.flags import READERS
     from dlx.services.estimate import DEFAULT_PROBES
     from dlx.services.memo import DEFAULT_MEMO_BYTES
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import BudgetExhausted, ExactCover, dumps, load, loads
 from dlx.cli import main
-from dlx.cli_reduce import numbered
+from dlx.cli.reduce import numbered
 from dlx.services.reduce import DLX_PRE_RULES, RULES, reduce, round_work
 
 from reference import generalized_covers, is_exact_cover

@@ -9,7 +9,7 @@ import pytest
 import sudoku
 from dlx import ExactCover, Interrupted, Stats, jobs
 from dlx.cli import main as dlx_main
-from dlx.cli_count import interrupted_message
+from dlx.cli.count import interrupted_message
 from dlx.formats import DLXFormatError, dumps, loads
 from dlx.problems.queens import queens
 from sudoku.cli import main as sudoku_main

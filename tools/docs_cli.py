@@ -18,7 +18,7 @@ MARKER = re.compile(r"^<!-- cli: (\w+) -->$", re.M)
 
 def parsers():
     """``{program: its argparse parser}``."""
-    from dlx.cli import build_parser as dlx_parser
+    from dlx.cli.command import build_parser as dlx_parser
     from sudoku.cli import build_parser as sudoku_parser
 
     return {"dlx": dlx_parser, "sudoku": sudoku_parser}

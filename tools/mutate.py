@@ -3,7 +3,7 @@
     python tools/mutate.py sudoku/grid.py            # every mutant
     python tools/mutate.py sudoku/grid.py --sample 60  # 60 of them, seeded
     python tools/mutate.py --all --sample 60          # every module listed
-    python tools/mutate.py dlx/cli.py --list          # the mutants only
+    python tools/mutate.py dlx/cli/command.py --list          # the mutants only
 
 Each mutant is one small change to one function of the module (a flipped
 comparison, ``and``/``or`` swapped, a ``not`` dropped, an integer off by
@@ -491,7 +491,7 @@ def warm_up() -> None:
     import pytest  # noqa: F401
 
     import dlx
-    import dlx.cli
+    import dlx.cli.command
     import sudoku
     import sudoku.cli
     import sudoku.reader
@@ -562,7 +562,9 @@ def main(argv=None) -> int:
     config = _config()
     modules = config.get("modules", {})
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("paths", nargs="*", help="modules, e.g. dlx/cli.py")
+    parser.add_argument(
+        "paths", nargs="*", help="modules, e.g. dlx/cli/command.py"
+    )
     parser.add_argument(
         "--all",
         action="store_true",

@@ -201,7 +201,7 @@ def seconds(name: str, value) -> float | None:
     """A time limit: None, or a number of seconds >= 0; infinity is no
     limit (None), as a huge count limit is none.  The one definition of
     a time limit's range: the spec's (``dlx.options``), the command
-    lines' (``dlx.cli_flags.seconds``) and Sudoku's budgets read it."""
+    lines' (``dlx.cli.flags.seconds``) and Sudoku's budgets read it."""
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(

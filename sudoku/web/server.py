@@ -9,7 +9,7 @@ import sys
 import threading
 import webbrowser
 
-from dlx.cli_flags import seconds
+from dlx.cli.flags import seconds
 from dlx.shorten import shorten
 
 DEFAULT_HOST = "127.0.0.1"
@@ -40,7 +40,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
         "--open", action="store_true", help="open the page in a web browser"
     )
     # The time limits are read as every command line reads one (the
-    # spec's range, dlx.cli_flags.seconds); what a server needs besides
+    # spec's range, dlx.cli.flags.seconds); what a server needs besides
     # (more than 0, finite, the default within the cap) is Settings'.
     serve.add_argument(
         "--time-limit",

@@ -17,9 +17,9 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from .cli_count import count_options
-from .cli_flags import add_flag
-from .engines import Unsupported
+from ..engines import Unsupported
+from .count import count_options
+from .flags import add_flag
 
 __all__ = ["add_best_option", "run_best"]
 
@@ -34,8 +34,8 @@ def run_best(
 ) -> int:
     """Search and print; ``line(k)`` is option ``k`` as the file wrote
     it.  What the search refuses raises ``usage_error``."""
-    # Which flags go with --best was checked before (dlx.cli_flags).
-    from .services.search import BudgetExhausted, Interrupted
+    # Which flags go with --best was checked before (dlx.cli.flags).
+    from ..services.search import BudgetExhausted, Interrupted
 
     def priced(k):  # the option line, its cost as one token
         cost = problem.cost_of(k)  # O(1): see test_costs_in_loops

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import sys
 
-from .cli_count import CountUsageError
-from .cli_paths import INPUT, OUTPUT, names_file, replacing
-
 # Only light modules at import: the parser is built for every command
 # (--help, --version); formats, services and kernels load when run.
-from .textfile import read_text
+from ..textfile import read_text
+from .count import CountUsageError
+from .paths import INPUT, OUTPUT, names_file, replacing
 
 __all__ = [
     "ZddUsageError",
@@ -122,13 +121,13 @@ def add_zdd_command(commands) -> None:
 
 def solve_zdd(args, problem) -> int:
     """``dlx solve FILE --zdd OUT``; returns the exit status."""
-    # What goes with --zdd was checked before (dlx.cli_flags).
+    # What goes with --zdd was checked before (dlx.cli.flags).
     kwargs = {"choose": args.choose or "auto"}
     if args.memo_mb is not None:
         kwargs["memo_bytes"] = int(args.memo_mb * (1 << 20))
     if args.time_limit is not None:
         kwargs["time_limit"] = args.time_limit
-    from .services.search import BudgetExhausted
+    from ..services.search import BudgetExhausted
 
     try:
         z = problem.zdd(**kwargs)
@@ -191,14 +190,14 @@ def run(args) -> int:
         value = getattr(args, name)
         if value is not None and value < 0:
             raise ZddUsageError(f"--{name} must not be negative, got {value}")
-    from .formats import (
+    from ..formats import (
         DLXFormatError,
         costs_of,
         load,
         solution_header,
         solution_lines,
     )
-    from .services.zdd import ZDD
+    from ..services.zdd import ZDD
 
     problem = None
     if args.problem is not None:
@@ -247,7 +246,7 @@ def run(args) -> int:
     weights = _weights(args.weights)
     if problem is not None:
         # The file numbers options DLX6's way; the ZDD has the problem's.
-        from .services.zdd import dlx6_numbering
+        from ..services.zdd import dlx6_numbering
 
         numbering = dlx6_numbering(problem)
         numbered = int((numbering > 0).sum())

@@ -46,9 +46,12 @@ from typing import TYPE_CHECKING
 # loads; the formats, the model and the services load when a command runs
 # (each builder in its own command), an engine's kernels when it searches.
 # tests/test_imports.py checks what each command loads.
-from . import cli_zdd
-from .cli_best import add_best_option, run_best
-from .cli_count import (
+from ..engines import Unsupported, engine_for
+from ..shorten import shorten
+from ..textfile import NotText, read_text
+from . import zdd
+from .best import add_best_option, run_best
+from .count import (
     CountUsageError,
     add_count_options,
     add_estimate_options,
@@ -57,9 +60,9 @@ from .cli_count import (
     interrupted_message,
     memo_options,
 )
-from .cli_flags import add_flag, add_time_limit_option, check_flags
-from .cli_input import looks_like_a_file_name, no_such_file
-from .cli_paths import (
+from .flags import add_flag, add_time_limit_option, check_flags
+from .input import looks_like_a_file_name, no_such_file
+from .paths import (
     INPUT,
     OUTPUT,
     TEXT_OR_FILE,
@@ -68,12 +71,9 @@ from .cli_paths import (
     names_file,
     replacing,
 )
-from .engines import Unsupported, engine_for
-from .shorten import shorten
-from .textfile import NotText, read_text
 
 if TYPE_CHECKING:
-    from .problem import ExactCover, Stats
+    from ..problem import ExactCover, Stats
 
 __all__ = ["main"]
 
@@ -166,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    from . import __version__
+    from .. import __version__
 
     parser.add_argument(
         "--version", action="version", version=f"%(prog)s {__version__}"
@@ -197,9 +197,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_output_options(solve, symmetric=False, memo=True)
     add_time_limit_option(solve)
     add_best_option(solve)
-    cli_zdd.add_zdd_option(solve)
-    cli_zdd.add_zdd_command(commands)
-    from .cli_reduce import add_reduce_command, add_reduce_option
+    zdd.add_zdd_option(solve)
+    zdd.add_zdd_command(commands)
+    from .reduce import add_reduce_command, add_reduce_option
 
     add_reduce_option(solve)
     add_reduce_command(commands)
@@ -491,8 +491,8 @@ def _report(
     and a blank line before all but the first, so that every solution is
     delimited whatever its size; the first solution alone is printed
     bare, unless it is empty."""
-    from .formats import solution_header
-    from .services.search import BudgetExhausted, Interrupted
+    from ..formats import solution_header
+    from ..services.search import BudgetExhausted, Interrupted
 
     found = 0
     listing = args.all or args.limit is not None
@@ -549,7 +549,7 @@ def _run_problem(
             f"--svg draws a solution; it cannot go with "
             f"{'--count' if args.count else '--dlx'}"
         )
-    from .formats import costs_of, dumps
+    from ..formats import costs_of, dumps
 
     if getattr(args, "dlx", False):
         print(dumps(problem, comment=f"dlx {' '.join(args.argv)}"), end="")
@@ -613,7 +613,7 @@ def _count(
 
 
 def _estimate(args, problem: ExactCover) -> int:
-    from .services.defaults import DEFAULT_PROBES
+    from ..services.defaults import DEFAULT_PROBES
 
     probes = DEFAULT_PROBES if args.probes is None else args.probes
     print(
@@ -627,7 +627,7 @@ def _estimate(args, problem: ExactCover) -> int:
 
 
 def _solve(args) -> int:
-    from .formats import DLXFormatError, costs_of, load, solution_lines
+    from ..formats import DLXFormatError, costs_of, load, solution_lines
 
     try:
         problem = load(args.file)  # long names too: the library's default
@@ -639,7 +639,7 @@ def _solve(args) -> int:
         ) from None
 
     if getattr(args, "zdd", None) is not None:
-        return cli_zdd.solve_zdd(args, problem)
+        return zdd.solve_zdd(args, problem)
 
     priced: list = []  # costs_of(problem), read for the first line drawn
 
@@ -649,7 +649,7 @@ def _solve(args) -> int:
         return "\n".join(solution_lines(problem, solution, priced[0]))
 
     if getattr(args, "reduce", False):
-        from .cli_reduce import reducing
+        from .reduce import reducing
 
         problem = reducing(args, problem)
     if getattr(args, "best", None):
@@ -676,7 +676,7 @@ def _board(args, parser, example: str) -> str:
 
 
 def _pentomino(args, parser) -> int:
-    from .problems.polyomino import Polyomino, parse_shapes, piece_set
+    from ..problems.polyomino import Polyomino, parse_shapes, piece_set
 
     board = _board(args, parser, "6x10")
     if os.path.exists(args.pieces):
@@ -751,7 +751,7 @@ def _run_packing(args, puzzle) -> int:
 
 
 def _polycube(args, parser) -> int:
-    from .problems.polycube import (
+    from ..problems.polycube import (
         DEFAULT_BOXES,
         Polycube,
         parse_pieces,
@@ -807,7 +807,7 @@ def _polycube(args, parser) -> int:
 def _is_box(text: str) -> bool:
     """``text`` is a box of at least one cell, ``AxBxC`` (the builders'
     rule for sizes: ``lattice.parse_size``)."""
-    from .problems.lattice import parse_size
+    from ..problems.lattice import parse_size
 
     try:
         size = parse_size(text, "LAYERSxROWSxCOLS")
@@ -833,7 +833,7 @@ def _drawing_first(args, picture: Callable, solutions):
 
 
 def _planar(args, parser) -> int:
-    from .problems.planar import Polyhex, Polyiamond
+    from ..problems.planar import Polyhex, Polyiamond
 
     cls = Polyiamond if args.command == "polyiamond" else Polyhex
     try:
@@ -849,7 +849,7 @@ def _planar(args, parser) -> int:
 
 
 def _queens(args) -> int:
-    from .problems.queens import queens, render, svg
+    from ..problems.queens import queens, render, svg
 
     try:
         problem = queens(args.n)
@@ -859,7 +859,7 @@ def _queens(args) -> int:
 
 
 def _tiling(args, parser) -> int:
-    from .problems.tiling import pieces, render, tiling
+    from ..problems.tiling import pieces, render, tiling
 
     board = _board(args, parser, "8x8")
     shapes = args.pieces
@@ -883,7 +883,7 @@ def _tiling(args, parser) -> int:
 
 
 def _langford(args) -> int:
-    from .problems.langford import langford, render
+    from ..problems.langford import langford, render
 
     try:
         problem = langford(args.n, distinct=not args.all_symmetries)
@@ -893,7 +893,7 @@ def _langford(args) -> int:
 
 
 def _debruijn(args) -> int:
-    from .problems.debruijn import debruijn, render
+    from ..problems.debruijn import debruijn, render
 
     if args.symbols < 2:
         raise UsageError("--symbols must be at least 2")
@@ -905,7 +905,7 @@ def _debruijn(args) -> int:
 
 
 def _rooks(args) -> int:
-    from .problems.rooks import render, rooks
+    from ..problems.rooks import render, rooks
 
     try:
         problem = rooks(args.n, args.k)
@@ -937,7 +937,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in ("solve", "estimate"):
             status = _solve(args)
         elif args.command == "reduce":
-            from .cli_reduce import run_reduce
+            from .reduce import run_reduce
 
             status = run_reduce(args)
         elif args.command == "pentomino":
@@ -955,7 +955,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "tiling":
             status = _tiling(args, args.parser)
         elif args.command == "zdd":
-            status = cli_zdd.run(args)
+            status = zdd.run(args)
         else:
             status = _langford(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit

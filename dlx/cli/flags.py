@@ -17,9 +17,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .engines import Unsupported
-from .options import OPTIONS, check
-from .shorten import shorten
+from ..engines import Unsupported
+from ..options import OPTIONS, check
+from ..shorten import shorten
 
 __all__ = [
     "MODES",
@@ -74,7 +74,7 @@ def _given(args: argparse.Namespace, attribute: str) -> bool:
     if attribute == "algorithm":
         return value not in (None, "auto")
     if attribute == "rules":
-        from .services.defaults import RULES
+        from ..services.defaults import RULES
 
         return value not in (None, RULES)
     return value is not None and value is not False
@@ -166,7 +166,7 @@ def seconds(text: str) -> float | None:
     seconds in the spec's range (``dlx.services.search.seconds``: >= 0;
     ``inf``, no limit, is None)."""
     # (the services load when a flag's value is read, not for --help)
-    from .services.search import seconds as search_seconds
+    from ..services.search import seconds as search_seconds
 
     try:
         return search_seconds("", float(text))

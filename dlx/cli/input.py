@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 
-from .shorten import shorten
+from ..shorten import shorten
 
 __all__ = ["looks_like_a_file_name", "no_such_file"]
 

@@ -10,8 +10,8 @@ import argparse
 import contextlib
 import sys
 
-from .cli_flags import add_flag
-from .cli_paths import RESUMED, names_file
+from .flags import add_flag
+from .paths import RESUMED, names_file
 
 __all__ = [
     "add_count_options",
@@ -90,7 +90,7 @@ def count_options(args, every_core: bool = True):
         options["jobs"] = jobs
     if args.checkpoint is not None:
         options["checkpoint"] = args.checkpoint
-    # (its directory was checked with the other files: cli_paths)
+    # (its directory was checked with the other files: dlx.cli.paths)
     if args.scheduler is None:
         yield options
         return
@@ -122,10 +122,10 @@ def add_memo_options(parser) -> None:
 def memo_options(args) -> dict | None:
     """The ``count`` keywords the memo options ask for, None without
     ``--memo`` (or for a command without them); their combinations are
-    checked before (``dlx.cli_flags.check_flags``)."""
+    checked before (``dlx.cli.flags.check_flags``)."""
     if not hasattr(args, "memo"):
         return None
-    if not args.memo:  # --choose and --memo-mb need it (dlx.cli_flags)
+    if not args.memo:  # --choose and --memo-mb need it (dlx.cli.flags)
         return None
     kwargs = {"memo": True, "choose": args.choose or "auto"}
     if args.memo_mb is not None:

@@ -15,15 +15,14 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from .cli_flags import add_flag, seconds, whole
-from .cli_paths import INPUT, names_file
-
 # Only light modules at import: the parser is built for every command
 # (--help, --version); formats, services and kernels load when run.
-from .services.defaults import DLX_PRE_RULES, RULES
+from ..services.defaults import DLX_PRE_RULES, RULES
+from .flags import add_flag, seconds, whole
+from .paths import INPUT, names_file
 
 if TYPE_CHECKING:
-    from .services.reduce import Reduction
+    from ..services.reduce import Reduction
 
 __all__ = [
     "add_reduce_command",
@@ -139,7 +138,7 @@ def numbered(problem) -> list[int]:
 def reduced_text(problem, reduction: Reduction) -> str:
     """The reduced problem in Knuth's format, with DLX-PRE's ``(from N)``
     comments."""
-    from .formats import dumps
+    from ..formats import dumps
 
     lines = dumps(
         reduction.problem, max_name_length=None, max_color_length=None
@@ -153,7 +152,7 @@ def reduced_text(problem, reduction: Reduction) -> str:
 
 def _load(args):
     """The problem of ``args.file``, or an exit status after an error."""
-    from .formats import DLXFormatError, load
+    from ..formats import DLXFormatError, load
 
     try:
         return load(args.file, max_name_length=None)
@@ -173,7 +172,7 @@ def run_reduce(args) -> int:
     problem = _load(args)
     if isinstance(problem, int):
         return problem
-    from .services.reduce import reduce
+    from ..services.reduce import reduce
 
     reduction = reduce(problem, **_budget(args))
     try:
@@ -227,7 +226,7 @@ class _Reducing:
         return self._reduction.problem.estimate(*args, **options)
 
     def best(self, k=1, **options):
-        from .services.reduce import best_of
+        from ..services.reduce import best_of
 
         return best_of(self._reduction, self._problem, k, **options)
 
@@ -235,7 +234,7 @@ class _Reducing:
 def reducing(args, problem):
     """``problem`` as ``dlx solve --reduce`` searches it; the reduction's
     summary goes to standard error with ``--stats``."""
-    from .services.reduce import reduce
+    from ..services.reduce import reduce
 
     reduction = reduce(problem, **_budget(args))
     if args.stats:
