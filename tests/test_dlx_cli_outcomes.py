@@ -313,7 +313,12 @@ def test_ctrl_c_stops_a_count_with_its_partial_count():
     import time
 
     script = (
-        "import sys, dlx.cli; print('ready', flush=True); "
+        # The command's modules and kernels loaded first (a small count
+        # of the same kind), so that the wait below is the count's alone
+        # however loaded the machine.
+        "import sys, dlx.cli, dlx.cli.command; "
+        "from dlx.problems.queens import queens; queens(6).count(); "
+        "print('ready', flush=True); "
         "sys.exit(dlx.cli.main(['queens', '17', '--count', "
         "'--stats']))"
     )
@@ -325,7 +330,7 @@ def test_ctrl_c_stops_a_count_with_its_partial_count():
     )
     try:
         assert process.stdout.readline() == "ready\n"
-        time.sleep(5)  # the kernels load, the count starts
+        time.sleep(3)  # the count starts (queens 17: minutes)
         sent = time.monotonic()
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)

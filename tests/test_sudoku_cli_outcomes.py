@@ -288,7 +288,12 @@ def test_ctrl_c_stops_a_count_with_its_partial_count():
     import time
 
     script = (
-        "import sys, sudoku.cli; print('ready', flush=True); "
+        # The command's modules and kernels loaded first (a small count
+        # of the same kind), so that the wait below is the count's alone
+        # however loaded the machine.
+        "import sys, sudoku.cli, sudoku.solver; "
+        "sudoku.solver.count('.' * 16); "
+        "print('ready', flush=True); "
         "sys.exit(sudoku.cli.main(['solve', '.' * 81, '--count']))"
     )
     process = subprocess.Popen(
