@@ -248,6 +248,38 @@ def test_a_node_budget_stops_a_count_by_parts():
     assert p.count(memo=True, max_nodes=10**6) == 6728**3
 
 
+def test_a_stopped_product_counts_what_its_known_factors_multiply():
+    # Three parts: one item of three options, one of five, and a 4x4
+    # board of dominoes (36 tilings): 540 in all.  Stopped at any budget,
+    # the partial count is 0 while a factor before the last is unknown,
+    # else the known factors times what the last had found: a multiple of
+    # 15 or of the last's other factors, never more than 540, and never
+    # less as the budget grows.
+    p = ExactCover(
+        ["x", "y"] + [f"{r}{c}" for r in range(4) for c in range(4)]
+    )
+    p.add_options([["x"]] * 3 + [["y"]] * 5)
+    for r in range(4):
+        for c in range(4):
+            if c < 3:
+                p.add_option([f"{r}{c}", f"{r}{c + 1}"])
+            if r < 3:
+                p.add_option([f"{r}{c}", f"{r + 1}{c}"])
+    assert p.count(memo=True) == 540
+    assert isinstance(p.stats, PartsStats)
+    whole = p.stats.nodes
+    seen = []
+    for budget in range(1, whole):
+        try:
+            found = p.count(memo=True, max_nodes=budget)
+        except BudgetExhausted as stop:
+            found = stop.count
+        seen.append(found)
+    assert seen == sorted(seen) and seen[-1] <= 540
+    assert all(n == 0 or n % 3 == 0 or n % 5 == 0 or n % 36 == 0 for n in seen)
+    assert any(0 < n < 540 for n in seen)
+
+
 def test_a_time_limit_and_a_stop_event_stop_it():
     p = rooms(3, 6)
     with pytest.raises(BudgetExhausted, match="time_limit"):
