@@ -58,6 +58,8 @@ ENGINE_BALANCE = {
         "cells",
         9_356,
     ),
+    "cells-colors-debruijn-3-3": (lambda: debruijn(3, 3), "cells", 373_248),
+    "cells-bounds-rooks-7-2": (lambda: rooks(7, 2), "cells", 3_110_940),
 }
 
 
@@ -291,7 +293,8 @@ def main(argv=None):
         "--engines",
         action="store_true",
         help="only the simulation of 100 and 1,000 workers for a colored "
-        "problem, a bounded one and dancing cells (its own section)",
+        "problem, a bounded one and dancing cells, plain, colored and "
+        "bounded (its own section)",
     )
     args = parser.parse_args(argv)
     args.command = " ".join(
