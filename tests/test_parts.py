@@ -7,7 +7,7 @@ import threading
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from dlx import BudgetExhausted, ExactCover, Interrupted
 from dlx.engines import memo as memo_engine
@@ -103,6 +103,33 @@ def reference(case, forced=()):
 
 
 # -- against the reference -----------------------------------------------------
+
+
+@st.composite
+def small_problems(draw):
+    """Any small problem, most of them connected: the driver then tries
+    its cut items, and a branch may leave an empty part (count 1)."""
+    nprimary = draw(st.integers(1, 5))
+    nsecondary = draw(st.integers(0, 2))
+    nitems = nprimary + nsecondary
+    options = draw(
+        st.lists(
+            st.lists(
+                st.integers(0, nitems - 1), min_size=1, max_size=3, unique=True
+            ).map(sorted),
+            min_size=1,
+            max_size=8,
+        )
+    )
+    return nprimary, nitems, options, [{} for _ in options]
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_problems())
+# Item 1 is a cut item; its option {0, 1, 2} leaves an empty part.
+@example((3, 3, [[0], [0, 1], [1], [2], [0, 1, 2]], [{}] * 5))
+def test_the_driver_counts_any_small_problem(case):
+    assert parts.by_parts(build(case)) == reference(case)
 
 
 @settings(
