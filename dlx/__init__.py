@@ -32,6 +32,9 @@ _WHERE = {
     "Interrupted": ".services.search",
     "Unsupported": ".engines.base",
     "ZDD": ".services.zdd",
+    "Method": ".options",
+    "Workers": ".options",
+    "Budget": ".options",
     "DLXFormatError": ".formats",
     "load": ".formats",
     "loads": ".formats",
@@ -43,6 +46,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and readers
     from . import problems
     from .engines.base import Unsupported
     from .formats import DLXFormatError, dump, dumps, load, loads
+    from .options import Budget, Method, Workers
     from .problem import ExactCover
     from .services.batch import BatchResult
     from .services.search import BudgetExhausted, Interrupted, Stats
@@ -72,6 +76,9 @@ __all__ = [
     "Interrupted",
     "Unsupported",
     "ZDD",
+    "Method",
+    "Workers",
+    "Budget",
     "DLXFormatError",
     "load",
     "loads",

@@ -62,6 +62,12 @@ __all__ = [
     "ranges",
     "RENAMED",
     "renamed",
+    "Method",
+    "Workers",
+    "Budget",
+    "GROUPS",
+    "gather",
+    "is_default",
 ]
 
 SEARCHES = {
@@ -127,7 +133,9 @@ class Option:
     ``default`` says otherwise); ``searches``: the searches that take it;
     ``needs``: ``{search: option}``, an option it needs in that search;
     ``flag``: its command-line ``Flag``, ``web_field``: its web field
-    (None: none); ``doc``: its line of documentation."""
+    (None: none); ``doc``: its line of documentation; ``group``: the
+    key of ``GROUPS`` whose dataclass holds it (None: the search's own
+    arguments, what to find)."""
 
     name: str
     kind: str
@@ -142,6 +150,7 @@ class Option:
     # A search whose own sentence refuses it (``{search: sentence}``,
     # ``{name}`` the option as the caller names it).
     refused: Mapping = field(default_factory=dict)
+    group: str | None = None
 
     def range(self) -> str:
         """Its type and range, as the docs and the sentences say them."""
@@ -208,6 +217,7 @@ OPTIONS: dict[str, Option] = {
             "stop after this many search-tree nodes",
             _searches(*_BUDGETED),
             none=True,
+            group="budget",
         ),
         Option(
             "time_limit",
@@ -223,6 +233,7 @@ OPTIONS: dict[str, Option] = {
                 metavar="SECONDS",
             ),
             web_field="time_limit",
+            group="budget",
         ),
         Option(
             "stop",
@@ -230,6 +241,7 @@ OPTIONS: dict[str, Option] = {
             "stop once this event is set, as a budget does",
             _searches(*_LISTING, "best", "solve_batch"),
             none=True,
+            group="budget",
         ),
         Option(
             "threads",
@@ -237,6 +249,7 @@ OPTIONS: dict[str, Option] = {
             "threads of one process (0: one per core)",
             _searches("count", "best", "solve_batch"),
             default=1,
+            group="workers",
         ),
         Option(
             "mrv_cutoff",
@@ -244,6 +257,7 @@ OPTIONS: dict[str, Option] = {
             "branch on the first item with at most this many options",
             _searches(*_LISTING, "estimate", "solve_batch"),
             default=0,
+            group="method",
         ),
         Option(
             "algorithm",
@@ -253,6 +267,7 @@ OPTIONS: dict[str, Option] = {
             default="auto",
             choices=ALGORITHMS,
             flag=Flag("--algorithm", algorithm_help, default="auto"),
+            group="method",
         ),
         Option(
             "memo",
@@ -266,6 +281,7 @@ OPTIONS: dict[str, Option] = {
                 "items): far faster where they repeat, as in tilings",
                 switch=True,
             ),
+            group="method",
         ),
         Option(
             "memo_bytes",
@@ -280,6 +296,7 @@ OPTIONS: dict[str, Option] = {
                 metavar="MB",
                 kind="mebibytes",
             ),
+            group="method",
         ),
         Option(
             "choose",
@@ -295,6 +312,7 @@ OPTIONS: dict[str, Option] = {
                 "the items in order) or auto (default: first when every "
                 "option is local in item order)",
             ),
+            group="method",
         ),
         Option(
             "zdd_bytes",
@@ -302,6 +320,7 @@ OPTIONS: dict[str, Option] = {
             "the diagram's size limit in bytes (default 1 GiB)",
             _searches("zdd"),
             none=True,
+            group="budget",
         ),
         Option(
             "jobs",
@@ -315,6 +334,7 @@ OPTIONS: dict[str, Option] = {
                 "process)",
                 metavar="N",
             ),
+            group="workers",
         ),
         Option(
             "executor",
@@ -330,6 +350,7 @@ OPTIONS: dict[str, Option] = {
                 metavar="ADDRESS",
                 kind="address",
             ),
+            group="workers",
         ),
         Option(
             "checkpoint",
@@ -348,6 +369,7 @@ OPTIONS: dict[str, Option] = {
                 "checkpointed ({name} is for counts); a time limit "
                 "hands back what it found"
             },
+            group="workers",
         ),
         Option(
             "split_into",
@@ -355,6 +377,7 @@ OPTIONS: dict[str, Option] = {
             "how many jobs the tree is split into",
             _searches("count", "best"),
             none=True,
+            group="workers",
         ),
         Option(
             "progress",
@@ -368,6 +391,7 @@ OPTIONS: dict[str, Option] = {
                 "terminal and the count lasts over a second)",
                 switch="both",
             ),
+            group="workers",
         ),
         Option(
             "reduce",
@@ -381,6 +405,7 @@ OPTIONS: dict[str, Option] = {
                 "dlx reduce); solutions are printed as the original options",
                 switch=True,
             ),
+            group="method",
         ),
         Option(
             "probes",
@@ -440,6 +465,110 @@ def renamed(
         )
         arguments[new] = arguments.pop(old)
     return arguments
+
+
+# -- the groups ---
+# Each search method takes its options one by one (``time_limit=5``) or
+# gathered by what they are about, one small dataclass per concept: how
+# the search runs (``Method``), where (``Workers``) and when it stops
+# (``Budget``); what to find is the method itself and its own arguments
+# (``limit``, ``k``, ``given``).  A field left at its default asks for
+# nothing; ``gather`` flattens the groups into the options ``check``
+# reads, so a group is checked in the same words as the keywords.
+
+
+@dataclass(frozen=True)
+class Method:
+    """How a search runs: the engine (``algorithm``, ``mrv_cutoff``), the
+    memo (``memo``, ``memo_bytes``, ``choose``) and a pre-transform
+    (``reduce``).  Each field is the search option of the same name
+    (``dlx.options.OPTIONS``), with its default.
+
+    >>> Method(algorithm="cells")
+    Method(algorithm='cells', mrv_cutoff=0, memo=False, memo_bytes=None, \
+choose='auto', reduce=False)
+    """
+
+    algorithm: str = "auto"
+    mrv_cutoff: int = 0
+    memo: bool | str = False
+    memo_bytes: int | None = None
+    choose: str = "auto"
+    reduce: bool | dict = False
+
+
+@dataclass(frozen=True)
+class Workers:
+    """Where a search runs: ``threads`` of this process, or ``jobs`` on
+    processes or an ``executor``'s workers (``split_into`` jobs, recorded
+    in a ``checkpoint`` file), with a ``progress`` bar or callback.  Each
+    field is the search option of the same name, with its default."""
+
+    threads: int = 1
+    jobs: int | None = None
+    executor: Any = None
+    split_into: int | None = None
+    checkpoint: str | os.PathLike | None = None
+    progress: bool | Callable | None = None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """When a search stops before its end: after ``max_nodes`` nodes,
+    ``time_limit`` seconds, once ``stop`` (an event) is set, or (a ZDD)
+    past ``zdd_bytes``; the search then raises ``BudgetExhausted`` with
+    what it found.  Each field is the search option of the same name,
+    with its default."""
+
+    max_nodes: int | None = None
+    time_limit: float | None = None
+    stop: Any = None
+    zdd_bytes: int | None = None
+
+
+GROUPS: dict[str, type] = {
+    "method": Method,
+    "workers": Workers,
+    "budget": Budget,
+}
+"""The groups, by the keyword a search method takes each as (the
+``Option.group`` of its fields)."""
+
+
+def gather(search: str, groups: Mapping[str, Any], options: dict) -> dict:
+    """``options`` (keywords by name) with the fields of ``groups``
+    (``{keyword: dataclass or None}``, keys of ``GROUPS``) that ask for
+    something moved in beside them: a TypeError when a group is not its
+    dataclass, or when an option is given both ways.  Which options
+    ``search`` takes is ``check``'s to say, in its usual sentence."""
+    for keyword, group in groups.items():
+        if group is None:
+            continue
+        cls = GROUPS[keyword]
+        if not isinstance(group, cls):
+            raise TypeError(
+                f"{SEARCHES[search]}'s {keyword} must be a dlx.{cls.__name__}"
+                f", got {shorten(group)}"[:200]
+            )
+        for name, value in vars(group).items():
+            if is_default(value, OPTIONS[name].default):
+                continue
+            if name in options and not is_default(
+                options[name], OPTIONS[name].default
+            ):
+                raise TypeError(
+                    f"{name} is given twice: as a keyword and in {keyword}"
+                )
+            options[name] = value
+    return options
+
+
+def is_default(value: Any, default: Any) -> bool:
+    """Whether an argument is its option's default (which needs no check:
+    ``check`` fills it in)."""
+    return value is default or (
+        type(value) is type(default) and bool(value == default)
+    )
 
 
 #: Each search's options with their defaults.
@@ -791,17 +920,18 @@ def table() -> str:
 
 
 def ranges() -> str:
-    """The Markdown table of every option: its range, the searches that
-    take it, its ``dlx solve`` flag, its web field and its line of
+    """The Markdown table of every option: its group, its range, the
+    searches that take it, its ``dlx solve`` flag, its web field and its line of
     documentation."""
     lines = [
-        "| option | value | searches | `dlx solve` | web | |",
-        "|---|---|---|---|---|---|",
+        "| option | group | value | searches | `dlx solve` | web | |",
+        "|---|---|---|---|---|---|---|",
     ]
     for key, option in OPTIONS.items():
         searches = ", ".join(s for s in SEARCHES if s in option.searches)
+        group = option.group and f"`{GROUPS[option.group].__name__}`"
         lines.append(
-            f"| `{key}` | {option.range()} | {searches} | "
+            f"| `{key}` | {group or ''} | {option.range()} | {searches} | "
             f"{'`' + option.flag.name + '`' if option.flag else ''} | "
             f"{'`' + option.web_field + '`' if option.web_field else ''} | "
             f"{option.doc} |"

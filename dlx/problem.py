@@ -9,10 +9,8 @@ order they were added, and solutions are lists of those numbers.
 
 from __future__ import annotations
 
-import os
 import threading
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -26,7 +24,19 @@ from .compact import (
     matrix_rows,
 )
 from .engines import COLORS, EXACT, MULTIPLICITIES
-from .options import OPTIONS, RENAMED, Checked, check, renamed
+from .options import (
+    GROUPS,
+    OPTIONS,
+    RENAMED,
+    Budget,
+    Checked,
+    Method,
+    Workers,
+    check,
+    gather,
+    is_default,
+    renamed,
+)
 from .services import search
 from .services.batch import BatchResult
 from .services.search import BudgetExhausted, Interrupted, Stats
@@ -849,12 +859,9 @@ class ExactCover:
         self,
         *,
         given: Iterable[int] = (),
-        max_nodes: int | None = None,
-        time_limit: float | None = None,
-        mrv_cutoff: int = 0,
-        algorithm: str = "auto",
-        stop: Any = None,
-        reduce: bool | dict = False,
+        method: Method | None = None,
+        budget: Budget | None = None,
+        **options: Any,
     ) -> list[int] | None:
         """The first solution (option numbers, ascending), or None.
 
@@ -867,26 +874,32 @@ class ExactCover:
         finds the same solutions, in its own order; ``stats`` counts nodes
         and updates as the chosen program counts them.
 
+        The options of every search method come gathered in groups (a
+        ``dlx.Method``, ``dlx.Workers``, ``dlx.Budget``) or one by one
+        by their field names (``time_limit=5``), never both for one
+        option; ``docs/engines.md`` tables them all, and which go
+        together.
+
         Args:
             given: options every solution must contain (option numbers):
                 chosen before the search, and part of the answer.
-            max_nodes: stop after this many search-tree nodes (a whole
-                number >= 0, or None for no bound).
-            time_limit: stop after this many seconds (a number >= 0, or
-                None).
-            mrv_cutoff: stop the scan for the item to branch on at an item
-                with at most this many options (a whole number >= 0).
-            algorithm: the engine: ``"links"`` is Knuth's DLX1 (dancing
-                links; DLX2 with colors, DLX3 with bounds), ``"cells"`` his
-                SSXC1 (dancing cells; SSXCC, SSMCC), ``"bits"`` Algorithm X
-                over bitsets, ``"auto"`` the one measured faster for
-                problems of this shape (see ``dlx.engines.registry``).
-            stop: an event with ``is_set()`` (such as a
-                ``threading.Event``): the search stops once it is set, as
-                at a budget.
-            reduce: True (or a dict of ``dlx.services.reduce.reduce``'s
-                keywords) searches the problem reduced by Knuth's DLX-PRE
-                rules: the same solutions, as original option numbers.
+            method: how to search: ``algorithm`` (the engine:
+                ``"links"`` is Knuth's DLX1, DLX2 with colors, DLX3 with
+                bounds; ``"cells"`` his SSXC1, SSXCC, SSMCC; ``"bits"``
+                Algorithm X over bitsets; ``"auto"`` the one measured
+                faster for problems of this shape, see
+                ``dlx.engines.registry``), ``mrv_cutoff`` (stop the scan
+                for the item to branch on at an item with at most this
+                many options, a whole number >= 0) and ``reduce`` (True,
+                or a dict of ``dlx.services.reduce.reduce``'s keywords,
+                searches the problem reduced by Knuth's DLX-PRE rules:
+                the same solutions, as original option numbers).
+            budget: when to stop: after ``max_nodes`` search-tree nodes
+                (a whole number >= 0, or None), after ``time_limit``
+                seconds (a number >= 0, or None), or once ``stop`` (an
+                event with ``is_set()``, such as a ``threading.Event``)
+                is set.
+            **options: the fields of the groups, one by one.
 
         Returns:
             The first solution found, or None when there is none.
@@ -896,51 +909,48 @@ class ExactCover:
                 stopped the search before it found a solution or proved
                 there is none.
             Interrupted: Ctrl-C stopped it.
-            TypeError: an option of the wrong type.
+            TypeError: an option of the wrong type, or one given twice.
             ValueError: an option out of range, options that do not go
                 together (``dlx.options``), or a given option that does
                 not exist; one sentence.
         """
-        options = {k: v for k, v in locals().items() if k in OPTIONS}
-        for solution in self.solutions(1, **options):
+        options.update(given=given, method=method, budget=budget)
+        values = self._checked("solve", options).values
+        values["limit"] = 1
+        for solution in self._listed(values):
             return solution
         return None
 
-    def _checked(self, search_name: str, arguments: dict) -> Checked:
-        """The search options among a method's ``arguments`` (its
-        ``locals()``), checked once by ``dlx.options.check`` (an old name,
-        ``dlx.options.RENAMED``, taken with a DeprecationWarning)."""
+    def _checked(self, search_name: str, options: dict) -> Checked:
+        """A method's ``options`` (its keywords, its groups among them)
+        checked once by ``dlx.options.check``: an old name
+        (``dlx.options.RENAMED``) taken with a DeprecationWarning, an
+        unknown one refused as Python refuses it."""
+        groups = {key: options.pop(key, None) for key in GROUPS}
+        for key in options:
+            if key not in OPTIONS and key not in RENAMED:
+                raise TypeError(
+                    f"{search_name}() got an unexpected keyword argument "
+                    f"{key!r}"
+                )
         options = {
             k: v
-            for k, v in arguments.items()
-            if k in OPTIONS and not _is_default(v, OPTIONS[k].default)
+            for k, v in options.items()
+            if k in RENAMED or not is_default(v, OPTIONS[k].default)
         }
-        for old in RENAMED:
-            if arguments.get(old) is not None:
-                options = renamed({**options, old: arguments[old]}, 3)
-        return check(search_name, self, **options)
+        if any(k in RENAMED for k in options):
+            options = renamed(options, 3)
+        return check(search_name, self, **gather(search_name, groups, options))
 
     def count(
         self,
         limit: int | None = None,
         *,
         given: Iterable[int] = (),
-        max_nodes: int | None = None,
-        time_limit: float | None = None,
-        threads: int = 1,
-        mrv_cutoff: int = 0,
-        algorithm: str = "auto",
-        memo: bool | str = False,
-        memo_bytes: int | None = None,
-        choose: str = "auto",
-        jobs: int | None = None,
-        executor: Executor | None = None,
-        checkpoint: str | os.PathLike | None = None,
-        progress: bool | Callable | None = None,
-        split_into: int | None = None,
-        stop: Any = None,
-        reduce: bool | dict = False,
-        split_jobs: int | None = None,
+        method: Method | None = None,
+        workers: Workers | None = None,
+        budget: Budget | None = None,
+        **options: Any,
     ) -> int:
         """How many solutions, without storing them; at most ``limit``.
 
@@ -956,40 +966,31 @@ class ExactCover:
             limit: count at most this many (a whole number >= 0, or None
                 for all).
             given: as for ``solve``.
-            max_nodes: as for ``solve``.
-            time_limit: as for ``solve``.
-            threads: split the top of the tree into subtrees counted on
-                this many threads (a whole number >= 0; 0: one per core).
-                The count, nodes and updates are those of one thread (with
-                ``algorithm="cells"``, the count).
-            mrv_cutoff: as for ``solve``.
-            algorithm: as for ``solve``.
-            memo: True remembers the count of every subproblem (keyed by
-                its set of active items), so counts in the billions cost
-                far fewer nodes where subproblems repeat (tilings);
-                ``"auto"`` keeps the memo only where it pays (see
-                ``dlx.services.memo``); ``stats`` becomes a
-                ``dlx.services.memo.MemoStats``.  Colors are counted,
-                bounds are refused.
-            memo_bytes: the memo's table size limit in bytes (a whole
-                number >= 0, or None: 256 MiB).
-            choose: the memo's item choice rule: ``"mrv"``, ``"first"`` or
-                ``"auto"``.
-            jobs: count the tree as independent jobs on this many
-                processes (a whole number >= 0; 0: one per core, 1: in
-                this process).
-            executor: run the jobs on any ``concurrent.futures.Executor``
-                (a Dask cluster's too).
-            checkpoint: a file recording each finished job, so that the
-                same call resumes after a crash.
-            progress: True draws a bar on stderr; a callable receives a
-                ``dlx.jobs.Progress`` a few times a second.
-            split_into: how many jobs the tree is split into (a whole
-                number >= 1, or None: a few per worker); ``jobs`` is the
-                processes that run them.
-            stop: as for ``solve``.
-            reduce: as for ``solve``.
-            split_jobs: deprecated: ``split_into``' old name (a
+            method: as for ``solve``, and the memo: ``memo`` (True
+                remembers the count of every subproblem, keyed by its
+                active items, so counts in the billions cost far fewer
+                nodes where subproblems repeat, as in tilings; ``"auto"``
+                keeps it only where it pays, see ``dlx.services.memo``;
+                ``stats`` becomes a ``dlx.services.memo.MemoStats``),
+                ``memo_bytes`` (its table size limit in bytes, or None:
+                256 MiB) and ``choose`` (its item choice rule:
+                ``"mrv"``, ``"first"`` or ``"auto"``).
+            workers: where to count: ``threads`` (split the top of the
+                tree into subtrees counted on this many threads; 0: one
+                per core; nodes and updates are those of one thread),
+                ``jobs`` (count the tree as independent jobs on this many
+                processes; 0: one per core, 1: in this process),
+                ``executor`` (run the jobs on any
+                ``concurrent.futures.Executor``, a Dask cluster's too),
+                ``split_into`` (how many jobs the tree is split into, or
+                None: a few per worker), ``checkpoint`` (a file recording
+                each finished job, so that the same call resumes after a
+                crash) and ``progress`` (True draws a bar on stderr; a
+                callable receives a ``dlx.jobs.Progress`` a few times a
+                second).
+            budget: as for ``solve``.
+            **options: the fields of the groups, one by one
+                (``split_jobs``, ``split_into``'s old name, with a
                 DeprecationWarning).
 
         Returns:
@@ -999,11 +1000,18 @@ class ExactCover:
             BudgetExhausted: a budget or ``stop`` stopped the count first;
                 its ``count`` is the partial count.
             Interrupted: Ctrl-C stopped it, with the partial ``count``.
-            TypeError: an option of the wrong type.
+            TypeError: as for ``solve``.
             ValueError: as for ``solve``; also a service the problem's
                 engine does not offer.
         """
-        checked = self._checked("count", locals())
+        options.update(
+            limit=limit,
+            given=given,
+            method=method,
+            workers=workers,
+            budget=budget,
+        )
+        checked = self._checked("count", options)
         values = checked.values
         reduced = values.pop("reduce")
         if reduced:
@@ -1019,17 +1027,10 @@ class ExactCover:
         k: int = 1,
         *,
         given: Iterable[int] = (),
-        max_nodes: int | None = None,
-        time_limit: float | None = None,
-        threads: int = 1,
-        jobs: int | None = None,
-        executor: Executor | None = None,
-        split_into: int | None = None,
-        checkpoint: str | os.PathLike | None = None,
-        progress: bool | Callable | None = None,
-        stop: Any = None,
-        reduce: bool | dict = False,
-        split_jobs: int | None = None,
+        method: Method | None = None,
+        workers: Workers | None = None,
+        budget: Budget | None = None,
+        **options: Any,
     ) -> list[tuple[int, list[int]]]:
         """The ``k`` cheapest solutions, cheapest first (Knuth's DLX5: see
         ``dlx.services.best``); ties in any order.
@@ -1038,23 +1039,16 @@ class ExactCover:
         found so far (``threads`` > 1), or in jobs (``jobs``,
         ``executor`` or ``split_into``), each job given the best found so
         far when it is sent; which options each way takes is the table of
-        ``dlx.options``.
+        ``dlx.options``.  A search for the cheapest solutions keeps no
+        checkpoints (``time_limit`` hands back what it found).
 
         Args:
             k: how many solutions (a whole number >= 1).
             given: as for ``solve``.
-            max_nodes: as for ``solve`` (one search only).
-            time_limit: as for ``solve``.
-            threads: as for ``count``.
-            jobs: as for ``count``.
-            executor: as for ``count``.
-            split_into: as for ``count``.
-            checkpoint: refused: a search for the cheapest solutions keeps
-                no checkpoints (``time_limit`` hands back what it found).
-            progress: as for ``count``.
-            stop: as for ``solve``.
-            reduce: as for ``solve``.
-            split_jobs: as for ``count`` (deprecated).
+            method: ``reduce``, as for ``solve``.
+            workers: as for ``count``, but ``checkpoint``.
+            budget: as for ``solve`` (``max_nodes``: one search only).
+            **options: as for ``count``.
 
         Returns:
             ``(cost, option numbers)`` pairs, cheapest first: fewer when
@@ -1064,10 +1058,13 @@ class ExactCover:
             BudgetExhausted: a budget or ``stop`` stopped the search; its
                 ``best`` is what was found (not proven optimal).
             Interrupted: Ctrl-C stopped it, with ``best`` likewise.
-            TypeError: an option of the wrong type.
+            TypeError: as for ``solve``.
             ValueError: as for ``count``.
         """
-        checked = self._checked("best", locals())
+        options.update(
+            k=k, given=given, method=method, workers=workers, budget=budget
+        )
+        checked = self._checked("best", options)
         values = checked.values
         reduced = values.pop("reduce")
         if checked.way == "jobs" and values["jobs"] is None:
@@ -1084,23 +1081,20 @@ class ExactCover:
         self,
         *,
         given: Iterable[int] = (),
-        max_nodes: int | None = None,
-        time_limit: float | None = None,
-        memo_bytes: int | None = None,
-        zdd_bytes: int | None = None,
-        choose: str = "auto",
+        method: Method | None = None,
+        budget: Budget | None = None,
+        **options: Any,
     ) -> ZDD:
         """Every solution at once: a ``dlx.ZDD`` built by the memoized
         search of ``count(memo=True)`` (see ``dlx.services.zdd``).
 
         Args:
             given: as for ``solve``.
-            max_nodes: as for ``solve``.
-            time_limit: as for ``solve``.
-            memo_bytes: as for ``count``.
-            zdd_bytes: the diagram's size limit in bytes (a whole number
-                >= 0, or None: 1 GiB).
-            choose: as for ``count``.
+            method: ``memo_bytes`` and ``choose``, as for ``count``.
+            budget: as for ``solve``, but ``stop``; and ``zdd_bytes``,
+                the diagram's size limit in bytes (a whole number >= 0, or
+                None: 1 GiB).
+            **options: as for ``solve``.
 
         Returns:
             A ``dlx.ZDD`` of every solution.
@@ -1109,13 +1103,13 @@ class ExactCover:
             BudgetExhausted: ``max_nodes``, ``time_limit`` or ``zdd_bytes``
                 stopped it: a partial diagram is never returned.
             Interrupted: Ctrl-C stopped it.
-            TypeError: an option of the wrong type.
-            ValueError: as for ``count`` (a problem with bounds has no
-                memo).
+            TypeError: as for ``solve``.
+            ValueError: as for ``solve``.
         """
         from .services.zdd import build
 
-        values = self._checked("zdd", locals()).values
+        options.update(given=given, method=method, budget=budget)
+        values = self._checked("zdd", options).values
         return build(
             self,
             values.pop("given"),
@@ -1154,8 +1148,8 @@ class ExactCover:
         *,
         seed: int = 0,
         given: Iterable[int] = (),
-        mrv_cutoff: int = 0,
-        algorithm: str = "auto",
+        method: Method | None = None,
+        **options: Any,
     ) -> Estimate:
         """Knuth's Monte Carlo estimate of what ``count()`` would do:
         ``probes`` random root-to-leaf walks of the tree of the engine
@@ -1166,20 +1160,21 @@ class ExactCover:
             seed: their random seed (a whole number >= 0): the same seed,
                 the same estimate.
             given: as for ``solve``.
-            mrv_cutoff: as for ``solve``.
-            algorithm: as for ``solve``.
+            method: ``algorithm`` and ``mrv_cutoff``, as for ``solve``.
+            **options: as for ``solve``.
 
         Returns:
             A ``dlx.services.estimate.Estimate``: nodes, updates and
             solutions with standard errors, and the time.
 
         Raises:
-            TypeError: an option of the wrong type.
+            TypeError: as for ``solve``.
             ValueError: as for ``solve``.
         """
         from .services.estimate import estimate
 
-        values = self._checked("estimate", locals()).values
+        options.update(probes=probes, seed=seed, given=given, method=method)
+        values = self._checked("estimate", options).values
         return estimate(self, values.pop("probes"), **values)
 
     def solutions(
@@ -1187,12 +1182,9 @@ class ExactCover:
         limit: int | None = None,
         *,
         given: Iterable[int] = (),
-        max_nodes: int | None = None,
-        time_limit: float | None = None,
-        mrv_cutoff: int = 0,
-        algorithm: str = "auto",
-        stop: Any = None,
-        reduce: bool | dict = False,
+        method: Method | None = None,
+        budget: Budget | None = None,
+        **options: Any,
     ) -> Iterator[list[int]]:
         """Stream solutions lazily, each a sorted list of option numbers.
 
@@ -1205,12 +1197,9 @@ class ExactCover:
             limit: at most this many solutions (a whole number >= 0, or
                 None for all).
             given: as for ``solve``.
-            max_nodes: as for ``solve``.
-            time_limit: as for ``solve``.
-            mrv_cutoff: as for ``solve``.
-            algorithm: as for ``solve``.
-            stop: as for ``solve``.
-            reduce: as for ``solve``.
+            method: as for ``solve``.
+            budget: as for ``solve``.
+            **options: as for ``solve``.
 
         Returns:
             An iterator of solutions.
@@ -1219,11 +1208,15 @@ class ExactCover:
             BudgetExhausted: a budget or ``stop`` stopped the search (after
                 every solution found before the stop was yielded).
             Interrupted: Ctrl-C stopped it.
-            TypeError: an option of the wrong type.
+            TypeError: as for ``solve``.
             ValueError: as for ``solve``; also an engine that cannot list
                 solutions.
         """
-        values = self._checked("solutions", locals()).values
+        options.update(limit=limit, given=given, method=method, budget=budget)
+        return self._listed(self._checked("solutions", options).values)
+
+    def _listed(self, values: dict) -> Iterator[list[int]]:
+        """The solutions of checked ``values`` (``solutions``' options)."""
         reduced = values.pop("reduce")
         if reduced:
             from .services.reduce import solutions
@@ -1266,12 +1259,10 @@ class ExactCover:
         *,
         starts: Any = None,
         limit: int = 2,
-        max_nodes: int | None = None,
-        threads: int = 1,
-        mrv_cutoff: int = 0,
-        algorithm: str = "auto",
-        stop: Any = None,
-        time_limit: float | None = None,
+        method: Method | None = None,
+        workers: Workers | None = None,
+        budget: Budget | None = None,
+        **options: Any,
     ) -> BatchResult:
         """Solve many instances of this problem in one jitted call.
 
@@ -1287,16 +1278,14 @@ class ExactCover:
                 numpy for millions of instances).
             starts: see ``givens``.
             limit: solutions per instance (a whole number >= 1).
-            max_nodes: bounds the search of each instance (a whole number
-                >= 0, or None).
-            threads: share the instances among this many threads (a whole
-                number >= 0; 0: one per core); the answers do not depend
-                on it.
-            mrv_cutoff: as for ``solve``.
-            algorithm: as for ``solve``.
-            stop: as for ``solve``: stops every thread.
-            time_limit: seconds for the whole batch (a number >= 0, or
-                None).
+            method: ``algorithm`` and ``mrv_cutoff``, as for ``solve``.
+            workers: ``threads``: share the instances among this many
+                threads (a whole number >= 0; 0: one per core); the
+                answers do not depend on it.
+            budget: ``max_nodes`` bounds the search of each instance;
+                ``time_limit`` is seconds for the whole batch; ``stop``
+                stops every thread.
+            **options: as for ``solve``.
 
         Returns:
             A ``dlx.services.batch.BatchResult``.
@@ -1304,22 +1293,17 @@ class ExactCover:
         Raises:
             BudgetExhausted: ``time_limit`` or ``stop`` ended the batch.
             Interrupted: Ctrl-C stopped every thread.
-            TypeError: an option of the wrong type.
+            TypeError: as for ``solve``.
             ValueError: an option out of range, or a given option that
                 does not exist.
         """
         from .services.batch import solve_batch
 
-        values = self._checked("solve_batch", locals()).values
+        options.update(
+            limit=limit, method=method, workers=workers, budget=budget
+        )
+        values = self._checked("solve_batch", options).values
         return solve_batch(self, givens, starts=starts, **values)
-
-
-def _is_default(value, default) -> bool:
-    """Whether a method's argument is its option's default (which needs
-    no check: ``dlx.options`` fills it in)."""
-    return value is default or (
-        type(value) is type(default) and bool(value == default)
-    )
 
 
 #: A given option that covers nothing (an all-zero row of a matrix).

@@ -694,7 +694,7 @@ def _engine_call(
                 threads=threads,
                 mrv_cutoff=MRV_CUTOFF,
                 algorithm=algorithm,
-                **({} if time_limit is None else {"time_limit": time_limit}),
+                time_limit=time_limit,
             )
         except BudgetExhausted:  # the time limit, reached inside the call
             budget.check()

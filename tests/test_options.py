@@ -11,11 +11,21 @@ import threading
 
 import pytest
 
-from dlx import ExactCover
+from dlx import BudgetExhausted, ExactCover, Unsupported
 from dlx.cli import main
 from dlx.cli.command import build_parser
 from dlx.cli.flags import check_flags
-from dlx.options import OPTIONS, RENAMED, SEARCHES, WAYS, check
+from dlx.options import (
+    GROUPS,
+    OPTIONS,
+    RENAMED,
+    SEARCHES,
+    WAYS,
+    Budget,
+    Method,
+    Workers,
+    check,
+)
 
 from reference import exact_covers
 
@@ -135,6 +145,101 @@ def test_every_pair_of_options_works_or_is_refused_in_the_specs_words(
         assert len(found) == min(len(reference), limit or len(reference))
     else:
         assert found == expected(search, values)
+
+
+def grouped(values: dict) -> dict:
+    """``values`` (options by name) with those of a group gathered in its
+    dataclass, under the keyword the methods take it by."""
+    fields: dict = {}
+    for name, value in values.items():
+        fields.setdefault(OPTIONS[name].group, {})[name] = value
+    rest = fields.pop(None, {})
+    return {**rest, **{g: GROUPS[g](**f) for g, f in fields.items()}}
+
+
+class _Checked(Exception):
+    pass
+
+
+@pytest.mark.parametrize(
+    "search, pair", PAIRS, ids=[f"{s}-{a}-{b}" for s, (a, b) in PAIRS]
+)
+def test_every_pair_of_options_reads_the_same_from_its_groups(
+    search, pair, tmp_path, monkeypatch
+):
+    import dlx.problem
+
+    values = {name: sample(name, tmp_path) for name in pair}
+    values["executor"] = values.get("executor") and None
+    seen = []
+
+    def spy(search, problem, **options):
+        seen.append(options)
+        raise _Checked
+
+    monkeypatch.setattr(dlx.problem, "check", spy)
+    for spelling in (values, grouped(values)):
+        with pytest.raises(_Checked):
+            answer_of(search, problem(), dict(spelling))
+    assert seen[0] == seen[1]
+
+
+def test_the_groups_hold_every_option_of_their_group_with_its_default():
+    for keyword, cls in GROUPS.items():
+        fields = cls()
+        assert vars(fields) == {
+            name: option.default
+            for name, option in OPTIONS.items()
+            if option.group == keyword
+        }
+    assert {Method, Workers, Budget} == set(GROUPS.values())
+
+
+def test_a_group_answers_as_its_keywords_do():
+    p = problem()
+    assert p.count(method=Method(memo=True)) == len(SOLUTIONS)
+    assert p.count(workers=Workers(threads=2), given=[0]) == expected(
+        "count", {"given": [0]}
+    )
+    assert [c for c, _ in p.best(2, workers=Workers(split_into=2))] == (
+        expected("best", {"k": 2})
+    )
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(BudgetExhausted):
+        p.count(budget=Budget(stop=stop))
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda p: p.count(time_limit=5, budget=Budget(time_limit=6)),
+            "time_limit is given twice: as a keyword and in budget",
+        ),
+        (
+            lambda p: p.count(budget=Method(memo=True)),
+            "count()'s budget must be a dlx.Budget, got Method(",
+        ),
+        (
+            lambda p: p.count(timelimit=5),
+            "count() got an unexpected keyword argument 'timelimit'",
+        ),
+    ],
+)
+def test_a_group_given_wrong_is_refused_in_one_sentence(call, message):
+    with pytest.raises(TypeError) as raised:
+        call(problem())
+    assert str(raised.value).startswith(message)
+
+
+def test_a_group_field_a_search_does_not_take_is_refused_as_its_keyword():
+    with pytest.raises(Unsupported) as grouped_error:
+        problem().count(budget=Budget(zdd_bytes=5))
+    with pytest.raises(Unsupported) as keyword_error:
+        problem().count(zdd_bytes=5)
+    assert str(grouped_error.value) == str(keyword_error.value)
+    assert str(keyword_error.value) == "count() does not take zdd_bytes"
 
 
 @pytest.mark.parametrize(

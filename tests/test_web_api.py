@@ -464,7 +464,7 @@ def test_exact_cover_bad_input(client, body):
         {"puzzle": ESCARGOT, "limit": True},
         {"puzzle": ESCARGOT, "limit": 10**30},
         {"puzzle": ESCARGOT, "limit": 1.5},
-        {"puzzle": ESCARGOT, "time_limit": 0},
+        {"puzzle": ESCARGOT, "time_limit": -1},
         {"puzzle": ESCARGOT, "time_limit": 61},
         {"puzzle": ESCARGOT, "time_limit": "1"},
         {"puzzle": ESCARGOT, "variant": "killer"},
@@ -578,6 +578,18 @@ def test_time_budget_stops_a_search_and_says_so(client):
         {"builder": "queens", "n": 30, "time_limit": 0.05},
     )
     assert data["status"] == "stopped" and not data["complete"]
+
+
+def test_a_time_limit_of_0_answers_at_once_as_every_search_reads_it(client):
+    """``time_limit`` has one range, the spec's (``dlx.options``): 0 is a
+    budget spent at once, not a bad request."""
+    data = post(
+        client,
+        "/api/count",
+        {"puzzle": "." * 81, "limit": None, "time_limit": 0},
+    )
+    assert data["status"] == "stopped"
+    assert data["message"].startswith("stopped at the time budget of 0 s")
 
 
 def test_server_answers_while_long_searches_run():

@@ -31,6 +31,7 @@ from dlx import BudgetExhausted, DLXFormatError, ExactCover, loads
 from dlx.formats import costs_of, solution_lines
 from dlx.problems import langford as langford_builder, queens as queens_builder
 from dlx.problems.polyomino import Polyomino, piece_set
+from dlx.services.search import seconds
 from dlx.shorten import shorten
 
 from ..budget import Budget as JobBudget, Stopped
@@ -170,21 +171,23 @@ GRID_FIELDS = ("puzzle", "box", "variant", "regions")
 
 
 def time_limit_of(params: dict, settings: Settings) -> float:
-    """The request's ``time_limit`` (seconds), checked against the cap."""
-    value = _field(
-        params,
-        "time_limit",
-        (int, float),
-        settings.time_limit,
-        what="a number of seconds",
-    )
-    if not 0 < value <= settings.max_time_limit:
+    """The request's ``time_limit`` (seconds): a time limit as every
+    search reads one (``dlx.services.search.seconds``: a number >= 0; 0
+    answers at once with what was found), capped by the server's
+    ``max_time_limit``; a 400 in one sentence otherwise."""
+    value = params.get("time_limit")
+    if value is None:
+        return settings.time_limit
+    try:
+        limit = seconds("'time_limit'", value)
+    except (TypeError, ValueError) as error:
+        raise RequestError(str(error)) from None
+    if limit is None or limit > settings.max_time_limit:
         raise RequestError(
-            f"'time_limit' must be more than 0 and at most "
-            f"{settings.max_time_limit:g} seconds, got "
-            f"{shorten(value)}"
+            f"'time_limit' must be at most {settings.max_time_limit:g} "
+            f"seconds on this server, got {shorten(value)}"
         )
-    return float(value)
+    return limit
 
 
 def _positive(
