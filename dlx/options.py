@@ -793,8 +793,8 @@ def check(
     """
     if not given:  # every option its default: nothing to check together
         values = dict(_DEFAULTS[search])
-        if problem is not None and "given" in values:
-            values["given"] = problem.given_options(values["given"])
+        if "given" in values:
+            values["given"] = []  # no option given: none to check
         return Checked(search, _default_way(search), values)
     names = names or {}
 

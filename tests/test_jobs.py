@@ -355,6 +355,8 @@ def test_given_is_checked_once_on_the_way_down(probe, monkeypatch):
         "dlx.jobs.split": lambda: jobs.split(p, split_into=9, given=[3]),
         "best(jobs=1)": lambda: costly.best(jobs=1, split_into=4, given=[0]),
         "best(threads=2)": lambda: costly.best(threads=2, given=[0]),
+        "count(reduce=True)": lambda: p.count(reduce=True, given=[3]),
+        "best(reduce=True)": lambda: costly.best(reduce=True, given=[0]),
     }
     for name, call in calls.items():
         checked.clear()

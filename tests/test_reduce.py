@@ -673,14 +673,15 @@ def test_a_search_with_reduce_shares_its_time_limit(monkeypatch):
     import dlx.services.reduce as R
 
     seen = {}
+    reduced = R._reduce  # the search's reduction (its given checked)
 
-    def slow(problem, **options):  # a reduction that used 10 seconds
-        seen.update(options)
-        reduction = reduce(problem, **options)
+    def slow(problem, given, rounds, time_limit, *rest):  # it took 10 s
+        seen["time_limit"] = time_limit
+        reduction = reduced(problem, given, rounds, time_limit, *rest)
         reduction.seconds = 10.0
         return reduction
 
-    monkeypatch.setattr(R, "reduce", slow)
+    monkeypatch.setattr(R, "_reduce", slow)
     p = ExactCover("AB")
     p.add_options(["A", "B", "AB"])
     assert p.count(reduce=True, time_limit=30) == 2

@@ -349,10 +349,16 @@ def reduce(
         raise TypeError(
             f"reduce expects an ExactCover, got {type(problem).__name__}"
         )
+    given = problem.given_options(given)
+    return _reduce(problem, given, rounds, time_limit, max_work, rules, t0)
+
+
+def _reduce(problem, given, rounds, time_limit, max_work, rules, t0):
+    """``reduce`` with ``given`` checked already (a search's, checked once
+    by the spec), from the time ``t0``."""
     rounds = whole_number("rounds", rounds, optional=True)
     max_work = whole_number("max_work", max_work, optional=True)
     time_limit = check_seconds("time_limit", time_limit)
-    given = problem.given_options(given)
     A = arrays(problem, rules)
     deadline = None if time_limit is None else t0 + time_limit
     work_limit = np.iinfo(np.int64).max if max_work is None else max_work
@@ -529,7 +535,15 @@ def _reduced(problem, given, time_limit, reduce_options):
     time_limit = check_seconds("time_limit", time_limit)
     if time_limit is not None:
         options.setdefault("time_limit", time_limit / 2)
-    reduction = reduce(problem, given=given, **options)
+    reduction = _reduce(
+        problem,
+        given,
+        options.get("rounds"),
+        options.get("time_limit"),
+        options.get("max_work"),
+        options.get("rules", RULES),
+        time.perf_counter(),
+    )
     if time_limit is not None:
         time_limit = max(0.0, time_limit - reduction.seconds)
     return reduction, time_limit
