@@ -7,7 +7,7 @@ DLX5's kernel (``dlx/kernels/costs.py``) lost two thirds of its time to
 the atomic increments and decrements numba wraps around each call of a
 helper that takes arrays (its pruning pass does not remove them across
 loops with several exits), and is compiled with ``_nrt=False``.  This
-copies ``dlx/kernels/colors.py`` and ``dlx/kernels/bounds.py``
+copies ``dlx/kernels/dlx2.py`` and ``dlx/kernels/dlx3.py``
 into a temporary folder, adds ``_nrt=False`` to every kernel there that
 allocates no array (all but the batch and split drivers), imports both
 versions and counts bench/xcc.py's problems (and, with ``--files``, the
@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import numpy as np  # noqa: E402
 
 from dlx.engines.base import NO_LIMIT  # noqa: E402
-from dlx.engines.bounds import DLX3  # noqa: E402
-from dlx.engines.colors import DLX2, kernel_arrays  # noqa: E402
+from dlx.engines.dlx2 import DLX2, kernel_arrays  # noqa: E402
+from dlx.engines.dlx3 import DLX3  # noqa: E402
 from dlx.formats import load  # noqa: E402
 
 from xcc import PROBLEMS  # noqa: E402

@@ -3,7 +3,7 @@ kernels directly (the engines keep them on the problem; see
 ``dlx.engines.base.Engine.arrays``)."""
 
 from dlx.engines import engine_of
-from dlx.engines.links import Links
+from dlx.engines.dlx1 import Links
 
 
 def links_of(problem) -> Links:

@@ -160,7 +160,7 @@ def costed_covers(
 
 
 def dlx1_arrays(nitems, nprimary, options):
-    """DLX1's ``top, ulink, dlink, length`` (``dlx.kernels.links``) for
+    """DLX1's ``top, ulink, dlink, length`` (``dlx.kernels.dlx1``) for
     ``options`` (lists of item numbers from 1), laid out from the
     definition: option ``j``'s nodes are ``nitems + 2 + (members before
     it) + j`` on, a spacer before each option and after the last; an item's
@@ -197,7 +197,7 @@ def dlx1_arrays(nitems, nprimary, options):
 
 
 def ssxc1_sets(nitems, nprimary, options, head=2):
-    """SSXC1's ``item, set, itm, loc`` (``dlx.kernels.cells``) for
+    """SSXC1's ``item, set, itm, loc`` (``dlx.kernels.ssxc1``) for
     ``options`` (lists of item numbers from 1), from the definition: item
     ``k``'s block is ``head`` header words (``pos``, ``size`` last) and
     then the nodes of the options with a primary item that contain ``k``,

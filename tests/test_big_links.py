@@ -1,4 +1,4 @@
-"""Problems above ``dlx.engines.links.KEEP_NODES`` nodes, whose ``Links``
+"""Problems above ``dlx.engines.dlx1.KEEP_NODES`` nodes, whose ``Links``
 keep no ``ulink``/``dlink`` arrays (``copy_arrays`` rebuilds them for each
 run): every engine built on ``Links`` must go through ``copy_arrays``.
 The threshold is lowered here so that a small problem takes that path.
@@ -7,7 +7,7 @@ threshold ``best()`` failed with an AttributeError.)"""
 
 import pytest
 
-import dlx.engines.links as L
+import dlx.engines.dlx1 as L
 from dlx import ExactCover
 
 

@@ -13,10 +13,10 @@ from hypothesis import given, settings, strategies as st
 
 import dlx
 from dlx import ExactCover, compact, formats
-from dlx.engines import links as L
-from dlx.engines.cells import Cells
-from dlx.engines.cells_bounds import McCells
-from dlx.engines.links import Links
+from dlx.engines import dlx1 as L
+from dlx.engines.dlx1 import Links
+from dlx.engines.ssmcc import McCells
+from dlx.engines.ssxc1 import Cells
 
 from reference import dlx1_arrays, exact_covers, generalized_covers, ssxc1_sets
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover, load
-from dlx.engines.cells import Cells
-from dlx.kernels import cells as C
+from dlx.engines.ssxc1 import Cells
+from dlx.kernels import ssxc1 as C
 from dlx.problems.langford import langford
 
 from reference import exact_covers
@@ -541,7 +541,7 @@ def test_threaded_count_is_its_split_plus_each_subtree_alone(
 ):
     """A threaded count's figures are exactly the split's nodes and
     updates plus those of every job searched from fresh arrays (they
-    cannot be one thread's: see ``dlx.engines.cells``), whatever the
+    cannot be one thread's: see ``dlx.engines.ssxc1``), whatever the
     scheduling."""
     from dlx.jobs import split
     from dlx.services.parallel import JOBS_PER_THREAD

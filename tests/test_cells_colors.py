@@ -10,7 +10,7 @@ import pytest
 
 from dlx import ExactCover, load
 from dlx.engines import COLORS
-from dlx.kernels import cells_colors as CC
+from dlx.kernels import ssxcc as CC
 
 from test_cells import CellsRun, same_sets
 from test_xcc import colored_cells, knuth_dlx2_example

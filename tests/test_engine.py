@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import BudgetExhausted, ExactCover
-from dlx.kernels import links as K
+from dlx.kernels import dlx1 as K
 
 from arrays import links_of
 from reference import exact_covers, is_exact_cover

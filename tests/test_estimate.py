@@ -83,7 +83,7 @@ def test_probes_with_givens():
 def test_probes_leave_the_links_as_they_were():
     p = queens(7)
     before = [a.copy() for a in links_of(p).copy_arrays()]
-    from dlx.kernels import links as K
+    from dlx.kernels import dlx1 as K
 
     arrays = links_of(p).copy_arrays()
     K.estimate(*arrays, np.zeros(8, np.int32), 0, 3, np.zeros((500, 3)))
@@ -97,9 +97,9 @@ def test_probes_in_slices_are_the_probes_of_one_call(monkeypatch, slice_):
     # last: whatever the slice, the probes and so the estimate are one
     # call's.
     p = queens(12)
-    monkeypatch.setattr("dlx.engines.links.PROBES_A_CALL", 10**9)
+    monkeypatch.setattr("dlx.engines.dlx1.PROBES_A_CALL", 10**9)
     whole = probe_figures(p, 3000, seed=5, algorithm="links")
-    monkeypatch.setattr("dlx.engines.links.PROBES_A_CALL", slice_)
+    monkeypatch.setattr("dlx.engines.dlx1.PROBES_A_CALL", slice_)
     sliced = probe_figures(p, 3000, seed=5, algorithm="links")
     assert all(np.array_equal(a, b) for a, b in zip(whole, sliced))
     other = probe_figures(p, 3000, seed=6, algorithm="links")

@@ -136,14 +136,14 @@ def test_a_tiny_solve_loads_dlx1_alone():
     # the node builder they need), no other engine's, no builder.
     loaded = loaded_by("dlx", "solve", "-", stdin=TINY)
     assert ours(loaded, "dlx.kernels.") == {
-        "dlx.kernels.links",
+        "dlx.kernels.dlx1",
         "dlx.kernels.build",
     }
     assert ours(loaded, "dlx.engines.") <= {
         "dlx.engines.base",
         "dlx.engines.registry",
         "dlx.engines.threads",
-        "dlx.engines.links",
+        "dlx.engines.dlx1",
     }
     assert not ours(loaded, "dlx.problems")
 
@@ -152,7 +152,7 @@ def test_a_builder_command_loads_its_own_builder():
     loaded = loaded_by("dlx", "queens", "6")
     assert ours(loaded, "dlx.problems.") == {"dlx.problems.queens"}
     assert ours(loaded, "dlx.kernels.") == {
-        "dlx.kernels.links",
+        "dlx.kernels.dlx1",
         "dlx.kernels.build",
     }
 
@@ -166,8 +166,8 @@ def test_the_registry_loads_an_engine_when_it_is_first_used():
         "dlx.engines.base",
         "dlx.engines.registry",
         "dlx.engines.threads",
-        "dlx.engines.links",  # SSXC1 builds on DLX1's node tables
-        "dlx.engines.cells",
+        "dlx.engines.dlx1",  # SSXC1 builds on DLX1's node tables
+        "dlx.engines.ssxc1",
     }
 
 
@@ -182,9 +182,9 @@ def test_a_sudoku_solve_loads_the_solver_not_the_builders():
     assert not ours(loaded, "dlx.problems")
     assert not ours(loaded, "sudoku.web.service")
     assert not ours(loaded, "dlx.kernels.") & {
-        "dlx.kernels.cells",
-        "dlx.kernels.colors",
-        "dlx.kernels.bounds",
+        "dlx.kernels.ssxc1",
+        "dlx.kernels.dlx2",
+        "dlx.kernels.dlx3",
         "dlx.kernels.costs",
         "dlx.kernels.memo",
         "dlx.kernels.reduce",
@@ -208,7 +208,7 @@ def test_a_spawned_worker_loads_only_the_engine_its_jobs_run():
     )
     assert "dlx.services.pool" in loaded  # it ran jobs
     assert ours(loaded, "dlx.kernels.") == {
-        "dlx.kernels.links",
+        "dlx.kernels.dlx1",
         "dlx.kernels.build",
     }
     assert not ours(loaded, "dlx.problems")

@@ -17,18 +17,18 @@ KERNELS = Path(__file__).resolve().parent.parent / "dlx" / "kernels"
 
 # Copies that must be identical (docstrings aside): function -> files.
 SAME = {
-    "choose_item": {"links", "colors"},
-    "hide": {"links", "memo"},
-    "unhide": {"links", "memo"},
-    "take_out": {"cells", "cells_colors"},
-    "save_sizes": {"cells", "cells_colors"},
-    "restore_sizes": {"cells", "cells_colors"},
-    "grown": {"cells", "cells_colors", "cells_bounds"},
-    "commit_option": {"bounds", "costs_bounds"},
+    "choose_item": {"dlx1", "dlx2"},
+    "hide": {"dlx1", "memo"},
+    "unhide": {"dlx1", "memo"},
+    "take_out": {"ssxc1", "ssxcc"},
+    "save_sizes": {"ssxc1", "ssxcc"},
+    "restore_sizes": {"ssxc1", "ssxcc"},
+    "grown": {"ssxc1", "ssxcc", "ssmcc"},
+    "commit_option": {"dlx3", "costs_bounds"},
     "cttz": {"bits", "lanes"},
 }
 # DLX2's and DLX3's purify hide the same way: one copy more.
-SAME_TOO = {"hide": {"colors", "bounds"}}
+SAME_TOO = {"hide": {"dlx2", "dlx3"}}
 
 # Functions of the same name that differ on purpose, with the reason.
 VARIANTS = {

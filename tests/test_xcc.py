@@ -10,17 +10,17 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover
 from dlx.engines import COLORS, EXACT, MULTIPLICITIES
-from dlx.engines.bounds import DLX3
-from dlx.engines.cells import Cells
-from dlx.engines.cells_bounds import SSMCC as SSMCCEngine, McRun
-from dlx.engines.colors import kernel_arrays as dlx2_arrays
+from dlx.engines.dlx2 import kernel_arrays as dlx2_arrays
+from dlx.engines.dlx3 import DLX3
+from dlx.engines.ssmcc import SSMCC as SSMCCEngine, McRun
+from dlx.engines.ssxc1 import Cells
 from dlx.formats import load
 from dlx.kernels import (
-    bounds as M,
-    cells_bounds as MC,
-    cells_colors as CC,
-    colors as C,
-    links as K,
+    dlx1 as K,
+    dlx2 as C,
+    dlx3 as M,
+    ssmcc as MC,
+    ssxcc as CC,
 )
 
 from arrays import links_of
@@ -209,7 +209,7 @@ def runner(problem, kind=None, **kw):
 
 
 class SsmccRun:
-    """One SSMCC search (``dlx.kernels.cells_bounds``) driven like
+    """One SSMCC search (``dlx.kernels.ssmcc``) driven like
     ``Run``: the givens committed by ``dlx.cells_mcc.McRun``, the search
     called here (``py``: its plain-Python ``py_func``)."""
 

@@ -15,7 +15,7 @@ engine can do is data (the class attributes below), so a service asks
 refused from one place, ``dlx.engines.refuse``, with one sentence.
 
 Vocabulary.  The *arrays* of an engine are what ``build`` makes of a
-problem (``dlx.engines.links.Links`` for DLX1); they are built once per
+problem (``dlx.engines.dlx1.Links`` for DLX1); they are built once per
 problem and engine and never changed: every search works on a private
 copy.  A *node* is a kernel's number for an option (its first node); the
 *given* options are committed before a search starts.  A *path* names a

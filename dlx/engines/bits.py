@@ -21,7 +21,7 @@ import numpy as np
 
 from ..kernels import bits as K
 from .base import EXACT, NO_LIMIT, Engine, Run, Unsupported
-from .links import columns_used
+from .dlx1 import columns_used
 from .threads import batch_chunks, run_tasks
 
 #: The most options the engine takes (its conflict sets grow as the
@@ -345,7 +345,7 @@ def run_batch(
     (the search always runs on worker threads, so that this one notices
     Ctrl-C), each chunk given ``arrays.batch_arrays()`` first (``arrays``:
     ``BitsArrays`` or the lane engine's ``LaneArrays``).  Returns
-    ``(counts, first, work, stopped_by)`` as ``dlx.engines.links.run_batch``
+    ``(counts, first, work, stopped_by)`` as ``dlx.engines.dlx1.run_batch``
     does, ``first`` in option numbers."""
     given = np.ascontiguousarray(given, np.int32)
     starts = np.ascontiguousarray(starts, np.int64)

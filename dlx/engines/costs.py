@@ -28,8 +28,8 @@ import numpy as np
 
 from ..kernels import costs as K
 from .base import COLORS, EXACT, MULTIPLICITIES, Engine, Run, Top, Unsupported
-from .bounds import Bounded
-from .links import Links
+from .dlx1 import Links
+from .dlx3 import Bounded
 
 #: No threshold yet: every solution's net cost is below it.
 INF = int(K.INF)
@@ -59,7 +59,7 @@ class CostArrays(Reach):
     the net ``cost``
     of each node, each item's list sorted by net cost; ``tax`` per item and
     ``total_tax`` (a Python int: a solution costs ``total_tax`` plus its
-    net costs); ``option_of``/``option_start`` as in ``dlx.engines.links.Links``;
+    net costs); ``option_of``/``option_start`` as in ``dlx.engines.dlx1.Links``;
     ``depth``, the most levels a search takes, plus one."""
 
     __slots__ = (
@@ -508,7 +508,7 @@ class CostsEngine(Engine):
 # -- bounds: DLX3 with DLX5's costs (dlx.kernels.costs_bounds) --------------
 class BoundedCostArrays(Reach):
     """The arrays of ``dlx.kernels.costs_bounds`` for a problem with
-    bounds: DLX3's (``dlx.kernels.bounds``), each item's list
+    bounds: DLX3's (``dlx.kernels.dlx3``), each item's list
     sorted by net cost, the net ``cost`` of each node, ``tax`` per item
     (on the items of fixed multiplicity only) and ``total_tax``, what a
     solution pays beyond its net costs (each tax times its item's

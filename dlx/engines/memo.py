@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ..kernels import colors as C, memo as M
+from ..kernels import dlx2 as C, memo as M
 from .base import (  # the memo's settings are light: the spec reads them
     CHOICE_RULES as CHOICE_RULES,  # its name here too (dlx.services.memo)
     COLORS,
@@ -28,11 +28,11 @@ from .base import (  # the memo's settings are light: the spec reads them
     Engine,
     Run,
 )
-from .colors import (
+from .dlx1 import Links, commit_givens, load_kernels
+from .dlx2 import (
     commit_givens as commit_colored,
     load_kernels as load_colors_kernels,
 )
-from .links import Links, commit_givens, load_kernels
 
 #: The table starts with this many slots and doubles up to its limit.
 _FIRST_SLOTS = 1 << 12

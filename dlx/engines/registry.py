@@ -51,17 +51,17 @@ class Record(NamedTuple):
 
 
 RECORDS: tuple[Record | Engine, ...] = (
-    Record("dlx1", "links", frozenset({EXACT}), "links", "DLX1",
+    Record("dlx1", "links", frozenset({EXACT}), "dlx1", "DLX1",
            about="Knuth's DLX1 (dancing links)"),
-    Record("dlx2", "links", frozenset({COLORS}), "colors", "DLX2",
+    Record("dlx2", "links", frozenset({COLORS}), "dlx2", "DLX2",
            about="DLX2 with colors"),
-    Record("dlx3", "links", frozenset({MULTIPLICITIES}), "bounds", "DLX3",
+    Record("dlx3", "links", frozenset({MULTIPLICITIES}), "dlx3", "DLX3",
            about="DLX3 with bounds"),
-    Record("ssxc1", "cells", frozenset({EXACT}), "cells", "SSXC1",
+    Record("ssxc1", "cells", frozenset({EXACT}), "ssxc1", "SSXC1",
            about="Knuth's SSXC1 (dancing cells)"),
-    Record("ssxcc", "cells", frozenset({COLORS}), "cells_colors", "SSXCC",
+    Record("ssxcc", "cells", frozenset({COLORS}), "ssxcc", "SSXCC",
            about="SSXCC with colors"),
-    Record("ssmcc", "cells", frozenset({MULTIPLICITIES}), "cells_bounds",
+    Record("ssmcc", "cells", frozenset({MULTIPLICITIES}), "ssmcc",
            "SSMCC", about="SSMCC with bounds"),
     Record("lanes", "bits", frozenset({EXACT}), "lanes", "Lanes", fits=True),
     Record("bits", "bits", frozenset({EXACT}), "bits", "Bits",

@@ -76,7 +76,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 # Indices are cast to unsigned so that numba does not test for negative
-# indices on every load (see dlx.kernels.links: the same trick).
+# indices on every load (see dlx.kernels.dlx1: the same trick).
 U = np.uint64
 
 # A count is (live options << SHIFT) | XOR of their numbers, in an int32
@@ -86,7 +86,7 @@ ONE = np.int32(1 << SHIFT)
 TWO = np.int32(2 << SHIFT)
 LOW = np.int32((1 << SHIFT) - 1)
 
-# Where the search resumes (state[WHERE]), as in dlx.kernels.links, and
+# Where the search resumes (state[WHERE]), as in dlx.kernels.dlx1, and
 # ROOT: make the moves the givens force (queued by start), then FORWARD.
 FORWARD = 0  # choose an item at a new level
 RECOVER = 1  # try the next option at this level

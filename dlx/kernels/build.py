@@ -6,9 +6,9 @@ are ``indices[indptr[j]:indptr[j + 1]]``, and item ``k``'s number is
 numbers from 0, 0 for a ``Structure``'s ``members``).  Each pass below
 walks them once, in order, writing straight into the arrays a kernel
 module searches: the vertical lists of dancing links (``link_options``,
-DLX1's layout, see ``dlx.kernels.links``) and the sets of dancing cells
+DLX1's layout, see ``dlx.kernels.dlx1``) and the sets of dancing cells
 (``count_kept``, ``fill_cells``, SSXC1's layout, see
-``dlx.kernels.cells``).  An item's list, or set, gets its options in
+``dlx.kernels.ssxc1``).  An item's list, or set, gets its options in
 option order because the options are walked in order: no sort, and no
 temporary array per member (a numpy build needed an argsort, eight bytes
 a member, and several more such arrays).

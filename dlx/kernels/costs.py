@@ -3,9 +3,9 @@
 Every function is a module-level ``@njit(cache=True)`` kernel calling only
 kernels of this module (see ``dlx.kernels``): ``hide``/``unhide``,
 ``option_fits``, ``hide_option`` and ``commit_option`` are copies of
-``dlx.kernels.colors``'s, with the cost threshold added where DLX5 has it.
+``dlx.kernels.dlx2``'s, with the cost threshold added where DLX5 has it.
 
-The arrays are DLX2's (``dlx.kernels.colors``: ``llink``, ``rlink``,
+The arrays are DLX2's (``dlx.kernels.dlx2``: ``llink``, ``rlink``,
 ``ulink``, ``dlink``, ``top``, ``length``, ``color``), the four node
 arrays interleaved as one, ``nd`` (node ``q``'s ``ulink``, ``dlink``,
 ``top`` and ``color`` at ``nd[4q]`` to ``nd[4q + 3]``: what a hide reads
@@ -59,7 +59,7 @@ dearest), so ``heap_cost[0]`` is the local threshold.
 import numpy as np
 from numba import njit
 
-# See dlx.kernels.links: unsigned indices avoid numba's wraparound test.
+# See dlx.kernels.dlx1: unsigned indices avoid numba's wraparound test.
 U = np.uint64
 
 # A node's fields in nd: node q's are nd[4 * q + UP] ... nd[4 * q + COLOR].
@@ -86,7 +86,7 @@ NO_NRT = dict(cache=True, _nrt=False)
 LENTHRESH = 10
 
 # Where the search resumes (state[1]), and what search() returns (the
-# codes of dlx.kernels.links).
+# codes of dlx.kernels.dlx1).
 FORWARD = 0
 RECOVER = 1  # after a pause at a solution: try the next option
 DONE = 2
@@ -489,11 +489,11 @@ def search(
     return status
 
 
-# -- givens: copies of dlx.kernels.colors's, with thresholds at INF --------
+# -- givens: copies of dlx.kernels.dlx2's, with thresholds at INF --------
 @njit(cache=True)
 def option_fits(p, llink, rlink, nd):
     """Can the option whose first node is p join the options chosen so far?
-    (dlx.kernels.colors.option_fits)"""
+    (dlx.kernels.dlx2.option_fits)"""
     q = p
     while nd[U(4 * q + TOP)] > 0:
         x = nd[U(4 * q + TOP)]
@@ -509,7 +509,7 @@ def option_fits(p, llink, rlink, nd):
 @njit(cache=True)
 def hide_option(p, nd, length):
     """Unlink every node of the option whose first node is p
-    (dlx.kernels.colors.hide_option)."""
+    (dlx.kernels.dlx2.hide_option)."""
     updates = 0
     q = p
     while nd[U(4 * q + TOP)] > 0:

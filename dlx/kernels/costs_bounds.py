@@ -567,7 +567,7 @@ def search(
     return status
 
 
-# -- givens: dlx.kernels.bounds's, unchanged ----------------------
+# -- givens: dlx.kernels.dlx3's, unchanged ----------------------
 @njit(cache=True)
 def commit_option(
     p,

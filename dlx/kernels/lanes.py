@@ -96,7 +96,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 # Indices are cast to unsigned so that numba does not test for negative
-# indices on every load (see dlx.kernels.links: the same trick).
+# indices on every load (see dlx.kernels.dlx1: the same trick).
 U = np.uint64
 
 # Where the search resumes (state[WHERE]), as in dlx.kernels.bits.

@@ -23,7 +23,7 @@ options cover it, and nodes are looked up only where no item is
 part-way through its branching (see the comment above ``bounds_key``).
 
 Arrays (besides DLX1's ``llink rlink ulink dlink top length``, used as in
-``dlx.kernels.links``, ``COVERED`` offset included):
+``dlx.kernels.dlx1``, ``COVERED`` offset included):
 
 * ``active``: int64[W], bit ``i`` set iff item ``i`` (primary or
   secondary; bit 0 and bit N+1 are the roots, never set) is active.
@@ -59,7 +59,7 @@ Arrays (besides DLX1's ``llink rlink ulink dlink top length``, used as in
   open addressing, at most half full), so no two nodes are alike; the
   stack's ``chain[l]`` is level ``l``'s chain so far.
 
-``state`` is ``(level, where, zres)`` as in ``dlx.kernels.links.search``,
+``state`` is ``(level, where, zres)`` as in ``dlx.kernels.dlx1.search``,
 ``zres`` the ZDD of the subtree just finished (0: none pending);
 ``counters`` is ``(nodes, updates, leaves)``; ``tstats`` is
 ``(used, lookups, hits, stores, replaced, saved)``; ``config`` is
@@ -321,7 +321,7 @@ def uncover6(
 
 @njit(cache=True)
 def purify6(p, ulink, dlink, top, length, color, active, keyinfo):
-    """DLX2's purify (``dlx.kernels.colors.purify``, copied: kernel files
+    """DLX2's purify (``dlx.kernels.dlx2.purify``, copied: kernel files
     never call each other) with hide6: the options of p's item that want
     another color (or none) are hidden and no longer counted in its
     length, the agreeing nodes are marked -1, and the item's color
@@ -440,7 +440,7 @@ def uncover_rest6(
 @njit(cache=True)
 def choose_mrv(llink, rlink, length):
     """The first active primary item with the fewest options (DLX1's
-    choice), by the block scan of ``dlx.kernels.links.choose_item``: the
+    choice), by the block scan of ``dlx.kernels.dlx1.choose_item``: the
     active list is in item order and covered items carry COVERED."""
     last = llink[0]
     block = rlink[0]

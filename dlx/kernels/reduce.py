@@ -55,7 +55,7 @@ import numpy as np
 from numba import njit
 
 # Hot loops index with U(...): numba wraps negative indices around unless
-# the index is unsigned (as in dlx.kernels.links); indices are never
+# the index is unsigned (as in dlx.kernels.dlx1); indices are never
 # negative here.
 U = np.uint64
 

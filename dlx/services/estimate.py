@@ -8,7 +8,7 @@ estimate of the tree's node count (and, weighting each node's work, of
 its updates; the weight of a solution leaf, of the solutions).  Many
 walks (*probes*) average out; their spread gives a standard error.  The
 walks run in the engine's kernel where it has one
-(``dlx.kernels.links.probe`` for DLX1), else from Python over its tree
+(``dlx.kernels.dlx1.probe`` for DLX1), else from Python over its tree
 (``dlx.engines.walk``); an estimated time comes from the updates per
 second of a short real search.
 """

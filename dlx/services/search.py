@@ -17,7 +17,7 @@ and the slices are invisible to the search: nodes and updates are those of
 one uninterrupted call.
 
 Every engine plugs in with a *run object* (``dlx.engines.base.Run``;
-``dlx.engines.links.LinksRun`` is DLX1's): ``counters``, ``[nodes,
+``dlx.engines.dlx1.LinksRun`` is DLX1's): ``counters``, ``[nodes,
 updates, solutions]`` accumulated over its calls, and ``step(want,
 stop_at, store) -> (status, solutions)``, one kernel call that pauses after
 ``want`` solutions (``0``: never) and stops when ``counters[0]`` reaches

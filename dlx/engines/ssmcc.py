@@ -1,6 +1,6 @@
 """SSMCC, Knuth's dancing cells with multiplicities: the engine.
 
-``McCells`` builds the arrays of ``dlx.kernels.cells_bounds``
+``McCells`` builds the arrays of ``dlx.kernels.ssmcc``
 (Knuth's SSMCC: multiplicities and colors) for a problem with bounds,
 ``McRun`` is one search over a private copy, ``run_batch`` runs
 ``solve_batch`` on threads, ``McTop`` walks the top of the tree and
@@ -22,17 +22,17 @@ import threading
 
 import numpy as np
 
-from ..kernels import cells_bounds as M
+from ..kernels import ssmcc as M
 from .base import MULTIPLICITIES, NO_LIMIT, Engine, Run, Top, count_job
-from .cells import Cells
-from .links import option_numbers
+from .dlx1 import option_numbers
+from .ssxc1 import Cells
 from .threads import batch_chunks, flat_paths, run_tasks
 
 
 class McCells:
     """SSMCC's sparse sets for one problem: ``item``, ``set``, ``nd``
     (``itm, loc, clr`` a node) and ``second`` as
-    ``dlx.kernels.cells_bounds`` describes them; ``active`` items
+    ``dlx.kernels.ssmcc`` describes them; ``active`` items
     at the start (optionless items are left out, as SSMCC does),
     ``option_of`` (each node's option, -1 for spacers), ``option_start``
     (each option's first node).  ``uncoverable``: some primary item has
@@ -167,7 +167,7 @@ _loaded: set = set()
 def load_kernels(*kernels: str, kind: str = MULTIPLICITIES) -> None:
     """Load (or compile) the kernels once per process, outside any timing:
     ``"search"`` (with commit/release/unwind) and ``"batch"``.  (``kind``,
-    as ``dlx.engines.cells.load_kernels`` takes it, can only be bounds here.)"""
+    as ``dlx.engines.ssxc1.load_kernels`` takes it, can only be bounds here.)"""
     wanted = set(kernels) - _loaded
     if not wanted:
         return
@@ -371,7 +371,7 @@ def run_batch(
     event=None,
 ):
     """``solve_batch`` over CSR instances on ``threads`` threads, as
-    ``dlx.engines.cells.run_batch`` does for SSXC1; same results and stops.
+    ``dlx.engines.ssxc1.run_batch`` does for SSXC1; same results and stops.
     Instances whose givens share a secondary item without sharing its
     color are answered -1 here (see ``McCells.givens_clash``)."""
     nbatch = len(starts) - 1

@@ -3,8 +3,8 @@
 An XCC problem (TAOCP 7.2.2.1) lets an option give a secondary item a
 *color*; options of one solution may share a secondary item only if they
 all give it the same color.  DLX2's arrays are DLX1's (``Links``) with a
-``color`` per node (``dlx.kernels.colors``); ``XccRun`` is one search (it
-serves DLX3 too, ``dlx.engines.bounds``), ``ColorsRun`` is DLX2's (it hands
+``color`` per node (``dlx.kernels.dlx2``); ``XccRun`` is one search (it
+serves DLX3 too, ``dlx.engines.dlx3``), ``ColorsRun`` is DLX2's (it hands
 back the rest of a job cut short), ``ColorsTop`` walks the top of the
 tree, and ``DLX2`` is the engine.  A colored option chosen commits
 its colors by *purifying* (hiding the options of other colors), which
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import colors as C
+from ..kernels import dlx2 as C
 from .base import COLORS, NO_LIMIT, Engine, Run, Top, count_job
-from .links import Links, LinksStops, option_numbers, run_batch
+from .dlx1 import Links, LinksStops, option_numbers, run_batch
 from .threads import flat_paths
 
 _loaded: set = set()
@@ -130,7 +130,7 @@ def commit_givens(K, given_nodes, arrays) -> int:
 class XccRun(Run):
     """One DLX2 or DLX3 search over ``arrays`` (a fresh copy, in the
     kernel module ``K``'s argument order), for ``dlx.services.search``:
-    the counterpart of ``dlx.engines.links.LinksRun``.
+    the counterpart of ``dlx.engines.dlx1.LinksRun``.
 
     ``empty_is_a_node``: DLX3 sees "no active primary item" as a solution
     by itself (a node of its tree); DLX1 and DLX2 start with an item to
@@ -194,7 +194,7 @@ class ColorsRun(LinksStops, XccRun):
 
 class ColorsTop(Top):
     """DLX2's tree near the root, walked with its single steps, as
-    ``dlx.engines.links.LinksTop`` walks DLX1's.  A committed option
+    ``dlx.engines.dlx1.LinksTop`` walks DLX1's.  A committed option
     leaves exactly the lists that ``cover`` + ``cover_rest`` leave, but for
     the covered item's own list, which nobody walks: the subtree below a
     path given as options is the one search's subtree."""

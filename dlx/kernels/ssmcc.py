@@ -1,7 +1,7 @@
 """Dancing cells with multiplicities and colors: Knuth's SSMCC.
 
 Exact cover with bounds ``u..v`` on primary items and colors on secondary
-items (an MCC problem, as DLX3 solves it: ``dlx.kernels.bounds``)
+items (an MCC problem, as DLX3 solves it: ``dlx.kernels.dlx3``)
 by sparse sets, as SSMCC (``ssmcc.w``, Knuth's SSXCC-BINARY with Filip
 Stappers' multiplicities) does it.  Every function here is a module-level
 ``@njit(cache=True)`` kernel calling only kernels of this module; none
@@ -17,7 +17,7 @@ set holds exactly the options it still needs (``size == bound - slack``)
 is *forced*: it is pushed on ``force`` once per option it needs, and the
 following nodes include those options without branching or saving.
 
-Layout (``dlx.engines.cells_bounds.McCells`` builds it), as ``dlx.kernels.cells``
+Layout (``dlx.engines.ssmcc.McCells`` builds it), as ``dlx.kernels.ssxc1``
 with ``HEAD = 4`` header words per item and three words per node:
 
 * ``item``: the items' set indices, the first ``active`` of them active;
@@ -39,7 +39,7 @@ options without a primary item are in no set.
 
 Knuth's example from ``dlx3.w``: items ``A B 2:3|C | X Y``, options
 ``A B X:0 Y:0``, ``A C X:1 Y:1``, ``C X:0``, ``B X:1``, ``C Y:1``
-(``python -m dlx.engines.cells_bounds`` prints the arrays)::
+(``python -m dlx.engines.ssmcc`` prints the arrays)::
 
     item         4 10 16 23 31      (second = 23: X and Y are secondary)
 
@@ -70,7 +70,7 @@ import numpy as np
 from numba import njit
 
 # Indices go through U(...): numba wraps negative indices around unless
-# the index type is unsigned (see dlx/kernels/links.py).
+# the index type is unsigned (see dlx/kernels/dlx1.py).
 U = np.uint64
 
 HEAD = 4  # header words in front of each item's set
@@ -667,7 +667,7 @@ def solve_batch(
     stop,
 ):
     """Solve many instances that differ only in committed options, as
-    ``dlx.kernels.cells.solve_batch`` does (same ``counts`` codes and
+    ``dlx.kernels.ssxc1.solve_batch`` does (same ``counts`` codes and
     ``work`` columns); a given ``-1 - p`` excludes the option of node
     ``p`` instead (``exclude_option``).  ``levels`` sizes
     ``choice``/``deg``, and ``first.shape[1]`` the stages.  Each instance

@@ -2,7 +2,7 @@
 
 A primary item ``i`` may carry bounds ``u..v``: a solution covers it at
 least ``u`` and at most ``v`` times.  Secondary items may carry colors as
-in DLX2 (``dlx.kernels.colors``).  A solution is a *set* of options:
+in DLX2 (``dlx.kernels.dlx2``).  A solution is a *set* of options:
 each option is used at most once, and two identical options are two
 options (a solution may hold both; solutions that differ only in which of
 them they use are different solutions).  Every function is a module-level
@@ -29,7 +29,7 @@ Knuth's example from ``dlx3.w``: items ``A B 2:3|C | X Y``, options
 ``bound = [0, 1, 1, 3]`` and ``slack = [0, 0, 0, 1]`` (``C`` must be
 covered 2 or 3 times); the unique solution is ``A C X:1 Y:1``,
 ``B X:1``, ``C Y:1``.  The other arrays are DLX2's for the same options
-(the worked example of ``dlx.kernels.colors``); after choosing ``A C X:1
+(the worked example of ``dlx.kernels.dlx2``); after choosing ``A C X:1
 Y:1`` at level 0 (``A`` has bound 1 and slack 0: it is covered), ``C``
 has ``bound`` 2 and stays active, and the search branches on it with
 degree ``length + min(slack, bound) - bound + 1 = 1 + 1 - 2 + 1 = 1``.
@@ -53,7 +53,7 @@ U = np.uint64
 INFINITY = 0x7FFFFFFF
 
 # Where the search resumes (state[1]) and what search() returns: the codes
-# of dlx.kernels.links.  RECOVER resumes at Knuth's "backdown".
+# of dlx.kernels.dlx1.  RECOVER resumes at Knuth's "backdown".
 FORWARD = 0
 RECOVER = 1
 DONE = 2
@@ -550,7 +550,7 @@ def search(
     cutoff,
 ):
     """Algorithm M, iterative and resumable, with the arguments (after
-    the arrays), state and return codes of ``dlx.kernels.links.search``.
+    the arrays), state and return codes of ``dlx.kernels.dlx1.search``.
 
     ``choice[l]`` is the option node chosen at level ``l``, or the item's
     header node for a null move; a solution is the option nodes among
@@ -829,7 +829,7 @@ def release_option(
 
 # solve_batch reads its stop flag every this many nodes, and marks an
 # instance it cut short (or never started) with STOPPED: the values of
-# dlx.kernels.links.
+# dlx.kernels.dlx1.
 BATCH_SLICE_NODES = 1 << 14
 STOPPED = -3
 
@@ -858,7 +858,7 @@ def solve_batch(
     stop,
 ):
     """Many instances that differ only in committed options, as
-    ``dlx.kernels.links.solve_batch`` (same arguments after the arrays,
+    ``dlx.kernels.dlx1.solve_batch`` (same arguments after the arrays,
     same results).  ``first`` needs a column per level: the sum of the
     upper bounds."""
     nbatch = given_start.shape[0] - 1

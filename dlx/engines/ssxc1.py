@@ -1,9 +1,9 @@
 """SSXC1, Knuth's dancing cells for plain exact cover: the engine.
 
-``Cells`` builds the sparse sets of ``dlx.kernels.cells`` (SSXC1) or, for
-a problem with colors, ``dlx.kernels.cells_colors`` (SSXCC; the engine is
-``dlx.engines.cells_colors``), from the problem's structure, as
-``dlx.engines.links.Links`` does for DLX1.  ``CellsRun`` is one search
+``Cells`` builds the sparse sets of ``dlx.kernels.ssxc1`` (SSXC1) or, for
+a problem with colors, ``dlx.kernels.ssxcc`` (SSXCC; the engine is
+``dlx.engines.ssxcc``), from the problem's structure, as
+``dlx.engines.dlx1.Links`` does for DLX1.  ``CellsRun`` is one search
 over a private copy, ``run_batch`` runs ``solve_batch`` over many
 instances on threads, ``CellsTop`` walks the top of the tree, and
 ``SSXC1`` is the engine.  The kernels of both modules take the same
@@ -28,7 +28,7 @@ import threading
 
 import numpy as np
 
-from ..kernels import build as B, cells as C
+from ..kernels import build as B, ssxc1 as C
 from .base import (
     COLORS,
     EXACT,
@@ -38,7 +38,7 @@ from .base import (
     Top,
     count_job,
 )
-from .links import NodeOptions, check_nodes, kernel_rows, option_numbers
+from .dlx1 import NodeOptions, check_nodes, kernel_rows, option_numbers
 from .threads import batch_chunks, flat_paths, run_tasks
 
 
@@ -46,9 +46,9 @@ def kernel(kind: str):
     """The dancing-cells kernel module for a problem of this kind
     (``EXACT`` or ``COLORS``)."""
     if kind == COLORS:
-        from ..kernels import cells_colors
+        from ..kernels import ssxcc
 
-        return cells_colors
+        return ssxcc
     if kind == EXACT:
         return C
     raise ValueError(f"dancing cells has no kernel for {kind} here")
@@ -57,10 +57,10 @@ def kernel(kind: str):
 class Cells:
     """SSXC1's sparse sets for one problem: ``item``, ``set``, ``nd``
     (``itm`` and ``loc`` side by side) and ``second`` as
-    ``dlx.kernels.cells`` describes them, plus ``option_of`` (the option
+    ``dlx.kernels.ssxc1`` describes them, plus ``option_of`` (the option
     number of each node, -1 for spacers) and ``option_start`` (the first
     node of each option).  With ``colors``, SSXCC's (``clr`` a third word
-    of each node, see ``dlx.kernels.cells_colors``); ``kernel`` is the
+    of each node, see ``dlx.kernels.ssxcc``); ``kernel`` is the
     module that searches them.
 
     ``uncoverable`` is True when some primary item is in no option that
@@ -210,7 +210,7 @@ class Cells:
 
     def new_state(self):
         """A state for a search that has not started (see
-        ``dlx.kernels.cells.search``)."""
+        ``dlx.kernels.ssxc1.search``)."""
         K = self.kernel
         size = (
             K.state_size(len(self.item))
@@ -233,7 +233,7 @@ _loaded: set = set()
 
 def load_kernels(*kernels: str, kind: str = EXACT) -> None:
     """Load (or compile) the kernels of ``kind`` once per process, outside
-    any timing, as ``dlx.engines.links.load_kernels`` does: ``"search"`` (with the
+    any timing, as ``dlx.engines.dlx1.load_kernels`` does: ``"search"`` (with the
     single steps commit/release/choose) and ``"batch"``."""
     wanted = {(kind, k) for k in kernels} - _loaded
     if not wanted:
@@ -464,7 +464,7 @@ def run_batch(
 ):
     """Run the kernel's ``solve_batch`` over CSR instances, in chunks on
     ``threads`` threads (each with its own copy of the arrays), as
-    ``dlx.engines.links.run_batch`` does for DLX1; same results and stops."""
+    ``dlx.engines.dlx1.run_batch`` does for DLX1; same results and stops."""
     depth = cells.nprimary + 1  # levels of a search: one per primary item
     nbatch = len(starts) - 1
     first = np.full((nbatch, depth), -1, np.int32)
@@ -652,8 +652,8 @@ def _show(cells: Cells) -> str:  # pragma: no cover - a docstring helper
 
 
 if __name__ == "__main__":  # pragma: no cover
-    # Knuth's toy problem, for the docstring of dlx.kernels.cells, and his
-    # DLX2 example (colors 0 and 1 coded 1 and 2), for cells_colors.
+    # Knuth's toy problem, for the docstring of dlx.kernels.ssxc1, and his
+    # DLX2 example (colors 0 and 1 coded 1 and 2), for dlx.kernels.ssxcc.
     items = "abcdefg"
     opts = ["cef", "adg", "bcf", "ad", "bg", "deg"]
     mem = np.array([items.index(c) + 1 for o in opts for c in o])

@@ -6,7 +6,7 @@ color; an uncolored use of a secondary item excludes every other use.
 Every function is a module-level ``@njit(cache=True)`` kernel calling only
 kernels of this module (see ``dlx.kernels``).
 
-The arrays are DLX1's (see ``dlx.kernels.links``) plus one:
+The arrays are DLX1's (see ``dlx.kernels.dlx1``) plus one:
 
 * ``color`` (one entry per node): the color code (``>= 1``) of an option
   node, 0 for an uncolored node, a spacer or a header.  While a secondary
@@ -52,7 +52,7 @@ when the arrays are built, as DLX2 ignores them.
 import numpy as np
 from numba import njit
 
-# See dlx.kernels.links: unsigned indices avoid numba's wraparound test.
+# See dlx.kernels.dlx1: unsigned indices avoid numba's wraparound test.
 U = np.uint64
 
 # Added to length[i] while item i is covered (see choose_item).
@@ -62,7 +62,7 @@ COVERED = 1 << 30
 MRV_BLOCK = 16
 
 # Where the search resumes (state[1]), and what search() returns: the same
-# codes as dlx.kernels.links.
+# codes as dlx.kernels.dlx1.
 FORWARD = 0
 RECOVER = 1
 DONE = 2
@@ -224,7 +224,7 @@ def uncover_rest(p, llink, rlink, ulink, dlink, top, color, length):
 
 @njit(cache=True)
 def choose_item(llink, rlink, length, cutoff):
-    """MRV, first on ties, exactly as in ``dlx.kernels.links`` (DLX2
+    """MRV, first on ties, exactly as in ``dlx.kernels.dlx1`` (DLX2
     chooses as DLX1 does): a block scan of ``length`` between the first
     and last active primary items, covered items carrying ``COVERED``."""
     last = llink[0]
@@ -269,7 +269,7 @@ def search(
     cutoff,
 ):
     """Algorithm C, iterative and resumable, with the arguments, state and
-    return codes of ``dlx.kernels.links.search``.
+    return codes of ``dlx.kernels.dlx1.search``.
 
     The root list must hold at least one primary item on the first call.
     """
@@ -469,7 +469,7 @@ def release_option(p, llink, rlink, ulink, dlink, top, length, color):
 
 # solve_batch reads its stop flag every this many nodes, and marks an
 # instance it cut short (or never started) with STOPPED: the values of
-# dlx.kernels.links.
+# dlx.kernels.dlx1.
 BATCH_SLICE_NODES = 1 << 14
 STOPPED = -3
 
@@ -495,7 +495,7 @@ def solve_batch(
     stop,
 ):
     """Many instances that differ only in committed options, as
-    ``dlx.kernels.links.solve_batch`` (same arguments after ``color``,
+    ``dlx.kernels.dlx1.solve_batch`` (same arguments after ``color``,
     same results)."""
     nbatch = given_start.shape[0] - 1
     depth = first.shape[1]

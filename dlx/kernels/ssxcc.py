@@ -1,7 +1,7 @@
 """Dancing cells with colors: Knuth's SSXCC over flat int32 arrays.
 
 Exact cover with colors (XCC) by sparse sets (Knuth, ``ssxcc.w``): SSXC1's
-sets and saved sizes (``dlx.kernels.cells``), with three changes.
+sets and saved sizes (``dlx.kernels.ssxc1``), with three changes.
 
 * *Purifying is hiding.*  Choosing an option that gives a secondary item
   ``x`` color ``c`` takes ``x`` out of the active items and hides only the
@@ -22,8 +22,8 @@ Every function here but ``state_size`` is a module-level
 ``@njit(cache=True)`` kernel that calls only kernels of this module; none
 touches Python objects or raises.
 
-Layout (``dlx.engines.cells.Cells`` builds it with member colors), as in
-``dlx.kernels.cells`` but for two things: ``HEAD = 3`` header words in
+Layout (``dlx.engines.ssxc1.Cells`` builds it with member colors), as in
+``dlx.kernels.ssxc1`` but for two things: ``HEAD = 3`` header words in
 front of each item's set, ``set[x - 3]`` being its *tint* (the color a
 committed option gave secondary item ``x``, read only by ``commit_option``
 to check a later given against it); and ``NODE = 4`` words per node,
@@ -35,8 +35,8 @@ shift).
 
 Knuth's DLX2 example (``dlx2.w``): items ``A B C | X Y`` (N1=3, N=5),
 options ``A B X:0 Y:0``, ``A C X:1 Y:1``, ``C X:0``, ``B X:1``, ``C Y:1``
-with colors ``0`` and ``1`` coded 1 and 2.  The arrays ``dlx.engines.cells.Cells``
-builds for it (``python -m dlx.engines.cells`` prints them; ``itm``, ``loc`` and
+with colors ``0`` and ``1`` coded 1 and 2.  The arrays ``dlx.engines.ssxc1.Cells``
+builds for it (``python -m dlx.engines.ssxc1`` prints them; ``itm``, ``loc`` and
 ``clr`` are words 0, 1 and 2 of each node in ``nd``)::
 
     item       3  8 13 19 | 26      (second = 19: X and Y are secondary)
@@ -71,7 +71,7 @@ import numpy as np
 from numba import njit
 
 # Unsigned indices: numba wraps negative ones around otherwise (see
-# dlx/kernels/links.py).  Indices here are never negative.
+# dlx/kernels/dlx1.py).  Indices here are never negative.
 U = np.uint64
 
 # Header words in front of each item's set: tint(x) = set[x - 3],
@@ -97,7 +97,7 @@ FORWARD = 0  # enter a new node at this level
 BACKUP = 1  # go back a level and try its next option
 DONE = 2  # the whole tree has been explored
 
-# What search() returns: the values of dlx.kernels.cells.
+# What search() returns: the values of dlx.kernels.ssxc1.
 EXHAUSTED = 0
 PAUSED = 1
 OUT_OF_NODES = 2
@@ -263,7 +263,7 @@ def search(
 ):
     """SSXCC's search, iterative and resumable.
 
-    The arguments and results are those of ``dlx.kernels.cells.search``;
+    The arguments and results are those of ``dlx.kernels.ssxc1.search``;
     ``state`` also holds the force stack (see FORCED).  ``saved[l + 1]``
     is the top of the save stack after level ``l`` saved its sizes (a
     forced level saves none); ``choice[l]`` is the node of the option tried
@@ -589,7 +589,7 @@ def release_option(p, set, nd, stack, state):
 
 # solve_batch searches an instance this many nodes at a time between looks
 # at its stop flag; STOPPED marks an instance it cut short (or never
-# started): the values of dlx.kernels.cells.
+# started): the values of dlx.kernels.ssxc1.
 BATCH_SLICE_NODES = 1 << 14
 STOPPED = -3
 
@@ -622,7 +622,7 @@ def solve_batch(
     stop,
 ):
     """Solve many instances that differ only in committed options, as
-    ``dlx.kernels.cells.solve_batch`` does (same arguments, same
+    ``dlx.kernels.ssxc1.solve_batch`` does (same arguments, same
     results): each instance starts from the ``pristine_*`` arrays, so it
     searches exactly as a fresh ``count``/``solve`` would."""
     nbatch = given_start.shape[0] - 1

@@ -1,7 +1,7 @@
 """SSXCC, Knuth's dancing cells with colors: the engine.
 
-Its kernel is ``dlx.kernels.cells_colors``; its arrays, runs, batches and
-splits are SSXC1's (``dlx.engines.cells``), which drive either kernel
+Its kernel is ``dlx.kernels.ssxcc``; its arrays, runs, batches and
+splits are SSXC1's (``dlx.engines.ssxc1``), which drive either kernel
 (``Cells.kernel`` says which): purifying hides only the options of other
 colors, and a stack of forced items breaks ties by input order.
 """
@@ -9,7 +9,7 @@ colors, and a stack of forced items breaks ties by input order.
 from __future__ import annotations
 
 from .base import COLORS
-from .cells import SSXC1, Cells
+from .ssxc1 import SSXC1, Cells
 
 
 class SSXCC(SSXC1):

@@ -3,7 +3,7 @@
 An MCC problem (TAOCP 7.2.2.1) lets a primary item carry bounds ``u..v``:
 a solution covers it at least ``u`` and at most ``v`` times; secondary
 items may carry colors as in DLX2.  DLX3's arrays are DLX2's plus
-``bound`` and ``slack`` per primary item (``dlx.kernels.bounds``);
+``bound`` and ``slack`` per primary item (``dlx.kernels.dlx3``);
 ``Bounded`` holds them, ``BoundsTop`` walks the top of the tree,
 ``BoundsJob`` searches one job (and hands back its rest when a node
 budget cuts it short) and ``DLX3`` is the engine.
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import bounds as M
+from ..kernels import dlx3 as M
 from .base import (
     MULTIPLICITIES,
     NO_LIMIT,
@@ -30,8 +30,8 @@ from .base import (
     Top,
     count_job,
 )
-from .colors import XccRun, commit_givens, tiny_links, warm_batch, warm_search
-from .links import Links, option_numbers, run_batch
+from .dlx1 import Links, option_numbers, run_batch
+from .dlx2 import XccRun, commit_givens, tiny_links, warm_batch, warm_search
 from .threads import flat_paths
 
 _loaded: set = set()

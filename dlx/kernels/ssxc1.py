@@ -7,7 +7,7 @@ saved sizes.  Every function here is a module-level ``@njit(cache=True)``
 kernel that calls only kernels of this module; none touches Python objects
 or raises.
 
-Layout (``dlx.engines.cells.Cells`` builds it), for ``N`` items of which the first
+Layout (``dlx.engines.ssxc1.Cells`` builds it), for ``N`` items of which the first
 ``N1`` are primary:
 
 * ``item`` (length ``N``): a permutation of the items, each given by its
@@ -42,7 +42,7 @@ indexes ``nd`` with its own node width).
 
 Knuth's toy matrix: items ``a b c d e | f g`` (N1=5, N=7), options
 ``c e f``, ``a d g``, ``b c f``, ``a d``, ``b g``, ``d e g``.  The arrays
-``dlx.engines.cells.Cells`` builds for it (``python -m dlx.engines.cells`` prints them;
+``dlx.engines.ssxc1.Cells`` builds for it (``python -m dlx.engines.ssxc1`` prints them;
 ``itm`` and ``loc`` are the two halves of ``nd``)::
 
     item       2  6 10 14 19 23 27     (second = 23: f and g are secondary)
@@ -80,7 +80,7 @@ import numpy as np
 from numba import njit
 
 # Every index goes through U(...): numba wraps negative indices around
-# unless the index type is unsigned (see dlx/kernels/links.py).  Indices
+# unless the index type is unsigned (see dlx/kernels/dlx1.py).  Indices
 # here are never negative.
 U = np.uint64
 
@@ -553,7 +553,7 @@ def release_options(base, set, stack, state):
 BATCH_SLICE_NODES = 1 << 14
 
 # counts[b] in solve_batch for an instance the stop flag cut short (or never
-# started); the values of dlx.kernels.links.
+# started); the values of dlx.kernels.dlx1.
 STOPPED = -3
 
 
@@ -586,7 +586,7 @@ def solve_batch(
 ):
     """Solve many instances that differ only in committed options.
 
-    As ``dlx.kernels.links.solve_batch``: instance ``b`` commits the nodes
+    As ``dlx.kernels.dlx1.solve_batch``: instance ``b`` commits the nodes
     ``given_nodes[given_start[b]:given_start[b + 1]]``, counts solutions up
     to ``limit`` (``limit <= 0``: all of them) and keeps the first in
     ``first[b]``; ``counts[b]`` is the number found, ``-1`` if the givens

@@ -1,6 +1,6 @@
 """DLX1, Knuth's dancing links for plain exact cover: the engine.
 
-``Links`` builds Knuth's DLX1 arrays (see ``dlx.kernels.links``) from the
+``Links`` builds Knuth's DLX1 arrays (see ``dlx.kernels.dlx1``) from the
 problem's options as compressed sparse rows (``ExactCover.csr``), in one
 pass of ``dlx.kernels.build``, or from its structure (item numbers option
 after option, ``members``, 1-based, and ``sizes``); ``NodeOptions`` tells
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..kernels import build as B, links as K
+from ..kernels import build as B, dlx1 as K
 from .base import EXACT, NO_LIMIT, Engine, JobResult, Run, Top, count_job
 from .threads import batch_chunks, flat_paths, run_tasks
 
@@ -97,7 +97,7 @@ PROBES_A_CALL = 1024
 
 
 class Links:
-    """The DLX1 arrays of one problem (see ``dlx.kernels.links``).
+    """The DLX1 arrays of one problem (see ``dlx.kernels.dlx1``).
 
     They are never changed: a run searches fresh copies of the mutable
     ones (``copy_arrays``).  Up to ``KEEP_NODES`` nodes, the copies are
@@ -132,7 +132,7 @@ class Links:
     ):
         """Build from ``members`` (1-based item numbers, option after option)
         and ``sizes`` (items per option); ``colors`` (one code per member,
-        0 for none) adds DLX2's ``color`` array (``dlx.kernels.colors``).
+        0 for none) adds DLX2's ``color`` array (``dlx.kernels.dlx2``).
 
         An option with no primary item is left out of the vertical lists
         (its nodes point to themselves), as Knuth's programs ignore it: no
@@ -376,7 +376,7 @@ class LinksStops:
     ``state`` ``(level, where)``, the option node tried at each level in
     ``choice`` and the links first in their arrays."""
 
-    K: Any  # the kernel module (dlx.kernels.links or colors)
+    K: Any  # the kernel module (dlx.kernels.dlx1 or dlx2)
     arrays: tuple
     choice: np.ndarray
     state: np.ndarray
