@@ -21,8 +21,7 @@ import numpy as np
 
 from ..kernels import bits as K
 from .base import EXACT, NO_LIMIT, Engine, Run, Unsupported
-from .dlx1 import columns_used
-from .threads import batch_chunks, run_tasks
+from .threads import batch_chunks, columns_used, run_tasks
 
 #: The most options the engine takes (its conflict sets grow as the
 #: square of the options).

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..kernels import build as B, dlx1 as K
 from .base import EXACT, NO_LIMIT, Engine, JobResult, Run, Top, count_job
-from .threads import batch_chunks, flat_paths, run_tasks
+from .threads import batch_chunks, columns_used, flat_paths, run_tasks
 
 
 class NodeOptions:
@@ -294,12 +294,6 @@ def commit_givens(nodes, arrays) -> int | None:
             return None
         updates += u
     return updates
-
-
-def columns_used(first: np.ndarray) -> int:
-    """How many columns of a ``-1``-padded solutions array are in use."""
-    used = (first >= 0).sum(axis=1)
-    return int(used.max()) if len(used) else 0
 
 
 def run_batch(

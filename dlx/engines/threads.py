@@ -158,3 +158,9 @@ def run_tasks(
     finally:
         pool.shutdown(wait=True)
     return "interrupt" if noted.hit else reason
+
+
+def columns_used(first: np.ndarray) -> int:
+    """How many columns of a ``-1``-padded solutions array are in use."""
+    used = (first >= 0).sum(axis=1)
+    return int(used.max()) if len(used) else 0
