@@ -57,6 +57,7 @@ from .search import BudgetExhausted, Interrupted, Stats
 __all__ = [
     "count",
     "falls_apart",
+    "cut_item",
     "by_parts",
     "Part",
     "PartsStats",
@@ -309,6 +310,13 @@ def _cut_item(part: Part, degree: np.ndarray) -> int:
             part.indptr, part.indices, part.nitems, candidates.astype(np.int64)
         )
     )
+
+
+def cut_item(part: Part) -> int:
+    """A cut item of a connected ``part``, as the driver picks it (see the
+    module docstring), or -1: for another driver over the same parts
+    (``dlx.services.zdd`` builds its diagram by parts with it)."""
+    return _cut_item(part, np.bincount(part.indices, minlength=part.nitems))
 
 
 def _root(problem, given: list[int]) -> Part | None:
