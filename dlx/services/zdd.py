@@ -24,6 +24,13 @@ made through a unique table, so no two are alike, and none has the
 empty family as its ``hi``: the diagram is reduced, in the search's order
 (not a fixed order of the options: DLX6 does the same).
 
+A problem without bounds that falls apart (``dlx.services.parts``: its
+items fall into components, or it has a cut item) is built by parts as
+``count(memo=True)`` counts it: the product of its components' diagrams
+(each one's sink 1 replaced by the next one's root), the chain of a cut
+item's options over the diagrams of what each leaves, and the memoized
+search's diagram of each connected part (see ``_PartsBuild``).
+
 Nodes are numbered bottom-up: a node's children always have smaller
 numbers, the sinks are 0 and 1, and the root is the last node.  The node
 table is three int32 arrays (``var``, ``lo``, ``hi``): 12 bytes a node
@@ -1208,15 +1215,14 @@ class _PartsBuild:
                 why = self._why_stop() or str(e).split(" with ")[0]
                 raise BudgetExhausted(why, 0, stats) from None
             raise Interrupted(0, stats) from None
-        z = _finish(
-            self.problem,
+        # Copies leave their originals behind: keep what the root reaches.
+        var, lo, hi, root = _reachable(
             np.array(self.var, np.int32),
             np.array(self.lo, np.int32),
             np.array(self.hi, np.int32),
             root,
-            given,
-            stats,
         )
+        z = _finish(self.problem, var, lo, hi, root, given, stats)
         stats.solutions = z.count()
         stats.seconds = time.perf_counter() - self.start
         return z
