@@ -1091,7 +1091,8 @@ class ExactCover:
         choose: str = "auto",
     ) -> ZDD:
         """Every solution at once: a ``dlx.ZDD`` built by the memoized
-        search of ``count(memo=True)`` (see ``dlx.services.zdd``).
+        search of ``count(memo=True)``, by parts where the problem falls
+        apart as that count does (see ``dlx.services.zdd``).
 
         Args:
             given: as for ``solve``.

@@ -37,7 +37,9 @@ Counts are Python integers (exact past 2**64).  ``max_nodes`` bounds the
 sum of the parts' nodes (and one per cut branching), ``time_limit`` and
 ``stop`` the whole count; stopped, the partial count is the solutions of
 the branches finished (a lower bound, 0 while a product is unfinished).
-Problems with bounds, and ``zdd()``, stay on the whole-problem memo.
+Problems with bounds stay on the whole-problem memo.  ``zdd()`` builds
+its diagram by the same parts (``dlx.services.zdd``, with ``falls_apart``
+and ``cut_item``).
 """
 
 from __future__ import annotations
