@@ -40,11 +40,13 @@ def same_as_whole(p, z, forced=(), **knobs):
     return whole
 
 
-def check_by_parts(p, forced, expected, **knobs):
-    z = Z.build(p, forced, **knobs)
+def check_by_parts(p, forced, expected, by_parts=True, **knobs):
+    """``by_parts="always"``: the driver even where the root check would
+    build whole (then also with givens that clash)."""
+    z = Z.build(p, forced, by_parts=by_parts, **knobs)
     check_against(z, expected, p)
     assert p.stats.complete and p.stats.zdd_nodes == len(z)
-    if parts.falls_apart(p, p.given_options(forced)) is not None:
+    if by_parts == "always" or parts.falls_apart(p, forced) is not None:
         assert isinstance(p.stats, Z.ZddPartsStats)
         assert p.stats.solutions == len(expected)
     same_as_whole(p, z, forced, **knobs)
@@ -69,7 +71,9 @@ def test_zdd_by_parts_matches_the_reference(kind, data):
         st.lists(st.integers(0, len(case[2]) - 1), max_size=2, unique=True)
     )
     knobs = data.draw(st.sampled_from(VARIANTS))
-    check_by_parts(build(case), forced, solutions(case, forced), **knobs)
+    by_parts = data.draw(st.sampled_from([True, "always"]))
+    expected = solutions(case, forced)
+    check_by_parts(build(case), forced, expected, by_parts, **knobs)
 
 
 @settings(max_examples=100, deadline=None)
@@ -77,7 +81,7 @@ def test_zdd_by_parts_matches_the_reference(kind, data):
 # Item 1 is a cut item; its option {0, 1, 2} leaves an empty part.
 @example((3, 3, [[0], [0, 1], [1], [2], [0, 1, 2]], [{}] * 5))
 def test_zdd_by_parts_of_any_small_problem(case):
-    check_by_parts(build(case), (), solutions(case))
+    check_by_parts(build(case), (), solutions(case), "always")
 
 
 def test_a_colored_given_purifies_across_parts():
@@ -143,6 +147,16 @@ def test_connected_problems_are_built_whole():
     z = p.zdd()
     assert type(p.stats) is Z.ZddStats
     assert z == Z.build(p, by_parts=False)
+
+
+def test_bounds_are_built_whole():
+    # Three parts no option joins, but a problem with bounds is not
+    # split: the bounded memo builds it whole.
+    p = ExactCover(["A", "B", "C"], bounds={"A": (1, 2)})
+    p.add_options([["A"], ["A"], ["B"], ["C"]])
+    z = p.zdd()
+    assert type(p.stats) is Z.ZddStats
+    assert sorted(z) == [[0, 1, 2, 3], [0, 2, 3], [1, 2, 3]]
 
 
 # -- budgets, Ctrl-C, files --------------------------------------------------------

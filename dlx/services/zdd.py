@@ -65,7 +65,7 @@ from ..textfile import read_text
 from . import memo, parts, search
 from .search import BudgetExhausted, Interrupted
 
-__all__ = ["ZDD", "ZddStats", "build", "DEFAULT_ZDD_BYTES"]
+__all__ = ["ZDD", "ZddStats", "ZddPartsStats", "build", "DEFAULT_ZDD_BYTES"]
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 
@@ -763,8 +763,10 @@ def build(
     ``limb_bits`` (62 as in ``dlx.services.memo.count``) and ``min_cost`` are that
     function's test knobs: narrow limbs make counts overflow and the
     search restart; entries whose search took fewer nodes are not kept.
-    ``by_parts=False`` builds on the whole problem whatever it looks like
-    (for the tests and the bench).
+    ``by_parts=False`` builds on the whole problem whatever it looks like,
+    ``by_parts="always"`` by the parts' driver whatever the root check
+    says (a connected problem without a cut item is then one part): for
+    the tests and the bench.
     """
     max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
     time_limit = search.seconds("time_limit", time_limit)
@@ -787,10 +789,9 @@ def build(
             instead="count or list them without it",
         )
     given = problem.given_options(given)
-    if (
-        by_parts
-        and problem.kind in (EXACT, COLORS)
-        and parts.falls_apart(problem, given) is not None
+    if problem.kind in (EXACT, COLORS) and (
+        by_parts == "always"
+        or (by_parts and parts.falls_apart(problem, given) is not None)
     ):
         return _PartsBuild(
             problem,
@@ -1190,8 +1191,10 @@ class _PartsBuild:
             )
         except (BudgetExhausted, KeyboardInterrupt) as e:
             self.stats.add(getattr(e, "stats", None) or problem.stats)
-            if isinstance(e, BudgetExhausted) and self._why_stop() is None:
-                raise self._too_big() from None  # in the part's own words
+            if isinstance(e, BudgetExhausted) and "outgrew zdd_bytes" in str(
+                e
+            ):
+                raise self._too_big() from None  # in the whole's words
             raise
         self.stats.add(problem.stats)
         names = sub.options.tolist()
@@ -1205,10 +1208,16 @@ class _PartsBuild:
         stats = self.problem.stats = self.stats
         # Every option and item: the first _part drops what no search meets.
         sub = _Sub(np.arange(len(self.indptr) - 1), np.arange(len(self.local)))
-        for option in given:  # they do not clash: falls_apart chose them
+        clash = False
+        for option in given:
+            # A given an earlier one struck: no solution.
+            k = np.searchsorted(sub.options, option)
+            if k == len(sub.options) or sub.options[k] != option:
+                clash = True
+                break
             sub = self._choose(sub, option)
         try:
-            root = self.diagram(sub)
+            root = 0 if clash else self.diagram(sub)
         except (BudgetExhausted, KeyboardInterrupt) as e:
             stats.seconds = time.perf_counter() - self.start
             if isinstance(e, BudgetExhausted):
