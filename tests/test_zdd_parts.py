@@ -141,6 +141,16 @@ def test_a_given_that_cuts_the_board():
     same_as_whole(p, z, down)
 
 
+def test_past_the_cut_limit_parts_are_built_whole(monkeypatch):
+    # No cut branching left: a connected part goes to the memo whole,
+    # components still multiply.
+    monkeypatch.setattr(parts, "MAX_CUTS", 0)
+    p = rooms(2, 4)
+    z = p.zdd()
+    assert p.stats.cuts == 0 and p.stats.parts >= 1
+    same_as_whole(p, z)
+
+
 def test_connected_problems_are_built_whole():
     p = tiling("6x6")
     assert parts.falls_apart(p, []) is None
