@@ -1086,7 +1086,8 @@ class ExactCover:
         **options: Any,
     ) -> ZDD:
         """Every solution at once: a ``dlx.ZDD`` built by the memoized
-        search of ``count(memo=True)`` (see ``dlx.services.zdd``).
+        search of ``count(memo=True)``, by parts where the problem falls
+        apart as that count does (see ``dlx.services.zdd``).
 
         Args:
             given: as for ``solve``.

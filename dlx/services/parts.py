@@ -37,7 +37,9 @@ Counts are Python integers (exact past 2**64).  ``max_nodes`` bounds the
 sum of the parts' nodes (and one per cut branching), ``time_limit`` and
 ``stop`` the whole count; stopped, the partial count is the solutions of
 the branches finished (a lower bound, 0 while a product is unfinished).
-Problems with bounds, and ``zdd()``, stay on the whole-problem memo.
+Problems with bounds stay on the whole-problem memo.  ``zdd()`` builds
+its diagram by the same parts (``dlx.services.zdd``, with ``falls_apart``
+and ``cut_item``).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from .search import BudgetExhausted, Interrupted, Stats
 __all__ = [
     "count",
     "falls_apart",
+    "cut_item",
     "by_parts",
     "Part",
     "PartsStats",
@@ -309,6 +312,13 @@ def _cut_item(part: Part, degree: np.ndarray) -> int:
             part.indptr, part.indices, part.nitems, candidates.astype(np.int64)
         )
     )
+
+
+def cut_item(part: Part) -> int:
+    """A cut item of a connected ``part``, as the driver picks it (see the
+    module docstring), or -1: for another driver over the same parts
+    (``dlx.services.zdd`` builds its diagram by parts with it)."""
+    return _cut_item(part, np.bincount(part.indices, minlength=part.nitems))
 
 
 def _root(problem, given: list[int]) -> Part | None:

@@ -24,6 +24,13 @@ made through a unique table, so no two are alike, and none has the
 empty family as its ``hi``: the diagram is reduced, in the search's order
 (not a fixed order of the options: DLX6 does the same).
 
+A problem without bounds that falls apart (``dlx.services.parts``: its
+items fall into components, or it has a cut item) is built by parts as
+``count(memo=True)`` counts it: the product of its components' diagrams
+(each one's sink 1 replaced by the next one's root), the chain of a cut
+item's options over the diagrams of what each leaves, and the memoized
+search's diagram of each connected part (see ``_PartsBuild``).
+
 Nodes are numbered bottom-up: a node's children always have smaller
 numbers, the sinks are 0 and 1, and the root is the last node.  The node
 table is three int32 arrays (``var``, ``lo``, ``hi``): 12 bytes a node
@@ -44,20 +51,21 @@ import heapq
 import os
 import random
 import re
+import time
 from collections.abc import Iterator, Mapping, Sized
 from dataclasses import dataclass
-from typing import IO, Any, Union
+from typing import IO, Any, NamedTuple, Union
 
 import numpy as np
 
-from ..engines import refuse
-from ..kernels import memo as M
+from ..engines import COLORS, EXACT, refuse
+from ..kernels import memo as M, parts as PK
 from ..shorten import shorten
 from ..textfile import read_text
-from . import memo, search
-from .search import BudgetExhausted
+from . import memo, parts, search
+from .search import BudgetExhausted, Interrupted
 
-__all__ = ["ZDD", "ZddStats", "build", "DEFAULT_ZDD_BYTES"]
+__all__ = ["ZDD", "ZddStats", "ZddPartsStats", "build", "DEFAULT_ZDD_BYTES"]
 
 PathOrFile = Union[str, "os.PathLike[str]", IO[str]]
 
@@ -745,12 +753,20 @@ def build(
     choose="auto",
     limb_bits=62,
     min_cost=1,
+    by_parts=True,
 ) -> ZDD:
-    """The ZDD of the solutions of ``problem`` (see ``ExactCover.zdd``).
+    """The ZDD of the solutions of ``problem`` (see ``ExactCover.zdd``):
+    by parts where it falls apart (``dlx.services.parts.falls_apart``: a
+    problem without bounds whose items fall into components or have a cut
+    item, its givens chosen), else by the memoized search on the whole.
 
     ``limb_bits`` (62 as in ``dlx.services.memo.count``) and ``min_cost`` are that
     function's test knobs: narrow limbs make counts overflow and the
     search restart; entries whose search took fewer nodes are not kept.
+    ``by_parts=False`` builds on the whole problem whatever it looks like,
+    ``by_parts="always"`` by the parts' driver whatever the root check
+    says (a connected problem without a cut item is then one part): for
+    the tests and the bench.
     """
     max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
     time_limit = search.seconds("time_limit", time_limit)
@@ -772,9 +788,25 @@ def build(
             problem.kind,
             instead="count or list them without it",
         )
+    given = problem.given_options(given)
+    if problem.kind in (EXACT, COLORS) and (
+        by_parts == "always"
+        or (by_parts and parts.falls_apart(problem, given) is not None)
+    ):
+        return _PartsBuild(
+            problem,
+            max_nodes,
+            time_limit,
+            dict(
+                memo_bytes=memo_bytes,
+                choose=choose,
+                limb_bits=limb_bits,
+                min_cost=min_cost,
+            ),
+            zdd_bytes,
+        ).run(given)
     if choose == "auto":
         choose = memo.choose_rule(problem)
-    given = problem.given_options(given)
     engine = memo.MEMO
     arrays = engine.arrays(problem)
     nwords, keyinfo = memo.key_layout(problem)
@@ -822,12 +854,25 @@ def build(
             ) from None
         root = int(run.chain[0])
     made = int(store.made[0])
-    var, lo, hi = store.var[:made], store.lo[:made], store.hi[:made]
+    return _finish(
+        problem,
+        store.var[:made],
+        store.lo[:made],
+        store.hi[:made],
+        root,
+        given,
+        stats,
+    )
+
+
+def _finish(problem, var, lo, hi, root, given, stats) -> ZDD:
+    """The diagram of the nodes ``root`` reaches, with a node above it for
+    each given option (every solution holds them)."""
+    made = len(var)
     if root != made - 1:
         var, lo, hi, root = _reachable(var, lo, hi, root)
         made = len(var)
     if given and root != 0:
-        # Every solution holds the givens: a node for each above the root.
         extra = len(given)
         var = np.concatenate([var, np.array(sorted(given), np.int32)])
         lo = np.concatenate([lo, np.zeros(extra, np.int32)])
@@ -846,3 +891,347 @@ def build(
         numbering=dlx6_numbering(problem),
         costs=getattr(problem, "costs", None),
     )
+
+
+# -- building by parts ----------------------------------------------------------
+
+
+@dataclass
+class ZddPartsStats(ZddStats, parts.PartsStats):
+    """The work of ``ExactCover.zdd`` on a problem that falls apart: the
+    figures of ``dlx.services.parts.PartsStats`` summed over the parts'
+    builds, and ``zdd_nodes``, the nodes of the diagram."""
+
+
+class _Sub(NamedTuple):
+    """A subproblem of the problem being built: its options (the
+    problem's option numbers, ascending) over its active items (the
+    problem's item numbers, ascending: the primary ones first)."""
+
+    options: np.ndarray
+    items: np.ndarray
+
+
+class _PartsBuild:
+    """The ZDD of a problem that falls apart, built as
+    ``dlx.services.parts`` counts it: a part that falls apart is the
+    product of its components' diagrams (each one's 1 sink replaced by the
+    next one's root: their options are disjoint, so no path meets one
+    twice), a connected part with a cut item the chain of that item's
+    options ``(p_k ? Z_k : (... (p_1 ? Z_1 : 0)))`` over what each leaves,
+    and a connected part without one the memoized search's diagram (its
+    option ``k`` the part's ``k``-th option).  Every part's diagram is
+    remembered under its shape (``parts.Part.shape``): a part of the same
+    shape over other options (an identical room) is that diagram with its
+    options renamed.  Nodes go through one unique table, children before
+    parents, so the diagram is reduced."""
+
+    def __init__(self, problem, max_nodes, time_limit, knobs, zdd_bytes):
+        c = problem.csr()
+        self.make_problem = type(problem).from_arrays
+        self.problem = problem
+        self.nprimary = c.nprimary
+        self.indptr = c.indptr.astype(np.int64)
+        self.indices = c.indices.astype(np.int64)
+        self.colors = None if c.colors is None else c.colors.astype(np.int64)
+        self.local = np.full(c.nitems, -1, np.int64)  # scratch, see _part
+        self.max_nodes = max_nodes
+        self.time_limit = time_limit
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.knobs = knobs
+        self.zdd_bytes = zdd_bytes
+        self.most_nodes = zdd_bytes // BUILD_NODE_BYTES
+        self.var: list[int] = [-1, -1]
+        self.lo: list[int] = [0, 0]
+        self.hi: list[int] = [0, 0]
+        self.unique: dict[tuple[int, int, int], int] = {}
+        # shape -> (node, the options it was built over)
+        self.table: dict[bytes, tuple[int, np.ndarray]] = {}
+        self.stats = ZddPartsStats(complete=False, choose=knobs["choose"])
+
+    # -- nodes --------------------------------------------------------------
+    def node(self, v: int, lo: int, hi: int) -> int:
+        """The node ``(v ? hi : lo)``, reduced: ``lo`` when ``hi`` is the
+        empty family, an existing node when there is one alike."""
+        if hi == 0:
+            return lo
+        key = (v, lo, hi)
+        n = self.unique.get(key)
+        if n is None:
+            n = len(self.var)
+            if n - 1 > self.most_nodes:
+                raise self._too_big()
+            self.unique[key] = n
+            self.var.append(v)
+            self.lo.append(lo)
+            self.hi.append(hi)
+        return n
+
+    def copy(self, root: int, rename=None, top: int = 1) -> int:
+        """The diagram at ``root`` with its options renamed (``rename``: a
+        function of an option) and its 1 sink replaced by ``top``."""
+        if root < 2:
+            return top if root == 1 else 0
+        below = {root}
+        stack = [root]
+        lo, hi = self.lo, self.hi
+        while stack:
+            v = stack.pop()
+            for child in (lo[v], hi[v]):
+                if child > 1 and child not in below:
+                    below.add(child)
+                    stack.append(child)
+        new = {0: 0, 1: top}
+        for v in sorted(below):  # children before parents
+            x = self.var[v]
+            new[v] = self.node(
+                x if rename is None else rename(x), new[lo[v]], new[hi[v]]
+            )
+        return new[root]
+
+    # -- parts ----------------------------------------------------------------
+    def _part(self, sub: _Sub) -> tuple[parts.Part, _Sub]:
+        """The subproblem as a ``parts.Part`` (its items numbered in order),
+        and the subproblem without the options that have no active primary
+        item (no search chooses them) nor the secondary items left in no
+        option: the part's options and items, in order."""
+        indptr, options, items = self.indptr, sub.options, sub.items
+        starts, sizes = indptr[options], indptr[options + 1] - indptr[options]
+        owner = np.repeat(np.arange(len(options)), sizes)
+        members = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
+        members += np.arange(len(members))
+        self.local[items] = np.arange(len(items))
+        at = self.local[self.indices[members]]
+        self.local[items] = -1
+        kept = at >= 0
+        nprimary = int(np.searchsorted(items, self.nprimary))
+        has_primary = np.zeros(len(options), np.bool_)
+        has_primary[owner[kept & (at < nprimary)]] = True
+        kept &= has_primary[owner]
+        used = np.zeros(len(items), np.bool_)
+        used[:nprimary] = True
+        used[at[kept]] = True
+        number = np.cumsum(used) - 1
+        new_indptr = np.zeros(int(has_primary.sum()) + 1, np.int64)
+        np.cumsum(
+            np.bincount(owner[kept], minlength=len(options))[has_primary],
+            out=new_indptr[1:],
+        )
+        part = parts.Part(
+            nprimary,
+            int(used.sum()),
+            new_indptr,
+            number[at[kept]],
+            None if self.colors is None else self.colors[members[kept]],
+        )
+        return part, _Sub(options[has_primary], items[used])
+
+    def _choose(self, sub: _Sub, option: int) -> _Sub:
+        """What is left of ``sub`` once ``option`` is chosen: its active
+        items go, and with them every option that holds one of its
+        primary items, one of its uncolored secondary items, or one of its
+        colored secondary items in another color (or none); an option
+        that agrees on such a color stays (the item is purified)."""
+        indptr, indices, colors = self.indptr, self.indices, self.colors
+        mine = np.arange(indptr[option], indptr[option + 1])
+        # state[i]: -1 untouched, 0 taken, c > 0 purified to color c.
+        state = np.full(len(sub.items), -1, np.int64)
+        self.local[sub.items] = np.arange(len(sub.items))
+        at = self.local[indices[mine]]
+        live = at >= 0
+        tint = (
+            np.zeros(len(mine), np.int64) if colors is None else colors[mine]
+        )
+        state[at[live]] = np.where(
+            indices[mine[live]] < self.nprimary, 0, tint[live]
+        )
+        options = sub.options
+        sizes = indptr[options + 1] - indptr[options]
+        owner = np.repeat(np.arange(len(options)), sizes)
+        members = np.repeat(
+            indptr[options] - (np.cumsum(sizes) - sizes), sizes
+        )
+        members += np.arange(len(members))
+        where = self.local[indices[members]]
+        self.local[sub.items] = -1
+        seen = where >= 0
+        s = np.where(seen, state[np.where(seen, where, 0)], -1)
+        member_tint = (
+            np.zeros(len(members), np.int64)
+            if colors is None
+            else colors[members]
+        )
+        bad = (s == 0) | ((s > 0) & (member_tint != s))
+        kept = np.ones(len(options), np.bool_)
+        kept[owner[bad]] = False
+        return _Sub(options[kept], sub.items[state < 0])
+
+    # -- the driver -------------------------------------------------------------
+    def _too_big(self) -> BudgetExhausted:
+        return BudgetExhausted(
+            f"the ZDD outgrew zdd_bytes={self.zdd_bytes} at "
+            f"{len(self.var) - 2} nodes; the diagram so far is partial",
+            0,
+            self.stats,
+        )
+
+    def _why_stop(self) -> str | None:
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return f"search stopped at time_limit={self.time_limit} s"
+        if self.max_nodes is not None and self.stats.nodes >= self.max_nodes:
+            return f"search stopped after max_nodes={self.max_nodes} nodes"
+        return None
+
+    def diagram(self, sub: _Sub) -> int:
+        """The root of ``sub``'s diagram: a product, a chain over a cut
+        item's options, or the memoized search's diagram."""
+        part, sub = self._part(sub)
+        if part.nprimary == 0:
+            return 1
+        degree = np.bincount(part.indices, minlength=part.nitems)
+        if not degree[: part.nprimary].all():
+            return 0  # a primary item no option covers
+        key = part.shape()
+        known = self.table.get(key)
+        if known is not None:
+            self.stats.repeats += 1
+            root, options = known
+            if np.array_equal(options, sub.options):
+                return root
+            rename = dict(zip(options.tolist(), sub.options.tolist()))
+            return self.copy(root, rename.__getitem__)
+        why = self._why_stop()
+        if why is not None:
+            raise BudgetExhausted(why, 0, self.stats)
+        labels = np.empty(part.nitems, np.int64)
+        n = PK.label_components(
+            part.indptr, part.indices, part.nitems, -1, labels
+        )
+        if n > 1:
+            self.stats.splits += 1
+            root = self._product(part, sub, labels, n)
+        else:
+            item = (
+                -1
+                if self.stats.cuts >= parts.MAX_CUTS
+                else parts.cut_item(part)
+            )
+            if item >= 0:
+                root = self._branch(part, sub, item)
+            else:
+                root = self._whole(part, sub)
+        self.table[key] = (root, sub.options)
+        return root
+
+    def _product(self, part, sub: _Sub, labels, n: int) -> int:
+        option_label = labels[part.indices[part.indptr[:-1]]]
+        pieces = sorted(
+            (
+                _Sub(sub.options[option_label == c], sub.items[labels == c])
+                for c in range(n)
+            ),
+            key=lambda piece: len(piece.options),
+        )
+        roots = []
+        for piece in pieces:
+            root = self.diagram(piece)
+            if root == 0:
+                return 0
+            roots.append(root)
+        # The largest part last: it is the one not copied.
+        root = roots[-1]
+        for below in reversed(roots[:-1]):
+            root = self.copy(below, top=root)
+        return root
+
+    def _branch(self, part, sub: _Sub, item: int) -> int:
+        self.stats.cuts += 1
+        self.stats.nodes += 1  # the branching, as a search counts it
+        owner = np.repeat(
+            np.arange(len(part.indptr) - 1), np.diff(part.indptr)
+        )
+        chain = 0
+        for k in owner[part.indices == item].tolist():
+            option = int(sub.options[k])
+            below = self.diagram(self._choose(sub, option))
+            chain = self.node(option, chain, below)
+        return chain
+
+    def _whole(self, part, sub: _Sub) -> int:
+        """A connected part, built by the memoized search as a whole."""
+        self.stats.parts += 1
+        problem = self.make_problem(
+            part.indptr,
+            part.indices,
+            part.nprimary,
+            part.nitems - part.nprimary,
+            colors=part.colors,
+        )
+        nodes = (
+            None
+            if self.max_nodes is None
+            else max(0, self.max_nodes - self.stats.nodes)
+        )
+        seconds = (
+            None
+            if self.deadline is None
+            else max(0.0, self.deadline - time.perf_counter())
+        )
+        room = self.zdd_bytes - (len(self.var) - 2) * BUILD_NODE_BYTES
+        try:
+            z = build(
+                problem,
+                (),
+                nodes,
+                seconds,
+                zdd_bytes=max(0, room),
+                by_parts=False,
+                **self.knobs,
+            )
+        except (BudgetExhausted, KeyboardInterrupt) as e:
+            self.stats.add(getattr(e, "stats", None) or problem.stats)
+            if isinstance(e, BudgetExhausted) and "outgrew zdd_bytes" in str(
+                e
+            ):
+                raise self._too_big() from None  # in the whole's words
+            raise
+        self.stats.add(problem.stats)
+        names = sub.options.tolist()
+        var, lo, hi = z.var.tolist(), z.lo.tolist(), z.hi.tolist()
+        new = [0, 1]
+        for v in range(2, z.root + 1):
+            new.append(self.node(names[var[v]], new[lo[v]], new[hi[v]]))
+        return new[z.root]
+
+    def run(self, given: list[int]) -> ZDD:
+        stats = self.problem.stats = self.stats
+        # Every option and item: the first _part drops what no search meets.
+        sub = _Sub(np.arange(len(self.indptr) - 1), np.arange(len(self.local)))
+        clash = False
+        for option in given:
+            # A given an earlier one struck: no solution.
+            k = np.searchsorted(sub.options, option)
+            if k == len(sub.options) or sub.options[k] != option:
+                clash = True
+                break
+            sub = self._choose(sub, option)
+        try:
+            root = 0 if clash else self.diagram(sub)
+        except (BudgetExhausted, KeyboardInterrupt) as e:
+            stats.seconds = time.perf_counter() - self.start
+            if isinstance(e, BudgetExhausted):
+                why = self._why_stop() or str(e).split(" with ")[0]
+                raise BudgetExhausted(why, 0, stats) from None
+            raise Interrupted(0, stats) from None
+        # Copies leave their originals behind: keep what the root reaches.
+        var, lo, hi, root = _reachable(
+            np.array(self.var, np.int32),
+            np.array(self.lo, np.int32),
+            np.array(self.hi, np.int32),
+            root,
+        )
+        z = _finish(self.problem, var, lo, hi, root, given, stats)
+        stats.solutions = z.count()
+        stats.seconds = time.perf_counter() - self.start
+        return z

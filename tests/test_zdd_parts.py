@@ -1,0 +1,223 @@
+"""The ZDD built by parts (dlx.services.zdd on a problem that falls apart,
+as dlx.services.parts counts it): the same solutions as the whole build
+and the reference on copies and glued pieces, plain and colored, with and
+without givens; rooms past 2**64; budgets and Ctrl-C never return a
+partial diagram; write and read."""
+
+import io
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings, strategies as st
+
+from dlx import ZDD, BudgetExhausted, ExactCover, Interrupted
+from dlx.engines import memo as memo_engine
+from dlx.problems.tiling import rooms, tiling
+from dlx.services import parts, zdd as Z
+
+from reference import generalized_covers
+from test_parts import KINDS, build, glued, small_problems
+from test_zdd import check_against, check_diagram
+
+# The whole build's knobs (see test_zdd.VARIANTS), passed to every part.
+VARIANTS = [
+    dict(),
+    dict(choose="first", memo_bytes=0),
+    dict(choose="mrv", limb_bits=3),
+]
+
+
+def solutions(case, forced=()):
+    nprimary, nitems, options, colors = case
+    return sorted(
+        generalized_covers(options, nprimary, nitems, colors, given=forced)
+    )
+
+
+def same_as_whole(p, z, forced=(), **knobs):
+    """The diagram by parts holds the whole build's solutions."""
+    whole = Z.build(p, forced, by_parts=False, **knobs)
+    assert sorted(z) == sorted(whole) and z.count() == whole.count()
+    return whole
+
+
+def check_by_parts(p, forced, expected, by_parts=True, **knobs):
+    """``by_parts="always"``: the driver even where the root check would
+    build whole (then also with givens that clash)."""
+    z = Z.build(p, forced, by_parts=by_parts, **knobs)
+    check_against(z, expected, p)
+    assert p.stats.complete and p.stats.zdd_nodes == len(z)
+    if by_parts == "always" or parts.falls_apart(p, forced) is not None:
+        assert isinstance(p.stats, Z.ZddPartsStats)
+        assert p.stats.solutions == len(expected)
+    same_as_whole(p, z, forced, **knobs)
+    return z
+
+
+# -- against the reference and the whole build ---------------------------------
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@pytest.mark.parametrize("kind", KINDS)
+@given(data=st.data())
+def test_zdd_by_parts_matches_the_reference(kind, data):
+    case = data.draw(glued(kind))
+    if len(case[2]) > 14:  # the reference tries every set of options
+        return
+    forced = data.draw(
+        st.lists(st.integers(0, len(case[2]) - 1), max_size=2, unique=True)
+    )
+    knobs = data.draw(st.sampled_from(VARIANTS))
+    by_parts = data.draw(st.sampled_from([True, "always"]))
+    expected = solutions(case, forced)
+    check_by_parts(build(case), forced, expected, by_parts, **knobs)
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_problems())
+# Item 1 is a cut item; its option {0, 1, 2} leaves an empty part.
+@example((3, 3, [[0], [0, 1], [1], [2], [0, 1, 2]], [{}] * 5))
+def test_zdd_by_parts_of_any_small_problem(case):
+    check_by_parts(build(case), (), solutions(case), "always")
+
+
+def test_a_colored_given_purifies_across_parts():
+    # X is secondary: the given {A, X:a} lets {B, X:a} stay (purified) and
+    # strikes {B, X:b}; C and D are a part of their own.
+    p = ExactCover("ABCD", "X")
+    p.add_option("AX", colors={"X": "a"})
+    p.add_option("BX", colors={"X": "a"})
+    p.add_option("BX", colors={"X": "b"})
+    p.add_options(["B", "C", "D", "CD"])
+    expected = [(0, 1, 4, 5), (0, 1, 6), (0, 3, 4, 5), (0, 3, 6)]
+    z = check_by_parts(p, [0], expected)
+    assert sorted(map(tuple, z)) == expected
+
+
+# -- rooms and copies ------------------------------------------------------------
+
+
+def test_rooms_4_8_past_two_to_the_64():
+    p = rooms(4, 8)
+    z = p.zdd()
+    assert z.count() == 12_988_816**4 > 2**64
+    check_diagram(z)
+    s = p.stats
+    assert isinstance(s, Z.ZddPartsStats) and s.complete
+    # Every room alike is built once: the others are renamed copies.
+    assert s.repeats >= 3 and s.cuts >= 3 and s.zdd_nodes == len(z)
+    for solution in z.sample(3, seed=5):
+        covered = sorted(i for k in solution for i in p.options[k])
+        assert covered == sorted(p.primary)
+
+
+def test_rooms_by_parts_equal_the_whole_build():
+    p = rooms(2, 4)
+    z = p.zdd()
+    assert isinstance(p.stats, Z.ZddPartsStats)
+    whole = same_as_whole(p, z)
+    assert z.count() == 36**2
+    check_against(z, sorted(map(tuple, whole)), p)
+    # Sampling draws from the same solutions.
+    every = set(map(tuple, whole))
+    assert {tuple(s) for s in z.sample(200, seed=1)} <= every
+    assert z.option_counts(len(p)) == whole.option_counts(len(p))
+
+
+def test_a_given_that_cuts_the_board():
+    p = tiling("6x5")
+    down = [
+        k
+        for k, option in enumerate(p.options)
+        if sorted(option) in (["02", "12"], ["22", "32"], ["42", "52"])
+    ]
+    z = p.zdd(given=down)
+    assert isinstance(p.stats, Z.ZddPartsStats) and p.stats.splits >= 1
+    assert z.count() == 13**2  # 6 x 2 boards either side
+    assert all(set(down) <= set(s) for s in z)
+    same_as_whole(p, z, down)
+
+
+def test_past_the_cut_limit_parts_are_built_whole(monkeypatch):
+    # No cut branching left: a connected part goes to the memo whole,
+    # components still multiply.
+    monkeypatch.setattr(parts, "MAX_CUTS", 0)
+    p = rooms(2, 4)
+    z = p.zdd()
+    assert p.stats.cuts == 0 and p.stats.parts >= 1
+    same_as_whole(p, z)
+
+
+def test_connected_problems_are_built_whole():
+    p = tiling("6x6")
+    assert parts.falls_apart(p, []) is None
+    z = p.zdd()
+    assert type(p.stats) is Z.ZddStats
+    assert z == Z.build(p, by_parts=False)
+
+
+def test_bounds_are_built_whole():
+    # Three parts no option joins, but a problem with bounds is not
+    # split: the bounded memo builds it whole.
+    p = ExactCover(["A", "B", "C"], bounds={"A": (1, 2)})
+    p.add_options([["A"], ["A"], ["B"], ["C"]])
+    z = p.zdd()
+    assert type(p.stats) is Z.ZddStats
+    assert sorted(z) == [[0, 1, 2, 3], [0, 2, 3], [1, 2, 3]]
+
+
+# -- budgets, Ctrl-C, files --------------------------------------------------------
+
+
+def test_budgets_never_return_a_partial_diagram():
+    p = rooms(3, 6)
+    with pytest.raises(BudgetExhausted, match="max_nodes=40") as stop:
+        p.zdd(max_nodes=40)
+    assert isinstance(stop.value.stats, Z.ZddPartsStats)
+    assert not stop.value.stats.complete
+    with pytest.raises(BudgetExhausted, match="time_limit=0"):
+        p.zdd(time_limit=0)
+    # Outgrown in a part's search and in the product's copies.
+    for limit in (200, 20 * 900):
+        with pytest.raises(
+            BudgetExhausted, match=f"outgrew zdd_bytes={limit} at"
+        ):
+            p.zdd(zdd_bytes=limit)
+    assert p.zdd(zdd_bytes=10**6, max_nodes=10**6).count() == 6728**3
+
+
+@pytest.mark.parametrize("where", ["search", "copy"])
+def test_ctrl_c_stops_the_build(monkeypatch, where):
+    p = rooms(3, 4)
+    if where == "search":
+        record = memo_engine.MemoRun.record
+
+        def interrupt(run, stats):
+            record(run, stats)
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(memo_engine.MemoRun, "record", interrupt)
+    else:
+
+        def interrupt(self, *args, **kwargs):
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(Z._PartsBuild, "copy", interrupt)
+    with pytest.raises(Interrupted) as stop:
+        p.zdd()
+    assert isinstance(stop.value.stats, Z.ZddPartsStats)
+    assert not stop.value.stats.complete
+
+
+def test_write_and_read_round_trip(tmp_path):
+    p = rooms(2, 4)
+    z = p.zdd()
+    path = tmp_path / "rooms.zdd"
+    z.write(path)
+    assert ZDD.read(path, p) == z == ZDD.read(path)
+    text = io.StringIO()
+    z.write(text)
+    assert ZDD.read(io.StringIO(text.getvalue())).count() == 36**2
