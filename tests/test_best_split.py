@@ -22,7 +22,7 @@ from dlx import BudgetExhausted, ExactCover, Interrupted, Unsupported
 from dlx.cli import main
 from dlx.engines import engine_for
 from dlx.services import runner
-from dlx.services.best import Cheapest
+from dlx.services.best import Cheapest, best as cheapest
 from dlx.services.split import split
 
 from reference import costed_covers, is_generalized_cover
@@ -220,16 +220,19 @@ def test_processes_find_one_searchs_costs(case):
     valid(p, options, colors, bounds, found)
 
 
-def timetable():
+def timetable(exams=10):
     """bench/costs.py's timetable, smaller: 10 exams, a few seconds of
-    DLX5 on a loaded machine."""
+    DLX5 on a loaded machine (8: 127,000 nodes, a twentieth of a
+    second)."""
     import random
 
     from dlx.problems.timetable import timetable as make
 
     r = random.Random(9)
     people = [f"s{i}" for i in range(40)]
-    sitting = {f"x{i}": r.sample(people, r.randint(2, 4)) for i in range(10)}
+    sitting = {
+        f"x{i}": r.sample(people, r.randint(2, 4)) for i in range(exams)
+    }
     rooms = {f"r{i}": (r.randint(2, 5), r.randint(1, 9)) for i in range(4)}
     slots = {f"t{i}": r.randint(0, 6) for i in range(4)}
     return make(sitting, rooms, slots)
@@ -245,6 +248,68 @@ def test_processes_find_one_searchs_costs_on_a_timetable():
     valid(p, options, None, None, found)
     assert seen and seen[-1].jobs_done == seen[-1].jobs
     assert seen[-1].fraction == pytest.approx(1.0)
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    costed(min_options=10, max_options=30, max_cost=30),
+    st.integers(1, 40),
+)
+def test_processes_that_hand_back_find_one_searchs_costs(case, budget):
+    # A node budget of a few nodes: jobs hand back their rest again and
+    # again, the pieces sent with the threshold of their moment (and read
+    # the shared one), and the k cheapest are one search's.
+    p, options, colors, costs, bounds = case
+    one = p.best(3)
+    with split_always():
+        found = cheapest(p, "jobs", k=3, jobs=2, split_into=4, budget=budget)
+    assert [c for c, _ in found] == [c for c, _ in one]
+    valid(p, options, colors, bounds, found)
+
+
+@pytest.mark.parametrize("bounded", [False, True], ids=["dlx5", "dlx3-costs"])
+def test_a_timetable_in_jobs_that_hand_back(bounded):
+    # Thousands of pieces handed back on an executor: the same costs as
+    # one search, the progress's share of the tree adding up to 1 and every
+    # job counted, those handed back too.
+    p = timetable(exams=8)
+    if bounded:  # its first item may be left out: DLX3 with costs
+        t, p = (
+            p,
+            ExactCover(p.primary, p.secondary, bounds={p.primary[0]: (0, 1)}),
+        )
+        for k, items in enumerate(t.options):
+            p.add_option(items, colors=t.option_colors(k), cost=t.costs[k])
+    assert (p.kind == "multiplicities") == bounded
+    one = [c for c, _ in p.best(3)]
+    seen = []
+    with cf.ThreadPoolExecutor(2) as pool:
+        found = cheapest(
+            p,
+            "jobs",
+            k=3,
+            executor=pool,
+            split_into=4,
+            budget=2000,
+            progress=seen.append,
+        )
+    assert [c for c, _ in found] == one
+    assert seen[-1].jobs > 4 and seen[-1].jobs_done == seen[-1].jobs
+    assert seen[-1].fraction == pytest.approx(1.0)
+
+
+def test_a_budget_is_for_jobs():
+    p = timetable()
+    with pytest.raises(Unsupported, match="budget is for a search in jobs"):
+        cheapest(p, "threads", k=1, threads=2, budget=10)
+    with pytest.raises(Unsupported, match="budget is for a search in jobs"):
+        cheapest(p, "serial", k=1, budget=10)
+    with pytest.raises(ValueError, match="budget"):
+        cheapest(p, "jobs", k=1, jobs=1, budget=-1)
 
 
 @pytest.mark.filterwarnings("ignore:Port .* is already in use")

@@ -176,9 +176,9 @@ def run_best_job(
         ), True
     base = int(run.counters[1])
     complete = True
-    nodes = 0
-    if run.covered:
-        nodes = 1
+    nodes = solutions = 0
+    if run.covered:  # the path is a solution: a leaf, as one search has it
+        nodes = solutions = 1
     elif not run.clash:
         while True:
             if flag is not None and flag[0]:
@@ -189,12 +189,12 @@ def run_best_job(
             )
             if status == EXHAUSTED:
                 break
-        nodes = int(run.counters[0])
+        nodes, solutions = int(run.counters[0]), int(run.counters[2])
     return BestResult(
         run.best(),
         nodes,
         int(run.counters[1]) - base,
-        int(run.counters[2]),
+        solutions,
         time.perf_counter() - t0,
         [[]],
     ), complete
