@@ -22,7 +22,7 @@ from dlx import BudgetExhausted, ExactCover, Interrupted, Unsupported
 from dlx.cli import main
 from dlx.engines import engine_for
 from dlx.services import runner
-from dlx.services.best import Cheapest, best as cheapest
+from dlx.services.best import Cheapest, best as cheapest, run_best_job
 from dlx.services.split import split
 
 from reference import costed_covers, is_generalized_cover
@@ -106,16 +106,21 @@ def test_jobs_partition_the_solutions(jobs, case, data):
     arrays = engine.arrays(p)
     nodes = engine.option_nodes(arrays, chosen)
     everything = len(reference) + 1
+    # A node budget (0: none): a job cut short hands back its rest, whose
+    # pieces partition its solutions too.
+    budget = data.draw(st.integers(0, 4))
     found = []
-    for path in plan.leaves + [job.path for job in plan.jobs]:
-        run = engine.start_best(arrays, nodes, everything, path=path)
-        if not (run.clash or run.covered):
-            while run.step(0, 1 << 60, False)[0] != 0:
-                pass
+    pending = plan.leaves + [job.path for job in plan.jobs]
+    while pending:
+        path = tuple(pending.pop())
+        result, _ = run_best_job(
+            engine, arrays, nodes, path, everything, None, budget=budget
+        )
         found += [
             (cost, tuple(sorted(options + chosen)))
-            for cost, options in run.best()
+            for cost, options in result.best
         ]
+        pending += [rest for rest, _ in result.rest[0]]
     assert sorted(found) == sorted(reference)
     assert len(plan.leaves) == plan.solutions
 
@@ -145,6 +150,29 @@ def test_a_job_path_is_given_options_for_dlx5_and_the_kernels_moves_with_bounds(
         6,
         6,
     ]  # {a, b} {ab}, {a2, b} {ab, a}, {a, a2, b} {ab, a2}
+
+
+@pytest.mark.parametrize(
+    "bounds", [{}, {1: (1, 2)}], ids=["dlx5", "dlx3-costs"]
+)
+def test_a_job_cut_short_prices_the_solutions_beside_where_it_stopped(bounds):
+    # Stopped below the dearer option of item 1, the job goes on to that
+    # option's siblings, a solution among them: its cost is counted from
+    # the level's own net cost, not the stopped node's.
+    options = [[1], [0, 1], [0, 1], [0]]
+    costs = [5, 0, 3, 1]
+    p = build(2, 2, options, [None] * 4, costs, bounds)
+    engine = engine_for(p, purpose="best")
+    arrays = engine.arrays(p)
+    reference = costed_covers(options, 2, 2, costs, None, bounds)
+    found, pending = [], [()]
+    while pending:
+        result, _ = run_best_job(
+            engine, arrays, [], pending.pop(), 100, None, budget=1
+        )
+        found += [(c, tuple(sorted(o))) for c, o in result.best]
+        pending += [rest for rest, _ in result.rest[0]]
+    assert sorted(found) == sorted(reference)
 
 
 # -- the merge ------------------------------------------------------------

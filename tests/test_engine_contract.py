@@ -57,14 +57,16 @@ def served(engines):
     ]
 
 
-def on_random_problems(engines, **strategies):
+def on_random_problems(engines, examples=None, **strategies):
     """A test run for each ``(engine, kind)`` of ``engines`` (``served``)
-    on a few random problems (``data``, and ``strategies``)."""
+    on a few random problems (``data``, and ``strategies``; ``examples``
+    of them where a few are not enough)."""
 
     def decorate(test):
         test = given(data=st.data(), **strategies)(test)
+        few = FEW if examples is None else settings(FEW, max_examples=examples)
         return pytest.mark.parametrize("engine, kind", served(engines))(
-            FEW(test)
+            few(test)
         )
 
     return decorate
@@ -427,7 +429,9 @@ def best_pieces(engine, p, forced, k, budget, pick=None):
     return cheapest.best(), pieces
 
 
-@on_random_problems(COSTING, budget=st.integers(1, 5))
+# (Many examples: a piece's figures go wrong only where a net cost is not
+# 0, which the taxes make rare on the smallest problems.)
+@on_random_problems(COSTING, examples=40, budget=st.integers(1, 5))
 def test_a_best_job_cut_short_hands_back_its_rest(engine, kind, data, budget):
     # With no threshold to share (k beyond the solutions), the pieces of a
     # job cut short and handed back again and again find every solution
@@ -449,7 +453,9 @@ def test_a_best_job_cut_short_hands_back_its_rest(engine, kind, data, budget):
         assert len(pieces) > 1
 
 
-@on_random_problems(COSTING, k=st.integers(1, 4), budget=st.integers(1, 3))
+@on_random_problems(
+    COSTING, examples=20, k=st.integers(1, 4), budget=st.integers(1, 3)
+)
 def test_the_cheapest_with_hand_backs_are_the_reference(
     engine, kind, data, k, budget
 ):
