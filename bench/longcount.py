@@ -8,6 +8,8 @@ split for 100 and 1,000 workers.
     python bench/longcount.py --only pentomino-6x10-all --no-write
     python bench/longcount.py --engines      # the cluster simulation of
                                              # every engine: its own section
+    python bench/longcount.py --best         # the same for best (DLX5, and
+                                             # DLX3 with costs): its own
 
 Every contender runs in this one process, in turn, round after round;
 each figure is the best of the rounds.  The counts, nodes and updates of
@@ -46,6 +48,8 @@ BEGIN = "<!-- longcount.py: begin -->"
 END = "<!-- longcount.py: end -->"
 ENGINES_BEGIN = "<!-- longcount.py --engines: begin -->"
 ENGINES_END = "<!-- longcount.py --engines: end -->"
+BEST_BEGIN = "<!-- longcount.py --best: begin -->"
+BEST_END = "<!-- longcount.py --best: end -->"
 
 # name -> (builder, algorithm, known count): the cluster simulation of
 # every kind of engine that hands back (--engines), beside DLX1's rows of
@@ -60,6 +64,34 @@ ENGINE_BALANCE = {
     ),
     "cells-colors-debruijn-3-3": (lambda: debruijn(3, 3), "cells", 373_248),
     "cells-bounds-rooks-7-2": (lambda: rooks(7, 2), "cells", 3_110_940),
+}
+
+
+def priced_pentominoes(board: str = "6x10"):
+    """bench/costs.py's pentominoes with costs (each placement its piece's
+    rank times its distance from the corner): DLX5 for ``best``."""
+    from costs import pento
+
+    return pento(board)
+
+
+def priced_rooks(n: int, r: int, seed: int = 1):
+    """``rooks(n, r)`` with a random cost (0..20) on each option: DLX3
+    with costs for ``best``."""
+    import random
+
+    base = rooks(n, r)
+    rng = random.Random(seed)
+    problem = dlx.ExactCover(base.primary, base.secondary, bounds=base.bounds)
+    for items in base.options:
+        problem.add_option(items, cost=rng.randint(0, 20))
+    return problem
+
+
+# name -> (builder, k): the cluster simulation of best in jobs (--best).
+BEST_BALANCE = {
+    "best-pentomino-6x10": (lambda: priced_pentominoes("6x10"), 1),
+    "best-bounds-rooks-7-3": (lambda: priced_rooks(7, 3), 10),
 }
 
 
@@ -194,6 +226,148 @@ def simulate(
     )
 
 
+def simulate_best(problem, workers: int, budgeted: bool, k: int, nodes: int):
+    """``simulate`` for ``best(k, jobs=...)``: its split (no probes) into
+    jobs taken in the order the search meets them, as ``pooled`` sends
+    them, on ``workers`` simulated workers, each piece run here
+    (``run_best_job``) and its work its updates.  The threshold makes the
+    pieces depend on order, so the simulation keeps it in order: a piece
+    starts with the threshold of the ``k`` cheapest of the pieces
+    *finished* by its start (what an executor's task takes with it; our
+    own forked pool also shares the threshold in memory as it falls,
+    which is left out here: the figures are the pessimistic ones), and
+    what it finds counts from its end.  ``budgeted``: each job hands back
+    its rest after ``nodes`` (one search's) over ``BUDGET_PER_WORKER``
+    workers' worth of nodes; the rest goes to the front of the queue,
+    shallowest first."""
+    import collections
+    import heapq
+
+    from dlx.engines import engine_for
+    from dlx.services.best import Cheapest, run_best_job
+
+    engine = engine_for(problem, purpose="best")
+    arrays = engine.arrays(problem)
+    t0 = time.perf_counter()
+    plan = J.split(
+        problem,
+        split_into=J.JOBS_PER_WORKER * workers,
+        probes=0,
+        engine=engine,
+    )
+    split_seconds = time.perf_counter() - t0
+    budget = (
+        max(1, nodes // (job_service.BUDGET_PER_WORKER * workers))
+        if budgeted
+        else 0
+    )
+    cheapest = Cheapest(k, arrays.total_tax)
+    for path in plan.leaves:  # priced by the parent, at once
+        leaf, _ = run_best_job(engine, arrays, [], tuple(path), k, None)
+        cheapest.add(leaf.best)
+    queue = collections.deque(plan.jobs)
+    running = []  # (finish, sequence number, jobs handed back, found)
+    now, free, sequence = 0.0, workers, 0
+    pieces = []
+    while queue or running:
+        while free and queue:
+            job = queue.popleft()
+            shared = np.array([cheapest.threshold()], np.int64)
+            result, _ = run_best_job(
+                engine, arrays, [], tuple(job.path), k, shared, budget=budget
+            )
+            pieces.append(result.updates)
+            back = [J.Job(tuple(g), job.share * f) for g, f in result.rest[0]]
+            heapq.heappush(
+                running, (now + result.updates, sequence, back, result.best)
+            )
+            sequence += 1
+            free -= 1
+        now, _, back, found = heapq.heappop(running)
+        cheapest.add(found)
+        free += 1
+        for job in sorted(back, key=lambda j: j.share):
+            queue.appendleft(job)
+    pieces = np.array(pieces, float)
+    total = pieces.sum()
+    return dict(
+        engine=engine.name,
+        jobs=len(plan.jobs),
+        pieces=len(pieces),
+        split_seconds=split_seconds,
+        budget=budget,
+        work=total,
+        largest=pieces.max() / pieces.mean(),
+        largest_share=pieces.max() * workers / total,
+        efficiency=total / (workers * now),
+        best=[c for c, _ in cheapest.best()],
+    )
+
+
+def best_balance(args) -> str:
+    """``--best``: ``simulate_best`` of the weighted pentominoes (DLX5)
+    and priced rooks (DLX3 with costs) for 100 and 1,000 workers, with
+    and without budgets, the k cheapest checked against one search's.
+    Returns its section of RESULTS.md."""
+    rows = []
+    names = args.only.split(",") if args.only else list(BEST_BALANCE)
+    for name in names:
+        build, k = BEST_BALANCE[name]
+        problem = build()
+        one = [c for c, _ in problem.best(k)]
+        truth = (problem.stats.nodes, problem.stats.updates)
+        for w in (100, 1000):
+            b = {}
+            for budgeted in (False, True):
+                b[budgeted] = simulate_best(problem, w, budgeted, k, truth[0])
+                assert b[budgeted]["best"] == one, (name, w, budgeted)
+                print(
+                    f"best {name} {w} budget={budgeted}: {b[budgeted]}",
+                    file=sys.stderr,
+                )
+            rows.append((name, k, truth, w, b[False], b[True]))
+    lines = [
+        BEST_BEGIN,
+        "### The cheapest solutions in jobs for a cluster (simulated)",
+        "",
+        f"Written by `{args.command}` on "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; dlx-toolkit "
+        f"{dlx.__version__}.  `best(k, jobs=...)`'s split (no probes: the "
+        f"jobs in the order the search meets them) on simulated workers, "
+        f"*before* every job to its end, *after* every job stopping after "
+        f"its node budget (one search's nodes over "
+        f"{job_service.BUDGET_PER_WORKER} W; a real search hands back "
+        f"after `UNESTIMATED_BUDGET`, "
+        f"{job_service.UNESTIMATED_BUDGET:,} nodes) and handing back its "
+        f"rest.  The threshold makes the pieces depend on order, so it is "
+        f"simulated in order: a piece starts from the k-th cheapest of the "
+        f"pieces finished by then (as an executor's task takes it; our own "
+        f"forked pool also shares it in memory as it falls, left out here) "
+        f"and its solutions count from its end.  Work is a piece's updates; "
+        f"*work / one* is all the pieces' work over one search's updates "
+        f"(the pruning a split loses).  The k cheapest were checked to be "
+        f"one search's.",
+        "",
+        "| problem | engine | k | nodes (one search) | workers | jobs "
+        "| before: largest / share | before: work / one | before: "
+        "efficiency | budget (nodes) | pieces | after: largest / share "
+        "| after: work / one | after: efficiency |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "---:|",
+    ]
+    for name, k, truth, w, old, new in rows:
+        lines.append(
+            f"| {name} | {new['engine']} | {k} | {truth[0]:,} | {w:,} | "
+            f"{old['jobs']:,} | {old['largest_share']:.2f} | "
+            f"{old['work'] / truth[1]:.2f} | {old['efficiency']:.2f} | "
+            f"{new['budget']:,} | {new['pieces']:,} | "
+            f"{new['largest_share']:.2f} | {new['work'] / truth[1]:.2f} | "
+            f"{new['efficiency']:.2f} |"
+        )
+    lines.append(BEST_END)
+    return "\n".join(lines) + "\n"
+
+
 def engine_balance(args) -> str:
     """``--engines``: the cluster simulation (``simulate``) of a colored
     problem, a bounded one and dancing cells, for 100 and 1,000 workers,
@@ -296,11 +470,33 @@ def main(argv=None):
         "problem, a bounded one and dancing cells, plain, colored and "
         "bounded (its own section)",
     )
+    parser.add_argument(
+        "--best",
+        action="store_true",
+        help="only the simulation of 100 and 1,000 workers for best in "
+        "jobs, DLX5 and DLX3 with costs (its own section)",
+    )
     args = parser.parse_args(argv)
     args.command = " ".join(
         ["python bench/longcount.py"]
         + list(sys.argv[1:] if argv is None else argv)
     )
+    if args.best:
+        unknown = [
+            n
+            for n in (args.only.split(",") if args.only else [])
+            if n not in BEST_BALANCE
+        ]
+        if unknown:
+            parser.error(
+                f"unknown problem {unknown[0]!r} for --best; choose "
+                f"from {', '.join(BEST_BALANCE)}"
+            )
+        text = best_balance(args)
+        print(text)
+        if not args.no_write:
+            write(text, BEST_BEGIN, BEST_END)
+        return
     if args.engines:
         unknown = [
             n

@@ -22,7 +22,7 @@ from dlx import BudgetExhausted, ExactCover, Interrupted, Unsupported
 from dlx.cli import main
 from dlx.engines import engine_for
 from dlx.services import runner
-from dlx.services.best import Cheapest
+from dlx.services.best import Cheapest, best as cheapest, run_best_job
 from dlx.services.split import split
 
 from reference import costed_covers, is_generalized_cover
@@ -106,34 +106,42 @@ def test_jobs_partition_the_solutions(jobs, case, data):
     arrays = engine.arrays(p)
     nodes = engine.option_nodes(arrays, chosen)
     everything = len(reference) + 1
+    # A node budget (0: none): a job cut short hands back its rest, whose
+    # pieces partition its solutions too.
+    budget = data.draw(st.integers(0, 4))
     found = []
-    for path in plan.leaves + [job.path for job in plan.jobs]:
-        run = engine.start_best(arrays, nodes, everything, path=path)
-        if not (run.clash or run.covered):
-            while run.step(0, 1 << 60, False)[0] != 0:
-                pass
+    pending = plan.leaves + [job.path for job in plan.jobs]
+    while pending:
+        path = tuple(pending.pop())
+        result, _ = run_best_job(
+            engine, arrays, nodes, path, everything, None, budget=budget
+        )
         found += [
             (cost, tuple(sorted(options + chosen)))
-            for cost, options in run.best()
+            for cost, options in result.best
         ]
+        pending += [rest for rest, _ in result.rest[0]]
     assert sorted(found) == sorted(reference)
     assert len(plan.leaves) == plan.solutions
 
 
-def test_a_job_path_is_given_options_for_dlx5_and_signed_with_bounds():
+def test_a_job_path_is_given_options_for_dlx5_and_the_kernels_moves_with_bounds():
     p = ExactCover("ab")
     p.add_options(["a", "b", "ab"], costs=[1, 2, 4])
     plan = split(
         p, split_into=2, probes=0, engine=engine_for(p, purpose="best")
     )
-    assert all(m >= 0 for job in plan.jobs for m in job.path)
+    assert all(0 <= m < 3 for job in plan.jobs for m in job.path)
     q = ExactCover("ab", bounds={"a": (1, 2)})
     q.add_options(["a", "a", "ab", "b"], costs=[1, 2, 4, 3])
     plan = split(
         q, split_into=8, probes=0, engine=engine_for(q, purpose="best")
     )
     paths = plan.leaves + [job.path for job in plan.jobs]
-    assert any(m < 0 for path in paths for m in path)  # an exclusion
+    # An option's node (beyond the 2 items' headers), or an item's header
+    # for its null move ("a" may take one option, not two).
+    assert any(m > 2 for path in paths for m in path)
+    assert any(m == 1 for path in paths for m in path)  # a's null move
     assert [c for c, _ in q.best(10, jobs=1, split_into=8)] == [
         4,
         4,
@@ -142,6 +150,29 @@ def test_a_job_path_is_given_options_for_dlx5_and_signed_with_bounds():
         6,
         6,
     ]  # {a, b} {ab}, {a2, b} {ab, a}, {a, a2, b} {ab, a2}
+
+
+@pytest.mark.parametrize(
+    "bounds", [{}, {1: (1, 2)}], ids=["dlx5", "dlx3-costs"]
+)
+def test_a_job_cut_short_prices_the_solutions_beside_where_it_stopped(bounds):
+    # Stopped below the dearer option of item 1, the job goes on to that
+    # option's siblings, a solution among them: its cost is counted from
+    # the level's own net cost, not the stopped node's.
+    options = [[1], [0, 1], [0, 1], [0]]
+    costs = [5, 0, 3, 1]
+    p = build(2, 2, options, [None] * 4, costs, bounds)
+    engine = engine_for(p, purpose="best")
+    arrays = engine.arrays(p)
+    reference = costed_covers(options, 2, 2, costs, None, bounds)
+    found, pending = [], [()]
+    while pending:
+        result, _ = run_best_job(
+            engine, arrays, [], pending.pop(), 100, None, budget=1
+        )
+        found += [(c, tuple(sorted(o))) for c, o in result.best]
+        pending += [rest for rest, _ in result.rest[0]]
+    assert sorted(found) == sorted(reference)
 
 
 # -- the merge ------------------------------------------------------------
@@ -217,16 +248,19 @@ def test_processes_find_one_searchs_costs(case):
     valid(p, options, colors, bounds, found)
 
 
-def timetable():
+def timetable(exams=10):
     """bench/costs.py's timetable, smaller: 10 exams, a few seconds of
-    DLX5 on a loaded machine."""
+    DLX5 on a loaded machine (8: 127,000 nodes, a twentieth of a
+    second)."""
     import random
 
     from dlx.problems.timetable import timetable as make
 
     r = random.Random(9)
     people = [f"s{i}" for i in range(40)]
-    sitting = {f"x{i}": r.sample(people, r.randint(2, 4)) for i in range(10)}
+    sitting = {
+        f"x{i}": r.sample(people, r.randint(2, 4)) for i in range(exams)
+    }
     rooms = {f"r{i}": (r.randint(2, 5), r.randint(1, 9)) for i in range(4)}
     slots = {f"t{i}": r.randint(0, 6) for i in range(4)}
     return make(sitting, rooms, slots)
@@ -242,6 +276,68 @@ def test_processes_find_one_searchs_costs_on_a_timetable():
     valid(p, options, None, None, found)
     assert seen and seen[-1].jobs_done == seen[-1].jobs
     assert seen[-1].fraction == pytest.approx(1.0)
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    costed(min_options=10, max_options=30, max_cost=30),
+    st.integers(1, 40),
+)
+def test_processes_that_hand_back_find_one_searchs_costs(case, budget):
+    # A node budget of a few nodes: jobs hand back their rest again and
+    # again, the pieces sent with the threshold of their moment (and read
+    # the shared one), and the k cheapest are one search's.
+    p, options, colors, costs, bounds = case
+    one = p.best(3)
+    with split_always():
+        found = cheapest(p, "jobs", k=3, jobs=2, split_into=4, budget=budget)
+    assert [c for c, _ in found] == [c for c, _ in one]
+    valid(p, options, colors, bounds, found)
+
+
+@pytest.mark.parametrize("bounded", [False, True], ids=["dlx5", "dlx3-costs"])
+def test_a_timetable_in_jobs_that_hand_back(bounded):
+    # Thousands of pieces handed back on an executor: the same costs as
+    # one search, the progress's share of the tree adding up to 1 and every
+    # job counted, those handed back too.
+    p = timetable(exams=8)
+    if bounded:  # its first item may be left out: DLX3 with costs
+        t, p = (
+            p,
+            ExactCover(p.primary, p.secondary, bounds={p.primary[0]: (0, 1)}),
+        )
+        for k, items in enumerate(t.options):
+            p.add_option(items, colors=t.option_colors(k), cost=t.costs[k])
+    assert (p.kind == "multiplicities") == bounded
+    one = [c for c, _ in p.best(3)]
+    seen = []
+    with cf.ThreadPoolExecutor(2) as pool:
+        found = cheapest(
+            p,
+            "jobs",
+            k=3,
+            executor=pool,
+            split_into=4,
+            budget=2000,
+            progress=seen.append,
+        )
+    assert [c for c, _ in found] == one
+    assert seen[-1].jobs > 4 and seen[-1].jobs_done == seen[-1].jobs
+    assert seen[-1].fraction == pytest.approx(1.0)
+
+
+def test_a_budget_is_for_jobs():
+    p = timetable()
+    with pytest.raises(Unsupported, match="budget is for a search in jobs"):
+        cheapest(p, "threads", k=1, threads=2, budget=10)
+    with pytest.raises(Unsupported, match="budget is for a search in jobs"):
+        cheapest(p, "serial", k=1, budget=10)
+    with pytest.raises(ValueError, match="budget"):
+        cheapest(p, "jobs", k=1, jobs=1, budget=-1)
 
 
 @pytest.mark.filterwarnings("ignore:Port .* is already in use")

@@ -280,7 +280,8 @@ class Engine:
     #: restores sizes only, not orders, so its subtrees searched apart
     #: break ties otherwise: only the count is the same).
     exact_split = True
-    #: A job stopped by a node budget hands back its unexplored rest.
+    #: A job stopped by a node budget hands back its unexplored rest (for
+    #: an engine with ``costs``, a job of ``best``).
     hands_back = False
     #: It honours ``mrv_cutoff``.
     cutoff = True

@@ -13,13 +13,27 @@ problems with bounds: ``BoundedCostArrays``, ``BoundedCostRun`` and
 
 A job of a split is a path in the engine's tree below the givens: option
 numbers for DLX5 (its subtree: the solutions that contain them, as for
-DLX2), signed option numbers with bounds (``-1 - k`` excludes option
-``k``: the options tried before on a level are taken out of the problem,
-as DLX3's tweaks take them out, since an item that may take several
-options would otherwise meet one set of options on several branches).
-A run started at a path (``start_best(..., path=)``) searches that
-subtree under the shared threshold, and its ``best()`` includes the
-path's options.
+DLX2), the kernel's own moves with bounds, one a level (an option's node
+in the list of the item the level branches on, or that item's header for
+its null move, as in ``choice``): replayed (``replay``), the options
+tried before a move on its level are taken out of the problem, as DLX3's
+tweaks take them out (an item that may take several options would
+otherwise meet one set of options on several branches), and a null move
+takes its item out of the active list.  A run started at a path
+(``start_best(..., path=)``) searches that subtree under the shared
+threshold, and its ``best()`` includes the path's options.
+
+A job cut short by a node budget hands back its unexplored rest as new
+jobs (``dlx.engines.base.count_job``, as the counting engines do; the
+runs say where they stopped, ``stopped_at``, and leave that node,
+``skip``), in the same vocabulary.  With no threshold (``k`` at least the
+solutions) the pieces' nodes, updates and solutions add up to the job's:
+a replay leaves the lists as the search left them.  Under a threshold
+they do not (DLX5's covers hide only the options below the threshold of
+the moment, a replay hides them all, and DLX3 with costs leaves the
+options too dear for a level in the lists where a replay takes them out,
+so the choice of item may differ), but every solution below the
+threshold is in exactly one piece.
 """
 
 from __future__ import annotations
@@ -264,6 +278,17 @@ class GrowingHeap:
     def kernel(self, want: int, stop_at: int) -> int:
         raise NotImplementedError
 
+    state: np.ndarray  # the kernel's [level, where, cut, curcost]
+    shared: np.ndarray  # the threshold shared with other searches
+
+    def limit(self) -> int:
+        """What a completion must cost less than where the kernel stands:
+        the threshold of the moment (the run's, or the shared one if
+        lower) less the net cost so far."""
+        return min(int(self.state[2]), int(self.shared[0])) - int(
+            self.state[3]
+        )
+
     def grown_search(self, want: int, stop_at: int, paused: int) -> int:
         """``kernel(want, stop_at)``, the heap grown as it fills: the
         kernel's status (``paused`` only for the caller's ``want``)."""
@@ -413,6 +438,47 @@ class CostRun(GrowingHeap, Run):
     def explored(self) -> float:
         return 0.0
 
+    # Where a job's node budget ran out (``dlx.engines.base.count_job``):
+    # the kernel stops on entering a level (``state`` is ``(level,
+    # FORWARD, cut, curcost)``), the option nodes of the levels above in
+    # ``choice``.
+    def stopped_at(self):
+        """The options chosen on the levels above (a job's path is option
+        numbers, as the top's); a level's degree is the options of its
+        item below the threshold of the moment (those it will try: the
+        item's list is untouched below it, as in DLX2)."""
+        nd, cost = self.work[2], self.arrays.cost
+        cut = min(int(self.state[2]), int(self.shared[0]))
+        moves, degrees = [], []
+        for level in range(int(self.state[0])):
+            p = int(self.choice[level])
+            item = int(nd[4 * p + K.TOP])
+            below = cut - int(self.partcost[level])
+            degree, q = 0, int(nd[4 * item + K.DOWN])
+            while q != item and cost[q] < below:
+                degree += 1
+                q = int(nd[4 * q + K.DOWN])
+            moves.append(int(self.arrays.option_of[p]))
+            degrees.append(max(degree, 1))
+        return tuple(moves), degrees
+
+    def leaf(self):
+        """A dead end: some item has no option cheap enough (DLX5's
+        choice finds it at once; a solution is recorded at its parent)."""
+        llink, rlink, nd, length, cost = self.work
+        t, _ = K.choose_item(
+            rlink, nd, length, cost, self.limit(), self.lenthresh
+        )
+        return bool(t == 0)
+
+    def skip(self):
+        """Resume as after a solution, at the level above: undo the option
+        tried there and try the next (its net cost so far restored)."""
+        level = int(self.state[0]) - 1
+        self.state[0] = level
+        self.state[1] = K.RECOVER
+        self.state[3] = self.partcost[level]
+
 
 class CostsTop(Top):
     """The top of DLX5's tree, walked with its kernel's steps at no
@@ -471,6 +537,7 @@ class CostsEngine(Engine):
     batches = False
     splits = True  # for best: jobs share the threshold (not for counts)
     exact_split = False
+    hands_back = True  # for best: a job's rest (see the module docstring)
     cutoff = False
     costs = True
 
@@ -631,9 +698,13 @@ class BoundedCostRun(GrowingHeap, Run):
                 break
             updates += u
             base += int(arrays.cost[p])
-        # A job's path (signed: see the module docstring) after the
-        # givens; its options belong to every solution it reports.
-        self.path_options = [int(m) for m in path if m >= 0]
+        # A job's path (the kernel's moves: see the module docstring)
+        # after the givens; its options belong to every solution it
+        # reports.
+        nitems = len(arrays.llink) - 2
+        self.path_options = [
+            int(arrays.option_of[m]) for m in path if m > nitems
+        ]
         if not self.clash:
             u, cost = replay(B, arrays, work, path)
             self.clash = u < 0
@@ -670,6 +741,34 @@ class BoundedCostRun(GrowingHeap, Run):
 
     best = CostRun.best
 
+    # Where a job's node budget ran out (``dlx.engines.base.count_job``):
+    # the kernel stops on entering a level (``where`` FORWARD), its moves
+    # above in ``choice``.
+    def stopped_at(self):
+        """The kernel's moves on the levels above (an option's node in the
+        list of the item it branched on, or the item for a null move: a
+        path's moves, see the module docstring); no degrees (the options
+        tried are tweaked out of the lists, as in DLX3)."""
+        level = int(self.state[0])
+        return tuple(int(x) for x in self.choice[:level]), None
+
+    def leaf(self):
+        """A solution (no primary item left) or a dead end (an item that
+        needs an option has none cheap enough, or too few): scored at
+        once."""
+        llink, rlink, ulink, dlink, top, length, color, bound, slack = (
+            self.work[:9]
+        )
+        score, _ = self.B.choose_item(
+            rlink, dlink, length, bound, slack, self.arrays.cost, self.limit()
+        )
+        return bool(score <= 0 or score == self.B.INFINITY)
+
+    def skip(self):
+        """Leave the node as a solution is left: back down to its
+        parent's next move."""
+        self.state[1] = self.B.RECOVER
+
     def kernel(self, want: int, stop_at: int) -> int:
         return self.B.search(
             *self.work,
@@ -690,35 +789,53 @@ class BoundedCostRun(GrowingHeap, Run):
 
 
 def replay(B, arrays: BoundedCostArrays, work, path):
-    """Make a job's moves (signed option numbers, see the module
-    docstring) on ``work`` (``copy_arrays`` plus ``first_tweak``, the
-    givens committed), in order: ``(updates, net cost of the options
-    given)``, the updates -1 when an option does not fit."""
+    """Make a job's moves (the kernel's, see the module docstring) on
+    ``work`` (``copy_arrays`` plus ``first_tweak``, the givens committed),
+    in order: ``(updates, net cost of the options chosen)``, the updates
+    -1 when a move does not fit.
+
+    A move is made as DLX3 leaves it made: the options above it in its
+    item's list (those tried before it on its level) are excluded, then
+    its option is chosen, or, for a null move, the item (every option of
+    its list excluded) leaves the active list, taking no more."""
     updates = cost = 0
-    ulink, dlink, top, length, color = (
+    llink, rlink, ulink, dlink, top, length, color = (
+        work[0],
+        work[1],
         work[2],
         work[3],
         work[4],
         work[5],
         work[6],
     )
+    nitems = len(arrays.llink) - 2
     for move in path:
-        if move >= 0:
-            p = int(arrays.option_start[move])
-            u = B.commit_option(p, *work)
-            if u < 0:
+        move = int(move)
+        item = move if move <= nitems else int(top[move])
+        p = int(dlink[item])
+        while p != move:
+            if p == item:  # not in its item's list: no such move here
                 return -1, cost
-            cost += int(arrays.cost[p])
-        else:
-            u = B.exclude_option(
-                int(arrays.option_start[-1 - move]),
+            after = int(dlink[p])
+            updates += B.exclude_option(
+                int(arrays.option_start[arrays.option_of[p]]),
                 ulink,
                 dlink,
                 top,
                 length,
                 color,
             )
+            p = after
+        if move <= nitems:
+            left, right = int(llink[item]), int(rlink[item])
+            rlink[left], llink[right] = right, left
+            continue
+        first = int(arrays.option_start[arrays.option_of[move]])
+        u = B.commit_option(first, *work)
+        if u < 0:
+            return -1, cost
         updates += u
+        cost += int(arrays.cost[first])
     return updates, cost
 
 
@@ -726,10 +843,11 @@ class BoundedCostsTop(Top):
     """The top of the tree of DLX3 with costs, to cut into jobs, at no
     threshold.  A node branches on the item DLX3 would choose there among
     those that still have options (least branching degree, then least
-    slack, then longest list), into its options cheapest first, each with
-    the options before it excluded, and (when the item has what it needs)
-    a last child with all of them excluded: DLX3's tweaks and null move as
-    sets of options, so every solution is below exactly one child.  A
+    slack, then longest list), into its options cheapest first (each a
+    move: its node, the options before it excluded by ``replay``), and
+    (when the item has what it needs) a null move, the item with all of
+    them excluded taken out: DLX3's tweaks and null move, so every
+    solution is below exactly one child.  A
     child is a leaf when no item is left with an option to take or a need
     to fill: its options are a solution, the only one below it.  Each node
     is replayed on a copy of the arrays with the givens committed."""
@@ -808,18 +926,18 @@ class BoundedCostsTop(Top):
             k = int(rlink[k])
         if not pick:  # a solution: its parent saw it as a leaf
             return max(updates, 0), []
-        options = []
+        nodes = []
         p = int(dlink[pick])
         while p != pick:
-            options.append(int(arrays.option_of[p]))
+            nodes.append(p)
             p = int(dlink[p])
         need = pick_length - degree + 1
-        moves = [
-            tuple(-1 - o for o in options[:j]) + (options[j],)
-            for j in range(min(degree, len(options)))
-        ]
-        if not need:  # the null move: pick takes no more
-            moves.append(tuple(-1 - o for o in options))
+        # The kernel's moves: each of the first ``degree`` options of the
+        # list (the options above it excluded, by replay), then the null
+        # move where pick needs nothing more.
+        moves = [(p,) for p in nodes[:degree]]
+        if not need:
+            moves.append((pick,))
         children = []
         for move in moves:
             child = self._copy(work)
@@ -841,6 +959,7 @@ class BoundedCostsEngine(Engine):
     batches = False
     splits = True  # for best: jobs share the threshold (not for counts)
     exact_split = False
+    hands_back = True  # for best: a job's rest (see the module docstring)
     cutoff = False
     costs = True
 
@@ -898,5 +1017,5 @@ def load_bounded_kernels() -> None:
     )  # items a, bounds 0:1, option a
     run = BoundedCostRun(tiny, [int(tiny.option_start[0])], 1)
     run.step(0, 1 << 40, False)
-    BoundedCostRun(tiny, [], 1, path=(-1,))  # exclude_option
+    BoundedCostRun(tiny, [], 1, path=(1,))  # a's null move: exclude_option
     _bounded_loaded = True

@@ -25,6 +25,15 @@ under a *threshold*, the net cost that a solution must beat to matter:
 * a process pool of our own, forked, shares the threshold in memory
   besides (an anonymous shared mapping), as threads do.
 
+On a pool of workers (processes, an executor) a job stops after a node
+budget (``budget``; by default ``runner.UNESTIMATED_BUDGET``, as a
+count's jobs where the split made no estimate: ``best`` splits without
+probes) and hands back its unexplored rest as new jobs, the node where
+it stopped and the untried branches on its path
+(``dlx.engines.base.count_job``, the counting engines' routine), which
+run next, each sent with the threshold of its moment as any job is.  So
+a job far larger than the others cannot hold up the end of the search.
+
 The merge is exact: a threshold is always the ``k``-th cost of ``k``
 distinct solutions found, so no solution cheaper than the true ``k``-th
 is ever pruned, and a job's heap never drops one (that would take ``k``
@@ -34,8 +43,12 @@ each way takes is declared once, in ``dlx.options`` (its table is in
 ``docs/engines.md``).
 
 A split search's nodes and updates are not one search's: they depend on
-when each job learns of a better threshold.  There are no checkpoints for
-``best``.
+when each job learns of a better threshold (and a job's rest, handed back,
+starts without the solutions its job had found: only the threshold they
+set goes with it).  What is exact: the ``k`` cheapest, and, with no
+threshold to share (``k`` at least the solutions), every solution found
+in exactly one job and the pieces' nodes and updates adding up to their
+job's.  There are no checkpoints for ``best``.
 """
 
 from __future__ import annotations
@@ -53,7 +66,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..engines import BY_NAME, Unsupported, engine_for, refuse
-from ..engines.base import EXHAUSTED, NO_LIMIT
+from ..engines.base import EXHAUSTED, NO_LIMIT, count_job
 from ..engines.threads import run_tasks
 from . import runner, search
 from .pool import (
@@ -65,8 +78,9 @@ from .search import (
     BudgetExhausted,
     Interrupted,
     Stats,
+    whole_number,
 )
-from .split import JOBS_PER_WORKER, MIN_JOBS, problem_digest, split
+from .split import JOBS_PER_WORKER, MIN_JOBS, Job, problem_digest, split
 
 __all__ = [
     "best",
@@ -127,26 +141,44 @@ class Cheapest:
 @dataclass
 class BestResult:
     """What a worker's jobs found: ``best``, their ``k`` cheapest (``(cost,
-    options)``, the givens left out), and their figures."""
+    options)``, the givens left out), and their figures; ``rest``, for
+    each job in turn, the jobs it handed back when its node budget ran
+    out (``(path, share)`` each, ``share`` of that job's subtree by
+    Knuth's measure; ``[]`` for a job run to its end)."""
 
     best: list = field(default_factory=list)
     nodes: int = 0
     updates: int = 0
     solutions: int = 0
     seconds: float = 0.0
+    rest: list = field(default_factory=list)
 
 
-def run_best_job(engine, arrays, given_nodes, path, k, shared, flag=None):
+def run_best_job(
+    engine, arrays, given_nodes, path, k, shared, flag=None, budget=0
+):
     """Search the subtree at ``path`` for its ``k`` cheapest solutions
     under the threshold array ``shared`` to its end, or until ``flag[0]``
-    is set: ``(BestResult, complete)``."""
+    is set, or (``budget`` > 0) for ``budget`` nodes, its unexplored rest
+    then handed back (``BestResult.rest``, ``count_job``): ``(BestResult,
+    complete)``."""
     t0 = time.perf_counter()
     run = engine.start_best(arrays, given_nodes, k, shared, path)
+    if budget > 0:
+        job = count_job(run, tuple(path), budget)
+        return BestResult(
+            run.best(),
+            job.nodes,
+            job.updates,
+            job.solutions,
+            job.seconds,
+            [job.rest],
+        ), True
     base = int(run.counters[1])
     complete = True
-    nodes = 0
-    if run.covered:
-        nodes = 1
+    nodes = solutions = 0
+    if run.covered:  # the path is a solution: a leaf, as one search has it
+        nodes = solutions = 1
     elif not run.clash:
         while True:
             if flag is not None and flag[0]:
@@ -157,13 +189,14 @@ def run_best_job(engine, arrays, given_nodes, path, k, shared, flag=None):
             )
             if status == EXHAUSTED:
                 break
-        nodes = int(run.counters[0])
+        nodes, solutions = int(run.counters[0]), int(run.counters[2])
     return BestResult(
         run.best(),
         nodes,
         int(run.counters[1]) - base,
-        int(run.counters[2]),
+        solutions,
         time.perf_counter() - t0,
+        [[]],
     ), complete
 
 
@@ -190,13 +223,16 @@ def best_jobs(
     k: int,
     threshold: int,
     key: str | None = None,
+    budget: int = 0,
 ) -> BestResult:
     """In a worker: the jobs ``paths`` (below the options ``given``) of
     ``payload``'s problem searched in turn by the engine named ``engine``,
     each under the threshold the ones before it left (``threshold`` to
-    begin with): their ``k`` cheapest solutions and figures.  ``key``
-    names a threshold in shared memory (a pool forked by ``pooled``),
-    which the runs then read at every node and lower, as threads do."""
+    begin with), each for at most ``budget`` nodes (0: to its end): their
+    ``k`` cheapest solutions, figures and the rest of each job cut short.
+    ``key`` names a threshold in shared memory (a pool forked by
+    ``pooled``), which the runs then read at every node and lower, as
+    threads do."""
     problem = problem_for(payload)
     search_engine = BY_NAME[engine]
     arrays = search_engine.arrays(problem)
@@ -210,13 +246,14 @@ def best_jobs(
     found: list = []
     for path in paths:
         result, _ = run_best_job(
-            search_engine, arrays, nodes, tuple(path), k, shared
+            search_engine, arrays, nodes, tuple(path), k, shared, None, budget
         )
         found += result.best
         total.nodes += result.nodes
         total.updates += result.updates
         total.solutions += result.solutions
         total.seconds += result.seconds
+        total.rest += result.rest
         found = sorted(found, key=lambda pair: pair[0])[:k]
         if len(found) == k:
             shared[0] = min(int(shared[0]), found[-1][0] - arrays.total_tax)
@@ -241,6 +278,7 @@ def best(
     stop=None,
     threshold=None,
     engine=None,
+    budget: int | None = None,
 ) -> list[tuple[int, list[int]]]:
     """The ``k`` cheapest solutions of ``problem`` (an ``ExactCover``),
     cheapest first: ``(cost, option numbers)`` each, the numbers sorted
@@ -268,12 +306,21 @@ def best(
     search (see the module docstring; ``split_into``: how many jobs).
     ``threshold``: a one-element int64 array of net costs shared with
     other searches, for a serial search only (see
-    ``dlx.engines.costs.CostRun``).
+    ``dlx.engines.costs.CostRun``).  ``budget``: the nodes a job explores
+    on a pool of workers (processes, ``executor``) before it hands back
+    its rest (None: ``runner.UNESTIMATED_BUDGET``; 0: never; jobs run in this
+    process, ``jobs=1``, run to their end), for a search in jobs only.
     """
     if threshold is not None and way != "serial":
         raise Unsupported(
             "threshold is for a search in one process, not one "
             + ("in jobs" if way == "jobs" else "on threads")
+        )
+    budget = whole_number("budget", budget, optional=True)
+    if budget is not None and way != "jobs":
+        raise Unsupported(
+            "budget is for a search in jobs, not "
+            + ("one on threads" if way == "threads" else "one search")
         )
     engine = engine or engine_for(problem, purpose="best")
     start = time.perf_counter()
@@ -292,6 +339,7 @@ def best(
         progress,
         stop,
         threshold,
+        budget,
     )
     if (
         len(found) < k
@@ -320,6 +368,7 @@ def _cheapest(
     progress,
     stop,
     threshold,
+    budget=None,
 ) -> list:
     """The ``k`` cheapest solutions of net cost below ``NO_LIMIT`` (all
     of them unless the problem is ``wide``) in ``way``."""
@@ -368,6 +417,7 @@ def _cheapest(
         time_limit,
         stop,
         progress,
+        runner.UNESTIMATED_BUDGET if budget is None else budget,
     )
 
 
@@ -616,10 +666,12 @@ def in_jobs(
     time_limit,
     stop,
     progress,
+    budget=0,
 ) -> list:
     """The tree's jobs in this process (``workers`` 1), on a pool of
     ``workers`` processes or on ``executor``: each job takes the
-    threshold of the moment, the parent merges what they find."""
+    threshold of the moment, the parent merges what they find; on a
+    pool, a job hands back its rest after ``budget`` nodes (0: never)."""
     s = _Split(problem, engine, k, given, time_limit, stop)
     if executor is None and workers > 1:
         done = s.probe(stop)
@@ -637,7 +689,7 @@ def in_jobs(
         if executor is None and workers <= 1:
             here(s, jobs, stop, progress)
         else:
-            pooled(s, jobs, workers, executor, stop, progress)
+            pooled(s, jobs, workers, executor, stop, progress, budget)
     except KeyboardInterrupt:
         raise s.stopped("interrupt") from None
     finally:
@@ -707,9 +759,13 @@ def priced_digest(problem) -> str:
     return h.hexdigest()[:32]
 
 
-def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
+def pooled(
+    s: _Split, jobs, workers, executor, stop, progress, budget=0
+) -> None:
     """The jobs on a process pool of ``workers`` (``executor`` None) or on
-    ``executor``, in the order the search meets them.
+    ``executor``, in the order the search meets them; a job cut short by
+    its node ``budget`` (0: none) hands back its rest, which runs next
+    (shallowest first, as ``dlx.services.jobs`` runs a count's).
 
     Each task is sent with the threshold of the moment, and its ``k``
     cheapest merged here as it comes back.  On an executor only one task
@@ -734,23 +790,38 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
             s.cheapest.threshold()
         )
         window = 2 * max(1, workers)
-    fraction, finished = 0.0, 0
+    fraction, finished, total = 0.0, 0, len(jobs)
     name, given = s.engine.name, tuple(s.given)
 
     def task(handle, batch):
         paths = [job.path for job in batch]
         threshold = s.cheapest.threshold()  # of the moment
-        return best_jobs, handle, name, given, paths, s.k, threshold, key
+        return (
+            best_jobs,
+            handle,
+            name,
+            given,
+            paths,
+            s.k,
+            threshold,
+            key,
+            budget,
+        )
 
     def done(batch, result) -> list:
-        nonlocal fraction, finished
+        nonlocal fraction, finished, total
         s.add(result.best, result)
         if shared is not None:  # the k cheapest of all, shared
             shared[0] = min(int(shared[0]), s.cheapest.threshold())
-        fraction += sum(job.share for job in batch)
+        back = []
+        for job, rest in zip(batch, result.rest):
+            pieces = [Job(tuple(p), job.share * f) for p, f in rest]
+            fraction += job.share - sum(piece.share for piece in pieces)
+            back += pieces
         finished += len(batch)
-        _report(s, progress, fraction, finished, len(jobs))
-        return []
+        total += len(back)
+        _report(s, progress, fraction, finished, total)
+        return back
 
     def check() -> None:
         if s.deadline is not None and time.perf_counter() >= s.deadline:
@@ -769,6 +840,8 @@ def pooled(s: _Split, jobs, workers, executor, stop, progress) -> None:
             window=window,
             poll=0.1 if (s.deadline is not None or stop is not None) else None,
             check=check,
+            # Handed back: shallowest first.
+            back_order=lambda back: sorted(back, key=lambda j: j.share)[::-1],
         )
     finally:
         _in_shared_memory.pop(key, None)

@@ -27,6 +27,7 @@ from . import runner
 from .checkpoint import Checkpoint
 from .pool import Payload, run_jobs
 from .progress import Progress, progress_bar, slice_progress
+from .runner import UNESTIMATED_BUDGET
 from .search import BudgetExhausted, Interrupted, Stats, problem_search, run
 from .split import (
     JOBS_PER_WORKER,
@@ -51,11 +52,8 @@ BUDGET_PER_WORKER = 32
 # piece's own cost (a copy of the arrays, its givens chosen, a task sent)
 # is lost in it.
 MIN_BUDGET = 1 << 18
-# Where the split made no estimate of the tree (an engine whose subtrees
-# have no probes, DLX1's aside, or probes=0), a job hands back its rest
-# after this many nodes (a second or so of search), so that a job far
-# larger than the others still cannot hold up the end of a count.
-UNESTIMATED_BUDGET = 1 << 22
+# (Where the split made no estimate: runner.UNESTIMATED_BUDGET, which the
+# jobs of best share.)
 
 
 def job_budget(plan: Split, workers: int) -> int:

@@ -29,7 +29,13 @@ from .pool import (
 )
 from .search import whole_number
 
-__all__ = ["run", "worker_count", "SERIAL_PROBE_NODES", "TASKS_PER_WORKER"]
+__all__ = [
+    "run",
+    "worker_count",
+    "SERIAL_PROBE_NODES",
+    "TASKS_PER_WORKER",
+    "UNESTIMATED_BUDGET",
+]
 
 # A search on several processes or threads first searches this many nodes
 # in one, and only splits the tree when that does not finish it: a small
@@ -42,6 +48,12 @@ SERIAL_PROBE_NODES = 20_000
 # ``b`` takes jobs ``b, b + tasks, ...`` of the caller's order, so that
 # batches are alike in size and the first hold the first jobs.
 TASKS_PER_WORKER = 16
+# Where the split made no estimate of the tree (an engine whose subtrees
+# have no probes, DLX1's aside, or probes=0, as the cheapest solutions'
+# split), a job on a pool hands back its rest after this many nodes (a
+# second or so of search), so that a job far larger than the others still
+# cannot hold up the end of a count or of a search for the cheapest.
+UNESTIMATED_BUDGET = 1 << 22
 
 
 def worker_count(executor: cf.Executor | None, jobs) -> int:
