@@ -3,7 +3,7 @@ kernels side by side with copies compiled with ``_nrt=False``.
 
     python bench/nrt_xcc.py [--rounds 5] [--only TEXT]
 
-DLX5's kernel (``dlx/kernels/costs.py``) lost two thirds of its time to
+DLX5's kernel (``dlx/kernels/dlx5.py``) lost two thirds of its time to
 the atomic increments and decrements numba wraps around each call of a
 helper that takes arrays (its pruning pass does not remove them across
 loops with several exits), and is compiled with ``_nrt=False``.  This

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ExactCover
 from dlx.cli import main
-from dlx.engines import costs as engine_module, engine_for
-from dlx.engines.costs import INF, CostArrays, CostsEngine
+from dlx.engines import dlx5 as engine_module, engine_for
+from dlx.engines.dlx5 import INF, CostArrays, CostsEngine
 from dlx.formats import DLXFormatError, dumps, load, loads
-from dlx.kernels import costs as K
+from dlx.kernels import dlx5 as K
 from dlx.services.search import BudgetExhausted
 
 from reference import costed_covers

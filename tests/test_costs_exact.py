@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from dlx import ExactCover
 from dlx.cli import main
-from dlx.engines import costs as engine_module
+from dlx.engines import dlx5 as engine_module
 from dlx.formats import dumps
 from dlx.services.search import BudgetExhausted
 
@@ -273,7 +273,7 @@ def test_ctrl_c_during_best_prints_the_cheapest_found(tmp_path):
     child = (
         "import sys\n"
         "from dlx.cli import main\n"
-        "from dlx.engines.costs import CostRun\n"
+        "from dlx.engines.dlx5 import CostRun\n"
         "step = CostRun.step\n"
         "def said(self, *args):\n"
         "    if self.k > 1 and not getattr(CostRun, 'said', False):\n"

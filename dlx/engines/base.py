@@ -367,7 +367,7 @@ class Engine:
         givens' own net cost.  ``threshold``: None, or a one-element int64
         array that several searches share: each prunes every branch that
         cannot beat it and lowers it when it finds better (net costs, in
-        the engine's arrays' terms: see ``dlx.engines.costs``).  ``path``:
+        the engine's arrays' terms: see ``dlx.engines.dlx5``).  ``path``:
         a node of ``top``'s tree below the givens (a job of a split, where
         the engine ``splits``): the run searches its subtree alone, and
         ``best()`` includes the options the path gives."""

@@ -69,9 +69,9 @@ RECORDS: tuple[Record | Engine, ...] = (
            "8,192 options, one process)"),
     Record("memo", "memo", frozenset({EXACT, COLORS, MULTIPLICITIES}), "memo",
            "Memo", named=False),
-    Record("dlx5", "links", frozenset({EXACT, COLORS}), "costs",
+    Record("dlx5", "links", frozenset({EXACT, COLORS}), "dlx5",
            "CostsEngine", costs=True),
-    Record("dlx3-costs", "links", frozenset({MULTIPLICITIES}), "costs",
+    Record("dlx3-costs", "links", frozenset({MULTIPLICITIES}), "dlx3_costs",
            "BoundedCostsEngine", costs=True),
 )  # fmt: skip
 """Every engine, by the family ``algorithm=`` names and the kinds it reads;

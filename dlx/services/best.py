@@ -2,7 +2,7 @@
 one search, on threads or in jobs.
 
 ``best(problem, k)`` asks an engine that offers costs (``Engine.costs``:
-``dlx.engines.costs``, DLX5, and DLX3 with costs for bounds) for a
+``dlx.engines.dlx5``, DLX5, and DLX3 with costs for bounds) for a
 resumable search of the ``k`` cheapest solutions and drives it in slices
 with ``dlx.services.search.run``, so that ``max_nodes``, ``time_limit``,
 ``stop``, Ctrl-C and progress behave as in every other search.  A search
@@ -286,7 +286,7 @@ def best(
     fewer solutions, ``[]`` when it has none.  Ties are broken in no
     particular order, as in DLX5.  ``k`` is any positive int, however
     large: memory grows with the solutions found, never with ``k``
-    (``dlx.engines.costs.GrowingHeap``).  Costs are exact Python ints,
+    (``dlx.engines.dlx5.GrowingHeap``).  Costs are exact Python ints,
     sums past 2**63 included (``dear``).
 
     The arguments come checked, once, by ``dlx.options.check`` (which
@@ -306,7 +306,7 @@ def best(
     search (see the module docstring; ``split_into``: how many jobs).
     ``threshold``: a one-element int64 array of net costs shared with
     other searches, for a serial search only (see
-    ``dlx.engines.costs.CostRun``).  ``budget``: the nodes a job explores
+    ``dlx.engines.dlx5.CostRun``).  ``budget``: the nodes a job explores
     on a pool of workers (processes, ``executor``) before it hands back
     its rest (None: ``runner.UNESTIMATED_BUDGET``; 0: never; jobs run in this
     process, ``jobs=1``, run to their end), for a search in jobs only.
@@ -423,7 +423,7 @@ def _cheapest(
 
 def wide(engine, problem, given) -> bool:
     """Whether some solution through ``given`` may cost more than the cost
-    kernel's 64-bit sums reach (see ``dlx.engines.costs.Reach``)."""
+    kernel's 64-bit sums reach (see ``dlx.engines.dlx5.Reach``)."""
     arrays = engine.arrays(problem)
     return arrays.wide_with(engine.option_nodes(arrays, given))
 

@@ -4,7 +4,7 @@ problem whose primary items have multiplicities ``u..v``.
 Knuth's DLX5 refuses bounds; this kernel is his DLX3 (``dlx.kernels.
 multiplicities``, whose ``hide`` to ``uncover_rest``, ``commit_option``
 and ``_settle`` are copied here unchanged, compiled without reference
-counting as in ``dlx.kernels.costs``) with DLX5's pruning added:
+counting as in ``dlx.kernels.dlx5``) with DLX5's pruning added:
 
 * taxes (``assign_taxes``) on the items of fixed multiplicity (``u = v``)
   only: a solution covers such an item exactly ``v`` times, so it pays
@@ -33,7 +33,7 @@ from numba import njit
 
 U = np.uint64
 
-# As in dlx.kernels.costs: the search and its helpers run without numba's
+# As in dlx.kernels.dlx5: the search and its helpers run without numba's
 # reference counting (nothing here allocates an array).
 NO_NRT = dict(cache=True, _nrt=False)
 
@@ -56,7 +56,7 @@ OUT_OF_NODES = 2
 def assign_taxes(ulink, dlink, top, cost, fixed, tax):
     """Tax each primary item ``k`` with ``fixed[k]`` (``u = v``) the least
     net cost in its list, taken off every node of every option there
-    (``dlx.kernels.costs.assign_taxes``, for the fixed items only)."""
+    (``dlx.kernels.dlx5.assign_taxes``, for the fixed items only)."""
     for k in range(1, fixed.shape[0]):
         tax[k] = 0
         p = dlink[U(k)]
@@ -407,7 +407,7 @@ def search(
     counters,
 ):
     """DLX3 with costs, iterative and resumable (the returns of
-    ``dlx.kernels.costs.search``).  ``state``: ``[level, where, cut,
+    ``dlx.kernels.dlx5.search``).  ``state``: ``[level, where, cut,
     curcost]``; ``choice[l]`` the option node chosen at level ``l`` (an
     item's header for a null move) and ``partcost[l]`` the net cost
     before it.  A solution is recorded when no primary item is active;
@@ -625,7 +625,7 @@ def exclude_option(p, ulink, dlink, top, length, color):
     """Take the option whose first node is p out of the problem before a
     search: every node of it still in a list (a node purified to -1 by a
     given stays, as in ``hide``) leaves its list.  A job of a split (see
-    ``dlx.engines.costs.BoundedCostsTop``) excludes the options tried
+    ``dlx.engines.dlx3_costs.BoundedCostsTop``) excludes the options tried
     before its own on a level, as DLX3's tweaks do; the option must be in
     the lists (not hidden by a given) or the links would break.  Returns
     the updates."""

@@ -21,7 +21,7 @@ than four arrays), plus one:
   net costs rank solutions as the costs do.
 * Every item's list is sorted by net cost, cheapest on top (ties in
   option order, as DLX5's stable merge sort leaves them); the engine
-  (``dlx.engines.costs``) sorts them when it builds the arrays.
+  (``dlx.engines.dlx5``) sorts them when it builds the arrays.
 
 Where the pruning lives.  ``cut`` (``state[2]``) is the threshold: the
 net cost of the ``k``-th best solution found so far (``INF`` until ``k``
