@@ -969,8 +969,9 @@ class ExactCover:
                 far fewer nodes where subproblems repeat (tilings);
                 ``"auto"`` keeps the memo only where it pays (see
                 ``dlx.services.memo``); ``stats`` becomes a
-                ``dlx.services.memo.MemoStats``.  Colors are counted,
-                bounds are refused.
+                ``dlx.services.memo.MemoStats``.  Colors and bounds are
+                counted; with ``jobs``, ``executor``, ``checkpoint`` or
+                ``split_into``, each job (``dlx.services.memo_jobs``).
             memo_bytes: the memo's table size limit in bytes (a whole
                 number >= 0, or None: 256 MiB).
             choose: the memo's item choice rule: ``"mrv"``, ``"first"`` or
