@@ -18,6 +18,7 @@ Kernels are loaded (numba's cache) on a small board before the clock
 starts.
 
     python bench/memo_jobs.py                       # ~2 minutes
+    python bench/memo_jobs.py --problems sudoku-grids-6x6 --sizes 2
     python bench/memo_jobs.py --problems dominoes-14x14 --rounds 1
     python bench/memo_jobs.py --markdown bench/RESULTS.md
 """
@@ -80,7 +81,11 @@ def run(problem, options: dict) -> tuple[int, float, int]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--problems", default=",".join(PROBLEMS))
+    parser.add_argument(
+        "--problems",
+        default="dominoes-14x14,pentomino-6x10",
+        help=f"some of {', '.join(PROBLEMS)} (the Sudoku grids take minutes)",
+    )
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
