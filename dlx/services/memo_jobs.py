@@ -70,10 +70,10 @@ __all__ = [
     "MEMO_JOBS_PER_WORKER",
 ]
 
-#: A memoized count in jobs aims at this many jobs per worker by default:
-#: each job has a memo of its own, so more jobs repeat more of the
-#: subproblems they share (see the module docstring).
 MEMO_JOBS_PER_WORKER = 2
+"""How many jobs per worker a memoized count in jobs aims at by default:
+each job has a memo of its own, so more jobs repeat more of the
+subproblems they share (see the module docstring)."""
 
 #: The splitting engines whose paths are option numbers (a job: the
 #: problem with its path given) ...
