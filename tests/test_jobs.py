@@ -708,6 +708,9 @@ def test_a_dask_cluster_counts():
             p.stats.updates,
         ) == truth
         assert seen[-1].jobs > 16 + 10
+        # A memoized count's jobs, as Dask tasks too.
+        assert p.count(memo=True, executor=executor, split_into=8) == truth[0]
+        assert p.stats.memo_jobs >= 8
 
 
 # -- known long counts (pytest -m slow) -----------------------------------------
