@@ -28,7 +28,11 @@ repeat mostly within a job, little more (the 8 jobs of 6x10 pentominoes:
 11% more nodes).  So a memoized count in jobs splits into few jobs
 (``MEMO_JOBS_PER_WORKER`` per worker, ``split_into`` to choose), and is
 for what processes and a checkpoint give: a long memoized count on every
-core, that survives a crash (``bench/memo_jobs.py``).
+core, that survives a crash (``bench/memo_jobs.py``).  Not done: the jobs
+a worker runs could share its table (for plain exact cover and colors a
+key decides its subproblem whatever the job's givens; with bounds a job
+may leave options out, and may not), which would bring the jobs' nodes
+in one process down to about one memoized count's.
 
 Figures (``problem.stats``, a ``MemoJobsStats``): nodes and updates are
 the split's (the engine's walk of the top of the tree) plus the jobs'
