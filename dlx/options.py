@@ -582,17 +582,29 @@ _DEFAULTS = {
 class Way:
     """One way a search runs: ``says`` names it in a sentence; it is
     chosen when any of ``chosen_by`` is given (an empty tuple: the way
-    taken when no other is), and takes ``takes`` besides those."""
+    taken when no other is) and every one of ``also``, and takes
+    ``takes`` besides those."""
 
     search: str
     name: str
     says: str
     chosen_by: tuple
     takes: frozenset
+    # Options that must all be given too for it to be chosen (a way that
+    # combines two others: a memoized count in jobs).
+    also: tuple = ()
 
 
 WAYS: dict[str, tuple[Way, ...]] = {
     "count": (
+        Way(
+            "count",
+            "memo jobs",
+            "a memoized count in jobs",
+            ("jobs", "executor", "checkpoint", "split_into"),
+            _searches("given", "memo_bytes", "choose", "progress", "reduce"),
+            also=("memo",),
+        ),
         Way(
             "count",
             "memo",
@@ -849,7 +861,10 @@ def _way(search: str, asked: list, name: Callable[[str], str]) -> str:
     if ways is None:
         return "serial"
     way = next(
-        w for w in ways if not w.chosen_by or set(w.chosen_by) & set(asked)
+        w
+        for w in ways
+        if (not w.chosen_by or set(w.chosen_by) & set(asked))
+        and set(w.also) <= set(asked)
     )
     choosers = [
         key
@@ -902,6 +917,7 @@ def table() -> str:
         lines.append("")
         chosen = "; ".join(
             f"`{w.name}` when "
+            + "".join(f"`{k}` and " for k in w.also)
             + (
                 (
                     "`threads` > 1"

@@ -971,7 +971,9 @@ class ExactCover:
                 active items, so counts in the billions cost far fewer
                 nodes where subproblems repeat, as in tilings; ``"auto"``
                 keeps it only where it pays, see ``dlx.services.memo``;
-                ``stats`` becomes a ``dlx.services.memo.MemoStats``),
+                ``stats`` becomes a ``dlx.services.memo.MemoStats``; colors
+                and bounds are counted; with ``workers``' jobs, each job
+                is, ``dlx.services.memo_jobs``),
                 ``memo_bytes`` (its table size limit in bytes, or None:
                 256 MiB) and ``choose`` (its item choice rule:
                 ``"mrv"``, ``"first"`` or ``"auto"``).

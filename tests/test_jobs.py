@@ -529,19 +529,28 @@ def slowly(progress):
     time.sleep(0.01)  # make the run last long enough to be killed
 p = eval(sys.argv[4])
 workers, budget = int(sys.argv[2]), int(sys.argv[3])
-print(jobs.count(p, checkpoint=sys.argv[1], split_into=150, progress=slowly,
-                 jobs=workers, budget=budget or None, algorithm=sys.argv[5]),
-      p.stats.nodes, p.stats.updates, flush=True)
+if sys.argv[5] == "memo":  # each job counted by the memo
+    found = p.count(memo=True, checkpoint=sys.argv[1], split_into=150,
+                    progress=slowly, jobs=workers)
+else:
+    found = jobs.count(p, checkpoint=sys.argv[1], split_into=150,
+                       progress=slowly, jobs=workers, budget=budget or None,
+                       algorithm=sys.argv[5])
+print(found, p.stats.nodes, p.stats.updates, flush=True)
 """
 # The problems killed and rerun: plain exact cover (DLX1), colors (DLX2)
 # and bounds (DLX3, and SSMCC, where only the count is one search's),
 # with and without a budget (every engine that splits hands back the rest
-# of a job cut short by it).
+# of a job cut short by it); and each kind memoized (its jobs counted by
+# the memo: no budget).
 KILLED = {
     "queens": ("queens.queens(10)", "links", 724),
     "colors": ("debruijn.debruijn(5)", "links", 2048),
     "bounds": ("rooks.rooks(5, 2)", "links", 2040),
     "bounds-cells": ("rooks.rooks(5, 2)", "cells", 2040),
+    "memo": ("queens.queens(10)", "memo", 724),
+    "colors-memo": ("debruijn.debruijn(5)", "memo", 2048),
+    "bounds-memo": ("rooks.rooks(5, 2)", "memo", 2040),
 }
 
 
@@ -588,6 +597,9 @@ def _children(pid: int) -> set:
         (2, 40, "bounds"),
         (2, 0, "bounds-cells"),
         (2, 40, "bounds-cells"),
+        (1, 0, "memo"),
+        (2, 0, "colors-memo"),
+        (2, 0, "bounds-memo"),
     ],
     ids=[
         "one-process",
@@ -597,6 +609,9 @@ def _children(pid: int) -> set:
         "bounds-with-a-budget",
         "bounds-cells-on-processes",
         "bounds-cells-with-a-budget",
+        "memo-one-process",
+        "colors-memo-on-processes",
+        "bounds-memo-on-processes",
     ],
 )
 def test_sigkill_and_rerun_gives_the_exact_count(
@@ -695,6 +710,9 @@ def test_a_dask_cluster_counts():
             p.stats.updates,
         ) == truth
         assert seen[-1].jobs > 16 + 10
+        # A memoized count's jobs, as Dask tasks too.
+        assert p.count(memo=True, executor=executor, split_into=8) == truth[0]
+        assert p.stats.memo_jobs >= 8
 
 
 # -- known long counts (pytest -m slow) -----------------------------------------

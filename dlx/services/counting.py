@@ -1,6 +1,6 @@
 """``ExactCover.count``, routed: the way its checked options chose.
 
-A count runs one of four ways, each a service written once for every
+A count runs one of five ways, each a service written once for every
 engine that offers it:
 
 * ``serial``: one search in slices (``dlx.services.search``);
@@ -11,7 +11,9 @@ engine that offers it:
   ``jobs``, ``executor``, ``checkpoint`` or ``split_into`` is given;
 * ``memo``: a memoized count (``dlx.services.memo``), by components
   where the problem falls apart (``dlx.services.parts``), when ``memo``,
-  ``memo_bytes`` or ``choose`` is given.
+  ``memo_bytes`` or ``choose`` is given;
+* ``memo jobs``: the jobs' split, each job counted by the memo
+  (``dlx.services.memo_jobs``), when ``memo`` and a jobs option are.
 
 Which options each way takes is declared once, in ``dlx.options``
 (``WAYS``; its table is in ``docs/engines.md``): ``ExactCover.count``
@@ -58,6 +60,21 @@ def count(
     """See ``ExactCover.count``: ``way`` and the values come checked from
     ``dlx.options.check`` (``given``: option numbers, ``threads``: the
     number of threads)."""
+    if way == "memo jobs":
+        from . import memo_jobs
+
+        return memo_jobs.count(
+            problem,
+            given=given,
+            memo=memo,
+            memo_bytes=memo_bytes,
+            choose=choose,
+            jobs=jobs,
+            executor=executor,
+            checkpoint=checkpoint,
+            progress=progress,
+            split_into=split_into,
+        )
     if way == "memo":
         from . import memo as memo_count, parts
 

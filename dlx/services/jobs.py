@@ -13,6 +13,10 @@ unexplored rest as new jobs (``Engine.hands_back``): the node where it
 stopped and the untried siblings of every node on its path.  So the
 figures still add up exactly, and a job whose size the estimate missed
 (polyomino trees are very irregular) cannot hold up the end of a count.
+
+A memoized count in jobs (``dlx.services.memo_jobs``) is the same count
+with another way of counting a job (``memo``: the split's engine, how a
+job is counted here and on a worker, and the memo's figures).
 """
 
 from __future__ import annotations
@@ -93,18 +97,34 @@ def count(
     plan: Split | None = None,
     budget: int | None = None,
     algorithm: str = "auto",
+    memo=None,
 ) -> int:
     """Count every solution of ``problem`` as independent jobs: see
     ``dlx.jobs.count``, which checks a user's arguments once
     (``dlx.options``); here they come checked (``given``: option numbers,
-    each once; ``split_into``: None or a whole number >= 1)."""
+    each once; ``split_into``: None or a whole number >= 1).
+
+    ``memo`` (a ``dlx.services.memo_jobs.MemoJobs``): count each job with
+    the memo instead of the engine's search (no budget: a job runs to its
+    end)."""
     workers = runner.worker_count(executor, jobs)
-    engine = (
-        BY_NAME[plan.engine]
-        if plan is not None
-        else splitting_engine(problem, algorithm)
-    )
+    if plan is not None:
+        engine = BY_NAME[plan.engine]
+    elif memo is not None:
+        engine = memo.engine(problem)
+    else:
+        engine = splitting_engine(problem, algorithm)
     if (
+        memo is not None
+        and executor is None
+        and workers > 1
+        and checkpoint is None
+        and plan is None
+    ):
+        found = memo.probe(problem, given, runner.SERIAL_PROBE_NODES)
+        if found is not None:
+            return found
+    elif (
         executor is None
         and workers > 1
         and checkpoint is None
@@ -134,6 +154,8 @@ def count(
             header = Checkpoint.read_header(checkpoint)
             if header is not None and header.get("problem") == fingerprint:
                 target = header.get("target")
+        if target is None and memo is not None:
+            target = memo.split_into(workers)
         if target is None:
             target = max(MIN_JOBS, JOBS_PER_WORKER * workers)
         try:
@@ -152,7 +174,9 @@ def count(
             )
             problem.stats = Stats(solutions=held, complete=False)
             raise Interrupted(held, problem.stats) from None
-    if budget is None and engine.hands_back:
+    if memo is not None:
+        budget = 0  # the memo's count of a job cannot hand back its rest
+    elif budget is None and engine.hands_back:
         budget = job_budget(plan, workers) or UNESTIMATED_BUDGET
     elif budget is None:
         budget = 0
@@ -163,7 +187,9 @@ def count(
     if progress is True:
         progress = bar = progress_bar()
     start = time.perf_counter()
-    stats = Stats(plan.nodes, plan.updates, plan.solutions, 0.0, False)
+    stats = (Stats if memo is None else memo.Stats)(
+        plan.nodes, plan.updates, plan.solutions, 0.0, False
+    )
     fraction = plan.settled
     done = 0
     total = len(plan.jobs)
@@ -174,6 +200,8 @@ def count(
         stats.solutions += result.solutions
         stats.nodes += result.nodes
         stats.updates += result.updates
+        if memo is not None:
+            memo.absorb(stats, result)
         rest = [
             Job(tuple(path), job.share * share) for path, share in result.rest
         ]
@@ -254,6 +282,7 @@ def count(
             finished,
             within,
             budget,
+            memo,
         )
     except KeyboardInterrupt:
         stats.seconds = time.perf_counter() - start
@@ -319,6 +348,7 @@ def run_all(
     finished,
     within,
     budget: int,
+    memo=None,
 ) -> None:
     """Run ``pending`` and ``handed_back`` (jobs a budget cut short) and
     every job they hand back; ``finished(job, result)`` (called here, as
@@ -332,6 +362,7 @@ def run_all(
     tree), so the last jobs to finish are small ones.  Only about two
     tasks per worker are out at a time, so that a job handed back runs
     next, not after every job submitted before it (``runner.run``).
+    ``memo``: as for ``count``.
     """
     if not pending and not handed_back:
         return
@@ -340,12 +371,19 @@ def run_all(
     order = sorted(pending, key=lambda job: (-job.size, -job.share))
     if executor is None and workers <= 1:
         for job in first + order:  # here, one after the other, to its end
-            finished(job, run_here(problem, engine, plan, job, within(job)))
+            if memo is not None:
+                finished(job, memo.run_here(problem, plan, job))
+            else:
+                finished(
+                    job, run_here(problem, engine, plan, job, within(job))
+                )
         return
     name, given = engine.name, tuple(plan.given)
 
     def task(handle, batch):
         paths = [job.path for job in batch]
+        if memo is not None:
+            return memo.task(handle, plan, paths)
         return run_jobs, handle, name, given, paths, cutoff, budget
 
     def done(batch, results) -> list:
