@@ -334,8 +334,8 @@ def test_count_takes_the_arguments_of_its_way(way, name):
     "options, message",
     [
         (
-            dict(memo=True, jobs=1),
-            "a memoized count cannot be combined with jobs",
+            dict(memo=True, jobs=1, time_limit=5),
+            "a memoized count in jobs cannot be combined with time_limit",
         ),
         (
             dict(memo_bytes=1 << 20, threads=2),

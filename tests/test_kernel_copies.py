@@ -24,7 +24,7 @@ SAME = {
     "save_sizes": {"ssxc1", "ssxcc"},
     "restore_sizes": {"ssxc1", "ssxcc"},
     "grown": {"ssxc1", "ssxcc", "ssmcc"},
-    "commit_option": {"dlx3", "costs_bounds"},
+    "commit_option": {"dlx3", "dlx3_costs"},
     "cttz": {"bits", "lanes"},
 }
 # DLX2's and DLX3's purify hide the same way: one copy more.
