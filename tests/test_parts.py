@@ -172,6 +172,74 @@ def test_count_by_parts_with_givens(kind, data):
     assert p.count(memo="auto", given=forced) == expected
 
 
+def _given_case(colors):
+    """Items 0, 1, 2 primary, 3 secondary (the first secondary item: its
+    number is nprimary); option 0 is ``0 3:a``, then ``1 3:c`` for each
+    color c of ``colors`` (``1 3`` for None), then ``1``, and item 2 in a
+    part of its own (two options ``2``)."""
+    options = [[0, 3]] + [[1, 3]] * len(colors) + [[1], [2], [2]]
+    tints = [{3: "a"}] + [{3: c} if c else {} for c in colors] + [{}] * 3
+    return 3, 4, options, tints
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@pytest.mark.parametrize("kind", KINDS)
+@given(data=st.data())
+def test_givens_through_the_driver(kind, data):
+    case = data.draw(glued(kind))
+    if len(case[2]) > 14:
+        return
+    forced = data.draw(
+        st.lists(st.integers(0, len(case[2]) - 1), max_size=2, unique=True)
+    )
+    _driver_with_givens(case, forced)
+
+
+def _driver_with_givens(case, forced):
+    """The driver itself (whatever the root check says), the givens
+    chosen at its root, against the reference."""
+    expected = reference(case, forced)
+    try:
+        found = parts.by_parts(build(case), given=forced)
+    except ValueError as clash:
+        assert "clash" in str(clash)
+        found = 0
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    "colors", [["a", "b", "b"], ["b", "a"], ["a", "a", "b"], ["b"]]
+)
+def test_a_colored_given_strikes_only_the_options_it_disagrees_with(colors):
+    # Option 0 (0 3:a) given: each other option on item 3 stays (without
+    # item 3) when it says a, and goes when it says b; item 2's part
+    # makes the root fall apart, so count(memo=True) takes the driver too.
+    case = _given_case(colors)
+    expected = reference(case, [0])
+    assert expected == 2 * (1 + colors.count("a"))
+    _driver_with_givens(case, [0])
+    p = build(case)
+    assert p.count(memo=True, given=[0]) == expected
+    assert isinstance(p.stats, PartsStats)
+
+
+@pytest.mark.parametrize(
+    "forced,solutions", [([0, 1], 2), ([0, 2], 0), ([0, 3], 0), ([1, 4], 0)]
+)
+def test_two_givens_on_one_item(forced, solutions):
+    # Options 0 (0 3:a) and 1 (1 3:a) agree on item 3; option 2 (1 3:b)
+    # does not, and option 3 (1 3) has no color: those two clash with
+    # option 0.  Options 1 and 4 (1) clash on their primary item.
+    case = _given_case(["a", "b", None])
+    assert reference(case, forced) == solutions
+    _driver_with_givens(case, forced)
+    assert build(case).count(memo=True, given=forced) == solutions
+
+
 # -- rooms, copies, givens that cut -------------------------------------------
 
 
