@@ -30,14 +30,27 @@ How a count runs (``count``):
    part without one is counted by the memo (or, with ``memo="auto"``,
    by the plain search when the memo does not pay).  Every part's count
    is remembered under its *shape* (its options over its items numbered
-   in order, with their colors), so identical rooms, copies of a
-   problem, and repeated states of the same part are counted once.
+   in order, with their colors and bounds), so identical rooms, copies
+   of a problem, and repeated states of the same part are counted once.
+
+Bounds (MCC, ``u:v|item``) are served the same way.  A part carries each
+primary item's bounds still to meet: options chosen above it (the givens,
+a cut's branch) that cover an item ``c`` times leave it ``max(0, u - c)
+.. v - c`` (the slack they used carries over), and it goes once ``v - c``
+is 0.  A connected bounded part goes to the bounded memo
+(``dlx.kernels.memo.count3``).  A cut item with bounds ``u..v`` is
+branched on the *sets* of its options with ``u`` to ``v`` members (in
+list order, each set once, as count3's takes and skips make them): each
+branch chooses its set and shuts the item to every other option, so the
+branches partition the solutions and each leaves the item gone with all
+its options, which is what ``find_cut`` checked splits the part.  An item
+without bounds has the sets of one option: the branch on its options.
 
 Counts are Python integers (exact past 2**64).  ``max_nodes`` bounds the
 sum of the parts' nodes (and one per cut branching), ``time_limit`` and
 ``stop`` the whole count; stopped, the partial count is the solutions of
 the branches finished (a lower bound, 0 while a product is unfinished).
-Problems with bounds, and ``zdd()``, stay on the whole-problem memo.
+``zdd()`` stays on the whole-problem memo.
 """
 
 from __future__ import annotations
