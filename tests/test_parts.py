@@ -159,27 +159,46 @@ def test_the_driver_counts_any_small_problem(kind, data):
 
 
 @pytest.mark.parametrize(
-    "case",
+    "case,cuts",
     [
         # Item 1 is a cut item; its option {0, 1, 2} leaves an empty part.
-        (3, 3, [[0], [0, 1], [1], [2], [0, 1, 2]], [{}] * 5, {}),
-        # The same with bounds: item 1 (0..2) is cut by the sets of its
-        # options (none, one, two), item 0 (1..2) takes its slack along.
+        ((3, 3, [[0], [0, 1], [1], [2], [0, 1, 2]], [{}] * 5, {}), 1),
+        # With bounds: item 1 (1..2) is cut by the sets of its options
+        # ({0 1}, {1 2}, both), items 0 and 2 (1..2) take their slack
+        # along.
         (
-            3,
-            3,
-            [[0], [0, 1], [1], [2], [0, 1, 2]],
-            [{}] * 5,
-            {0: (1, 2), 1: (0, 2)},
+            (
+                3,
+                3,
+                [[0], [0, 1], [1, 2], [2], [0]],
+                [{}] * 5,
+                {0: (1, 2), 1: (1, 2), 2: (1, 2)},
+            ),
+            1,
+        ),
+        # Item 1 (0..1, three options: four sets) is cut, item 2 (2..3)
+        # needs two of its three options.
+        (
+            (
+                3,
+                4,
+                [[0, 3], [0, 1], [1, 2], [1, 2], [2], [2], [3]],
+                [{}] * 7,
+                {1: (0, 1), 2: (2, 3)},
+            ),
+            1,
         ),
     ],
 )
-def test_the_driver_counts_these_problems(case):
-    _driver_counts(case)
+def test_the_driver_counts_these_problems(case, cuts):
+    p = _driver_counts(case)
+    assert p.stats.cuts >= cuts
 
 
 def _driver_counts(case):
-    assert parts.by_parts(build(case)) == reference(case)
+    p = build(case)
+    assert parts.by_parts(p) == reference(case)
+    return p
 
 
 @settings(
@@ -386,7 +405,7 @@ def side_by_side(*problems):
         (lambda: tiling("4x4"), 36, 5),
         (lambda: rooks(4, 2), 90, 3),
         (lambda: rooks(3, 3), 1, 4),
-        (lambda: rooks(5, 2), 2040, 2),
+        (lambda: rooks(5, 2), 2040, 6),  # past 2**64
     ],
 )
 def test_copies_of_a_problem_are_counted_once(make, each, n):

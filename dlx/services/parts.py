@@ -57,7 +57,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import accumulate, combinations
+from math import comb
 from typing import NamedTuple
 
 import numpy as np
@@ -76,10 +77,11 @@ __all__ = [
     "PartsStats",
 ]
 
-#: Cut items are looked for among primary items in this many options or
-#: fewer (a branch on one costs one count per option) ...
+#: Cut items are looked for among primary items whose branch makes this
+#: many counts or fewer (one per option; with bounds one per set of
+#: options: ``_branches``) ...
 CUT_OPTIONS = 4
-#: ... at most this many of them, those in fewest options first ...
+#: ... at most this many of them, those of fewest branches first ...
 CUT_CANDIDATES = 64
 #: ... and at most this many members visited looking (a test is one
 #: union-find over the part's members).
@@ -371,28 +373,49 @@ def _components(part: Part, labels: np.ndarray, count: int) -> list[Part]:
     return out
 
 
+# _UPTO[d, s]: the sets of fewer than s of d options (d <= CUT_OPTIONS).
+_UPTO = np.array(
+    [
+        [0, *accumulate(comb(d, s) for s in range(CUT_OPTIONS + 1))]
+        for d in range(CUT_OPTIONS + 1)
+    ],
+    np.int64,
+)
+
+
+def _branches(part: Part, degree: np.ndarray, items: np.ndarray) -> np.ndarray:
+    """How many counts a branch on each of ``items`` (primary, each in
+    ``u`` to ``CUT_OPTIONS`` options) makes: its options (an item without
+    bounds), or the sets of ``u`` to ``v`` of its options."""
+    d = degree[items]
+    if part.bounds is None:
+        return d
+    low, high = part.bounds[items, 0], part.bounds[items, 1]
+    return _UPTO[d, np.minimum(high, d) + 1] - _UPTO[d, low]
+
+
 def _cut_item(part: Part, degree: np.ndarray) -> int:
     """A cut item of a connected part (see the module docstring), or -1:
-    among the primary articulation items in at most ``CUT_OPTIONS``
-    options (one linear pass), fewest options first, the first that
-    passes the exact test.  An item with bounds is one like any other
-    (``_Driver._branch`` branches on the sets of its options)."""
+    among the primary articulation items (one linear pass) whose branch
+    makes at most ``CUT_OPTIONS`` counts (``_branches``), fewest first,
+    the first that passes the exact test."""
     joint = np.empty(part.nitems, np.bool_)
     K.articulation_items(part.indptr, part.indices, part.nitems, joint)
-    joint[part.nprimary :] = False  # a branch covers a primary item
-    primary = degree[: part.nprimary]
     candidates = np.flatnonzero(
-        joint[: part.nprimary] & (primary <= CUT_OPTIONS)
+        joint[: part.nprimary] & (degree[: part.nprimary] <= CUT_OPTIONS)
     )
+    branches = _branches(part, degree, candidates)
+    candidates = candidates[branches <= CUT_OPTIONS]
     if not len(candidates):
         return -1
     tries = min(CUT_CANDIDATES, max(1, CUT_WORK // max(1, len(part.indices))))
-    candidates = candidates[
-        np.argsort(primary[candidates], kind="stable")[:tries]
-    ]
+    order = np.argsort(branches[branches <= CUT_OPTIONS], kind="stable")
     return int(
         K.find_cut(
-            part.indptr, part.indices, part.nitems, candidates.astype(np.int64)
+            part.indptr,
+            part.indices,
+            part.nitems,
+            candidates[order[:tries]].astype(np.int64),
         )
     )
 
