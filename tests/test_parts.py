@@ -340,6 +340,20 @@ def test_odd_corridors_against_the_plain_count():
         assert p.count(memo=True) == p.count()
 
 
+def test_corridors_of_bounded_cells():
+    # Three 4 x 4 rooms, each corridor cell of bounds 1..2: a corridor may
+    # take both door cells of the middle room (6 tilings of what is left,
+    # against 36), by two dominoes or three.  Transfer: 36 * (36 * 36 +
+    # 36 * 6) = 54,432, the plain search's count.
+    doors = ["24", "25", "2a", "2b"]  # (row 2, columns 4, 5, 10, 11)
+    p = rooms(3, 4)
+    q = ExactCover(p.primary, bounds=dict.fromkeys(doors, (1, 2)))
+    q.add_options(p.options)
+    assert q.count(memo=True) == 54432
+    assert isinstance(q.stats, PartsStats) and q.stats.cuts >= 2
+    assert q.count() == 54432
+
+
 def test_rooms_are_numbered_across_the_floor():
     # Two 2 x 2 rooms and a corridor of one cell on row 1, in reading
     # order.
