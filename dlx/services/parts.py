@@ -16,10 +16,11 @@ How a count runs (``count``):
 
 1. At the root (after the givens are chosen) one check: the components
    (a union-find over the options' items, ``dlx.kernels.parts``) and, if
-   there is one, a *cut item*: a primary item in at most
-   ``CUT_OPTIONS`` options whose removal, with its options, leaves the
-   rest in two components or more (``CUT_CANDIDATES`` of the items in
-   fewest options are tried, within ``CUT_WORK`` members visited).  A
+   there is one, a *cut item*: a primary item whose branch makes at
+   most ``CUT_OPTIONS`` counts (one per option; with bounds, one per set
+   of options, below) and whose removal, with its options, leaves the
+   rest in two components or more (``CUT_CANDIDATES`` of the items of
+   fewest branches are tried, within ``CUT_WORK`` members visited).  A
    problem that is connected and has no cut item (the domino boards,
    pentominoes, Langford pairs, Sudoku) is counted by the memo as a
    whole, exactly as before: the check is all it costs.
