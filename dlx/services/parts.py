@@ -307,9 +307,9 @@ def _choose(part: Part, chosen, close: int = -1) -> Part | None:
     bad = (at == 0) | ((at > 0) & (member_tint != at))
     option_kept = np.ones(len(sizes), np.bool_)
     option_kept[option_of[bad]] = False
-    option_kept[chosen] = (
-        False  # (one that keeps its items is not chosen twice)
-    )
+    # (A chosen option whose bounded items keep some slack is not chosen
+    # again.)
+    option_kept[chosen] = False
     bounds = None
     if part.bounds is not None:
         bounds = np.stack(
