@@ -465,14 +465,23 @@ def test_bounds_are_counted_by_parts():
 # -- budgets and Ctrl-C -----------------------------------------------------------
 
 
-def test_a_node_budget_stops_a_count_by_parts():
-    p = rooms(3, 6)
+# Problems counted by parts, without bounds and with them: three 6x6
+# rooms, three copies of 2 rooks in every row and column of a 6x6 board.
+BUDGETED = [
+    pytest.param(lambda: rooms(3, 6), 6728**3, id="rooms"),
+    pytest.param(lambda: copies(rooks(6, 2), 3), 67950**3, id="rooks"),
+]
+
+
+@pytest.mark.parametrize("make,count", BUDGETED)
+def test_a_node_budget_stops_a_count_by_parts(make, count):
+    p = make()
     with pytest.raises(BudgetExhausted, match="max_nodes=40") as stop:
         p.count(memo=True, max_nodes=40)
     s = stop.value.stats
     assert isinstance(s, PartsStats) and not s.complete
-    assert s.nodes <= 40 and 0 <= stop.value.count <= 6728**3
-    assert p.count(memo=True, max_nodes=10**6) == 6728**3
+    assert s.nodes <= 40 and 0 <= stop.value.count <= count
+    assert p.count(memo=True, max_nodes=10**6) == count
 
 
 def test_a_stopped_product_counts_what_its_known_factors_multiply():
@@ -507,17 +516,24 @@ def test_a_stopped_product_counts_what_its_known_factors_multiply():
     assert any(0 < n < 540 for n in seen)
 
 
-def test_a_time_limit_and_a_stop_event_stop_it():
-    p = rooms(3, 6)
+@pytest.mark.parametrize("make,count", BUDGETED)
+def test_a_time_limit_and_a_stop_event_stop_it(make, count):
+    p = make()
     with pytest.raises(BudgetExhausted, match="time_limit"):
         p.count(memo=True, time_limit=0)
     stop = threading.Event()
     stop.set()
     with pytest.raises(BudgetExhausted, match="stop event"):
         p.count(memo=True, stop=stop)
+    # Neither stops a count that ends in time.
+    assert p.count(memo=True, time_limit=600, stop=threading.Event()) == count
+    assert isinstance(p.stats, PartsStats) and p.stats.complete
 
 
-def test_ctrl_c_stops_a_count_by_parts(monkeypatch):
+@pytest.mark.parametrize(
+    "make", [lambda: rooms(3, 4), lambda: copies(rooks(4, 2), 3)]
+)
+def test_ctrl_c_stops_a_count_by_parts(monkeypatch, make):
     record = memo_engine.MemoRun.record
 
     def interrupt(run, stats):
@@ -525,7 +541,7 @@ def test_ctrl_c_stops_a_count_by_parts(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(memo_engine.MemoRun, "record", interrupt)
-    p = rooms(3, 4)
+    p = make()
     with pytest.raises(Interrupted) as stop:
         p.count(memo=True)
     assert isinstance(stop.value.stats, PartsStats)
