@@ -549,6 +549,21 @@ def test_ctrl_c_stops_a_count_by_parts(monkeypatch, make):
     assert not stop.value.stats.complete
 
 
+def test_ctrl_c_between_parts(monkeypatch):
+    # Ctrl-C in the driver's own work (looking for a cut item, here), not
+    # in a memo count: Interrupted with what was found, nothing yet.
+    def interrupt(*args):
+        raise KeyboardInterrupt
+
+    p = rooms(3, 4)
+    parts.falls_apart(p, [])  # (the root check, kept with the problem)
+    monkeypatch.setattr(parts, "_cut_item", interrupt)
+    with pytest.raises(Interrupted) as stop:
+        p.count(memo=True)
+    assert stop.value.count == 0 == stop.value.stats.solutions
+    assert not stop.value.stats.complete
+
+
 def test_memo_auto_counts_each_part_its_own_way():
     p = rooms(2, 4)
     assert p.count(memo="auto") == 36**2
