@@ -4,9 +4,13 @@ Problems that fall apart: dominoes on 4 and 8 rooms of 8x8 in a row
 joined by corridors of two cells (``dlx.problems.tiling.rooms``, cells
 numbered row by row across the floor: 12,988,816**k), and a disjoint
 union of 4 copies of the pentominoes on 6x10 (X in one quarter), items
-interleaved (2,339**4).  Connected problems, to show what the root check
-costs: the domino, pentomino, Sudoku-grid and Langford rows of
-``bench/memo.py``.
+interleaved (2,339**4).  With bounds (``dlx.problems.rooks``: 2 rooks in
+every row and column): disjoint unions of 4 copies of the 6x6 board
+(67,950**4) and 3 of the 7x7 (3,110,940**3), items interleaved; and 4
+rooms of 8x8 whose corridor cells have bounds 1..2 (``bounded_rooms``).
+Connected problems, to show what the root check costs: the domino,
+pentomino, Sudoku-grid and Langford rows of ``bench/memo.py``, and rooks
+7 2 and 6 3 (bounds).
 
 Contenders: ``whole`` (``count(memo=True)`` with the root check taken
 out: the memo keyed on the whole remaining problem, what it ran before),
@@ -19,7 +23,8 @@ warmed up on a small board first; wall-clock time of the whole call, best
 of ``--reps`` (a run over 2 s is timed once); counts checked against the
 known ones; a run stopped by ``--timeout`` shows as ``> T``.
 
-    python bench/parts.py                       # ~3 min
+    python bench/parts.py                       # ~10 min
+    python bench/parts.py --problems union-4-rooks-6-2,rooks-7-2
     python bench/parts.py --markdown bench/RESULTS.md
 """
 
@@ -40,17 +45,43 @@ sys.path.insert(0, HERE)
 
 HEADING = "## Counting by components (bench/parts.py)"
 
+# Domino tilings of an 8x8 room, and of one less the two door cells of its
+# middle row, (4, 0) and (4, 7) (count(memo=True)).
+ROOM, ROOM_LESS_DOORS = 12_988_816, 1_117_240
+
+
+def bounded_rooms_count(k):
+    """The tilings of ``bounded_rooms(k)``, by a transfer over the
+    corridors: ``ways[b]``, the rooms so far and whether the last
+    corridor takes the next room's left door cell (b).  A corridor takes
+    (left door, right door) in 1, 1, 1 and 2 ways for (0, 0), (1, 0),
+    (0, 1), (1, 1); a room keeps both door cells or loses both."""
+    ways = [1, 0]
+    room = [ROOM, ROOM_LESS_DOORS]  # (both door cells kept, both lost)
+    by = [[1, 1], [1, 2]]  # by[left][right]
+    for _ in range(k - 1):
+        ways = [
+            sum(ways[b] * room[b] * by[b][r] for b in (0, 1)) for r in (0, 1)
+        ]
+    return ways[0] * ROOM
+
+
 # key -> (how to build it, known count)
 PROBLEMS = {
     "rooms-4x8x8": ("rooms:4", 12_988_816**4),
     "rooms-8x8x8": ("rooms:8", 12_988_816**8),
     "union-4-pentomino": ("union:4:pentomino-6x10", 2_339**4),
+    "union-4-rooks-6-2": ("union:4:rooks-6-2", 67_950**4),
+    "union-3-rooks-7-2": ("union:3:rooks-7-2", 3_110_940**3),
+    "rooms-4x8x8-doors-1-2": ("doors:4", bounded_rooms_count(4)),
     "dominoes-8x8": ("memo:dominoes-8x8", 12_988_816),
     "dominoes-10x10": ("memo:dominoes-10x10", 258_584_046_368),
     "dominoes-12x12": ("memo:dominoes-12x12", 53_060_477_521_960_000),
     "pentomino-6x10": ("memo:pentomino-6x10", 2_339),
     "sudoku-grids-6x6": ("memo:sudoku-grids-6x6", 28_200_960),
     "langford-12": ("memo:langford-12", 216_288),
+    "rooks-7-2": ("rooks:rooks-7-2", 3_110_940),
+    "rooks-6-3": ("rooks:rooks-6-3", 297_200),
 }
 
 CONTENDERS = ["whole", "parts", "check"]
@@ -58,7 +89,8 @@ CONTENDERS = ["whole", "parts", "check"]
 
 def union(problem, copies):
     """``copies`` disjoint copies of ``problem``, items interleaved (copy
-    c's item i is item ``i * copies + c``), primary items first."""
+    c's item i is item ``i * copies + c``), primary items first, with
+    their bounds."""
     import numpy as np
 
     from dlx import ExactCover
@@ -70,13 +102,58 @@ def union(problem, copies):
     members = np.concatenate(
         [(s.members - 1) * copies + c for c in range(copies)]
     )
+    bounds = {
+        (item - 1) * copies + c: uv
+        for item, uv in s.bounds.items()
+        for c in range(copies)
+    }
     return ExactCover.from_arrays(
-        np.concatenate([[0], np.cumsum(sizes)]), members, copies * s.nitems
+        np.concatenate([[0], np.cumsum(sizes)]),
+        members,
+        copies * s.nitems,
+        bounds=bounds,
     )
 
 
-def build(key):
+def bounded_rooms(k):
+    """``rooms(k, 8)``, each corridor cell of bounds 1..2: a corridor's
+    three dominoes may then also take both of a room's door cells (one
+    alone leaves an odd room, with no tiling)."""
+    from dlx import ExactCover
+    from dlx.problems.tiling import rooms
+
+    p = rooms(k, 8)
+    step = 8 + 2  # (a room, its corridor)
+    cells = sorted(
+        [
+            (r, room * step + c)
+            for room in range(k)
+            for r in range(8)
+            for c in range(8)
+        ]
+        + [(4, room * step + 8 + j) for room in range(k - 1) for j in range(2)]
+    )
+    doors = {
+        p.primary[i]: (1, 2) for i, (_, c) in enumerate(cells) if c % step >= 8
+    }
+    q = ExactCover(p.primary, bounds=doors)
+    q.add_options(p.options)
+    return q
+
+
+def base(name):
+    """A problem of ``bench/memo.py``, or ``rooks-N-K``."""
     import memo as B
+
+    if name.startswith("rooks-"):
+        from dlx.problems.rooks import rooks
+
+        n, k = name.split("-")[1:]
+        return rooks(int(n), int(k))
+    return B.build(name)
+
+
+def build(key):
 
     how, _ = PROBLEMS[key]
     kind, *what = how.split(":")
@@ -84,9 +161,11 @@ def build(key):
         from dlx.problems.tiling import rooms
 
         return rooms(int(what[0]), 8)
+    if kind == "doors":
+        return bounded_rooms(int(what[0]))
     if kind == "union":
-        return union(B.build(what[1]), int(what[0]))
-    return B.build(what[0])
+        return union(base(what[1]), int(what[0]))
+    return base(what[0])
 
 
 def available(key) -> bool:
@@ -94,19 +173,20 @@ def available(key) -> bool:
 
     how, _ = PROBLEMS[key]
     kind, *what = how.split(":")
-    if kind == "rooms":
+    if kind in ("rooms", "doors") or what[-1].startswith("rooks-"):
         return True
     return B.available(what[-1])
 
 
 def worker(contender, key, reps, timeout):
     from dlx import BudgetExhausted
+    from dlx.problems.rooks import rooks
     from dlx.problems.tiling import rooms
     from dlx.services import parts
 
     problem = build(key)
-    warm = rooms(2, 4)
-    warm.count(memo=True)
+    rooms(2, 4).count(memo=True)
+    rooks(3, 2).count(memo=True)  # (the bounded memo's kernels)
 
     if contender == "whole":
         # count(memo=True) as it was: no root check, the memo as a whole.

@@ -7,25 +7,49 @@ import threading
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import BudgetExhausted, ExactCover, Interrupted
 from dlx.engines import memo as memo_engine
 from dlx.kernels import parts as K
+from dlx.problems.rooks import rooks
 from dlx.problems.tiling import rooms, tiling
 from dlx.services import parts
 from dlx.services.memo import MemoStats
 from dlx.services.parts import PartsStats
 
 from reference import domino_tilings, generalized_covers
+from test_memo import KINDS
 
-KINDS = ["exact cover", "colors"]
+
+def _bounds(draw, kind, items):
+    """Bounds ``{item: (u, v)}`` for some of ``items`` (primary item
+    numbers) when ``kind`` has bounds, as ``test_xcc``'s problems draw
+    them: ``u`` 0 to 2, ``v`` up to 3."""
+    bounds = {}
+    if "bounds" in kind:
+        for i in items:
+            if draw(st.booleans()):
+                u = draw(st.integers(0, 2))
+                bounds[i] = (u, draw(st.integers(max(u, 1), 3)))
+    return bounds
+
+
+def _colors(draw, kind, items, nprimary):
+    """Colors ``{item: color}`` for some secondary items of an option
+    when ``kind`` has colors."""
+    tint = {}
+    if "colors" in kind:
+        for i in items:
+            if i >= nprimary and draw(st.booleans()):
+                tint[i] = draw(st.sampled_from("ab"))
+    return tint
 
 
 @st.composite
 def pieces(draw, kind, most_options):
     """A small problem: (nprimary, nsecondary, options as item lists,
-    colors as {item: color} per option)."""
+    colors as {item: color} per option, bounds as {item: (u, v)})."""
     nprimary = draw(st.integers(1, 4))
     nsecondary = draw(st.integers(0, 2))
     nitems = nprimary + nsecondary
@@ -34,14 +58,10 @@ def pieces(draw, kind, most_options):
         items = sorted(
             draw(st.sets(st.integers(0, nitems - 1), min_size=1, max_size=3))
         )
-        tint = {}
-        if kind == "colors":
-            for i in items:
-                if i >= nprimary and draw(st.booleans()):
-                    tint[i] = draw(st.sampled_from("ab"))
         options.append(items)
-        colors.append(tint)
-    return nprimary, nsecondary, options, colors
+        colors.append(_colors(draw, kind, items, nprimary))
+    bounds = _bounds(draw, kind, range(nprimary))
+    return nprimary, nsecondary, options, colors, bounds
 
 
 @st.composite
@@ -65,14 +85,15 @@ def glued(draw, kind):
         starts_s.append(s)
         p += b[0]
         s += b[1]
-    options, colors = [], []
+    options, colors, bounds = [], [], {}
     for b, sp, ss in zip(blocks, starts_p, starts_s):
         for items, tint in zip(b[2], b[3]):
             number = {i: sp + i if i < b[0] else ss + i - b[0] for i in items}
             options.append(sorted(number.values()))
             colors.append({number[i]: c for i, c in tint.items()})
-    for g in range(glues):
-        glue = sum(b[0] for b in blocks) + g
+        bounds.update({sp + i: uv for i, uv in b[4].items()})
+    glue_items = range(sum(b[0] for b in blocks), nprimary)
+    for glue in glue_items:
         for _ in range(draw(st.integers(1, 2))):
             a, b = draw(
                 st.lists(
@@ -84,21 +105,24 @@ def glued(draw, kind):
             )
             options.append(sorted([glue, starts_p[a], starts_p[b]]))
             colors.append({})
-    return nprimary, nprimary + nsecondary, options, colors
+    bounds.update(_bounds(draw, kind, glue_items))
+    return nprimary, nprimary + nsecondary, options, colors, bounds
 
 
 def build(case):
-    nprimary, nitems, options, colors = case
-    p = ExactCover(range(nprimary), range(nprimary, nitems))
+    nprimary, nitems, options, colors, bounds = case
+    p = ExactCover(range(nprimary), range(nprimary, nitems), bounds=bounds)
     for items, tint in zip(options, colors):
         p.add_option(items, colors=tint)
     return p
 
 
 def reference(case, forced=()):
-    nprimary, nitems, options, colors = case
+    nprimary, nitems, options, colors, bounds = case
     return len(
-        generalized_covers(options, nprimary, nitems, colors, given=forced)
+        generalized_covers(
+            options, nprimary, nitems, colors, bounds, given=forced
+        )
     )
 
 
@@ -106,9 +130,10 @@ def reference(case, forced=()):
 
 
 @st.composite
-def small_problems(draw):
+def small_problems(draw, kind):
     """Any small problem, most of them connected: the driver then tries
-    its cut items, and a branch may leave an empty part (count 1)."""
+    its cut items (with bounds too), and a branch may leave an empty part
+    (count 1)."""
     nprimary = draw(st.integers(1, 5))
     nsecondary = draw(st.integers(0, 2))
     nitems = nprimary + nsecondary
@@ -121,15 +146,59 @@ def small_problems(draw):
             max_size=8,
         )
     )
-    return nprimary, nitems, options, [{} for _ in options]
+    colors = [_colors(draw, kind, items, nprimary) for items in options]
+    bounds = _bounds(draw, kind, range(nprimary))
+    return nprimary, nitems, options, colors, bounds
 
 
-@settings(max_examples=150, deadline=None)
-@given(small_problems())
-# Item 1 is a cut item; its option {0, 1, 2} leaves an empty part.
-@example((3, 3, [[0], [0, 1], [1], [2], [0, 1, 2]], [{}] * 5))
-def test_the_driver_counts_any_small_problem(case):
-    assert parts.by_parts(build(case)) == reference(case)
+@settings(max_examples=100, deadline=None)
+@pytest.mark.parametrize("kind", KINDS)
+@given(data=st.data())
+def test_the_driver_counts_any_small_problem(kind, data):
+    _driver_counts(data.draw(small_problems(kind)))
+
+
+@pytest.mark.parametrize(
+    "case,cuts",
+    [
+        # Item 1 is a cut item; its option {0, 1, 2} leaves an empty part.
+        ((3, 3, [[0], [0, 1], [1], [2], [0, 1, 2]], [{}] * 5, {}), 1),
+        # With bounds: item 1 (1..2) is cut by the sets of its options
+        # ({0 1}, {1 2}, both), items 0 and 2 (1..2) take their slack
+        # along.
+        (
+            (
+                3,
+                3,
+                [[0], [0, 1], [1, 2], [2], [0]],
+                [{}] * 5,
+                {0: (1, 2), 1: (1, 2), 2: (1, 2)},
+            ),
+            1,
+        ),
+        # Item 1 (0..1, three options: four sets) is cut, item 2 (2..3)
+        # needs two of its three options.
+        (
+            (
+                3,
+                4,
+                [[0, 3], [0, 1], [1, 2], [1, 2], [2], [2], [3]],
+                [{}] * 7,
+                {1: (0, 1), 2: (2, 3)},
+            ),
+            1,
+        ),
+    ],
+)
+def test_the_driver_counts_these_problems(case, cuts):
+    p = _driver_counts(case)
+    assert p.stats.cuts >= cuts
+
+
+def _driver_counts(case):
+    p = build(case)
+    assert parts.by_parts(p) == reference(case)
+    return p
 
 
 @settings(
@@ -172,6 +241,74 @@ def test_count_by_parts_with_givens(kind, data):
     assert p.count(memo="auto", given=forced) == expected
 
 
+def _given_case(colors):
+    """Items 0, 1, 2 primary, 3 secondary (the first secondary item: its
+    number is nprimary); option 0 is ``0 3:a``, then ``1 3:c`` for each
+    color c of ``colors`` (``1 3`` for None), then ``1``, and item 2 in a
+    part of its own (two options ``2``)."""
+    options = [[0, 3]] + [[1, 3]] * len(colors) + [[1], [2], [2]]
+    tints = [{3: "a"}] + [{3: c} if c else {} for c in colors] + [{}] * 3
+    return 3, 4, options, tints, {}
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@pytest.mark.parametrize("kind", KINDS)
+@given(data=st.data())
+def test_givens_through_the_driver(kind, data):
+    case = data.draw(glued(kind))
+    if len(case[2]) > 14:
+        return
+    forced = data.draw(
+        st.lists(st.integers(0, len(case[2]) - 1), max_size=2, unique=True)
+    )
+    _driver_with_givens(case, forced)
+
+
+def _driver_with_givens(case, forced):
+    """The driver itself (whatever the root check says), the givens
+    chosen at its root, against the reference."""
+    expected = reference(case, forced)
+    try:
+        found = parts.by_parts(build(case), given=forced)
+    except ValueError as clash:
+        assert "clash" in str(clash)
+        found = 0
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    "colors", [["a", "b", "b"], ["b", "a"], ["a", "a", "b"], ["b"]]
+)
+def test_a_colored_given_strikes_only_the_options_it_disagrees_with(colors):
+    # Option 0 (0 3:a) given: each other option on item 3 stays (without
+    # item 3) when it says a, and goes when it says b; item 2's part
+    # makes the root fall apart, so count(memo=True) takes the driver too.
+    case = _given_case(colors)
+    expected = reference(case, [0])
+    assert expected == 2 * (1 + colors.count("a"))
+    _driver_with_givens(case, [0])
+    p = build(case)
+    assert p.count(memo=True, given=[0]) == expected
+    assert isinstance(p.stats, PartsStats)
+
+
+@pytest.mark.parametrize(
+    "forced,solutions", [([0, 1], 2), ([0, 2], 0), ([0, 3], 0), ([1, 4], 0)]
+)
+def test_two_givens_on_one_item(forced, solutions):
+    # Options 0 (0 3:a) and 1 (1 3:a) agree on item 3; option 2 (1 3:b)
+    # does not, and option 3 (1 3) has no color: those two clash with
+    # option 0.  Options 1 and 4 (1) clash on their primary item.
+    case = _given_case(["a", "b", None])
+    assert reference(case, forced) == solutions
+    _driver_with_givens(case, forced)
+    assert build(case).count(memo=True, given=forced) == solutions
+
+
 # -- rooms, copies, givens that cut -------------------------------------------
 
 
@@ -203,6 +340,20 @@ def test_odd_corridors_against_the_plain_count():
         assert p.count(memo=True) == p.count()
 
 
+def test_corridors_of_bounded_cells():
+    # Three 4 x 4 rooms, each corridor cell of bounds 1..2: a corridor may
+    # take both door cells of the middle room (6 tilings of what is left,
+    # against 36), by two dominoes or three.  Transfer: 36 * (36 * 36 +
+    # 36 * 6) = 54,432, the plain search's count.
+    doors = ["24", "25", "2a", "2b"]  # (row 2, columns 4, 5, 10, 11)
+    p = rooms(3, 4)
+    q = ExactCover(p.primary, bounds=dict.fromkeys(doors, (1, 2)))
+    q.add_options(p.options)
+    assert q.count(memo=True) == 54432
+    assert isinstance(q.stats, PartsStats) and q.stats.cuts >= 2
+    assert q.count() == 54432
+
+
 def test_rooms_are_numbered_across_the_floor():
     # Two 2 x 2 rooms and a corridor of one cell on row 1, in reading
     # order.
@@ -226,20 +377,70 @@ def test_a_given_that_cuts_the_board():
     assert isinstance(p.stats, PartsStats) and p.stats.splits >= 1
 
 
-def test_copies_of_a_problem_are_counted_once():
-    one = tiling("4x4")
-    s = one.structure()
-    copies = 5
-    sizes = np.tile(s.sizes, copies)
-    # Copy c's items are c, copies + c, 2 * copies + c, ...: interleaved.
-    members = np.concatenate(
-        [(s.members - 1) * copies + c for c in range(copies)]
+def copies(problem, n):
+    """``n`` copies of ``problem`` (primary items only, with their
+    bounds), their items interleaved: copy c's are c, n + c, 2n + c, ..."""
+    s = problem.structure()
+    assert s.nitems == s.nprimary
+    sizes = np.tile(s.sizes, n)
+    members = np.concatenate([(s.members - 1) * n + c for c in range(n)])
+    bounds = {
+        (item - 1) * n + c: uv
+        for item, uv in s.bounds.items()
+        for c in range(n)
+    }
+    return ExactCover.from_arrays(
+        np.concatenate([[0], np.cumsum(sizes)]),
+        members,
+        n * s.nitems,
+        bounds=bounds,
     )
-    p = ExactCover.from_arrays(
-        np.concatenate([[0], np.cumsum(sizes)]), members, copies * s.nitems
+
+
+def side_by_side(*problems):
+    """The disjoint union of ``problems`` (primary items only, with their
+    bounds), each one's items after the last one's."""
+    union = ExactCover(
+        [(j, x) for j, p in enumerate(problems) for x in p.primary],
+        bounds={
+            (j, x): uv
+            for j, p in enumerate(problems)
+            for x, uv in p.bounds.items()
+        },
     )
-    assert p.count(memo=True) == 36**copies
-    assert p.stats.parts == 1 and p.stats.repeats == copies - 1
+    for j, p in enumerate(problems):
+        union.add_options([[(j, x) for x in o] for o in p.options])
+    return union
+
+
+@pytest.mark.parametrize(
+    "make,each,n",
+    [
+        (lambda: tiling("4x4"), 36, 5),
+        (lambda: rooks(4, 2), 90, 3),
+        (lambda: rooks(3, 3), 1, 4),
+        (lambda: rooks(5, 2), 2040, 6),  # past 2**64
+    ],
+)
+def test_copies_of_a_problem_are_counted_once(make, each, n):
+    p = copies(make(), n)
+    assert p.count(memo=True) == each**n
+    assert isinstance(p.stats, PartsStats)
+    assert p.stats.parts == 1 and p.stats.repeats == n - 1
+
+
+def test_rooks_on_disjoint_boards_multiply():
+    # 2 rooks in every row and column of a 4 x 4, a 5 x 5 and a 4 x 4
+    # board (OEIS A001499: 90, 2040); the two 4 x 4 boards are one shape.
+    p = side_by_side(rooks(4, 2), rooks(5, 2), rooks(4, 2))
+    assert p.count(memo=True) == 90 * 2040 * 90
+    assert p.stats.parts == 2 and p.stats.repeats == 1
+    # A rook given on the first board uses one of the slack of its row and
+    # its column: each square holds a rook in 2/4 of that board's
+    # solutions.
+    rook = p.options.index(((0, "r0"), (0, "c0")))
+    assert p.count(memo=True, given=[rook]) == 45 * 2040 * 90
+    assert isinstance(p.stats, PartsStats) and p.stats.parts == 3
 
 
 # -- connected problems: the memo as before -----------------------------------
@@ -252,27 +453,35 @@ def test_connected_problems_go_to_the_memo_as_a_whole():
         assert type(p.stats) is MemoStats
 
 
-def test_bounds_go_to_the_memo_as_a_whole():
-    # Three parts no option joins, but the driver does not split a
-    # problem with bounds: the bounded memo counts it whole.
+def test_bounds_are_counted_by_parts():
+    # Three parts no option joins: A (1..2, two options: 3 ways), B, C.
     bounded = ExactCover(["A", "B", "C"], bounds={"A": (1, 2)})
     bounded.add_options([["A"], ["A"], ["B"], ["C"]])
     assert bounded.count(memo=True) == 3
-    assert type(bounded.stats) is MemoStats
+    assert isinstance(bounded.stats, PartsStats)
     assert bounded.count() == 3
 
 
 # -- budgets and Ctrl-C -----------------------------------------------------------
 
 
-def test_a_node_budget_stops_a_count_by_parts():
-    p = rooms(3, 6)
+# Problems counted by parts, without bounds and with them: three 6x6
+# rooms, three copies of 2 rooks in every row and column of a 6x6 board.
+BUDGETED = [
+    pytest.param(lambda: rooms(3, 6), 6728**3, id="rooms"),
+    pytest.param(lambda: copies(rooks(6, 2), 3), 67950**3, id="rooks"),
+]
+
+
+@pytest.mark.parametrize("make,count", BUDGETED)
+def test_a_node_budget_stops_a_count_by_parts(make, count):
+    p = make()
     with pytest.raises(BudgetExhausted, match="max_nodes=40") as stop:
         p.count(memo=True, max_nodes=40)
     s = stop.value.stats
     assert isinstance(s, PartsStats) and not s.complete
-    assert s.nodes <= 40 and 0 <= stop.value.count <= 6728**3
-    assert p.count(memo=True, max_nodes=10**6) == 6728**3
+    assert s.nodes <= 40 and 0 <= stop.value.count <= count
+    assert p.count(memo=True, max_nodes=10**6) == count
 
 
 def test_a_stopped_product_counts_what_its_known_factors_multiply():
@@ -307,17 +516,24 @@ def test_a_stopped_product_counts_what_its_known_factors_multiply():
     assert any(0 < n < 540 for n in seen)
 
 
-def test_a_time_limit_and_a_stop_event_stop_it():
-    p = rooms(3, 6)
+@pytest.mark.parametrize("make,count", BUDGETED)
+def test_a_time_limit_and_a_stop_event_stop_it(make, count):
+    p = make()
     with pytest.raises(BudgetExhausted, match="time_limit"):
         p.count(memo=True, time_limit=0)
     stop = threading.Event()
     stop.set()
     with pytest.raises(BudgetExhausted, match="stop event"):
         p.count(memo=True, stop=stop)
+    # Neither stops a count that ends in time.
+    assert p.count(memo=True, time_limit=600, stop=threading.Event()) == count
+    assert isinstance(p.stats, PartsStats) and p.stats.complete
 
 
-def test_ctrl_c_stops_a_count_by_parts(monkeypatch):
+@pytest.mark.parametrize(
+    "make", [lambda: rooms(3, 4), lambda: copies(rooks(4, 2), 3)]
+)
+def test_ctrl_c_stops_a_count_by_parts(monkeypatch, make):
     record = memo_engine.MemoRun.record
 
     def interrupt(run, stats):
@@ -325,11 +541,26 @@ def test_ctrl_c_stops_a_count_by_parts(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(memo_engine.MemoRun, "record", interrupt)
-    p = rooms(3, 4)
+    p = make()
     with pytest.raises(Interrupted) as stop:
         p.count(memo=True)
     assert isinstance(stop.value.stats, PartsStats)
     assert stop.value.count == stop.value.stats.solutions
+    assert not stop.value.stats.complete
+
+
+def test_ctrl_c_between_parts(monkeypatch):
+    # Ctrl-C in the driver's own work (looking for a cut item, here), not
+    # in a memo count: Interrupted with what was found, nothing yet.
+    def interrupt(*args):
+        raise KeyboardInterrupt
+
+    p = rooms(3, 4)
+    parts.falls_apart(p, [])  # (the root check, kept with the problem)
+    monkeypatch.setattr(parts, "_cut_item", interrupt)
+    with pytest.raises(Interrupted) as stop:
+        p.count(memo=True)
+    assert stop.value.count == 0 == stop.value.stats.solutions
     assert not stop.value.stats.complete
 
 

@@ -221,6 +221,9 @@ def count(
     """Count the solutions of ``problem`` (an ``ExactCover``) with a memo.
 
     See ``ExactCover.count``; ``problem.stats`` becomes a ``MemoStats``.
+    The arguments come checked by ``dlx.options.check`` (``given``: option
+    numbers; ``memo_bytes`` None: ``DEFAULT_MEMO_BYTES``), as
+    ``ExactCover.count`` hands them over; nothing is checked again here.
     The count runs in slices (``dlx.services.search.run``): ``BudgetExhausted`` at
     ``max_nodes`` or ``time_limit`` and ``Interrupted`` on Ctrl-C carry
     the number of solutions in the part of the tree already explored.
@@ -235,16 +238,8 @@ def count(
     exercise the carries on small counts; ``min_cost`` leaves out of the
     table the subproblems whose search took fewer nodes.
     """
-    max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
-    time_limit = search.seconds("time_limit", time_limit)
-    memo_bytes = search.whole_number(
-        "memo_bytes", DEFAULT_MEMO_BYTES if memo_bytes is None else memo_bytes
-    )
-    if not isinstance(choose, str) or choose not in CHOICE_RULES:
-        raise ValueError(
-            f"choose must be one of {', '.join(CHOICE_RULES)}; "
-            f"got {shorten(choose)}"
-        )
+    if memo_bytes is None:
+        memo_bytes = DEFAULT_MEMO_BYTES
     if choose == "auto":
         choose = choose_rule(problem)
     arrays = MEMO.arrays(problem)

@@ -16,10 +16,11 @@ How a count runs (``count``):
 
 1. At the root (after the givens are chosen) one check: the components
    (a union-find over the options' items, ``dlx.kernels.parts``) and, if
-   there is one, a *cut item*: a primary item in at most
-   ``CUT_OPTIONS`` options whose removal, with its options, leaves the
-   rest in two components or more (``CUT_CANDIDATES`` of the items in
-   fewest options are tried, within ``CUT_WORK`` members visited).  A
+   there is one, a *cut item*: a primary item whose branch makes at
+   most ``CUT_OPTIONS`` counts (one per option; with bounds, one per set
+   of options, below) and whose removal, with its options, leaves the
+   rest in two components or more (``CUT_CANDIDATES`` of the items of
+   fewest branches are tried, within ``CUT_WORK`` members visited).  A
    problem that is connected and has no cut item (the domino boards,
    pentominoes, Langford pairs, Sudoku) is counted by the memo as a
    whole, exactly as before: the check is all it costs.
@@ -30,27 +31,42 @@ How a count runs (``count``):
    part without one is counted by the memo (or, with ``memo="auto"``,
    by the plain search when the memo does not pay).  Every part's count
    is remembered under its *shape* (its options over its items numbered
-   in order, with their colors), so identical rooms, copies of a
-   problem, and repeated states of the same part are counted once.
+   in order, with their colors and bounds), so identical rooms, copies
+   of a problem, and repeated states of the same part are counted once.
+
+Bounds (MCC, ``u:v|item``) are served the same way.  A part carries each
+primary item's bounds still to meet: options chosen above it (the givens,
+a cut's branch) that cover an item ``c`` times leave it ``max(0, u - c)
+.. v - c`` (the slack they used carries over), and it goes once ``v - c``
+is 0.  A connected bounded part goes to the bounded memo
+(``dlx.kernels.memo.count3``).  A cut item with bounds ``u..v`` is
+branched on the *sets* of its options with ``u`` to ``v`` members (in
+list order, each set once, as count3's takes and skips make them): each
+branch chooses its set and shuts the item to every other option, so the
+branches partition the solutions and each leaves the item gone with all
+its options, which is what ``find_cut`` checked splits the part.  An item
+without bounds has the sets of one option: the branch on its options.
 
 Counts are Python integers (exact past 2**64).  ``max_nodes`` bounds the
 sum of the parts' nodes (and one per cut branching), ``time_limit`` and
 ``stop`` the whole count; stopped, the partial count is the solutions of
 the branches finished (a lower bound, 0 while a product is unfinished).
-Problems with bounds stay on the whole-problem memo.  ``zdd()`` builds
-its diagram by the same parts (``dlx.services.zdd``, with ``falls_apart``
-and ``cut_item``).
+``zdd()`` builds its diagram by the same parts for problems without
+bounds (``dlx.services.zdd``, with ``falls_apart`` and ``cut_item``);
+with bounds it stays on the whole-problem memo.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import accumulate, combinations
+from math import comb
 from typing import NamedTuple
 
 import numpy as np
 
-from ..engines import COLORS, EXACT, engine_for
+from ..engines import engine_for
 from ..kernels import parts as K
 from . import memo as memo_count, search
 from .memo import MemoStats
@@ -65,10 +81,11 @@ __all__ = [
     "PartsStats",
 ]
 
-#: Cut items are looked for among primary items in this many options or
-#: fewer (a branch on one costs one count per option) ...
+#: Cut items are looked for among primary items whose branch makes this
+#: many counts or fewer (one per option; with bounds one per set of
+#: options: ``_branches``) ...
 CUT_OPTIONS = 4
-#: ... at most this many of them, those in fewest options first ...
+#: ... at most this many of them, those of fewest branches first ...
 CUT_CANDIDATES = 64
 #: ... and at most this many members visited looking (a test is one
 #: union-find over the part's members).
@@ -82,26 +99,47 @@ class Part(NamedTuple):
     """A (sub)problem as the driver keeps it: ``nitems`` items numbered
     from 0, the first ``nprimary`` primary; option ``k``'s items are
     ``indices[indptr[k]:indptr[k + 1]]`` (int64), with a color code per
-    member in ``colors`` (0: none) or None.  Every option has a primary
-    item and every secondary item is in an option."""
+    member in ``colors`` (0: none) or None; ``bounds``: each primary
+    item's ``(u, v)`` still to meet (``nprimary`` x 2, int64: the slack
+    left once the options chosen above the part are counted), or None
+    when every primary item is covered exactly once.  Every option has a
+    primary item, every secondary item is in an option, and so is every
+    primary item whose ``u`` is 0."""
 
     nprimary: int
     nitems: int
     indptr: np.ndarray
     indices: np.ndarray
     colors: np.ndarray | None
+    bounds: np.ndarray | None = None
 
     def shape(self) -> bytes:
         """The key of the part's count: equal for two parts whose options
-        are the same over their items numbered in order."""
+        are the same over their items numbered in order, with the same
+        colors and bounds."""
         head = np.array(
-            [self.nprimary, self.nitems, len(self.indptr)], np.int64
+            [
+                self.nprimary,
+                self.nitems,
+                len(self.indptr),
+                self.colors is not None,
+                self.bounds is not None,
+            ],
+            np.int64,
         ).tobytes()
         body = np.diff(self.indptr).astype(np.int32).tobytes()
         body += self.indices.astype(np.int32).tobytes()
         if self.colors is not None:
             body += self.colors.astype(np.int32).tobytes()
+        if self.bounds is not None:
+            body += self.bounds.astype(np.int64).tobytes()
         return head + body
+
+    def lower(self) -> np.ndarray:
+        """Each primary item's least number of options (``u``)."""
+        if self.bounds is None:
+            return np.ones(self.nprimary, np.int64)
+        return self.bounds[:, 0]
 
 
 @dataclass
@@ -161,11 +199,14 @@ def _restrict(
     colors: np.ndarray | None,
     option_kept: np.ndarray,
     item_kept: np.ndarray,
+    bounds: np.ndarray | None = None,
 ) -> Part:
     """The part made of the kept options over the kept items: items struck
     out of the options that stay, options left without a primary item
     dropped (no search chooses them), secondary items left in no option
-    dropped, the rest numbered in order."""
+    dropped, and so are primary items of ``bounds`` ``(0, v)`` left in
+    none (they are met by no option), the rest numbered in order, each
+    primary item with its ``bounds``."""
     sizes = np.diff(indptr)
     option_of = np.repeat(np.arange(len(sizes)), sizes)
     member_kept = option_kept[option_of] & item_kept[indices]
@@ -174,7 +215,10 @@ def _restrict(
     member_kept &= has_primary[option_of]
     used = np.zeros(nitems, np.bool_)
     used[indices[member_kept]] = True
-    primary = np.flatnonzero(item_kept[:nprimary])
+    primary_kept = item_kept[:nprimary]
+    if bounds is not None:
+        primary_kept = primary_kept & (used[:nprimary] | (bounds[:, 0] > 0))
+    primary = np.flatnonzero(primary_kept)
     secondary = nprimary + np.flatnonzero(used[nprimary:])
     number = np.full(nitems, -1, np.int64)
     number[primary] = np.arange(len(primary))
@@ -190,6 +234,7 @@ def _restrict(
         new_indptr,
         number[indices[member_kept]],
         None if colors is None else colors[member_kept],
+        None if bounds is None else bounds[primary],
     )
 
 
@@ -202,20 +247,29 @@ def _whole(part: Part) -> Part:
         part.colors,
         np.ones(len(part.indptr) - 1, np.bool_),
         np.ones(part.nitems, np.bool_),
+        part.bounds,
     )
 
 
-def _choose(part: Part, chosen) -> Part | None:
+def _choose(part: Part, chosen, close: int = -1) -> Part | None:
     """What is left of ``part`` once the options ``chosen`` are chosen
-    (None when they clash): their items go, and with them every option
-    that holds one of their primary items, one of their uncolored
+    (None when they clash): they go, and with them their items and every
+    option that holds one of their primary items, one of their uncolored
     secondary items, or one of their colored secondary items in another
     color (or none); an option that agrees on such a color stays, without
-    that item (it is purified: nothing else can conflict on it)."""
+    that item (it is purified: nothing else can conflict on it).  With
+    bounds, a primary item the chosen options cover ``c`` times has its
+    bounds ``(u, v)`` lowered to ``(max(0, u - c), v - c)`` (more than
+    ``v`` times is a clash); it goes, as above, once ``v - c`` is 0, and
+    stays with its slack otherwise (the options that hold it stay).
+    Primary item ``close`` (-1: none) goes in any case: no option other
+    than the chosen ones may cover it."""
     nprimary, nitems = part.nprimary, part.nitems
     indptr, indices, colors = part.indptr, part.indices, part.colors
+    chosen = list(chosen)
     members = np.concatenate(
         [np.arange(indptr[k], indptr[k + 1]) for k in chosen]
+        + [np.zeros(0, np.int64)]
     )
     items = indices[members]
     tint = (
@@ -223,14 +277,28 @@ def _choose(part: Part, chosen) -> Part | None:
         if colors is None
         else colors[members].astype(np.int64)
     )
-    # state: -1 untouched, 0 taken (a primary item, or a secondary one
-    # without color), c > 0 purified to color c.
+    # Primary items: how many times the chosen options cover each.
+    uses = np.bincount(items[items < nprimary], minlength=nprimary)
+    high = (
+        np.ones(nprimary, np.int64)
+        if part.bounds is None
+        else part.bounds[:, 1]
+    )
+    if (uses > high).any():
+        return None
+    # state: -1 untouched, 0 taken (a primary item with no slack left, or
+    # a secondary one without color), c > 0 purified to color c.
     state = np.full(nitems, -1, np.int64)
-    for item, color in zip(items.tolist(), tint.tolist()):
+    state[:nprimary][(uses > 0) & (uses == high)] = 0
+    if close >= 0:
+        state[close] = 0
+    for item, color in zip(
+        items[items >= nprimary].tolist(), tint[items >= nprimary].tolist()
+    ):
         was = int(state[item])
-        if was >= 0 and (item < nprimary or was == 0 or was != color):
+        if was >= 0 and (was == 0 or was != color):
             return None
-        state[item] = 0 if item < nprimary else color
+        state[item] = color
     sizes = np.diff(indptr)
     option_of = np.repeat(np.arange(len(sizes)), sizes)
     at = state[indices]
@@ -242,14 +310,30 @@ def _choose(part: Part, chosen) -> Part | None:
     bad = (at == 0) | ((at > 0) & (member_tint != at))
     option_kept = np.ones(len(sizes), np.bool_)
     option_kept[option_of[bad]] = False
+    # (A chosen option whose bounded items keep some slack is not chosen
+    # again.)
+    option_kept[chosen] = False
+    bounds = None
+    if part.bounds is not None:
+        bounds = np.stack(
+            [np.maximum(0, part.bounds[:, 0] - uses), high - uses], axis=1
+        )
     return _restrict(
-        nprimary, nitems, indptr, indices, colors, option_kept, state < 0
+        nprimary,
+        nitems,
+        indptr,
+        indices,
+        colors,
+        option_kept,
+        state < 0,
+        bounds,
     )
 
 
 def _components(part: Part, labels: np.ndarray, count: int) -> list[Part]:
-    """The part's components (``labels`` from ``label_components``), each
-    its options over its items numbered in order, smallest first."""
+    """The part's components (``labels`` from ``label_components``, every
+    item in an option), each its options over its items numbered in order
+    with their bounds, smallest first."""
     nprimary = part.nprimary
     indptr, indices, colors = part.indptr, part.indices, part.colors
     sizes = np.diff(indptr)
@@ -276,6 +360,9 @@ def _components(part: Part, labels: np.ndarray, count: int) -> list[Part]:
         members = starts + offsets
         new_indptr = np.zeros(len(options) + 1, np.int64)
         np.cumsum(own, out=new_indptr[1:])
+        # The component's primary items, in order: the first of its items.
+        first = item_bounds[c]
+        primary = item_order[first : first + primaries[c]]
         out.append(
             Part(
                 int(primaries[c]),
@@ -283,33 +370,56 @@ def _components(part: Part, labels: np.ndarray, count: int) -> list[Part]:
                 new_indptr,
                 rank[indices[members]],
                 None if colors is None else colors[members],
+                None if part.bounds is None else part.bounds[primary],
             )
         )
     out.sort(key=lambda p: len(p.indices))
     return out
 
 
+# _UPTO[d, s]: the sets of fewer than s of d options (d <= CUT_OPTIONS).
+_UPTO = np.array(
+    [
+        [0, *accumulate(comb(d, s) for s in range(CUT_OPTIONS + 1))]
+        for d in range(CUT_OPTIONS + 1)
+    ],
+    np.int64,
+)
+
+
+def _branches(part: Part, degree: np.ndarray, items: np.ndarray) -> np.ndarray:
+    """How many counts a branch on each of ``items`` (primary, each in
+    ``u`` to ``CUT_OPTIONS`` options) makes: its options (an item without
+    bounds), or the sets of ``u`` to ``v`` of its options."""
+    d = degree[items]
+    if part.bounds is None:
+        return d
+    low, high = part.bounds[items, 0], part.bounds[items, 1]
+    return _UPTO[d, np.minimum(high, d) + 1] - _UPTO[d, low]
+
+
 def _cut_item(part: Part, degree: np.ndarray) -> int:
     """A cut item of a connected part (see the module docstring), or -1:
-    among the articulation items in at most ``CUT_OPTIONS`` options (one
-    linear pass), fewest options first, the first that passes the exact
-    test."""
+    among the primary articulation items (one linear pass) whose branch
+    makes at most ``CUT_OPTIONS`` counts (``_branches``), fewest first,
+    the first that passes the exact test."""
     joint = np.empty(part.nitems, np.bool_)
     K.articulation_items(part.indptr, part.indices, part.nitems, joint)
-    joint[part.nprimary :] = False  # a branch covers a primary item
-    primary = degree[: part.nprimary]
     candidates = np.flatnonzero(
-        joint[: part.nprimary] & (primary <= CUT_OPTIONS)
+        joint[: part.nprimary] & (degree[: part.nprimary] <= CUT_OPTIONS)
     )
+    branches = _branches(part, degree, candidates)
+    candidates = candidates[branches <= CUT_OPTIONS]
     if not len(candidates):
         return -1
     tries = min(CUT_CANDIDATES, max(1, CUT_WORK // max(1, len(part.indices))))
-    candidates = candidates[
-        np.argsort(primary[candidates], kind="stable")[:tries]
-    ]
+    order = np.argsort(branches[branches <= CUT_OPTIONS], kind="stable")
     return int(
         K.find_cut(
-            part.indptr, part.indices, part.nitems, candidates.astype(np.int64)
+            part.indptr,
+            part.indices,
+            part.nitems,
+            candidates[order[:tries]].astype(np.int64),
         )
     )
 
@@ -324,12 +434,18 @@ def cut_item(part: Part) -> int:
 def _root(problem, given: list[int]) -> Part | None:
     """The problem as a part, its givens chosen (None when they clash)."""
     c = problem.csr()
+    bounds = None
+    if c.bounds:
+        bounds = np.ones((c.nprimary, 2), np.int64)
+        for item, uv in c.bounds.items():  # (items from 1)
+            bounds[item - 1] = uv
     full = Part(
         c.nprimary,
         c.nitems,
         c.indptr.astype(np.int64),
         c.indices.astype(np.int64),
         c.colors,
+        bounds,
     )
     # A given without a primary item is chosen too: it takes its
     # secondary items.
@@ -342,7 +458,7 @@ def _root(problem, given: list[int]) -> Part | None:
         and (
             np.minimum.reduceat(full.indices, full.indptr[:-1]) < c.nprimary
         ).all()
-        and np.bincount(full.indices, minlength=c.nitems)[c.nprimary :].all()
+        and np.bincount(full.indices, minlength=c.nitems).all()
     ):
         return full  # every option has a primary item, every item an option
     return _whole(full)
@@ -399,8 +515,8 @@ class _Driver:
         if part.nprimary == 0:
             return 1
         degree = np.bincount(part.indices, minlength=part.nitems)
-        if not degree[: part.nprimary].all():
-            return 0  # a primary item no option covers
+        if (degree[: part.nprimary] < part.lower()).any():
+            return 0  # a primary item in fewer options than it needs
         key = part.shape()
         known = self.table.get(key)
         if known is not None:
@@ -445,22 +561,31 @@ class _Driver:
         return total
 
     def _branch(self, part: Part, item: int) -> int:
+        """The sum, over the sets of ``item``'s options that meet its
+        bounds ``(u, v)`` (one option each for an item without bounds),
+        in list order, of what is left once the set is chosen and no
+        other option may cover ``item``.  The sets partition the
+        solutions (each covers ``item`` with one set of its options), and
+        ``item`` goes with all its options in every branch: what is left
+        falls apart, as ``find_cut`` checked."""
         self.stats.cuts += 1
         self.stats.nodes += 1  # the branching, as a search counts it
         option_of = np.repeat(
             np.arange(len(part.indptr) - 1), np.diff(part.indptr)
         )
-        holders = option_of[part.indices == item]
+        holders = option_of[part.indices == item].tolist()
+        low, high = (1, 1) if part.bounds is None else part.bounds[item]
         total = 0
-        for option in holders.tolist():
-            rest = _choose(part, [option])
-            if rest is None:
-                continue
-            try:
-                total += self.count(rest)
-            except (BudgetExhausted, KeyboardInterrupt) as e:
-                _partial(e, total + _found(e))
-                raise
+        for size in range(int(low), min(int(high), len(holders)) + 1):
+            for chosen in combinations(holders, size):
+                rest = _choose(part, chosen, close=item)
+                if rest is None:
+                    continue
+                try:
+                    total += self.count(rest)
+                except (BudgetExhausted, KeyboardInterrupt) as e:
+                    _partial(e, total + _found(e))
+                    raise
         return total
 
     def _memo(self, part: Part) -> int:
@@ -472,6 +597,7 @@ class _Driver:
             part.nprimary,
             part.nitems - part.nprimary,
             colors=part.colors,
+            bounds=_bounds_of(part),
         )
         nodes, seconds = self._budget()
         try:
@@ -528,6 +654,18 @@ class _Driver:
         return total
 
 
+def _bounds_of(part: Part) -> dict | None:
+    """The part's bounds as ``ExactCover`` takes them (its items named by
+    number): ``{item: (u, v)}`` for the items not ``1..1``."""
+    if part.bounds is None:
+        return None
+    other = np.flatnonzero((part.bounds != 1).any(axis=1))
+    return {
+        int(i): (int(u), int(v))
+        for i, (u, v) in zip(other, part.bounds[other])
+    }
+
+
 def _found(e: BaseException) -> int:
     return int(getattr(e, "count", 0))
 
@@ -558,7 +696,7 @@ def _falls_apart(problem, given: list[int]) -> Part | None:
     if root is None or root.nprimary == 0:
         return None
     degree = np.bincount(root.indices, minlength=root.nitems)
-    if not degree[: root.nprimary].all():
+    if (degree[: root.nprimary] < root.lower()).any():
         return None
     labels = np.empty(root.nitems, np.int64)
     n = K.label_components(root.indptr, root.indices, root.nitems, -1, labels)
@@ -583,7 +721,9 @@ def count(
     ``dlx.services.memo.count`` (same arguments, same result: None when
     ``auto`` finds the memo of little use on a connected problem).
     ``problem.stats`` becomes a ``PartsStats`` when the problem was
-    counted by parts."""
+    counted by parts.  The arguments come checked by
+    ``dlx.options.check``, as ``ExactCover.count`` hands them over
+    (``memo_bytes`` None: ``dlx.services.memo.DEFAULT_MEMO_BYTES``)."""
 
     def whole():
         return memo_count.count(
@@ -597,16 +737,6 @@ def count(
             stop=stop,
         )
 
-    if problem.kind not in (EXACT, COLORS):
-        return whole()
-    max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
-    time_limit = search.seconds("time_limit", time_limit)
-    memo_bytes = search.whole_number(
-        "memo_bytes",
-        memo_count.DEFAULT_MEMO_BYTES if memo_bytes is None else memo_bytes,
-    )
-    if not isinstance(choose, str) or choose not in memo_count.CHOICE_RULES:
-        return whole()  # refused there, in its words
     root = falls_apart(problem, problem.given_options(given))
     if root is None:
         return whole()
@@ -628,13 +758,8 @@ def by_parts(
 ) -> int:
     """``count``, by the driver whatever the root check says (a connected
     problem without a cut item is then one part counted by the memo):
-    for the tests and the bench.  The givens must not clash."""
-    max_nodes = search.whole_number("max_nodes", max_nodes, optional=True)
-    time_limit = search.seconds("time_limit", time_limit)
-    memo_bytes = search.whole_number(
-        "memo_bytes",
-        memo_count.DEFAULT_MEMO_BYTES if memo_bytes is None else memo_bytes,
-    )
+    for the tests and the bench.  The givens must not clash; the other
+    arguments are as ``count`` takes them, unchecked."""
     root = _root(problem, problem.given_options(given))
     if root is None:
         raise ValueError("the given options clash")
