@@ -79,6 +79,7 @@ __all__ = [
     "by_parts",
     "Part",
     "PartsStats",
+    "bounds_of",
 ]
 
 #: Cut items are looked for among primary items whose branch makes this
@@ -597,7 +598,7 @@ class _Driver:
             part.nprimary,
             part.nitems - part.nprimary,
             colors=part.colors,
-            bounds=_bounds_of(part),
+            bounds=bounds_of(part),
         )
         nodes, seconds = self._budget()
         try:
@@ -654,9 +655,11 @@ class _Driver:
         return total
 
 
-def _bounds_of(part: Part) -> dict | None:
+def bounds_of(part: Part) -> dict | None:
     """The part's bounds as ``ExactCover`` takes them (its items named by
-    number): ``{item: (u, v)}`` for the items not ``1..1``."""
+    number): ``{item: (u, v)}`` for the items not ``1..1`` (None without
+    bounds): for the subproblem a part is counted or built on as a
+    whole."""
     if part.bounds is None:
         return None
     other = np.flatnonzero((part.bounds != 1).any(axis=1))

@@ -54,11 +54,12 @@ import re
 import time
 from collections.abc import Iterator, Mapping, Sized
 from dataclasses import dataclass
+from itertools import combinations
 from typing import IO, Any, NamedTuple, Union
 
 import numpy as np
 
-from ..engines import COLORS, EXACT, refuse
+from ..engines import refuse
 from ..kernels import memo as M, parts as PK
 from ..shorten import shorten
 from ..textfile import read_text
@@ -789,9 +790,8 @@ def build(
             instead="count or list them without it",
         )
     given = problem.given_options(given)
-    if problem.kind in (EXACT, COLORS) and (
-        by_parts == "always"
-        or (by_parts and parts.falls_apart(problem, given) is not None)
+    if by_parts == "always" or (
+        by_parts and parts.falls_apart(problem, given) is not None
     ):
         return _PartsBuild(
             problem,
@@ -906,10 +906,13 @@ class ZddPartsStats(ZddStats, parts.PartsStats):
 class _Sub(NamedTuple):
     """A subproblem of the problem being built: its options (the
     problem's option numbers, ascending) over its active items (the
-    problem's item numbers, ascending: the primary ones first)."""
+    problem's item numbers, ascending: the primary ones first), and with
+    bounds each active primary item's ``(u, v)`` still to meet (as
+    ``parts.Part.bounds``), or None."""
 
     options: np.ndarray
     items: np.ndarray
+    bounds: np.ndarray | None = None
 
 
 class _PartsBuild:
@@ -934,6 +937,7 @@ class _PartsBuild:
         self.indptr = c.indptr.astype(np.int64)
         self.indices = c.indices.astype(np.int64)
         self.colors = None if c.colors is None else c.colors.astype(np.int64)
+        self.bounds = c.bounds  # {item (from 1): (u, v)}, or empty/None
         self.local = np.full(c.nitems, -1, np.int64)  # scratch, see _part
         self.max_nodes = max_nodes
         self.time_limit = time_limit
@@ -1010,8 +1014,12 @@ class _PartsBuild:
         has_primary[owner[kept & (at < nprimary)]] = True
         kept &= has_primary[owner]
         used = np.zeros(len(items), np.bool_)
-        used[:nprimary] = True
+        # A primary item stays, in an option or not (then the part has no
+        # solution), unless its bounds are (0, v) and no option holds it.
+        used[:nprimary] = True if sub.bounds is None else sub.bounds[:, 0] > 0
         used[at[kept]] = True
+        bounds = None if sub.bounds is None else sub.bounds[used[:nprimary]]
+        nprimary = int(used[:nprimary].sum())
         number = np.cumsum(used) - 1
         new_indptr = np.zeros(int(has_primary.sum()) + 1, np.int64)
         np.cumsum(
@@ -1024,28 +1032,58 @@ class _PartsBuild:
             new_indptr,
             number[at[kept]],
             None if self.colors is None else self.colors[members[kept]],
+            bounds,
         )
-        return part, _Sub(options[has_primary], items[used])
+        return part, _Sub(options[has_primary], items[used], bounds)
 
-    def _choose(self, sub: _Sub, option: int) -> _Sub:
-        """What is left of ``sub`` once ``option`` is chosen: its active
-        items go, and with them every option that holds one of its
-        primary items, one of its uncolored secondary items, or one of its
-        colored secondary items in another color (or none); an option
-        that agrees on such a color stays (the item is purified)."""
+    def _choose(self, sub: _Sub, chosen, close: int = -1) -> _Sub | None:
+        """What is left of ``sub`` once the options ``chosen`` are chosen
+        (None when they clash), as ``parts`` chooses them: their active
+        items go, and with them every option that holds one of their
+        primary items, one of their uncolored secondary items, or one of
+        their colored secondary items in another color (or none); an
+        option that agrees on such a color stays (the item is purified).
+        With bounds, a primary item they cover ``c`` times has its
+        ``(u, v)`` lowered to ``(max(0, u - c), v - c)`` and goes only
+        once ``v - c`` is 0 (more is a clash).  Item ``close`` (-1: none)
+        goes in any case."""
         indptr, indices, colors = self.indptr, self.indices, self.colors
-        mine = np.arange(indptr[option], indptr[option + 1])
-        # state[i]: -1 untouched, 0 taken, c > 0 purified to color c.
-        state = np.full(len(sub.items), -1, np.int64)
+        chosen = np.asarray(chosen, np.int64)
+        sizes = indptr[chosen + 1] - indptr[chosen]
+        mine = np.repeat(indptr[chosen] - (np.cumsum(sizes) - sizes), sizes)
+        mine += np.arange(len(mine))
+        nprimary = int(np.searchsorted(sub.items, self.nprimary))
         self.local[sub.items] = np.arange(len(sub.items))
         at = self.local[indices[mine]]
+        shut = -1 if close < 0 else int(self.local[close])
         live = at >= 0
         tint = (
             np.zeros(len(mine), np.int64) if colors is None else colors[mine]
         )
-        state[at[live]] = np.where(
-            indices[mine[live]] < self.nprimary, 0, tint[live]
+        # Primary items: how many times the chosen options cover each.
+        uses = np.bincount(at[live & (at < nprimary)], minlength=nprimary)
+        high = (
+            np.ones(nprimary, np.int64)
+            if sub.bounds is None
+            else sub.bounds[:, 1]
         )
+        # state[i]: -1 untouched, 0 taken, c > 0 purified to color c.
+        state = np.full(len(sub.items), -1, np.int64)
+        if (uses > high).any():
+            self.local[sub.items] = -1
+            return None
+        state[:nprimary][(uses > 0) & (uses == high)] = 0
+        if shut >= 0:
+            state[shut] = 0
+        secondary = live & (at >= nprimary)
+        for item, color in zip(
+            at[secondary].tolist(), tint[secondary].tolist()
+        ):
+            was = int(state[item])
+            if was == 0 or was > 0 and was != color:
+                self.local[sub.items] = -1
+                return None
+            state[item] = color
         options = sub.options
         sizes = indptr[options + 1] - indptr[options]
         owner = np.repeat(np.arange(len(options)), sizes)
@@ -1065,7 +1103,16 @@ class _PartsBuild:
         bad = (s == 0) | ((s > 0) & (member_tint != s))
         kept = np.ones(len(options), np.bool_)
         kept[owner[bad]] = False
-        return _Sub(options[kept], sub.items[state < 0])
+        # (A chosen option whose bounded items keep slack is not chosen
+        # again.)
+        kept[np.searchsorted(options, chosen)] = False
+        bounds = None
+        if sub.bounds is not None:
+            left = state[:nprimary] < 0
+            bounds = np.stack(
+                [np.maximum(0, sub.bounds[:, 0] - uses), high - uses], axis=1
+            )[left]
+        return _Sub(options[kept], sub.items[state < 0], bounds)
 
     # -- the driver -------------------------------------------------------------
     def _too_big(self) -> BudgetExhausted:
@@ -1090,8 +1137,8 @@ class _PartsBuild:
         if part.nprimary == 0:
             return 1
         degree = np.bincount(part.indices, minlength=part.nitems)
-        if not degree[: part.nprimary].all():
-            return 0  # a primary item no option covers
+        if (degree[: part.nprimary] < part.lower()).any():
+            return 0  # a primary item in fewer options than it needs
         key = part.shape()
         known = self.table.get(key)
         if known is not None:
@@ -1126,9 +1173,16 @@ class _PartsBuild:
 
     def _product(self, part, sub: _Sub, labels, n: int) -> int:
         option_label = labels[part.indices[part.indptr[:-1]]]
+        primary_label = labels[: part.nprimary]
         pieces = sorted(
             (
-                _Sub(sub.options[option_label == c], sub.items[labels == c])
+                _Sub(
+                    sub.options[option_label == c],
+                    sub.items[labels == c],
+                    None
+                    if sub.bounds is None
+                    else sub.bounds[primary_label == c],
+                )
                 for c in range(n)
             ),
             key=lambda piece: len(piece.options),
@@ -1146,17 +1200,42 @@ class _PartsBuild:
         return root
 
     def _branch(self, part, sub: _Sub, item: int) -> int:
+        """The union, over the sets of ``item``'s options ``p_1 .. p_d``
+        that meet its bounds ``(u, v)`` (one option each without bounds),
+        of the set times the diagram of what is left once it is chosen
+        and no other option may cover ``item`` (``parts`` counts the same
+        branches).  No diagram below holds a ``p_j`` (``item`` goes with
+        all its options), so the union is a tree of decisions on
+        ``p_d``, then ``p_{d-1}``, ... down to the sets' diagrams: for an
+        item ``1..1`` the chain ``(p_d ? Z_d : (... (p_1 ? Z_1 : 0)))``."""
         self.stats.cuts += 1
         self.stats.nodes += 1  # the branching, as a search counts it
         owner = np.repeat(
             np.arange(len(part.indptr) - 1), np.diff(part.indptr)
         )
-        chain = 0
-        for k in owner[part.indices == item].tolist():
-            option = int(sub.options[k])
-            below = self.diagram(self._choose(sub, option))
-            chain = self.node(option, chain, below)
-        return chain
+        holders = sub.options[owner[part.indices == item]].tolist()
+        low, high = (1, 1) if sub.bounds is None else sub.bounds[item]
+        low, high = int(low), min(int(high), len(holders))
+        close = int(sub.items[item])
+        below: dict[tuple[int, ...], int] = {}
+        for size in range(low, high + 1):
+            for chosen in combinations(holders, size):
+                rest = self._choose(sub, chosen, close)
+                if rest is not None:
+                    below[chosen] = self.diagram(rest)
+
+        def tree(j: int, chosen: tuple[int, ...]) -> int:
+            # The sets that agree with ``chosen`` on p_{j+1} .. p_d.
+            if len(chosen) > high:
+                return 0
+            if j == 0:
+                return below.get(chosen, 0)
+            option = holders[j - 1]
+            return self.node(
+                option, tree(j - 1, chosen), tree(j - 1, (option, *chosen))
+            )
+
+        return tree(len(holders), ())
 
     def _whole(self, part, sub: _Sub) -> int:
         """A connected part, built by the memoized search as a whole."""
@@ -1167,6 +1246,7 @@ class _PartsBuild:
             part.nprimary,
             part.nitems - part.nprimary,
             colors=part.colors,
+            bounds=parts.bounds_of(part),
         )
         nodes = (
             None
@@ -1207,17 +1287,28 @@ class _PartsBuild:
     def run(self, given: list[int]) -> ZDD:
         stats = self.problem.stats = self.stats
         # Every option and item: the first _part drops what no search meets.
-        sub = _Sub(np.arange(len(self.indptr) - 1), np.arange(len(self.local)))
+        bounds = None
+        if self.bounds:
+            bounds = np.ones((self.nprimary, 2), np.int64)
+            for item, uv in self.bounds.items():  # (items from 1)
+                bounds[item - 1] = uv
+        sub: _Sub | None = _Sub(
+            np.arange(len(self.indptr) - 1), np.arange(len(self.local)), bounds
+        )
         clash = False
         for option in given:
             # A given an earlier one struck: no solution.
+            assert sub is not None
             k = np.searchsorted(sub.options, option)
             if k == len(sub.options) or sub.options[k] != option:
                 clash = True
                 break
-            sub = self._choose(sub, option)
+            sub = self._choose(sub, [option])
+            if sub is None:
+                clash = True
+                break
         try:
-            root = 0 if clash else self.diagram(sub)
+            root = 0 if clash or sub is None else self.diagram(sub)
         except (BudgetExhausted, KeyboardInterrupt) as e:
             stats.seconds = time.perf_counter() - self.start
             if isinstance(e, BudgetExhausted):
