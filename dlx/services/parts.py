@@ -51,9 +51,10 @@ Counts are Python integers (exact past 2**64).  ``max_nodes`` bounds the
 sum of the parts' nodes (and one per cut branching), ``time_limit`` and
 ``stop`` the whole count; stopped, the partial count is the solutions of
 the branches finished (a lower bound, 0 while a product is unfinished).
-``zdd()`` builds its diagram by the same parts for problems without
-bounds (``dlx.services.zdd``, with ``falls_apart`` and ``cut_item``);
-with bounds it stays on the whole-problem memo.
+``zdd()`` builds its diagram by the same parts, with bounds too
+(``dlx.services.zdd``, with ``falls_apart``, ``cut_item`` and
+``bounds_of``): a bounded cut item's branches are the same sets of its
+options.
 """
 
 from __future__ import annotations

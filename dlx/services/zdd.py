@@ -24,12 +24,14 @@ made through a unique table, so no two are alike, and none has the
 empty family as its ``hi``: the diagram is reduced, in the search's order
 (not a fixed order of the options: DLX6 does the same).
 
-A problem without bounds that falls apart (``dlx.services.parts``: its
-items fall into components, or it has a cut item) is built by parts as
-``count(memo=True)`` counts it: the product of its components' diagrams
-(each one's sink 1 replaced by the next one's root), the chain of a cut
-item's options over the diagrams of what each leaves, and the memoized
-search's diagram of each connected part (see ``_PartsBuild``).
+A problem that falls apart (``dlx.services.parts``: its items fall into
+components, or it has a cut item; with colors and bounds too) is built
+by parts as ``count(memo=True)`` counts it: the product of its
+components' diagrams (each one's sink 1 replaced by the next one's
+root), the chain of a cut item's options over the diagrams of what each
+leaves (with bounds ``u..v``, the union over the sets of ``u`` to ``v``
+of its options), and the memoized search's diagram of each connected
+part, with its items' bounds still to meet (see ``_PartsBuild``).
 
 Nodes are numbered bottom-up: a node's children always have smaller
 numbers, the sinks are 0 and 1, and the root is the last node.  The node
@@ -758,8 +760,9 @@ def build(
 ) -> ZDD:
     """The ZDD of the solutions of ``problem`` (see ``ExactCover.zdd``):
     by parts where it falls apart (``dlx.services.parts.falls_apart``: a
-    problem without bounds whose items fall into components or have a cut
-    item, its givens chosen), else by the memoized search on the whole.
+    problem, with or without colors and bounds, whose items fall into
+    components or have a cut item, its givens chosen), else by the
+    memoized search on the whole.
 
     ``limb_bits`` (62 as in ``dlx.services.memo.count``) and ``min_cost`` are that
     function's test knobs: narrow limbs make counts overflow and the
@@ -921,9 +924,14 @@ class _PartsBuild:
     product of its components' diagrams (each one's 1 sink replaced by the
     next one's root: their options are disjoint, so no path meets one
     twice), a connected part with a cut item the chain of that item's
-    options ``(p_k ? Z_k : (... (p_1 ? Z_1 : 0)))`` over what each leaves,
-    and a connected part without one the memoized search's diagram (its
-    option ``k`` the part's ``k``-th option).  Every part's diagram is
+    options ``(p_k ? Z_k : (... (p_1 ? Z_1 : 0)))`` over what each leaves
+    (with bounds, the union over the sets of its options that meet them:
+    ``_branch``), and a connected part without one the memoized search's
+    diagram (its option ``k`` the part's ``k``-th option; with bounds,
+    each primary item's ``(u, v)`` still to meet, ``parts.bounds_of``).
+    A subproblem carries that slack (``_Sub.bounds``): options chosen
+    above it (the givens, a cut's branch) lower their items' bounds as
+    ``parts`` does.  Every part's diagram is
     remembered under its shape (``parts.Part.shape``): a part of the same
     shape over other options (an identical room) is that diagram with its
     options renamed.  Nodes go through one unique table, children before
