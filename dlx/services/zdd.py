@@ -995,11 +995,13 @@ class _PartsBuild:
                     below.add(child)
                     stack.append(child)
         new = {0: 0, 1: top}
+        var, node, unique = self.var, self.node, self.unique
         for v in sorted(below):  # children before parents
-            x = self.var[v]
-            new[v] = self.node(
-                x if rename is None else rename(x), new[lo[v]], new[hi[v]]
-            )
+            x = var[v] if rename is None else rename(var[v])
+            low, high = new[lo[v]], new[hi[v]]
+            # (node's fast path, inline: the copies are most of a product)
+            made = unique.get((x, low, high)) if high else None
+            new[v] = node(x, low, high) if made is None else made
         return new[root]
 
     # -- parts ----------------------------------------------------------------
@@ -1141,21 +1143,29 @@ class _PartsBuild:
     def diagram(self, sub: _Sub) -> int:
         """The root of ``sub``'s diagram: a product, a chain over a cut
         item's options, or the memoized search's diagram."""
+        root, rename = self._diagram(sub)
+        return root if rename is None else self.copy(root, rename)
+
+    def _diagram(self, sub: _Sub):
+        """``sub``'s diagram as a root and a renaming of its options (None:
+        the diagram itself): a repeated shape over other options is the
+        first one's diagram, renamed when it is copied (``_product``
+        copies each factor once, renaming it on the way)."""
         part, sub = self._part(sub)
         if part.nprimary == 0:
-            return 1
+            return 1, None
         degree = np.bincount(part.indices, minlength=part.nitems)
         if (degree[: part.nprimary] < part.lower()).any():
-            return 0  # a primary item in fewer options than it needs
+            return 0, None  # a primary item in fewer options than it needs
         key = part.shape()
         known = self.table.get(key)
         if known is not None:
             self.stats.repeats += 1
             root, options = known
             if np.array_equal(options, sub.options):
-                return root
+                return root, None
             rename = dict(zip(options.tolist(), sub.options.tolist()))
-            return self.copy(root, rename.__getitem__)
+            return root, rename.__getitem__
         why = self._why_stop()
         if why is not None:
             raise BudgetExhausted(why, 0, self.stats)
@@ -1177,7 +1187,7 @@ class _PartsBuild:
             else:
                 root = self._whole(part, sub)
         self.table[key] = (root, sub.options)
-        return root
+        return root, None
 
     def _product(self, part, sub: _Sub, labels, n: int) -> int:
         option_label = labels[part.indices[part.indptr[:-1]]]
@@ -1195,16 +1205,20 @@ class _PartsBuild:
             ),
             key=lambda piece: len(piece.options),
         )
-        roots = []
+        factors = []
         for piece in pieces:
-            root = self.diagram(piece)
+            root, rename = self._diagram(piece)
             if root == 0:
                 return 0
-            roots.append(root)
-        # The largest part last: it is the one not copied.
-        root = roots[-1]
-        for below in reversed(roots[:-1]):
-            root = self.copy(below, top=root)
+            factors.append((root, rename))
+        # Every factor but the last (the largest) is copied, its sink 1
+        # replaced by the product below it, renamed on the way when it
+        # repeats a shape (one copy each, not a rename and then a copy).
+        root, rename = factors.pop()
+        if rename is not None:
+            root = self.copy(root, rename)
+        for below, rename in reversed(factors):
+            root = self.copy(below, rename, top=root)
         return root
 
     def _branch(self, part, sub: _Sub, item: int) -> int:
