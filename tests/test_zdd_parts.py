@@ -205,7 +205,11 @@ def test_bounds_are_built_by_parts():
 
 @pytest.mark.parametrize(
     "make,each,n",
-    [(lambda: rooks(4, 2), 90, 3), (lambda: rooks(5, 2), 2040, 6)],
+    [
+        (lambda: rooks(3, 2), 6, 3),
+        (lambda: rooks(4, 2), 90, 3),
+        (lambda: rooks(5, 2), 2040, 6),
+    ],
 )
 def test_copies_of_rooks_boards_multiply(make, each, n):
     # Interleaved copies: one board built, the others renamed copies;
@@ -216,8 +220,12 @@ def test_copies_of_rooks_boards_multiply(make, each, n):
     check_diagram(z)
     assert isinstance(p.stats, Z.ZddPartsStats)
     assert p.stats.parts == 1 and p.stats.repeats == n - 1
-    if each**n < 10**6:
+    if each**n < 1000:
         same_as_whole(p, z)
+    elif each**n < 10**6:
+        whole = Z.build(p, by_parts=False)
+        assert whole.count() == z.count()
+        assert z.option_counts(len(p)) == whole.option_counts(len(p))
 
 
 def test_rooks_with_a_given_multiply():
@@ -230,6 +238,22 @@ def test_rooks_with_a_given_multiply():
     assert isinstance(p.stats, Z.ZddPartsStats)
     assert all(rook in s for s in z.sample(20, seed=2))
     same_as_whole(p, z, [rook])
+
+
+def test_corridors_of_bounded_cells():
+    # test_parts' three 4 x 4 rooms whose corridor cells take 1..2
+    # dominoes: cut items with bounds, each branched on the sets of its
+    # options (a tree of decisions over them), against the whole build.
+    doors = ["24", "25", "2a", "2b"]  # (row 2, columns 4, 5, 10, 11)
+    p = rooms(3, 4)
+    q = ExactCover(p.primary, bounds=dict.fromkeys(doors, (1, 2)))
+    q.add_options(p.options)
+    z = q.zdd()
+    assert isinstance(q.stats, Z.ZddPartsStats) and q.stats.cuts >= 2
+    assert z.count() == 54432
+    check_diagram(z)
+    whole = same_as_whole(q, z)
+    assert z.option_counts(len(q)) == whole.option_counts(len(q))
 
 
 def test_a_bounded_budget_never_returns_a_partial_diagram():
