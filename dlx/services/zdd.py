@@ -53,7 +53,6 @@ import heapq
 import os
 import random
 import re
-import time
 from collections.abc import Iterator, Mapping, Sized
 from dataclasses import dataclass
 from itertools import combinations
@@ -947,10 +946,7 @@ class _PartsBuild:
         self.colors = None if c.colors is None else c.colors.astype(np.int64)
         self.bounds = c.bounds  # {item (from 1): (u, v)}, or empty/None
         self.local = np.full(c.nitems, -1, np.int64)  # scratch, see _part
-        self.max_nodes = max_nodes
-        self.time_limit = time_limit
-        self.start = time.perf_counter()
-        self.deadline = None if time_limit is None else self.start + time_limit
+        self.limits = parts.Limits(max_nodes, time_limit)
         self.knobs = knobs
         self.zdd_bytes = zdd_bytes
         self.most_nodes = zdd_bytes // BUILD_NODE_BYTES
@@ -1134,11 +1130,7 @@ class _PartsBuild:
         )
 
     def _why_stop(self) -> str | None:
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            return f"search stopped at time_limit={self.time_limit} s"
-        if self.max_nodes is not None and self.stats.nodes >= self.max_nodes:
-            return f"search stopped after max_nodes={self.max_nodes} nodes"
-        return None
+        return self.limits.why_stop(self.stats.nodes)
 
     def diagram(self, sub: _Sub) -> int:
         """The root of ``sub``'s diagram: a product, a chain over a cut
@@ -1270,16 +1262,7 @@ class _PartsBuild:
             colors=part.colors,
             bounds=parts.bounds_of(part),
         )
-        nodes = (
-            None
-            if self.max_nodes is None
-            else max(0, self.max_nodes - self.stats.nodes)
-        )
-        seconds = (
-            None
-            if self.deadline is None
-            else max(0.0, self.deadline - time.perf_counter())
-        )
+        nodes, seconds = self.limits.left(self.stats.nodes)
         room = self.zdd_bytes - (len(self.var) - 2) * BUILD_NODE_BYTES
         try:
             z = build(
@@ -1332,7 +1315,7 @@ class _PartsBuild:
         try:
             root = 0 if clash or sub is None else self.diagram(sub)
         except (BudgetExhausted, KeyboardInterrupt) as e:
-            stats.seconds = time.perf_counter() - self.start
+            stats.seconds = self.limits.seconds()
             if isinstance(e, BudgetExhausted):
                 why = self._why_stop() or str(e).split(" with ")[0]
                 raise BudgetExhausted(why, 0, stats) from None
@@ -1346,5 +1329,5 @@ class _PartsBuild:
         )
         z = _finish(self.problem, var, lo, hi, root, given, stats)
         stats.solutions = z.count()
-        stats.seconds = time.perf_counter() - self.start
+        stats.seconds = self.limits.seconds()
         return z
