@@ -3,9 +3,12 @@
 
 The problems of ``bench/parts.py`` (its ``PROBLEMS`` and builders): dominoes
 on 4 and 8 rooms of 8x8 joined by corridors (12,988,816**k), 4 interleaved
-copies of the pentominoes on 6x10, and connected problems (dominoes 8x8
-and 10x10, pentominoes 6x10) to show what the root check costs a build
-that stays whole.
+copies of the pentominoes on 6x10, with bounds 4 interleaved rooks
+boards (2 rooks in every row and column of a 6x6, 67,950**4) and the 4
+rooms whose corridor cells take 1..2 dominoes (``bounded_rooms``: cut
+items with bounds), and connected problems (dominoes 8x8 and 10x10,
+pentominoes 6x10) to show what the root check costs a build that stays
+whole.
 
 Contenders: ``whole`` (``dlx.services.zdd.build(by_parts=False)``: the
 memoized search on the whole problem, what ``zdd()`` ran before) and
@@ -18,6 +21,7 @@ call, best of ``--reps`` (a run over 2 s is timed once), best over
 
     python bench/zdd_parts.py --rounds 2               # ~5 min
     python bench/zdd_parts.py --markdown bench/RESULTS.md
+    python bench/zdd_parts.py --problems union-4-rooks-6-2  # some rows
 """
 
 from __future__ import annotations
@@ -43,6 +47,8 @@ KEYS = [
     "rooms-4x8x8",
     "rooms-8x8x8",
     "union-4-pentomino",
+    "union-4-rooks-6-2",
+    "rooms-4x8x8-doors-1-2",
     "dominoes-8x8",
     "dominoes-10x10",
     "pentomino-6x10",
@@ -52,13 +58,14 @@ CONTENDERS = ["whole", "parts"]
 
 def worker(contender, key, reps, timeout):
     from dlx import BudgetExhausted
+    from dlx.problems.rooks import rooks
     from dlx.problems.tiling import rooms
     from dlx.services import zdd as Z
 
     problem = P.build(key)
-    warm = rooms(2, 4)
-    warm.zdd()
-    Z.build(warm, by_parts=False)
+    for warm in (rooms(2, 4), rooks(3, 2)):  # (rooks: the bounded kernels)
+        warm.zdd()
+        Z.build(warm, by_parts=False)
 
     def run():
         try:

@@ -692,3 +692,23 @@ def test_find_cut_and_components_against_a_plain_search(case):
         cut = _item_pieces(rest) > 1
         found = K.find_cut(indptr, indices, nitems, np.array([x], np.int64))
         assert found == (x if cut else -1), (x, options)
+
+
+def test_the_limits_shared_by_the_drivers():
+    # parts.Limits: what the count by parts and the ZDD by parts check
+    # between parts, and hand to each part's search.
+    free = parts.Limits(None, None)
+    assert free.why_stop(10**9) is None and free.left(7) == (None, None)
+    some = parts.Limits(10, 60.0)
+    assert some.why_stop(9) is None
+    assert some.why_stop(10) == "search stopped after max_nodes=10 nodes"
+    nodes, seconds = some.left(4)
+    assert nodes == 6 and 0 < seconds <= 60 and some.left(12)[0] == 0
+    assert parts.Limits(None, 0).why_stop(0) == (
+        "search stopped at time_limit=0 s"
+    )
+    stop = threading.Event()
+    stop.set()
+    assert parts.Limits(10, 0, stop).why_stop(10) == (
+        "search stopped by its stop event"
+    )

@@ -2,20 +2,29 @@
 as dlx.services.parts counts it): the same solutions as the whole build
 and the reference on copies and glued pieces, plain and colored, with and
 without givens; rooms past 2**64; budgets and Ctrl-C never return a
-partial diagram; write and read."""
+partial diagram; write and read.  Every kind (``test_memo.KINDS``: plain,
+colored, with bounds, both) is drawn by the same strategies."""
 
 import io
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dlx import ZDD, BudgetExhausted, ExactCover, Interrupted
 from dlx.engines import memo as memo_engine
+from dlx.problems.rooks import rooks
 from dlx.problems.tiling import rooms, tiling
 from dlx.services import parts, zdd as Z
 
 from reference import generalized_covers
-from test_parts import KINDS, build, glued, small_problems
+from test_parts import (
+    KINDS,
+    build,
+    copies,
+    glued,
+    side_by_side,
+    small_problems,
+)
 from test_zdd import check_against, check_diagram
 
 # The whole build's knobs (see test_zdd.VARIANTS), passed to every part.
@@ -27,9 +36,11 @@ VARIANTS = [
 
 
 def solutions(case, forced=()):
-    nprimary, nitems, options, colors = case
+    nprimary, nitems, options, colors, bounds = case
     return sorted(
-        generalized_covers(options, nprimary, nitems, colors, given=forced)
+        generalized_covers(
+            options, nprimary, nitems, colors, bounds, given=forced
+        )
     )
 
 
@@ -76,12 +87,36 @@ def test_zdd_by_parts_matches_the_reference(kind, data):
     check_by_parts(build(case), forced, expected, by_parts, **knobs)
 
 
-@settings(max_examples=100, deadline=None)
-@given(small_problems())
-# Item 1 is a cut item; its option {0, 1, 2} leaves an empty part.
-@example((3, 3, [[0], [0, 1], [1], [2], [0, 1, 2]], [{}] * 5))
-def test_zdd_by_parts_of_any_small_problem(case):
-    check_by_parts(build(case), (), solutions(case), "always")
+@settings(max_examples=60, deadline=None)
+@pytest.mark.parametrize("kind", KINDS)
+@given(data=st.data())
+def test_zdd_by_parts_of_any_small_problem(kind, data):
+    check_by_parts(
+        build(case := data.draw(small_problems(kind))),
+        (),
+        solutions(case),
+        "always",
+    )
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        # Item 1 is a cut item; its option {0, 1, 2} leaves an empty part.
+        (3, 3, [[0], [0, 1], [1], [2], [0, 1, 2]], [{}] * 5, {}),
+        # Item 1 (1..2) is a cut item branched on the sets of its options:
+        # {0}, {1}, {0, 1} ...
+        (3, 3, [[0, 1], [1, 2], [0], [2]], [{}] * 4, {1: (1, 2)}),
+        # ... and with u = 0 the empty set too, its item left uncovered.
+        (3, 3, [[0, 1], [1, 2], [0], [2]], [{}] * 4, {1: (0, 2)}),
+        (3, 3, [[0, 1], [1, 2], [0], [2]], [{}] * 4, {1: (2, 3)}),
+    ],
+)
+def test_zdd_by_parts_of_these_problems(case):
+    p = build(case)
+    Z.build(p, by_parts="always")
+    assert p.stats.cuts >= 1
+    check_by_parts(p, (), solutions(case), "always")
 
 
 def test_a_colored_given_purifies_across_parts():
@@ -159,14 +194,77 @@ def test_connected_problems_are_built_whole():
     assert z == Z.build(p, by_parts=False)
 
 
-def test_bounds_are_built_whole():
-    # Three parts no option joins, but a problem with bounds is not
-    # split: the bounded memo builds it whole.
+def test_bounds_are_built_by_parts():
+    # Three parts no option joins: A (1..2, two options: 3 ways), B, C.
     p = ExactCover(["A", "B", "C"], bounds={"A": (1, 2)})
     p.add_options([["A"], ["A"], ["B"], ["C"]])
     z = p.zdd()
-    assert type(p.stats) is Z.ZddStats
+    assert type(p.stats) is Z.ZddPartsStats and p.stats.splits == 1
     assert sorted(z) == [[0, 1, 2, 3], [0, 2, 3], [1, 2, 3]]
+
+
+@pytest.mark.parametrize(
+    "make,each,n",
+    [
+        (lambda: rooks(3, 2), 6, 3),
+        (lambda: rooks(4, 2), 90, 3),
+        (lambda: rooks(5, 2), 2040, 6),
+    ],
+)
+def test_copies_of_rooks_boards_multiply(make, each, n):
+    # Interleaved copies: one board built, the others renamed copies;
+    # 2040**6 is past 2**64.
+    p = copies(make(), n)
+    z = p.zdd()
+    assert z.count() == each**n
+    check_diagram(z)
+    assert isinstance(p.stats, Z.ZddPartsStats)
+    assert p.stats.parts == 1 and p.stats.repeats == n - 1
+    if each**n < 1000:
+        same_as_whole(p, z)
+    elif each**n < 10**6:
+        whole = Z.build(p, by_parts=False)
+        assert whole.count() == z.count()
+        assert z.option_counts(len(p)) == whole.option_counts(len(p))
+
+
+def test_rooks_with_a_given_multiply():
+    # A rook given on the first board uses one of the slack of its row
+    # and its column: it is in half of that board's 90 solutions.
+    p = side_by_side(rooks(4, 2), rooks(3, 2), rooks(4, 2))
+    rook = p.options.index(((0, "r0"), (0, "c0")))
+    z = p.zdd(given=[rook])
+    assert z.count() == 45 * 6 * 90
+    assert isinstance(p.stats, Z.ZddPartsStats)
+    assert all(rook in s for s in z.sample(20, seed=2))
+    same_as_whole(p, z, [rook])
+
+
+def test_corridors_of_bounded_cells():
+    # test_parts' three 4 x 4 rooms whose corridor cells take 1..2
+    # dominoes: cut items with bounds, each branched on the sets of its
+    # options (a tree of decisions over them), against the whole build.
+    doors = ["24", "25", "2a", "2b"]  # (row 2, columns 4, 5, 10, 11)
+    p = rooms(3, 4)
+    q = ExactCover(p.primary, bounds=dict.fromkeys(doors, (1, 2)))
+    q.add_options(p.options)
+    z = q.zdd()
+    assert isinstance(q.stats, Z.ZddPartsStats) and q.stats.cuts >= 2
+    assert z.count() == 54432
+    check_diagram(z)
+    whole = same_as_whole(q, z)
+    assert z.option_counts(len(q)) == whole.option_counts(len(q))
+
+
+def test_a_bounded_budget_never_returns_a_partial_diagram():
+    p = copies(rooks(5, 2), 3)
+    with pytest.raises(BudgetExhausted, match="max_nodes=30") as stop:
+        p.zdd(max_nodes=30)
+    assert isinstance(stop.value.stats, Z.ZddPartsStats)
+    assert not stop.value.stats.complete
+    with pytest.raises(BudgetExhausted, match="outgrew zdd_bytes=400 at"):
+        p.zdd(zdd_bytes=400)
+    assert p.zdd().count() == 2040**3
 
 
 # -- budgets, Ctrl-C, files --------------------------------------------------------

@@ -51,9 +51,10 @@ Counts are Python integers (exact past 2**64).  ``max_nodes`` bounds the
 sum of the parts' nodes (and one per cut branching), ``time_limit`` and
 ``stop`` the whole count; stopped, the partial count is the solutions of
 the branches finished (a lower bound, 0 while a product is unfinished).
-``zdd()`` builds its diagram by the same parts for problems without
-bounds (``dlx.services.zdd``, with ``falls_apart`` and ``cut_item``);
-with bounds it stays on the whole-problem memo.
+``zdd()`` builds its diagram by the same parts, with bounds too
+(``dlx.services.zdd``, with ``falls_apart``, ``cut_item`` and
+``bounds_of``): a bounded cut item's branches are the same sets of its
+options.
 """
 
 from __future__ import annotations
@@ -79,6 +80,8 @@ __all__ = [
     "by_parts",
     "Part",
     "PartsStats",
+    "bounds_of",
+    "Limits",
 ]
 
 #: Cut items are looked for among primary items whose branch makes this
@@ -467,6 +470,47 @@ def _root(problem, given: list[int]) -> Part | None:
 # -- the driver -----------------------------------------------------------------
 
 
+class Limits:
+    """The budgets of a driver over parts (this module's count, the ZDD
+    built by parts in ``dlx.services.zdd``), from its start: at most
+    ``max_nodes`` nodes summed over its parts (None: no limit), a
+    ``time_limit`` in seconds (None: none) and a ``stop`` event (or
+    None).  Checked between parts; what is left is handed to each part's
+    own search."""
+
+    def __init__(self, max_nodes, time_limit, stop=None):
+        self.max_nodes = max_nodes
+        self.time_limit = time_limit
+        self.stop = stop
+        self.start = time.perf_counter()
+        self.deadline = None if time_limit is None else self.start + time_limit
+
+    def why_stop(self, nodes: int) -> str | None:
+        """Why to stop, ``nodes`` made so far (the sentence a
+        ``BudgetExhausted`` says), or None to go on."""
+        if self.stop is not None and self.stop.is_set():
+            return "search stopped by its stop event"
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            return f"search stopped at time_limit={self.time_limit} s"
+        if self.max_nodes is not None and nodes >= self.max_nodes:
+            return f"search stopped after max_nodes={self.max_nodes} nodes"
+        return None
+
+    def left(self, nodes: int) -> tuple[int | None, float | None]:
+        """The nodes and seconds left (None: no limit), ``nodes`` made so
+        far: the budgets of the next part's search."""
+        return (
+            None if self.max_nodes is None else max(0, self.max_nodes - nodes),
+            None
+            if self.deadline is None
+            else max(0.0, self.deadline - time.perf_counter()),
+        )
+
+    def seconds(self) -> float:
+        """The seconds since the start."""
+        return time.perf_counter() - self.start
+
+
 class _Driver:
     """One count by components: the parts' table, the budgets, the
     totals."""
@@ -475,10 +519,7 @@ class _Driver:
         self, problem, max_nodes, time_limit, memo_bytes, choose, auto, stop
     ):
         self.make = type(problem).from_arrays
-        self.max_nodes = max_nodes
-        self.time_limit = time_limit
-        self.start = time.perf_counter()
-        self.deadline = None if time_limit is None else self.start + time_limit
+        self.limits = Limits(max_nodes, time_limit, stop)
         self.memo_bytes = memo_bytes
         self.choose = choose
         self.auto = auto
@@ -488,26 +529,10 @@ class _Driver:
 
     # The budgets, checked before each part.
     def _why_stop(self) -> str | None:
-        if self.stop is not None and self.stop.is_set():
-            return "search stopped by its stop event"
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            return f"search stopped at time_limit={self.time_limit} s"
-        if self.max_nodes is not None and self.stats.nodes >= self.max_nodes:
-            return f"search stopped after max_nodes={self.max_nodes} nodes"
-        return None
+        return self.limits.why_stop(self.stats.nodes)
 
     def _budget(self):
-        nodes = (
-            None
-            if self.max_nodes is None
-            else max(0, self.max_nodes - self.stats.nodes)
-        )
-        seconds = (
-            None
-            if self.deadline is None
-            else max(0.0, self.deadline - time.perf_counter())
-        )
-        return nodes, seconds
+        return self.limits.left(self.stats.nodes)
 
     def count(self, part: Part) -> int:
         """The part's count (a product, a sum over a cut item's options, or
@@ -597,7 +622,7 @@ class _Driver:
             part.nprimary,
             part.nitems - part.nprimary,
             colors=part.colors,
-            bounds=_bounds_of(part),
+            bounds=bounds_of(part),
         )
         nodes, seconds = self._budget()
         try:
@@ -641,7 +666,7 @@ class _Driver:
         except (BudgetExhausted, KeyboardInterrupt) as e:
             found = _found(e)
             stats.solutions = found
-            stats.seconds = time.perf_counter() - self.start
+            stats.seconds = self.limits.seconds()
             if isinstance(e, BudgetExhausted):
                 why = self._why_stop() or str(e).split(" with ")[0]
                 raise BudgetExhausted(
@@ -650,13 +675,15 @@ class _Driver:
             raise Interrupted(found, stats) from None
         stats.solutions = total
         stats.complete = True
-        stats.seconds = time.perf_counter() - self.start
+        stats.seconds = self.limits.seconds()
         return total
 
 
-def _bounds_of(part: Part) -> dict | None:
+def bounds_of(part: Part) -> dict | None:
     """The part's bounds as ``ExactCover`` takes them (its items named by
-    number): ``{item: (u, v)}`` for the items not ``1..1``."""
+    number): ``{item: (u, v)}`` for the items not ``1..1`` (None without
+    bounds): for the subproblem a part is counted or built on as a
+    whole."""
     if part.bounds is None:
         return None
     other = np.flatnonzero((part.bounds != 1).any(axis=1))

@@ -24,12 +24,14 @@ made through a unique table, so no two are alike, and none has the
 empty family as its ``hi``: the diagram is reduced, in the search's order
 (not a fixed order of the options: DLX6 does the same).
 
-A problem without bounds that falls apart (``dlx.services.parts``: its
-items fall into components, or it has a cut item) is built by parts as
-``count(memo=True)`` counts it: the product of its components' diagrams
-(each one's sink 1 replaced by the next one's root), the chain of a cut
-item's options over the diagrams of what each leaves, and the memoized
-search's diagram of each connected part (see ``_PartsBuild``).
+A problem that falls apart (``dlx.services.parts``: its items fall into
+components, or it has a cut item; with colors and bounds too) is built
+by parts as ``count(memo=True)`` counts it: the product of its
+components' diagrams (each one's sink 1 replaced by the next one's
+root), the chain of a cut item's options over the diagrams of what each
+leaves (with bounds ``u..v``, the union over the sets of ``u`` to ``v``
+of its options), and the memoized search's diagram of each connected
+part, with its items' bounds still to meet (see ``_PartsBuild``).
 
 Nodes are numbered bottom-up: a node's children always have smaller
 numbers, the sinks are 0 and 1, and the root is the last node.  The node
@@ -51,14 +53,14 @@ import heapq
 import os
 import random
 import re
-import time
 from collections.abc import Iterator, Mapping, Sized
 from dataclasses import dataclass
+from itertools import combinations
 from typing import IO, Any, NamedTuple, Union
 
 import numpy as np
 
-from ..engines import COLORS, EXACT, refuse
+from ..engines import refuse
 from ..kernels import memo as M, parts as PK
 from ..shorten import shorten
 from ..textfile import read_text
@@ -757,8 +759,9 @@ def build(
 ) -> ZDD:
     """The ZDD of the solutions of ``problem`` (see ``ExactCover.zdd``):
     by parts where it falls apart (``dlx.services.parts.falls_apart``: a
-    problem without bounds whose items fall into components or have a cut
-    item, its givens chosen), else by the memoized search on the whole.
+    problem, with or without colors and bounds, whose items fall into
+    components or have a cut item, its givens chosen), else by the
+    memoized search on the whole.
 
     ``limb_bits`` (62 as in ``dlx.services.memo.count``) and ``min_cost`` are that
     function's test knobs: narrow limbs make counts overflow and the
@@ -789,9 +792,8 @@ def build(
             instead="count or list them without it",
         )
     given = problem.given_options(given)
-    if problem.kind in (EXACT, COLORS) and (
-        by_parts == "always"
-        or (by_parts and parts.falls_apart(problem, given) is not None)
+    if by_parts == "always" or (
+        by_parts and parts.falls_apart(problem, given) is not None
     ):
         return _PartsBuild(
             problem,
@@ -906,10 +908,13 @@ class ZddPartsStats(ZddStats, parts.PartsStats):
 class _Sub(NamedTuple):
     """A subproblem of the problem being built: its options (the
     problem's option numbers, ascending) over its active items (the
-    problem's item numbers, ascending: the primary ones first)."""
+    problem's item numbers, ascending: the primary ones first), and with
+    bounds each active primary item's ``(u, v)`` still to meet (as
+    ``parts.Part.bounds``), or None."""
 
     options: np.ndarray
     items: np.ndarray
+    bounds: np.ndarray | None = None
 
 
 class _PartsBuild:
@@ -918,9 +923,14 @@ class _PartsBuild:
     product of its components' diagrams (each one's 1 sink replaced by the
     next one's root: their options are disjoint, so no path meets one
     twice), a connected part with a cut item the chain of that item's
-    options ``(p_k ? Z_k : (... (p_1 ? Z_1 : 0)))`` over what each leaves,
-    and a connected part without one the memoized search's diagram (its
-    option ``k`` the part's ``k``-th option).  Every part's diagram is
+    options ``(p_k ? Z_k : (... (p_1 ? Z_1 : 0)))`` over what each leaves
+    (with bounds, the union over the sets of its options that meet them:
+    ``_branch``), and a connected part without one the memoized search's
+    diagram (its option ``k`` the part's ``k``-th option; with bounds,
+    each primary item's ``(u, v)`` still to meet, ``parts.bounds_of``).
+    A subproblem carries that slack (``_Sub.bounds``): options chosen
+    above it (the givens, a cut's branch) lower their items' bounds as
+    ``parts`` does.  Every part's diagram is
     remembered under its shape (``parts.Part.shape``): a part of the same
     shape over other options (an identical room) is that diagram with its
     options renamed.  Nodes go through one unique table, children before
@@ -934,11 +944,9 @@ class _PartsBuild:
         self.indptr = c.indptr.astype(np.int64)
         self.indices = c.indices.astype(np.int64)
         self.colors = None if c.colors is None else c.colors.astype(np.int64)
+        self.bounds = c.bounds  # {item (from 1): (u, v)}, or empty/None
         self.local = np.full(c.nitems, -1, np.int64)  # scratch, see _part
-        self.max_nodes = max_nodes
-        self.time_limit = time_limit
-        self.start = time.perf_counter()
-        self.deadline = None if time_limit is None else self.start + time_limit
+        self.limits = parts.Limits(max_nodes, time_limit)
         self.knobs = knobs
         self.zdd_bytes = zdd_bytes
         self.most_nodes = zdd_bytes // BUILD_NODE_BYTES
@@ -983,11 +991,13 @@ class _PartsBuild:
                     below.add(child)
                     stack.append(child)
         new = {0: 0, 1: top}
+        var, node, unique = self.var, self.node, self.unique
         for v in sorted(below):  # children before parents
-            x = self.var[v]
-            new[v] = self.node(
-                x if rename is None else rename(x), new[lo[v]], new[hi[v]]
-            )
+            x = var[v] if rename is None else rename(var[v])
+            low, high = new[lo[v]], new[hi[v]]
+            # (node's fast path, inline: the copies are most of a product)
+            made = unique.get((x, low, high)) if high else None
+            new[v] = node(x, low, high) if made is None else made
         return new[root]
 
     # -- parts ----------------------------------------------------------------
@@ -1010,8 +1020,12 @@ class _PartsBuild:
         has_primary[owner[kept & (at < nprimary)]] = True
         kept &= has_primary[owner]
         used = np.zeros(len(items), np.bool_)
-        used[:nprimary] = True
+        # A primary item stays, in an option or not (then the part has no
+        # solution), unless its bounds are (0, v) and no option holds it.
+        used[:nprimary] = True if sub.bounds is None else sub.bounds[:, 0] > 0
         used[at[kept]] = True
+        bounds = None if sub.bounds is None else sub.bounds[used[:nprimary]]
+        nprimary = int(used[:nprimary].sum())
         number = np.cumsum(used) - 1
         new_indptr = np.zeros(int(has_primary.sum()) + 1, np.int64)
         np.cumsum(
@@ -1024,28 +1038,58 @@ class _PartsBuild:
             new_indptr,
             number[at[kept]],
             None if self.colors is None else self.colors[members[kept]],
+            bounds,
         )
-        return part, _Sub(options[has_primary], items[used])
+        return part, _Sub(options[has_primary], items[used], bounds)
 
-    def _choose(self, sub: _Sub, option: int) -> _Sub:
-        """What is left of ``sub`` once ``option`` is chosen: its active
-        items go, and with them every option that holds one of its
-        primary items, one of its uncolored secondary items, or one of its
-        colored secondary items in another color (or none); an option
-        that agrees on such a color stays (the item is purified)."""
+    def _choose(self, sub: _Sub, chosen, close: int = -1) -> _Sub | None:
+        """What is left of ``sub`` once the options ``chosen`` are chosen
+        (None when they clash), as ``parts`` chooses them: their active
+        items go, and with them every option that holds one of their
+        primary items, one of their uncolored secondary items, or one of
+        their colored secondary items in another color (or none); an
+        option that agrees on such a color stays (the item is purified).
+        With bounds, a primary item they cover ``c`` times has its
+        ``(u, v)`` lowered to ``(max(0, u - c), v - c)`` and goes only
+        once ``v - c`` is 0 (more is a clash).  Item ``close`` (-1: none)
+        goes in any case."""
         indptr, indices, colors = self.indptr, self.indices, self.colors
-        mine = np.arange(indptr[option], indptr[option + 1])
-        # state[i]: -1 untouched, 0 taken, c > 0 purified to color c.
-        state = np.full(len(sub.items), -1, np.int64)
+        chosen = np.asarray(chosen, np.int64)
+        sizes = indptr[chosen + 1] - indptr[chosen]
+        mine = np.repeat(indptr[chosen] - (np.cumsum(sizes) - sizes), sizes)
+        mine += np.arange(len(mine))
+        nprimary = int(np.searchsorted(sub.items, self.nprimary))
         self.local[sub.items] = np.arange(len(sub.items))
         at = self.local[indices[mine]]
+        shut = -1 if close < 0 else int(self.local[close])
         live = at >= 0
         tint = (
             np.zeros(len(mine), np.int64) if colors is None else colors[mine]
         )
-        state[at[live]] = np.where(
-            indices[mine[live]] < self.nprimary, 0, tint[live]
+        # Primary items: how many times the chosen options cover each.
+        uses = np.bincount(at[live & (at < nprimary)], minlength=nprimary)
+        high = (
+            np.ones(nprimary, np.int64)
+            if sub.bounds is None
+            else sub.bounds[:, 1]
         )
+        # state[i]: -1 untouched, 0 taken, c > 0 purified to color c.
+        state = np.full(len(sub.items), -1, np.int64)
+        if (uses > high).any():
+            self.local[sub.items] = -1
+            return None
+        state[:nprimary][(uses > 0) & (uses == high)] = 0
+        if shut >= 0:
+            state[shut] = 0
+        secondary = live & (at >= nprimary)
+        for item, color in zip(
+            at[secondary].tolist(), tint[secondary].tolist()
+        ):
+            was = int(state[item])
+            if was == 0 or was > 0 and was != color:
+                self.local[sub.items] = -1
+                return None
+            state[item] = color
         options = sub.options
         sizes = indptr[options + 1] - indptr[options]
         owner = np.repeat(np.arange(len(options)), sizes)
@@ -1065,7 +1109,16 @@ class _PartsBuild:
         bad = (s == 0) | ((s > 0) & (member_tint != s))
         kept = np.ones(len(options), np.bool_)
         kept[owner[bad]] = False
-        return _Sub(options[kept], sub.items[state < 0])
+        # (A chosen option whose bounded items keep slack is not chosen
+        # again.)
+        kept[np.searchsorted(options, chosen)] = False
+        bounds = None
+        if sub.bounds is not None:
+            left = state[:nprimary] < 0
+            bounds = np.stack(
+                [np.maximum(0, sub.bounds[:, 0] - uses), high - uses], axis=1
+            )[left]
+        return _Sub(options[kept], sub.items[state < 0], bounds)
 
     # -- the driver -------------------------------------------------------------
     def _too_big(self) -> BudgetExhausted:
@@ -1077,30 +1130,34 @@ class _PartsBuild:
         )
 
     def _why_stop(self) -> str | None:
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
-            return f"search stopped at time_limit={self.time_limit} s"
-        if self.max_nodes is not None and self.stats.nodes >= self.max_nodes:
-            return f"search stopped after max_nodes={self.max_nodes} nodes"
-        return None
+        return self.limits.why_stop(self.stats.nodes)
 
     def diagram(self, sub: _Sub) -> int:
         """The root of ``sub``'s diagram: a product, a chain over a cut
         item's options, or the memoized search's diagram."""
+        root, rename = self._diagram(sub)
+        return root if rename is None else self.copy(root, rename)
+
+    def _diagram(self, sub: _Sub):
+        """``sub``'s diagram as a root and a renaming of its options (None:
+        the diagram itself): a repeated shape over other options is the
+        first one's diagram, renamed when it is copied (``_product``
+        copies each factor once, renaming it on the way)."""
         part, sub = self._part(sub)
         if part.nprimary == 0:
-            return 1
+            return 1, None
         degree = np.bincount(part.indices, minlength=part.nitems)
-        if not degree[: part.nprimary].all():
-            return 0  # a primary item no option covers
+        if (degree[: part.nprimary] < part.lower()).any():
+            return 0, None  # a primary item in fewer options than it needs
         key = part.shape()
         known = self.table.get(key)
         if known is not None:
             self.stats.repeats += 1
             root, options = known
             if np.array_equal(options, sub.options):
-                return root
+                return root, None
             rename = dict(zip(options.tolist(), sub.options.tolist()))
-            return self.copy(root, rename.__getitem__)
+            return root, rename.__getitem__
         why = self._why_stop()
         if why is not None:
             raise BudgetExhausted(why, 0, self.stats)
@@ -1122,41 +1179,77 @@ class _PartsBuild:
             else:
                 root = self._whole(part, sub)
         self.table[key] = (root, sub.options)
-        return root
+        return root, None
 
     def _product(self, part, sub: _Sub, labels, n: int) -> int:
         option_label = labels[part.indices[part.indptr[:-1]]]
+        primary_label = labels[: part.nprimary]
         pieces = sorted(
             (
-                _Sub(sub.options[option_label == c], sub.items[labels == c])
+                _Sub(
+                    sub.options[option_label == c],
+                    sub.items[labels == c],
+                    None
+                    if sub.bounds is None
+                    else sub.bounds[primary_label == c],
+                )
                 for c in range(n)
             ),
             key=lambda piece: len(piece.options),
         )
-        roots = []
+        factors = []
         for piece in pieces:
-            root = self.diagram(piece)
+            root, rename = self._diagram(piece)
             if root == 0:
                 return 0
-            roots.append(root)
-        # The largest part last: it is the one not copied.
-        root = roots[-1]
-        for below in reversed(roots[:-1]):
-            root = self.copy(below, top=root)
+            factors.append((root, rename))
+        # Every factor but the last (the largest) is copied, its sink 1
+        # replaced by the product below it, renamed on the way when it
+        # repeats a shape (one copy each, not a rename and then a copy).
+        root, rename = factors.pop()
+        if rename is not None:
+            root = self.copy(root, rename)
+        for below, rename in reversed(factors):
+            root = self.copy(below, rename, top=root)
         return root
 
     def _branch(self, part, sub: _Sub, item: int) -> int:
+        """The union, over the sets of ``item``'s options ``p_1 .. p_d``
+        that meet its bounds ``(u, v)`` (one option each without bounds),
+        of the set times the diagram of what is left once it is chosen
+        and no other option may cover ``item`` (``parts`` counts the same
+        branches).  No diagram below holds a ``p_j`` (``item`` goes with
+        all its options), so the union is a tree of decisions on
+        ``p_d``, then ``p_{d-1}``, ... down to the sets' diagrams: for an
+        item ``1..1`` the chain ``(p_d ? Z_d : (... (p_1 ? Z_1 : 0)))``."""
         self.stats.cuts += 1
         self.stats.nodes += 1  # the branching, as a search counts it
         owner = np.repeat(
             np.arange(len(part.indptr) - 1), np.diff(part.indptr)
         )
-        chain = 0
-        for k in owner[part.indices == item].tolist():
-            option = int(sub.options[k])
-            below = self.diagram(self._choose(sub, option))
-            chain = self.node(option, chain, below)
-        return chain
+        holders = sub.options[owner[part.indices == item]].tolist()
+        low, high = (1, 1) if sub.bounds is None else sub.bounds[item]
+        low, high = int(low), min(int(high), len(holders))
+        close = int(sub.items[item])
+        below: dict[tuple[int, ...], int] = {}
+        for size in range(low, high + 1):
+            for chosen in combinations(holders, size):
+                rest = self._choose(sub, chosen, close)
+                if rest is not None:
+                    below[chosen] = self.diagram(rest)
+
+        def tree(j: int, chosen: tuple[int, ...]) -> int:
+            # The sets that agree with ``chosen`` on p_{j+1} .. p_d.
+            if len(chosen) > high:
+                return 0
+            if j == 0:
+                return below.get(chosen, 0)
+            option = holders[j - 1]
+            return self.node(
+                option, tree(j - 1, chosen), tree(j - 1, (option, *chosen))
+            )
+
+        return tree(len(holders), ())
 
     def _whole(self, part, sub: _Sub) -> int:
         """A connected part, built by the memoized search as a whole."""
@@ -1167,17 +1260,9 @@ class _PartsBuild:
             part.nprimary,
             part.nitems - part.nprimary,
             colors=part.colors,
+            bounds=parts.bounds_of(part),
         )
-        nodes = (
-            None
-            if self.max_nodes is None
-            else max(0, self.max_nodes - self.stats.nodes)
-        )
-        seconds = (
-            None
-            if self.deadline is None
-            else max(0.0, self.deadline - time.perf_counter())
-        )
+        nodes, seconds = self.limits.left(self.stats.nodes)
         room = self.zdd_bytes - (len(self.var) - 2) * BUILD_NODE_BYTES
         try:
             z = build(
@@ -1207,19 +1292,30 @@ class _PartsBuild:
     def run(self, given: list[int]) -> ZDD:
         stats = self.problem.stats = self.stats
         # Every option and item: the first _part drops what no search meets.
-        sub = _Sub(np.arange(len(self.indptr) - 1), np.arange(len(self.local)))
+        bounds = None
+        if self.bounds:
+            bounds = np.ones((self.nprimary, 2), np.int64)
+            for item, uv in self.bounds.items():  # (items from 1)
+                bounds[item - 1] = uv
+        sub: _Sub | None = _Sub(
+            np.arange(len(self.indptr) - 1), np.arange(len(self.local)), bounds
+        )
         clash = False
         for option in given:
             # A given an earlier one struck: no solution.
+            assert sub is not None
             k = np.searchsorted(sub.options, option)
             if k == len(sub.options) or sub.options[k] != option:
                 clash = True
                 break
-            sub = self._choose(sub, option)
+            sub = self._choose(sub, [option])
+            if sub is None:
+                clash = True
+                break
         try:
-            root = 0 if clash else self.diagram(sub)
+            root = 0 if clash or sub is None else self.diagram(sub)
         except (BudgetExhausted, KeyboardInterrupt) as e:
-            stats.seconds = time.perf_counter() - self.start
+            stats.seconds = self.limits.seconds()
             if isinstance(e, BudgetExhausted):
                 why = self._why_stop() or str(e).split(" with ")[0]
                 raise BudgetExhausted(why, 0, stats) from None
@@ -1233,5 +1329,5 @@ class _PartsBuild:
         )
         z = _finish(self.problem, var, lo, hi, root, given, stats)
         stats.solutions = z.count()
-        stats.seconds = time.perf_counter() - self.start
+        stats.seconds = self.limits.seconds()
         return z
