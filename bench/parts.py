@@ -312,13 +312,15 @@ def markdown(meta, results):
     return "\n".join(lines) + "\n"
 
 
-def write_section(path, text):
+def write_section(path, text, heading=HEADING):
+    """Replace the section under ``heading`` of the Markdown file ``path``
+    (up to the next section) with ``text``, or add it at the end."""
     old = open(path).read() if os.path.exists(path) else ""
-    start = old.find(HEADING)
+    start = old.find(heading)
     if start < 0:
         new = old.rstrip("\n") + "\n\n" + text
     else:
-        end = old.find("\n## ", start + len(HEADING))
+        end = old.find("\n## ", start + len(heading))
         new = old[:start] + text + ("" if end < 0 else old[end:])
     with open(path, "w") as f:
         f.write(new)

@@ -220,7 +220,7 @@ def main(argv=None):
     text = markdown(meta, results)
     print(text)
     if args.markdown:
-        P.write_section(args.markdown, text)
+        P.write_section(args.markdown, text, HEADING)
     return 0
 
 
