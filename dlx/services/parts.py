@@ -82,6 +82,8 @@ __all__ = [
     "PartsStats",
     "bounds_of",
     "Limits",
+    "strike",
+    "struck_members",
 ]
 
 #: Cut items are looked for among primary items whose branch makes this
@@ -254,6 +256,63 @@ def _whole(part: Part) -> Part:
     )
 
 
+def strike(
+    nprimary: int,
+    nitems: int,
+    items: np.ndarray,
+    tints: np.ndarray | None,
+    bounds: np.ndarray | None,
+    close: int = -1,
+) -> tuple[np.ndarray, np.ndarray | None] | None:
+    """What choosing options does to the items of a part (``nitems``,
+    the ``nprimary`` primary ones first): ``items`` are the chosen
+    options' members (item numbers among them) and ``tints`` their colors
+    (None: no colors).  None when the options clash; else ``state``, one
+    per item (-1 untouched, 0 taken: a primary item with no slack left, a
+    secondary one without color, or ``close``; c > 0 purified to color
+    c), and with ``bounds`` (each primary item's ``(u, v)``) the bounds
+    lowered by the uses, ``(max(0, u - c), v - c)`` (None without).  The
+    one rule of both drivers (``_choose`` here, the ZDD's by parts)."""
+    items = np.asarray(items, np.int64)
+    tints = (
+        np.zeros(len(items), np.int64)
+        if tints is None
+        else np.asarray(tints, np.int64)
+    )
+    # Primary items: how many times the chosen options cover each.
+    uses = np.bincount(items[items < nprimary], minlength=nprimary)
+    high = np.ones(nprimary, np.int64) if bounds is None else bounds[:, 1]
+    if (uses > high).any():
+        return None
+    state = np.full(nitems, -1, np.int64)
+    state[:nprimary][(uses > 0) & (uses == high)] = 0
+    if close >= 0:
+        state[close] = 0
+    secondary = items >= nprimary
+    for item, color in zip(
+        items[secondary].tolist(), tints[secondary].tolist()
+    ):
+        was = int(state[item])
+        if was >= 0 and (was == 0 or was != color):
+            return None
+        state[item] = color
+    if bounds is None:
+        return state, None
+    return state, np.stack(
+        [np.maximum(0, bounds[:, 0] - uses), high - uses], axis=1
+    )
+
+
+def struck_members(at: np.ndarray, tints: np.ndarray | None) -> np.ndarray:
+    """Which members go with what ``strike`` took: ``at`` the ``state``
+    of each member's item (-1 for an item no longer in the part),
+    ``tints`` their colors (None: none).  A member on a taken item, or on
+    an item purified to another color, strikes its option."""
+    if tints is None:
+        return at == 0
+    return (at == 0) | ((at > 0) & (tints != at))
+
+
 def _choose(part: Part, chosen, close: int = -1) -> Part | None:
     """What is left of ``part`` once the options ``chosen`` are chosen
     (None when they clash): they go, and with them their items and every
@@ -274,53 +333,24 @@ def _choose(part: Part, chosen, close: int = -1) -> Part | None:
         [np.arange(indptr[k], indptr[k + 1]) for k in chosen]
         + [np.zeros(0, np.int64)]
     )
-    items = indices[members]
-    tint = (
-        np.zeros(len(members), np.int64)
-        if colors is None
-        else colors[members].astype(np.int64)
+    struck = strike(
+        nprimary,
+        nitems,
+        indices[members],
+        None if colors is None else colors[members],
+        part.bounds,
+        close,
     )
-    # Primary items: how many times the chosen options cover each.
-    uses = np.bincount(items[items < nprimary], minlength=nprimary)
-    high = (
-        np.ones(nprimary, np.int64)
-        if part.bounds is None
-        else part.bounds[:, 1]
-    )
-    if (uses > high).any():
+    if struck is None:
         return None
-    # state: -1 untouched, 0 taken (a primary item with no slack left, or
-    # a secondary one without color), c > 0 purified to color c.
-    state = np.full(nitems, -1, np.int64)
-    state[:nprimary][(uses > 0) & (uses == high)] = 0
-    if close >= 0:
-        state[close] = 0
-    for item, color in zip(
-        items[items >= nprimary].tolist(), tint[items >= nprimary].tolist()
-    ):
-        was = int(state[item])
-        if was >= 0 and (was == 0 or was != color):
-            return None
-        state[item] = color
+    state, bounds = struck
     sizes = np.diff(indptr)
     option_of = np.repeat(np.arange(len(sizes)), sizes)
-    at = state[indices]
-    member_tint = (
-        np.zeros(len(indices), np.int64)
-        if colors is None
-        else colors.astype(np.int64)
-    )
-    bad = (at == 0) | ((at > 0) & (member_tint != at))
     option_kept = np.ones(len(sizes), np.bool_)
-    option_kept[option_of[bad]] = False
+    option_kept[option_of[struck_members(state[indices], colors)]] = False
     # (A chosen option whose bounded items keep some slack is not chosen
     # again.)
     option_kept[chosen] = False
-    bounds = None
-    if part.bounds is not None:
-        bounds = np.stack(
-            [np.maximum(0, part.bounds[:, 0] - uses), high - uses], axis=1
-        )
     return _restrict(
         nprimary,
         nitems,

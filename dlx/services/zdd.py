@@ -1061,35 +1061,19 @@ class _PartsBuild:
         nprimary = int(np.searchsorted(sub.items, self.nprimary))
         self.local[sub.items] = np.arange(len(sub.items))
         at = self.local[indices[mine]]
-        shut = -1 if close < 0 else int(self.local[close])
-        live = at >= 0
-        tint = (
-            np.zeros(len(mine), np.int64) if colors is None else colors[mine]
+        live = at >= 0  # (an item the part no longer has)
+        struck = parts.strike(
+            nprimary,
+            len(sub.items),
+            at[live],
+            None if colors is None else colors[mine][live],
+            sub.bounds,
+            -1 if close < 0 else int(self.local[close]),
         )
-        # Primary items: how many times the chosen options cover each.
-        uses = np.bincount(at[live & (at < nprimary)], minlength=nprimary)
-        high = (
-            np.ones(nprimary, np.int64)
-            if sub.bounds is None
-            else sub.bounds[:, 1]
-        )
-        # state[i]: -1 untouched, 0 taken, c > 0 purified to color c.
-        state = np.full(len(sub.items), -1, np.int64)
-        if (uses > high).any():
+        if struck is None:
             self.local[sub.items] = -1
             return None
-        state[:nprimary][(uses > 0) & (uses == high)] = 0
-        if shut >= 0:
-            state[shut] = 0
-        secondary = live & (at >= nprimary)
-        for item, color in zip(
-            at[secondary].tolist(), tint[secondary].tolist()
-        ):
-            was = int(state[item])
-            if was == 0 or was > 0 and was != color:
-                self.local[sub.items] = -1
-                return None
-            state[item] = color
+        state, bounds = struck
         options = sub.options
         sizes = indptr[options + 1] - indptr[options]
         owner = np.repeat(np.arange(len(options)), sizes)
@@ -1100,24 +1084,17 @@ class _PartsBuild:
         where = self.local[indices[members]]
         self.local[sub.items] = -1
         seen = where >= 0
-        s = np.where(seen, state[np.where(seen, where, 0)], -1)
-        member_tint = (
-            np.zeros(len(members), np.int64)
-            if colors is None
-            else colors[members]
+        at = np.where(seen, state[np.where(seen, where, 0)], -1)
+        bad = parts.struck_members(
+            at, None if colors is None else colors[members]
         )
-        bad = (s == 0) | ((s > 0) & (member_tint != s))
         kept = np.ones(len(options), np.bool_)
         kept[owner[bad]] = False
         # (A chosen option whose bounded items keep slack is not chosen
         # again.)
         kept[np.searchsorted(options, chosen)] = False
-        bounds = None
-        if sub.bounds is not None:
-            left = state[:nprimary] < 0
-            bounds = np.stack(
-                [np.maximum(0, sub.bounds[:, 0] - uses), high - uses], axis=1
-            )[left]
+        if bounds is not None:
+            bounds = bounds[state[:nprimary] < 0]
         return _Sub(options[kept], sub.items[state < 0], bounds)
 
     # -- the driver -------------------------------------------------------------
