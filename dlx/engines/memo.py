@@ -182,9 +182,11 @@ class MemoRun(Run):
     def _start(self) -> bool:
         """Fresh links with the givens chosen; False when they clash."""
         self.arrays = self.links.copy_arrays()
+        self.active = np.zeros(self.nwords, np.int64)
+        updates: int | None
         if self.bounds is not None:
-            return self._start_bounded()
-        if self.keyinfo[2]:
+            updates = self._give_bounded()
+        elif self.keyinfo[2]:
             # With colors, the givens are chosen with DLX2's kernels
             # (compiled here, only when needed: they take seconds).
             load_colors_kernels("search")
@@ -193,7 +195,7 @@ class MemoRun(Run):
             done = commit_colored(
                 C, self.given_nodes, self.arrays + (self.color,)
             )
-            updates: int | None = None if done < 0 else done
+            updates = None if done < 0 else done
         else:
             self.color = np.zeros(1, np.int32)  # never read
             updates = commit_givens(self.given_nodes, self.arrays)
@@ -201,7 +203,6 @@ class MemoRun(Run):
             self.given_updates = 0
             return False
         self.given_updates = updates
-        self.active = np.zeros(self.nwords, np.int64)
         M.init_active(
             self.arrays[0],
             self.arrays[1],
@@ -212,8 +213,9 @@ class MemoRun(Run):
         )
         return True
 
-    def _start_bounded(self) -> bool:
-        """_start with bounds: the givens chosen by ``give3``."""
+    def _give_bounded(self) -> int | None:
+        """The givens chosen by ``give3`` (bounds: each item's uses so far
+        in ``used``); their updates, or None when they clash."""
         assert self.bounds is not None
         lo, hi, _ = self.bounds
         self.used = np.zeros(len(lo), np.int32)
@@ -223,7 +225,6 @@ class MemoRun(Run):
             if color is None
             else color.copy()
         )
-        self.active = np.zeros(self.nwords, np.int64)
         updates = 0
         for p in self.given_nodes:
             u = M.give3(
@@ -237,19 +238,9 @@ class MemoRun(Run):
                 self.used,
             )
             if u < 0:
-                self.given_updates = 0
-                return False
+                return None
             updates += u
-        self.given_updates = updates
-        M.init_active(
-            self.arrays[0],
-            self.arrays[1],
-            self.arrays[5],
-            self.color,
-            self.active,
-            self.keyinfo,
-        )
-        return True
+        return updates
 
     def _fresh_stack(self):
         d = self.depth
