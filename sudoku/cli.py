@@ -295,6 +295,7 @@ def _box(text: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
+    own_process = argv is None  # a command of its own: see plain_first
     argv = sys.argv[1:] if argv is None else list(argv)
     # A puzzle may start with "-" (a blank): mark it so that argparse does
     # not take it for an option (the mark is removed below).
@@ -316,6 +317,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    if own_process:  # its first small problems' kernels run plain
+        from dlx.kernels.jit import plain_first
+
+        try:
+            plain_first()
+        except ValueError as error:
+            print(f"sudoku: {error}", file=sys.stderr)
+            return 2
     try:
         check_paths(parser, args)  # before any work
         if args.command == "serve":

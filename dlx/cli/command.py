@@ -925,11 +925,26 @@ def silence_stdout() -> None:
         pass
 
 
+def _plain_first() -> bool:
+    """A command in its own process runs its first small problems' kernels
+    plain (``dlx.kernels.jit.plain_first``); False after saying why not."""
+    from ..kernels.jit import plain_first
+
+    try:
+        plain_first()
+    except ValueError as error:
+        print(f"dlx: {error}", file=sys.stderr)
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``dlx`` command; returns the exit status."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        if argv is None and not _plain_first():
+            return 2
         args.argv = sys.argv[1:] if argv is None else list(argv)
         check_paths(parser, args)  # before any work
         if args.command not in ("reduce", "zdd"):
