@@ -60,7 +60,7 @@ _local = threading.local()  # .depth: plain calls under way on this thread
 _lock = threading.Lock()
 
 
-def plain_first(seconds: float | None = None, elements: int = 1 << 16):
+def plain_first(seconds: float | None = None, elements: int = 1 << 16) -> None:
     """Run kernels as plain Python while their arrays hold at most
     ``elements`` entries each, for ``seconds`` in all (see the module's
     docstring); ``seconds=0`` turns it off.  By default ``seconds`` is
@@ -91,7 +91,7 @@ def _plain_fits(args: tuple) -> bool:
     return all(not isinstance(a, np.ndarray) or a.size <= limit for a in args)
 
 
-def runs_plain(kernel, *args) -> bool:
+def runs_plain(kernel: Any, *args: Any) -> bool:
     """Whether ``kernel(*args)`` would run plain now: a caller that cannot
     be cut short between calls (a batch) bounds its plain work with it."""
     return (
@@ -101,7 +101,7 @@ def runs_plain(kernel, *args) -> bool:
     )
 
 
-def _run_plain(function, args, kwargs):
+def _run_plain(function: Any, args: tuple, kwargs: dict) -> Any:
     depth = getattr(_local, "depth", 0)
     _local.depth = depth + 1
     start = time.perf_counter()
@@ -120,7 +120,7 @@ class Kernel:
     called, it runs plain or compiles its module; ``py_func`` is the
     Python function, as on numba's dispatchers."""
 
-    def __init__(self, function, options: dict[str, Any]):
+    def __init__(self, function: Any, options: dict[str, Any]) -> None:
         self.py_func = function
         self.options = options
         self.dispatcher: Any = None
@@ -130,7 +130,7 @@ class Kernel:
         self.__doc__ = function.__doc__
         self.__wrapped__ = function
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         dispatcher = self.dispatcher
         if dispatcher is None:
             if _plain_fits(args):
@@ -138,21 +138,21 @@ class Kernel:
             dispatcher = compiled(self)
         return dispatcher(*args, **kwargs)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         # What else numba's dispatcher answers (signatures, stats, ...).
         return getattr(compiled(self), name)
 
     def __repr__(self) -> str:
         return f"<kernel {self.__module__}.{self.__qualname__}>"
 
-    def make(self):
+    def make(self) -> Any:
         """numba's version of the kernel (numba imported)."""
         import numba
 
         return numba.njit(**self.options)(self.py_func)
 
     @property
-    def _numba_type_(self):
+    def _numba_type_(self) -> Any:
         # numba types a global it meets by this attribute: a Kernel left
         # in some namespace still compiles as its dispatcher.
         from numba.core import types
@@ -165,20 +165,20 @@ class Intrinsic(Kernel):
     ``numba.extending.intrinsic`` takes it) with a plain Python twin that
     the kernels call while they run plain."""
 
-    def __init__(self, typer, plain):
+    def __init__(self, typer: Any, plain: Any) -> None:
         super().__init__(plain, {})
         self.typer = typer
         self.__name__ = typer.__name__
         self.__qualname__ = typer.__qualname__
         self.__doc__ = typer.__doc__
 
-    def make(self):
+    def make(self) -> Any:
         from numba.extending import intrinsic as numba_intrinsic
 
         return numba_intrinsic(self.typer)
 
 
-def compiled(kernel: Kernel):
+def compiled(kernel: Kernel) -> Any:
     """``kernel``'s numba dispatcher, made with those of every kernel of
     its module (their names in the module rebound to them)."""
     if kernel.dispatcher is not None:
@@ -195,7 +195,7 @@ def compiled(kernel: Kernel):
     return kernel.dispatcher
 
 
-def njit(*args, **options):
+def njit(*args: Any, **options: Any) -> Any:
     """``@njit`` or ``@njit(cache=True, ...)``: a ``Kernel`` that becomes
     ``numba.njit(**options)`` of the function when first compiled."""
     if len(args) == 1 and callable(args[0]) and not options:
@@ -205,7 +205,7 @@ def njit(*args, **options):
     return lambda function: Kernel(function, options)
 
 
-def intrinsic(plain):
+def intrinsic(plain: Any) -> Any:
     """``@intrinsic(plain)`` over a typer: an ``Intrinsic``, ``plain``
     standing in for it while the kernels run plain."""
     return lambda typer: Intrinsic(typer, plain)
