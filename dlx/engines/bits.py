@@ -329,10 +329,12 @@ class BitsRun(Run):
 
 # counts[b] of an instance whose max_nodes ran out (both kernels).
 OUT_OF_NODES = -2
-# The most nodes an instance of a batch searches as plain Python (see
-# run_batch): 32 nodes of a 9x9 Sudoku take about 0.1 s there, which a
-# command spends at most before it loads the compiled kernels (most of a
-# second); most puzzles need fewer.
+# A batch runs plain Python (see run_batch) only when it has at most
+# PLAIN_BATCH instances, each given at most PLAIN_NODES nodes there: 32
+# nodes of a 9x9 Sudoku take about 0.1 s plain, which a command spends at
+# most before it loads the compiled kernels (most of a second); most
+# puzzles need fewer.
+PLAIN_BATCH = 2
 PLAIN_NODES = 32
 
 
@@ -385,7 +387,9 @@ def run_batch(
         )
 
     threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
-    if runs_plain(solve, *lead, given, starts, first, work):
+    if nbatch <= PLAIN_BATCH and runs_plain(
+        solve, *lead, given, starts, first, work
+    ):
         # A command's first small batch runs plain Python (see
         # dlx.kernels.jit), a few nodes an instance: one that needs more
         # makes the whole batch run again, compiled, as if never tried.
