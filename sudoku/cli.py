@@ -47,7 +47,6 @@ from typing import TYPE_CHECKING, TextIO
 # --version, --help and usage errors answer before numpy, numba or the
 # engine loads; the solver loads when a command runs (tests/test_imports.py
 # checks what each loads).
-from dlx.cli.command import silence_stdout
 from dlx.cli.count import (
     CountUsageError,
     add_count_options,
@@ -62,6 +61,7 @@ from dlx.cli.paths import (
     check_paths,
     names_file,
     replacing,
+    silence_stdout,
 )
 from dlx.services.checkpoint import CheckpointError  # light: not dlx.jobs
 from dlx.shorten import shorten

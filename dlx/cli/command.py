@@ -35,7 +35,6 @@ usage error (a file that cannot be opened is one), 130 when interrupted,
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -70,6 +69,7 @@ from .paths import (
     check_paths,
     names_file,
     replacing,
+    silence_stdout,
 )
 
 if TYPE_CHECKING:
@@ -912,17 +912,6 @@ def _rooks(args) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     return _run_problem(args, problem, render)
-
-
-def silence_stdout() -> None:
-    """Point standard output at /dev/null, after its reader went away, so
-    that flushing it at exit does not report the broken pipe again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        pass
 
 
 def _plain_first() -> bool:
