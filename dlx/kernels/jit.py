@@ -139,7 +139,10 @@ class Kernel:
         return dispatcher(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
-        # What else numba's dispatcher answers (signatures, stats, ...).
+        # What else numba's dispatcher answers (signatures, stats, ...);
+        # not Python's own protocol names (copy, pickle ask for those).
+        if name.startswith("__"):
+            raise AttributeError(name)
         return getattr(compiled(self), name)
 
     def __repr__(self) -> str:
