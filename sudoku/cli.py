@@ -47,7 +47,6 @@ from typing import TYPE_CHECKING, TextIO
 # --version, --help and usage errors answer before numpy, numba or the
 # engine loads; the solver loads when a command runs (tests/test_imports.py
 # checks what each loads).
-from dlx.cli.command import silence_stdout
 from dlx.cli.count import (
     CountUsageError,
     add_count_options,
@@ -62,6 +61,7 @@ from dlx.cli.paths import (
     check_paths,
     names_file,
     replacing,
+    silence_stdout,
 )
 from dlx.services.checkpoint import CheckpointError  # light: not dlx.jobs
 from dlx.shorten import shorten
@@ -295,6 +295,7 @@ def _box(text: str) -> tuple[int, int]:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
+    own_process = argv is None  # a command of its own: see plain_first
     argv = sys.argv[1:] if argv is None else list(argv)
     # A puzzle may start with "-" (a blank): mark it so that argparse does
     # not take it for an option (the mark is removed below).
@@ -316,6 +317,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    if own_process:  # its first small problems' kernels run plain
+        from dlx.kernels.jit import plain_first
+
+        try:
+            plain_first()
+        except ValueError as error:
+            print(f"sudoku: {error}", file=sys.stderr)
+            return 2
     try:
         check_paths(parser, args)  # before any work
         if args.command == "serve":

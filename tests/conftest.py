@@ -1,10 +1,15 @@
 """Shared fixtures."""
 
+import contextlib
+import importlib
+import pkgutil
 import signal
 
 import pytest
 
+import dlx.kernels
 from dlx.engines import Unsupported, registry
+from dlx.kernels import jit
 
 # A shell that starts the suite in the background (``pytest &`` in a
 # script, nohup) hands it SIGINT ignored, and the processes it starts too:
@@ -51,3 +56,26 @@ def each_algorithm(request, monkeypatch):
 
     monkeypatch.setattr(registry, "family", forced)
     return request.param
+
+
+@contextlib.contextmanager
+def plain_kernels(seconds, elements):
+    """Every kernel module loaded afresh (none of its kernels compiled)
+    and ``jit.plain_first(seconds, elements)`` for the block; on leaving,
+    plain runs are off again and a kernel never compiled in the block is
+    asserted to be still the plain one (what ran plain, ran plain)."""
+    modules = [
+        importlib.reload(importlib.import_module(f"dlx.kernels.{m.name}"))
+        for m in pkgutil.iter_modules(dlx.kernels.__path__)
+        if m.name != "jit"
+    ]
+    jit.plain_first(seconds, elements)
+    try:
+        yield modules
+    finally:
+        jit.plain_first(0)
+    if seconds == float("inf") and elements >= 1 << 62:
+        for module in modules:
+            for name, value in vars(module).items():
+                if hasattr(value, "py_func"):
+                    assert isinstance(value, jit.Kernel), (module, name)

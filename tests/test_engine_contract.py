@@ -11,6 +11,12 @@ each service it does not offer is refused in the one sentence of
 ``dlx.engines.refuse`` ("... is not available for a problem with ...").
 Kinds it does not serve are refused the same way.
 
+The core claims (counts, listings, batches, the cheapest) are checked
+twice: with the compiled kernels, and with the kernels run as the plain
+Python they are written in (``dlx.kernels.jit.plain_first``, what the
+commands do for their first small problems), fresh modules whose kernels
+have not been compiled.
+
 What every searching engine (not ``costs``) offers: counts, the givens,
 a node budget (``max_nodes``), a stop event and ``mrv_cutoff`` (honoured
 where it claims ``cutoff``, else the same answer by its own rule).  What
@@ -32,6 +38,7 @@ from dlx.engines.base import COLORS, EXACT, MULTIPLICITIES, NO_LIMIT
 from dlx.engines.registry import KIND_PHRASE
 from dlx.problems.queens import queens
 
+from conftest import plain_kernels
 from reference import costed_covers, generalized_covers
 
 SEARCHING = [e for e in ENGINES if not e.costs]
@@ -172,6 +179,17 @@ def draw(data, engine, kind, priced=False):
     return p, truth, forced
 
 
+@pytest.fixture(params=["compiled", "plain"])
+def kernels(request):
+    """The kernels as compiled, or (``plain``) every kernel module loaded
+    afresh and run as plain Python, without limits, for the test."""
+    if request.param == "compiled":
+        yield request.param
+        return
+    with plain_kernels(float("inf"), 1 << 62):
+        yield request.param
+
+
 def refused(call, what=REFUSED):
     with pytest.raises(Unsupported, match=what):
         call()
@@ -201,7 +219,7 @@ def test_a_kind_not_served_is_refused(engine, kind):
 
 # -- what every searching engine offers ----------------------------------------
 @on_random_problems(SEARCHING)
-def test_counts_with_givens_are_the_reference(engine, kind, data):
+def test_counts_with_givens_are_the_reference(engine, kind, data, kernels):
     p, truth, forced = draw(data, engine, kind)
     with only(engine):
         assert p.count(given=forced, **asked(engine)) == len(truth)
@@ -236,7 +254,7 @@ def test_a_node_budget_and_a_stop_event_stop_it(engine, kind, data):
 
 
 @on_random_problems(SEARCHING)
-def test_streams_every_solution_or_refuses(engine, kind, data):
+def test_streams_every_solution_or_refuses(engine, kind, data, kernels):
     p, truth, forced = draw(data, engine, kind)
     with only(engine):
         listing = lambda: list(p.solutions(given=forced))
@@ -247,7 +265,7 @@ def test_streams_every_solution_or_refuses(engine, kind, data):
 
 
 @on_random_problems(SEARCHING)
-def test_batches_or_refuses(engine, kind, data):
+def test_batches_or_refuses(engine, kind, data, kernels):
     p, truth, forced = draw(data, engine, kind)
     with only(engine):
         batch = lambda: p.solve_batch([forced, []], limit=1000)
@@ -377,7 +395,7 @@ def test_a_count_on_workers_with_a_budget_is_one_search(
 
 # -- what every engine with costs offers ---------------------------------------
 @on_random_problems(COSTING, k=st.integers(1, 4))
-def test_the_cheapest_are_the_reference(engine, kind, data, k):
+def test_the_cheapest_are_the_reference(engine, kind, data, k, kernels):
     p, truth, forced = draw(data, engine, kind, priced=True)
     ways = [{}]
     if engine.splits:

@@ -6,6 +6,7 @@ holds after each import are the same on any machine."""
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 
@@ -138,6 +139,7 @@ def test_a_tiny_solve_loads_dlx1_alone():
     assert ours(loaded, "dlx.kernels.") == {
         "dlx.kernels.dlx1",
         "dlx.kernels.build",
+        "dlx.kernels.jit",
     }
     assert ours(loaded, "dlx.engines.") <= {
         "dlx.engines.base",
@@ -148,12 +150,70 @@ def test_a_tiny_solve_loads_dlx1_alone():
     assert not ours(loaded, "dlx.problems")
 
 
+# A command in its own process (main() reads sys.argv) answers a small
+# problem with its kernels run as plain Python (dlx.kernels.jit) for up to
+# DLX_PLAIN_SECONDS (set high here: a loaded machine must not matter):
+# numba is never imported.  DLX_PLAIN_SECONDS=0, or main(argv), loads it.
+OWN_PROCESS = [
+    ("dlx", ("solve", "-"), TINY),
+    ("dlx", ("queens", "6"), None),
+    (
+        "sudoku",
+        (
+            "solve",
+            "4.....8.5.3..........7......2.....6.....8.4......1......."
+            "6.3.7.5..2.....1.4......",
+        ),
+        None,
+    ),
+]
+
+
+def own_process(command, argv, stdin, seconds):
+    return loaded_after(
+        f"import os, sys\nos.environ['DLX_PLAIN_SECONDS'] = {seconds!r}\n"
+        f"sys.argv = {[command, *argv]!r}\n"
+        f"from {command}.cli import main\nmain()",
+        stdin,
+    )
+
+
+@pytest.mark.parametrize(
+    "command, argv, stdin", OWN_PROCESS, ids=lambda x: str(x)[:20]
+)
+def test_a_small_command_in_its_own_process_never_imports_numba(
+    command, argv, stdin
+):
+    loaded = own_process(command, argv, stdin, "60")
+    assert not [m for m in loaded if m.split(".")[0] in ("numba", "llvmlite")]
+    assert "numba" in own_process(command, argv, stdin, "0")
+    assert "numba" in loaded_by(command, *argv, stdin=stdin)  # main(argv)
+
+
+@pytest.mark.parametrize("command", ["dlx", "sudoku"])
+@pytest.mark.parametrize("seconds", ["soon", "-1", "nan"])
+def test_a_bad_plain_seconds_is_a_usage_error(command, seconds):
+    done = subprocess.run(
+        [sys.executable, "-m", command, "solve", "-"],
+        input=TINY,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "DLX_PLAIN_SECONDS": seconds},
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"{command}: DLX_PLAIN_SECONDS must be a number of seconds, 0 or "
+        f"more, got {seconds!r}\n"
+    )
+
+
 def test_a_builder_command_loads_its_own_builder():
     loaded = loaded_by("dlx", "queens", "6")
     assert ours(loaded, "dlx.problems.") == {"dlx.problems.queens"}
     assert ours(loaded, "dlx.kernels.") == {
         "dlx.kernels.dlx1",
         "dlx.kernels.build",
+        "dlx.kernels.jit",
     }
 
 
@@ -186,6 +246,7 @@ def test_a_sudoku_solve_loads_the_solver_not_the_builders():
     assert ours(loaded, "dlx.kernels.") == {
         "dlx.kernels.lanes",
         "dlx.kernels.bits",
+        "dlx.kernels.jit",
     }
 
 
@@ -208,5 +269,6 @@ def test_a_spawned_worker_loads_only_the_engine_its_jobs_run():
     assert ours(loaded, "dlx.kernels.") == {
         "dlx.kernels.dlx1",
         "dlx.kernels.build",
+        "dlx.kernels.jit",
     }
     assert not ours(loaded, "dlx.problems")

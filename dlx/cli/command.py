@@ -35,7 +35,6 @@ usage error (a file that cannot be opened is one), 130 when interrupted,
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -70,6 +69,7 @@ from .paths import (
     check_paths,
     names_file,
     replacing,
+    silence_stdout,
 )
 
 if TYPE_CHECKING:
@@ -914,15 +914,17 @@ def _rooks(args) -> int:
     return _run_problem(args, problem, render)
 
 
-def silence_stdout() -> None:
-    """Point standard output at /dev/null, after its reader went away, so
-    that flushing it at exit does not report the broken pipe again."""
+def _plain_first() -> bool:
+    """A command in its own process runs its first small problems' kernels
+    plain (``dlx.kernels.jit.plain_first``); False after saying why not."""
+    from ..kernels.jit import plain_first
+
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        pass
+        plain_first()
+    except ValueError as error:
+        print(f"dlx: {error}", file=sys.stderr)
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -930,6 +932,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        if argv is None and not _plain_first():
+            return 2
         args.argv = sys.argv[1:] if argv is None else list(argv)
         check_paths(parser, args)  # before any work
         if args.command not in ("reduce", "zdd"):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import stat
 import sys
@@ -224,3 +225,14 @@ def replacing(path: str | os.PathLike) -> Iterator[TextIO]:
         with contextlib.suppress(OSError):
             os.unlink(stream.name)
         raise
+
+
+def silence_stdout() -> None:
+    """Point standard output at /dev/null, after its reader went away, so
+    that flushing it at exit does not report the broken pipe again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import bits as K
+from ..kernels.jit import compiled, runs_plain
 from .base import EXACT, NO_LIMIT, Engine, Run, Unsupported
 from .threads import batch_chunks, columns_used, run_tasks
 
@@ -326,6 +327,17 @@ class BitsRun(Run):
         return status, [out[r, : out_len[r]].tolist() for r in range(stored)]
 
 
+# counts[b] of an instance whose max_nodes ran out (both kernels).
+OUT_OF_NODES = -2
+# A batch runs plain Python (see run_batch) only when it has at most
+# PLAIN_BATCH instances, each given at most PLAIN_NODES nodes there: 32
+# nodes of a 9x9 Sudoku take about 0.1 s plain, which a command spends at
+# most before it loads the compiled kernels (most of a second); most
+# puzzles need fewer.
+PLAIN_BATCH = 2
+PLAIN_NODES = 32
+
+
 def run_batch(
     arrays,
     given,
@@ -336,7 +348,7 @@ def run_batch(
     chunks_per_thread=16,
     deadline=None,
     event=None,
-    solve=K.solve_batch,
+    solve=None,
 ):
     """``solve`` (``K.solve_batch``, or the lane engine's) over CSR
     instances (``given`` option numbers, instance ``b`` is
@@ -346,6 +358,8 @@ def run_batch(
     ``BitsArrays`` or the lane engine's ``LaneArrays``).  Returns
     ``(counts, first, work, stopped_by)`` as ``dlx.engines.dlx1.run_batch``
     does, ``first`` in option numbers."""
+    if solve is None:  # looked up now: compiling rebinds the name (jit)
+        solve = K.solve_batch
     given = np.ascontiguousarray(given, np.int32)
     starts = np.ascontiguousarray(starts, np.int64)
     nbatch = len(starts) - 1
@@ -373,6 +387,25 @@ def run_batch(
         )
 
     threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
+    if nbatch <= PLAIN_BATCH and runs_plain(
+        solve, *lead, given, starts, first, work
+    ):
+        # A command's first small batch runs plain Python (see
+        # dlx.kernels.jit), a few nodes an instance: one that needs more
+        # makes the whole batch run again, compiled, as if never tried.
+        budget = max_nodes
+        max_nodes = min(max_nodes, PLAIN_NODES)
+        stopped_by = run_tasks(
+            task, len(bounds) - 1, threads, stop, deadline, event
+        )
+        if (
+            stopped_by is not None
+            or not (counts == OUT_OF_NODES).any()
+            or budget <= PLAIN_NODES
+        ):
+            return counts, first, work, stopped_by
+        max_nodes, solve = budget, compiled(solve)
+        first[:], first_len[:], counts[:], work[:] = -1, 0, 0, 0
     stopped_by = run_tasks(
         task, len(bounds) - 1, threads, stop, deadline, event
     )

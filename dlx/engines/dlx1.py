@@ -307,7 +307,7 @@ def run_batch(
     cutoff,
     chunks_per_thread=16,
     deadline=None,
-    solve=K.solve_batch,
+    solve=None,
     event=None,
 ):
     """Run ``K.solve_batch`` over CSR instances, in chunks on ``threads``
@@ -325,6 +325,8 @@ def run_batch(
     The search runs on worker threads even for one thread, so that this
     one stays free to notice Ctrl-C.
     """
+    if solve is None:  # looked up now: compiling rebinds the name (jit)
+        solve = K.solve_batch
     nbatch = len(starts) - 1
     first = np.full((nbatch, depth), -1, np.int32)
     first_len = np.zeros(nbatch, np.int32)

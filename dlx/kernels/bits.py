@@ -71,9 +71,8 @@ the solution ``3, 0, 4`` in the order chosen.  Two nodes (the branch on
 """
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+
+from .jit import intrinsic, njit
 
 # Indices are cast to unsigned so that numba does not test for negative
 # indices on every load (see dlx.kernels.dlx1: the same trick).
@@ -120,9 +119,17 @@ M_ITEM = 2  # the item branched on
 M_NEXT = 3  # where its next option is in item_opt
 
 
-@intrinsic
+def plain_cttz(x):
+    """``cttz`` in Python."""
+    x = int(x)
+    return np.uint64((x & -x).bit_length() - 1)
+
+
+@intrinsic(plain_cttz)
 def cttz(typingctx, x):
     """The trailing zeros of a nonzero uint64 (one instruction)."""
+    from llvmlite import ir
+    from numba import types
 
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))

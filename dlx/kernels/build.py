@@ -21,7 +21,8 @@ These functions call no kernel of another file.
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 # Indices go through U(...) where they index, as in the search kernels:
 # numba wraps negative indices around unless the index type is unsigned.

@@ -53,7 +53,8 @@ checked before an item is chosen.
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 # Every link lookup indexes with U(...): numba wraps negative indices
 # around unless the index type is unsigned, and that test on every load

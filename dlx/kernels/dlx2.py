@@ -50,7 +50,8 @@ when the arrays are built, as DLX2 ignores them.
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 # See dlx.kernels.dlx1: unsigned indices avoid numba's wraparound test.
 U = np.uint64

@@ -45,7 +45,8 @@ per node unlinked by ``cover``, ``purify`` or ``tweak``.
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 U = np.uint64
 

@@ -29,7 +29,8 @@ cost prunes, and no Knuth program counts this search otherwise.
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 U = np.uint64
 

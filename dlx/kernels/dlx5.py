@@ -57,7 +57,8 @@ dearest), so ``heap_cost[0]`` is the local threshold.
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 # See dlx.kernels.dlx1: unsigned indices avoid numba's wraparound test.
 U = np.uint64

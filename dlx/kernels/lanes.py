@@ -91,9 +91,8 @@ instead: of the lanes with two options, ``e``'s drop the most lane bits,
 """
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+
+from .jit import intrinsic, njit
 
 # Indices are cast to unsigned so that numba does not test for negative
 # indices on every load (see dlx.kernels.dlx1: the same trick).
@@ -131,9 +130,17 @@ M_NEXT = 2  # its options not yet tried, as lane bits
 PAD = 8
 
 
-@intrinsic
+def plain_cttz(x):
+    """``cttz`` in Python."""
+    x = int(x)
+    return np.uint64((x & -x).bit_length() - 1)
+
+
+@intrinsic(plain_cttz)
 def cttz(typingctx, x):
     """The trailing zeros of a nonzero uint64 (one instruction)."""
+    from llvmlite import ir
+    from numba import types
 
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
@@ -141,9 +148,15 @@ def cttz(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-@intrinsic
+def plain_popcount(x):
+    """``popcount`` in Python."""
+    return np.uint64(int(x).bit_count())
+
+
+@intrinsic(plain_popcount)
 def popcount(typingctx, x):
     """The set bits of a uint64 (one instruction)."""
+    from numba import types
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])

@@ -72,7 +72,8 @@ the table) and every leaf (a solution reached by the search itself).
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 U = np.uint64
 

@@ -16,7 +16,8 @@ Options come as compressed sparse rows: option ``k``'s items are
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 
 @njit(cache=True)

@@ -52,7 +52,8 @@ themselves.
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 # Hot loops index with U(...): numba wraps negative indices around unless
 # the index is unsigned (as in dlx.kernels.dlx1); indices are never

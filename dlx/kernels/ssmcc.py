@@ -67,7 +67,8 @@ node is entered.
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 # Indices go through U(...): numba wraps negative indices around unless
 # the index type is unsigned (see dlx/kernels/dlx1.py).

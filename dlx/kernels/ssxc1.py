@@ -77,7 +77,8 @@ is checked before a node is entered.
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 # Every index goes through U(...): numba wraps negative indices around
 # unless the index type is unsigned (see dlx/kernels/dlx1.py).  Indices

@@ -68,7 +68,8 @@ entered.
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 # Unsigned indices: numba wraps negative ones around otherwise (see
 # dlx/kernels/dlx1.py).  Indices here are never negative.
