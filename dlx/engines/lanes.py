@@ -116,10 +116,7 @@ class LaneArrays:
         "partner",
         "jshared",
         "pshared",
-        "pguard",
-        "wpart",
-        "lane_at",
-        "pspan",
+        "prange",
         "lw",
         "per_word",
         "guard",
@@ -237,8 +234,6 @@ class LaneArrays:
         )
         lanes = np.arange(max(per_word, 1), dtype=np.uint64) * np.uint64(lw)
         self.guard = np.bitwise_or.reduce(one << (lanes + np.uint64(lw - 1)))
-        # lane_at[b]: the lane, within its word, whose guard is bit b.
-        self.lane_at = (np.arange(64) // lw).astype(np.int32)
         self.low = np.bitwise_or.reduce(one << lanes)
         self.mask, self.lane_opt, self.init = mask, lane_opt, init
         self.own_word, self.own_bits = own_word, own_bits
@@ -246,14 +241,7 @@ class LaneArrays:
         self.opt_start = np.zeros(noptions + 1, np.int32)
         np.cumsum(sizes, out=self.opt_start[1:])
         self.opt_item = members.astype(np.int32)
-        (
-            self.partner,
-            self.jshared,
-            self.pshared,
-            self.pguard,
-            self.wpart,
-            self.pspan,
-        ) = partners(
+        self.partner, self.jshared, self.pshared, self.prange = partners(
             nprimary,
             nwords,
             lw,
@@ -294,10 +282,7 @@ class LaneArrays:
             self.partner,
             self.jshared,
             self.pshared,
-            self.pguard,
-            self.wpart,
-            self.lane_at,
-            self.pspan,
+            self.prange,
             self.lw,
             self.per_word,
             self.guard,
@@ -340,10 +325,8 @@ def partners(nprimary, nwords, lw, start, popt, pitem, slot, most):
     empty = (
         np.zeros((nprimary, 0), np.int32),
         np.zeros((nprimary, 0), np.uint64),
-        np.zeros((nwords, 0), np.uint64),
-        np.zeros(nwords, np.uint64),
-        np.zeros(nwords, np.int64),
-        np.zeros(3, np.int64),
+        np.zeros((0, nwords), np.uint64),
+        np.zeros((0, 2), np.int64),
     )
     if most == 0 or len(popt) == 0:
         return empty
@@ -404,34 +387,24 @@ def partners(nprimary, nwords, lw, start, popt, pitem, slot, most):
         (a[use], pair_rank[use]),
         one << s[second_of][use].astype(np.uint64),
     )
-    # pshared[w, p]: the options each lane of word w shares with its p-th
-    # partner, packed as the lanes, with the guard bit of the lanes that
-    # have one.
     has = np.zeros((nprimary, npart), bool)
     has[ka[kept], rank[kept]] = True
-    rows, cols = np.nonzero(has)
-    pshared = np.zeros((nwords, npart), np.uint64)
+    pshared = np.zeros((npart, nwords), np.uint64)
     guard = one << np.uint64(lw - 1)
+    rows, cols = np.nonzero(has)
     np.bitwise_or.at(
         pshared,
-        (start[rows] >> 6, cols),
+        (cols, start[rows] >> 6),
         (ishared[rows, cols] | guard) << (start[rows] & 63).astype(np.uint64),
     )
-    # pguard: the guard bits of the lanes with a partner, packed as the
-    # lanes; pspan: the words that hold them, and the most options a
-    # lane shares with a partner.
-    pguard = np.zeros(nwords, np.uint64)
-    lead = np.unique(ka[kept])
-    guards = start[lead] + lw - 1
-    np.bitwise_or.at(pguard, guards >> 6, one << (guards & 63).astype(np.uint64))
-    nonzero = np.flatnonzero(pguard)
-    pspan = np.array(
-        [nonzero[0], nonzero[-1] + 1, int(shared[kept].max())], np.int64
-    )
-    # wpart[w]: the most partners a lane of word w has.
-    wpart = np.zeros(nwords, np.int64)
-    np.maximum.at(wpart, start[rows] >> 6, cols + 1)
-    return partner, jshared, pshared, pguard, wpart, pspan
+    prange = np.zeros((npart, 2), np.int64)
+    for p in range(npart):
+        nonzero = np.flatnonzero(pshared[p])
+        prange[p] = (
+            nonzero[0] // K.PAD * K.PAD,
+            min(nwords, -(-(nonzero[-1] + 1) // K.PAD) * K.PAD),
+        )
+    return partner, jshared, pshared, prange
 
 
 _loaded: set = set()
@@ -493,7 +466,7 @@ class LanesRun(Run):
         out = np.zeros((keep, self.arrays.width), np.int32)
         out_len = np.zeros(keep, np.int32)
         before = int(self.counters[2])
-        sing, fire, ref, prior = self.scratch
+        sing, fire, ref, snap = self.scratch
         status = K.search(
             *self.arrays.search_arrays(),
             self.lanes,
@@ -503,7 +476,7 @@ class LanesRun(Run):
             sing,
             fire,
             ref,
-            prior,
+            snap,
             self.summ,
             self.state,
             out,

@@ -160,10 +160,7 @@ def search(
     partner,
     jshared,
     pshared,
-    pguard,
-    wpart,
-    lane_at,
-    pspan,
+    prange,
     lw,
     per_word,
     guard,
@@ -177,7 +174,7 @@ def search(
     sing,
     fire,
     ref,
-    prior,
+    snap,
     summ,
     state,
     out,
@@ -214,8 +211,6 @@ def search(
     nchunks = (nwords + 63) >> 6
     field = (U(1) << (lw - U(1))) - U(1)
     npart = partner.shape[1]
-    # (the count filter holds when no partner shares more than three)
-    few = U(0) if pspan[2] <= 3 else guard
     if where == DONE:
         return EXHAUSTED
     while True:
@@ -368,88 +363,71 @@ def search(
             if anys == U(0):
                 if npart == 0 or (where != ROOT and level >= subset_depth):
                     break
-                # The subset rule, lane by lane.  Only a lane changed
-                # since its last test can newly pass it (options only go,
-                # and a lane that passed had its partner's other options
-                # dropped then): the first round of a try compares with
-                # the level's saved lanes (at the root: none, every lane
-                # is new), later rounds with the lanes at the previous
-                # round's start (`ref`, written as it is read).  A lane
-                # passes for its p-th partner when it has no option
-                # outside the shared ones; its partners come most shared
-                # first, so none is left once it has more options than
-                # the p-th shares.
+                # The subset rule.  Only a lane changed since the last
+                # test can newly pass it (options only go): the first test
+                # of a try compares with the level's saved lanes (at the
+                # root: none), later ones with the lanes before the
+                # previous test.
                 if firstcheck:
                     if where == ROOT:
-                        for w in range(pspan[0], pspan[1]):
+                        for w in range(nwords):
                             ref[U(w)] = U(0)
                     else:
-                        for w in range(pspan[0], pspan[1]):
+                        for w in range(nwords):
                             ref[U(w)] = saved[U(level), U(w)]
                     firstcheck = False
+                for w in range(nwords):
+                    snap[U(w)] = lanes[U(w)]
                 dropped = False
-                for lo in range(pspan[0], pspan[1], 64):
-                    hi = min(lo + 64, pspan[1])
-                    # The candidates, in one pass without a branch: the
-                    # uncovered lanes with partners that changed and, when
-                    # no partner shares more than three options, have at
-                    # most three (clear three, see what is left).
-                    sm = U(0)
-                    for w in range(lo, hi):
-                        x = lanes[U(w)]
-                        was = ref[U(w)]
-                        prior[U(w)] = was
-                        ref[U(w)] = x
-                        y = x & ~guard
-                        y &= (y | guard) - low
-                        y &= (y | guard) - low
-                        y &= (y | guard) - low
-                        cand = (
-                            (((x ^ was) & ~guard | guard) - low)
-                            & (~((y | guard) - low) | few)
-                            & x
-                            & pguard[U(w)]
-                        )
-                        fire[U(w)] = cand
-                        sm |= U(cand != U(0)) << U(w - lo)
-                    while sm != U(0):
-                        w = lo + np.int64(cttz(sm))
-                        sm &= sm - U(1)
-                        cand = fire[U(w)]
-                        x = lanes[U(w)]
-                        was = prior[U(w)]
-                        # One word operation per partner rank tests the
-                        # word's candidate lanes at once: those with no
-                        # option outside what they share with their p-th.
-                        for p in range(wpart[U(w)]):
-                            ps = pshared[U(w), U(p)]
+                for p in range(npart):
+                    plo = prange[U(p), 0]
+                    phi = prange[U(p), 1]
+                    for lo in range(plo, phi, 64):
+                        hi = min(lo + 64, phi)
+                        sm = U(0)
+                        for w in range(lo, hi):
+                            x = lanes[U(w)]
+                            ps = pshared[U(p), U(w)]
                             z = x & ~ps & ~guard  # options outside
-                            f = ~((z | guard) - low) & ps & cand
-                            # (a lane that passed already had its partner
-                            # pruned then: only a new pass can drop)
-                            z = was & ~ps & ~guard
-                            f &= ((z | guard) - low) | ~was
+                            ch = (x ^ ref[U(w)]) & ~guard
+                            f = (
+                                x
+                                & ~((z | guard) - low)
+                                & ((ch | guard) - low)
+                                & ps
+                                & guard
+                            )
+                            fire[U(w)] = f
+                            sm |= U(f != U(0)) << U(w - lo)
+                        while sm != U(0):
+                            w = lo + np.int64(cttz(sm))
+                            sm &= sm - U(1)
+                            f = fire[U(w)]
                             while f != U(0):
                                 b = cttz(f)
                                 f &= f - U(1)
-                                i = w * per_word + np.int64(lane_at[U(b)])
+                                sh = b + U(1) - lw
+                                i = w * per_word + np.int64(sh // lw)
                                 j = np.int64(partner[U(i), U(p)])
+                                js = U(j & 63)
                                 extra = (
-                                    (lanes[U(j >> 6)] >> U(j & 63))
+                                    (lanes[U(j >> 6)] >> js)
                                     & field
                                     & ~jshared[U(i), U(p)]
                                 )
                                 # Drop j's options outside i: clear their
-                                # bits in all their lanes (i keeps its own).
+                                # bits in all their lanes.
                                 while extra != U(0):
                                     t = cttz(extra)
                                     extra &= extra - U(1)
                                     q = lane_opt[U(j + np.int64(t))]
                                     for r in range(own_word.shape[1]):
-                                        lanes[U(own_word[U(q), U(r)])] &= ~own_bits[
-                                            U(q), U(r)
-                                        ]
+                                        lanes[
+                                            U(own_word[U(q), U(r)])
+                                        ] &= ~own_bits[U(q), U(r)]
                                     dropped = True
+                for w in range(nwords):
+                    ref[U(w)] = snap[U(w)]
                 if not dropped:
                     break
                 continue
@@ -602,10 +580,7 @@ def solve_batch(
     partner,
     jshared,
     pshared,
-    pguard,
-    wpart,
-    lane_at,
-    pspan,
+    prange,
     lw,
     per_word,
     guard,
@@ -647,7 +622,7 @@ def solve_batch(
     sing = np.empty(nwords, np.uint64)
     fire = np.empty(nwords, np.uint64)
     ref = np.empty(nwords, np.uint64)
-    prior = np.empty(nwords, np.uint64)
+    snap = np.empty(nwords, np.uint64)
     summ = np.empty((nwords + 63) >> 6, np.uint64)
     meta = np.empty((depth, 3), np.int64)
     chosen = np.empty(max(depth, 1), np.int32)
@@ -692,9 +667,6 @@ def solve_batch(
         else:
             while True:
                 want = limit - counters[2] if limit > 0 else 0
-                # (outside the call: numba takes no branch in the
-                # arguments of a call of this many)
-                dest = row if counters[2] == 0 else none
                 status = search(
                     mask,
                     lane_opt,
@@ -703,10 +675,7 @@ def solve_batch(
                     partner,
                     jshared,
                     pshared,
-                    pguard,
-                    wpart,
-                    lane_at,
-                    pspan,
+                    prange,
                     lw,
                     per_word,
                     guard,
@@ -720,10 +689,10 @@ def solve_batch(
                     sing,
                     fire,
                     ref,
-                    prior,
+                    snap,
                     summ,
                     state,
-                    dest,
+                    row if counters[2] == 0 else none,
                     one_len,
                     want,
                     min(max_nodes, counters[0] + BATCH_SLICE_NODES),
