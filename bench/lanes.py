@@ -1,33 +1,49 @@
 """The lane engine against the count-based bitset engine, and its settings.
 
     python bench/lanes.py [--rounds 3] [--only NAME,...] [--variants ...]
+                          [--before DIR]
 
 Each case runs on the count-based bitset engine (``dlx.engines.bits``,
 ``bits``) and on the lane engine (``dlx.engines.lanes``) with its
 default settings (``lanes``) and, with ``--variants``, other settings
 (``lanes:candidates=0,subsets=0,depth=1``: MRV branching, no subset rule;
-``depth`` is ``subset_depth``), in turn round after round, keeping each
-one's best round; times are CPU seconds of the whole process (the batches
-run on a worker thread), which a loaded machine disturbs less than wall
-time.  The kernels alone: no parsing, no ``Result`` objects (for those,
-``bench/tdoku.py``).  Cases: Sudoku uniqueness batches (``limit=2``; 9x9
-sets, 16x16 with random relabellings), and counts of every solution of
-small exact-cover problems (queens, Langford).  Answers must agree; nodes
-per instance are printed.  Not a test: nothing asserts a time.
+``depth`` is ``subset_depth``, ``depth=every`` the subset rule at every
+node), in turn round after round, keeping each one's best round; with
+``--before DIR``, also the lane engine's defaults of the source tree
+``DIR`` (``before``: a fresh process each round, in turn with the rest;
+its numba cache in a temporary directory).  Times are CPU seconds of the
+whole process (the batches run on a worker thread), which a loaded
+machine disturbs less than wall time.  The kernels alone: no parsing, no
+``Result`` objects (for those, ``bench/tdoku.py``).  Cases: Sudoku
+uniqueness batches (``limit=2``; 9x9 sets, 16x16 with random
+relabellings), and counts of every solution of small exact-cover
+problems (queens, Langford).  Answers must agree; nodes per instance are
+printed, and each time as a ratio to ``lanes``.  Not a test: nothing
+asserts a time.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-sys.path.insert(0, HERE)
+# (`--child DIR`: a process of `--before`, timing the tree DIR)
+TREE = (
+    sys.argv[sys.argv.index("--child") + 1]
+    if "--child" in sys.argv
+    else os.path.dirname(HERE)
+)
+sys.path.insert(0, TREE)
+sys.path.insert(1, HERE)
 
 from peers import DATA  # noqa: E402
 
@@ -52,7 +68,13 @@ SUDOKU = {
     "hexadoku16": ("hexadoku16.txt", 1, 16, 20),
     "special16": ("special_large.txt", 1, 16, 10),
 }
-COUNTS = {"queens 12": lambda: queens(12), "langford 12": lambda: langford(12)}
+COUNTS = {
+    "queens 12": lambda: queens(12),
+    "langford 11": lambda: langford(11),
+    "langford 12": lambda: langford(12),
+}
+#: ``depth=every``: deeper than any search branches.
+EVERY = 1 << 30
 
 
 def sudoku_case(file, step, n, copies):
@@ -84,6 +106,8 @@ def contender(spec: str):
     for part in filter(None, settings.split(",")):
         key, value = part.split("=")
         key = {"depth": "subset_depth"}.get(key, key)
+        if key == "subset_depth" and value == "every":
+            value = str(EVERY)
         options[key] = bool(int(value)) if key == "subsets" else int(value)
     return (
         spec,
@@ -109,6 +133,38 @@ def time_count(arrays, run_class):
     return time.process_time() - t0, int(run.counters[2]), nodes
 
 
+def time_case(name, contender_, problem, options=None, starts=None):
+    """``(seconds, answer, mean nodes)`` of one run of a case."""
+    _label, build, runner, run_class = contender_
+    arrays = build(problem)
+    if name in SUDOKU:
+        seconds, counts, mean = time_batch(arrays, runner, options, starts)
+        return seconds, counts.tolist(), mean
+    return time_count(arrays, run_class)
+
+
+def child(name: str) -> int:
+    """``--child DIR``: one run of ``name`` on DIR's lane defaults, as a
+    JSON line."""
+    lanes.load_kernels("search", "batch")
+    case = sudoku_case(*SUDOKU[name]) if name in SUDOKU else (COUNTS[name](),)
+    print(json.dumps(time_case(name, contender("lanes"), *case)))
+    return 0
+
+
+def before_run(tree: str, name: str, cache: str):
+    """One run of ``name`` in a fresh process on the tree ``tree``."""
+    out = subprocess.run(
+        [sys.executable, os.path.abspath(__file__), "--child", tree, name],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NUMBA_CACHE_DIR": cache},
+    ).stdout
+    seconds, answer, mean = json.loads(out.splitlines()[-1])
+    return seconds, answer, mean
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -117,49 +173,70 @@ def main(argv=None) -> int:
         "--variants",
         default="",
         help="space-separated lane settings, e.g. "
-        "'lanes:candidates=0 lanes:subsets=0'",
+        "'lanes:candidates=0 lanes:subsets=0 lanes:depth=every'",
     )
+    parser.add_argument(
+        "--before",
+        metavar="DIR",
+        help="another source tree whose lane defaults to time as 'before'",
+    )
+    parser.add_argument("--child", metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument("case", nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        return child(args.case)
+    if args.before and not os.path.isdir(os.path.join(args.before, "dlx")):
+        parser.error(f"--before {args.before}: no dlx package there")
     specs = ["bits", "lanes"] + args.variants.split()
     contenders = [contender(s) for s in specs]
+    labels = specs + (["before"] if args.before else [])
     bits.load_kernels("search", "batch")
     lanes.load_kernels("search", "batch")
     names = list(SUDOKU) + list(COUNTS)
     if args.only:
         names = [n for n in names if n in args.only.split(",")]
+    # (before's numba cache: its own, thrown away at the end)
+    cache = tempfile.mkdtemp(prefix="lanes-before-") if args.before else ""
+    try:
+        table(args, names, contenders, labels, cache)
+    finally:
+        if cache:
+            shutil.rmtree(cache, ignore_errors=True)
+    return 0
+
+
+def table(args, names, contenders, labels, cache) -> None:
+    """Time every case and print its row (see the module's docstring)."""
     print(f"load average {open('/proc/loadavg').read().split()[:3]}")
+    others = [s for s in labels if s != "lanes"]
     print(
         "| case | "
-        + " | ".join(f"{s} (s)" for s in specs)
+        + " | ".join(f"{s} (s)" for s in labels)
         + " | "
-        + " | ".join(f"{s} / bits" for s in specs[1:])
-        + " | nodes |"
+        + " | ".join(f"{s} / lanes" for s in others)
+        + " | nodes ("
+        + ", ".join(labels)
+        + ") |"
     )
-    print("|---" * (2 * len(specs) + 1) + "|")
+    print("|---" * (len(labels) + len(others) + 2) + "|")
     for name in names:
-        if name in SUDOKU:
-            problem, options, starts = sudoku_case(*SUDOKU[name])
-        else:
-            problem = COUNTS[name]()
-        built, answers = {}, {}
-        for label, build, _runner, _run_class in contenders:
-            try:
-                built[label] = build(problem)
-            except ValueError:  # the lane engine does not take it
-                built[label] = None
+        case = (
+            sudoku_case(*SUDOKU[name]) if name in SUDOKU else (COUNTS[name](),)
+        )
+        answers = {}
         for round_ in range(args.rounds):
             order = contenders if round_ % 2 == 0 else contenders[::-1]
-            for label, _build, runner, run_class in order:
-                arrays = built[label]
-                if arrays is None:
+            runs = [
+                (c[0], lambda c=c: time_case(name, c, *case)) for c in order
+            ]
+            if args.before:
+                run = ("before", lambda: before_run(args.before, name, cache))
+                runs = runs + [run] if round_ % 2 == 0 else [run] + runs
+            for label, once in runs:
+                try:
+                    seconds, answer, mean = once()
+                except ValueError:  # the lane engine does not take it
                     continue
-                if name in SUDOKU:
-                    seconds, counts, mean = time_batch(
-                        arrays, runner, options, starts
-                    )
-                    answer = counts.tolist()
-                else:
-                    seconds, answer, mean = time_count(arrays, run_class)
                 previous = answers.get(label)
                 if previous is None or seconds < previous[0]:
                     answers[label] = (seconds, answer, mean)
@@ -167,16 +244,16 @@ def main(argv=None) -> int:
         if len({str(v) for v in got.values()}) > 1:
             raise SystemExit(f"{name}: the answers differ")
         cells = [
-            f"{answers[s][0]:.3f}" if s in answers else "-" for s in specs
+            f"{answers[s][0]:.3f}" if s in answers else "-" for s in labels
         ]
         ratios = [
-            f"{answers[s][0] / answers['bits'][0]:.2f}"
-            if s in answers
+            f"{answers[s][0] / answers['lanes'][0]:.2f}"
+            if s in answers and "lanes" in answers
             else "-"
-            for s in specs[1:]
+            for s in others
         ]
-        mean_nodes = "/".join(
-            f"{answers[s][2]:.1f}" for s in specs if s in answers
+        mean_nodes = ", ".join(
+            f"{answers[s][2]:.1f}" if s in answers else "-" for s in labels
         )
         print(
             f"| {name} | "
@@ -187,7 +264,6 @@ def main(argv=None) -> int:
             flush=True,
         )
     print(f"load average {open('/proc/loadavg').read().split()[:3]}")
-    return 0
 
 
 if __name__ == "__main__":

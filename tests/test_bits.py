@@ -24,21 +24,35 @@ ENGINE = B.Bits()
 
 class Flavor:
     """One of the two bitset engines: its name, how its arrays are built
-    (``arrays(problem, subsets)``) and its run class."""
+    (``arrays(problem, subsets)``, ``subsets`` one of ``RULES``) and its
+    run class."""
 
     def __init__(self, name, arrays, run):
         self.name, self.arrays, self.run = name, arrays, run
 
 
+#: The subset rule: off, on as each engine applies it (the count-based
+#: engine at every node, the lane engine at the root and the branch
+#: levels below ``SUBSET_DEPTH``), on at every node.
+RULES = (False, True, "every")
+
+
+def lane_arrays(p, subsets=True):
+    """The lane engine's arrays with the subset rule as ``subsets`` says
+    (one of ``RULES``): at every node, the tests of a try compare with
+    the lanes of every level's branch point."""
+    if subsets == "every":
+        return L.LaneArrays.of(p, subset_depth=len(p) + 1)
+    return L.LaneArrays.of(p, subsets=subsets)
+
+
 FLAVORS = {
     "bits": Flavor(
-        "bits", lambda p, subsets=False: B.BitsArrays.of(p, subsets), B.BitsRun
+        "bits",
+        lambda p, subsets=False: B.BitsArrays.of(p, bool(subsets)),
+        B.BitsRun,
     ),
-    "lanes": Flavor(
-        "lanes",
-        lambda p, subsets=True: L.LaneArrays.of(p, subsets=subsets),
-        L.LanesRun,
-    ),
+    "lanes": Flavor("lanes", lane_arrays, L.LanesRun),
 }
 # The tests that take `flavor` with hypothesis: the fixture is the same
 # for every example (it only forces the registry's choice).
@@ -221,7 +235,7 @@ def overlap(options, given):
 
 
 @settings(max_examples=400, **SETTINGS)
-@given(with_givens(), st.booleans(), st.integers(1, 3))
+@given(with_givens(), st.sampled_from(RULES), st.integers(1, 3))
 def test_same_solutions_as_the_reference(flavor, case, subsets, want):
     nitems, nprimary, options, given = case
     p, arrays = build(flavor, nitems, nprimary, options, subsets)
@@ -639,11 +653,20 @@ def two_sudokus():
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3])
-def test_two_sudokus_at_once_as_dancing_links(flavor, limit):
+@pytest.mark.parametrize("subsets", RULES)
+def test_two_sudokus_at_once_as_dancing_links(
+    flavor, limit, subsets, monkeypatch
+):
     import sudoku
     from sudoku.solver import given_options
 
     p, half = two_sudokus()
+    # the engine behind algorithm="bits" builds its arrays with the
+    # subset rule as `subsets` says (p is new: nothing built is cached)
+    engine = L.Lanes if flavor.name == "lanes" else B.Bits
+    monkeypatch.setattr(
+        engine, "build", lambda self, problem: flavor.arrays(problem, subsets)
+    )
     assert registry.engine_for(p, "bits", "batch").name == flavor.name
     if flavor.name == "lanes":
         assert len(L.LaneArrays.of(p).init) > 64
