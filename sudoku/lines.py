@@ -27,6 +27,7 @@ same in chunks for ``sudoku solve FILE``, which writes as it reads.
 
 from __future__ import annotations
 
+import io
 import itertools
 import time
 from collections.abc import Iterable, Iterator
@@ -35,6 +36,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from . import reader, solver
 from .batch_text import TAGS, batch_entry, without_comment
 from .encode import as_variant
 from .grid import (
@@ -46,7 +48,7 @@ from .grid import (
     check_box,
     default_box,
 )
-from .reader import MAX_LINE, entries, is_header, row_line
+from .reader import entries, is_header, read_lines, row_line
 from .solver import (
     INVALID,
     MULTIPLE,
@@ -54,8 +56,6 @@ from .solver import (
     STATUSES,
     Result,
     givens_conflict,
-    solve_cells,
-    solve_many,
 )
 
 __all__ = [
@@ -74,7 +74,7 @@ __all__ = [
 CHUNK = 4096
 FAST_CHUNK = 1 << 14
 #: Characters read at a time from a stream.
-READ_SIZE = 1 << 22
+READ_SIZE = 1 << 20
 #: A block that is not taken in bulk is carried over to the next read while
 #: it goes on; past this many characters, the rest of the input goes the
 #: per-line way (memory stays bounded whatever the file).
@@ -151,7 +151,7 @@ class _Lines:
     """Whole lines of text (each ends with ``\\n``), the first numbered
     ``first``; ``sort(n)`` finds their kinds for puzzles of size ``n``."""
 
-    def __init__(self, text: str, first: int, long):
+    def __init__(self, text: str, first: int, long: Iterable[int]):
         self.text, self.first = text, first
         # One byte a character: what is not Latin-1 is "?", never a cell.
         raw = np.frombuffer(text.encode("latin-1", "replace"), np.uint8)
@@ -161,7 +161,7 @@ class _Lines:
         self.raw, self.starts, self.ends = raw, starts, ends
         # The numbers of the lines too long to read (reader.read_lines).
         self.long = set(long) | set(
-            (first + np.flatnonzero(ends - starts > MAX_LINE)).tolist()
+            (first + np.flatnonzero(ends - starts > reader.MAX_LINE)).tolist()
         )
 
     def sort(self, n: int) -> None:
@@ -204,7 +204,7 @@ class _Lines:
         ]
 
 
-def _size_of(lines: _Lines, box) -> int:
+def _size_of(lines: _Lines, box: tuple[int, int] | None) -> int:
     """The size ``n`` of the first one-line puzzle (``n*n`` characters, a
     blank or a digit each) among ``lines``, or 0."""
     lengths = lines.ends - lines.starts
@@ -275,7 +275,7 @@ def _pieces(stream: TextIO) -> Iterator[tuple[str, list[int]]]:
         text = tail + block
         end = text.rfind("\n") + 1
         whole, tail = text[:end], text[end:]
-        if len(tail) > MAX_LINE:  # a line too long: skip to its end
+        if len(tail) > reader.MAX_LINE:  # a line too long: skip to its end
             yield whole + "\n", [whole.count("\n")]
             tail, skipping = "", True
         elif whole:
@@ -287,15 +287,26 @@ def _pieces(stream: TextIO) -> Iterator[tuple[str, list[int]]]:
 def segments(
     source: TextIO | str,
     options: BatchOptions,
+    bulk: bool = True,
 ) -> Iterator[Fast | Slow]:
     """The puzzles of ``source`` (a stream, or the text of one) in order,
     in segments: ``Fast`` ones read in bulk, ``Slow`` ones as
     ``reader.entries`` reads them (see the module docstring); none empty.
-    Without ``options.bulk``, every entry is read the per-line way."""
+    Without ``bulk`` or ``options.bulk``, every entry is read the
+    per-line way."""
+    bulk = bulk and options.bulk
     if isinstance(source, str):
         text = source.replace("\r\n", "\n").replace("\r", "\n")
         if text.startswith("\ufeff"):
             text = text[1:]
+        source = io.StringIO(text) if not bulk else source
+    if not bulk:  # the per-line way, as the reader goes
+        assert not isinstance(source, str)
+        found = entries(read_lines(source), options.box)
+        while chunk := list(itertools.islice(found, CHUNK)):
+            yield Slow(chunk)
+        return
+    if isinstance(source, str):
         if text and not text.endswith("\n"):
             text += "\n"
         pieces: Iterator[tuple[str, list[int]]] = iter(
@@ -318,7 +329,7 @@ def segments(
         }
         text = carry + text
         lines = _Lines(text, number, long_numbers)
-        if not n and options.bulk:
+        if not n:
             n = _size_of(lines, box)
             v = as_variant(options.variant)
             if n and v is not None and v.size not in (None, n):
@@ -340,18 +351,29 @@ def segments(
             return
 
 
-def _numbered_rest(carry, carry_long, number, pieces):
+def _numbered_rest(
+    carry: str, carry_long: list[int], number: int, pieces: Iterator
+) -> Iterator[tuple[int, str | None]]:
     """``(number, line)`` of ``carry`` and the pieces after it, as
     ``reader.read_lines`` numbers them."""
     for text, long in itertools.chain([(carry, [])], pieces):
         lines = text.split("\n")[:-1]
         for k, line in enumerate(lines):
             too_long = k in long or number in carry_long
-            yield number, (None if too_long or len(line) > MAX_LINE else line)
+            yield (
+                number,
+                (None if too_long or len(line) > reader.MAX_LINE else line),
+            )
             number += 1
 
 
-def _cut(lines: _Lines, fast: np.ndarray, cut: int, n: int, box):
+def _cut(
+    lines: _Lines,
+    fast: np.ndarray,
+    cut: int,
+    n: int,
+    box: tuple[int, int] | None,
+) -> Iterator[Fast | Slow]:
     """The segments of ``lines[:cut]``: runs of fast lines, and runs of
     the other lines that are not blank or a comment (with any blank or
     comment lines between them)."""
@@ -403,10 +425,12 @@ def answers(
         first = False
 
 
-def _answer_fast(part: Fast, options: BatchOptions, time_limit, stop):
+def _answer_fast(
+    part: Fast, options: BatchOptions, time_limit: float | None, stop: Any
+) -> Answer:
     n = part.box[0] * part.box[1]
     cells = VALUE_OF_BYTE[part.rows].reshape(-1, n, n)
-    arrays = solve_cells(
+    arrays = solver.solve_cells(
         cells,
         part.box,
         limit=2,
@@ -484,7 +508,13 @@ def write_rows(
     return out.tobytes().decode("latin-1")
 
 
-def _answer_slow(chunk, options: BatchOptions, first: bool, left, stop):
+def _answer_slow(
+    chunk: list,
+    options: BatchOptions,
+    first: bool,
+    left: float | None,
+    stop: Any,
+) -> Answer:
     """Entries the per-line way: ``solve_many`` and ``batch_entry``."""
     texts = [
         line
@@ -495,7 +525,7 @@ def _answer_slow(chunk, options: BatchOptions, first: bool, left, stop):
         for _, line in chunk
     ]
     good = [k for k, text in enumerate(texts) if isinstance(text, str)]
-    solved = solve_many(
+    solved = solver.solve_many(
         [texts[k] for k in good],
         options.box,
         limit=options.limit if options.count else 2,
