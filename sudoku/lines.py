@@ -67,6 +67,7 @@ __all__ = [
     "segments",
     "answers",
     "solve_text",
+    "solve_entries",
 ]
 
 #: Entries per ``solve_many`` call on the per-line path, and puzzles per
@@ -174,7 +175,10 @@ class _Lines:
         self.rows = np.zeros((0, n * n), np.uint8)
         if n:
             maybe = np.flatnonzero(lengths == n * n)
-            rows = self.raw[self.starts[maybe][:, None] + np.arange(n * n)]
+            if len(maybe) == len(lengths):  # every line: rows of one width
+                rows = self.raw.reshape(len(maybe), n * n + 1)[:, : n * n]
+            else:
+                rows = self.raw[self.starts[maybe][:, None] + np.arange(n * n)]
             # Every character a blank or a digit of size n (-1 is 255).
             fits = (VALUE_OF_BYTE.view(np.uint8)[rows] <= n).all(axis=1)
             kinds[maybe[fits]] = SIMPLE
@@ -473,24 +477,30 @@ def write_rows(
     if not count:
         return ""
     values = VALUE_OF_BYTE[rows]
-    if options.format == "line":  # the puzzle written anew: . and 1-9A-Z
-        shown = CHAR_OF_VALUE[np.maximum(values, 0)]
-    else:
-        shown = rows.copy()
-    if not options.unique:  # the first solution, where there is one
-        solved = (status == _SOLVED) | (status == _MULTIPLE)
-        answer = solutions[solved]
-        chars = CHAR_OF_VALUE[answer]
-        if options.format != "line":  # a digit keeps its spelling (a/A)
-            chars = np.where(values[solved] == answer, rows[solved], chars)
-        shown[solved] = chars
-    invalid = status == _INVALID
-    shown[invalid] = rows[invalid]  # echoed as written
+    # The first solution is written where there is one (not with unique).
+    grid = ((status == _SOLVED) | (status == _MULTIPLE))[:, None]
+    if options.unique:
+        grid = np.zeros((count, 1), bool)
+    if options.format == "line":  # written anew: . and 1-9A-Z
+        shown = CHAR_OF_VALUE[np.where(grid, solutions, np.maximum(values, 0))]
+        invalid = status == _INVALID
+        if invalid.any():
+            shown[invalid] = rows[invalid]  # echoed as written
+    else:  # a digit keeps its spelling (a/A), a blank takes the solution's
+        shown = np.where(
+            grid & (values != solutions), CHAR_OF_VALUE[solutions], rows
+        )
     tags = [
         (b" unique" if options.unique and name == SOLVED else b"")
         or ((" " + TAGS[name]).encode() if TAGS[name] else b"")
         for name in STATUSES
     ]
+    if (status == status[0]).all():  # one tag for all: rows of one width
+        tail = np.frombuffer(tags[status[0]] + b"\n", np.uint8)
+        out = np.empty((count, length + len(tail)), np.uint8)
+        out[:, :length] = shown
+        out[:, length:] = tail
+        return out.tobytes().decode("latin-1")
     # Each answer in a row of a matrix as wide as the longest (the text,
     # its tag, a newline), then the rows' used bytes read in order.
     width = length + max(map(len, tags)) + 1
@@ -658,3 +668,84 @@ def solve_text(
         np.concatenate([a.status for a in found]).astype(np.int8),
         {where: message for a in found for where, message in a.invalid},
     )
+
+
+def solve_entries(
+    texts: list[str],
+    box: tuple[int, int] | None,
+    *,
+    format: str = "same",
+    limit: int | None = 2,
+    max_nodes: int | None = None,
+    threads: int = 0,
+    time_limit: float | None = None,
+    stop: Any = None,
+) -> list[tuple[Result, str | None]]:
+    """Each of ``texts`` (a puzzle each, no context between them, as the
+    web page's "solve many" takes them) solved: ``(Result, solution
+    written in format)``, the solution None when there is none.  The
+    one-line puzzles of the first one's size are read, solved and written
+    in bulk (their ``Result`` holds no grid); the others as
+    ``solve_many`` reads them.  ``format``: ``same`` or ``line`` (others
+    go the per-entry way)."""
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    n = 0
+    if format in ("same", "line") and texts:
+        n = _size_of(_Lines("\n".join(texts[:64]) + "\n", 1, ()), box)
+    done: list[tuple[Result, str | None] | None] = [None] * len(texts)
+    if n:
+        size = n * n
+        lengths = np.fromiter(map(len, texts), np.int64, len(texts))
+        maybe = np.flatnonzero(lengths == size)
+        joined = "".join(texts[k] for k in maybe.tolist())
+        raw = np.frombuffer(joined.encode("latin-1", "replace"), np.uint8)
+        rows = raw.reshape(len(maybe), size)
+        fits = (VALUE_OF_BYTE.view(np.uint8)[rows] <= n).all(axis=1)
+        index, rows = maybe[fits], rows[fits]
+        shape = default_box(n) if box is None else check_box(box, n)
+        cells = VALUE_OF_BYTE[rows].reshape(-1, n, n)
+        arrays = solver.solve_cells(
+            cells,
+            shape,
+            limit=limit,
+            max_nodes=max_nodes,
+            threads=threads,
+            time_limit=time_limit,
+            stop=stop,
+        )
+        written = write_rows(
+            rows,
+            arrays.solutions.reshape(len(rows), -1),
+            arrays.status,
+            BatchOptions(format=format),
+        ).split("\n")
+        counts = arrays.counts.tolist()
+        for k, code in enumerate(arrays.status.tolist()):
+            name = STATUSES[code]
+            error = None
+            if code == _INVALID:
+                grid = Grid.trusted(cells[k].astype(np.int64), shape)
+                error = givens_conflict(grid, None)
+            shown = written[k][:size] if name in (SOLVED, MULTIPLE) else None
+            done[index[k]] = (Result(name, None, error, counts[k]), shown)
+    rest = [k for k, found in enumerate(done) if found is None]
+    if rest:
+        results = solver.solve_many(
+            [texts[k] for k in rest],
+            box,
+            limit=limit,
+            max_nodes=max_nodes,
+            threads=threads,
+            time_limit=None
+            if deadline is None
+            else max(0.0, deadline - time.perf_counter()),
+            stop=stop,
+        )
+        style = None if format == "same" else format
+        for k, result in zip(rest, results):
+            solution = result.grid
+            done[k] = (
+                result,
+                None if solution is None else solution.format(style),
+            )
+    return done  # type: ignore[return-value]
