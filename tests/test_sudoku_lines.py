@@ -216,3 +216,23 @@ def test_any_mix_of_lines_any_reads(chosen, size):
         assert _run(io.StringIO(text), options, bulk=True) == expected
     finally:
         lines.READ_SIZE = old
+
+
+@pytest.mark.parametrize("fmt, limit", [("same", 2), ("line", 2), ("same", 1)])
+def test_solve_entries_answers_as_solve_many(fmt, limit):
+    # The web page's batch: each entry alone, no context between them.
+    texts = [t for t in MIX if t.strip() and "\n" not in t] + [GRID]
+    found = lines.solve_entries(texts, None, format=fmt, limit=limit)
+    style = None if fmt == "same" else fmt
+    for (result, shown), want in zip(
+        found, sudoku.solve_many(texts, limit=limit, threads=1)
+    ):
+        assert (result.status, result.error, result.count) == (
+            want.status,
+            want.error,
+            want.count,
+        )
+        assert shown == (
+            None if want.grid is None else want.grid.format(style)
+        )
+    assert len(found) == len(texts)
