@@ -251,7 +251,10 @@ def tdoku(binary: str, name: str, seconds: int, warmup: int) -> dict:
                 "usec": float(cells[1]),
                 "no_guess": cells[2],
                 "guesses": float(cells[3]),
-                "command": " ".join(command[:-1] + [f"<{name}>"]),
+                # No local path in the results: the program by its name.
+                "command": " ".join(
+                    ["run_benchmark"] + command[1:-1] + [f"<{name}>"]
+                ),
             }
     raise SystemExit(f"no tdoku line in its output:\n{out}")
 
@@ -444,7 +447,10 @@ def main(argv=None) -> int:
         f"ratios divide rates per CPU second instead (ours: process "
         f"CPU time; tdoku: its rate over the share of its run it had "
         f"a core), which a loaded machine disturbs less.  "
-        f"`python bench/tdoku.py " + " ".join(a for a in (argv or [])) + "`."
+        f"`TDOKU=/path/to/run_benchmark python bench/tdoku.py "
+        + " ".join("BASE" if a == args.before else a for a in (argv or []))
+        + "`"
+        + (" (BASE: the tree timed as before)." if args.before else ".")
     )
     if commands:
         notes += "  tdoku: `" + "`, `".join(commands) + "`."
