@@ -587,7 +587,11 @@ class TextBatch:
     errors: dict[int, str]
 
     def statuses(self) -> list[str]:
-        """The status of each puzzle, by name."""
+        """The status of each puzzle, by name.
+
+        Returns:
+            One of ``STATUSES`` a puzzle, in order.
+        """
         return [STATUSES[k] for k in self.status.tolist()]
 
 
