@@ -677,10 +677,10 @@ def _engine_call(
     counts = np.empty(batch, np.int64)
     nodes = np.empty(batch, np.int64)
     # Each first solution's options into its cells (the givens' cells are
-    # copied first), all the stack's cells in one flat array; the -1
-    # padding of the solution rows lands in a spare cell at its end.
-    flat = np.empty(batch * size + 1, cells.dtype)
-    flat[:-1] = cells.reshape(-1)
+    # copied first), with one flat scatter a chunk; the -1 padding of the
+    # solution rows lands in a spare column.
+    out = np.empty((batch, size + 1), cells.dtype)
+    out[:, :size] = cells.reshape(batch, size)
     cell_of, digit_of = _decoding(n, cells.dtype)
     problem = problem_for(box, variant)
     for lo in range(0, batch, ENGINE_CHUNK):
@@ -704,23 +704,19 @@ def _engine_call(
         counts[lo:hi] = result.counts
         nodes[lo:hi] = result.nodes
         found = result.solutions
-        flat[
-            np.where(
-                found >= 0,
-                cell_of[found] + (np.arange(lo, hi) * size)[:, None],
-                batch * size,
-            )
+        out[lo:hi].reshape(-1)[
+            cell_of[found] + (np.arange(hi - lo) * (size + 1))[:, None]
         ] = digit_of[found]
-    out = flat[:-1].reshape(batch, n, n)
-    out[counts <= 0] = 0
-    return counts, out, nodes
+    solutions = out[:, :size].reshape(batch, n, n)
+    solutions[counts <= 0] = 0
+    return counts, solutions, nodes
 
 
 @functools.cache
 def _decoding(n: int, dtype) -> tuple[np.ndarray, np.ndarray]:
     """``(cell_of, digit_of)``: the cell and the digit of each option
-    number, and at index -1 (the padding of a solution row) cell ``n * n``
-    (unused) and 0."""
+    number, and at index -1 (the padding of a solution row) the spare
+    column ``n * n`` and 0."""
     options = np.arange(n**3 + 1)
     cell_of, digit = np.divmod(options, n)
     cell_of[-1] = n * n
