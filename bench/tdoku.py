@@ -27,6 +27,13 @@ For each set, in turn round after round (best round kept):
   puzzles as strings, in a fresh process on this source tree, after a
   warm-up (numba compiles or loads its cache there), parsing and result
   objects included; every answer checked (solved, valid) after the clock.
+* **text** (where the tree has it): ``sudoku.solve_text(text,
+  threads=1)``, the text path: the set's text in (one puzzle a line),
+  the text ``sudoku solve FILE`` writes out, every answer checked the
+  same way.  ``all cores``: ``solve_many(threads=0)``, for scale (the
+  target is one thread).  The answers are checked with numpy alone
+  (``check_answers``: the givens kept, every unit a permutation), not
+  with tdoku nor the solver's own checks.
 * **before** (with ``--before DIR``): the same on another source tree,
   e.g. ``git archive main | tar -x -C /tmp/base``.
 
@@ -91,9 +98,50 @@ def read_set(name: str) -> list[str]:
 # -- ours, in a fresh process -------------------------------------------------
 
 
+def check_answers(puzzles: list[str], answers: list[str]) -> None:
+    """Every answer a valid solution of its puzzle, checked with numpy
+    alone (not with the solver's own checks): one digit 1-n a cell, the
+    givens kept, every row, column and box a permutation of 1-n."""
+    import numpy as np
+
+    if len(answers) != len(puzzles):
+        raise SystemExit(f"{len(answers)} answers for {len(puzzles)} puzzles")
+    digits = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    value = np.zeros(256, np.int64)
+    for k, ch in enumerate(digits):
+        value[ord(ch)] = value[ord(ch.lower())] = k + 1
+    size = len(puzzles[0])
+    n = int(round(size**0.5))
+    rows = next(r for r in range(int(n**0.5), 0, -1) if n % r == 0)
+    cols = n // rows
+
+    def cells(lines):
+        raw = np.frombuffer("".join(lines).encode("latin-1"), np.uint8)
+        return value[raw].reshape(len(lines), n, n)
+
+    if any(len(a) != size for a in answers):
+        bad = next(a for a in answers if len(a) != size)
+        raise SystemExit(f"not a solution: {bad!r}")
+    given, solved = cells(puzzles), cells(answers)
+    boxes = (
+        solved.reshape(len(solved), n // rows, rows, n // cols, cols)
+        .transpose(0, 1, 3, 2, 4)
+        .reshape(len(solved), n, n)
+    )
+    want = np.arange(1, n + 1)
+    ok = ((given == 0) | (given == solved)).all(axis=(1, 2))
+    for units in (solved, solved.transpose(0, 2, 1), boxes):
+        ok &= (np.sort(units, axis=2) == want).all(axis=(1, 2))
+    if not ok.all():
+        k = int(np.flatnonzero(~ok)[0])
+        raise SystemExit(f"wrong answer for {puzzles[k]}: {answers[k]}")
+
+
 def worker(tree: str, name: str, rounds: int) -> dict:
     """Time ``solve_many(limit=2, threads=1)`` on one set with the source
-    tree ``tree``: the best of ``rounds`` runs, answers checked."""
+    tree ``tree``: the best of ``rounds`` runs, answers checked; where the
+    tree has it, the text path too (``sudoku.solve_text`` on the set's
+    text, one thread), and ``solve_many`` on all cores (``threads=0``)."""
     sys.path.insert(0, tree)
     import sudoku
 
@@ -108,18 +156,37 @@ def worker(tree: str, name: str, rounds: int) -> dict:
         results = sudoku.solve_many(puzzles, limit=2, threads=1)
         best = min(best, time.perf_counter() - t0)
         best_cpu = min(best_cpu, time.process_time() - c0)
-    for puzzle, result in zip(puzzles, results):
-        if result.status != "solved" or not sudoku.is_valid_solution(
-            result.grid, sudoku.parse(puzzle)
-        ):
-            raise SystemExit(f"{tree}: wrong answer for {puzzle}: {result}")
-    return {
+    assert results is not None
+    if any(r.status != "solved" for r in results):
+        bad = next(r for r in results if r.status != "solved")
+        raise SystemExit(f"{tree}: not solved: {bad}")
+    check_answers(puzzles, [r.grid.format("line") for r in results])
+    got = {
         "rate": len(puzzles) / best,
         "seconds": best,
         "cpu_rate": len(puzzles) / best_cpu,
         "puzzles": len(puzzles),
         "warm": warm,
     }
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        results = sudoku.solve_many(puzzles, limit=2, threads=0)
+        best = min(best, time.perf_counter() - t0)
+    got["all_cores_rate"] = len(puzzles) / best
+    if hasattr(sudoku, "solve_text"):
+        text = "\n".join(puzzles) + "\n"
+        sudoku.solve_text(text[: len(puzzles[0]) + 1], threads=1)
+        best = best_cpu = float("inf")
+        for _ in range(rounds):
+            t0, c0 = time.perf_counter(), time.process_time()
+            out = sudoku.solve_text(text, threads=1).text
+            best = min(best, time.perf_counter() - t0)
+            best_cpu = min(best_cpu, time.process_time() - c0)
+        check_answers(puzzles, out.splitlines())
+        got["text_rate"] = len(puzzles) / best
+        got["text_cpu_rate"] = len(puzzles) / best_cpu
+    return got
 
 
 def ours(tree: str, name: str, rounds: int) -> dict:
@@ -184,7 +251,10 @@ def tdoku(binary: str, name: str, seconds: int, warmup: int) -> dict:
                 "usec": float(cells[1]),
                 "no_guess": cells[2],
                 "guesses": float(cells[3]),
-                "command": " ".join(command[:-1] + [f"<{name}>"]),
+                # No local path in the results: the program by its name.
+                "command": " ".join(
+                    ["run_benchmark"] + command[1:-1] + [f"<{name}>"]
+                ),
             }
     raise SystemExit(f"no tdoku line in its output:\n{out}")
 
@@ -199,30 +269,46 @@ def rate(value: float) -> str:
 
 
 def table(rows: list[dict], before: bool) -> str:
+    """``text`` is the text path (``solve_text``: text in, text out),
+    ``many`` ``solve_many`` (Result objects), both on one thread; ``all
+    cores`` is ``solve_many(threads=0)``."""
     head = ["set", "puzzles"]
     if before:
-        head.append("ours before (puzzles/s)")
-    head += ["ours after (puzzles/s)", "tdoku (puzzles/s)", "after / tdoku"]
+        head.append("before, many (puzzles/s)")
+    head += [
+        "after, many (puzzles/s)",
+        "after, text (puzzles/s)",
+        "tdoku (puzzles/s)",
+        "text / tdoku",
+        "many / tdoku",
+    ]
     if before:
-        head += ["before / tdoku", "after / before"]
-    head += ["after / tdoku, CPU"]
-    if before:
-        head += ["before / tdoku, CPU"]
+        head += ["before / tdoku", "text / before"]
+    head += ["text / tdoku, CPU", "after, many, all cores (puzzles/s)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         t = row.get("tdoku", {}).get("rate")
-        a = row["after"]["rate"]
-        cells = [row["set"], f"{row['after']['puzzles']:,}"]
+        after = row["after"]
+        a = after["rate"]
+        x = after.get("text_rate")
+        cells = [row["set"], f"{after['puzzles']:,}"]
         if before:
             cells.append(rate(row["before"]["rate"]))
-        cells += [rate(a), rate(t) if t else "-", f"{a / t:.2f}" if t else "-"]
+        cells += [
+            rate(a),
+            rate(x) if x else "-",
+            rate(t) if t else "-",
+            f"{x / t:.2f}" if t and x else "-",
+            f"{a / t:.2f}" if t else "-",
+        ]
         if before:
             b = row["before"]["rate"]
-            cells += [f"{b / t:.2f}" if t else "-", f"{a / b:.2f}"]
+            cells += [f"{b / t:.2f}" if t else "-", f"{(x or a) / b:.2f}"]
         tc = row.get("tdoku", {}).get("cpu_rate")
-        keys = ["after"] + (["before"] if before else [])
+        xc = after.get("text_cpu_rate")
         cells += [
-            f"{row[k]['cpu_rate'] / tc:.2f}" if tc else "-" for k in keys
+            f"{xc / tc:.2f}" if tc and xc else "-",
+            rate(after["all_cores_rate"]),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -330,8 +416,14 @@ def main(argv=None) -> int:
                 contenders.reverse()
             for key, run in contenders:
                 got = run()
-                if key not in row or got["rate"] > row[key]["rate"]:
+                if key not in row:
                     row[key] = got
+                    continue
+                for field, value in got.items():  # each rate's best
+                    if field.endswith("rate"):
+                        row[key][field] = max(row[key].get(field, 0), value)
+                    elif got["rate"] >= row[key]["rate"]:
+                        row[key][field] = value
         rows.append(row)
         print(
             f"{name}: "
@@ -339,7 +431,8 @@ def main(argv=None) -> int:
                 f"{k} {rate(row[k]['rate'])}/s"
                 for k in ("before", "after", "tdoku")
                 if k in row
-            ),
+            )
+            + f", after text {rate(row['after'].get('text_rate', 0))}/s",
             flush=True,
         )
     text = table(rows, bool(args.before))
@@ -354,7 +447,10 @@ def main(argv=None) -> int:
         f"ratios divide rates per CPU second instead (ours: process "
         f"CPU time; tdoku: its rate over the share of its run it had "
         f"a core), which a loaded machine disturbs less.  "
-        f"`python bench/tdoku.py " + " ".join(a for a in (argv or [])) + "`."
+        f"`TDOKU=/path/to/run_benchmark python bench/tdoku.py "
+        + " ".join("BASE" if a == args.before else a for a in (argv or []))
+        + "`"
+        + (" (BASE: the tree timed as before)." if args.before else ".")
     )
     if commands:
         notes += "  tdoku: `" + "`, `".join(commands) + "`."

@@ -56,6 +56,8 @@ _WHERE = {
     "UnknownLevel": (".rating", "UnknownLevel"),
     "rate": (".rating", "rate"),
     "rate_many": (".rating", "rate_many"),
+    "TextBatch": (".lines", "TextBatch"),
+    "solve_text": (".lines", "solve_text"),
     "STATUSES": (".solver", "STATUSES"),
     "BatchArrays": (".solver", "BatchArrays"),
     "Result": (".solver", "Result"),
@@ -84,6 +86,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and readers
         is_valid_solution,
         parse,
     )
+    from .lines import TextBatch, solve_text
     from .rating import LEVELS, Rating, UnknownLevel, rate, rate_many
     from .solver import (
         STATUSES,
@@ -120,6 +123,8 @@ __all__ = [
     "is_unique",
     "solve_many",
     "solve_cells",
+    "solve_text",
+    "TextBatch",
     "Result",
     "BatchArrays",
     "STATUSES",

@@ -72,15 +72,14 @@ from .constants import ALPHABET, BLANKS, FORMATS
 from .web import server as serve
 
 if TYPE_CHECKING:
-    from .grid import Grid, InvalidPuzzle
-    from .solver import Result
+    from .grid import Grid
+    from .lines import BatchOptions, Fast, Slow
 
 EXAMPLE_NAME = "AI Escargot (Arto Inkala, 2006)"
 EXAMPLE = (
     "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4"
     "......7..7...3.."
 )
-CHUNK = 4096
 # How hard a single solve looks for a second solution, to warn about it.
 UNIQUE_CHECK_NODES = 1_000_000
 PROGRESS_AFTER = 1.0  # seconds before a batch starts reporting progress
@@ -363,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from . import reader
+    from . import lines
 
     if args.svg and (args.count or args.unique):
         raise UsageError(
@@ -425,8 +424,18 @@ def run_solve(args: argparse.Namespace) -> int:
             f"{spread[0]} counts one PUZZLE given on the command line, "
             f"not a FILE (a FILE's puzzles share --threads)"
         )
+    options = lines.BatchOptions(
+        args.box,
+        args.format,
+        args.unique,
+        args.count,
+        args.limit,
+        args.max_nodes,
+        args.threads,
+        args.variant,
+    )
     with open_input(args.source) as (stream, total):
-        found = reader.entries(reader.read_lines(stream), args.box)
+        found = lines.segments(stream, options)
         first = next(found, None)
         if first is None:
             print(
@@ -436,7 +445,7 @@ def run_solve(args: argparse.Namespace) -> int:
             return 1
         with output_to(args.output) as out:
             return solve_batch(
-                itertools.chain([first], found), total, args, out
+                itertools.chain([first], found), total, args, options, out
             )
 
 
@@ -656,9 +665,9 @@ class Summary:
         self.tty = sys.stderr.isatty()
         self.reported = False
 
-    def add(self, status: str) -> None:
-        self.counts[status] += 1
-        self.done += 1
+    def add(self, status: str, number: int = 1) -> None:
+        self.counts[status] += number
+        self.done += number
 
     def progress(self, line: int) -> None:
         """Report, at most every few seconds; ``line``: the last line read
@@ -717,50 +726,37 @@ class Summary:
 
 
 def solve_batch(
-    entries: Iterable[tuple[int, str | InvalidPuzzle]],
+    parts: Iterable[Fast | Slow],
     total: int | None,
     args,
+    options: BatchOptions,
     out: TextIO,
 ) -> int:
-    """Solve ``(line number, line)`` entries chunk by chunk, writing as it
-    goes; ``total`` (an estimate, or None) is for progress reports."""
+    """Solve the segments of a file (``sudoku.lines.segments``) in order,
+    writing as it goes; ``total`` (an estimate, or None) is for progress
+    reports."""
+    import numpy as np
+
     from dlx import BudgetExhausted
 
-    from . import reader
-    from .batch_text import batch_entry, without_comment
-    from .solver import INVALID, MULTIPLE, SOLVED
+    from .lines import answers
+    from .solver import MULTIPLE, SOLVED, STATUSES
 
     # What fails the batch (exit status 1): with --unique, anything but
     # one solution; else a puzzle without a solution or not solved.
     passed = (SOLVED,) if args.unique else (SOLVED, MULTIPLE)
-    limit = args.limit if args.count else 2
+    failing = np.array([name not in passed for name in STATUSES])
     deadline = (
         None
         if args.time_limit is None
         else time.perf_counter() + args.time_limit
     )
-    entries = iter(entries)
     summary = Summary(total, args.quiet)
     failed = False
-    first_block = True
-    while chunk := list(itertools.islice(entries, CHUNK)):
-        texts = [
-            line
-            if not isinstance(line, str)
-            or "\n" in line
-            or (" " not in line and "\t" not in line)
-            else without_comment(line, args.box)
-            for _, line in chunk
-        ]
+    found = answers(parts, options, deadline)
+    while True:
         try:
-            results = _solve_texts(
-                texts,
-                args,
-                limit,
-                None
-                if deadline is None
-                else max(0.0, deadline - time.perf_counter()),
-            )
+            answer = next(found, None)
         except BudgetExhausted:
             # --time-limit: what was written stays, marked partial.
             out.flush()
@@ -777,51 +773,20 @@ def solve_batch(
             out.flush()
             summary.finish(interrupted=True)
             raise
-        lines = []
-        for (number, _), text, result in zip(chunk, texts, results):
-            summary.add(result.status)
-            if result.status == INVALID:
-                where = (
-                    number
-                    if not isinstance(text, str)
-                    else reader.row_line(number, text, str(result.error))
-                )
-                print(
-                    f"sudoku: line {where}: {_for_cli(str(result.error))}",
-                    file=sys.stderr,
-                )
-            failed |= result.status not in passed
-            lines.append(batch_entry(number, text, result, args, first_block))
-            first_block = False
-        out.write("".join(lines))
-        summary.progress(chunk[-1][0])
+        if answer is None:
+            break
+        for where, message in answer.invalid:
+            print(
+                f"sudoku: line {where}: {_for_cli(message)}", file=sys.stderr
+            )
+        tally = np.bincount(answer.status, minlength=len(STATUSES))
+        for name, number in zip(STATUSES, tally.tolist()):
+            summary.add(name, number)
+        failed |= bool(failing[answer.status].any())
+        out.write(answer.text)
+        summary.progress(int(answer.numbers[-1]))
     summary.finish()
     return 1 if failed else 0
-
-
-def _solve_texts(
-    texts: list, args, limit, time_limit: float | None = None
-) -> list[Result]:
-    """``solve_many`` over a chunk in which some entries may already be
-    known to be invalid (an ``InvalidPuzzle`` in place of the text)."""
-    from .solver import INVALID, Result, solve_many
-
-    good = [k for k, text in enumerate(texts) if isinstance(text, str)]
-    solved = solve_many(
-        [texts[k] for k in good],
-        args.box,
-        limit=limit,
-        max_nodes=args.max_nodes,
-        threads=args.threads,
-        variant=args.variant,
-        time_limit=time_limit,
-    )
-    if len(good) == len(texts):
-        return solved
-    results = [Result(INVALID, None, str(text)) for text in texts]
-    for k, result in zip(good, solved):
-        results[k] = result
-    return results
 
 
 def _for_cli(message: str) -> str:

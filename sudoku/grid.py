@@ -654,6 +654,12 @@ def _parse_bare_line(text: str, box: tuple[int, int] | None) -> Grid | None:
 
 
 _VALUE_OF_BYTE_8 = _VALUE_OF_BYTE.astype(np.int8)
+_VALUE_OF_BYTE_8.flags.writeable = False
+#: The value of each byte read as a cell character (``-1``: not one), and
+#: the character of each value (``.`` for 0): the tables of the readers
+#: and writers of many one-line puzzles at once (``sudoku.lines``).
+VALUE_OF_BYTE = _VALUE_OF_BYTE_8
+CHAR_OF_VALUE = _CHAR_TABLE
 
 
 def bare_cells(text: str, count: int, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -72,6 +72,13 @@ def _one_line_pattern(n: int) -> re.Pattern:
     return _ONE_LINE[n]
 
 
+def is_header(text: str) -> bool:
+    """Whether ``text`` (a stripped line) is the header ``sudoku solve``
+    writes before a grid of several lines (``# line 7: multiple``): the
+    next line is the grid's first row, whatever it holds."""
+    return _HEADER.fullmatch(text) is not None
+
+
 def _is_one_line_puzzle(line: str, box: tuple[int, int] | None) -> bool:
     """Whether ``line`` is a whole puzzle by itself (fast for the usual
     one-character-per-cell line; other layouts are parsed)."""
@@ -195,7 +202,7 @@ def entries(
         if not text or text.startswith("#"):
             yield from flush()
             # The header sudoku writes before a grid of several lines.
-            header = _HEADER.fullmatch(text) is not None
+            header = is_header(text)
             continue
         if header and not rows:  # the grid's first row, whatever it holds
             header = False

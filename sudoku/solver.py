@@ -673,12 +673,14 @@ def _engine_call(
     ``algorithm``: the engine's, ``"auto"`` taking the bitset engine up to
     its size (``dlx.engines.registry``)."""
     batch, n, _ = cells.shape
+    size = n * n
     counts = np.empty(batch, np.int64)
     nodes = np.empty(batch, np.int64)
     # Each first solution's options into its cells (the givens' cells are
-    # copied first); the -1 padding lands in a spare column.
-    out = np.empty((batch, n * n + 1), cells.dtype)
-    out[:, : n * n] = cells.reshape(batch, n * n)
+    # copied first), with one flat scatter a chunk; the -1 padding of the
+    # solution rows lands in a spare column.
+    out = np.empty((batch, size + 1), cells.dtype)
+    out[:, :size] = cells.reshape(batch, size)
     cell_of, digit_of = _decoding(n, cells.dtype)
     problem = problem_for(box, variant)
     for lo in range(0, batch, ENGINE_CHUNK):
@@ -701,15 +703,13 @@ def _engine_call(
             raise Stopped(budget.what, "time_limit", budget.seconds) from None
         counts[lo:hi] = result.counts
         nodes[lo:hi] = result.nodes
-        np.put_along_axis(
-            out[lo:hi],
-            cell_of[result.solutions],
-            digit_of[result.solutions],
-            axis=1,
-        )
-    out = out[:, : n * n]
-    out[counts <= 0] = 0
-    return counts, out.reshape(batch, n, n), nodes
+        found = result.solutions
+        out[lo:hi].reshape(-1)[
+            cell_of[found] + (np.arange(hi - lo) * (size + 1))[:, None]
+        ] = digit_of[found]
+    solutions = out[:, :size].reshape(batch, n, n)
+    solutions[counts <= 0] = 0
+    return counts, solutions, nodes
 
 
 @functools.cache

@@ -213,10 +213,24 @@ def test_a_failing_thread_pool_stops_the_kernels_it_started(monkeypatch):
                 raise RuntimeError("cannot schedule new futures")
             return super().submit(fn, *args)
 
-    monkeypatch.setattr(threads, "ThreadPoolExecutor", Pool)
+    monkeypatch.setattr(threads, "kept_pool", Pool)
     with pytest.raises(RuntimeError, match="cannot schedule"):
         threads.run_tasks(task, 2, 1, stop, None)
     assert ended.is_set() and saw_stop == [True]
+
+
+def test_a_batch_keeps_its_threads_from_call_to_call():
+    # Starting threads costs more than a small batch: each calling thread
+    # keeps its pool; another calling thread has its own.
+    assert threads.kept_pool(1) is threads.kept_pool(1)
+    assert threads.kept_pool(2) is not threads.kept_pool(1)
+    other = []
+    worker = threading.Thread(
+        target=lambda: other.append(threads.kept_pool(1))
+    )
+    worker.start()
+    worker.join()
+    assert other[0] is not threads.kept_pool(1)
 
 
 def test_a_threaded_count_times_itself():

@@ -230,7 +230,7 @@ def test_a_failed_run_leaves_the_output_file_alone(
     def broken(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sudoku.solver, "solve_many", broken)
+    monkeypatch.setattr(sudoku.solver, "solve_cells", broken)
     code, out, err = run(capsys, "solve", path, "-o", path)
     assert code == 130 and path.read_text() == before
     assert os.listdir(tmp_path) == ["p.txt"]

@@ -256,11 +256,11 @@ def test_interrupted_count_prints_the_partial_count(capsys, monkeypatch):
 
 
 def test_interrupted_batch_keeps_what_it_wrote(capsys, monkeypatch, tmp_path):
-    import sudoku.cli as cli
+    import sudoku.lines as lines
     import sudoku.solver as solver  # the command loads it when it runs
 
     calls = []
-    real = solver.solve_many
+    real = solver.solve_cells  # what every batch of puzzles goes through
 
     def second_call_interrupted(*args, **kwargs):
         calls.append(1)
@@ -268,8 +268,9 @@ def test_interrupted_batch_keeps_what_it_wrote(capsys, monkeypatch, tmp_path):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(solver, "solve_many", second_call_interrupted)
-    monkeypatch.setattr(cli, "CHUNK", 2)
+    monkeypatch.setattr(solver, "solve_cells", second_call_interrupted)
+    monkeypatch.setattr(lines, "CHUNK", 2)
+    monkeypatch.setattr(lines, "FAST_CHUNK", 2)
     path = tmp_path / "p.txt"
     path.write_text("\n".join(TOP[:5]) + "\n")
     code, out, err = run(capsys, "solve", path, "-q")

@@ -701,7 +701,7 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
     ``"stopped"``.
     """
     from ..batch_text import TAGS, batch_entry, entry, without_comment
-    from ..solver import solve_many as solve_batch
+    from ..lines import solve_entries
 
     _only(params, "puzzles", "box", "format", "limit")
     box = _box(params)
@@ -747,9 +747,10 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
         part = entries[done : done + chunk]
         t0 = time.perf_counter()
         try:
-            found = solve_batch(
+            found = solve_entries(
                 [text for _, text in part],
                 box,
+                format=fmt or "same",
                 limit=limit,
                 max_nodes=BATCH_MAX_NODES,
                 threads=1,
@@ -761,10 +762,8 @@ def solve_many(params: dict, settings: Settings, budget: Budget) -> dict:
             stopped = True
             break
         per_puzzle = max(time.perf_counter() - t0, 1e-6) / len(part)
-        for (number, text), result in zip(part, found):
+        for (number, text), (result, shown) in zip(part, found):
             summary[result.status] += 1
-            grid = result.grid
-            shown = None if grid is None else grid.format(fmt)
             results.append(
                 {
                     "line": number,
