@@ -4,6 +4,7 @@ against Knuth's DLX5 on Scott's pentomino packing with costs (issue 36).
     DLX5=/path/to/dlx5 python bench/best_start.py --tree .
     python bench/best_start.py --dlx5 PATH --tree OLD --tree NEW --reps 9
     python bench/best_start.py --tree . --split    # and where the time goes
+    python bench/best_start.py --tree . --what-if  # and what would help
     python bench/best_start.py --write scott.dlx   # just the instance
 
 The instance: Dana Scott's packing (1958), the 12 pentominoes and a 2x2
@@ -39,11 +40,16 @@ checked: the solution printed is an exact cover by options of the file
 whose costs add up to the total printed, and ours and DLX5's totals are
 equal.  ``--split`` adds, in the same turns, a process per tree that
 does what the command does in stages and times each apart (CPU
-seconds): importing ``dlx`` and its CLI, reading F, importing numba, the
-first ``best(1)`` (the engine's modules, its kernels loaded from numba's
-cache, the arrays, the search) and a second ``best(1)`` in the same
-process (the search alone, everything loaded); the first less the second
-is what loading the kernels costs.
+seconds): the interpreter's start (up to its first line), importing
+``dlx`` and its CLI, reading F, importing numba, the first ``best(1)``
+(the engine's modules, its kernels loaded from numba's cache, the
+arrays, the search), a second ``best(1)`` in the same process (the
+search alone, everything loaded) and the interpreter's end (after its
+last line: the process's CPU less what it had spent by then); the first
+``best(1)`` less the second is what loading the kernels costs.  ``--what-if`` adds, per tree, the
+same command run through a wrapper that changes only the process around
+it (``WHAT_IF``): what a change to the start and the end of the command
+would save, measured before it is made.
 """
 
 from __future__ import annotations
@@ -170,12 +176,14 @@ def answer_ours(problem, out: str) -> int:
 #: ``--split``: one process that times each stage of ``dlx solve F
 #: --best 1`` apart (CPU seconds), then prints the cheapest total.
 STAGE_NAMES = (
+    "the interpreter's start",
     "import dlx and the CLI",
     "read F",
     "import numba",
     "first best(1) (engine, kernels loaded from numba's cache, arrays, "
     "search)",
     "second best(1) (the search, all loaded)",
+    "the interpreter's end",
 )
 STAGES = """
 import sys, time
@@ -193,7 +201,30 @@ t.append(clock())
 again = problem.best(1)
 t.append(clock())
 assert first[0][0] == again[0][0]
-print(*(b - a for a, b in zip(t, t[1:])), first[0][0])
+print(t[0], *(b - a for a, b in zip(t, t[1:])), t[-1], first[0][0])
+"""
+
+
+#: ``--what-if``: changes to the process around ``python -m dlx``, made
+#: by a wrapper (``WRAPPER``), not in ``dlx``: what each would save.
+#: ``gc.freeze()`` before the interpreter ends keeps its last collection
+#: from walking numba's objects; ``gc.disable()`` for the whole run
+#: (start-up included: the search allocates next to nothing); and numba's
+#: first dispatch imports ``scipy.linalg`` when scipy is installed (to
+#: find BLAS, ``numba.np.arraymath``), which the kernels never use:
+#: ``sys.modules["scipy"] = None`` runs as if scipy were not installed.
+WHAT_IF = {
+    "gc.freeze() at exit": ("", "gc.freeze()"),
+    "and gc off, no scipy": (
+        "gc.disable(); sys.modules['scipy'] = None; ",
+        "gc.freeze()",
+    ),
+}
+WRAPPER = """import gc, runpy, sys; {pre}sys.argv[0] = "dlx"
+try:
+    runpy.run_module("dlx", run_name="__main__", alter_sys=True)
+finally:
+    {post}
 """
 
 
@@ -217,6 +248,11 @@ def main(argv=None) -> int:
     ap.add_argument("--most", type=int, default=99, help="the dearest cost")
     ap.add_argument(
         "--split", action="store_true", help="time the stages apart"
+    )
+    ap.add_argument(
+        "--what-if",
+        action="store_true",
+        help="and the command with gc.freeze() at exit, gc off, no scipy",
     )
     ap.add_argument("--write", metavar="F", help="write the instance; stop")
     ap.add_argument("--markdown", default=None, help="write the table here")
@@ -264,6 +300,16 @@ def main(argv=None) -> int:
         for t in trees:
             name = f"dlx solve F --best 1 ({label[t]})"
             commands[name] = (ours, None, t, "ours")
+            if args.what_if:
+                for key, (pre, post) in WHAT_IF.items():
+                    code = WRAPPER.format(pre=pre, post=post)
+                    name = f"  {key} ({label[t]})"
+                    commands[name] = (
+                        [args.python, "-c", code, *ours[3:]],
+                        None,
+                        t,
+                        "ours",
+                    )
             if args.split:
                 name = f"  in stages ({label[t]})"
                 probe = [args.python, "-c", STAGES, path]
@@ -279,9 +325,9 @@ def main(argv=None) -> int:
             elif whose == "ours":
                 total = answer_ours(problem, out)
             elif whose == "stages":
-                *seconds, total = out.split()
+                *seconds, inside, total = map(float, out.split())
                 total = int(total)
-                stages[name].append([float(x) for x in seconds])
+                stages[name].append([*seconds, cpu - inside])
             return wall, cpu, total, err
 
         stages: dict = {name: [] for name in commands}
@@ -305,6 +351,7 @@ def main(argv=None) -> int:
                 walls[name].append(wall)
                 cpus[name].append(cpu)
 
+    whose_of = {name: spec[3] for name, spec in commands.items()}
     med = {n: statistics.median(walls[n]) for n in commands}
     cmed = {n: statistics.median(cpus[n]) for n in commands}
     base = "DLX5 m1 < F"
@@ -320,7 +367,7 @@ def main(argv=None) -> int:
             f"{min(walls[name]):.3f}",
             f"{cmed[name]:.3f}",
         ]
-        if name.startswith("dlx solve"):
+        if whose_of[name] == "ours":
             row += [
                 f"{med[base] / med[name]:.2f}x",
                 f"{cmed[base] / cmed[name]:.2f}x",
