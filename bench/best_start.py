@@ -46,10 +46,11 @@ seconds): the interpreter's start (up to its first line), importing
 arrays, the search), a second ``best(1)`` in the same process (the
 search alone, everything loaded) and the interpreter's end (after its
 last line: the process's CPU less what it had spent by then); the first
-``best(1)`` less the second is what loading the kernels costs.  ``--what-if`` adds, per tree, the
-same command run through a wrapper that changes only the process around
-it (``WHAT_IF``): what a change to the start and the end of the command
-would save, measured before it is made.
+``best(1)`` less the second is what loading the kernels costs.
+``--what-if`` adds, per tree, the same command run through a wrapper
+that changes only the process around it (``WHAT_IF``): what a change to
+the start and the end of the command would save, measured before it is
+made.
 """
 
 from __future__ import annotations
