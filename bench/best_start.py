@@ -383,6 +383,16 @@ def main(argv=None) -> int:
         f" sha256 {digest}...; {args.reps} runs of each in turn; every "
         f"answer checked, the cheapest ${optimum} for all.",
     ]
+    for t in trees:
+        if t is None:
+            continue
+        head = subprocess.run(
+            ["git", "-C", t, "log", "-1", "--format=%h %s"],
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        if head:
+            notes.append(f"{label[t]}: {head[:72]}")
     if args.split:
         notes.append(
             "\nCPU seconds in one process, stage by stage (medians): "
