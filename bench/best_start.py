@@ -318,7 +318,7 @@ def main(argv=None) -> int:
 
         def once(name):
             argv, stdin, t, whose = commands[name]
-            env = envs[t] if whose == "ours" else None
+            env = envs[t] if whose in ("ours", "stages") else None
             wall, cpu, out, err = run(argv, stdin, env, cwd)
             total = None
             if whose == "dlx5":
