@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, TextIO
 # --version, --help and usage errors answer before numpy, numba or the
 # engine loads; the solver loads when a command runs (tests/test_imports.py
 # checks what each loads).
+from dlx.cli import spare_the_last_collection
 from dlx.cli.count import (
     CountUsageError,
     add_count_options,
@@ -293,6 +294,15 @@ def _box(text: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    if argv is not None:
+        return _main(argv)
+    try:
+        return _main(argv)
+    finally:
+        spare_the_last_collection()
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     own_process = argv is None  # a command of its own: see plain_first
     argv = sys.argv[1:] if argv is None else list(argv)

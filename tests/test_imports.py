@@ -272,3 +272,23 @@ def test_a_spawned_worker_loads_only_the_engine_its_jobs_run():
         "dlx.kernels.jit",
     }
     assert not ours(loaded, "dlx.problems")
+
+
+@pytest.mark.parametrize("command", ["dlx", "sudoku"])
+def test_a_command_in_its_own_process_spares_the_last_collection(
+    command, monkeypatch, capsys
+):
+    # main() (sys.argv, a process of its own) freezes what it made, so the
+    # interpreter's end does not walk numba's objects; main(argv), called
+    # from a program that goes on, leaves the collector alone.
+    import gc
+
+    frozen = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    main = importlib.import_module(f"{command}.cli").main
+    monkeypatch.setattr(sys, "argv", [command, "solve", "--bogus"])
+    assert main() == 2
+    assert frozen == [True]
+    assert main(["solve", "--bogus"]) == 2
+    assert frozen == [True]
+    capsys.readouterr()
