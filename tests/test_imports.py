@@ -292,3 +292,10 @@ def test_a_command_in_its_own_process_spares_the_last_collection(
     assert main(["solve", "--bogus"]) == 2
     assert frozen == [True]
     capsys.readouterr()
+
+
+def test_a_count_without_a_bar_does_not_load_tqdm():
+    # Standard error is no terminal here and --progress is not given: no
+    # bar, so tqdm (0.05 s) is not imported to see whether it is there.
+    assert "tqdm" not in loaded_by("dlx", "queens", "6", "--count")
+    assert "tqdm" in loaded_by("dlx", "queens", "6", "--count", "--progress")

@@ -61,8 +61,8 @@ def add_estimate_options(
 
 def _progress(args):
     """True, False, or a bar if tqdm is there (the automatic default)."""
-    if args.progress is False:
-        return None
+    if args.progress is False or not (args.progress or sys.stderr.isatty()):
+        return None  # no bar: tqdm is not imported (0.05 s) to ask
     try:
         import tqdm  # noqa: F401
     except ImportError:
@@ -71,9 +71,7 @@ def _progress(args):
                 "--progress needs tqdm: pip install 'dlx-toolkit[progress]'"
             ) from None
         return None
-    if args.progress or sys.stderr.isatty():
-        return True
-    return None
+    return True
 
 
 @contextlib.contextmanager
