@@ -26,6 +26,7 @@ SAME = {
     "grown": {"ssxc1", "ssxcc", "ssmcc"},
     "commit_option": {"dlx3", "dlx3_costs"},
     "cttz": {"bits", "lanes"},
+    "plain_cttz": {"bits", "lanes"},
 }
 # DLX2's and DLX3's purify hide the same way: one copy more.
 SAME_TOO = {"hide": {"dlx2", "dlx3"}}
