@@ -372,8 +372,6 @@ def _main(argv: list[str] | None) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from . import lines
-
     if args.svg and (args.count or args.unique):
         raise UsageError(
             "--svg draws a solution; it cannot go with "
@@ -434,6 +432,8 @@ def run_solve(args: argparse.Namespace) -> int:
             f"{spread[0]} counts one PUZZLE given on the command line, "
             f"not a FILE (a FILE's puzzles share --threads)"
         )
+    from . import lines  # a FILE's reading and writing
+
     options = lines.BatchOptions(
         args.box,
         args.format,
@@ -540,6 +540,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
         INVALID,
         MULTIPLE,
         NO_SOLUTION,
+        RESTART_NODES,
         SOLVED,
         UNKNOWN,
         count,
@@ -591,13 +592,31 @@ def solve_one(text: str, args, out: TextIO) -> int:
                 return 1
             print(count_text(total, args.limit), file=out)
             return 0 if total else 1
-        result = solve_many(
-            [puzzle],
-            limit=2 if args.unique else 1,
-            max_nodes=args.max_nodes,
-            variant=args.variant,
-            time_limit=args.time_limit,
-        )[0]
+        several = None  # whether a second solution turned up (None: ask)
+        if not (args.unique or args.max_nodes or args.time_limit):
+            # One search for the solution and the note on a second one:
+            # ended within RESTART_NODES, it found the first solution the
+            # search for one alone finds (no restart came before it) and
+            # told whether there is another; else the two searches below
+            # (and with a budget given, as it was: the budget is the
+            # solution's, not the note's).
+            both = solve_many(
+                [puzzle],
+                limit=2,
+                max_nodes=RESTART_NODES,
+                variant=args.variant,
+                time_limit=args.time_limit,
+            )[0]
+            if both.status != UNKNOWN:
+                result, several = both, both.status == MULTIPLE
+        if several is None:
+            result = solve_many(
+                [puzzle],
+                limit=2 if args.unique else 1,
+                max_nodes=args.max_nodes,
+                variant=args.variant,
+                time_limit=args.time_limit,
+            )[0]
     except InvalidPuzzle as error:
         print(
             f"sudoku: invalid puzzle: {_for_cli(str(error))}", file=sys.stderr
@@ -635,7 +654,7 @@ def solve_one(text: str, args, out: TextIO) -> int:
     print(render(result.grid, args.format), file=out)
     if args.svg:
         write_svg(args.svg, result.grid, puzzle)
-    if _has_several(puzzle, args.variant):
+    if several if several is not None else _has_several(puzzle, args.variant):
         print(
             "sudoku: note: the puzzle has more than one solution; this is "
             "one of them",

@@ -392,6 +392,12 @@ def test_several_solutions_note(capsys):
     assert code == 0 and "more than one solution" in err
     code, out, err = run(capsys, "solve", TOP[0])
     assert code == 0 and err == ""
+    # Without a budget one search finds the solution and the note; with
+    # one, the solution's search and the note's: the same answers.
+    for puzzle in (SEVERAL, TOP[0], TOP[1]):
+        alone = run(capsys, "solve", puzzle)
+        for budget in (["--max-nodes", "10000000"], ["--time-limit", "60"]):
+            assert run(capsys, "solve", puzzle, *budget) == alone
 
 
 @pytest.mark.parametrize(
