@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import build as B, dlx1 as K
+from ..kernels.jit import Kernel, compiled
 from .base import EXACT, NO_LIMIT, Engine, JobResult, Run, Top, count_job
 from .threads import batch_chunks, columns_used, flat_paths, run_tasks
 
@@ -327,6 +328,10 @@ def run_batch(
     """
     if solve is None:  # looked up now: compiling rebinds the name (jit)
         solve = K.solve_batch
+    # Always compiled: a batch call is not cut short between instances,
+    # and plain Python could run one hard instance for seconds (the
+    # bitset engines' batches try a few plain nodes first instead).
+    solve = compiled(solve) if isinstance(solve, Kernel) else solve
     nbatch = len(starts) - 1
     first = np.full((nbatch, depth), -1, np.int32)
     first_len = np.zeros(nbatch, np.int32)
