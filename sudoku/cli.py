@@ -593,7 +593,11 @@ def solve_one(text: str, args, out: TextIO) -> int:
             print(count_text(total, args.limit), file=out)
             return 0 if total else 1
         several = None  # whether a second solution turned up (None: ask)
-        if not (args.unique or args.max_nodes or args.time_limit):
+        if (
+            not args.unique
+            and args.max_nodes is None
+            and (args.time_limit is None)
+        ):
             # One search for the solution and the note on a second one:
             # ended within RESTART_NODES, it found the first solution the
             # search for one alone finds (no restart came before it) and
