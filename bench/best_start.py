@@ -69,6 +69,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from startup import tree_envs
 
 from dlx import ExactCover
 from dlx.formats import dumps
@@ -273,17 +276,7 @@ def main(argv=None) -> int:
     if not args.dlx5 or not os.access(args.dlx5, os.X_OK):
         ap.error("--dlx5 (or $DLX5): Knuth's dlx5 program is needed")
 
-    envs = {}
-    for tree in args.tree or [None]:
-        env = dict(os.environ)
-        if tree is not None:
-            tree = os.path.abspath(tree)
-            if not os.path.isdir(os.path.join(tree, "dlx")):
-                ap.error(f"--tree {tree}: no dlx package there")
-            env["PYTHONPATH"] = os.pathsep.join(
-                [tree] + [p for p in [env.get("PYTHONPATH")] if p]
-            )
-        envs[tree] = env
+    envs = tree_envs(ap, args.tree or [None])
     trees = list(envs)
     label = {
         t: "installed" if t is None else os.path.basename(t) for t in trees

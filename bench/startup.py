@@ -89,6 +89,24 @@ def run(python: str, argv: list[str], status: int, stdin, env) -> float:
     return elapsed
 
 
+def tree_envs(ap: argparse.ArgumentParser, trees: list) -> dict:
+    """The environment of each ``--tree`` (None: the installed packages),
+    its checkout first on ``PYTHONPATH``; a tree without a ``dlx``
+    package is a usage error."""
+    envs = {}
+    for tree in trees:
+        env = dict(os.environ)
+        if tree is not None:
+            tree = os.path.abspath(tree)
+            if not os.path.isdir(os.path.join(tree, "dlx")):
+                ap.error(f"--tree {tree}: no dlx package there")
+            env["PYTHONPATH"] = os.pathsep.join(
+                [tree] + [p for p in [env.get("PYTHONPATH")] if p]
+            )
+        envs[tree] = env
+    return envs
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--python", default=sys.executable)
@@ -111,17 +129,7 @@ def main(argv=None) -> int:
     trees = args.tree or [None]
     commands = COMMANDS + (WORKERS if args.workers else [])
 
-    envs = {}
-    for tree in trees:
-        env = dict(os.environ)
-        if tree is not None:
-            tree = os.path.abspath(tree)
-            if not os.path.isdir(os.path.join(tree, "dlx")):
-                ap.error(f"--tree {tree}: no dlx package there")
-            env["PYTHONPATH"] = os.pathsep.join(
-                [tree] + [p for p in [env.get("PYTHONPATH")] if p]
-            )
-        envs[tree] = env
+    envs = tree_envs(ap, trees)
     trees = list(envs)
     for tree in trees:  # warm numba's cache
         for _, command, status, stdin in commands:
