@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, TextIO
 # --version, --help and usage errors answer before numpy, numba or the
 # engine loads; the solver loads when a command runs (tests/test_imports.py
 # checks what each loads).
-from dlx.cli import spare_the_last_collection
+from dlx.cli import in_own_process, start_plain
 from dlx.cli.count import (
     CountUsageError,
     add_count_options,
@@ -294,17 +294,12 @@ def _box(text: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    if argv is not None:
-        return _main(argv)
-    try:
-        return _main(argv)
-    finally:
-        spare_the_last_collection()
+    return in_own_process(_main, argv)
 
 
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
-    own_process = argv is None  # a command of its own: see plain_first
+    own_process = argv is None  # a command of its own: see start_plain
     argv = sys.argv[1:] if argv is None else list(argv)
     # A puzzle may start with "-" (a blank): mark it so that argparse does
     # not take it for an option (the mark is removed below).
@@ -326,14 +321,8 @@ def _main(argv: list[str] | None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    if own_process:  # its first small problems' kernels run plain
-        from dlx.kernels.jit import plain_first
-
-        try:
-            plain_first()
-        except ValueError as error:
-            print(f"sudoku: {error}", file=sys.stderr)
-            return 2
+    if own_process and not start_plain("sudoku"):
+        return 2
     try:
         check_paths(parser, args)  # before any work
         if args.command == "serve":

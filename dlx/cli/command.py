@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING
 from ..engines import Unsupported, engine_for
 from ..shorten import shorten
 from ..textfile import NotText, read_text
-from . import zdd
+from . import start_plain, zdd
 from .best import add_best_option, run_best
 from .count import (
     CountUsageError,
@@ -914,25 +914,12 @@ def _rooks(args) -> int:
     return _run_problem(args, problem, render)
 
 
-def _plain_first() -> bool:
-    """A command in its own process runs its first small problems' kernels
-    plain (``dlx.kernels.jit.plain_first``); False after saying why not."""
-    from ..kernels.jit import plain_first
-
-    try:
-        plain_first()
-    except ValueError as error:
-        print(f"dlx: {error}", file=sys.stderr)
-        return False
-    return True
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the ``dlx`` command; returns the exit status."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        if argv is None and not _plain_first():
+        if argv is None and not start_plain("dlx"):
             return 2
         args.argv = sys.argv[1:] if argv is None else list(argv)
         check_paths(parser, args)  # before any work
