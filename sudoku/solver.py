@@ -28,6 +28,7 @@ import numpy as np
 from dlx import BudgetExhausted, ExactCover
 from dlx.shorten import shorten
 
+from . import kernels
 from .budget import UNLIMITED, Budget, Stopped
 from .encode import Variant, as_variant, clash_message, clashes, problem
 from .grid import (
@@ -101,14 +102,7 @@ def given_options(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     CSR form ``(options, starts)``: puzzle ``b`` has
     ``options[starts[b]:starts[b + 1]]``, rising."""
     batch, n, _ = cells.shape
-    flat = cells.reshape(-1)
-    where = np.flatnonzero(flat)
-    starts = np.zeros(batch + 1, np.int64)
-    np.cumsum(
-        np.count_nonzero(cells.reshape(batch, n * n), axis=1), out=starts[1:]
-    )
-    options = (where % (n * n)) * n + flat[where] - 1
-    return options, starts
+    return kernels.given_options(cells.reshape(batch, n * n), n)
 
 
 def decode(options: Iterable[int], n: int) -> np.ndarray:
@@ -676,12 +670,8 @@ def _engine_call(
     size = n * n
     counts = np.empty(batch, np.int64)
     nodes = np.empty(batch, np.int64)
-    # Each first solution's options into its cells (the givens' cells are
-    # copied first), with one flat scatter a chunk; the -1 padding of the
-    # solution rows lands in a spare column.
-    out = np.empty((batch, size + 1), cells.dtype)
-    out[:, :size] = cells.reshape(batch, size)
-    cell_of, digit_of = _decoding(n, cells.dtype)
+    # Each first solution's options into its cells, the givens' kept.
+    out = cells.reshape(batch, size).copy()
     problem = problem_for(box, variant)
     for lo in range(0, batch, ENGINE_CHUNK):
         hi = min(lo + ENGINE_CHUNK, batch)
@@ -703,26 +693,10 @@ def _engine_call(
             raise Stopped(budget.what, "time_limit", budget.seconds) from None
         counts[lo:hi] = result.counts
         nodes[lo:hi] = result.nodes
-        found = result.solutions
-        out[lo:hi].reshape(-1)[
-            cell_of[found] + (np.arange(hi - lo) * (size + 1))[:, None]
-        ] = digit_of[found]
-    solutions = out[:, :size].reshape(batch, n, n)
+        kernels.fill(out[lo:hi], result.solutions, n)
+    solutions = out.reshape(batch, n, n)
     solutions[counts <= 0] = 0
     return counts, solutions, nodes
-
-
-@functools.cache
-def _decoding(n: int, dtype) -> tuple[np.ndarray, np.ndarray]:
-    """``(cell_of, digit_of)``: the cell and the digit of each option
-    number, and at index -1 (the padding of a solution row) the spare
-    column ``n * n`` and 0."""
-    options = np.arange(n**3 + 1)
-    cell_of, digit = np.divmod(options, n)
-    cell_of[-1] = n * n
-    digit_of = (digit + 1).astype(dtype)
-    digit_of[-1] = 0
-    return cell_of, digit_of
 
 
 def _check_limit(limit) -> int:
