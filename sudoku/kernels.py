@@ -1,13 +1,14 @@
-"""The adapter's two loops over a whole batch: grids to given options, and
-first solutions back to grids (``sudoku.solver``'s encoding: option
-``cell*n + digit - 1``).
+"""The adapter's loops over a whole batch: grids to given options, first
+solutions back to grids (``sudoku.solver``'s encoding: option ``cell*n +
+digit - 1``), and one-line puzzles' answers written as text
+(``sudoku.lines``).
 
 They run once a chunk of puzzles, around the engine's call, where numpy
-took several passes and temporaries per puzzle (about 1.1 us of a 17-clue
-puzzle's 9, measured with ``bench/tdoku.py``).  Kernels from
-``dlx.kernels.jit``, as the engine's: plain Python while a command's
-first small batches run, numba's compiled code past them; this file
-calls only its own kernels.
+took several passes and temporaries per puzzle (together about 1.4 us
+of a 17-clue puzzle's 7 on the text path, measured in one process).
+Kernels from ``dlx.kernels.jit``, as the engine's: plain Python while a
+command's first small batches run, numba's compiled code past them; this
+file calls only its own kernels.
 """
 
 import numpy as np
@@ -50,3 +51,45 @@ def fill(grids, found, n):
             if o < 0:
                 break
             grids[b, o // n] = o % n + 1
+
+
+# How write_answers writes a puzzle of a status (``mode[status]``).
+ECHO = 0  # its text as written
+PUZZLE = 1  # its cells anew: ``chars[value]``, ``.`` for a blank
+SOLUTION = 2  # its solution anew
+FILLED = 3  # its solution in its text: a cell the solution changes
+
+
+@njit(cache=True, nogil=True)
+def write_answers(rows, values, solutions, status, mode, chars, tags, tag_at):
+    """The answers to one-line puzzles as bytes, a line each: puzzle
+    ``b`` (its text ``rows[b]``, its cells ``values[b]``, its first
+    solution ``solutions[b]``) as ``mode[s]`` says for its status ``s =
+    status[b]``, then that status's tag ``tags[tag_at[s]:tag_at[s + 1]]``
+    and a newline."""
+    count, length = rows.shape
+    size = 0
+    for b in range(count):
+        s = status[b]
+        size += length + tag_at[s + 1] - tag_at[s] + 1
+    out = np.empty(size, np.uint8)
+    at = 0
+    for b in range(count):
+        s = status[b]
+        m = mode[s]
+        for c in range(length):
+            if m == ECHO:
+                out[at + c] = rows[b, c]
+            elif m == PUZZLE:
+                out[at + c] = chars[max(values[b, c], 0)]
+            elif m == SOLUTION or solutions[b, c] != values[b, c]:
+                out[at + c] = chars[solutions[b, c]]
+            else:
+                out[at + c] = rows[b, c]
+        at += length
+        for k in range(tag_at[s], tag_at[s + 1]):
+            out[at] = tags[k]
+            at += 1
+        out[at] = 10  # a newline
+        at += 1
+    return out

@@ -36,7 +36,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from . import reader, solver
+from . import kernels, reader, solver
 from .batch_text import TAGS, batch_entry, without_comment
 from .encode import as_variant
 from .grid import (
@@ -48,6 +48,7 @@ from .grid import (
     check_box,
     default_box,
 )
+from .kernels import ECHO, FILLED, PUZZLE, SOLUTION
 from .reader import entries, is_header, read_lines, row_line
 from .solver import (
     INVALID,
@@ -458,7 +459,11 @@ def _answer_fast(
         for k in np.flatnonzero(status == _INVALID).tolist()
     ]
     text = write_rows(
-        part.rows, arrays.solutions.reshape(len(status), -1), status, options
+        part.rows,
+        arrays.solutions.reshape(len(status), -1),
+        status,
+        options,
+        cells,
     )
     return Answer(text, status, part.numbers, invalid)
 
@@ -468,53 +473,42 @@ def write_rows(
     solutions: np.ndarray,
     status: np.ndarray,
     options: BatchOptions,
+    values: np.ndarray | None = None,
 ) -> str:
     """The answers as ``batch_entry`` writes them, for one-line puzzles
     (``rows``: their text as bytes, a row each; ``solutions``: the first
-    solution of each, a row each; ``status``: indices into ``STATUSES``),
-    with the options' ``format`` (``same`` or ``line``) and ``unique``."""
-    count, length = rows.shape
-    if not count:
+    solution of each, a row each; ``status``: indices into ``STATUSES``;
+    ``values``: the rows' cells, if already read), with the options'
+    ``format`` (``same`` or ``line``) and ``unique``."""
+    if not len(rows):
         return ""
-    values = VALUE_OF_BYTE[rows]
-    # The first solution is written where there is one (not with unique).
-    grid = ((status == _SOLVED) | (status == _MULTIPLE))[:, None]
-    if options.unique:
-        grid = np.zeros((count, 1), bool)
-    if options.format == "line":  # written anew: . and 1-9A-Z
-        shown = CHAR_OF_VALUE[np.where(grid, solutions, np.maximum(values, 0))]
-        invalid = status == _INVALID
-        if invalid.any():
-            shown[invalid] = rows[invalid]  # echoed as written
-    else:  # a digit keeps its spelling (a/A), a blank takes the solution's
-        shown = np.where(
-            grid & (values != solutions), CHAR_OF_VALUE[solutions], rows
-        )
+    if values is None:
+        values = VALUE_OF_BYTE[rows]
+    line = options.format == "line"
+    # A status's puzzles: with ``line``, written anew (. and 1-9A-Z), an
+    # invalid one echoed as written; else a digit keeps its spelling (a/A)
+    # and a blank takes the solution's.  The first solution is written
+    # where there is one (not with unique).
+    mode = np.full(len(STATUSES), PUZZLE if line else ECHO, np.int8)
+    mode[_INVALID] = ECHO
+    if not options.unique:
+        mode[[_SOLVED, _MULTIPLE]] = SOLUTION if line else FILLED
     tags = [
         (b" unique" if options.unique and name == SOLVED else b"")
         or ((" " + TAGS[name]).encode() if TAGS[name] else b"")
         for name in STATUSES
     ]
-    if (status == status[0]).all():  # one tag for all: rows of one width
-        tail = np.frombuffer(tags[status[0]] + b"\n", np.uint8)
-        out = np.empty((count, length + len(tail)), np.uint8)
-        out[:, :length] = shown
-        out[:, length:] = tail
-        return out.tobytes().decode("latin-1")
-    # Each answer in a row of a matrix as wide as the longest (the text,
-    # its tag, a newline), then the rows' used bytes read in order.
-    width = length + max(map(len, tags)) + 1
-    matrix = np.zeros((count, width), np.uint8)
-    matrix[:, :length] = shown
-    sizes = np.zeros(len(tags), np.int64)
-    for code, tag in enumerate(tags):
-        these = status == code
-        matrix[these, length : length + len(tag) + 1] = np.frombuffer(
-            tag + b"\n", np.uint8
-        )
-        sizes[code] = length + len(tag) + 1
-    used = np.arange(width) < sizes[status][:, None]
-    out = matrix[used]
+    tag_at = np.cumsum([0] + [len(tag) for tag in tags])
+    out = kernels.write_answers(
+        rows,
+        values.reshape(rows.shape),
+        solutions.reshape(rows.shape),
+        status,
+        mode,
+        CHAR_OF_VALUE,
+        np.frombuffer(b"".join(tags), np.uint8),
+        tag_at,
+    )
     return out.tobytes().decode("latin-1")
 
 
@@ -722,6 +716,7 @@ def solve_entries(
             arrays.solutions.reshape(len(rows), -1),
             arrays.status,
             BatchOptions(format=format),
+            cells,
         ).split("\n")
         counts = arrays.counts.tolist()
         for k, code in enumerate(arrays.status.tolist()):

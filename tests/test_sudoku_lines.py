@@ -97,8 +97,15 @@ OPTIONS = [
 ]
 
 
+@pytest.mark.parametrize("run", ["compiled", "plain"])
 @pytest.mark.parametrize("options", OPTIONS)
-def test_a_mixed_file_is_written_as_the_per_line_path_writes_it(options):
+def test_a_mixed_file_is_written_as_the_per_line_path_writes_it(
+    monkeypatch, options, run
+):
+    if run == "plain":  # the adapter's kernels as at a command's start
+        for name in ("given_options", "fill", "write_answers"):
+            kernel = getattr(sudoku.kernels, name)
+            monkeypatch.setattr(sudoku.kernels, name, kernel.py_func)
     text = "\n".join(MIX) + "\n"
     written, status, numbers, invalid = _same(text, options)
     assert written.count("\n") > len(MIX) // 2
