@@ -20,16 +20,24 @@ elsewhere in the file or a reformatting leaves it alone, and an edit of
 the statement itself makes a new mutant, judged again.  A harmless key
 that names no mutant, or several, stops the run (``--check`` checks them
 all, and that every module of dlx/ and sudoku/ is mapped to tests that
-exist).  Numba kernels are not mutated (their compiled code cannot be
-swapped): their mutants count as not applicable.  The tests run with
-``-x`` and ``-m "not slow"``.
+exist).  The tests run with ``-x`` and ``-m "not slow"``.
+
+Kernels (``dlx.kernels.jit``'s ``njit``) are mutated too: numba's
+compiled code cannot be swapped, so a mutant of a kernel module runs the
+whole module as the plain Python it is written in (reloaded afresh in
+the child, every kernel of it plain; the other modules' kernels stay
+compiled).  Its tests run slower there, and a test that reloads the
+kernel modules itself (``tests/conftest.py``'s ``plain_kernels``) tests
+the file's own code from then on: a mutant is never caught for a wrong
+reason, but may survive where a compiled run would have caught it.
 
 How, cheaply on a shared machine: one process imports the packages and
 pytest once, then forks a child per mutant; the child swaps the changed
 function's code object in place (``function.__code__``), so every module
 that imported the function sees the mutant, and runs pytest in-process.
 Nothing is written to disk.  Only code inside functions and methods is
-mutated (module-level constants are computed once at import); a mutant in
+mutated, not their decorators (module-level code runs once, at import:
+a swapped code object never meets it); a mutant in
 an argument's default value sets the function's defaults as well.
 """
 
@@ -190,7 +198,13 @@ def mutants(path: str, source: str | None = None) -> list[Mutant]:
     tree = ast.parse(source)
     found = []
     for name, func in _functions(tree):
-        skip = _docstring_nodes(func)
+        # Its decorators ran once, at import (as module-level code does):
+        # a changed code object never sees them.
+        skip = _docstring_nodes(func) | {
+            id(node)
+            for decorator in func.decorator_list
+            for node in ast.walk(decorator)
+        }
         parents = {
             id(child): node
             for node in ast.walk(func)
@@ -402,8 +416,8 @@ def _target(module, qualname: str):
     obj = module
     for part in qualname.split("."):
         obj = inspect_getattr(obj, part)
-    if hasattr(obj, "py_func"):  # a numba kernel: its compiled code stays
-        return None
+    if hasattr(obj, "py_func"):  # a kernel, plain (see _plain_kernels)
+        return obj.py_func
     for attr in ("fget", "__func__", "__wrapped__"):
         while hasattr(obj, attr) and not hasattr(obj, "__code__"):
             obj = getattr(obj, attr)
@@ -422,6 +436,36 @@ def _module_name(path: str) -> str:
     return path[:-3].replace("/", ".")
 
 
+def _plain_kernels(module):
+    """``module`` reloaded with every kernel of it plain Python for good
+    (the module's own names bound to the plain functions, so that its
+    kernels call each other plain); a module without kernels as it is."""
+    from dlx.kernels import jit
+
+    if not any(hasattr(value, "py_func") for value in vars(module).values()):
+        return module
+    module = importlib.reload(module)  # its kernels not compiled yet
+    namespace = vars(module)
+    for name, value in list(namespace.items()):
+        if isinstance(value, jit.Kernel):
+            namespace[name] = _plain(value.py_func)
+    return module
+
+
+def _plain(function):
+    """``function`` called as a plain kernel: numpy's integers wrap
+    silently there, as numba's do."""
+    import numpy as np
+
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return function(*args, **kwargs)
+
+    run.py_func = function
+    return run
+
+
 def _clear_caches(module) -> None:
     for value in vars(module).values():
         if hasattr(value, "cache_clear"):
@@ -436,7 +480,9 @@ def run_one(
     if pid == 0:  # the child: mutate, test, report by exit status
         status = 5  # not applicable, until the tests run
         try:
-            module = importlib.import_module(_module_name(path))
+            module = _plain_kernels(
+                importlib.import_module(_module_name(path))
+            )
             func = _target(module, mutant.function)
             code = _mutated_code(path, mutant)
             if (
