@@ -472,6 +472,8 @@ def run_batch(
     counts = np.zeros(nbatch, np.int64)
     work = np.zeros((nbatch, 3), np.int64)
     stop = np.zeros(1, np.uint8)
+    if cells.uncoverable:  # as one search (CellsRun): none, nothing done
+        return counts, first, work, None
     threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
     local = threading.local()
 
