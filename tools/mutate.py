@@ -25,20 +25,9 @@ exist).  The tests run with ``-x`` and ``-m "not slow"``.
 Kernels (``dlx.kernels.jit``'s ``njit``) are mutated too: numba's
 compiled code cannot be swapped, so a mutant of a kernel module runs the
 whole module as the plain Python it is written in (reloaded afresh in
-the child, every kernel of it plain; the other modules' kernels stay
-compiled).  Its tests run slower there, and a test that reloads the
-kernel modules itself (``tests/conftest.py``'s ``plain_kernels``) tests
-the file's own code from then on: a mutant is never caught for a wrong
-reason, but may survive where a compiled run would have caught it.
-
-How, cheaply on a shared machine: one process imports the packages and
-pytest once, then forks a child per mutant; the child swaps the changed
-function's code object in place (``function.__code__``), so every module
-that imported the function sees the mutant, and runs pytest in-process.
-Nothing is written to disk.  Only code inside functions and methods is
-mutated, not their decorators (module-level code runs once, at import:
-a swapped code object never meets it); a mutant in
-an argument's default value sets the function's defaults as well.
+the child, every kernel of it plain for good, and the mutant put back
+after any reload of it by the tests; the other modules' kernels stay
+compiled).  Its tests run slower there: sample such modules.
 """
 
 from __future__ import annotations
@@ -416,7 +405,7 @@ def _target(module, qualname: str):
     obj = module
     for part in qualname.split("."):
         obj = inspect_getattr(obj, part)
-    if hasattr(obj, "py_func"):  # a kernel, plain (see _plain_kernels)
+    if hasattr(obj, "py_func"):  # a kernel, plain (see _put)
         return obj.py_func
     for attr in ("fget", "__func__", "__wrapped__"):
         while hasattr(obj, attr) and not hasattr(obj, "__code__"):
@@ -436,20 +425,47 @@ def _module_name(path: str) -> str:
     return path[:-3].replace("/", ".")
 
 
-def _plain_kernels(module):
-    """``module`` reloaded with every kernel of it plain Python for good
-    (the module's own names bound to the plain functions, so that its
-    kernels call each other plain); a module without kernels as it is."""
+def _put(module, path: str, mutant: Mutant) -> bool:
+    """Put ``mutant`` in ``module``; False when it cannot be (not
+    applicable).  Every kernel of a kernel module runs plain Python from
+    then on (see ``_mutate_kernels``)."""
     from dlx.kernels import jit
 
-    if not any(hasattr(value, "py_func") for value in vars(module).values()):
-        return module
-    module = importlib.reload(module)  # its kernels not compiled yet
-    namespace = vars(module)
-    for name, value in list(namespace.items()):
+    for value in vars(module).values():
         if isinstance(value, jit.Kernel):
-            namespace[name] = _plain(value.py_func)
-    return module
+            # Still a Kernel (as the tests expect), never compiled: its
+            # "dispatcher" is the plain function.
+            value.dispatcher = _plain(value.py_func)
+    func = _target(module, mutant.function)
+    code = _mutated_code(path, mutant)
+    if (
+        code is None
+        or func is None
+        or code.co_freevars != func.__code__.co_freevars
+    ):
+        return False
+    func.__code__ = code
+    defaults = _mutated_defaults(path, mutant, vars(module))
+    if defaults is not None:
+        func.__defaults__, func.__kwdefaults__ = defaults
+    _clear_caches(module)
+    return True
+
+
+def _mutate_kernels(module, path: str, mutant: Mutant) -> bool:
+    """``_put`` for a module of kernels: reloaded first (its kernels
+    not yet compiled), and again after any reload of it (the tests'
+    ``plain_kernels`` reloads every kernel module)."""
+    reload = importlib.reload
+
+    def reloading(target):
+        target = reload(target)
+        if target.__name__ == module.__name__:
+            _put(target, path, mutant)
+        return target
+
+    importlib.reload = reloading
+    return _put(reload(module), path, mutant)
 
 
 def _plain(function):
@@ -462,7 +478,6 @@ def _plain(function):
         with np.errstate(all="ignore"):
             return function(*args, **kwargs)
 
-    run.py_func = function
     return run
 
 
@@ -480,22 +495,13 @@ def run_one(
     if pid == 0:  # the child: mutate, test, report by exit status
         status = 5  # not applicable, until the tests run
         try:
-            module = _plain_kernels(
-                importlib.import_module(_module_name(path))
+            module = importlib.import_module(_module_name(path))
+            kernels = any(
+                hasattr(value, "py_func") for value in vars(module).values()
             )
-            func = _target(module, mutant.function)
-            code = _mutated_code(path, mutant)
-            if (
-                code is None
-                or func is None
-                or code.co_freevars != func.__code__.co_freevars
-            ):
+            put = _mutate_kernels if kernels else _put
+            if not put(module, path, mutant):
                 os._exit(5)
-            func.__code__ = code
-            defaults = _mutated_defaults(path, mutant, vars(module))
-            if defaults is not None:
-                func.__defaults__, func.__kwdefaults__ = defaults
-            _clear_caches(module)
             import pytest
 
             devnull = os.open(os.devnull, os.O_WRONLY)
