@@ -17,7 +17,10 @@ items; secondary items have no lane.
 * **Choosing option o** is one AND-NOT over the ``N`` words with the
   precomputed ``mask[o]``: the lane bits of every option that shares an
   item with ``o`` (``o`` included), in all their lanes, and the guards of
-  ``o``'s primary items.  Nothing is walked option by option.
+  ``o``'s primary items.  Nothing is walked option by option.  The last
+  move before a scan (below) is made in the scan's own pass over the
+  words (``mask`` has a last row of zeros, the move of nothing, for a
+  scan that follows none).
 * **Forced moves for every item at once.**  With ``G`` the guards and
   ``O`` the lowest bit of each lane, a word ``x`` gives by a few word
   operations the lanes with no option (``opts = x & ~G``, ``d = (opts |
@@ -224,6 +227,7 @@ def search(
     nchunks = (nwords + 63) >> 6
     field = (U(1) << (lw - U(1))) - U(1)
     npart = partner.shape[1]
+    nothing = mask.shape[0] - 1  # the zero row: no move
     if where == DONE:
         return EXHAUSTED
     while True:
@@ -334,19 +338,22 @@ def search(
         # Propagate: choose o, then every forced option, then the subset
         # rule, until nothing changes, no item is left uncovered
         # (`left` 0: a solution) or one has no option (`dead`).
+        # The last move chosen is made by the scan that follows it, in the
+        # same pass over the words (`pend`: its option, or the zero row
+        # `nothing` when there is none).
         n = state[CHOSEN]
         left = 1
         dead = False
+        pend = nothing
         if o >= 0:
             chosen[U(n)] = o
             n += 1
             updates += 1
-            for w in range(nwords):
-                lanes[U(w)] &= ~mask[U(o), U(w)]
+            pend = o
         firstcheck = True
         while True:
-            # The scan: dead lanes, forced lanes (summ: the words that
-            # hold one), any uncovered lane at all.
+            # The scan (with the pending move): dead lanes, forced lanes
+            # (summ: the words that hold one), any uncovered lane at all.
             anyd = U(0)
             anys = U(0)
             anya = U(0)
@@ -355,7 +362,8 @@ def search(
                 hi = min(lo + 64, nwords)
                 sm = U(0)
                 for w in range(lo, hi):
-                    x = lanes[U(w)]
+                    x = lanes[U(w)] & ~mask[U(pend), U(w)]
+                    lanes[U(w)] = x
                     opts = x & ~guard
                     d = (opts | guard) - low  # guard bit 0: no option
                     m = d & opts  # each lane's lowest option cleared
@@ -367,6 +375,7 @@ def search(
                     sm |= U(s != U(0)) << U(w - lo)
                 summ[U(c)] = sm
                 anys |= sm
+            pend = nothing
             if anya & guard == U(0):
                 left = 0
                 break
@@ -446,7 +455,9 @@ def search(
                 continue
             # Make the forced moves the scan found (a lane covered by an
             # earlier one meanwhile is skipped; one left with no option is
-            # a dead end).
+            # a dead end).  Each move is made when the next is found, and
+            # the round's last by the next scan: a lane is looked at as
+            # the pending move leaves it.
             for c in range(nchunks):
                 sm = summ[U(c)]
                 while sm != U(0):
@@ -456,7 +467,7 @@ def search(
                     while s != U(0):
                         b = cttz(s)
                         s &= s - U(1)
-                        x = lanes[U(w)]
+                        x = lanes[U(w)] & ~mask[U(pend), U(w)]
                         if (x >> b) & U(1) == U(0):
                             continue
                         sh = b + U(1) - lw
@@ -468,8 +479,10 @@ def search(
                         chosen[U(n)] = o
                         n += 1
                         updates += 1
-                        for v in range(nwords):
-                            lanes[U(v)] &= ~mask[U(o), U(v)]
+                        if pend != nothing:
+                            for v in range(nwords):
+                                lanes[U(v)] &= ~mask[U(pend), U(v)]
+                        pend = o
                     if dead:
                         break
                 if dead:
