@@ -291,8 +291,26 @@ def search(
                         if ncand >= candidates:
                             break
                 if lane < 0:
-                    # MRV: the first uncovered lane with the fewest options
-                    # (none has fewer than 2 after propagation).
+                    # MRV: the first uncovered lane with the fewest options.
+                    # None has fewer than 2 after propagation, so it is the
+                    # first lane with two if there is one: a word's lanes
+                    # with two options are found by word operations (as
+                    # `fire` above), without a count per lane.
+                    for w in range(nwords):
+                        x = lanes[U(w)]
+                        y1 = x & ~guard
+                        y1 &= (y1 | guard) - low  # one option less
+                        y2 = y1 & ((y1 | guard) - low)  # two less
+                        f = (
+                            ((y1 | guard) - low)
+                            & ~((y2 | guard) - low)
+                            & x
+                            & guard
+                        )
+                        if f != U(0):
+                            lane = (w << 6) | np.int64(cttz(f) + U(1) - lw)
+                            break
+                if lane < 0:
                     best = U(64)
                     for w in range(nwords):
                         x = lanes[U(w)]
