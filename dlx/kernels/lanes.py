@@ -226,6 +226,10 @@ def search(
     nwords = lanes.shape[0]
     nchunks = (nwords + 63) >> 6
     field = (U(1) << (lw - U(1))) - U(1)
+    # A lane's rank in its word, sh // lw for a bit sh < 64, by a multiply
+    # (exact for every width 2..64: checked in tests/test_lanes.py), not a
+    # division of some 40 cycles per lane the subset rule looks at.
+    per_lane = (U(1) << U(16)) // lw + U(1)
     npart = partner.shape[1]
     nothing = mask.shape[0] - 1  # the zero row: no move
     if where == DONE:
@@ -447,7 +451,9 @@ def search(
                                 b = cttz(f)
                                 f &= f - U(1)
                                 sh = b + U(1) - lw
-                                i = w * per_word + np.int64(sh // lw)
+                                i = w * per_word + np.int64(
+                                    (sh * per_lane) >> U(16)
+                                )
                                 j = np.int64(partner[U(i), U(p)])
                                 js = U(j & 63)
                                 extra = (
