@@ -553,7 +553,12 @@ def search(
     return status
 
 
-@njit(cache=True, nogil=True)
+# Inlined (numba's IR) into solve_batch: a call of another kernel counts
+# every array it passes in and out (NRT, an atomic add each), some 0.1 us
+# a puzzle for start's 10.  search is not inlined: its compile on an empty
+# cache would be paid twice (solve_batch and LanesRun), 6.6 s becoming
+# 12.3 s, for 6-10% of a 17-clue puzzle (bench/RESULTS.md).
+@njit(cache=True, nogil=True, inline="always")
 def start(
     mask,
     first_word,
