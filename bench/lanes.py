@@ -1,7 +1,7 @@
 """The lane engine against the count-based bitset engine, and its settings.
 
     python bench/lanes.py [--rounds 3] [--only NAME,...] [--variants ...]
-                          [--before DIR]
+                          [--before DIR] [--paired DIR]
 
 Each case runs on the count-based bitset engine (``dlx.engines.bits``,
 ``bits``) and on the lane engine (``dlx.engines.lanes``) with its
@@ -20,6 +20,16 @@ relabellings), and counts of every solution of small exact-cover
 problems (queens, Langford).  Answers must agree; nodes per instance are
 printed, and each time as a ratio to ``lanes``.  Not a test: nothing
 asserts a time.
+
+``--paired DIR`` times two lane kernels head to head in one process
+instead: this tree's ``dlx/kernels/lanes.py`` and ``DIR``'s (loaded
+beside it from a temporary package, its numba cache there), both on this
+tree's arrays and defaults, every case a batch of ``solve_batch`` (the
+counts as one instance without givens), the two in turn ``--rounds``
+times, best round each (process CPU time).  A shared machine disturbs
+both alike, so their ratio is steadier than ``--before``'s.  The
+nodes, moves and answers (counts and first solutions, in the order
+chosen) must be the same: a kernel change that keeps the search.
 """
 
 from __future__ import annotations
@@ -180,6 +190,11 @@ def main(argv=None) -> int:
         metavar="DIR",
         help="another source tree whose lane defaults to time as 'before'",
     )
+    parser.add_argument(
+        "--paired",
+        metavar="DIR",
+        help="time this tree's lane kernel against DIR's in one process",
+    )
     parser.add_argument("--child", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("case", nargs="?", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -187,6 +202,15 @@ def main(argv=None) -> int:
         return child(args.case)
     if args.before and not os.path.isdir(os.path.join(args.before, "dlx")):
         parser.error(f"--before {args.before}: no dlx package there")
+    if args.paired:
+        kernel = os.path.join(args.paired, "dlx", "kernels", "lanes.py")
+        if not os.path.isfile(kernel):
+            parser.error(f"--paired {args.paired}: no {kernel}")
+        names = list(SUDOKU) + list(COUNTS)
+        if args.only:
+            names = [n for n in names if n in args.only.split(",")]
+        paired(kernel, names, args.rounds)
+        return 0
     specs = ["bits", "lanes"] + args.variants.split()
     contenders = [contender(s) for s in specs]
     labels = specs + (["before"] if args.before else [])
@@ -203,6 +227,110 @@ def main(argv=None) -> int:
         if cache:
             shutil.rmtree(cache, ignore_errors=True)
     return 0
+
+
+def kernel_beside(path: str, package: str):
+    """The lane kernel file ``path`` as the module ``package.lanes``, a
+    temporary package beside this tree's (its ``jit`` this tree's)."""
+    import importlib
+
+    from dlx.kernels import jit
+
+    root = tempfile.mkdtemp(prefix="lanes-paired-")
+    os.makedirs(os.path.join(root, package))
+    open(os.path.join(root, package, "__init__.py"), "w").close()
+    shutil.copy(jit.__file__, os.path.join(root, package, "jit.py"))
+    shutil.copy(path, os.path.join(root, package, "lanes.py"))
+    sys.path.insert(0, root)
+    return importlib.import_module(f"{package}.lanes"), root
+
+
+def paired(path: str, names, rounds: int) -> None:
+    """``--paired``: this tree's lane kernel against the file ``path``
+    (see the module's docstring)."""
+    from dlx.kernels import lanes as here
+
+    other, root = kernel_beside(path, "lanes_paired_other")
+    try:
+        print(f"load average {open('/proc/loadavg').read().split()[:3]}")
+        print(
+            "| case | this kernel (us an instance, or s) | other / this "
+            "| nodes | moves |"
+        )
+        print("|---|---|---|---|---|")
+        for name in names:
+            if name in SUDOKU:
+                problem, given, starts = sudoku_case(*SUDOKU[name])
+                limit = 2
+            else:
+                problem, limit = COUNTS[name](), 0
+                given, starts = np.zeros(0, np.int32), np.zeros(2, np.int64)
+            try:
+                arrays = lanes.LaneArrays.of(problem)
+            except ValueError:  # the lane engine does not take it
+                continue
+            given = np.asarray(given, np.int32)
+            starts = np.asarray(starts, np.int64)
+            best, seen = {}, {}
+            for round_ in range(rounds + 1):  # (round 0: compiles)
+                kernels = (here, other) if round_ % 2 else (other, here)
+                for kernel in kernels:
+                    seconds, answer = paired_run(
+                        kernel, arrays, given, starts, limit
+                    )
+                    seen.setdefault(kernel.__name__, answer)
+                    if seen[kernel.__name__] != answer:
+                        raise SystemExit(f"{name}: a kernel changed answer")
+                    if round_:
+                        previous = best.get(kernel.__name__, seconds)
+                        best[kernel.__name__] = min(previous, seconds)
+            if seen[here.__name__] != seen[other.__name__]:
+                raise SystemExit(f"{name}: the kernels search differently")
+            ninstances = len(starts) - 1
+            mine = best[here.__name__]
+            shown = (
+                f"{mine / ninstances * 1e6:.2f} us"
+                if name in SUDOKU
+                else f"{mine:.4f} s"
+            )
+            nodes, moves = seen[here.__name__][:2]
+            print(
+                f"| {name} | {shown} | {best[other.__name__] / mine:.3f} "
+                f"| {nodes / ninstances:.1f} | {moves / ninstances:.1f} |",
+                flush=True,
+            )
+        print(f"load average {open('/proc/loadavg').read().split()[:3]}")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def paired_run(kernel, arrays, given, starts, limit):
+    """One ``solve_batch`` of ``kernel``: ``(CPU seconds, (nodes, moves,
+    a digest of the counts and first solutions))``."""
+    import hashlib
+
+    nbatch = len(starts) - 1
+    first = np.zeros((nbatch, arrays.width), np.int32)
+    first_len = np.zeros(nbatch, np.int32)
+    counts = np.zeros(nbatch, np.int64)
+    work = np.zeros((nbatch, 3), np.int64)
+    stop = np.zeros(1, np.int64)
+    t0 = time.process_time()
+    kernel.solve_batch(
+        *arrays.batch_arrays(),
+        given,
+        starts,
+        limit,
+        NO_LIMIT,
+        first,
+        first_len,
+        counts,
+        work,
+        stop,
+    )
+    seconds = time.process_time() - t0
+    digest = hashlib.md5(counts.tobytes() + first.tobytes()).hexdigest()
+    return seconds, (int(work[:, 0].sum()), int(work[:, 1].sum()), digest)
 
 
 def table(args, names, contenders, labels, cache) -> None:

@@ -95,7 +95,8 @@ class LaneArrays:
     """The lane engine's arrays for one problem (see
     ``dlx.kernels.lanes``); built once, never changed by a search.
 
-    ``mask[o]``: what choosing option ``o`` clears (``N`` words);
+    ``mask[o]``: what choosing option ``o`` clears (``N`` words; a last
+    row of zeros, ``mask[O]``, is the move of nothing);
     ``lane_opt[(w << 6) | b]``: the option of bit ``b`` of word ``w``;
     ``own_word``/``own_bits``: each option's own bits (a word and a bit
     per primary item, padded with bit 0); ``partner[i, p]`` (the lane,
@@ -223,9 +224,10 @@ class LaneArrays:
             (items, guards >> 6),
             one << (guards & 63).astype(np.uint64),
         )
-        mask = np.zeros((noptions, nwords), np.uint64)
+        # (and a last row of zeros: see dlx.kernels.lanes, the scan)
+        mask = np.zeros((noptions + 1, nwords), np.uint64)
         for s in range(width):
-            mask |= clears[opt_items[:, s]]
+            mask[:noptions] |= clears[opt_items[:, s]]
         lane_opt = np.full(nwords * 64, -1, np.int32)
         lane_opt[pos] = popt
         init = np.zeros(nwords, np.uint64)

@@ -17,7 +17,10 @@ items; secondary items have no lane.
 * **Choosing option o** is one AND-NOT over the ``N`` words with the
   precomputed ``mask[o]``: the lane bits of every option that shares an
   item with ``o`` (``o`` included), in all their lanes, and the guards of
-  ``o``'s primary items.  Nothing is walked option by option.
+  ``o``'s primary items.  Nothing is walked option by option.  The last
+  move before a scan (below) is made in the scan's own pass over the
+  words (``mask`` has a last row of zeros, the move of nothing, for a
+  scan that follows none).
 * **Forced moves for every item at once.**  With ``G`` the guards and
   ``O`` the lowest bit of each lane, a word ``x`` gives by a few word
   operations the lanes with no option (``opts = x & ~G``, ``d = (opts |
@@ -223,7 +226,12 @@ def search(
     nwords = lanes.shape[0]
     nchunks = (nwords + 63) >> 6
     field = (U(1) << (lw - U(1))) - U(1)
+    # A lane's rank in its word, sh // lw for a bit sh < 64, by a multiply
+    # (exact for every width 2..64: checked in tests/test_lanes.py), not a
+    # division of some 40 cycles per lane the subset rule looks at.
+    per_lane = (U(1) << U(16)) // lw + U(1)
     npart = partner.shape[1]
+    nothing = mask.shape[0] - 1  # the zero row: no move
     if where == DONE:
         return EXHAUSTED
     while True:
@@ -287,8 +295,26 @@ def search(
                         if ncand >= candidates:
                             break
                 if lane < 0:
-                    # MRV: the first uncovered lane with the fewest options
-                    # (none has fewer than 2 after propagation).
+                    # MRV: the first uncovered lane with the fewest options.
+                    # None has fewer than 2 after propagation, so it is the
+                    # first lane with two if there is one: a word's lanes
+                    # with two options are found by word operations (as
+                    # `fire` above), without a count per lane.
+                    for w in range(nwords):
+                        x = lanes[U(w)]
+                        y1 = x & ~guard
+                        y1 &= (y1 | guard) - low  # one option less
+                        y2 = y1 & ((y1 | guard) - low)  # two less
+                        f = (
+                            ((y1 | guard) - low)
+                            & ~((y2 | guard) - low)
+                            & x
+                            & guard
+                        )
+                        if f != U(0):
+                            lane = (w << 6) | np.int64(cttz(f) + U(1) - lw)
+                            break
+                if lane < 0:
                     best = U(64)
                     for w in range(nwords):
                         x = lanes[U(w)]
@@ -334,19 +360,22 @@ def search(
         # Propagate: choose o, then every forced option, then the subset
         # rule, until nothing changes, no item is left uncovered
         # (`left` 0: a solution) or one has no option (`dead`).
+        # The last move chosen is made by the scan that follows it, in the
+        # same pass over the words (`pend`: its option, or the zero row
+        # `nothing` when there is none).
         n = state[CHOSEN]
         left = 1
         dead = False
+        pend = nothing
         if o >= 0:
             chosen[U(n)] = o
             n += 1
             updates += 1
-            for w in range(nwords):
-                lanes[U(w)] &= ~mask[U(o), U(w)]
+            pend = o
         firstcheck = True
         while True:
-            # The scan: dead lanes, forced lanes (summ: the words that
-            # hold one), any uncovered lane at all.
+            # The scan (with the pending move): dead lanes, forced lanes
+            # (summ: the words that hold one), any uncovered lane at all.
             anyd = U(0)
             anys = U(0)
             anya = U(0)
@@ -355,7 +384,8 @@ def search(
                 hi = min(lo + 64, nwords)
                 sm = U(0)
                 for w in range(lo, hi):
-                    x = lanes[U(w)]
+                    x = lanes[U(w)] & ~mask[U(pend), U(w)]
+                    lanes[U(w)] = x
                     opts = x & ~guard
                     d = (opts | guard) - low  # guard bit 0: no option
                     m = d & opts  # each lane's lowest option cleared
@@ -367,6 +397,7 @@ def search(
                     sm |= U(s != U(0)) << U(w - lo)
                 summ[U(c)] = sm
                 anys |= sm
+            pend = nothing
             if anya & guard == U(0):
                 left = 0
                 break
@@ -420,7 +451,9 @@ def search(
                                 b = cttz(f)
                                 f &= f - U(1)
                                 sh = b + U(1) - lw
-                                i = w * per_word + np.int64(sh // lw)
+                                i = w * per_word + np.int64(
+                                    (sh * per_lane) >> U(16)
+                                )
                                 j = np.int64(partner[U(i), U(p)])
                                 js = U(j & 63)
                                 extra = (
@@ -446,7 +479,9 @@ def search(
                 continue
             # Make the forced moves the scan found (a lane covered by an
             # earlier one meanwhile is skipped; one left with no option is
-            # a dead end).
+            # a dead end).  Each move is made when the next is found, and
+            # the round's last by the next scan: a lane is looked at as
+            # the pending move leaves it.
             for c in range(nchunks):
                 sm = summ[U(c)]
                 while sm != U(0):
@@ -456,7 +491,7 @@ def search(
                     while s != U(0):
                         b = cttz(s)
                         s &= s - U(1)
-                        x = lanes[U(w)]
+                        x = lanes[U(w)] & ~mask[U(pend), U(w)]
                         if (x >> b) & U(1) == U(0):
                             continue
                         sh = b + U(1) - lw
@@ -468,8 +503,10 @@ def search(
                         chosen[U(n)] = o
                         n += 1
                         updates += 1
-                        for v in range(nwords):
-                            lanes[U(v)] &= ~mask[U(o), U(v)]
+                        if pend != nothing:
+                            for v in range(nwords):
+                                lanes[U(v)] &= ~mask[U(pend), U(v)]
+                        pend = o
                     if dead:
                         break
                 if dead:
@@ -516,7 +553,12 @@ def search(
     return status
 
 
-@njit(cache=True, nogil=True)
+# Inlined (numba's IR) into solve_batch: a call of another kernel counts
+# every array it passes in and out (NRT, an atomic add each), some 0.1 us
+# a puzzle for start's 10.  search is not inlined: its compile on an empty
+# cache would be paid twice (solve_batch and LanesRun), 6.6 s becoming
+# 12.3 s, for 6-10% of a 17-clue puzzle (bench/RESULTS.md).
+@njit(cache=True, nogil=True, inline="always")
 def start(
     mask,
     first_word,
