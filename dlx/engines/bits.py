@@ -404,8 +404,11 @@ def run_batch(
             or budget <= PLAIN_NODES
         ):
             return counts, first, work, stopped_by
-        max_nodes, solve = budget, compiled(solve)
         first[:], first_len[:], counts[:], work[:] = -1, 0, 0, 0
+        max_nodes = budget
+    # Else compiled: a batch call is not cut short between its instances,
+    # and a chunk of hard ones would run plain for seconds.
+    solve = compiled(solve)
     stopped_by = run_tasks(
         task, len(bounds) - 1, threads, stop, deadline, event
     )

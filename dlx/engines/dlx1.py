@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..kernels import build as B, dlx1 as K
-from ..kernels.jit import Kernel, compiled
+from ..kernels.jit import compiled
 from .base import EXACT, NO_LIMIT, Engine, JobResult, Run, Top, count_job
 from .threads import batch_chunks, columns_used, flat_paths, run_tasks
 
@@ -331,7 +331,7 @@ def run_batch(
     # Always compiled: a batch call is not cut short between instances,
     # and plain Python could run one hard instance for seconds (the
     # bitset engines' batches try a few plain nodes first instead).
-    solve = compiled(solve) if isinstance(solve, Kernel) else solve
+    solve = compiled(solve)
     nbatch = len(starts) - 1
     first = np.full((nbatch, depth), -1, np.int32)
     first_len = np.zeros(nbatch, np.int32)

@@ -23,6 +23,7 @@ import threading
 import numpy as np
 
 from ..kernels import ssmcc as M
+from ..kernels.jit import compiled
 from .base import MULTIPLICITIES, NO_LIMIT, Engine, Run, Top, count_job
 from .dlx1 import option_numbers
 from .ssxc1 import Cells
@@ -392,13 +393,15 @@ def run_batch(
     )
     threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
     local = threading.local()
+    # Compiled, as dlx.engines.dlx1.run_batch says why.
+    solve = compiled(M.solve_batch)
 
     def task(k):
         if not hasattr(local, "arrays"):
             local.arrays = cells.copy_arrays()
         lo, hi = bounds[k], bounds[k + 1]
         sub = starts[lo : hi + 1]
-        M.solve_batch(
+        solve(
             *local.arrays,
             cells.item,
             cells.set,

@@ -29,6 +29,7 @@ import threading
 import numpy as np
 
 from ..kernels import build as B, ssxc1 as C
+from ..kernels.jit import compiled
 from .base import (
     COLORS,
     EXACT,
@@ -476,13 +477,15 @@ def run_batch(
         return counts, first, work, None
     threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
     local = threading.local()
+    # Compiled, as dlx.engines.dlx1.run_batch says why.
+    solve = compiled(cells.kernel.solve_batch)
 
     def task(k):
         if not hasattr(local, "arrays"):
             local.arrays = cells.copy_arrays()
         lo, hi = bounds[k], bounds[k + 1]
         sub = starts[lo : hi + 1]
-        cells.kernel.solve_batch(
+        solve(
             *local.arrays,
             cells.item,
             cells.set,

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+import types
 from typing import Any
 
 import numpy as np
@@ -115,12 +116,22 @@ def _run_plain(function: Any, args: tuple, kwargs: dict) -> Any:
             _plain.spent += time.perf_counter() - start
 
 
+# Every Kernel made, by module and name (the latest of a reloaded module):
+# what a plain run's names stand for (see Kernel.plain).
+_made: dict[str, dict[str, Kernel]] = {}
+# By module: the namespace plain runs read, the module's own with each
+# kernel's name bound to its Kernel (made on the first plain run).
+_plain_globals: dict[str, dict[str, Any]] = {}
+
+
 class Kernel:
     """A kernel before its module is compiled (see the module's docstring):
     called, it runs plain or compiles its module; ``py_func`` is the
     Python function, as on numba's dispatchers."""
 
-    def __init__(self, function: Any, options: dict[str, Any]) -> None:
+    def __init__(
+        self, function: Any, options: dict[str, Any], name: str = ""
+    ) -> None:
         self.py_func = function
         self.options = options
         self.dispatcher: Any = None
@@ -129,14 +140,49 @@ class Kernel:
         self.__module__ = function.__module__
         self.__doc__ = function.__doc__
         self.__wrapped__ = function
+        self._plain: Any = None
+        with _lock:
+            made = _made.setdefault(function.__module__, {})
+            made[name or function.__name__] = self
+            _plain_globals.pop(function.__module__, None)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if getattr(_local, "depth", 0):
+            # Called by a plain kernel: plain throughout, even if another
+            # thread has compiled the module meanwhile.
+            return _run_plain(self.plain(), args, kwargs)
         dispatcher = self.dispatcher
         if dispatcher is None:
             if _plain_fits(args):
-                return _run_plain(self.py_func, args, kwargs)
+                return _run_plain(self.plain(), args, kwargs)
             dispatcher = compiled(self)
         return dispatcher(*args, **kwargs)
+
+    def plain(self) -> Any:
+        """The Python function as plain runs call it: reading its module's
+        names with each kernel bound to its ``Kernel``, not to what
+        ``compiled`` rebinds it to (a numba intrinsic is not callable
+        from Python, so a plain run under way when another thread
+        compiles the module would meet one)."""
+        if self._plain is None:
+            function = self.py_func
+            module = function.__module__
+            with _lock:
+                namespace = _plain_globals.get(module)
+                if namespace is None:
+                    namespace = dict(function.__globals__)
+                    namespace.update(_made.get(module, {}))
+                    _plain_globals[module] = namespace
+            plain = types.FunctionType(
+                function.__code__,
+                namespace,
+                function.__name__,
+                function.__defaults__,
+                function.__closure__,
+            )
+            plain.__kwdefaults__ = function.__kwdefaults__
+            self._plain = plain
+        return self._plain
 
     def __getattr__(self, name: str) -> Any:
         # What else numba's dispatcher answers (signatures, stats, ...);
@@ -169,7 +215,7 @@ class Intrinsic(Kernel):
     the kernels call while they run plain."""
 
     def __init__(self, typer: Any, plain: Any) -> None:
-        super().__init__(plain, {})
+        super().__init__(plain, {}, typer.__name__)
         self.typer = typer
         self.__name__ = typer.__name__
         self.__qualname__ = typer.__qualname__
@@ -181,9 +227,12 @@ class Intrinsic(Kernel):
         return numba_intrinsic(self.typer)
 
 
-def compiled(kernel: Kernel) -> Any:
+def compiled(kernel: Any) -> Any:
     """``kernel``'s numba dispatcher, made with those of every kernel of
-    its module (their names in the module rebound to them)."""
+    its module (their names in the module rebound to them); a dispatcher
+    (the module compiled already) as it is."""
+    if not isinstance(kernel, Kernel):
+        return kernel
     if kernel.dispatcher is not None:
         return kernel.dispatcher
     with _lock:
