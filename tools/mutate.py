@@ -28,6 +28,15 @@ whole module as the plain Python it is written in (reloaded afresh in
 the child, every kernel of it plain for good, and the mutant put back
 after any reload of it by the tests; the other modules' kernels stay
 compiled).  Its tests run slower there: sample such modules.
+
+How, cheaply on a shared machine: one process imports the packages and
+pytest once, then forks a child per mutant; the child swaps the changed
+function's code object in place (``function.__code__``), so every module
+that imported the function sees the mutant, and runs pytest in-process.
+Nothing is written to disk.  Only code inside functions and methods is
+mutated, not their decorators (module-level code runs once, at import:
+a swapped code object never meets it); a mutant in an argument's default
+value sets the function's defaults as well.
 """
 
 from __future__ import annotations
