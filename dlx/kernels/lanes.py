@@ -167,6 +167,17 @@ def popcount(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
+@njit(cache=True, nogil=True, inline="always")
+def with_two(x, guard, low):
+    """The guard bits of the uncovered lanes of word ``x`` with exactly
+    two options: take away each lane's lowest option twice; a lane with
+    two options is left with none then, but not after the first."""
+    y1 = x & ~guard
+    y1 &= (y1 | guard) - low  # one option less
+    y2 = y1 & ((y1 | guard) - low)  # two less
+    return ((y1 | guard) - low) & ~((y2 | guard) - low) & x & guard
+
+
 @njit(cache=True, nogil=True)
 def search(
     mask,
@@ -255,16 +266,7 @@ def search(
                         hi = min(lo + 64, nwords)
                         sm = U(0)
                         for w in range(lo, hi):
-                            x = lanes[U(w)]
-                            y1 = x & ~guard
-                            y1 &= (y1 | guard) - low  # one option less
-                            y2 = y1 & ((y1 | guard) - low)  # two less
-                            f = (
-                                ((y1 | guard) - low)
-                                & ~((y2 | guard) - low)
-                                & x
-                                & guard
-                            )
+                            f = with_two(lanes[U(w)], guard, low)
                             fire[U(w)] = f
                             sm |= U(f != U(0)) << U(w - lo)
                         while sm != U(0) and ncand < candidates:
@@ -301,16 +303,7 @@ def search(
                     # with two options are found by word operations (as
                     # `fire` above), without a count per lane.
                     for w in range(nwords):
-                        x = lanes[U(w)]
-                        y1 = x & ~guard
-                        y1 &= (y1 | guard) - low  # one option less
-                        y2 = y1 & ((y1 | guard) - low)  # two less
-                        f = (
-                            ((y1 | guard) - low)
-                            & ~((y2 | guard) - low)
-                            & x
-                            & guard
-                        )
+                        f = with_two(lanes[U(w)], guard, low)
                         if f != U(0):
                             lane = (w << 6) | np.int64(cttz(f) + U(1) - lw)
                             break
