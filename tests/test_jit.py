@@ -6,6 +6,8 @@ The engines' answers in plain runs are the engine contract's
 itself: a search begun plain and carried on compiled, a batch whose plain
 try runs out of nodes, the limits on size and time."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -79,6 +81,8 @@ def test_a_batch_runs_compiled_in_plain_runs(name, algorithm, kernels):
     # A batch call is not cut short between its instances: past the
     # bitset engines' two-instance try, every batch runs compiled (a
     # chunk of top1465 ran plain for 20 s in `sudoku solve FILE`).
+    from sudoku.solver import base_problem
+
     problems = {
         "queens": lambda: queens(6),
         "debruijn": lambda: debruijn(2, 3),
@@ -86,8 +90,6 @@ def test_a_batch_runs_compiled_in_plain_runs(name, algorithm, kernels):
         # 16x16 Sudoku: too big for the lanes (the count-based engine)
         "hexadoku": lambda: base_problem(4, 4),
     }
-    from sudoku.solver import base_problem
-
     instances = [[], [], []]  # more than bits.PLAIN_BATCH
     want = problems[name]().solve_batch(
         instances, limit=10, algorithm=algorithm
@@ -147,7 +149,7 @@ def test_a_plain_run_stays_plain_while_another_compiles_its_module(
     path.write_text(SAMPLE)
     spec = importlib.util.spec_from_file_location("jit_sample", path)
     sample = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(__import__("sys").modules, "jit_sample", sample)
+    monkeypatch.setitem(sys.modules, "jit_sample", sample)
     spec.loader.exec_module(sample)
     jit.plain_first(60, 1 << 20)
     try:
