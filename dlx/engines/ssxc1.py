@@ -473,8 +473,6 @@ def run_batch(
     counts = np.zeros(nbatch, np.int64)
     work = np.zeros((nbatch, 3), np.int64)
     stop = np.zeros(1, np.uint8)
-    if cells.uncoverable:  # as one search (CellsRun): none, nothing done
-        return counts, first, work, None
     threads, bounds = batch_chunks(nbatch, threads, chunks_per_thread)
     local = threading.local()
     # Compiled, as dlx.engines.dlx1.run_batch says why.
@@ -504,6 +502,12 @@ def run_batch(
     stopped_by = run_tasks(
         task, len(bounds) - 1, threads, stop, deadline, event
     )
+    if cells.uncoverable:
+        # A primary item in no option: as one search (CellsRun), no
+        # solution and nothing searched; clashing givens still say -1.
+        searched = counts >= 0
+        counts[searched] = 0
+        work[searched] = 0
     return counts, first, work, stopped_by
 
 
