@@ -84,8 +84,6 @@ def plain_first(seconds: float | None = None, elements: int = 1 << 16) -> None:
 
 
 def _plain_fits(args: tuple) -> bool:
-    if getattr(_local, "depth", 0):
-        return True  # called by a plain kernel: it stays plain throughout
     if not _plain.enabled or _plain.spent >= _plain.seconds:
         return False
     limit = _plain.elements
@@ -95,11 +93,13 @@ def _plain_fits(args: tuple) -> bool:
 def runs_plain(kernel: Any, *args: Any) -> bool:
     """Whether ``kernel(*args)`` would run plain now: a caller that cannot
     be cut short between calls (a batch) bounds its plain work with it."""
-    return (
-        isinstance(kernel, Kernel)
-        and kernel.dispatcher is None
-        and _plain_fits(args)
-    )
+    if not isinstance(kernel, Kernel):
+        return False
+    if getattr(_local, "depth", 0):
+        # Called by a plain kernel: plain throughout, even if another
+        # thread has compiled the module meanwhile.
+        return True
+    return kernel.dispatcher is None and _plain_fits(args)
 
 
 def _run_plain(function: Any, args: tuple, kwargs: dict) -> Any:
@@ -147,16 +147,9 @@ class Kernel:
             _plain_globals.pop(function.__module__, None)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if getattr(_local, "depth", 0):
-            # Called by a plain kernel: plain throughout, even if another
-            # thread has compiled the module meanwhile.
+        if runs_plain(self, *args):
             return _run_plain(self.plain(), args, kwargs)
-        dispatcher = self.dispatcher
-        if dispatcher is None:
-            if _plain_fits(args):
-                return _run_plain(self.plain(), args, kwargs)
-            dispatcher = compiled(self)
-        return dispatcher(*args, **kwargs)
+        return compiled(self)(*args, **kwargs)
 
     def plain(self) -> Any:
         """The Python function as plain runs call it: reading its module's
