@@ -698,10 +698,11 @@ def solve_entries(
         joined = "".join(texts[k] for k in maybe.tolist())
         raw = np.frombuffer(joined.encode("latin-1", "replace"), np.uint8)
         rows = raw.reshape(len(maybe), size)
-        fits = (VALUE_OF_BYTE.view(np.uint8)[rows] <= n).all(axis=1)
+        values = VALUE_OF_BYTE[rows]
+        fits = (values.view(np.uint8) <= n).all(axis=1)  # (-1 is 255)
         index, rows = maybe[fits], rows[fits]
         shape = default_box(n) if box is None else check_box(box, n)
-        cells = VALUE_OF_BYTE[rows].reshape(-1, n, n)
+        cells = values[fits].reshape(-1, n, n)
         arrays = solver.solve_cells(
             cells,
             shape,
